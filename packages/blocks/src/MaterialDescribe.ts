@@ -1,0 +1,58 @@
+import type { BehaviorHint } from "./BehaviorHints.js";
+import type { MaterialCatalog } from "./MaterialCatalog.js";
+import { fail, mcbError, ok, type Result } from "./McbError.js";
+
+export const MAX_MATERIAL_ID_LENGTH = 128;
+
+/**
+ * material_describe response. Block forms carry the canonical default state and one value list per
+ * property (never the Cartesian product); item-only entries are `placeable: false` without states.
+ */
+export interface MaterialDescription {
+  readonly catalog_version: string;
+  readonly id: string;
+  readonly block: boolean;
+  readonly item: boolean;
+  readonly placeable: boolean;
+  readonly default_state?: string;
+  readonly properties?: Readonly<Record<string, readonly string[]>>;
+  readonly behavior?: readonly BehaviorHint[];
+}
+
+export interface DescribeOptions {
+  /** MCP requires `minecraft:`; direct callers may omit it. Default false. */
+  readonly requireNamespace?: boolean;
+}
+
+const ID = /^(?:[a-z0-9_.-]+:)?[a-z0-9_./-]+$/;
+
+/** Errors: `invalid_request` (not a string, over 128 characters, bad syntax, missing namespace), `not_found`. */
+export function describeMaterial(catalog: MaterialCatalog, rawId: unknown, options: DescribeOptions = {}): Result<MaterialDescription> {
+  if (typeof rawId !== "string" || rawId.length === 0 || rawId.length > MAX_MATERIAL_ID_LENGTH || !ID.test(rawId)) {
+    return fail(
+      mcbError("invalid_request", `id must be a material id of at most ${MAX_MATERIAL_ID_LENGTH} characters`, {
+        reason: "invalid_id",
+        field: "id",
+      }),
+    );
+  }
+  if (options.requireNamespace === true && !rawId.includes(":")) {
+    return fail(mcbError("invalid_request", `id must be namespaced, e.g. "minecraft:${rawId}"`, { reason: "missing_namespace", field: "id" }));
+  }
+  const id = rawId.includes(":") ? rawId : `minecraft:${rawId}`;
+  const material = catalog.material(id);
+  if (material === undefined) return fail(mcbError("not_found", `unknown material "${id}"`, { reason: "unknown_material", id }));
+  const base = { catalog_version: catalog.version, id, block: material.block, item: material.item };
+  const type = catalog.blockType(id);
+  if (type === undefined) return ok({ ...base, placeable: false });
+  const description: MaterialDescription = {
+    ...base,
+    placeable: true,
+    default_state: type.defaultState,
+    ...(type.properties.length > 0
+      ? { properties: Object.fromEntries(type.properties.map((p) => [p.name, p.values])) }
+      : {}),
+    ...(type.behavior.length > 0 ? { behavior: type.behavior } : {}),
+  };
+  return ok(description);
+}

@@ -1,0 +1,31 @@
+export type { ErrorCode, McbError, Result } from "./McbError.js";
+export { mcbError, ok, fail } from "./McbError.js";
+export { MAX_STATE_STRING_LENGTH, parseStateSyntax, formatState, type StateSyntax } from "./BlockStateSyntax.js";
+export {
+  DEFAULT_MINECRAFT_VERSION,
+  createBlockRegistry,
+  type BlockProperty,
+  type BlockRegistry,
+  type BlockState,
+  type BlockType,
+  type RegistryOptions,
+} from "./BlockRegistry.js";
+export type { BehaviorHint } from "./BehaviorHints.js";
+export {
+  SEARCH_DEFAULT_LIMIT,
+  SEARCH_MAX_LIMIT,
+  createMaterialCatalog,
+  type CatalogSummary,
+  type MaterialCatalog,
+  type MaterialEntry,
+} from "./MaterialCatalog.js";
+export {
+  MAX_CURSOR_LENGTH,
+  MAX_QUERY_LENGTH,
+  searchMaterials,
+  type MaterialKind,
+  type MaterialSearchInput,
+  type MaterialSearchPage,
+} from "./MaterialSearch.js";
+export { MAX_MATERIAL_ID_LENGTH, describeMaterial, type DescribeOptions, type MaterialDescription } from "./MaterialDescribe.js";
+export { rotateState, mirrorState, type MirrorAxis, type QuarterTurns } from "./StateTransform.js";

@@ -1,0 +1,52 @@
+import { readFile, stat } from "node:fs/promises";
+import { createBlockRegistry, fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
+import { compileRecipe, summarizePlan, type PlanSummary } from "@mcb/recipe";
+
+/** Largest recipe file the CLI reads. */
+export const MAX_RECIPE_FILE_BYTES = 1_048_576;
+
+export interface CompileFileOptions {
+  readonly minecraftVersion?: string;
+}
+
+/** Reads, parses and compiles one recipe file. Errors: `invalid_request` (unreadable, too large, not JSON) or the compiler's. */
+export async function compileRecipeFile(path: string, options: CompileFileOptions = {}): Promise<Result<PlanSummary>> {
+  const readError = (message: string, reason: string): { ok: false; error: McbError } =>
+    fail(mcbError("invalid_request", message, { reason, file: path }));
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    return readError(`cannot read recipe file "${path}"`, "unreadable");
+  }
+  if (!info.isFile()) return readError(`"${path}" is not a regular file`, "not_a_file");
+  if (info.size > MAX_RECIPE_FILE_BYTES) return readError(`recipe file is ${info.size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, "too_large");
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, "utf8"));
+  } catch (e) {
+    return readError(`recipe file is not valid JSON: ${(e as Error).message}`, "not_json");
+  }
+  const registry = createBlockRegistry(options.minecraftVersion === undefined ? {} : { version: options.minecraftVersion });
+  if (!registry.ok) return registry;
+  const plan = compileRecipe(registry.value, value);
+  return plan.ok ? ok(summarizePlan(plan.value)) : plan;
+}
+
+/** Human-readable summary: hash, count, bounds and size, palette counts. */
+export function formatSummary(s: PlanSummary): string {
+  const lines = [`plan_hash      ${s.plan_hash}`, `changed_blocks ${s.changed_blocks}`];
+  if (s.bounds !== null) {
+    const { min, max } = s.bounds;
+    const size = `${max.x - min.x + 1}×${max.y - min.y + 1}×${max.z - min.z + 1}`;
+    lines.push(`bounds         (${min.x}, ${min.y}, ${min.z}) .. (${max.x}, ${max.y}, ${max.z})  ${size}`);
+  } else {
+    lines.push("bounds         (empty plan)");
+  }
+  if (s.filtered_blocks > 0) lines.push(`filtered       ${s.filtered_blocks} (written only where the source filter matches)`);
+  if (s.dependencies > 0) lines.push(`dependencies   ${s.dependencies}`);
+  lines.push(`palette        ${s.palette.length} states (Minecraft ${s.minecraft_version})`);
+  const width = String(s.palette[0]?.count ?? 0).length;
+  for (const p of s.palette) lines.push(`  ${String(p.count).padStart(width)}  ${p.state}`);
+  return lines.join("\n");
+}

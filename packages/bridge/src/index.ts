@@ -1,0 +1,1 @@
+export { compileRecipeFile, formatSummary, MAX_RECIPE_FILE_BYTES, type CompileFileOptions } from "./RecipeCommand.js";

@@ -1,0 +1,146 @@
+import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
+import { z } from "zod";
+import { createCollector, type RawRuns } from "./BlockCollector.js";
+import { pointMapper } from "./Frame.js";
+import { jsonShapeExcess } from "./JsonGuard.js";
+import { DEFAULT_LIMITS, type CompileLimits } from "./Limits.js";
+import { lowerRecipe } from "./Lowering.js";
+import { pick } from "./Material.js";
+import type { Plan, SourceFilter } from "./Plan.js";
+import { planHash } from "./PlanHash.js";
+import { RecipeSchema, Vec3Schema, type Vec3 } from "./RecipeSchema.js";
+
+export interface CompileOptions {
+  readonly limits?: Partial<CompileLimits>;
+  /** Read dependencies: positions whose current state the plan relies on (supports, clear passages). */
+  readonly dependencies?: readonly Vec3[];
+}
+
+const MAX_JSON_DEPTH = 64;
+const MAX_JSON_NODES = 200_000;
+
+function schemaError(error: z.ZodError): ReturnType<typeof mcbError> {
+  const issues = error.issues.slice(0, 8).map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+  const first = issues[0];
+  return mcbError("invalid_request", `invalid recipe${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, {
+    reason: "schema",
+    issues,
+  });
+}
+
+/**
+ * Compiles an untrusted recipe value into a deterministic plan. Errors (nothing allocated beyond
+ * the walk): `invalid_request` (shape, schema, unknown palette), `unsupported_block` (state, with
+ * `details.path`), `out_of_bounds`, `budget_exceeded` (`details.stage` "preflight" before any
+ * position is emitted, "compile" when the deduplicated count is over `maxBlocks`).
+ */
+export function compileRecipe(registry: BlockRegistry, input: unknown, options: CompileOptions = {}): Result<Plan> {
+  const limits: CompileLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const excess = jsonShapeExcess(input, MAX_JSON_DEPTH, MAX_JSON_NODES);
+  if (excess !== undefined) return fail(mcbError("invalid_request", `recipe too large: ${excess}`, { reason: "json_shape" }));
+  const parsed = RecipeSchema.safeParse(input);
+  if (!parsed.success) return fail(schemaError(parsed.error));
+  const recipe = parsed.data;
+
+  const deps = options.dependencies ?? [];
+  if (deps.length > limits.maxDependencies) {
+    return fail(mcbError("budget_exceeded", `more than ${limits.maxDependencies} dependencies`, { stage: "preflight", limit: limits.maxDependencies }));
+  }
+  const depsParsed = z.array(Vec3Schema).safeParse(deps);
+  if (!depsParsed.success) return fail(schemaError(depsParsed.error));
+
+  const lowered = lowerRecipe(registry, recipe, limits, recipe.seed ?? 0);
+  if (!lowered.ok) return lowered;
+  const { leaves, bounds, emitted, states, filters } = lowered.value;
+
+  let raw: RawRuns = { y: new Int32Array(0), z: new Int32Array(0), x: new Int32Array(0), length: new Int32Array(0), value: new Uint32Array(0), count: 0 };
+  if (bounds !== null) {
+    const collector = createCollector(bounds, emitted);
+    const world = new Int32Array(3);
+    for (const leaf of leaves) {
+      const shift = leaf.filter * 0x10000;
+      const m = leaf.material;
+      if (leaf.solidWorldBox !== undefined && m.kind === "state") {
+        collector.fillBox(leaf.solidWorldBox, shift + m.value);
+        continue;
+      }
+      const map = pointMapper(leaf.frame);
+      if (m.kind === "state") {
+        const value = shift + m.value;
+        leaf.shape.emit((x, y, z) => {
+          map(x, y, z, world);
+          collector.put(world[0]!, world[1]!, world[2]!, value);
+        });
+      } else {
+        leaf.shape.emit((x, y, z) => {
+          map(x, y, z, world);
+          const wx = world[0]!;
+          const wy = world[1]!;
+          const wz = world[2]!;
+          collector.put(wx, wy, wz, shift + pick(m, wx, wy, wz));
+        });
+      }
+    }
+    raw = collector.toRuns();
+  }
+  if (raw.count > limits.maxBlocks) {
+    return fail(
+      mcbError("budget_exceeded", `plan changes ${raw.count} blocks; the limit is ${limits.maxBlocks}`, {
+        stage: "compile",
+        limit: limits.maxBlocks,
+        requested: raw.count,
+      }),
+    );
+  }
+
+  // Canonical numbering: palette and filters sorted, only entries the final plan uses.
+  const usedStates = new Set<number>();
+  const usedFilters = new Set<number>();
+  for (const v of raw.value) {
+    usedStates.add((v & 0xffff) - 1);
+    if (v >>> 16 !== 0) usedFilters.add(v >>> 16);
+  }
+  const palette = [...usedStates].map((i) => states.states[i]!).sort();
+  const stateRemap = new Map([...usedStates].map((i) => [i, palette.indexOf(states.states[i]!)]));
+  const filterKey = (f: SourceFilter): string => JSON.stringify(f);
+  const filterList = [...usedFilters].map((i) => filters[i - 1]!).sort((a, b) => (filterKey(a) < filterKey(b) ? -1 : 1));
+  const filterRemap = new Map([...usedFilters].map((i) => [i, filterList.indexOf(filters[i - 1]!) + 1]));
+  const n = raw.length.length;
+  const state = new Uint16Array(n);
+  const filter = new Uint16Array(n);
+  for (let r = 0; r < n; r++) {
+    const v = raw.value[r]!;
+    state[r] = stateRemap.get((v & 0xffff) - 1)!;
+    filter[r] = v >>> 16 === 0 ? 0 : filterRemap.get(v >>> 16)!;
+  }
+  const runs = { y: raw.y, z: raw.z, x: raw.x, length: raw.length, state, filter };
+  const reads = sortedReads(depsParsed.data);
+  const body = { minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, palette, filters: filterList, runs, reads };
+  return ok(Object.freeze({ format: 1 as const, ...body, count: raw.count, bounds: raw.count === 0 ? null : tightBounds(runs), hash: planHash(body) }));
+}
+
+function sortedReads(deps: readonly Vec3[]): Int32Array {
+  const sorted = [...deps].sort((a, b) => a.y - b.y || a.z - b.z || a.x - b.x);
+  const out: number[] = [];
+  for (const p of sorted) {
+    const k = out.length;
+    if (k > 0 && out[k - 3] === p.x && out[k - 2] === p.y && out[k - 1] === p.z) continue;
+    out.push(p.x, p.y, p.z);
+  }
+  return Int32Array.from(out);
+}
+
+/** Bounds of the written positions (an overwritten or filtered primitive may not reach the recipe bounds). */
+function tightBounds(runs: Plan["runs"]) {
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  for (let r = 0; r < runs.length.length; r++) {
+    const x = runs.x[r]!, y = runs.y[r]!, z = runs.z[r]!, end = x + runs.length[r]! - 1;
+    if (x < minX) minX = x;
+    if (end > maxX) maxX = end;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+  }
+  return { minX, minY, minZ, maxX, maxY, maxZ };
+}

@@ -1,0 +1,258 @@
+import { mcbError, type BlockRegistry, type McbError } from "@mcb/blocks";
+import {
+  IDENTITY,
+  composeFrame,
+  mapPoint,
+  orientationOf,
+  transformFrame,
+  translation,
+  type Frame,
+  type Orientation,
+} from "./Frame.js";
+import { MAX_HORIZONTAL, MAX_Y, MIN_Y, type CompileLimits } from "./Limits.js";
+import { fnv1a, type Material } from "./Material.js";
+import type { BlockRef, Operation, Recipe } from "./RecipeSchema.js";
+import { StateLimitReached, StateTable } from "./StateTable.js";
+import { archShape } from "./shapes/ArchShape.js";
+import { boxShape } from "./shapes/BoxShape.js";
+import { cylinderShape } from "./shapes/CylinderShape.js";
+import { lineShape } from "./shapes/LineShape.js";
+import type { Box3, Shape } from "./shapes/Shape.js";
+
+/** Largest arch plane (span × rise) examined while counting. */
+export const MAX_ARCH_PLANE = 4_194_304;
+
+/** One primitive instance, ready to emit: local shape, frame to world, material, filter index (0 = none). */
+export interface Leaf {
+  readonly shape: Shape;
+  readonly frame: Frame;
+  readonly material: Material;
+  readonly filter: number;
+  /** World box when the whole box gets one constant value (fill fast path). */
+  readonly solidWorldBox?: Box3;
+}
+
+export interface Lowered {
+  readonly leaves: readonly Leaf[];
+  readonly emitted: number;
+  readonly bounds: Box3 | null;
+  readonly states: StateTable;
+  /** Filter keys in index order (index = position + 1). */
+  readonly filters: ReadonlyArray<{ readonly ids: readonly string[]; readonly states: readonly string[] }>;
+}
+
+/** Internal control flow: carries a structured error out of the recursive walk. */
+class LoweringFailure extends Error {
+  constructor(readonly error: McbError) {
+    super(error.message);
+  }
+}
+
+function budget(message: string, details: Record<string, unknown>): LoweringFailure {
+  return new LoweringFailure(mcbError("budget_exceeded", message, { stage: "preflight", ...details }));
+}
+
+interface PaletteDef {
+  readonly salt: number;
+  readonly choices: ReadonlyArray<{ readonly state: number; readonly weight: number }>;
+}
+
+function worldBounds(frame: Frame, b: Box3): Box3 {
+  const [ax, ay, az] = mapPoint(frame, b.minX, b.minY, b.minZ);
+  const [bx, by, bz] = mapPoint(frame, b.maxX, b.maxY, b.maxZ);
+  return {
+    minX: Math.min(ax, bx),
+    minY: Math.min(ay, by),
+    minZ: Math.min(az, bz),
+    maxX: Math.max(ax, bx),
+    maxY: Math.max(ay, by),
+    maxZ: Math.max(az, bz),
+  };
+}
+
+function union(a: Box3 | null, b: Box3): Box3 {
+  if (a === null) return b;
+  return {
+    minX: Math.min(a.minX, b.minX),
+    minY: Math.min(a.minY, b.minY),
+    minZ: Math.min(a.minZ, b.minZ),
+    maxX: Math.max(a.maxX, b.maxX),
+    maxY: Math.max(a.maxY, b.maxY),
+    maxZ: Math.max(a.maxZ, b.maxZ),
+  };
+}
+
+/**
+ * Resolves states and walks the recipe without emitting any position: counts operation instances,
+ * exact per-primitive block counts and world bounds, and rejects a recipe over a limit before the
+ * compiler allocates anything proportional to its size.
+ */
+export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: CompileLimits, seed: number): { ok: true; value: Lowered } | { ok: false; error: McbError } {
+  const states = new StateTable(registry, limits.maxStates);
+  const leaves: Leaf[] = [];
+  const filterIndex = new Map<string, number>();
+  const filters: Array<{ ids: string[]; states: string[] }> = [];
+  const palettes = new Map<string, PaletteDef>();
+  const paletteMaterials = new Map<string, Material>();
+  let emitted = 0;
+  let instances = 0;
+  let bounds: Box3 | null = null;
+
+  const resolve = (text: string, path: string): number => {
+    const r = registry.resolveState(text);
+    if (!r.ok) throw new LoweringFailure({ ...r.error, details: { ...r.error.details, path } });
+    return states.add(r.value.canonical);
+  };
+
+  const material = (ref: BlockRef, o: Orientation, path: string): Material => {
+    if (typeof ref === "string") return { kind: "state", value: states.orient(resolve(ref, path), o) + 1 };
+    const def = palettes.get(ref.palette);
+    if (def === undefined) {
+      throw new LoweringFailure(mcbError("invalid_request", `unknown palette "${ref.palette}"`, { reason: "unknown_palette", path }));
+    }
+    const key = `${ref.palette}|${o.mirrorX ? 1 : 0}${o.turns}`;
+    const hit = paletteMaterials.get(key);
+    if (hit !== undefined) return hit;
+    let total = 0;
+    const m: Material = {
+      kind: "palette",
+      values: Uint32Array.from(def.choices, (c) => states.orient(c.state, o) + 1),
+      cumulative: Uint32Array.from(def.choices, (c) => (total += c.weight)),
+      salt: def.salt,
+    };
+    paletteMaterials.set(key, m);
+    return m;
+  };
+
+  const filterFor = (from: readonly string[], o: Orientation, path: string): number => {
+    const ids = new Set<string>();
+    const exact = new Set<string>();
+    from.forEach((entry, i) => {
+      if (!entry.includes("[")) {
+        const r = registry.resolveState(entry);
+        if (!r.ok) throw new LoweringFailure({ ...r.error, details: { ...r.error.details, path: `${path}[${i}]` } });
+        ids.add(r.value.id);
+      } else {
+        exact.add(states.states[states.orient(resolve(entry, `${path}[${i}]`), o)]!);
+      }
+    });
+    const key = { ids: [...ids].sort(), states: [...exact].sort() };
+    const text = JSON.stringify(key);
+    let index = filterIndex.get(text);
+    if (index === undefined) {
+      filters.push(key);
+      index = filters.length;
+      if (index > 0xffff) throw budget("too many distinct source filters", { limit: 0xffff });
+      filterIndex.set(text, index);
+    }
+    return index;
+  };
+
+  const addLeaf = (shape: Shape, frame: Frame, m: Material, filter: number, path: string, solidBox: boolean): void => {
+    if (++instances > limits.maxOperations) {
+      throw budget(`more than ${limits.maxOperations} operation instances after expanding repeats`, { limit: limits.maxOperations, path });
+    }
+    const count = shape.count;
+    if (count > limits.maxBlocks) {
+      throw budget(`operation writes ${count} blocks; a plan may change at most ${limits.maxBlocks}`, {
+        limit: limits.maxBlocks,
+        requested: count,
+        path,
+      });
+    }
+    emitted += count;
+    if (emitted > limits.maxEmitted) {
+      throw budget(`recipe emits more than ${limits.maxEmitted} positions`, { limit: limits.maxEmitted, path });
+    }
+    const wb = worldBounds(frame, shape.bounds);
+    if (wb.minX < -MAX_HORIZONTAL || wb.maxX > MAX_HORIZONTAL || wb.minZ < -MAX_HORIZONTAL || wb.maxZ > MAX_HORIZONTAL || wb.minY < MIN_Y || wb.maxY > MAX_Y) {
+      throw new LoweringFailure(
+        mcbError("out_of_bounds", "operation reaches outside the largest possible world", {
+          path,
+          bounds: { min: { x: wb.minX, y: wb.minY, z: wb.minZ }, max: { x: wb.maxX, y: wb.maxY, z: wb.maxZ } },
+        }),
+      );
+    }
+    bounds = union(bounds, wb);
+    leaves.push(solidBox && m.kind === "state" ? { shape, frame, material: m, filter, solidWorldBox: wb } : { shape, frame, material: m, filter });
+  };
+
+  const walk = (ops: readonly Operation[], frame: Frame, depth: number, path: string): void => {
+    if (depth > limits.maxDepth) throw budget(`repeat/transform nesting deeper than ${limits.maxDepth}`, { limit: limits.maxDepth, path });
+    ops.forEach((op, i) => {
+      const p = `${path}[${i}]`;
+      const o = frame.orientation;
+      switch (op.type) {
+        case "box":
+          addLeaf(boxShape(op.min, op.max, op.hollow === true), frame, material(op.block, o, `${p}.block`), 0, p, op.hollow !== true);
+          break;
+        case "replace":
+          addLeaf(boxShape(op.min, op.max, false), frame, material(op.block, o, `${p}.block`), filterFor(op.from, o, `${p}.from`), p, true);
+          break;
+        case "line":
+          addLeaf(lineShape(op.from, op.to), frame, material(op.block, o, `${p}.block`), 0, p, false);
+          break;
+        case "cylinder":
+          addLeaf(cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y"), frame, material(op.block, o, `${p}.block`), 0, p, false);
+          break;
+        case "arch": {
+          const shape = archShape(op.min, op.max, op.axis, op.thickness ?? 1);
+          if (shape.planeArea > MAX_ARCH_PLANE) throw budget(`arch plane larger than ${MAX_ARCH_PLANE} cells`, { limit: MAX_ARCH_PLANE, path: p });
+          addLeaf(shape, frame, material(op.block, o, `${p}.block`), 0, p, false);
+          break;
+        }
+        case "repeat": {
+          const projected = instances + op.count;
+          if (projected > limits.maxOperations) {
+            throw budget(`more than ${limits.maxOperations} operation instances after expanding repeats`, { limit: limits.maxOperations, path: p });
+          }
+          for (let k = 0; k < op.count; k++) {
+            const child = composeFrame(frame, translation(op.offset.x * k, op.offset.y * k, op.offset.z * k));
+            walk(op.operations, child, depth + 1, `${p}.operations`);
+          }
+          break;
+        }
+        case "transform": {
+          const local = transformFrame(orientationOf(op.rotate ?? 0, op.mirror), op.anchor ?? { x: 0, y: 0, z: 0 }, op.translate ?? { x: 0, y: 0, z: 0 });
+          walk(op.operations, composeFrame(frame, local), depth + 1, `${p}.operations`);
+          break;
+        }
+      }
+    });
+  };
+
+  const written = countOperations(recipe.operations);
+  if (written > limits.maxRecipeOperations) {
+    return {
+      ok: false,
+      error: mcbError("budget_exceeded", `recipe has ${written} operations; the limit is ${limits.maxRecipeOperations}`, {
+        stage: "preflight",
+        limit: limits.maxRecipeOperations,
+        requested: written,
+      }),
+    };
+  }
+  try {
+    for (const [name, palette] of Object.entries(recipe.palettes ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      palettes.set(name, {
+        salt: fnv1a(name) ^ (palette.seed ?? seed),
+        choices: palette.choices.map((c, i) => ({ state: resolve(c.block, `palettes.${name}.choices[${i}].block`), weight: c.weight })),
+      });
+    }
+    walk(recipe.operations, IDENTITY, 0, "operations");
+  } catch (e) {
+    if (e instanceof LoweringFailure) return { ok: false, error: e.error };
+    if (e instanceof StateLimitReached) {
+      return { ok: false, error: mcbError("budget_exceeded", `more than ${limits.maxStates} distinct block states`, { stage: "preflight", limit: limits.maxStates }) };
+    }
+    throw e;
+  }
+  return { ok: true, value: { leaves, emitted, bounds, states, filters } };
+}
+
+/** Operation objects as written, nested ones included (repeat counts are not multiplied in). */
+function countOperations(ops: readonly Operation[]): number {
+  let n = 0;
+  for (const op of ops) n += 1 + (op.type === "repeat" || op.type === "transform" ? countOperations(op.operations) : 0);
+  return n;
+}

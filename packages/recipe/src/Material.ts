@@ -1,0 +1,44 @@
+/**
+ * What a primitive writes at a world position: one state, or a weighted palette choice. Palette
+ * choices depend only on (seed, palette name, world position), never on emission order, so the
+ * same recipe yields the same plan whatever overlaps or repeats surround it.
+ */
+export type Material =
+  | { readonly kind: "state"; readonly value: number }
+  | {
+      readonly kind: "palette";
+      /** Encoded values (state index + 1) per choice. */
+      readonly values: Uint32Array;
+      /** Cumulative weights; the last is the total. */
+      readonly cumulative: Uint32Array;
+      readonly salt: number;
+    };
+
+/** 32-bit FNV-1a of a string, used to salt palettes by name. */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Integer hash of a position with a salt (murmur3 finaliser rounds). */
+export function positionHash(salt: number, x: number, y: number, z: number): number {
+  let h = salt ^ Math.imul(x, 0x9e3779b1);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ Math.imul(y, 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ Math.imul(z, 0x27d4eb2f);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+export function pick(material: Material, x: number, y: number, z: number): number {
+  if (material.kind === "state") return material.value;
+  const total = material.cumulative[material.cumulative.length - 1]!;
+  const r = positionHash(material.salt, x, y, z) % total;
+  let i = 0;
+  while (material.cumulative[i]! <= r) i++;
+  return material.values[i]!;
+}

@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import type { SourceFilter } from "./Plan.js";
+
+export interface HashablePlan {
+  readonly minecraftVersion: string;
+  readonly dataVersion: number;
+  readonly palette: readonly string[];
+  readonly filters: readonly SourceFilter[];
+  readonly runs: {
+    readonly y: Int32Array;
+    readonly z: Int32Array;
+    readonly x: Int32Array;
+    readonly length: Int32Array;
+    readonly state: Uint16Array;
+    readonly filter: Uint16Array;
+  };
+  readonly reads: Int32Array;
+}
+
+/**
+ * Canonical encoding, little-endian: "mcb-plan/1\0", u32 dataVersion, str minecraftVersion,
+ * u32 n + n × str palette, u32 n + n × (u32 k + k × str id, u32 m + m × str state) filters,
+ * u32 n + n × i32[6] runs (y, z, x, length, state, filter), u32 n + n × i32[3] reads.
+ * str = u32 byte length + UTF-8. Runs are maximal, so the bytes depend only on the plan's content.
+ */
+export function planHash(plan: HashablePlan): string {
+  const hash = createHash("sha256");
+  const u32 = (n: number): void => {
+    const b = Buffer.allocUnsafe(4);
+    b.writeUInt32LE(n >>> 0);
+    hash.update(b);
+  };
+  const str = (s: string): void => {
+    const b = Buffer.from(s, "utf8");
+    u32(b.length);
+    hash.update(b);
+  };
+  hash.update("mcb-plan/1\0");
+  u32(plan.dataVersion);
+  str(plan.minecraftVersion);
+  u32(plan.palette.length);
+  plan.palette.forEach(str);
+  u32(plan.filters.length);
+  for (const f of plan.filters) {
+    u32(f.ids.length);
+    f.ids.forEach(str);
+    u32(f.states.length);
+    f.states.forEach(str);
+  }
+  const { y, z, x, length, state, filter } = plan.runs;
+  const n = length.length;
+  u32(n);
+  const runs = new Int32Array(n * 6);
+  for (let r = 0; r < n; r++) {
+    runs[r * 6] = y[r]!;
+    runs[r * 6 + 1] = z[r]!;
+    runs[r * 6 + 2] = x[r]!;
+    runs[r * 6 + 3] = length[r]!;
+    runs[r * 6 + 4] = state[r]!;
+    runs[r * 6 + 5] = filter[r]!;
+  }
+  hash.update(littleEndian(runs));
+  u32(plan.reads.length / 3);
+  hash.update(littleEndian(plan.reads));
+  return hash.digest("hex");
+}
+
+function littleEndian(a: Int32Array): Uint8Array {
+  const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  if (new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) return bytes;
+  const out = Buffer.alloc(a.byteLength);
+  for (let i = 0; i < a.length; i++) out.writeInt32LE(a[i]!, i * 4);
+  return out;
+}

@@ -1,0 +1,23 @@
+export {
+  RecipeSchema,
+  OperationSchema,
+  Vec3Schema,
+  type Recipe,
+  type Operation,
+  type Vec3,
+  type BlockRef,
+  type BoxOp,
+  type LineOp,
+  type CylinderOp,
+  type ArchOp,
+  type ReplaceOp,
+  type RepeatOp,
+  type TransformOp,
+  type Palette,
+} from "./RecipeSchema.js";
+export { DEFAULT_LIMITS, MAX_HORIZONTAL, MAX_Y, MIN_Y, type CompileLimits } from "./Limits.js";
+export { compileRecipe, type CompileOptions } from "./Compiler.js";
+export { forEachPlanBlock, paletteCounts, type Plan, type PlanRuns, type SourceFilter } from "./Plan.js";
+export { planHash } from "./PlanHash.js";
+export type { Box3 } from "./shapes/Shape.js";
+export { summarizePlan, type PlanSummary } from "./PlanSummary.js";

@@ -1,0 +1,24 @@
+import { normalizeBox, type Put, type Shape } from "./Shape.js";
+
+/**
+ * Digital line from `from` to `to`, both included: one block per step of the dominant axis, the
+ * other axes rounded half up. Positions are distinct because the dominant axis is strictly monotonic.
+ */
+export function lineShape(from: { x: number; y: number; z: number }, to: { x: number; y: number; z: number }): Shape {
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const dz = to.z - from.z;
+  const n = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
+  const step = (start: number, d: number, i: number): number => start + Math.floor((2 * i * d + n) / (2 * n));
+  return {
+    bounds: normalizeBox(from, to),
+    count: n + 1,
+    emit(put: Put): void {
+      if (n === 0) {
+        put(from.x, from.y, from.z);
+        return;
+      }
+      for (let i = 0; i <= n; i++) put(step(from.x, dx, i), step(from.y, dy, i), step(from.z, dz, i));
+    },
+  };
+}
