@@ -8,6 +8,7 @@ export default defineConfig({
     alias: {
       "@mcb/blocks": src("blocks"),
       "@mcb/recipe": src("recipe"),
+      "@mcb/bridge": src("bridge"),
     },
   },
   test: {

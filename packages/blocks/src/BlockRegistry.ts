@@ -86,13 +86,13 @@ function decodeDefaults(states: readonly RawState[], offset: number): Record<str
  */
 export function createBlockRegistry(options: RegistryOptions = {}): Result<BlockRegistry> {
   const version = options.version ?? DEFAULT_MINECRAFT_VERSION;
-  let data: ReturnType<typeof mcData> | undefined;
+  let data: ReturnType<typeof mcData> | null | undefined;
   try {
     data = mcData(version);
   } catch {
     data = undefined;
   }
-  if (data === undefined || data.blocksArray === undefined || data.version.type !== "pc") {
+  if (data == null || data.blocksArray == null || data.version.type !== "pc") {
     return fail(mcbError("version_mismatch", `minecraft-data has no Java edition data for version "${version}"`, { version }));
   }
   const itemNames = new Set(data.itemsArray.map((item) => item.name));
