@@ -1,5 +1,6 @@
 import type { Box3 } from "./shapes/Shape.js";
 import { boxVolume } from "./shapes/Shape.js";
+import { pick, type Material } from "./Material.js";
 
 /** Largest bounding volume collected in a dense grid (4 bytes per cell). */
 export const DENSE_CELL_LIMIT = 4_194_304;
@@ -23,6 +24,8 @@ export interface BlockCollector {
   put(x: number, y: number, z: number, value: number): void;
   /** Writes `value` to every position of an inclusive box (constant-state fast path). */
   fillBox(box: Box3, value: number): void;
+  /** Writes `shift + pick(material, x, y, z)` to every position of an inclusive box. */
+  fillBoxPalette(box: Box3, material: Material, shift: number): void;
   toRuns(): RawRuns;
 }
 
@@ -30,65 +33,90 @@ export function createCollector(bounds: Box3, emitted: number): BlockCollector {
   return boxVolume(bounds) <= DENSE_CELL_LIMIT ? denseCollector(bounds) : sparseCollector(emitted);
 }
 
+/** Appends runs into typed arrays that grow by doubling. */
 class RunWriter {
-  private y: number[] = [];
-  private z: number[] = [];
-  private x: number[] = [];
-  private length: number[] = [];
-  private value: number[] = [];
+  private y = new Int32Array(1024);
+  private z = new Int32Array(1024);
+  private x = new Int32Array(1024);
+  private length = new Int32Array(1024);
+  private value = new Uint32Array(1024);
+  private runs = 0;
   private count = 0;
 
-  push(x: number, y: number, z: number, value: number): void {
-    const last = this.length.length - 1;
-    if (
-      last >= 0 &&
-      this.y[last] === y &&
-      this.z[last] === z &&
-      this.value[last] === value &&
-      this.x[last]! + this.length[last]! === x
-    ) {
-      this.length[last]!++;
-    } else {
-      this.y.push(y);
-      this.z.push(z);
-      this.x.push(x);
-      this.length.push(1);
-      this.value.push(value);
-    }
-    this.count++;
+  private grow(): void {
+    const size = this.y.length * 2;
+    const widen = <T extends Int32Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.y = widen(this.y, (n) => new Int32Array(n));
+    this.z = widen(this.z, (n) => new Int32Array(n));
+    this.x = widen(this.x, (n) => new Int32Array(n));
+    this.length = widen(this.length, (n) => new Int32Array(n));
+    this.value = widen(this.value, (n) => new Uint32Array(n));
   }
 
-  /** Adds a whole run (used by the dense scan, which sees maximal runs already). */
+  /** Adds one position, extending the last run when it continues it. */
+  push(x: number, y: number, z: number, value: number): void {
+    const last = this.runs - 1;
+    if (last >= 0 && this.y[last] === y && this.z[last] === z && this.value[last] === value && this.x[last]! + this.length[last]! === x) {
+      this.length[last]!++;
+      this.count++;
+    } else {
+      this.pushRun(x, y, z, 1, value);
+    }
+  }
+
+  /** Adds a whole run (the dense scan sees maximal runs already). */
   pushRun(x: number, y: number, z: number, length: number, value: number): void {
-    this.y.push(y);
-    this.z.push(z);
-    this.x.push(x);
-    this.length.push(length);
-    this.value.push(value);
+    if (this.runs === this.y.length) this.grow();
+    const r = this.runs++;
+    this.y[r] = y;
+    this.z[r] = z;
+    this.x[r] = x;
+    this.length[r] = length;
+    this.value[r] = value;
     this.count += length;
   }
 
   finish(): RawRuns {
+    const n = this.runs;
     return {
-      y: Int32Array.from(this.y),
-      z: Int32Array.from(this.z),
-      x: Int32Array.from(this.x),
-      length: Int32Array.from(this.length),
-      value: Uint32Array.from(this.value),
+      y: this.y.slice(0, n),
+      z: this.z.slice(0, n),
+      x: this.x.slice(0, n),
+      length: this.length.slice(0, n),
+      value: this.value.slice(0, n),
       count: this.count,
     };
   }
 }
 
+/**
+ * Dense grid over the recipe bounds plus an occupancy bitset, so the final scan touches one word
+ * per 32 cells and only the occupied cells themselves (hollow builds leave most cells empty).
+ */
 function denseCollector(bounds: Box3): BlockCollector {
   const sx = bounds.maxX - bounds.minX + 1;
   const sz = bounds.maxZ - bounds.minZ + 1;
   const sy = bounds.maxY - bounds.minY + 1;
-  const grid = new Uint32Array(sx * sy * sz);
+  const cells = sx * sy * sz;
+  const grid = new Uint32Array(cells);
+  const occupied = new Uint32Array((cells + 31) >>> 5);
   const { minX, minY, minZ } = bounds;
+  const mark = (from: number, to: number): void => {
+    // Sets bits [from, to).
+    let i = from;
+    while (i < to && (i & 31) !== 0) occupied[i >>> 5]! |= 1 << (i & 31), i++;
+    while (i + 32 <= to) occupied[i >>> 5] = 0xffffffff, i += 32;
+    while (i < to) occupied[i >>> 5]! |= 1 << (i & 31), i++;
+  };
   return {
     put(x, y, z, value) {
-      grid[((y - minY) * sz + (z - minZ)) * sx + (x - minX)] = value;
+      const i = ((y - minY) * sz + (z - minZ)) * sx + (x - minX);
+      grid[i] = value;
+      occupied[i >>> 5]! |= 1 << (i & 31);
     },
     fillBox(box, value) {
       const rowStart = box.minX - minX;
@@ -96,30 +124,65 @@ function denseCollector(bounds: Box3): BlockCollector {
       for (let y = box.minY; y <= box.maxY; y++) {
         for (let z = box.minZ; z <= box.maxZ; z++) {
           const row = ((y - minY) * sz + (z - minZ)) * sx;
-          grid.fill(value, row + rowStart, row + rowEnd);
+          // TypedArray#fill has a fixed call cost that dominates short rows (walls, columns).
+          if (rowEnd - rowStart >= 64) grid.fill(value, row + rowStart, row + rowEnd);
+          else for (let i = row + rowStart; i < row + rowEnd; i++) grid[i] = value;
+          mark(row + rowStart, row + rowEnd);
+        }
+      }
+    },
+    fillBoxPalette(box, material, shift) {
+      for (let y = box.minY; y <= box.maxY; y++) {
+        for (let z = box.minZ; z <= box.maxZ; z++) {
+          const row = ((y - minY) * sz + (z - minZ)) * sx - minX;
+          for (let x = box.minX; x <= box.maxX; x++) grid[row + x] = shift + pick(material, x, y, z);
+          mark(row + box.minX, row + box.maxX + 1);
         }
       }
     },
     toRuns() {
       const out = new RunWriter();
-      let i = 0;
-      for (let y = 0; y < sy; y++) {
-        for (let z = 0; z < sz; z++) {
-          let x = 0;
-          while (x < sx) {
-            const v = grid[i + x]!;
-            if (v === 0) {
-              x++;
-              continue;
-            }
-            let end = x + 1;
-            while (end < sx && grid[i + end] === v) end++;
-            out.pushRun(x + minX, y + minY, z + minZ, end - x, v);
-            x = end;
+      let start = -1;
+      let prev = -2;
+      let value = 0;
+      let rowLimit = 0;
+      const flush = (): void => {
+        if (start < 0) return;
+        const row = Math.floor(start / sx);
+        const y = Math.floor(row / sz);
+        out.pushRun(start - row * sx + minX, y + minY, row - y * sz + minZ, prev - start + 1, value);
+      };
+      // Starts a run at occupied cell i (callers extend runs while cells are adjacent, equal and in one row).
+      const step = (i: number): void => {
+        flush();
+        start = prev = i;
+        value = grid[i]!;
+        rowLimit = (Math.floor(i / sx) + 1) * sx;
+      };
+      for (let w = 0; w < occupied.length; w++) {
+        let word = occupied[w]!;
+        if (word === 0) continue;
+        const base = w << 5;
+        if (word === 0xffffffff) {
+          const wordEnd = base + 32;
+          let i = base;
+          while (i < wordEnd) {
+            if (i !== prev + 1 || i >= rowLimit || grid[i] !== value) step(i++);
+            // Hot path: extend the current run across equal cells up to the word or row end.
+            const end = rowLimit < wordEnd ? rowLimit : wordEnd;
+            while (i < end && grid[i] === value) i++;
+            prev = i - 1;
           }
-          i += sx;
+          continue;
+        }
+        while (word !== 0) {
+          const i = base + 31 - Math.clz32(word & -word);
+          word &= word - 1;
+          if (i === prev + 1 && i < rowLimit && grid[i] === value) prev = i;
+          else step(i);
         }
       }
+      flush();
       return out.finish();
     },
   };
@@ -143,6 +206,10 @@ function sparseCollector(capacity: number): BlockCollector {
     fillBox(box, value) {
       for (let y = box.minY; y <= box.maxY; y++)
         for (let z = box.minZ; z <= box.maxZ; z++) for (let x = box.minX; x <= box.maxX; x++) put(x, y, z, value);
+    },
+    fillBoxPalette(box, material, shift) {
+      for (let y = box.minY; y <= box.maxY; y++)
+        for (let z = box.minZ; z <= box.maxZ; z++) for (let x = box.minX; x <= box.maxX; x++) put(x, y, z, shift + pick(material, x, y, z));
     },
     toRuns() {
       const order = new Uint32Array(n);

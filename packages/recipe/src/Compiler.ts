@@ -1,11 +1,12 @@
 import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { z } from "zod";
 import { createCollector, type RawRuns } from "./BlockCollector.js";
-import { pointMapper } from "./Frame.js";
+import { pointMapper, type Frame } from "./Frame.js";
 import { jsonShapeExcess } from "./JsonGuard.js";
 import { DEFAULT_LIMITS, type CompileLimits } from "./Limits.js";
 import { lowerRecipe } from "./Lowering.js";
 import { pick } from "./Material.js";
+import { boxSlabs } from "./shapes/BoxShape.js";
 import type { Plan, SourceFilter } from "./Plan.js";
 import { planHash } from "./PlanHash.js";
 import { RecipeSchema, Vec3Schema, type Vec3 } from "./RecipeSchema.js";
@@ -60,12 +61,22 @@ export function compileRecipe(registry: BlockRegistry, input: unknown, options: 
     for (const leaf of leaves) {
       const shift = leaf.filter * 0x10000;
       const m = leaf.material;
-      if (leaf.solidWorldBox !== undefined && m.kind === "state") {
-        collector.fillBox(leaf.solidWorldBox, shift + m.value);
+      if (leaf.worldBox !== undefined) {
+        for (const slab of boxSlabs(leaf.worldBox.box, leaf.worldBox.hollow)) {
+          if (m.kind === "state") collector.fillBox(slab, shift + m.value);
+          else collector.fillBoxPalette(slab, m, shift);
+        }
         continue;
       }
       const map = pointMapper(leaf.frame);
-      if (m.kind === "state") {
+      if (isIdentity(leaf.frame)) {
+        if (m.kind === "state") {
+          const value = shift + m.value;
+          leaf.shape.emit((x, y, z) => collector.put(x, y, z, value));
+        } else {
+          leaf.shape.emit((x, y, z) => collector.put(x, y, z, shift + pick(m, x, y, z)));
+        }
+      } else if (m.kind === "state") {
         const value = shift + m.value;
         leaf.shape.emit((x, y, z) => {
           map(x, y, z, world);
@@ -94,24 +105,29 @@ export function compileRecipe(registry: BlockRegistry, input: unknown, options: 
   }
 
   // Canonical numbering: palette and filters sorted, only entries the final plan uses.
-  const usedStates = new Set<number>();
-  const usedFilters = new Set<number>();
-  for (const v of raw.value) {
-    usedStates.add((v & 0xffff) - 1);
-    if (v >>> 16 !== 0) usedFilters.add(v >>> 16);
-  }
-  const palette = [...usedStates].map((i) => states.states[i]!).sort();
-  const stateRemap = new Map([...usedStates].map((i) => [i, palette.indexOf(states.states[i]!)]));
-  const filterKey = (f: SourceFilter): string => JSON.stringify(f);
-  const filterList = [...usedFilters].map((i) => filters[i - 1]!).sort((a, b) => (filterKey(a) < filterKey(b) ? -1 : 1));
-  const filterRemap = new Map([...usedFilters].map((i) => [i, filterList.indexOf(filters[i - 1]!) + 1]));
   const n = raw.length.length;
+  const stateUsed = new Uint8Array(states.states.length);
+  const filterUsed = new Uint8Array(filters.length + 1);
+  for (let r = 0; r < n; r++) {
+    const v = raw.value[r]!;
+    stateUsed[(v & 0xffff) - 1] = 1;
+    filterUsed[v >>> 16] = 1;
+  }
+  const usedStates = [...stateUsed.keys()].filter((i) => stateUsed[i] === 1);
+  const usedFilters = [...filterUsed.keys()].filter((i) => i > 0 && filterUsed[i] === 1);
+  const palette = usedStates.map((i) => states.states[i]!).sort();
+  const stateRemap = new Int32Array(states.states.length);
+  for (const i of usedStates) stateRemap[i] = palette.indexOf(states.states[i]!);
+  const filterKey = (f: SourceFilter): string => JSON.stringify(f);
+  const filterList = usedFilters.map((i) => filters[i - 1]!).sort((a, b) => (filterKey(a) < filterKey(b) ? -1 : 1));
+  const filterRemap = new Int32Array(filters.length + 1);
+  for (const i of usedFilters) filterRemap[i] = filterList.indexOf(filters[i - 1]!) + 1;
   const state = new Uint16Array(n);
   const filter = new Uint16Array(n);
   for (let r = 0; r < n; r++) {
     const v = raw.value[r]!;
-    state[r] = stateRemap.get((v & 0xffff) - 1)!;
-    filter[r] = v >>> 16 === 0 ? 0 : filterRemap.get(v >>> 16)!;
+    state[r] = stateRemap[(v & 0xffff) - 1]!;
+    filter[r] = filterRemap[v >>> 16]!;
   }
   const runs = { y: raw.y, z: raw.z, x: raw.x, length: raw.length, state, filter };
   const reads = sortedReads(depsParsed.data);
@@ -143,4 +159,8 @@ function tightBounds(runs: Plan["runs"]) {
     if (z > maxZ) maxZ = z;
   }
   return { minX, minY, minZ, maxX, maxY, maxZ };
+}
+
+function isIdentity(f: Frame): boolean {
+  return !f.orientation.mirrorX && f.orientation.turns === 0 && f.ox === 0 && f.oy === 0 && f.oz === 0;
 }

@@ -28,8 +28,11 @@ export interface Leaf {
   readonly frame: Frame;
   readonly material: Material;
   readonly filter: number;
-  /** World box when the whole box gets one constant value (fill fast path). */
-  readonly solidWorldBox?: Box3;
+  /**
+   * For box primitives: the world box (a D4 frame maps boxes, and their face sets, onto boxes),
+   * so the compiler can fill rows instead of emitting single positions.
+   */
+  readonly worldBox?: { readonly box: Box3; readonly hollow: boolean };
 }
 
 export interface Lowered {
@@ -148,7 +151,7 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
     return index;
   };
 
-  const addLeaf = (shape: Shape, frame: Frame, m: Material, filter: number, path: string, solidBox: boolean): void => {
+  const addLeaf = (shape: Shape, frame: Frame, m: Material, filter: number, path: string, box?: { hollow: boolean }): void => {
     if (++instances > limits.maxOperations) {
       throw budget(`more than ${limits.maxOperations} operation instances after expanding repeats`, { limit: limits.maxOperations, path });
     }
@@ -174,7 +177,7 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
       );
     }
     bounds = union(bounds, wb);
-    leaves.push(solidBox && m.kind === "state" ? { shape, frame, material: m, filter, solidWorldBox: wb } : { shape, frame, material: m, filter });
+    leaves.push(box === undefined ? { shape, frame, material: m, filter } : { shape, frame, material: m, filter, worldBox: { box: wb, hollow: box.hollow } });
   };
 
   const walk = (ops: readonly Operation[], frame: Frame, depth: number, path: string): void => {
@@ -184,21 +187,21 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
       const o = frame.orientation;
       switch (op.type) {
         case "box":
-          addLeaf(boxShape(op.min, op.max, op.hollow === true), frame, material(op.block, o, `${p}.block`), 0, p, op.hollow !== true);
+          addLeaf(boxShape(op.min, op.max, op.hollow === true), frame, material(op.block, o, `${p}.block`), 0, p, { hollow: op.hollow === true });
           break;
         case "replace":
-          addLeaf(boxShape(op.min, op.max, false), frame, material(op.block, o, `${p}.block`), filterFor(op.from, o, `${p}.from`), p, true);
+          addLeaf(boxShape(op.min, op.max, false), frame, material(op.block, o, `${p}.block`), filterFor(op.from, o, `${p}.from`), p, { hollow: false });
           break;
         case "line":
-          addLeaf(lineShape(op.from, op.to), frame, material(op.block, o, `${p}.block`), 0, p, false);
+          addLeaf(lineShape(op.from, op.to), frame, material(op.block, o, `${p}.block`), 0, p);
           break;
         case "cylinder":
-          addLeaf(cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y"), frame, material(op.block, o, `${p}.block`), 0, p, false);
+          addLeaf(cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y"), frame, material(op.block, o, `${p}.block`), 0, p);
           break;
         case "arch": {
           const shape = archShape(op.min, op.max, op.axis, op.thickness ?? 1);
           if (shape.planeArea > MAX_ARCH_PLANE) throw budget(`arch plane larger than ${MAX_ARCH_PLANE} cells`, { limit: MAX_ARCH_PLANE, path: p });
-          addLeaf(shape, frame, material(op.block, o, `${p}.block`), 0, p, false);
+          addLeaf(shape, frame, material(op.block, o, `${p}.block`), 0, p);
           break;
         }
         case "repeat": {

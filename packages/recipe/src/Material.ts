@@ -24,14 +24,17 @@ export function fnv1a(text: string): number {
   return h >>> 0;
 }
 
-/** Integer hash of a position with a salt (murmur3 finaliser rounds). */
+/**
+ * Integer hash of a position with a salt (murmur3 finaliser rounds), reduced to 30 bits so it
+ * stays a small integer in V8 (no heap numbers on the per-block path).
+ */
 export function positionHash(salt: number, x: number, y: number, z: number): number {
   let h = salt ^ Math.imul(x, 0x9e3779b1);
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ Math.imul(y, 0xc2b2ae35);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ Math.imul(z, 0x27d4eb2f);
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
+  return (h ^ (h >>> 16)) >>> 2;
 }
 
 export function pick(material: Material, x: number, y: number, z: number): number {

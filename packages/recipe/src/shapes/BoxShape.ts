@@ -36,3 +36,21 @@ export function boxShape(min: { x: number; y: number; z: number }, max: { x: num
     },
   };
 }
+
+/**
+ * Disjoint solid boxes covering the box (hollow: its six faces) in (y, z, x) order: the floor and
+ * ceiling layers, then per middle layer band the north and south rows and the west and east columns.
+ */
+export function boxSlabs(b: Box3, hollow: boolean): Box3[] {
+  if (!hollow || b.maxX - b.minX < 2 || b.maxY - b.minY < 2 || b.maxZ - b.minZ < 2) return [b];
+  const mid = { minY: b.minY + 1, maxY: b.maxY - 1 };
+  const inner = { minZ: b.minZ + 1, maxZ: b.maxZ - 1 };
+  return [
+    { ...b, maxY: b.minY },
+    { ...b, ...mid, maxZ: b.minZ },
+    { ...b, ...mid, minZ: b.maxZ },
+    { ...b, ...mid, ...inner, maxX: b.minX },
+    { ...b, ...mid, ...inner, minX: b.maxX },
+    { ...b, minY: b.maxY },
+  ];
+}
