@@ -62,3 +62,18 @@ describe("mcb recipe compile (built CLI)", () => {
     expect(JSON.parse(version.stderr).error.code).toBe("version_mismatch");
   });
 });
+
+describe("README", () => {
+  it("its example recipe compiles", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const readme = await readFile(join(root, "README.md"), "utf8");
+    const json = /```json\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(json).toBeDefined();
+    const dir = await mkdtemp(join(tmpdir(), "mcb-readme-"));
+    const file = join(dir, "readme.json");
+    await writeFile(file, json!);
+    const result = await compileRecipeFile(file);
+    expect(result.ok ? result.value.changed_blocks : result.error).toBeGreaterThan(100);
+    expect(result.ok && result.value.filtered_blocks).toBe(25);
+  });
+});
