@@ -1,16 +1,8 @@
 import fc from "fast-check";
-import { createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
+import { registry } from "../../blocks/test/registry.js";
 import { compileRecipe, forEachPlanBlock, type CompileOptions, type Plan } from "../src/index.js";
 
-let cached: BlockRegistry | undefined;
-export function registry(): BlockRegistry {
-  if (cached === undefined) {
-    const r = createBlockRegistry();
-    if (!r.ok) throw new Error(r.error.message);
-    cached = r.value;
-  }
-  return cached;
-}
+export { registry };
 
 export function compile(recipe: unknown, options?: CompileOptions): Plan {
   const r = compileRecipe(registry(), recipe, options);
