@@ -35,11 +35,11 @@ export function createCollector(bounds: Box3, emitted: number): BlockCollector {
 
 /** Appends runs into typed arrays that grow by doubling. */
 class RunWriter {
-  private y = new Int32Array(1024);
-  private z = new Int32Array(1024);
-  private x = new Int32Array(1024);
-  private length = new Int32Array(1024);
-  private value = new Uint32Array(1024);
+  private y = new Int32Array(64);
+  private z = new Int32Array(64);
+  private x = new Int32Array(64);
+  private length = new Int32Array(64);
+  private value = new Uint32Array(64);
   private runs = 0;
   private count = 0;
 

@@ -65,9 +65,11 @@ export function planHash(plan: HashablePlan): string {
   return hash.digest("hex");
 }
 
+const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 function littleEndian(a: Int32Array): Uint8Array {
   const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-  if (new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) return bytes;
+  if (HOST_LITTLE_ENDIAN) return bytes;
   const out = Buffer.alloc(a.byteLength);
   for (let i = 0; i < a.length; i++) out.writeInt32LE(a[i]!, i * 4);
   return out;
