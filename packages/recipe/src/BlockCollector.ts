@@ -29,8 +29,28 @@ export interface BlockCollector {
   toRuns(): RawRuns;
 }
 
-export function createCollector(bounds: Box3, emitted: number): BlockCollector {
-  return boxVolume(bounds) <= DENSE_CELL_LIMIT ? denseCollector(bounds) : sparseCollector(emitted);
+/**
+ * Reusable dense-grid memory. Fresh multi-megabyte typed arrays cost page faults on every compile;
+ * a scratch owned by one compiler is zeroed and reused instead (it grows to the largest grid seen,
+ * at most 16 MiB + 512 KiB). Compilation is synchronous, so one scratch is never shared by two runs.
+ */
+export class DenseScratch {
+  private grid = new Uint32Array(0);
+  private occupied = new Uint32Array(0);
+
+  take(cells: number): { grid: Uint32Array; occupied: Uint32Array } {
+    const words = (cells + 31) >>> 5;
+    // Grid cells are read only where the occupancy bitset is set, and every set bit was written in
+    // this run, so stale grid contents are never observed: only the bitset needs zeroing.
+    if (this.grid.length < cells) this.grid = new Uint32Array(cells);
+    if (this.occupied.length < words) this.occupied = new Uint32Array(words);
+    else this.occupied.fill(0, 0, words);
+    return { grid: this.grid.subarray(0, cells), occupied: this.occupied.subarray(0, words) };
+  }
+}
+
+export function createCollector(bounds: Box3, emitted: number, scratch: DenseScratch = new DenseScratch()): BlockCollector {
+  return boxVolume(bounds) <= DENSE_CELL_LIMIT ? denseCollector(bounds, scratch) : sparseCollector(emitted);
 }
 
 /** Appends runs into typed arrays that grow by doubling. */
@@ -97,13 +117,11 @@ class RunWriter {
  * Dense grid over the recipe bounds plus an occupancy bitset, so the final scan touches one word
  * per 32 cells and only the occupied cells themselves (hollow builds leave most cells empty).
  */
-function denseCollector(bounds: Box3): BlockCollector {
+function denseCollector(bounds: Box3, scratch: DenseScratch): BlockCollector {
   const sx = bounds.maxX - bounds.minX + 1;
   const sz = bounds.maxZ - bounds.minZ + 1;
   const sy = bounds.maxY - bounds.minY + 1;
-  const cells = sx * sy * sz;
-  const grid = new Uint32Array(cells);
-  const occupied = new Uint32Array((cells + 31) >>> 5);
+  const { grid, occupied } = scratch.take(sx * sy * sz);
   const { minX, minY, minZ } = bounds;
   const mark = (from: number, to: number): void => {
     // Sets bits [from, to).

@@ -1,6 +1,6 @@
 import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { z } from "zod";
-import { createCollector, type RawRuns } from "./BlockCollector.js";
+import { createCollector, DenseScratch, type RawRuns } from "./BlockCollector.js";
 import { pointMapper, type Frame } from "./Frame.js";
 import { jsonShapeExcess } from "./JsonGuard.js";
 import { DEFAULT_LIMITS, type CompileLimits } from "./Limits.js";
@@ -36,6 +36,21 @@ function schemaError(error: z.ZodError): ReturnType<typeof mcbError> {
  * position is emitted, "compile" when the deduplicated count is over `maxBlocks`).
  */
 export function compileRecipe(registry: BlockRegistry, input: unknown, options: CompileOptions = {}): Result<Plan> {
+  return compileWith(registry, new DenseScratch(), input, options);
+}
+
+/** A compiler that keeps its scratch memory between calls: use one per long-lived process. */
+export interface RecipeCompiler {
+  readonly registry: BlockRegistry;
+  compile(input: unknown, options?: CompileOptions): Result<Plan>;
+}
+
+export function createRecipeCompiler(registry: BlockRegistry): RecipeCompiler {
+  const scratch = new DenseScratch();
+  return { registry, compile: (input, options = {}) => compileWith(registry, scratch, input, options) };
+}
+
+function compileWith(registry: BlockRegistry, scratch: DenseScratch, input: unknown, options: CompileOptions): Result<Plan> {
   const limits: CompileLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const excess = jsonShapeExcess(input, MAX_JSON_DEPTH, MAX_JSON_NODES);
   if (excess !== undefined) return fail(mcbError("invalid_request", `recipe too large: ${excess}`, { reason: "json_shape" }));
@@ -56,7 +71,7 @@ export function compileRecipe(registry: BlockRegistry, input: unknown, options: 
 
   let raw: RawRuns = { y: new Int32Array(0), z: new Int32Array(0), x: new Int32Array(0), length: new Int32Array(0), value: new Uint32Array(0), count: 0 };
   if (bounds !== null) {
-    const collector = createCollector(bounds, emitted);
+    const collector = createCollector(bounds, emitted, scratch);
     const world = new Int32Array(3);
     for (const leaf of leaves) {
       const shift = leaf.filter * 0x10000;

@@ -16,7 +16,7 @@ export {
   type Palette,
 } from "./RecipeSchema.js";
 export { DEFAULT_LIMITS, MAX_HORIZONTAL, MAX_Y, MIN_Y, type CompileLimits } from "./Limits.js";
-export { compileRecipe, type CompileOptions } from "./Compiler.js";
+export { compileRecipe, createRecipeCompiler, type CompileOptions, type RecipeCompiler } from "./Compiler.js";
 export { forEachPlanBlock, paletteCounts, type Plan, type PlanRuns, type SourceFilter } from "./Plan.js";
 export { planHash } from "./PlanHash.js";
 export type { Box3 } from "./shapes/Shape.js";

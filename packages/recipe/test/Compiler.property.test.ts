@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { mirrorState, rotateState } from "@mcb/blocks";
 import { describe, expect, it } from "vitest";
-import { forEachPlanBlock, type Plan } from "../src/index.js";
+import { createRecipeCompiler, forEachPlanBlock, type Plan } from "../src/index.js";
 import { blockMap, compile, recipeArb, registry, shuffleKeys } from "./support.js";
 
 function checkInvariants(plan: Plan): void {
@@ -115,6 +115,19 @@ describe("compiler properties", () => {
         expect(compile({ ...recipe, operations: ops }).hash).toBe(compile(recipe).hash);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it("a reused compiler (shared scratch grid) gives the same plans as fresh compiles", () => {
+    const compiler = createRecipeCompiler(registry());
+    fc.assert(
+      fc.property(fc.array(recipeArb, { minLength: 2, maxLength: 5 }), (recipes) => {
+        for (const recipe of recipes) {
+          const reused = compiler.compile(recipe);
+          expect(reused.ok && reused.value.hash).toBe(compile(recipe).hash);
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 
