@@ -31,7 +31,7 @@ export interface BlockCollector {
 
 /**
  * Reusable dense-grid memory. Fresh multi-megabyte typed arrays cost page faults on every compile;
- * a scratch owned by one compiler is zeroed and reused instead (it grows to the largest grid seen,
+ * a scratch owned by one compiler is reused instead (only its occupancy bitset is cleared) (it grows to the largest grid seen,
  * at most 16 MiB + 512 KiB). Compilation is synchronous, so one scratch is never shared by two runs.
  */
 export class DenseScratch {

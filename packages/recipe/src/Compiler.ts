@@ -83,7 +83,6 @@ function compileWith(registry: BlockRegistry, scratch: DenseScratch, input: unkn
         }
         continue;
       }
-      const map = pointMapper(leaf.frame);
       if (isIdentity(leaf.frame)) {
         if (m.kind === "state") {
           const value = shift + m.value;
@@ -91,7 +90,10 @@ function compileWith(registry: BlockRegistry, scratch: DenseScratch, input: unkn
         } else {
           leaf.shape.emit((x, y, z) => collector.put(x, y, z, shift + pick(m, x, y, z)));
         }
-      } else if (m.kind === "state") {
+        continue;
+      }
+      const map = pointMapper(leaf.frame);
+      if (m.kind === "state") {
         const value = shift + m.value;
         leaf.shape.emit((x, y, z) => {
           map(x, y, z, world);
