@@ -8,11 +8,14 @@ export default defineConfig({
     alias: {
       "@mcb/blocks": src("blocks"),
       "@mcb/recipe": src("recipe"),
+      "@mcb/engine": src("engine"),
+      "@mcb/adapter-memory": src("adapter-memory"),
       "@mcb/bridge": src("bridge"),
+      "@mcb/property-tests": fileURLToPath(new URL("./property-tests/src/index.ts", import.meta.url)),
     },
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "property-tests/test/**/*.test.ts"],
     testTimeout: 60_000,
     pool: "forks",
   },

@@ -1,0 +1,276 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { Box3 } from "@mcb/recipe";
+import {
+  HostCrash,
+  MAX_ADAPTER_READ,
+  type CasMismatch,
+  type CasResult,
+  type CasSlice,
+  type EventPage,
+  type RegionRead,
+  type WorldAdapter,
+  type WorldEvent,
+  type WorldInfo,
+} from "@mcb/engine";
+import { Faults } from "./Faults.js";
+import { AIR, VoxelStore } from "./VoxelStore.js";
+import { WorldDirectory } from "./WorldDirectory.js";
+
+export interface MemoryWorldOptions {
+  readonly worldId?: string;
+  readonly epoch?: number;
+  readonly minecraftVersion?: string;
+  readonly dataVersion?: number;
+  /** Inclusive build height; outside it reads return void air and writes are refused. */
+  readonly minY?: number;
+  readonly maxY?: number;
+  /** Which states carry a block entity (a new one gets default data). Default: none. */
+  readonly hasBlockEntity?: (state: string) => boolean;
+  /** External events kept for `events()`; older cursors report a gap. */
+  readonly eventRetention?: number;
+  /** Persist every change to this directory (loads it when it already holds a world). */
+  readonly dir?: string;
+}
+
+export interface ExternalEditOptions {
+  /** Block-entity data to store (only for block-entity states). */
+  readonly data?: Uint8Array;
+  /** False: change the world without an event (an external path the engine cannot observe). */
+  readonly emitEvent?: boolean;
+}
+
+const VOID_AIR = "minecraft:void_air";
+
+function blockId(state: string): string {
+  const i = state.indexOf("[");
+  return i < 0 ? state : state.slice(0, i);
+}
+
+function sha256(data: Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * An in-memory voxel world implementing `WorldAdapter`: the embedded default world and the test
+ * twin of a server. Also plays the other actors of a server: `externalEdit` is a player or
+ * another plugin, `faults` crashes the host, `restart()` brings it back (events are lost, as on
+ * Paper where they are held in process memory).
+ */
+export class MemoryWorld implements WorldAdapter {
+  readonly faults = new Faults();
+  private readonly store: VoxelStore;
+  private readonly options: Required<Omit<MemoryWorldOptions, "dir" | "hasBlockEntity">>;
+  private readonly hasBlockEntity: (state: string) => boolean;
+  private readonly directory: WorldDirectory | null;
+  private session = randomUUID();
+  private seq = 0;
+  private log: (WorldEvent & { seq: number })[] = [];
+  private down = false;
+  private closed = false;
+  private casCalls = 0;
+  private readonly digestCache = new WeakMap<Uint8Array, string>();
+
+  constructor(options: MemoryWorldOptions = {}) {
+    this.hasBlockEntity = options.hasBlockEntity ?? (() => false);
+    this.directory = options.dir === undefined ? null : new WorldDirectory(options.dir);
+    const loaded = this.directory?.load() ?? null;
+    this.options = {
+      worldId: loaded?.meta.worldId ?? options.worldId ?? randomUUID(),
+      epoch: loaded?.meta.epoch ?? options.epoch ?? 1,
+      minecraftVersion: loaded?.meta.minecraftVersion ?? options.minecraftVersion ?? "26.1",
+      dataVersion: loaded?.meta.dataVersion ?? options.dataVersion ?? 4786,
+      minY: loaded?.meta.minY ?? options.minY ?? -64,
+      maxY: loaded?.meta.maxY ?? options.maxY ?? 319,
+      eventRetention: options.eventRetention ?? 10_000,
+    };
+    this.store = loaded?.store ?? new VoxelStore();
+    if (this.directory !== null && loaded === null) this.directory.saveMeta(this.meta());
+  }
+
+  private meta() {
+    const { worldId, epoch, minecraftVersion, dataVersion, minY, maxY } = this.options;
+    return { worldId, epoch, minecraftVersion, dataVersion, minY, maxY };
+  }
+
+  private alive(): void {
+    if (this.closed) throw new Error("world is closed");
+    if (this.down) throw new HostCrash("world host is down (crashed); call restart()");
+  }
+
+  async info(): Promise<WorldInfo> {
+    this.alive();
+    const caps: WorldInfo["capabilities"] = ["events", "block_entities", "fault_injection"];
+    return { ...this.meta(), capabilities: this.directory === null ? caps : [...caps, "persistence"] };
+  }
+
+  async read(box: Box3): Promise<RegionRead> {
+    this.alive();
+    if (this.faults.fires("read")) this.crash("read");
+    const sx = box.maxX - box.minX + 1, sy = box.maxY - box.minY + 1, sz = box.maxZ - box.minZ + 1;
+    if (sx <= 0 || sy <= 0 || sz <= 0) throw new RangeError("read box has min > max");
+    if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
+    const palette: string[] = [];
+    const index = new Map<string, number>();
+    const states = new Uint32Array(sx * sy * sz);
+    const digests = new Map<number, string>();
+    let i = 0;
+    for (let y = box.minY; y <= box.maxY; y++)
+      for (let z = box.minZ; z <= box.maxZ; z++)
+        for (let x = box.minX; x <= box.maxX; x++, i++) {
+          const s = this.stateAt(x, y, z);
+          let p = index.get(s);
+          if (p === undefined) {
+            p = palette.length;
+            palette.push(s);
+            index.set(s, p);
+          }
+          states[i] = p;
+          const d = this.digestAt(x, y, z);
+          if (d !== null) digests.set(i, d);
+        }
+    return { box, palette, states, digests };
+  }
+
+  async compareAndSet(slice: CasSlice): Promise<CasResult> {
+    this.alive();
+    this.beforeWriteHook();
+    const crashMid = this.faults.fires("mid_slice");
+    const crashAfter = this.faults.fires("after_write");
+    const mismatches: CasMismatch[] = [];
+    slice.checks.forEach((c, index) => {
+      const actual = this.stateAt(c.x, c.y, c.z);
+      const actualDigest = this.digestAt(c.x, c.y, c.z);
+      if (actual !== c.state || actualDigest !== c.digest)
+        mismatches.push({ kind: "check", index, x: c.x, y: c.y, z: c.z, expected: c.state, expectedDigest: c.digest, actual, actualDigest });
+    });
+    const entityDigests = new Map<number, string>();
+    if (mismatches.length > 0) return { written: 0, mismatches, entityDigests };
+    const ends = slice.groupEnds ?? slice.writes.map((_, i) => i + 1);
+    const stopAt = crashMid ? Math.floor(ends.length / 2) : ends.length;
+    let written = 0;
+    for (let g = 0; g < ends.length; g++) {
+      if (g === stopAt) this.crash("mid_slice");
+      const end = ends[g]!;
+      for (let w = written; w < end; w++) {
+        const c = slice.writes[w]!;
+        if (c.y < this.options.minY || c.y > this.options.maxY) throw new RangeError(`write at y=${c.y} outside the world`);
+        const actual = this.stateAt(c.x, c.y, c.z);
+        const actualDigest = this.digestAt(c.x, c.y, c.z);
+        if (actual !== c.before || actualDigest !== c.beforeDigest)
+          mismatches.push({ kind: "write", index: w, x: c.x, y: c.y, z: c.z, expected: c.before, expectedDigest: c.beforeDigest, actual, actualDigest });
+      }
+      if (mismatches.length > 0) break;
+      for (let w = written; w < end; w++) {
+        const c = slice.writes[w]!;
+        this.place(c.x, c.y, c.z, c.after, undefined);
+        const d = this.digestAt(c.x, c.y, c.z);
+        if (d !== null) entityDigests.set(w, d);
+      }
+      written = end;
+    }
+    this.persist();
+    if (crashAfter) this.crash("after_write");
+    return { written, mismatches, entityDigests };
+  }
+
+  async events(cursor: string | null): Promise<EventPage> {
+    this.alive();
+    const head = `${this.session}:${this.seq}`;
+    if (cursor === null) return { events: [], cursor: head, gap: false };
+    const [session, seqText] = cursor.split(":");
+    const after = Number(seqText);
+    const oldest = this.log.length === 0 ? this.seq + 1 : this.log[0]!.seq;
+    if (session !== this.session || !Number.isInteger(after) || after > this.seq || after + 1 < oldest)
+      return { events: [], cursor: head, gap: true };
+    const events = this.log.filter((e) => e.seq > after).map(({ seq: _seq, ...e }) => e);
+    return { events, cursor: head, gap: false };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  /** Changes a block as a player or another plugin would; emits an event unless told not to. */
+  externalEdit(x: number, y: number, z: number, state: string, options: ExternalEditOptions = {}): void {
+    this.alive();
+    if (y < this.options.minY || y > this.options.maxY) throw new RangeError(`y=${y} outside the world`);
+    this.place(x, y, z, state, options.data);
+    this.persist();
+    if (options.emitEvent !== false) this.emit(x, y, z);
+  }
+
+  /** Replaces the data of an existing block entity (a player filling a chest). */
+  setBlockEntityData(x: number, y: number, z: number, data: Uint8Array, emitEvent = true): void {
+    this.alive();
+    if (this.store.entity(x, y, z) === undefined) throw new Error(`no block entity at ${x},${y},${z}`);
+    this.store.set(x, y, z, this.store.get(x, y, z), data.slice());
+    this.persist();
+    if (emitEvent) this.emit(x, y, z);
+  }
+
+  /** Current state (void air outside the build height). */
+  stateAt(x: number, y: number, z: number): string {
+    if (y < this.options.minY || y > this.options.maxY) return VOID_AIR;
+    return this.store.get(x, y, z);
+  }
+
+  digestAt(x: number, y: number, z: number): string | null {
+    const data = this.store.entity(x, y, z);
+    if (data === undefined) return null;
+    let d = this.digestCache.get(data);
+    if (d === undefined) {
+      d = sha256(data);
+      this.digestCache.set(data, d);
+    }
+    return d;
+  }
+
+  /** Brings a crashed host back: the voxel state survives, the in-memory event log does not. */
+  restart(): void {
+    this.down = false;
+    this.session = randomUUID();
+    this.seq = 0;
+    this.log = [];
+    this.faults.disarm();
+  }
+
+  /** Number of compare-and-set calls served (slices). */
+  get compareAndSetCalls(): number {
+    return this.casCalls;
+  }
+
+  private beforeWriteHook(): void {
+    const call = this.casCalls++;
+    this.faults.beforeCompareAndSet?.(call);
+    this.alive();
+    if (this.faults.fires("before_write")) this.crash("before_write");
+  }
+
+  private place(x: number, y: number, z: number, state: string, data: Uint8Array | undefined): void {
+    const current = this.store.entity(x, y, z);
+    let entity: Uint8Array | undefined;
+    if (this.hasBlockEntity(state)) {
+      if (data !== undefined) entity = data.slice();
+      else if (current !== undefined && blockId(this.store.get(x, y, z)) === blockId(state)) entity = current;
+      else entity = new TextEncoder().encode(JSON.stringify({ id: blockId(state) }));
+    }
+    this.store.set(x, y, z, state === VOID_AIR ? AIR : state, entity);
+  }
+
+  private emit(x: number, y: number, z: number): void {
+    this.seq++;
+    this.log.push({ seq: this.seq, x, y, z, state: this.stateAt(x, y, z), digest: this.digestAt(x, y, z) });
+    const excess = this.log.length - this.options.eventRetention;
+    if (excess > 0) this.log.splice(0, excess);
+  }
+
+  private persist(): void {
+    if (this.directory !== null) this.directory.saveSections(this.store, this.store.takeDirty());
+  }
+
+  private crash(point: string): never {
+    this.persist();
+    this.down = true;
+    throw new HostCrash(`simulated host crash at ${point}`);
+  }
+}

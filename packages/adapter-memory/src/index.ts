@@ -1,0 +1,2 @@
+export { MemoryWorld, type MemoryWorldOptions, type ExternalEditOptions } from "./MemoryWorld.js";
+export { Faults, CRASH_POINTS, type CrashPoint } from "./Faults.js";

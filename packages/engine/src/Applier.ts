@@ -1,0 +1,148 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import type { McbError } from "@mcb/blocks";
+import type { ChangeFeed } from "./ChangeFeed.js";
+import { boundsOf, setBit } from "./Geometry.js";
+import type { ConflictSample, Journal, OperationCounters, OperationRecord, OperationStatus, SliceResult } from "./Journal.js";
+import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
+import type { EngineLimits } from "./Project.js";
+import { isHostCrash, type CasCheck, type CasWrite, type WorldAdapter } from "./WorldAdapter.js";
+import { readPositions } from "./WorldReader.js";
+
+export interface ApplierDeps {
+  readonly adapter: WorldAdapter;
+  readonly journal: Journal;
+  readonly feed: ChangeFeed;
+  readonly limits: EngineLimits;
+  readonly clock: () => number;
+  /** Pulls external events from the world into the journal and feed (before each slice). */
+  syncEvents(): Promise<void>;
+  /** Null when the operation may still write; otherwise why not (access revoked, …). */
+  mayWrite(op: OperationRecord): McbError | null;
+  /** In-memory cancel flags (also persisted on the operation by the engine). */
+  cancelRequested(operationId: string): boolean;
+}
+
+/**
+ * Runs one operation slice by slice (DESIGN §11): before each slice it checks cancellation,
+ * access and the world epoch, syncs external events, reads the slice's targets and the plan's
+ * dependencies and classifies each target (current = base: write; current = desired: skip, not
+ * ours; else conflict, stop before writing). It then durably commits the intent (together with the
+ * previous slice's result), sends one compare-and-set, and records exactly what was written.
+ * `HostCrash` propagates untouched: a dead process writes nothing more.
+ */
+export async function runOperation(deps: ApplierDeps, operationId: string): Promise<OperationRecord> {
+  const { adapter, journal, limits } = deps;
+  let op = journal.getOperation(operationId);
+  if (op === null) throw new Error(`operation ${operationId} vanished from the journal`);
+  const plan = journal.getPlan(op.planId);
+  if (plan === null) throw new Error(`plan ${op.planId} of ${operationId} vanished from the journal`);
+  const n = writeCount(plan);
+  const size = limits.sliceSize;
+  let counters: OperationCounters = { ...op.counters };
+  const sample: ConflictSample[] = [...op.conflictSample];
+  let pending: SliceResult | null = null;
+  let intentOpen = false;
+
+  const finish = (status: OperationStatus, error: { code: string; message: string } | null = null): OperationRecord => {
+    op = { ...op!, status, counters, conflictSample: sample, updatedAt: deps.clock(), error };
+    journal.commit(op, pending, null);
+    pending = null;
+    return op;
+  };
+  const addConflict = (c: ConflictSample): void => {
+    counters = { ...counters, conflicts: counters.conflicts + 1 };
+    if (sample.length < limits.conflictSampleSize) sample.push(c);
+  };
+
+  for (let s = counters.slicesDone; s < counters.slicesTotal; s++) {
+    try {
+      await yieldToLoop();
+      if (deps.cancelRequested(operationId)) return finish("cancelled");
+      const denied = deps.mayWrite(op);
+      if (denied !== null) return finish("failed", { code: denied.code, message: denied.message });
+      const info = await adapter.info();
+      if (info.worldId !== plan.worldId || info.epoch !== plan.epoch)
+        return finish("failed", { code: "stale_snapshot", message: "the world was restored or replaced (epoch changed) during the operation" });
+      await deps.syncEvents();
+
+      const start = s * size;
+      const end = Math.min(n, start + size);
+      const cur = await readPositions(adapter, plan.pos, start, end);
+      const depNow = plan.depPos.length === 0 ? null : await readPositions(adapter, plan.depPos);
+      const checks: CasCheck[] = [];
+      for (let d = 0; d < plan.depPos.length / 3; d++) {
+        const state = plan.states[plan.depState[d]!]!;
+        const digest = digestOf(plan, plan.depDigest[d]!);
+        const x = plan.depPos[d * 3]!, y = plan.depPos[d * 3 + 1]!, z = plan.depPos[d * 3 + 2]!;
+        if (depNow !== null && (depNow.states[d] !== state || depNow.digests[d] !== digest))
+          addConflict({ pos: { x, y, z }, kind: "dependency", expected: state, actual: depNow.states[d]!, dataChanged: depNow.states[d] === state });
+        checks.push({ x, y, z, state, digest });
+      }
+      const intent = new Uint8Array(Math.ceil((end - start) / 8));
+      const writes: CasWrite[] = [];
+      const offsets: number[] = [];
+      let skipped = 0;
+      for (let i = start; i < end; i++) {
+        const c = cur.states[i - start]!;
+        const dc = cur.digests[i - start]!;
+        const before = plan.states[plan.before[i]!]!;
+        const beforeDigest = digestOf(plan, plan.beforeDigest[i]!);
+        const after = plan.states[plan.after[i]!]!;
+        const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
+        if (c === before && dc === beforeDigest) {
+          setBit(intent, i - start);
+          writes.push({ x, y, z, before, beforeDigest, after });
+          offsets.push(i - start);
+        } else if (c === after) {
+          skipped++;
+        } else {
+          addConflict({ pos: { x, y, z }, kind: "write", expected: before, actual: c, dataChanged: c === before });
+        }
+      }
+      if (counters.conflicts > op.counters.conflicts) return finish("conflict");
+
+      counters = { ...counters, skipped: counters.skipped + skipped };
+      const bounds = boundsOf(plan.pos, start, end)!;
+      op = { ...op, status: "applying", counters, updatedAt: deps.clock() };
+      journal.commit(op, pending, { operationId, sliceNo: s, start, end, intent, written: null, seq: 0, bounds, entityDigests: [] });
+      pending = null;
+      intentOpen = true;
+      const res = await adapter.compareAndSet({ checks, writes });
+      intentOpen = false;
+      const written = new Uint8Array(intent.length);
+      const entityDigests: [number, string][] = [];
+      for (let w = 0; w < res.written; w++) {
+        const off = offsets[w]!;
+        setBit(written, off);
+        const d = res.entityDigests.get(w);
+        if (d !== undefined) entityDigests.push([off, d]);
+        const p = (start + off) * 3;
+        deps.feed.push(plan.pos[p]!, plan.pos[p + 1]!, plan.pos[p + 2]!, writes[w]!.after, operationId);
+      }
+      counters = { ...counters, written: counters.written + res.written, slicesDone: s + 1 };
+      pending = { operationId, sliceNo: s, written, entityDigests };
+      if (res.mismatches.length > 0) {
+        for (const m of res.mismatches) {
+          addConflict({ pos: { x: m.x, y: m.y, z: m.z }, kind: m.kind === "check" ? "dependency" : "write", expected: m.expected, actual: m.actual, dataChanged: m.expected === m.actual });
+        }
+        return finish("conflict");
+      }
+    } catch (error) {
+      if (isHostCrash(error)) throw error;
+      // The world may or may not hold this slice: leave the intent open for recovery review.
+      const message = error instanceof Error ? error.message : String(error);
+      if (intentOpen) return finish("recovery_required", { code: "recovery_required", message: `world call failed during a write: ${message}` });
+      return finish("failed", { code: "failed", message: `world call failed before writing: ${message}` });
+    }
+  }
+  return finish("applied");
+}
+
+function digestOf(plan: PreparedPlan, i: number): string | null {
+  return i < 0 ? null : plan.digests[i]!;
+}
+
+export function emptyCounters(plan: PreparedPlan, sliceSize: number): OperationCounters {
+  const total = writeCount(plan);
+  return { total, written: 0, skipped: 0, conflicts: 0, slicesDone: 0, slicesTotal: Math.ceil(total / sliceSize) };
+}

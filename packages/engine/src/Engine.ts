@@ -1,0 +1,406 @@
+import { randomBytes } from "node:crypto";
+import { createMaterialCatalog, fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
+import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
+import { emptyCounters, runOperation } from "./Applier.js";
+import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
+import { boxJson } from "./Geometry.js";
+import { inspectRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "./Inspect.js";
+import type { Journal, OperationRecord } from "./Journal.js";
+import { definePart, partView, type PartView } from "./Parts.js";
+import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
+import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
+import { DEFAULT_ENGINE_LIMITS, ProjectAccess, denied, validateLimits, type EngineLimits, type ProjectConfig, type RequestContext } from "./Project.js";
+import { reviewRecovery, type RecoveryReview } from "./Recovery.js";
+import { prepareUndoContent } from "./UndoPrepare.js";
+import { operationView, prepareView, type OperationStatusView, type PrepareView } from "./Views.js";
+import { isHostCrash, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
+import { projectContext, type ProjectContextView } from "./ProjectContext.js";
+import { planWarnings } from "./Warnings.js";
+
+export interface EngineOptions {
+  readonly adapter: WorldAdapter;
+  readonly journal: Journal;
+  readonly registry: BlockRegistry;
+  readonly projects: readonly ProjectConfig[];
+  readonly limits?: Partial<EngineLimits>;
+  /** Epoch milliseconds; injectable for expiry tests. */
+  readonly clock?: () => number;
+  /** Id generator (prefix "plan", "op", "part"); default random. */
+  readonly newId?: (prefix: string) => string;
+}
+
+export interface ApplyInput {
+  readonly plan_id: string;
+  readonly plan_hash: string;
+  readonly idempotency_key: string;
+}
+
+export type UndoPrepareView = PrepareView & { readonly undo_of: string; readonly conflicts: { readonly count: number; readonly sample: readonly unknown[] } };
+
+const KEY = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * The world engine: checked preparation, sliced compare-and-set application with a write-ahead
+ * journal, cancellation, checked undo, parts, crash recovery and change cursors, over any
+ * `WorldAdapter`. Every method validates its untrusted input and returns a `Result`; operations run
+ * one at a time in the background (`settle()` waits for the queue).
+ */
+export class Engine {
+  private readonly projects = new Map<string, ProjectAccess>();
+  private readonly limits: EngineLimits;
+  private readonly clock: () => number;
+  private readonly newId: (prefix: string) => string;
+  private readonly compiler: RecipeCompiler;
+  private readonly catalog;
+  private readonly feed: ChangeFeed;
+  private readonly planCache = new Map<string, PreparedPlan>();
+  private readonly cancels = new Set<string>();
+  private readonly queue: string[] = [];
+  private pump: Promise<void> | null = null;
+  private eventCursor: string | null = null;
+  private syncing: Promise<void> = Promise.resolve();
+  private crashed: Error | null = null;
+
+  private constructor(private readonly o: EngineOptions, private world: WorldInfo) {
+    this.limits = { ...DEFAULT_ENGINE_LIMITS, ...o.limits };
+    validateLimits(this.limits);
+    this.clock = o.clock ?? Date.now;
+    this.newId = o.newId ?? ((prefix) => `${prefix}_${randomBytes(12).toString("hex")}`);
+    this.compiler = createRecipeCompiler(o.registry);
+    this.catalog = createMaterialCatalog(o.registry);
+    this.feed = new ChangeFeed(this.limits.changeFeedCapacity);
+    for (const p of o.projects) this.projects.set(p.projectId, new ProjectAccess(p));
+  }
+
+  /**
+   * Opens the engine: unfinished operations found in the journal become `recovery_required` (a
+   * queued one that never started becomes `cancelled`), and the event cursor starts at the head.
+   */
+  static async open(options: EngineOptions): Promise<Engine> {
+    const world = await options.adapter.info();
+    const engine = new Engine(options, world);
+    for (const op of options.journal.unfinishedOperations()) {
+      if (op.status === "recovery_required") continue;
+      const started = options.journal.slices(op.operationId).length > 0;
+      const status = started ? "recovery_required" : "cancelled";
+      const message = started ? "the process stopped during this operation; review it before new writes" : "the process stopped before this operation started";
+      options.journal.commit({ ...op, status, updatedAt: engine.clock(), error: { code: status === "cancelled" ? "cancelled" : "recovery_required", message } }, null, null);
+    }
+    engine.eventCursor = (await options.adapter.events(null)).cursor;
+    return engine;
+  }
+
+  // ---- access ---------------------------------------------------------------------------
+
+  private scope(ctx: RequestContext): Result<ProjectAccess> {
+    this.alive();
+    const p = this.projects.get(ctx.projectId);
+    if (p === undefined || !p.permits(ctx.principal)) return fail(denied(ctx.projectId));
+    return ok(p);
+  }
+
+  /** Administrator control: grant or revoke a player's access (takes effect before the next slice). */
+  setAccess(projectId: string, playerId: string, allowed: boolean): void {
+    const p = this.projects.get(projectId);
+    if (p === undefined) throw new Error(`unknown project ${projectId}`);
+    p.set(playerId, allowed);
+  }
+
+  private alive(): void {
+    if (this.crashed !== null) throw new Error(`engine stopped after a host crash: ${this.crashed.message}`);
+  }
+
+  private plan(planId: string): PreparedPlan {
+    let p = this.planCache.get(planId);
+    if (p === undefined) {
+      p = this.o.journal.getPlan(planId) ?? undefined;
+      if (p === undefined) throw new Error(`plan ${planId} missing from the journal`);
+      this.planCache.set(planId, p);
+    }
+    return p;
+  }
+
+  private async refreshWorld(): Promise<WorldInfo> {
+    this.world = await this.o.adapter.info();
+    return this.world;
+  }
+
+  /** Pulls external events into the journal (undo ownership) and the change feed. Serialized. */
+  private syncEvents(): Promise<void> {
+    const run = async (): Promise<void> => {
+      for (let round = 0; round < 1000; round++) {
+        const page = await this.o.adapter.events(this.eventCursor);
+        if (page.gap) this.feed.markGap();
+        this.eventCursor = page.cursor;
+        if (page.events.length === 0) return;
+        const touched = new Int32Array(page.events.length * 3);
+        page.events.forEach((e, i) => {
+          touched.set([e.x, e.y, e.z], i * 3);
+          this.feed.push(e.x, e.y, e.z, e.state, null);
+        });
+        this.o.journal.addTouches(touched);
+      }
+    };
+    const next = this.syncing.then(run, run);
+    this.syncing = next.catch(() => undefined);
+    return next;
+  }
+
+  // ---- reads ------------------------------------------------------------------------------
+
+  async projectContext(ctx: RequestContext): Promise<Result<ProjectContextView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    const world = await this.refreshWorld();
+    return ok(projectContext(scope.value.config, world, this.limits, this.catalog.summary, this.o.journal, this.feed.cursor()));
+  }
+
+  async regionInspect(ctx: RequestContext, input: RegionInspectInput): Promise<Result<RegionInspectView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    return inspectRegion(this.o.adapter, await this.refreshWorld(), scope.value.config.area, input, this.limits.maxInspectPositions, this.clock());
+  }
+
+  /** Changes since a cursor inside a region; without a cursor, returns the current cursor. */
+  async regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number }): Promise<Result<ChangePage>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    const region = regionOf(input.min, input.max);
+    if (!region.ok) return region;
+    const limit = input.limit ?? this.limits.changePageLimit;
+    if (!Number.isInteger(limit) || limit < 1 || limit > this.limits.changePageLimit)
+      return fail(mcbError("invalid_request", `limit must be 1..${this.limits.changePageLimit}`, { reason: "limit" }));
+    await this.syncEvents();
+    if (input.since_cursor === undefined) return ok({ changes: [], next_cursor: this.feed.cursor(), complete: true });
+    if (typeof input.since_cursor !== "string") return fail(mcbError("invalid_request", "since_cursor must be a string"));
+    return this.feed.page(input.since_cursor, region.value, limit);
+  }
+
+  // ---- preparation --------------------------------------------------------------------------
+
+  private store(content: PlanContent): PreparedPlan {
+    const now = this.clock();
+    const plan: PreparedPlan = { ...content, planId: this.newId("plan"), planHash: preparedPlanHash(content), createdAt: now, expiresAt: now + this.limits.planTtlMs };
+    this.o.journal.putPlan(plan);
+    this.planCache.set(plan.planId, plan);
+    return plan;
+  }
+
+  async buildPrepare(ctx: RequestContext, input: BuildPrepareInput): Promise<Result<PrepareView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "build_prepare needs an object"));
+    const world = await this.refreshWorld();
+    await this.syncEvents();
+    const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits };
+    const content = await prepareContent(deps, scope.value.config, world, input);
+    if (!content.ok) return content;
+    const plan = this.store(content.value);
+    return ok(prepareView(plan, planWarnings(this.o.registry, plan)));
+  }
+
+  async operationUndoPrepare(ctx: RequestContext, input: { operation_id: string }): Promise<Result<UndoPrepareView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    const op = this.ownOperation(ctx, input?.operation_id);
+    if (!op.ok) return op;
+    const world = await this.refreshWorld();
+    await this.syncEvents();
+    const undo = await prepareUndoContent(this.o.journal, this.o.adapter, (id) => this.plan(id), op.value, world, this.limits.conflictSampleSize);
+    if (!undo.ok) return undo;
+    const plan = this.store(undo.value.content);
+    return ok({ ...prepareView(plan, []), undo_of: op.value.operationId, conflicts: undo.value.conflicts });
+  }
+
+  // ---- application ----------------------------------------------------------------------------
+
+  async buildApply(ctx: RequestContext, input: ApplyInput): Promise<Result<OperationStatusView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    const { plan_id, plan_hash, idempotency_key } = input ?? ({} as ApplyInput);
+    if (typeof idempotency_key !== "string" || !KEY.test(idempotency_key))
+      return fail(mcbError("invalid_request", "idempotency_key must be 1–128 printable characters without spaces", { reason: "idempotency_key" }));
+    if (typeof plan_id !== "string" || typeof plan_hash !== "string") return fail(mcbError("invalid_request", "plan_id and plan_hash are required"));
+    const journal = this.o.journal;
+    const existing = journal.findOperationByKey(ctx.projectId, idempotency_key);
+    if (existing !== null) {
+      if (existing.planId === plan_id && existing.planHash === plan_hash) return ok(this.view(existing));
+      return fail(mcbError("invalid_request", "this idempotency_key was used for a different plan; use a new key for a new plan", { reason: "idempotency_key_reused", operation_id: existing.operationId }));
+    }
+    const plan = journal.getPlan(plan_id);
+    if (plan === null || plan.projectId !== ctx.projectId) return fail(mcbError("not_found", `no plan ${JSON.stringify(plan_id)} in this project`));
+    if (plan.planHash !== plan_hash) return fail(mcbError("invalid_request", "plan_hash does not match the prepared plan", { reason: "plan_hash" }));
+    const used = journal.findOperationByPlan(plan_id);
+    if (used !== null) return fail(mcbError("invalid_request", "this plan was already applied under another key; prepare a new plan", { reason: "plan_already_applied", operation_id: used.operationId }));
+    if (this.clock() > plan.expiresAt) return fail(mcbError("stale_snapshot", "the plan expired; prepare it again from fresh state", { reason: "plan_expired", expires_at: new Date(plan.expiresAt).toISOString() }));
+    const blocked = journal.unfinishedOperations().filter((o) => o.status === "recovery_required");
+    if (blocked.length > 0)
+      return fail(mcbError("recovery_required", "an unfinished operation awaits administrator review; no new writes start until it is decided", { operation_ids: blocked.map((o) => o.operationId) }));
+    const world = await this.refreshWorld();
+    if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
+    const now = this.clock();
+    const op: OperationRecord = {
+      operationId: this.newId("op"),
+      projectId: ctx.projectId,
+      planId: plan.planId,
+      planHash: plan.planHash,
+      idempotencyKey: idempotency_key,
+      initiator: { playerId: ctx.principal.playerId, role: ctx.principal.role },
+      kind: plan.kind,
+      undoOf: plan.undoOf,
+      status: "queued",
+      createdAt: now,
+      updatedAt: now,
+      counters: emptyCounters(plan, this.limits.sliceSize),
+      conflictSample: [],
+      error: null,
+      undoable: true,
+      undoneBy: null,
+      cancelRequested: false,
+    };
+    if (journal.createOperation(op) === "duplicate_key") return this.buildApply(ctx, input);
+    this.queue.push(op.operationId);
+    this.kick();
+    return ok(this.view(op));
+  }
+
+  async operationStatus(ctx: RequestContext, input: { operation_id: string }): Promise<Result<OperationStatusView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    const op = this.ownOperation(ctx, input?.operation_id);
+    return op.ok ? ok(this.view(op.value)) : op;
+  }
+
+  /** Stops further slices; completed slices stay written (and in history). Idempotent. */
+  async operationCancel(ctx: RequestContext, input: { operation_id: string }): Promise<Result<OperationStatusView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    const op = this.ownOperation(ctx, input?.operation_id);
+    if (!op.ok) return op;
+    if (op.value.status === "queued" || op.value.status === "applying") this.cancels.add(op.value.operationId);
+    return ok(this.view(op.value));
+  }
+
+  private ownOperation(ctx: RequestContext, id: unknown): Result<OperationRecord> {
+    if (typeof id !== "string") return fail(mcbError("invalid_request", "operation_id is required"));
+    const op = this.o.journal.getOperation(id);
+    if (op === null || op.projectId !== ctx.projectId) return fail(mcbError("not_found", `no operation ${JSON.stringify(id)} in this project`));
+    return ok(op);
+  }
+
+  private view(op: OperationRecord): OperationStatusView {
+    return operationView(op, this.cancels.has(op.operationId));
+  }
+
+  private kick(): void {
+    if (this.pump !== null) return;
+    this.pump = this.drain().finally(() => {
+      this.pump = null;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    const deps = {
+      adapter: this.o.adapter,
+      journal: this.o.journal,
+      feed: this.feed,
+      limits: this.limits,
+      clock: this.clock,
+      syncEvents: () => this.syncEvents(),
+      mayWrite: (op: OperationRecord): McbError | null => {
+        const p = this.projects.get(op.projectId);
+        return p !== undefined && p.permits(op.initiator) ? null : denied(op.projectId);
+      },
+      cancelRequested: (id: string) => this.cancels.has(id),
+    };
+    while (this.queue.length > 0 && this.crashed === null) {
+      const id = this.queue.shift()!;
+      try {
+        const done = await runOperation(deps, id);
+        this.cancels.delete(id);
+        if (done.kind === "undo" && done.undoOf !== null && done.status === "applied") {
+          const original = this.o.journal.getOperation(done.undoOf);
+          if (original !== null) this.o.journal.commit({ ...original, undoneBy: done.operationId, updatedAt: this.clock() }, null, null);
+        }
+      } catch (error) {
+        if (!isHostCrash(error)) throw error;
+        this.crashed = error;
+        this.queue.length = 0;
+      }
+    }
+  }
+
+  // ---- parts ---------------------------------------------------------------------------------
+
+  async partDefine(ctx: RequestContext, input: { name: string; operation_id: string }): Promise<Result<PartView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    const op = this.ownOperation(ctx, input?.operation_id);
+    if (!op.ok) return op;
+    const part = definePart(this.o.journal, this.plan(op.value.planId), op.value, input.name, this.newId("part"), this.clock());
+    if (!part.ok) return part;
+    this.o.journal.putPart(part.value);
+    return ok(partView(part.value));
+  }
+
+  async partGet(ctx: RequestContext, input: { part_id: string }): Promise<Result<PartView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    const part = typeof input?.part_id === "string" ? this.o.journal.getPart(input.part_id) : null;
+    if (part === null || part.projectId !== ctx.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(input?.part_id)} in this project`));
+    return ok(partView(part));
+  }
+
+  // ---- recovery (administrator) ----------------------------------------------------------------
+
+  private recoveryTarget(ctx: RequestContext, id: unknown): Result<OperationRecord> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    if (ctx.principal.role !== "admin") return fail(mcbError("permission_denied", "recovery requires the administrator key"));
+    const op = this.ownOperation(ctx, id);
+    if (!op.ok) return op;
+    if (op.value.status !== "recovery_required")
+      return fail(mcbError("invalid_request", `operation ${op.value.operationId} is ${op.value.status}, not awaiting recovery`, { reason: "not_in_recovery" }));
+    return op;
+  }
+
+  /** Compares the uncertain mask with before/after now; returns a digest of what was seen. */
+  async recoveryReview(ctx: RequestContext, input: { operation_id: string }): Promise<Result<RecoveryReview>> {
+    const op = this.recoveryTarget(ctx, input?.operation_id);
+    if (!op.ok) return op;
+    const { review } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
+    return ok(review);
+  }
+
+  /**
+   * Leaves every block as it is, marks the operation failed with undo disabled, and revokes
+   * earlier undo ownership over the reviewed mask. Refused (invalid_request, stale_digest) when
+   * the mask changed since the review that produced `expected_digest`.
+   */
+  async recoveryAbandon(ctx: RequestContext, input: { operation_id: string; expected_digest: string }): Promise<Result<OperationStatusView>> {
+    const op = this.recoveryTarget(ctx, input?.operation_id);
+    if (!op.ok) return op;
+    const { review, mask } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
+    if (input.expected_digest !== review.currentDigest)
+      return fail(mcbError("invalid_request", "the reviewed blocks changed (or the digest is wrong); review again", { reason: "stale_digest" }));
+    if (mask.length > 0) this.o.journal.addTouches(mask);
+    const done: OperationRecord = {
+      ...op.value,
+      status: "failed",
+      undoable: false,
+      updatedAt: this.clock(),
+      error: { code: "abandoned", message: `recovery abandoned by an administrator: ${review.matchesAfter} blocks match the plan, ${review.matchesBefore} the original, ${review.foreignStates} neither; world left as is` },
+    };
+    this.o.journal.commit(done, null, null);
+    return ok(this.view(done));
+  }
+
+  /** Resolves when no operation is queued or running. */
+  async settle(): Promise<void> {
+    while (this.pump !== null) await this.pump;
+  }
+
+  get hostCrashed(): boolean {
+    return this.crashed !== null;
+  }
+}

@@ -1,0 +1,136 @@
+import type { Box3 } from "@mcb/recipe";
+import type { PreparedPlan } from "./PreparedPlan.js";
+
+/**
+ * DESIGN §11 states. `applying` and `queued` are unfinished: after a restart they become
+ * `recovery_required` until an administrator reviews and abandons them.
+ */
+export type OperationStatus =
+  | "queued"
+  | "applying"
+  | "applied"
+  | "conflict"
+  | "cancelled"
+  | "failed"
+  | "recovery_required";
+
+export const TERMINAL_STATUSES: ReadonlySet<OperationStatus> = new Set(["applied", "conflict", "cancelled", "failed"]);
+
+export interface ConflictSample {
+  readonly pos: { readonly x: number; readonly y: number; readonly z: number };
+  /** `write`: a target block diverged; `dependency`: a read-set block diverged. */
+  readonly kind: "write" | "dependency";
+  readonly expected: string;
+  readonly actual: string;
+  /** True when only the block-entity data differs. */
+  readonly dataChanged: boolean;
+}
+
+export interface OperationCounters {
+  /** Positions in the plan's write set. */
+  readonly total: number;
+  /** Writes confirmed by the world. */
+  readonly written: number;
+  /** Positions found already at the desired state when their slice ran (not ours). */
+  readonly skipped: number;
+  readonly conflicts: number;
+  readonly slicesDone: number;
+  readonly slicesTotal: number;
+}
+
+export interface OperationRecord {
+  readonly operationId: string;
+  readonly projectId: string;
+  readonly planId: string;
+  readonly planHash: string;
+  readonly idempotencyKey: string;
+  /** Who applied it; access is rechecked for this principal before every slice. */
+  readonly initiator: { readonly playerId: string; readonly role: "agent" | "admin" };
+  readonly kind: "build" | "undo";
+  readonly undoOf: string | null;
+  readonly status: OperationStatus;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly counters: OperationCounters;
+  readonly conflictSample: readonly ConflictSample[];
+  readonly error: { readonly code: string; readonly message: string } | null;
+  /** False once history became uncertain (abandoned recovery): undo is refused for good. */
+  readonly undoable: boolean;
+  /** Operation that undid this one, if any. */
+  readonly undoneBy: string | null;
+  readonly cancelRequested: boolean;
+}
+
+/** One slice: the intent (positions it will write) and, once confirmed, what was written. */
+export interface SliceRecord {
+  readonly operationId: string;
+  readonly sliceNo: number;
+  /** Range [start, end) of the plan's write set. */
+  readonly start: number;
+  readonly end: number;
+  /** Bit i set: write-set position start+i is to be written (others already matched). */
+  readonly intent: Uint8Array;
+  /** Bit i set: confirmed written. Null while the slice is unfinished (intent only). */
+  readonly written: Uint8Array | null;
+  /** Journal sequence of the result commit (0 while unfinished). */
+  readonly seq: number;
+  /** Bounds of the intended positions. */
+  readonly bounds: Box3;
+  /** Block-entity digests right after our write, by offset within the slice. */
+  readonly entityDigests: readonly (readonly [number, string])[];
+}
+
+export interface PartRecord {
+  readonly partId: string;
+  readonly projectId: string;
+  readonly name: string;
+  readonly operationId: string;
+  readonly createdAt: number;
+  readonly bounds: Box3;
+  /** Exact mask as (x, y, z) triples sorted by (y, z, x). */
+  readonly mask: Int32Array;
+}
+
+/**
+ * Durable store of plans, operations, slices, external touches and parts. Every method that
+ * returns is durable (SQLite: WAL + synchronous FULL, one transaction per call). Records are
+ * values: callers never mutate what they passed in or got back.
+ */
+export interface Journal {
+  putPlan(plan: PreparedPlan): void;
+  getPlan(planId: string): PreparedPlan | null;
+  /** Fails with `duplicate_key` when (project, idempotency key) already exists. */
+  createOperation(op: OperationRecord): "ok" | "duplicate_key";
+  getOperation(operationId: string): OperationRecord | null;
+  findOperationByKey(projectId: string, key: string): OperationRecord | null;
+  findOperationByPlan(planId: string): OperationRecord | null;
+  /** Most recent first. */
+  recentOperations(projectId: string, limit: number): OperationRecord[];
+  /** Operations in `queued`, `applying` or `recovery_required`. */
+  unfinishedOperations(): OperationRecord[];
+  /**
+   * One transaction: optionally confirms the previous slice's result, stores the new slice intent
+   * (if any) and the operation record. Returns the sequence number given to `result` (0 if none).
+   */
+  commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number;
+  slices(operationId: string): SliceRecord[];
+  /** Confirmed slices with seq > `afterSeq` whose bounds intersect `box`. */
+  slicesAfter(afterSeq: number, box: Box3): SliceRecord[];
+  /** Records observed external changes (or uncertain positions); returns their sequence number. */
+  addTouches(positions: Int32Array): number;
+  /** Touched positions with seq > `afterSeq` inside `box`, as (seq, x, y, z) quads. */
+  touchesAfter(afterSeq: number, box: Box3): Float64Array;
+  putPart(part: PartRecord): void;
+  getPart(partId: string): PartRecord | null;
+  listParts(projectId: string): PartRecord[];
+  /** Bytes of durable storage used (for benchmarks and quotas). */
+  sizeBytes(): number;
+  close(): void;
+}
+
+export interface SliceResult {
+  readonly operationId: string;
+  readonly sliceNo: number;
+  readonly written: Uint8Array;
+  readonly entityDigests: readonly (readonly [number, string])[];
+}

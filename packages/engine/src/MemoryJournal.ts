@@ -1,0 +1,143 @@
+import type { Box3 } from "@mcb/recipe";
+import { boxesIntersect, inBox } from "./Geometry.js";
+import type { Journal, OperationRecord, PartRecord, SliceRecord, SliceResult } from "./Journal.js";
+import { TERMINAL_STATUSES } from "./Journal.js";
+import type { PreparedPlan } from "./PreparedPlan.js";
+import { encodePreparedPlan } from "./PreparedPlan.js";
+
+/**
+ * The journal held in process memory: same contract as `SqliteJournal`, lost with the process
+ * (which a test "restart" keeps by reusing the instance). Stored values are copies.
+ */
+export class MemoryJournal implements Journal {
+  private readonly plans = new Map<string, PreparedPlan>();
+  private readonly planBytes = new Map<string, number>();
+  private readonly ops = new Map<string, OperationRecord>();
+  private readonly keys = new Map<string, string>();
+  private readonly byPlan = new Map<string, string>();
+  private readonly sliceMap = new Map<string, SliceRecord[]>();
+  private readonly confirmed: SliceRecord[] = [];
+  private touches: number[] = [];
+  private readonly parts = new Map<string, PartRecord>();
+  private seq = 0;
+  private bytes = 0;
+
+  putPlan(plan: PreparedPlan): void {
+    const size = encodePreparedPlan(plan).length;
+    this.plans.set(plan.planId, plan);
+    this.planBytes.set(plan.planId, size);
+    this.bytes += size;
+  }
+
+  getPlan(planId: string): PreparedPlan | null {
+    return this.plans.get(planId) ?? null;
+  }
+
+  createOperation(op: OperationRecord): "ok" | "duplicate_key" {
+    const key = `${op.projectId}\0${op.idempotencyKey}`;
+    if (this.keys.has(key)) return "duplicate_key";
+    this.keys.set(key, op.operationId);
+    this.byPlan.set(op.planId, op.operationId);
+    this.ops.set(op.operationId, structuredClone(op));
+    this.bytes += JSON.stringify(op).length;
+    return "ok";
+  }
+
+  getOperation(operationId: string): OperationRecord | null {
+    const op = this.ops.get(operationId);
+    return op === undefined ? null : structuredClone(op);
+  }
+
+  findOperationByKey(projectId: string, key: string): OperationRecord | null {
+    const id = this.keys.get(`${projectId}\0${key}`);
+    return id === undefined ? null : this.getOperation(id);
+  }
+
+  findOperationByPlan(planId: string): OperationRecord | null {
+    const id = this.byPlan.get(planId);
+    return id === undefined ? null : this.getOperation(id);
+  }
+
+  recentOperations(projectId: string, limit: number): OperationRecord[] {
+    return [...this.ops.values()]
+      .filter((o) => o.projectId === projectId)
+      .sort((a, b) => b.createdAt - a.createdAt || (a.operationId < b.operationId ? 1 : -1))
+      .slice(0, limit)
+      .map((o) => structuredClone(o));
+  }
+
+  unfinishedOperations(): OperationRecord[] {
+    return [...this.ops.values()].filter((o) => !TERMINAL_STATUSES.has(o.status)).map((o) => structuredClone(o));
+  }
+
+  commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number {
+    let seq = 0;
+    if (result !== null) {
+      const list = this.sliceMap.get(result.operationId) ?? [];
+      const i = list.findIndex((s) => s.sliceNo === result.sliceNo);
+      const open = list[i];
+      if (open === undefined) throw new Error(`no intent for slice ${result.sliceNo} of ${result.operationId}`);
+      if (open.written !== null) throw new Error(`slice ${result.sliceNo} of ${result.operationId} already confirmed`);
+      seq = ++this.seq;
+      const done: SliceRecord = { ...open, written: result.written.slice(), seq, entityDigests: [...result.entityDigests] };
+      list[i] = done;
+      this.confirmed.push(done);
+      this.bytes += result.written.length + 16;
+    }
+    if (intent !== null) {
+      const list = this.sliceMap.get(intent.operationId) ?? [];
+      if (list.some((s) => s.sliceNo === intent.sliceNo)) throw new Error(`slice ${intent.sliceNo} intent exists`);
+      list.push({ ...intent, intent: intent.intent.slice() });
+      this.sliceMap.set(intent.operationId, list);
+      this.bytes += intent.intent.length + 48;
+    }
+    if (!this.ops.has(op.operationId)) throw new Error(`unknown operation ${op.operationId}`);
+    this.ops.set(op.operationId, structuredClone(op));
+    return seq;
+  }
+
+  slices(operationId: string): SliceRecord[] {
+    return [...(this.sliceMap.get(operationId) ?? [])].sort((a, b) => a.sliceNo - b.sliceNo);
+  }
+
+  slicesAfter(afterSeq: number, box: Box3): SliceRecord[] {
+    return this.confirmed.filter((s) => s.seq > afterSeq && boxesIntersect(s.bounds, box));
+  }
+
+  addTouches(positions: Int32Array): number {
+    const seq = ++this.seq;
+    for (let i = 0; i < positions.length; i += 3) this.touches.push(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!);
+    this.bytes += (positions.length / 3) * 16;
+    return seq;
+  }
+
+  touchesAfter(afterSeq: number, box: Box3): Float64Array {
+    const out: number[] = [];
+    const t = this.touches;
+    for (let i = 0; i < t.length; i += 4) {
+      if (t[i]! > afterSeq && inBox(box, t[i + 1]!, t[i + 2]!, t[i + 3]!)) out.push(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!);
+    }
+    return Float64Array.from(out);
+  }
+
+  putPart(part: PartRecord): void {
+    this.parts.set(part.partId, { ...part, mask: part.mask.slice() });
+    this.bytes += part.mask.byteLength + 128;
+  }
+
+  getPart(partId: string): PartRecord | null {
+    return this.parts.get(partId) ?? null;
+  }
+
+  listParts(projectId: string): PartRecord[] {
+    return [...this.parts.values()].filter((p) => p.projectId === projectId).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  sizeBytes(): number {
+    return this.bytes;
+  }
+
+  close(): void {
+    // Nothing to release: a memory journal lives as long as its instance.
+  }
+}

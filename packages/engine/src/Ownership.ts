@@ -1,0 +1,80 @@
+import type { Box3 } from "@mcb/recipe";
+import { getBit, posKey } from "./Geometry.js";
+import type { Journal, OperationRecord, SliceRecord } from "./Journal.js";
+import type { PreparedPlan } from "./PreparedPlan.js";
+
+/** One confirmed write of an operation, in plan order. */
+export interface ConfirmedWrite {
+  /** Index in the plan's write set. */
+  readonly index: number;
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  /** Journal sequence of the slice that confirmed it. */
+  readonly seq: number;
+  /** Block-entity digest right after our write, null if none. */
+  readonly afterDigest: string | null;
+}
+
+/** Every write the journal confirms for `op` (skipped and unwritten positions excluded). */
+export function confirmedWrites(journal: Journal, plan: PreparedPlan, operationId: string): ConfirmedWrite[] {
+  const out: ConfirmedWrite[] = [];
+  for (const s of journal.slices(operationId)) forEachWritten(plan, s, (w) => out.push(w));
+  return out;
+}
+
+function forEachWritten(plan: PreparedPlan, s: SliceRecord, visit: (w: ConfirmedWrite) => void): void {
+  if (s.written === null) return;
+  const digests = new Map(s.entityDigests);
+  for (let off = 0; off < s.end - s.start; off++) {
+    if (!getBit(s.written, off)) continue;
+    const i = s.start + off;
+    visit({ index: i, x: plan.pos[i * 3]!, y: plan.pos[i * 3 + 1]!, z: plan.pos[i * 3 + 2]!, seq: s.seq, afterDigest: digests.get(off) ?? null });
+  }
+}
+
+/**
+ * Splits an operation's confirmed writes into those it still owns and those a later write touched:
+ * a later confirmed write by any operation, or an observed external change (ABA included: an edit
+ * that restored our value still revokes ownership). Content is checked separately by the caller.
+ */
+export function ownership(
+  journal: Journal,
+  plans: (planId: string) => PreparedPlan,
+  op: OperationRecord,
+): { owned: ConfirmedWrite[]; revoked: ConfirmedWrite[] } {
+  const plan = plans(op.planId);
+  const writes = confirmedWrites(journal, plan, op.operationId);
+  if (writes.length === 0) return { owned: [], revoked: [] };
+  let minSeq = Infinity;
+  let box: Box3 = { minX: Infinity, minY: Infinity, minZ: Infinity, maxX: -Infinity, maxY: -Infinity, maxZ: -Infinity };
+  for (const w of writes) {
+    minSeq = Math.min(minSeq, w.seq);
+    box = {
+      minX: Math.min(box.minX, w.x), minY: Math.min(box.minY, w.y), minZ: Math.min(box.minZ, w.z),
+      maxX: Math.max(box.maxX, w.x), maxY: Math.max(box.maxY, w.y), maxZ: Math.max(box.maxZ, w.z),
+    };
+  }
+  const lastTouch = new Map<string, number>();
+  const note = (key: string, seq: number): void => {
+    if ((lastTouch.get(key) ?? -1) < seq) lastTouch.set(key, seq);
+  };
+  const opPlan = new Map<string, PreparedPlan>();
+  for (const s of journal.slicesAfter(minSeq, box)) {
+    if (s.operationId === op.operationId) continue;
+    let p = opPlan.get(s.operationId);
+    if (p === undefined) {
+      const other = journal.getOperation(s.operationId);
+      if (other === null) throw new Error(`journal slice of unknown operation ${s.operationId}`);
+      p = plans(other.planId);
+      opPlan.set(s.operationId, p);
+    }
+    forEachWritten(p, s, (w) => note(posKey(w.x, w.y, w.z), w.seq));
+  }
+  const t = journal.touchesAfter(minSeq, box);
+  for (let i = 0; i < t.length; i += 4) note(posKey(t[i + 1]!, t[i + 2]!, t[i + 3]!), t[i]!);
+  const owned: ConfirmedWrite[] = [];
+  const revoked: ConfirmedWrite[] = [];
+  for (const w of writes) ((lastTouch.get(posKey(w.x, w.y, w.z)) ?? -1) > w.seq ? revoked : owned).push(w);
+  return { owned, revoked };
+}

@@ -1,0 +1,245 @@
+import { fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
+import { forEachPlanBlock, planHash, type Plan, type RecipeCompiler, type SourceFilter } from "@mcb/recipe";
+import { boxContains, inBox, posKey, type Vec3 } from "./Geometry.js";
+import type { Journal } from "./Journal.js";
+import type { PlanContent } from "./PreparedPlan.js";
+import type { EngineLimits, ProjectConfig } from "./Project.js";
+import { StateTable } from "./StateTable.js";
+import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
+import { readPositions } from "./WorldReader.js";
+
+export interface ExpectedBlock {
+  readonly pos: Vec3;
+  readonly state: string;
+  readonly snapshot_id?: string;
+}
+
+export interface BuildPrepareInput {
+  /** A recipe JSON value (version 1). Exactly one of `recipe` and `plan`. */
+  readonly recipe?: unknown;
+  /** A plan compiled by `@mcb/recipe` (library callers); its hash is re-verified. */
+  readonly plan?: Plan;
+  readonly dependencies?: readonly Vec3[];
+  readonly part_id?: string;
+  readonly expected_blocks?: readonly ExpectedBlock[];
+}
+
+export interface PrepareDeps {
+  readonly registry: BlockRegistry;
+  readonly compiler: RecipeCompiler;
+  readonly adapter: WorldAdapter;
+  readonly journal: Journal;
+  readonly limits: EngineLimits;
+}
+
+export function blockIdOf(state: string): string {
+  const i = state.indexOf("[");
+  return i < 0 ? state : state.slice(0, i);
+}
+
+function filterMatches(f: SourceFilter, state: string): boolean {
+  return f.states.includes(state) || f.ids.includes(blockIdOf(state));
+}
+
+const SAMPLE = 8;
+const DIGEST = /^[0-9a-f]{64}$/;
+
+/**
+ * Compiles (or verifies) the plan, checks area, part mask, expected blocks and block-entity
+ * policy against the live world, and returns the checked content (base "before" = current state).
+ * Changes nothing. Errors: invalid_request, unsupported_block, out_of_bounds, budget_exceeded,
+ * stale_snapshot, version_mismatch, not_found.
+ */
+export async function prepareContent(
+  deps: PrepareDeps,
+  project: ProjectConfig,
+  world: WorldInfo,
+  input: BuildPrepareInput,
+): Promise<Result<PlanContent>> {
+  const { limits } = deps;
+  if ((input.recipe === undefined) === (input.plan === undefined))
+    return fail(mcbError("invalid_request", "give exactly one of recipe and plan", { reason: "recipe_or_plan" }));
+  const depList = input.dependencies ?? [];
+  if (!Array.isArray(depList)) return fail(mcbError("invalid_request", "dependencies must be an array of {x,y,z}"));
+  if (depList.length > limits.maxDependencies)
+    return fail(mcbError("budget_exceeded", `more than ${limits.maxDependencies} dependencies`, { limit: limits.maxDependencies }));
+
+  let plan: Plan;
+  if (input.plan !== undefined) {
+    plan = input.plan;
+    if (planHash(plan) !== plan.hash) return fail(mcbError("invalid_request", "plan content does not match its hash", { reason: "plan_hash" }));
+    if (depList.length > 0) return fail(mcbError("invalid_request", "a compiled plan carries its dependencies; do not pass them again"));
+  } else {
+    const compiled = deps.compiler.compile(input.recipe, { dependencies: depList, limits: { maxDependencies: limits.maxDependencies } });
+    if (!compiled.ok) return compiled;
+    plan = compiled.value;
+  }
+  if (plan.dataVersion !== world.dataVersion || plan.minecraftVersion !== world.minecraftVersion)
+    return fail(mcbError("version_mismatch", `plan targets ${plan.minecraftVersion} (DataVersion ${plan.dataVersion}); the world is ${world.minecraftVersion} (${world.dataVersion})`));
+  if (plan.count > limits.maxPlanBlocks)
+    return fail(mcbError("budget_exceeded", `plan has ${plan.count} positions; at most ${limits.maxPlanBlocks} per plan, split it into parts`, { limit: limits.maxPlanBlocks, count: plan.count }));
+  const reads = plan.reads.length / 3;
+  if (plan.count + reads > limits.maxPreparePositions)
+    return fail(mcbError("budget_exceeded", `preparation would inspect ${plan.count + reads} positions`, { limit: limits.maxPreparePositions }));
+
+  const area = { ...project.area, minY: Math.max(project.area.minY, world.minY), maxY: Math.min(project.area.maxY, world.maxY) };
+  if (plan.bounds !== null && !boxContains(area, plan.bounds))
+    return fail(mcbError("out_of_bounds", "plan writes outside the project area", { area: project.area, plan_bounds: plan.bounds }));
+  for (let i = 0; i < plan.reads.length; i += 3) {
+    if (!inBox(area, plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!))
+      return fail(mcbError("out_of_bounds", "a dependency lies outside the project area", { area: project.area }));
+  }
+
+  const n = plan.count;
+  const pos = new Int32Array(n * 3);
+  const desired = new Uint32Array(n);
+  const filterOf = new Uint16Array(n);
+  let k = 0;
+  forEachPlanBlock(plan, (x, y, z, s, f) => {
+    pos[k * 3] = x;
+    pos[k * 3 + 1] = y;
+    pos[k * 3 + 2] = z;
+    desired[k] = s;
+    filterOf[k++] = f;
+  });
+
+  if (input.part_id !== undefined) {
+    const part = deps.journal.getPart(input.part_id);
+    if (part === null || part.projectId !== project.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(input.part_id)} in this project`));
+    const mask = new Set<string>();
+    for (let i = 0; i < part.mask.length; i += 3) mask.add(posKey(part.mask[i]!, part.mask[i + 1]!, part.mask[i + 2]!));
+    const outside: Vec3[] = [];
+    let outsideCount = 0;
+    for (let i = 0; i < n; i++) {
+      if (!mask.has(posKey(pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!))) {
+        outsideCount++;
+        if (outside.length < SAMPLE) outside.push({ x: pos[i * 3]!, y: pos[i * 3 + 1]!, z: pos[i * 3 + 2]! });
+      }
+    }
+    if (outsideCount > 0)
+      return fail(mcbError("out_of_bounds", `${outsideCount} positions lie outside the exact mask of part ${input.part_id}`, { part_id: input.part_id, outside: outsideCount, sample: outside }));
+  }
+
+  const expected = checkExpectedShape(deps.registry, input.expected_blocks, pos, n, limits.maxExpectedBlocks);
+  if (!expected.ok) return expected;
+
+  const current = await readPositions(deps.adapter, pos);
+  const table = new StateTable();
+  const out = { pos: [] as number[], before: [] as number[], beforeDigest: [] as number[], after: [] as number[] };
+  let unchanged = 0;
+  let filtered = 0;
+  const stale: unknown[] = [];
+  let staleCount = 0;
+  const missingDigest: Vec3[] = [];
+  const entityLoss: unknown[] = [];
+  let entityLossCount = 0;
+  for (let i = 0; i < n; i++) {
+    const x = pos[i * 3]!, y = pos[i * 3 + 1]!, z = pos[i * 3 + 2]!;
+    const c = current.states[i]!;
+    const dc = current.digests[i]!;
+    const want = expected.value?.[i];
+    if (want !== undefined) {
+      if (dc !== null && want.snapshot_id === undefined) {
+        if (missingDigest.length < SAMPLE) missingDigest.push({ x, y, z });
+      } else if (want.state !== c || (want.snapshot_id ?? null) !== dc) {
+        staleCount++;
+        if (stale.length < SAMPLE) stale.push({ pos: { x, y, z }, expected: want.state, actual: c, data_changed: want.state === c });
+      }
+    }
+    const f = filterOf[i]!;
+    if (f !== 0 && !filterMatches(plan.filters[f - 1]!, c)) {
+      filtered++;
+      continue;
+    }
+    const d = plan.palette[desired[i]!]!;
+    if (c === d) {
+      unchanged++;
+      continue;
+    }
+    if (dc !== null && blockIdOf(c) !== blockIdOf(d)) {
+      entityLossCount++;
+      if (entityLoss.length < SAMPLE) entityLoss.push({ pos: { x, y, z }, current: c, desired: d });
+      continue;
+    }
+    out.pos.push(x, y, z);
+    out.before.push(table.id(c));
+    out.beforeDigest.push(dc === null ? -1 : table.digestId(dc));
+    out.after.push(table.id(d));
+  }
+  if (missingDigest.length > 0)
+    return fail(mcbError("invalid_request", "expected_blocks omits the snapshot_id of a block entity; copy it from region_inspect", { reason: "missing_snapshot_id", sample: missingDigest }));
+  if (staleCount > 0)
+    return fail(mcbError("stale_snapshot", `${staleCount} expected blocks changed since they were inspected`, { count: staleCount, sample: stale }));
+  if (entityLossCount > 0)
+    return fail(mcbError("unsupported_block", `${entityLossCount} positions hold block-entity data that the plan would destroy`, { reason: "block_entity_data", count: entityLossCount, sample: entityLoss }));
+
+  // Dependencies that are also written are covered by the write's own compare-and-set.
+  const written = new Set<string>();
+  for (let i = 0; i < out.pos.length; i += 3) written.add(posKey(out.pos[i]!, out.pos[i + 1]!, out.pos[i + 2]!));
+  const depTriples: number[] = [];
+  for (let i = 0; i < plan.reads.length; i += 3) {
+    if (!written.has(posKey(plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!))) depTriples.push(plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!);
+  }
+  const depPos = Int32Array.from(depTriples);
+  const depRead = await readPositions(deps.adapter, depPos);
+  return ok({
+    projectId: project.projectId,
+    kind: "build",
+    undoOf: null,
+    partId: input.part_id ?? null,
+    worldId: world.worldId,
+    epoch: world.epoch,
+    sourceHash: plan.hash,
+    states: table.states,
+    digests: table.digests,
+    pos: Int32Array.from(out.pos),
+    before: Uint32Array.from(out.before),
+    beforeDigest: Int32Array.from(out.beforeDigest),
+    after: Uint32Array.from(out.after),
+    depPos,
+    depState: Uint32Array.from(depRead.states, (s) => table.id(s)),
+    depDigest: Int32Array.from(depRead.digests, (d) => (d === null ? -1 : table.digestId(d))),
+    unchanged,
+    filtered,
+  });
+}
+
+/** Validates expected_blocks: every desired position exactly once, canonical states, digests. */
+function checkExpectedShape(
+  registry: BlockRegistry,
+  list: readonly ExpectedBlock[] | undefined,
+  pos: Int32Array,
+  n: number,
+  max: number,
+): Result<(ExpectedBlock | undefined)[] | null> {
+  if (list === undefined) return ok(null);
+  const bad = (message: string, details?: Record<string, unknown>): Result<never> =>
+    fail(mcbError("invalid_request", `expected_blocks: ${message}`, { reason: "expected_blocks", ...details }));
+  if (!Array.isArray(list)) return bad("must be an array");
+  if (list.length > max) return fail(mcbError("budget_exceeded", `expected_blocks has ${list.length} entries; at most ${max}`, { limit: max }));
+  const byKey = new Map<string, ExpectedBlock>();
+  for (const [i, e] of list.entries()) {
+    const p = e?.pos;
+    if (p === undefined || ![p.x, p.y, p.z].every(Number.isSafeInteger)) return bad(`entry ${i} needs integer pos {x,y,z}`);
+    if (typeof e.state !== "string") return bad(`entry ${i} needs a state string`);
+    if (e.snapshot_id !== undefined && (typeof e.snapshot_id !== "string" || !DIGEST.test(e.snapshot_id)))
+      return bad(`entry ${i}: snapshot_id must be 64 lowercase hex characters`);
+    const state = registry.resolveState(e.state);
+    if (!state.ok) return fail(mcbError(state.error.code, `expected_blocks entry ${i}: ${state.error.message}`, state.error.details));
+    const key = posKey(p.x, p.y, p.z);
+    if (byKey.has(key)) return bad(`position ${key} appears twice`);
+    byKey.set(key, { pos: p, state: state.value.canonical, ...(e.snapshot_id === undefined ? {} : { snapshot_id: e.snapshot_id }) });
+  }
+  const ordered = new Array<ExpectedBlock | undefined>(n);
+  for (let i = 0; i < n; i++) {
+    const key = posKey(pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!);
+    const e = byKey.get(key);
+    if (e === undefined) return bad(`must cover every desired position; missing ${key}`, { missing: key });
+    ordered[i] = e;
+    byKey.delete(key);
+  }
+  if (byKey.size > 0) return bad(`${byKey.size} entries are not desired positions of the plan`, { extra: [...byKey.keys()].slice(0, SAMPLE) });
+  return ok(ordered);
+}
+
+export type { McbError };

@@ -1,0 +1,165 @@
+import { createHash } from "node:crypto";
+
+/**
+ * A prepared (checked) plan as stored in the journal: the write set with its base ("before",
+ * captured at preparation) and desired ("after") states, and the read dependencies with their
+ * expected states. Positions are in plan order (y, z, x). Immutable once stored.
+ */
+export interface PreparedPlan {
+  readonly planId: string;
+  /** SHA-256 of the content (everything except id and timestamps): see `preparedPlanHash`. */
+  readonly planHash: string;
+  readonly projectId: string;
+  readonly kind: "build" | "undo";
+  /** For an undo plan: the operation it reverses. */
+  readonly undoOf: string | null;
+  readonly partId: string | null;
+  readonly worldId: string;
+  readonly epoch: number;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  /** Hash of the compiled recipe plan this was prepared from (null for undo plans). */
+  readonly sourceHash: string | null;
+  /** State table referenced by `before`, `after`, `depState`. */
+  readonly states: readonly string[];
+  /** Block-entity digest table referenced by `beforeDigest`, `depDigest` (−1: no block entity). */
+  readonly digests: readonly string[];
+  /** Write set as (x, y, z) triples. */
+  readonly pos: Int32Array;
+  readonly before: Uint32Array;
+  readonly beforeDigest: Int32Array;
+  readonly after: Uint32Array;
+  /** Dependencies as (x, y, z) triples with their expected state and digest. */
+  readonly depPos: Int32Array;
+  readonly depState: Uint32Array;
+  readonly depDigest: Int32Array;
+  /** Desired positions that already matched at preparation (not written, not ours). */
+  readonly unchanged: number;
+  /** Desired positions dropped because the current block did not match a `replace` filter. */
+  readonly filtered: number;
+}
+
+export type PlanContent = Omit<PreparedPlan, "planId" | "planHash" | "createdAt" | "expiresAt">;
+
+const MAGIC = "mcb-prepared/1";
+const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+function bytesOf(a: Int32Array | Uint32Array): Uint8Array {
+  if (!HOST_LITTLE_ENDIAN) throw new Error("mcb requires a little-endian host");
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+function contentHeader(p: PlanContent): string {
+  // Fixed key order: this string is part of the hashed bytes.
+  return JSON.stringify([
+    MAGIC,
+    p.projectId,
+    p.kind,
+    p.undoOf,
+    p.partId,
+    p.worldId,
+    p.epoch,
+    p.sourceHash,
+    p.states,
+    p.digests,
+    p.pos.length / 3,
+    p.depPos.length / 3,
+    p.unchanged,
+    p.filtered,
+  ]);
+}
+
+function arraysOf(p: PlanContent): (Int32Array | Uint32Array)[] {
+  return [p.pos, p.before, p.beforeDigest, p.after, p.depPos, p.depState, p.depDigest];
+}
+
+/** SHA-256 (lowercase hex) of the canonical content encoding; independent of ids and clocks. */
+export function preparedPlanHash(p: PlanContent): string {
+  const hash = createHash("sha256");
+  const header = Buffer.from(contentHeader(p), "utf8");
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(header.length);
+  hash.update(len).update(header);
+  for (const a of arraysOf(p)) hash.update(bytesOf(a));
+  return hash.digest("hex");
+}
+
+/** Serialises a plan for the journal: u32 header length, JSON header, then the typed arrays. */
+export function encodePreparedPlan(p: PreparedPlan): Buffer {
+  const header = Buffer.from(
+    JSON.stringify({ id: p.planId, hash: p.planHash, created: p.createdAt, expires: p.expiresAt, content: contentHeader(p) }),
+    "utf8",
+  );
+  const arrays = arraysOf(p);
+  const body = arrays.reduce((n, a) => n + a.byteLength, 0);
+  const out = Buffer.alloc(4 + header.length + body);
+  out.writeUInt32LE(header.length, 0);
+  header.copy(out, 4);
+  let at = 4 + header.length;
+  for (const a of arrays) {
+    out.set(bytesOf(a), at);
+    at += a.byteLength;
+  }
+  return out;
+}
+
+export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const headerLength = b.readUInt32LE(0);
+  const outer = JSON.parse(b.subarray(4, 4 + headerLength).toString("utf8")) as {
+    id: string;
+    hash: string;
+    created: number;
+    expires: number;
+    content: string;
+  };
+  const c = JSON.parse(outer.content) as [
+    string, string, "build" | "undo", string | null, string | null, string, number, string | null,
+    string[], string[], number, number, number, number,
+  ];
+  if (c[0] !== MAGIC) throw new Error(`journal plan has format ${String(c[0])}, expected ${MAGIC}`);
+  const n = c[10];
+  const m = c[11];
+  let at = 4 + headerLength;
+  // Copy into fresh aligned buffers: the source offset need not be 4-byte aligned.
+  const take = <T extends Int32Array | Uint32Array>(make: (len: number) => T, len: number): T => {
+    const out = make(len);
+    new Uint8Array(out.buffer).set(b.subarray(at, at + len * 4));
+    at += len * 4;
+    return out;
+  };
+  const i32 = (len: number): Int32Array => new Int32Array(len);
+  const u32 = (len: number): Uint32Array => new Uint32Array(len);
+  const plan: PreparedPlan = {
+    planId: outer.id,
+    planHash: outer.hash,
+    createdAt: outer.created,
+    expiresAt: outer.expires,
+    projectId: c[1],
+    kind: c[2],
+    undoOf: c[3],
+    partId: c[4],
+    worldId: c[5],
+    epoch: c[6],
+    sourceHash: c[7],
+    states: c[8],
+    digests: c[9],
+    pos: take(i32, n * 3),
+    before: take(u32, n),
+    beforeDigest: take(i32, n),
+    after: take(u32, n),
+    depPos: take(i32, m * 3),
+    depState: take(u32, m),
+    depDigest: take(i32, m),
+    unchanged: c[12],
+    filtered: c[13],
+  };
+  if (at !== b.length) throw new Error(`journal plan ${plan.planId}: ${b.length - at} trailing bytes`);
+  return plan;
+}
+
+/** Number of positions in the write set. */
+export function writeCount(p: PlanContent): number {
+  return p.pos.length / 3;
+}

@@ -1,0 +1,91 @@
+import type { CatalogSummary } from "@mcb/blocks";
+import { boxJson, type Vec3 } from "./Geometry.js";
+import type { Journal } from "./Journal.js";
+import type { EngineLimits, ProjectConfig } from "./Project.js";
+import type { WorldInfo } from "./WorldAdapter.js";
+
+export interface ProjectContextView {
+  readonly schema_version: 1;
+  readonly project_id: string;
+  readonly description: string;
+  readonly world: {
+    readonly id: string;
+    readonly epoch: number;
+    readonly minecraft_version: string;
+    readonly data_version: number;
+    readonly min_y: number;
+    readonly max_y: number;
+    readonly capabilities: readonly string[];
+  };
+  readonly area: { readonly min: Vec3; readonly max: Vec3 };
+  readonly limits: Readonly<Record<string, number>>;
+  readonly capabilities: Readonly<Record<string, boolean>>;
+  readonly material_catalog: CatalogSummary;
+  readonly parts: readonly { readonly part_id: string; readonly name: string; readonly count: number }[];
+  readonly parts_truncated: boolean;
+  readonly recent_operations: readonly { readonly operation_id: string; readonly kind: string; readonly status: string; readonly written: number; readonly total: number }[];
+  /** Operations awaiting administrator recovery: no new writes start until they are decided. */
+  readonly recovery_required: readonly string[];
+  /** Start cursor for region_changes. */
+  readonly change_cursor: string;
+}
+
+const PARTS = 32;
+const RECENT = 10;
+
+/** project_context: scope, world, limits, capabilities, parts and recent operations (bounded). */
+export function projectContext(
+  project: ProjectConfig,
+  world: WorldInfo,
+  limits: EngineLimits,
+  catalog: CatalogSummary,
+  journal: Journal,
+  cursor: string,
+): ProjectContextView {
+  const parts = journal.listParts(project.projectId);
+  return {
+    schema_version: 1,
+    project_id: project.projectId,
+    description: project.description ?? "",
+    world: {
+      id: world.worldId,
+      epoch: world.epoch,
+      minecraft_version: world.minecraftVersion,
+      data_version: world.dataVersion,
+      min_y: world.minY,
+      max_y: world.maxY,
+      capabilities: world.capabilities,
+    },
+    area: boxJson(project.area),
+    limits: {
+      max_plan_blocks: limits.maxPlanBlocks,
+      max_prepare_positions: limits.maxPreparePositions,
+      max_inspect_positions: limits.maxInspectPositions,
+      max_expected_blocks: limits.maxExpectedBlocks,
+      max_dependencies: limits.maxDependencies,
+      slice_size: limits.sliceSize,
+      plan_ttl_seconds: Math.floor(limits.planTtlMs / 1000),
+      change_page_limit: limits.changePageLimit,
+    },
+    capabilities: {
+      checked_expected_blocks: true,
+      dependencies: true,
+      parts: true,
+      checked_undo: true,
+      region_changes: true,
+      crash_recovery: true,
+    },
+    material_catalog: catalog,
+    parts: parts.slice(0, PARTS).map((p) => ({ part_id: p.partId, name: p.name, count: p.mask.length / 3 })),
+    parts_truncated: parts.length > PARTS,
+    recent_operations: journal.recentOperations(project.projectId, RECENT).map((o) => ({
+      operation_id: o.operationId,
+      kind: o.kind,
+      status: o.status,
+      written: o.counters.written,
+      total: o.counters.total,
+    })),
+    recovery_required: journal.unfinishedOperations().filter((o) => o.status === "recovery_required" && o.projectId === project.projectId).map((o) => o.operationId),
+    change_cursor: cursor,
+  };
+}

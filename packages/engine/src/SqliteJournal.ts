@@ -1,0 +1,228 @@
+import { statSync } from "node:fs";
+import Database from "better-sqlite3";
+import type { Box3 } from "@mcb/recipe";
+import type { Journal, OperationRecord, PartRecord, SliceRecord, SliceResult } from "./Journal.js";
+import type { PreparedPlan } from "./PreparedPlan.js";
+import { decodePreparedPlan, encodePreparedPlan } from "./PreparedPlan.js";
+
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS plans (plan_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, body BLOB NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS operations (
+  op_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, idem_key TEXT NOT NULL, plan_id TEXT NOT NULL,
+  status TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL,
+  UNIQUE (project_id, idem_key)) STRICT;
+CREATE INDEX IF NOT EXISTS operations_plan ON operations (plan_id);
+CREATE INDEX IF NOT EXISTS operations_recent ON operations (project_id, created_at);
+CREATE TABLE IF NOT EXISTS slices (
+  op_id TEXT NOT NULL, slice_no INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+  intent BLOB NOT NULL, written BLOB, seq INTEGER NOT NULL,
+  min_x INTEGER NOT NULL, min_y INTEGER NOT NULL, min_z INTEGER NOT NULL,
+  max_x INTEGER NOT NULL, max_y INTEGER NOT NULL, max_z INTEGER NOT NULL,
+  digests TEXT, PRIMARY KEY (op_id, slice_no)) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS slices_seq ON slices (seq) WHERE written IS NOT NULL;
+CREATE TABLE IF NOT EXISTS touches (seq INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL) STRICT;
+CREATE INDEX IF NOT EXISTS touches_seq ON touches (seq);
+CREATE TABLE IF NOT EXISTS parts (
+  part_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL, mask BLOB NOT NULL) STRICT;
+`;
+
+interface SliceRow {
+  op_id: string;
+  slice_no: number;
+  start: number;
+  end: number;
+  intent: Buffer;
+  written: Buffer | null;
+  seq: number;
+  min_x: number;
+  min_y: number;
+  min_z: number;
+  max_x: number;
+  max_y: number;
+  max_z: number;
+  digests: string | null;
+}
+
+function toSlice(r: SliceRow): SliceRecord {
+  return {
+    operationId: r.op_id,
+    sliceNo: r.slice_no,
+    start: r.start,
+    end: r.end,
+    intent: new Uint8Array(r.intent),
+    written: r.written === null ? null : new Uint8Array(r.written),
+    seq: r.seq,
+    bounds: { minX: r.min_x, minY: r.min_y, minZ: r.min_z, maxX: r.max_x, maxY: r.max_y, maxZ: r.max_z },
+    entityDigests: r.digests === null ? [] : (JSON.parse(r.digests) as [number, string][]),
+  };
+}
+
+function toPart(body: string, mask: Buffer): PartRecord {
+  const meta = JSON.parse(body) as Omit<PartRecord, "mask">;
+  const m = new Int32Array(mask.length / 4);
+  new Uint8Array(m.buffer).set(mask);
+  return { ...meta, mask: m };
+}
+
+/**
+ * Durable journal in one SQLite file: WAL, synchronous FULL (every commit is fsynced before the
+ * call returns), one transaction per mutating call. Opening runs integrity-preserving migrations
+ * only; an unknown newer schema is refused.
+ */
+export class SqliteJournal implements Journal {
+  private readonly db: Database.Database;
+  private readonly file: string;
+  private readonly s;
+
+  constructor(file: string) {
+    this.file = file;
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL");
+    this.db.pragma("foreign_keys = ON");
+    this.db.exec(SCHEMA);
+    const version = this.db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get() as number | undefined;
+    if (version === undefined) this.db.prepare("INSERT INTO meta VALUES ('schema', ?), ('seq', 0)").run(SCHEMA_VERSION);
+    else if (version !== SCHEMA_VERSION) {
+      this.db.close();
+      throw new Error(`journal ${file} has schema ${version}; this mcb reads schema ${SCHEMA_VERSION}`);
+    }
+    const db = this.db;
+    this.s = {
+      putPlan: db.prepare("INSERT INTO plans VALUES (?, ?, ?)"),
+      getPlan: db.prepare("SELECT body FROM plans WHERE plan_id = ?").pluck(),
+      insertOp: db.prepare("INSERT OR IGNORE INTO operations VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      updateOp: db.prepare("UPDATE operations SET status = ?, body = ? WHERE op_id = ?"),
+      getOp: db.prepare("SELECT body FROM operations WHERE op_id = ?").pluck(),
+      opByKey: db.prepare("SELECT body FROM operations WHERE project_id = ? AND idem_key = ?").pluck(),
+      opByPlan: db.prepare("SELECT body FROM operations WHERE plan_id = ? ORDER BY created_at LIMIT 1").pluck(),
+      recent: db.prepare("SELECT body FROM operations WHERE project_id = ? ORDER BY created_at DESC, op_id DESC LIMIT ?").pluck(),
+      unfinished: db.prepare("SELECT body FROM operations WHERE status IN ('queued', 'applying', 'recovery_required') ORDER BY created_at").pluck(),
+      nextSeq: db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'seq' RETURNING value").pluck(),
+      confirm: db.prepare("UPDATE slices SET written = ?, seq = ?, digests = ? WHERE op_id = ? AND slice_no = ? AND written IS NULL"),
+      intent: db.prepare("INSERT INTO slices VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?, ?, NULL)"),
+      slices: db.prepare("SELECT * FROM slices WHERE op_id = ? ORDER BY slice_no"),
+      slicesAfter: db.prepare(
+        "SELECT * FROM slices WHERE written IS NOT NULL AND seq > ? AND min_x <= ? AND max_x >= ? AND min_y <= ? AND max_y >= ? AND min_z <= ? AND max_z >= ? ORDER BY seq",
+      ),
+      touch: db.prepare("INSERT INTO touches VALUES (?, ?, ?, ?)"),
+      touchesAfter: db.prepare(
+        "SELECT seq, x, y, z FROM touches WHERE seq > ? AND x BETWEEN ? AND ? AND y BETWEEN ? AND ? AND z BETWEEN ? AND ? ORDER BY seq",
+      ).raw(),
+      putPart: db.prepare("INSERT INTO parts VALUES (?, ?, ?, ?, ?)"),
+      getPart: db.prepare("SELECT body, mask FROM parts WHERE part_id = ?"),
+      listParts: db.prepare("SELECT body, mask FROM parts WHERE project_id = ? ORDER BY created_at, part_id"),
+    };
+  }
+
+  putPlan(plan: PreparedPlan): void {
+    this.s.putPlan.run(plan.planId, plan.projectId, encodePreparedPlan(plan));
+  }
+
+  getPlan(planId: string): PreparedPlan | null {
+    const body = this.s.getPlan.get(planId) as Buffer | undefined;
+    return body === undefined ? null : decodePreparedPlan(body);
+  }
+
+  createOperation(op: OperationRecord): "ok" | "duplicate_key" {
+    const r = this.s.insertOp.run(op.operationId, op.projectId, op.idempotencyKey, op.planId, op.status, op.createdAt, JSON.stringify(op));
+    return r.changes === 1 ? "ok" : "duplicate_key";
+  }
+
+  getOperation(operationId: string): OperationRecord | null {
+    return parseOp(this.s.getOp.get(operationId));
+  }
+
+  findOperationByKey(projectId: string, key: string): OperationRecord | null {
+    return parseOp(this.s.opByKey.get(projectId, key));
+  }
+
+  findOperationByPlan(planId: string): OperationRecord | null {
+    return parseOp(this.s.opByPlan.get(planId));
+  }
+
+  recentOperations(projectId: string, limit: number): OperationRecord[] {
+    return (this.s.recent.all(projectId, limit) as string[]).map((b) => JSON.parse(b) as OperationRecord);
+  }
+
+  unfinishedOperations(): OperationRecord[] {
+    return (this.s.unfinished.all() as string[]).map((b) => JSON.parse(b) as OperationRecord);
+  }
+
+  commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number {
+    return this.db.transaction((): number => {
+      let seq = 0;
+      if (result !== null) {
+        seq = this.s.nextSeq.get() as number;
+        const digests = result.entityDigests.length === 0 ? null : JSON.stringify(result.entityDigests);
+        const r = this.s.confirm.run(Buffer.from(result.written), seq, digests, result.operationId, result.sliceNo);
+        if (r.changes !== 1) throw new Error(`no open intent for slice ${result.sliceNo} of ${result.operationId}`);
+      }
+      if (intent !== null) {
+        const b = intent.bounds;
+        this.s.intent.run(intent.operationId, intent.sliceNo, intent.start, intent.end, Buffer.from(intent.intent), b.minX, b.minY, b.minZ, b.maxX, b.maxY, b.maxZ);
+      }
+      const u = this.s.updateOp.run(op.status, JSON.stringify(op), op.operationId);
+      if (u.changes !== 1) throw new Error(`unknown operation ${op.operationId}`);
+      return seq;
+    }).immediate();
+  }
+
+  slices(operationId: string): SliceRecord[] {
+    return (this.s.slices.all(operationId) as SliceRow[]).map(toSlice);
+  }
+
+  slicesAfter(afterSeq: number, box: Box3): SliceRecord[] {
+    const rows = this.s.slicesAfter.all(afterSeq, box.maxX, box.minX, box.maxY, box.minY, box.maxZ, box.minZ) as SliceRow[];
+    return rows.map(toSlice);
+  }
+
+  addTouches(positions: Int32Array): number {
+    return this.db.transaction((): number => {
+      const seq = this.s.nextSeq.get() as number;
+      for (let i = 0; i < positions.length; i += 3) this.s.touch.run(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!);
+      return seq;
+    }).immediate();
+  }
+
+  touchesAfter(afterSeq: number, box: Box3): Float64Array {
+    const rows = this.s.touchesAfter.all(afterSeq, box.minX, box.maxX, box.minY, box.maxY, box.minZ, box.maxZ) as number[][];
+    return Float64Array.from(rows.flat());
+  }
+
+  putPart(part: PartRecord): void {
+    const { mask, ...meta } = part;
+    this.s.putPart.run(part.partId, part.projectId, part.createdAt, JSON.stringify(meta), Buffer.from(mask.buffer, mask.byteOffset, mask.byteLength));
+  }
+
+  getPart(partId: string): PartRecord | null {
+    const row = this.s.getPart.get(partId) as { body: string; mask: Buffer } | undefined;
+    return row === undefined ? null : toPart(row.body, row.mask);
+  }
+
+  listParts(projectId: string): PartRecord[] {
+    return (this.s.listParts.all(projectId) as { body: string; mask: Buffer }[]).map((r) => toPart(r.body, r.mask));
+  }
+
+  sizeBytes(): number {
+    const size = (f: string): number => {
+      try {
+        return statSync(f).size;
+      } catch {
+        return 0;
+      }
+    };
+    return size(this.file) + size(`${this.file}-wal`);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function parseOp(body: unknown): OperationRecord | null {
+  return typeof body === "string" ? (JSON.parse(body) as OperationRecord) : null;
+}

@@ -1,0 +1,88 @@
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import type { ConflictSample, Journal, OperationRecord } from "./Journal.js";
+import { TERMINAL_STATUSES } from "./Journal.js";
+import { ownership } from "./Ownership.js";
+import type { PlanContent, PreparedPlan } from "./PreparedPlan.js";
+import { StateTable } from "./StateTable.js";
+import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
+import { readPositions } from "./WorldReader.js";
+
+export interface UndoContent {
+  readonly content: PlanContent;
+  /** Confirmed writes that will not be restored, and why. */
+  readonly conflicts: { readonly count: number; readonly sample: readonly ConflictSample[] };
+}
+
+/**
+ * Builds the reverse plan of an operation (DESIGN §11): only blocks it actually wrote, only where
+ * the world still holds our confirmed result (state and block-entity digest) and no later write
+ * (ours or observed external, ABA included) touched the block. The result is a normal plan whose
+ * base is our result, applied through build_apply with the usual checks.
+ */
+export async function prepareUndoContent(
+  journal: Journal,
+  adapter: WorldAdapter,
+  plans: (planId: string) => PreparedPlan,
+  op: OperationRecord,
+  world: WorldInfo,
+  sampleSize: number,
+): Promise<Result<UndoContent>> {
+  if (op.status === "recovery_required") return fail(mcbError("recovery_required", `operation ${op.operationId} awaits recovery review`));
+  if (!TERMINAL_STATUSES.has(op.status)) return fail(mcbError("busy", `operation ${op.operationId} is still ${op.status}`));
+  if (!op.undoable) return fail(mcbError("invalid_request", `operation ${op.operationId} has uncertain history (abandoned recovery); undo is unavailable`, { reason: "undo_unavailable" }));
+  const plan = plans(op.planId);
+  if (plan.worldId !== world.worldId || plan.epoch !== world.epoch)
+    return fail(mcbError("stale_snapshot", "the world was restored or replaced since this operation; its undo no longer applies", { reason: "epoch" }));
+  const { owned, revoked } = ownership(journal, plans, op);
+  const sample: ConflictSample[] = [];
+  let count = 0;
+  const conflict = (c: ConflictSample): void => {
+    count++;
+    if (sample.length < sampleSize) sample.push(c);
+  };
+  const pos = new Int32Array(owned.length * 3);
+  owned.forEach((w, i) => pos.set([w.x, w.y, w.z], i * 3));
+  const now = await readPositions(adapter, pos);
+  const revokedNow = await readPositions(adapter, Int32Array.from(revoked.flatMap((w) => [w.x, w.y, w.z])));
+  revoked.forEach((w, i) =>
+    conflict({ pos: { x: w.x, y: w.y, z: w.z }, kind: "write", expected: plan.states[plan.after[w.index]!]!, actual: revokedNow.states[i]!, dataChanged: false }),
+  );
+  const table = new StateTable();
+  const out = { pos: [] as number[], before: [] as number[], beforeDigest: [] as number[], after: [] as number[] };
+  owned.forEach((w, i) => {
+    const ours = plan.states[plan.after[w.index]!]!;
+    const c = now.states[i]!;
+    const dc = now.digests[i]!;
+    if (c !== ours || dc !== w.afterDigest) {
+      conflict({ pos: { x: w.x, y: w.y, z: w.z }, kind: "write", expected: ours, actual: c, dataChanged: c === ours });
+      return;
+    }
+    out.pos.push(w.x, w.y, w.z);
+    out.before.push(table.id(c));
+    out.beforeDigest.push(dc === null ? -1 : table.digestId(dc));
+    out.after.push(table.id(plan.states[plan.before[w.index]!]!));
+  });
+  return ok({
+    content: {
+      projectId: op.projectId,
+      kind: "undo",
+      undoOf: op.operationId,
+      partId: null,
+      worldId: world.worldId,
+      epoch: world.epoch,
+      sourceHash: null,
+      states: table.states,
+      digests: table.digests,
+      pos: Int32Array.from(out.pos),
+      before: Uint32Array.from(out.before),
+      beforeDigest: Int32Array.from(out.beforeDigest),
+      after: Uint32Array.from(out.after),
+      depPos: new Int32Array(0),
+      depState: new Uint32Array(0),
+      depDigest: new Int32Array(0),
+      unchanged: 0,
+      filtered: 0,
+    },
+    conflicts: { count, sample },
+  });
+}

@@ -1,0 +1,105 @@
+import type { Box3 } from "@mcb/recipe";
+import { boundsOf, boxJson, type Vec3 } from "./Geometry.js";
+import type { ConflictSample, OperationRecord, OperationStatus } from "./Journal.js";
+import type { PreparedPlan } from "./PreparedPlan.js";
+
+/** Wire shapes (snake_case, as in PROTOCOL.md) of engine responses. */
+
+export interface ConflictView {
+  readonly pos: Vec3;
+  readonly kind: "write" | "dependency";
+  readonly expected: string;
+  readonly actual: string;
+  readonly data_changed: boolean;
+}
+
+export interface OperationStatusView {
+  readonly operation_id: string;
+  readonly plan_id: string;
+  readonly kind: "build" | "undo";
+  readonly undo_of: string | null;
+  readonly status: OperationStatus;
+  readonly counters: {
+    readonly total: number;
+    readonly written: number;
+    readonly skipped: number;
+    readonly conflicts: number;
+    readonly slices_done: number;
+    readonly slices_total: number;
+  };
+  /** Bounded sample; `counters.conflicts` is the exact count. */
+  readonly conflicts: readonly ConflictView[];
+  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly undoable: boolean;
+  readonly undone_by: string | null;
+  readonly cancel_requested: boolean;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export function conflictView(c: ConflictSample): ConflictView {
+  return { pos: c.pos, kind: c.kind, expected: c.expected, actual: c.actual, data_changed: c.dataChanged };
+}
+
+export function operationView(op: OperationRecord, cancelRequested: boolean): OperationStatusView {
+  const c = op.counters;
+  return {
+    operation_id: op.operationId,
+    plan_id: op.planId,
+    kind: op.kind,
+    undo_of: op.undoOf,
+    status: op.status,
+    counters: { total: c.total, written: c.written, skipped: c.skipped, conflicts: c.conflicts, slices_done: c.slicesDone, slices_total: c.slicesTotal },
+    conflicts: op.conflictSample.map(conflictView),
+    error: op.error,
+    undoable: op.undoable,
+    undone_by: op.undoneBy,
+    cancel_requested: cancelRequested || op.cancelRequested,
+    created_at: new Date(op.createdAt).toISOString(),
+    updated_at: new Date(op.updatedAt).toISOString(),
+  };
+}
+
+export interface PrepareView {
+  readonly plan_id: string;
+  readonly plan_hash: string;
+  readonly kind: "build" | "undo";
+  /** Blocks the plan will write. */
+  readonly changed_blocks: number;
+  /** Desired positions already in the desired state (not written, not ours). */
+  readonly unchanged_blocks: number;
+  /** Positions a `replace` filter excluded. */
+  readonly filtered_blocks: number;
+  readonly dependencies: number;
+  readonly region: { readonly min: Vec3; readonly max: Vec3 } | null;
+  readonly expires_at: string;
+  /** Desired states with counts, largest first, at most 32. */
+  readonly materials: readonly { readonly state: string; readonly count: number }[];
+  readonly materials_truncated: boolean;
+  readonly warnings: readonly string[];
+}
+
+const MATERIALS = 32;
+
+export function prepareView(plan: PreparedPlan, warnings: readonly string[]): PrepareView {
+  const counts = new Map<number, number>();
+  for (const a of plan.after) counts.set(a, (counts.get(a) ?? 0) + 1);
+  const materials = [...counts]
+    .map(([s, count]) => ({ state: plan.states[s]!, count }))
+    .sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
+  const bounds: Box3 | null = boundsOf(plan.pos);
+  return {
+    plan_id: plan.planId,
+    plan_hash: plan.planHash,
+    kind: plan.kind,
+    changed_blocks: plan.pos.length / 3,
+    unchanged_blocks: plan.unchanged,
+    filtered_blocks: plan.filtered,
+    dependencies: plan.depPos.length / 3,
+    region: bounds === null ? null : boxJson(bounds),
+    expires_at: new Date(plan.expiresAt).toISOString(),
+    materials: materials.slice(0, MATERIALS),
+    materials_truncated: materials.length > MATERIALS,
+    warnings,
+  };
+}

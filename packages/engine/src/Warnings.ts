@@ -1,0 +1,29 @@
+import type { BlockRegistry } from "@mcb/blocks";
+import { blockIdOf } from "./Prepare.js";
+import type { PreparedPlan } from "./PreparedPlan.js";
+
+const NOTES: Readonly<Record<string, string>> = {
+  gravity: "falls without support",
+  fluid: "flows after placement",
+  attachment: "needs a supporting block",
+  multipart: "needs every part placed explicitly",
+  block_entity: "gets default block-entity data",
+};
+
+/** Behaviour warnings for the materials a plan writes (MATERIALS.md): advisory, never blocking. */
+export function planWarnings(registry: BlockRegistry, plan: PreparedPlan): string[] {
+  const byHint = new Map<string, Set<string>>();
+  for (const s of new Set(plan.after)) {
+    const id = blockIdOf(plan.states[s]!);
+    for (const hint of registry.blockTypes.get(id)?.behavior ?? []) {
+      let ids = byHint.get(hint);
+      if (ids === undefined) byHint.set(hint, (ids = new Set()));
+      ids.add(id);
+    }
+  }
+  return [...byHint].sort(([a], [b]) => (a < b ? -1 : 1)).map(([hint, ids]) => {
+    const list = [...ids].sort();
+    const shown = list.slice(0, 4).join(", ") + (list.length > 4 ? ` and ${list.length - 4} more` : "");
+    return `${hint}: ${shown} ${NOTES[hint] ?? ""}`.trim();
+  });
+}

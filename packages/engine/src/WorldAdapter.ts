@@ -1,0 +1,133 @@
+import type { Box3 } from "@mcb/recipe";
+
+/**
+ * The small seam between the engine and a world (ARCHITECTURE.md "Key contracts"). An adapter owns
+ * no history, limits or policy: it reads, compare-and-sets and reports external edits. Everything
+ * else (journal, conflicts, undo, recovery) lives in the engine.
+ */
+export interface WorldAdapter {
+  /** Identity, epoch (changes when the world is restored or replaced), data version, height range. */
+  info(): Promise<WorldInfo>;
+  /**
+   * Reads an inclusive box of at most `MAX_ADAPTER_READ` positions from loaded chunks (never
+   * generates terrain). Snapshot of one moment (one server tick on Paper).
+   */
+  read(box: Box3): Promise<RegionRead>;
+  /**
+   * Atomic per slice (one tick): verifies every check, then each group in order; writes a group
+   * only when every write's current state and block-entity digest equal `before`. Stops at the
+   * first failing group: nothing after it is written.
+   */
+  compareAndSet(slice: CasSlice): Promise<CasResult>;
+  /**
+   * External edits observed after `cursor` (null: start at the current head, no events). `gap` is
+   * true when continuity was lost (cursor older than the retained log, or from another session).
+   */
+  events(cursor: string | null): Promise<EventPage>;
+  close(): Promise<void>;
+}
+
+/** Optional abilities, advertised rather than stubbed. */
+export type AdapterCapability = "events" | "block_entities" | "persistence" | "fault_injection";
+
+export interface WorldInfo {
+  readonly worldId: string;
+  readonly epoch: number;
+  readonly minecraftVersion: string;
+  readonly dataVersion: number;
+  /** Inclusive build height range. */
+  readonly minY: number;
+  readonly maxY: number;
+  readonly capabilities: readonly AdapterCapability[];
+}
+
+/** Largest box (in positions) one `read` call accepts. */
+export const MAX_ADAPTER_READ = 32_768;
+
+export interface RegionRead {
+  readonly box: Box3;
+  /** Canonical states referenced by `states`. */
+  readonly palette: readonly string[];
+  /** One palette index per position, ordered y, then z, then x (x fastest). */
+  readonly states: Uint32Array;
+  /** SHA-256 (lowercase hex) of block-entity data, by position index; absent for plain blocks. */
+  readonly digests: ReadonlyMap<number, string>;
+}
+
+/** A position the slice depends on but does not write (support, clear passage). */
+export interface CasCheck {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  readonly state: string;
+  readonly digest: string | null;
+}
+
+export interface CasWrite {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  readonly before: string;
+  readonly beforeDigest: string | null;
+  readonly after: string;
+}
+
+export interface CasSlice {
+  readonly checks: readonly CasCheck[];
+  readonly writes: readonly CasWrite[];
+  /** Exclusive end offsets into `writes` of each indivisible group; absent: one write per group. */
+  readonly groupEnds?: readonly number[];
+}
+
+export interface CasMismatch {
+  readonly kind: "check" | "write";
+  /** Index into `checks` or `writes`. */
+  readonly index: number;
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  readonly expected: string;
+  readonly expectedDigest: string | null;
+  readonly actual: string;
+  readonly actualDigest: string | null;
+}
+
+export interface CasResult {
+  /** Number of leading writes applied (whole groups). */
+  readonly written: number;
+  /** Mismatches of the first failing group (or of the checks); empty when every group was written. */
+  readonly mismatches: readonly CasMismatch[];
+  /** Digest of the block entity now at a written position, by write index (new or preserved data). */
+  readonly entityDigests: ReadonlyMap<number, string>;
+}
+
+export interface WorldEvent {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  /** State after the edit. */
+  readonly state: string;
+  readonly digest: string | null;
+}
+
+export interface EventPage {
+  readonly events: readonly WorldEvent[];
+  readonly cursor: string;
+  readonly gap: boolean;
+}
+
+/**
+ * Thrown by an adapter (or a test harness) when the host process is gone mid-call: the engine must
+ * stop at once without touching the journal again, as a crashed process would.
+ */
+export class HostCrash extends Error {
+  readonly fatal = true;
+  constructor(message: string) {
+    super(message);
+    this.name = "HostCrash";
+  }
+}
+
+export function isHostCrash(error: unknown): error is HostCrash {
+  return error instanceof Error && (error as { fatal?: unknown }).fatal === true;
+}

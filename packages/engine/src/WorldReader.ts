@@ -1,0 +1,52 @@
+import type { WorldAdapter } from "./WorldAdapter.js";
+
+export interface PositionsRead {
+  readonly states: string[];
+  /** Block-entity digest per position, null for plain blocks. */
+  readonly digests: (string | null)[];
+  /** Positions covered by the adapter reads (≥ requested: boxes per section). */
+  readonly inspected: number;
+}
+
+/**
+ * Reads arbitrary positions (triples `pos[from*3 .. to*3)`) with one box read per touched 16³
+ * section, each box the bounds of the requested positions in that section (≤ 4096 positions).
+ */
+export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from = 0, to = pos.length / 3): Promise<PositionsRead> {
+  const n = to - from;
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < n; i++) {
+    const o = (from + i) * 3;
+    const key = `${pos[o]! >> 4},${pos[o + 1]! >> 4},${pos[o + 2]! >> 4}`;
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, (g = []));
+    g.push(i);
+  }
+  const states = new Array<string>(n);
+  const digests = new Array<string | null>(n).fill(null);
+  let inspected = 0;
+  for (const g of groups.values()) {
+    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    for (const i of g) {
+      const o = (from + i) * 3;
+      const x = pos[o]!, y = pos[o + 1]!, z = pos[o + 2]!;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
+    }
+    const r = await adapter.read({ minX, minY, minZ, maxX, maxY, maxZ });
+    const sx = maxX - minX + 1;
+    const sz = maxZ - minZ + 1;
+    inspected += sx * sz * (maxY - minY + 1);
+    for (const i of g) {
+      const o = (from + i) * 3;
+      const k = ((pos[o + 1]! - minY) * sz + (pos[o + 2]! - minZ)) * sx + (pos[o]! - minX);
+      states[i] = r.palette[r.states[k]!]!;
+      digests[i] = r.digests.get(k) ?? null;
+    }
+  }
+  return { states, digests, inspected };
+}

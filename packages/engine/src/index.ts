@@ -1,0 +1,29 @@
+export { Engine, type EngineOptions, type ApplyInput, type UndoPrepareView } from "./Engine.js";
+export {
+  HostCrash,
+  isHostCrash,
+  MAX_ADAPTER_READ,
+  type AdapterCapability,
+  type CasCheck,
+  type CasMismatch,
+  type CasResult,
+  type CasSlice,
+  type CasWrite,
+  type EventPage,
+  type RegionRead,
+  type WorldAdapter,
+  type WorldEvent,
+  type WorldInfo,
+} from "./WorldAdapter.js";
+export type { Journal, OperationStatus, OperationRecord, SliceRecord, PartRecord, ConflictSample } from "./Journal.js";
+export { MemoryJournal } from "./MemoryJournal.js";
+export { SqliteJournal } from "./SqliteJournal.js";
+export { DEFAULT_ENGINE_LIMITS, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";
+export type { BuildPrepareInput, ExpectedBlock } from "./Prepare.js";
+export type { OperationStatusView, PrepareView, ConflictView } from "./Views.js";
+export type { RegionInspectInput, RegionInspectView, InspectedBlock } from "./Inspect.js";
+export type { BlockChange, ChangePage } from "./ChangeFeed.js";
+export type { PartView } from "./Parts.js";
+export type { RecoveryReview } from "./Recovery.js";
+export type { ProjectContextView } from "./ProjectContext.js";
+export type { Vec3 } from "./Geometry.js";
