@@ -54,6 +54,18 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
     if (sample.length < limits.conflictSampleSize) sample.push(c);
   };
 
+  // A conflict found in advance means the plan does not begin writing (DESIGN §10).
+  if (counters.slicesDone === 0) {
+    try {
+      await deps.syncEvents();
+      await precheck(adapter, plan, addConflict);
+    } catch (error) {
+      if (isHostCrash(error)) throw error;
+      return finish("failed", { code: "failed", message: `world read failed before writing: ${error instanceof Error ? error.message : String(error)}` });
+    }
+    if (counters.conflicts > 0) return finish("conflict");
+  }
+
   for (let s = counters.slicesDone; s < counters.slicesTotal; s++) {
     try {
       await yieldToLoop();
@@ -136,6 +148,25 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
     }
   }
   return finish("applied");
+}
+
+/** Whole-plan comparison before the first slice: every target at base or desired, every dependency intact. */
+async function precheck(adapter: WorldAdapter, plan: PreparedPlan, addConflict: (c: ConflictSample) => void): Promise<void> {
+  const cur = await readPositions(adapter, plan.pos);
+  for (let i = 0; i < plan.pos.length / 3; i++) {
+    const c = cur.states[i]!;
+    const before = plan.states[plan.before[i]!]!;
+    const atBase = c === before && cur.digests[i] === digestOf(plan, plan.beforeDigest[i]!);
+    if (!atBase && c !== plan.states[plan.after[i]!]!)
+      addConflict({ pos: { x: plan.pos[i * 3]!, y: plan.pos[i * 3 + 1]!, z: plan.pos[i * 3 + 2]! }, kind: "write", expected: before, actual: c, dataChanged: c === before });
+  }
+  if (plan.depPos.length === 0) return;
+  const dep = await readPositions(adapter, plan.depPos);
+  for (let d = 0; d < plan.depPos.length / 3; d++) {
+    const state = plan.states[plan.depState[d]!]!;
+    if (dep.states[d] !== state || dep.digests[d] !== digestOf(plan, plan.depDigest[d]!))
+      addConflict({ pos: { x: plan.depPos[d * 3]!, y: plan.depPos[d * 3 + 1]!, z: plan.depPos[d * 3 + 2]! }, kind: "dependency", expected: state, actual: dep.states[d]!, dataChanged: dep.states[d] === state });
+  }
 }
 
 function digestOf(plan: PreparedPlan, i: number): string | null {

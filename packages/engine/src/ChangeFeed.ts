@@ -19,6 +19,7 @@ export interface ChangePage {
   readonly complete: boolean;
 }
 
+const GAP = -2;
 const CURSOR = /^ch1\.([0-9a-f]{16})\.(\d{1,15})$/;
 
 /**
@@ -65,6 +66,9 @@ export class ChangeFeed {
 
   /** The world's event log lost continuity: every earlier cursor must resync. */
   markGap(): void {
+    // A marker entry, so that a cursor taken at the current head is also before the gap.
+    this.op[this.head % this.capacity] = GAP;
+    this.head++;
     this.continuityFrom = this.head;
   }
 
@@ -87,8 +91,8 @@ export class ChangeFeed {
     for (; at < this.head && changes.length < limit; at++) {
       const slot = at % this.capacity;
       const x = this.xyz[slot * 3]!, y = this.xyz[slot * 3 + 1]!, z = this.xyz[slot * 3 + 2]!;
-      if (!inBox(box, x, y, z)) continue;
       const op = this.op[slot]!;
+      if (op === GAP || !inBox(box, x, y, z)) continue;
       changes.push({
         seq: at,
         pos: { x, y, z },
@@ -104,6 +108,6 @@ export class ChangeFeed {
 
   private matchesAt(at: number, box: Box3): boolean {
     const slot = at % this.capacity;
-    return inBox(box, this.xyz[slot * 3]!, this.xyz[slot * 3 + 1]!, this.xyz[slot * 3 + 2]!);
+    return this.op[slot] !== GAP && inBox(box, this.xyz[slot * 3]!, this.xyz[slot * 3 + 1]!, this.xyz[slot * 3 + 2]!);
   }
 }

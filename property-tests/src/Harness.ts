@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MemoryWorld, type MemoryWorldOptions } from "@mcb/adapter-memory";
+import { createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
+import {
+  Engine,
+  MemoryJournal,
+  SqliteJournal,
+  type EngineLimits,
+  type Journal,
+  type OperationStatusView,
+  type RequestContext,
+} from "@mcb/engine";
+import type { Box3 } from "@mcb/recipe";
+
+let cachedRegistry: BlockRegistry | undefined;
+
+/** One registry per process (building it reads minecraft-data). */
+export function sharedRegistry(): BlockRegistry {
+  if (cachedRegistry === undefined) {
+    const r = createBlockRegistry();
+    if (!r.ok) throw new Error(r.error.message);
+    cachedRegistry = r.value;
+  }
+  return cachedRegistry;
+}
+
+/** Block-entity predicate from the registry's behaviour hints. */
+export function blockEntityPredicate(registry: BlockRegistry): (state: string) => boolean {
+  return (state) => {
+    const i = state.indexOf("[");
+    const id = i < 0 ? state : state.slice(0, i);
+    return registry.blockTypes.get(id)?.behavior.includes("block_entity") ?? false;
+  };
+}
+
+export interface HarnessOptions {
+  readonly journal?: "memory" | "sqlite";
+  readonly limits?: Partial<EngineLimits>;
+  readonly area?: Box3;
+  readonly clock?: () => number;
+  readonly world?: MemoryWorldOptions;
+}
+
+export const DEFAULT_AREA: Box3 = { minX: -256, minY: -64, minZ: -256, maxX: 256, maxY: 319, maxZ: 256 };
+export const PROJECT = "default";
+export const OWNER = "00000000-0000-4000-8000-000000000001";
+
+/**
+ * A real engine over a real memory world and a real journal (SQLite in a temp directory, or
+ * memory). `restart()` simulates the process dying and coming back: the world host restarts if it
+ * crashed, the SQLite journal is closed and reopened from its file, and a new engine opens.
+ */
+export class Harness {
+  readonly agent: RequestContext = { principal: { playerId: OWNER, role: "agent" }, projectId: PROJECT };
+  readonly admin: RequestContext = { principal: { playerId: "admin", role: "admin" }, projectId: PROJECT };
+  private dir: string | null = null;
+
+  private constructor(
+    readonly registry: BlockRegistry,
+    readonly world: MemoryWorld,
+    public journal: Journal,
+    public engine: Engine,
+    private readonly options: HarnessOptions,
+  ) {}
+
+  static async create(options: HarnessOptions = {}): Promise<Harness> {
+    const registry = sharedRegistry();
+    const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry), ...options.world });
+    const h = new Harness(registry, world, new MemoryJournal(), undefined as unknown as Engine, options);
+    if (options.journal === "sqlite") {
+      h.dir = mkdtempSync(join(tmpdir(), "mcb-journal-"));
+      h.journal = new SqliteJournal(join(h.dir, "journal.db"));
+    }
+    h.engine = await h.openEngine();
+    return h;
+  }
+
+  private openEngine(): Promise<Engine> {
+    return Engine.open({
+      adapter: this.world,
+      journal: this.journal,
+      registry: this.registry,
+      projects: [{ projectId: PROJECT, ownerId: OWNER, area: this.options.area ?? DEFAULT_AREA }],
+      ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
+      ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
+    });
+  }
+
+  async restart(): Promise<void> {
+    this.world.restart();
+    if (this.dir !== null) {
+      this.journal.close();
+      this.journal = new SqliteJournal(join(this.dir, "journal.db"));
+    }
+    this.engine = await this.openEngine();
+  }
+
+  /** Prepares and applies a recipe, waits for the operation, returns its final status. */
+  async build(recipe: unknown, key = `k-${Math.random().toString(36).slice(2)}`): Promise<OperationStatusView> {
+    const plan = unwrap(await this.engine.buildPrepare(this.agent, { recipe }));
+    const op = unwrap(await this.engine.buildApply(this.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key }));
+    await this.engine.settle();
+    return unwrap(await this.engine.operationStatus(this.agent, { operation_id: op.operation_id }));
+  }
+
+  close(): void {
+    this.journal.close();
+    if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+/** A one-box recipe. */
+export function boxRecipe(min: { x: number; y: number; z: number }, max: { x: number; y: number; z: number }, block: string, hollow = false): unknown {
+  return { version: 1, operations: [{ type: "box", min, max, block, hollow }] };
+}

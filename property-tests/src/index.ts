@@ -1,0 +1,1 @@
+export { Harness, sharedRegistry, blockEntityPredicate, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions } from "./Harness.js";
