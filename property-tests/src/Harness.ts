@@ -41,6 +41,8 @@ export interface HarnessOptions {
   readonly area?: Box3;
   readonly clock?: () => number;
   readonly world?: MemoryWorldOptions;
+  /** A custom memory-kind journal (planted-bug variants). */
+  readonly journalFactory?: () => Journal;
 }
 
 export const DEFAULT_AREA: Box3 = { minX: -256, minY: -64, minZ: -256, maxX: 256, maxY: 319, maxZ: 256 };
@@ -68,7 +70,7 @@ export class Harness {
   static async create(options: HarnessOptions = {}): Promise<Harness> {
     const registry = sharedRegistry();
     const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry), ...options.world });
-    const h = new Harness(registry, world, new MemoryJournal(), undefined as unknown as Engine, options);
+    const h = new Harness(registry, world, options.journalFactory?.() ?? new MemoryJournal(), undefined as unknown as Engine, options);
     if (options.journal === "sqlite") {
       h.dir = mkdtempSync(join(tmpdir(), "mcb-journal-"));
       h.journal = new SqliteJournal(join(h.dir, "journal.db"));

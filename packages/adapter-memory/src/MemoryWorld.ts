@@ -168,6 +168,7 @@ export class MemoryWorld implements WorldAdapter {
       }
       written = end;
     }
+    if (crashMid && mismatches.length === 0) this.crash("mid_slice"); // a slice with no groups
     this.persist();
     if (crashAfter) this.crash("after_write");
     return { written, mismatches, entityDigests };

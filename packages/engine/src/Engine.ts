@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createMaterialCatalog, fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
+import { createMaterialCatalog, fail, type MaterialCatalog, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
 import { emptyCounters, runOperation } from "./Applier.js";
 import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
@@ -39,6 +39,14 @@ export type UndoPrepareView = PrepareView & { readonly undo_of: string; readonly
 
 const KEY = /^[\x21-\x7e]{1,128}$/;
 
+/** Catalogs are pure functions of the registry: build each once. */
+const catalogs = new WeakMap<BlockRegistry, MaterialCatalog>();
+function catalogOf(registry: BlockRegistry): MaterialCatalog {
+  let c = catalogs.get(registry);
+  if (c === undefined) catalogs.set(registry, (c = createMaterialCatalog(registry)));
+  return c;
+}
+
 /**
  * The world engine: checked preparation, sliced compare-and-set application with a write-ahead
  * journal, cancellation, checked undo, parts, crash recovery and change cursors, over any
@@ -51,7 +59,7 @@ export class Engine {
   private readonly clock: () => number;
   private readonly newId: (prefix: string) => string;
   private readonly compiler: RecipeCompiler;
-  private readonly catalog;
+  private readonly catalog: MaterialCatalog;
   private readonly feed: ChangeFeed;
   private readonly planCache = new Map<string, PreparedPlan>();
   private readonly cancels = new Set<string>();
@@ -67,7 +75,7 @@ export class Engine {
     this.clock = o.clock ?? Date.now;
     this.newId = o.newId ?? ((prefix) => `${prefix}_${randomBytes(12).toString("hex")}`);
     this.compiler = createRecipeCompiler(o.registry);
-    this.catalog = createMaterialCatalog(o.registry);
+    this.catalog = catalogOf(o.registry);
     this.feed = new ChangeFeed(this.limits.changeFeedCapacity);
     for (const p of o.projects) this.projects.set(p.projectId, new ProjectAccess(p));
   }

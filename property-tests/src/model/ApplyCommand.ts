@@ -1,0 +1,21 @@
+import type fc from "fast-check";
+import type { Harness } from "../Harness.js";
+import { applyAndCheck } from "./ApplyModel.js";
+import type { Model } from "./Model.js";
+
+/** build_apply of a prepared plan, run to completion. */
+export class ApplyCommand implements fc.AsyncCommand<Model, Harness> {
+  constructor(readonly plan: number) {}
+
+  check(m: Readonly<Model>): boolean {
+    return m.plans.length > 0;
+  }
+
+  run(m: Model, h: Harness): Promise<void> {
+    return applyAndCheck(m, h, this.plan, { kind: "none" });
+  }
+
+  toString(): string {
+    return `apply(plan ${this.plan})`;
+  }
+}

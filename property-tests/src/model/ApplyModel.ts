@@ -1,0 +1,110 @@
+import type { CrashPoint } from "@mcb/adapter-memory";
+import type { Harness } from "../Harness.js";
+import { unwrap } from "../Harness.js";
+import { SLICE_SIZE, assertWorld, note, expectEqual, expectError, nextKey, sync, type Model, type ModelOp, type ModelPlan, type ModelWrite } from "./Model.js";
+
+export type Interrupt =
+  | { readonly kind: "none" }
+  | { readonly kind: "cancel"; readonly atSlice: number }
+  | { readonly kind: "crash"; readonly point: CrashPoint; readonly skip: number };
+
+interface Prediction {
+  readonly status: string;
+  readonly written: number;
+  readonly conflicts: number;
+  readonly crashed: boolean;
+}
+
+function slicesOf(ws: readonly ModelWrite[]): ModelWrite[][] {
+  const out: ModelWrite[][] = [];
+  for (let i = 0; i < ws.length; i += SLICE_SIZE) out.push(ws.slice(i, i + SLICE_SIZE));
+  return out;
+}
+
+/**
+ * What applying `plan` does, in model terms: a whole-plan precheck (any block at neither base nor
+ * desired: conflict, nothing written), then slices of two; a position at base is written and owned,
+ * one already at desired is skipped. Interrupts stop after a given slice or crash at a given call.
+ */
+function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): Prediction {
+  sync(m);
+  const slices = slicesOf(plan.writeSet);
+  const reads = slices.length === 0 ? 0 : slices.length + 1; // precheck + one per slice
+  const crash = interrupt.kind === "crash" ? interrupt : null;
+  const conflicts = plan.writeSet.filter((w) => m.world.get(w.key) !== w.before && m.world.get(w.key) !== w.after).length;
+  if (crash?.point === "read" && crash.skip === 0 && reads > 0) return { status: "cancelled", written: 0, conflicts: 0, crashed: true };
+  if (conflicts > 0) return { status: "conflict", written: 0, conflicts, crashed: false };
+
+  let written = 0;
+  const write = (w: ModelWrite, confirmed: boolean): void => {
+    m.world.set(w.key, w.after);
+    if (confirmed) {
+      m.owner.set(w.key, op.id);
+      op.written.set(w.key, { before: w.before, after: w.after });
+    }
+    written++;
+  };
+  const toWrite = slices.map((s) => s.filter((w) => m.world.get(w.key) === w.before));
+  for (let k = 0; k < slices.length; k++) {
+    if (crash !== null) {
+      const fires = crash.point === "read" ? crash.skip === k + 1 : crash.skip === k;
+      if (fires) {
+        // Slices before k-1 are confirmed; k-1's result was to be committed with k's intent.
+        const readCrash = crash.point === "read";
+        const lastIntent = readCrash ? k - 1 : k;
+        for (let j = 0; j < k; j++) for (const w of toWrite[j]!) write(w, readCrash ? j < k - 1 : true);
+        if (crash.point === "mid_slice") toWrite[k]!.slice(0, Math.floor(toWrite[k]!.length / 2)).forEach((w) => write(w, false));
+        if (crash.point === "after_write") toWrite[k]!.forEach((w) => write(w, false));
+        if (lastIntent < 0) return { status: "cancelled", written, conflicts: 0, crashed: true };
+        op.mask = toWrite.slice(0, lastIntent + 1).flat();
+        return { status: "recovery_required", written, conflicts: 0, crashed: true };
+      }
+    }
+    for (const w of toWrite[k]!) write(w, true);
+    if (interrupt.kind === "cancel" && interrupt.atSlice === k && k + 1 < slices.length) return { status: "cancelled", written, conflicts: 0, crashed: false };
+  }
+  return { status: "applied", written, conflicts: 0, crashed: false };
+}
+
+/** Runs the real apply (with the interrupt wired into the memory world) and checks it against the model. */
+export async function applyAndCheck(m: Model, h: Harness, planIndex: number, interrupt: Interrupt): Promise<void> {
+  const plan = m.plans[m.plans.length - 1 - (planIndex % m.plans.length)]!; // 0: the newest
+  const key = nextKey(m);
+  const result = await h.engine.buildApply(h.agent, { plan_id: plan.planId, plan_hash: plan.planHash, idempotency_key: key });
+  if (plan.used) note(m, "apply of a used plan refused");
+  if (m.pending !== null && !plan.used) note(m, "apply refused during recovery");
+  if (plan.used) return expectError("apply of a used plan", result, "invalid_request");
+  if (m.pending !== null) return expectError("apply during recovery", result, "recovery_required");
+  const started = unwrap(result);
+  plan.used = true;
+  const op: ModelOp = { id: started.operation_id, status: "queued", written: new Map(), undoable: true, mask: [] };
+  m.ops.push(op);
+
+  const casBase = h.world.compareAndSetCalls;
+  if (interrupt.kind === "cancel") {
+    h.world.faults.beforeCompareAndSet = (call) => {
+      if (call - casBase === interrupt.atSlice) void h.engine.operationCancel(h.agent, { operation_id: op.id });
+    };
+  }
+  if (interrupt.kind === "crash") h.world.faults.crashAt(interrupt.point, interrupt.skip);
+  await h.engine.settle();
+  h.world.faults.beforeCompareAndSet = null;
+  h.world.faults.disarm();
+
+  const p = predict(m, plan, op, interrupt);
+  note(m, `apply ${interrupt.kind} → ${p.status}${p.written > 0 ? " (wrote)" : ""}`);
+  expectEqual("engine crashed", h.engine.hostCrashed, p.crashed);
+  if (p.crashed) {
+    await h.restart();
+    m.unsynced.clear(); // events held in process memory are gone
+  }
+  op.status = p.status;
+  if (p.status === "recovery_required") m.pending = op;
+  const st = unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.id }));
+  expectEqual("operation status", st.status, p.status);
+  if (!p.crashed) {
+    expectEqual("written", st.counters.written, p.written);
+    expectEqual("conflicts", st.counters.conflicts, p.conflicts);
+  }
+  assertWorld(m, h);
+}

@@ -1,0 +1,96 @@
+import type { Harness } from "../Harness.js";
+
+/**
+ * The model of the model-based suite: deliberately much simpler than the engine. A Map over a
+ * tiny arena (6 positions, 4 states) so commands collide; one "owner" per position standing for
+ * "who may undo this block"; plans as lists of (position, base, desired).
+ */
+
+export const ARENA: readonly { readonly x: number; readonly y: number; readonly z: number }[] = [];
+for (let z = 0; z < 2; z++) for (let x = 0; x < 3; x++) (ARENA as { x: number; y: number; z: number }[]).push({ x, y: 64, z });
+
+export const STATES = ["minecraft:air", "minecraft:stone", "minecraft:glass", "minecraft:dirt"] as const;
+export const SLICE_SIZE = 2;
+
+export function key(p: { x: number; y: number; z: number }): string {
+  return `${p.x},${p.y},${p.z}`;
+}
+
+export interface ModelWrite {
+  readonly key: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+export interface ModelPlan {
+  readonly planId: string;
+  readonly planHash: string;
+  /** Positions where base ≠ desired at preparation, in plan order (y, z, x). */
+  readonly writeSet: readonly ModelWrite[];
+  used: boolean;
+}
+
+export interface ModelOp {
+  readonly id: string;
+  status: string;
+  /** Confirmed writes: position → (before, after). */
+  readonly written: Map<string, { before: string; after: string }>;
+  undoable: boolean;
+  /** For recovery: every position the unfinished operation may have written. */
+  mask: ModelWrite[];
+}
+
+export interface Model {
+  readonly world: Map<string, string>;
+  /** Operation allowed to undo the block, or null once something else touched it. */
+  readonly owner: Map<string, string | null>;
+  /** Positions edited externally (with an event) that the engine has not pulled yet. */
+  readonly unsynced: Set<string>;
+  readonly plans: ModelPlan[];
+  readonly ops: ModelOp[];
+  /** Operation awaiting recovery review (no new writes until it is abandoned). */
+  pending: ModelOp | null;
+  keys: number;
+  /** Outcome counters, to show which behaviours a run exercised. */
+  readonly stats: Map<string, number>;
+}
+
+export function note(m: Model, outcome: string): void {
+  m.stats.set(outcome, (m.stats.get(outcome) ?? 0) + 1);
+}
+
+export function emptyModel(stats: Map<string, number> = new Map()): Model {
+  const world = new Map<string, string>();
+  for (const p of ARENA) world.set(key(p), "minecraft:air");
+  return { world, owner: new Map(), unsynced: new Set(), plans: [], ops: [], pending: null, keys: 0, stats };
+}
+
+/** The engine pulls external events: each revokes undo ownership of its block. */
+export function sync(m: Model): void {
+  for (const k of m.unsynced) m.owner.set(k, null);
+  m.unsynced.clear();
+}
+
+export function nextKey(m: Model): string {
+  return `key-${++m.keys}`;
+}
+
+/** The world must equal the model everywhere in the arena (nothing lost, nothing blindly overwritten). */
+export function assertWorld(m: Model, h: Harness): void {
+  for (const p of ARENA) {
+    const actual = h.world.stateAt(p.x, p.y, p.z);
+    const expected = m.world.get(key(p));
+    if (actual !== expected) throw new Error(`world diverged at ${key(p)}: engine world has ${actual}, model ${expected}`);
+  }
+}
+
+export function expectEqual(what: string, actual: unknown, expected: unknown): void {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${what}: got ${a}, model expects ${e}`);
+}
+
+export function expectError(what: string, r: { ok: boolean; error?: { code: string; details?: unknown } }, code: string): void {
+  if (r.ok) throw new Error(`${what}: succeeded, model expects ${code}`);
+  expectEqual(`${what} error`, r.error?.code, code);
+}

@@ -1,0 +1,77 @@
+import { CRASH_POINTS } from "@mcb/adapter-memory";
+import type { Journal } from "@mcb/engine";
+import fc from "fast-check";
+import { Harness } from "../Harness.js";
+import { ApplyCommand } from "./ApplyCommand.js";
+import { CancelDuringApplyCommand } from "./CancelDuringApplyCommand.js";
+import { CrashDuringApplyCommand } from "./CrashDuringApplyCommand.js";
+import { ExternalEditCommand } from "./ExternalEditCommand.js";
+import { InspectCommand } from "./InspectCommand.js";
+import { ARENA, SLICE_SIZE, STATES, emptyModel, type Model } from "./Model.js";
+import { PrepareCommand } from "./PrepareCommand.js";
+import { RecoverCommand } from "./RecoverCommand.js";
+import { RestartCommand } from "./RestartCommand.js";
+import { UndoCommand } from "./UndoCommand.js";
+
+export interface ModelSuiteOptions {
+  readonly numRuns: number;
+  readonly seed?: number;
+  readonly path?: string;
+  readonly maxCommands?: number;
+  readonly journal?: "memory" | "sqlite";
+  /** Planted-bug variants swap in a faulty journal. */
+  readonly journalFactory?: () => Journal;
+  /** Receives outcome counts of every run (including shrinking). */
+  readonly stats?: Map<string, number>;
+}
+
+const n = ARENA.length - 1;
+
+export function commandArbitrary(maxCommands: number): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Harness>>> {
+  const state = fc.constantFrom(...STATES);
+  return fc.commands(
+    [
+      fc.tuple(fc.nat(n), fc.nat(n), state).map(([a, b, s]) => new PrepareCommand(a, b, s)),
+      fc.tuple(fc.nat(n), fc.nat(n), state).map(([a, b, s]) => new PrepareCommand(a, b, s)),
+      fc.nat(3).map((i) => new ApplyCommand(i)),
+      fc.nat(3).map((i) => new ApplyCommand(i)),
+      fc.tuple(fc.nat(3), fc.nat(2)).map(([i, k]) => new CancelDuringApplyCommand(i, k)),
+      fc.tuple(fc.nat(3), fc.constantFrom(...CRASH_POINTS), fc.nat(3)).map(([i, p, s]) => new CrashDuringApplyCommand(i, p, s)),
+      fc.tuple(fc.nat(n), state, fc.boolean()).map(([at, s, e]) => new ExternalEditCommand(at, s, e)),
+      fc.tuple(fc.nat(n), state, fc.boolean()).map(([at, s, e]) => new ExternalEditCommand(at, s, e)),
+      fc.nat(3).map((i) => new UndoCommand(i)),
+      fc.nat(3).map((i) => new UndoCommand(i)),
+      fc.constant(new RecoverCommand()),
+      fc.constant(new RestartCommand()),
+      fc.constant(new InspectCommand()),
+    ],
+    { maxCommands, size: "medium" },
+  );
+}
+
+/**
+ * The model-based suite: random command sequences over prepare / apply / cancel / crash-and-restart
+ * / external edit / undo / recovery on a real engine + memory world, each step checked against the
+ * model. Rejects (throws fast-check's report, with seed and path) on the first divergence.
+ */
+export async function runModelSuite(options: ModelSuiteOptions): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(commandArbitrary(options.maxCommands ?? 30), async (cmds) => {
+      const h = await Harness.create({
+        limits: { sliceSize: SLICE_SIZE },
+        ...(options.journal === undefined ? {} : { journal: options.journal }),
+        ...(options.journalFactory === undefined ? {} : { journalFactory: options.journalFactory }),
+      });
+      try {
+        await fc.asyncModelRun(() => ({ model: emptyModel(options.stats), real: h }), cmds);
+      } finally {
+        h.close();
+      }
+    }),
+    {
+      numRuns: options.numRuns,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.path === undefined ? {} : { path: options.path }),
+    },
+  );
+}

@@ -1,0 +1,30 @@
+import type fc from "fast-check";
+import { unwrap, type Harness } from "../Harness.js";
+import { assertWorld, expectEqual, note, type Model } from "./Model.js";
+
+/** The administrator reviews the unfinished operation and abandons it with the reviewed digest. */
+export class RecoverCommand implements fc.AsyncCommand<Model, Harness> {
+  check(m: Readonly<Model>): boolean {
+    return m.pending !== null;
+  }
+
+  async run(m: Model, h: Harness): Promise<void> {
+    const op = m.pending!;
+    const review = unwrap(await h.engine.recoveryReview(h.admin, { operation_id: op.id }));
+    const before = op.mask.filter((w) => m.world.get(w.key) === w.before).length;
+    const after = op.mask.filter((w) => m.world.get(w.key) !== w.before && m.world.get(w.key) === w.after).length;
+    expectEqual("review counts", [review.positions, review.matchesBefore, review.matchesAfter], [op.mask.length, before, after]);
+    const done = unwrap(await h.engine.recoveryAbandon(h.admin, { operation_id: op.id, expected_digest: review.currentDigest }));
+    expectEqual("abandoned status", [done.status, done.undoable], ["failed", false]);
+    note(m, `recovery abandoned (${op.mask.length > 0 ? "non-empty" : "empty"} mask)`);
+    for (const w of op.mask) m.owner.set(w.key, null);
+    op.status = "failed";
+    op.undoable = false;
+    m.pending = null;
+    assertWorld(m, h);
+  }
+
+  toString(): string {
+    return "recover";
+  }
+}
