@@ -1,0 +1,174 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { MemoryJournal, SqliteJournal, type Journal, type OperationRecord } from "../src/index.js";
+import { decodePreparedPlan, encodePreparedPlan, preparedPlanHash, type PreparedPlan } from "../src/PreparedPlan.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tempFile(): string {
+  const d = mkdtempSync(join(tmpdir(), "mcb-journal-test-"));
+  dirs.push(d);
+  return join(d, "journal.db");
+}
+
+function plan(id: string, n: number, project = "p"): PreparedPlan {
+  const content = {
+    projectId: project,
+    kind: "build" as const,
+    undoOf: null,
+    partId: null,
+    worldId: "w",
+    epoch: 1,
+    sourceHash: "ab".repeat(32),
+    states: ["minecraft:air", "minecraft:stone"],
+    digests: ["cd".repeat(32)],
+    pos: Int32Array.from({ length: n * 3 }, (_, i) => (i % 3 === 1 ? 64 : Math.floor(i / 3))),
+    before: new Uint32Array(n),
+    beforeDigest: new Int32Array(n).fill(-1),
+    after: new Uint32Array(n).fill(1),
+    depPos: Int32Array.from([0, 63, 0]),
+    depState: Uint32Array.from([1]),
+    depDigest: Int32Array.from([0]),
+    unchanged: 2,
+    filtered: 1,
+  };
+  return { ...content, planId: id, planHash: preparedPlanHash(content), createdAt: 1000, expiresAt: 2000 };
+}
+
+function op(id: string, planId: string, key: string, status: OperationRecord["status"] = "queued"): OperationRecord {
+  return {
+    operationId: id,
+    projectId: "p",
+    planId,
+    planHash: "h",
+    idempotencyKey: key,
+    initiator: { playerId: "u", role: "agent" },
+    kind: "build",
+    undoOf: null,
+    status,
+    createdAt: 1,
+    updatedAt: 1,
+    counters: { total: 4, written: 0, skipped: 0, conflicts: 0, slicesDone: 0, slicesTotal: 2 },
+    conflictSample: [],
+    error: null,
+    undoable: true,
+    undoneBy: null,
+    cancelRequested: false,
+  };
+}
+
+const box = { minX: 0, minY: 64, minZ: 0, maxX: 1, maxY: 64, maxZ: 0 };
+
+const kinds: [string, () => { journal: Journal; reopen: () => Journal }][] = [
+  ["memory", () => {
+    const j = new MemoryJournal();
+    return { journal: j, reopen: () => j };
+  }],
+  ["sqlite", () => {
+    const file = tempFile();
+    let current = new SqliteJournal(file);
+    return {
+      journal: current,
+      reopen: () => {
+        current.close();
+        current = new SqliteJournal(file);
+        return current;
+      },
+    };
+  }],
+];
+
+describe.each(kinds)("%s journal contract", (_name, make) => {
+  it("stores plans, operations, slices, touches and parts, and keeps them across a reopen", () => {
+    const { journal, reopen } = make();
+    journal.putPlan(plan("pl1", 4));
+    expect(journal.createOperation(op("o1", "pl1", "k1"))).toBe("ok");
+    expect(journal.createOperation(op("o2", "pl1", "k1"))).toBe("duplicate_key");
+    const intent = (sliceNo: number, start: number) => ({
+      operationId: "o1", sliceNo, start, end: start + 2, intent: Uint8Array.from([3]), written: null, seq: 0,
+      bounds: { minX: start, minY: 64, minZ: 0, maxX: start + 1, maxY: 64, maxZ: 0 }, entityDigests: [],
+    });
+    expect(journal.commit({ ...op("o1", "pl1", "k1"), status: "applying" }, null, intent(0, 0))).toBe(0);
+    const seq1 = journal.commit(op("o1", "pl1", "k1", "applying"), { operationId: "o1", sliceNo: 0, written: Uint8Array.from([1]), entityDigests: [[0, "ef".repeat(32)]] }, intent(1, 2));
+    expect(seq1).toBeGreaterThan(0);
+    const touchSeq = journal.addTouches(Int32Array.from([1, 64, 0, 9, 64, 9]));
+    expect(touchSeq).toBeGreaterThan(seq1);
+    expect(() => journal.commit(op("o1", "pl1", "k1"), { operationId: "o1", sliceNo: 0, written: new Uint8Array(1), entityDigests: [] }, null)).toThrow();
+
+    const j2 = reopen();
+    expect(j2.getPlan("pl1")).toEqual(plan("pl1", 4));
+    expect(j2.findOperationByKey("p", "k1")?.operationId).toBe("o1");
+    expect(j2.findOperationByPlan("pl1")?.status).toBe("applying");
+    expect(j2.unfinishedOperations().map((o) => o.operationId)).toEqual(["o1"]);
+    const slices = j2.slices("o1");
+    expect(slices.map((s) => [s.sliceNo, s.written === null ? null : [...s.written], s.seq])).toEqual([[0, [1], seq1], [1, null, 0]]);
+    expect(slices[0]!.entityDigests).toEqual([[0, "ef".repeat(32)]]);
+    expect(j2.slicesAfter(0, box).map((s) => s.sliceNo)).toEqual([0]);
+    expect(j2.slicesAfter(seq1, box)).toEqual([]);
+    expect(j2.slicesAfter(0, { ...box, minX: 5, maxX: 6 })).toEqual([]);
+    expect([...j2.touchesAfter(0, box)]).toEqual([touchSeq, 1, 64, 0]);
+    expect([...j2.touchesAfter(touchSeq, box)]).toEqual([]);
+    j2.putPart({ partId: "part1", projectId: "p", name: "wall", operationId: "o1", createdAt: 5, bounds: box, mask: Int32Array.from([0, 64, 0, 1, 64, 0]) });
+    const j3 = reopen();
+    expect(j3.getPart("part1")?.mask).toEqual(Int32Array.from([0, 64, 0, 1, 64, 0]));
+    expect(j3.listParts("p").map((p) => p.name)).toEqual(["wall"]);
+    expect(j3.recentOperations("p", 5).map((o) => o.operationId)).toEqual(["o1"]);
+    expect(j3.sizeBytes()).toBeGreaterThan(0);
+    j3.close();
+  });
+});
+
+describe("SQLite journal file", () => {
+  it("refuses a journal written by another schema version", () => {
+    const file = tempFile();
+    new SqliteJournal(file).close();
+    const db = new Database(file);
+    db.prepare("UPDATE meta SET value = 99 WHERE key = 'schema'").run();
+    db.close();
+    expect(() => new SqliteJournal(file)).toThrow(/schema 99/);
+  });
+
+  it("keeps its data in WAL mode (synchronous FULL is set per connection)", () => {
+    const file = tempFile();
+    new SqliteJournal(file).close();
+    const db = new Database(file);
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+});
+
+describe("prepared plan codec", () => {
+  it("round-trips values and bytes; the hash covers every content field", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 39 }), (n, flip) => {
+        const p = plan("x", n);
+        const bytes = encodePreparedPlan(p);
+        const back = decodePreparedPlan(bytes);
+        expect(back).toEqual(p);
+        expect(Buffer.compare(encodePreparedPlan(back), bytes)).toBe(0);
+        expect(preparedPlanHash(back)).toBe(p.planHash);
+        if (n > 0) {
+          const after = p.after.slice();
+          after[flip % n] = 0;
+          expect(preparedPlanHash({ ...p, after })).not.toBe(p.planHash);
+        }
+        expect(preparedPlanHash({ ...p, epoch: 2 })).not.toBe(p.planHash);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("rejects trailing bytes and unknown formats", () => {
+    const bytes = encodePreparedPlan(plan("x", 2));
+    expect(() => decodePreparedPlan(Buffer.concat([bytes, Buffer.alloc(4)]))).toThrow(/trailing/);
+    const bad = Buffer.from(bytes.toString("latin1").replace("mcb-prepared/1", "mcb-prepared/9"), "latin1");
+    expect(() => decodePreparedPlan(bad)).toThrow(/format/);
+  });
+});
