@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemoryWorld, type MemoryWorldOptions } from "@mcb/adapter-memory";
-import { createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
+import { blockEntityPredicate, createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
 import {
   Engine,
   MemoryJournal,
@@ -24,15 +24,6 @@ export function sharedRegistry(): BlockRegistry {
     cachedRegistry = r.value;
   }
   return cachedRegistry;
-}
-
-/** Block-entity predicate from the registry's behaviour hints. */
-export function blockEntityPredicate(registry: BlockRegistry): (state: string) => boolean {
-  return (state) => {
-    const i = state.indexOf("[");
-    const id = i < 0 ? state : state.slice(0, i);
-    return registry.blockTypes.get(id)?.behavior.includes("block_entity") ?? false;
-  };
 }
 
 export interface HarnessOptions {

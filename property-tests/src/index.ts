@@ -1,2 +1,2 @@
-export { Harness, sharedRegistry, blockEntityPredicate, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions } from "./Harness.js";
+export { Harness, sharedRegistry, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions } from "./Harness.js";
 export { runModelSuite, commandArbitrary, type ModelSuiteOptions } from "./model/ModelSuite.js";

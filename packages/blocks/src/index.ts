@@ -29,3 +29,4 @@ export {
 } from "./MaterialSearch.js";
 export { MAX_MATERIAL_ID_LENGTH, describeMaterial, type DescribeOptions, type MaterialDescription } from "./MaterialDescribe.js";
 export { rotateState, mirrorState, type MirrorAxis, type QuarterTurns } from "./StateTransform.js";
+export { blockEntityPredicate } from "./BlockEntities.js";

@@ -9,8 +9,8 @@ export interface CompileFileOptions {
   readonly minecraftVersion?: string;
 }
 
-/** Reads, parses and compiles one recipe file. Errors: `invalid_request` (unreadable, too large, not JSON) or the compiler's. */
-export async function compileRecipeFile(path: string, options: CompileFileOptions = {}): Promise<Result<PlanSummary>> {
+/** Reads and parses one recipe file (≤ 1 MiB). Errors: `invalid_request` with a reason. */
+export async function readRecipeFile(path: string): Promise<Result<unknown>> {
   const readError = (message: string, reason: string): { ok: false; error: McbError } =>
     fail(mcbError("invalid_request", message, { reason, file: path }));
   let info;
@@ -21,15 +21,20 @@ export async function compileRecipeFile(path: string, options: CompileFileOption
   }
   if (!info.isFile()) return readError(`"${path}" is not a regular file`, "not_a_file");
   if (info.size > MAX_RECIPE_FILE_BYTES) return readError(`recipe file is ${info.size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, "too_large");
-  let value: unknown;
   try {
-    value = JSON.parse(await readFile(path, "utf8"));
+    return ok(JSON.parse(await readFile(path, "utf8")) as unknown);
   } catch (e) {
     return readError(`recipe file is not valid JSON: ${(e as Error).message}`, "not_json");
   }
+}
+
+/** Reads, parses and compiles one recipe file. Errors: `invalid_request` (unreadable, too large, not JSON) or the compiler's. */
+export async function compileRecipeFile(path: string, options: CompileFileOptions = {}): Promise<Result<PlanSummary>> {
+  const value = await readRecipeFile(path);
+  if (!value.ok) return value;
   const registry = createBlockRegistry(options.minecraftVersion === undefined ? {} : { version: options.minecraftVersion });
   if (!registry.ok) return registry;
-  const plan = compileRecipe(registry.value, value);
+  const plan = compileRecipe(registry.value, value.value);
   return plan.ok ? ok(summarizePlan(plan.value)) : plan;
 }
 

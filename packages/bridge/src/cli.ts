@@ -1,11 +1,42 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import type { Result } from "@mcb/blocks";
+import { DEFAULT_STATE_DIR, openEmbeddedWorld, type EmbeddedWorld } from "./EmbeddedWorld.js";
 import { compileRecipeFile, formatSummary } from "./RecipeCommand.js";
+import { buildRecipeFile, formatOperation, inspectRegion, undoOperation } from "./WorldCommands.js";
 
 const USAGE = `usage:
   mcb recipe compile <recipe.json> [--json] [--mc-version <version>]
+  mcb build <recipe.json>            prepare, apply and wait, on the embedded world
+  mcb undo <operation_id>            checked undo of one operation
+  mcb status                         project context: recent operations, recovery
+  mcb inspect [options] -- x1 y1 z1 x2 y2 z2   palette summary (≤ 4096 positions)
+  mcb recovery review <operation_id>
+  mcb recovery abandon <operation_id> <digest>
+options: --state <dir> (embedded world directory, default ${DEFAULT_STATE_DIR}), --json
 
-Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error.`;
+Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error,
+3 an operation that ended other than "applied" (conflict, cancelled, failed).`;
+
+type Out = { json: boolean };
+
+function emit<T>(r: Result<T>, o: Out, text: (v: T) => string): number {
+  if (!r.ok) {
+    process.stderr.write(`${JSON.stringify({ error: r.error })}\n`);
+    return 1;
+  }
+  process.stdout.write(o.json ? `${JSON.stringify(r.value)}\n` : `${text(r.value)}\n`);
+  return 0;
+}
+
+async function withWorld(state: string, run: (w: EmbeddedWorld) => Promise<number>): Promise<number> {
+  const w = await openEmbeddedWorld(state);
+  try {
+    return await run(w);
+  } finally {
+    await w.close();
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -13,29 +44,71 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { json: { type: "boolean" }, "mc-version": { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { json: { type: "boolean" }, "mc-version": { type: "string" }, state: { type: "string" }, help: { type: "boolean", short: "h" } },
     });
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  const [group, command, file, ...rest] = parsed.positionals;
   if (parsed.values.help === true) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (group !== "recipe" || command !== "compile" || file === undefined || rest.length > 0) {
+  const o: Out = { json: parsed.values.json === true };
+  const state = parsed.values.state ?? DEFAULT_STATE_DIR;
+  const [command, ...args] = parsed.positionals;
+  const usage = (): number => {
     process.stderr.write(`${USAGE}\n`);
     return 2;
+  };
+  const operationExit = (status: string): number => (status === "applied" ? 0 : 3);
+
+  switch (command) {
+    case "recipe": {
+      if (args[0] !== "compile" || args.length !== 2) return usage();
+      const v = parsed.values["mc-version"];
+      return emit(await compileRecipeFile(args[1]!, v === undefined ? {} : { minecraftVersion: v }), o, formatSummary);
+    }
+    case "build":
+      if (args.length !== 1) return usage();
+      return withWorld(state, async (w) => {
+        const r = await buildRecipeFile(w, args[0]!);
+        const code = emit(r, o, (v) => `plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)\n${formatOperation(v.operation)}`);
+        return r.ok ? operationExit(r.value.operation.status) : code;
+      });
+    case "undo":
+      if (args.length !== 1) return usage();
+      return withWorld(state, async (w) => {
+        const r = await undoOperation(w, args[0]!);
+        const code = emit(r, o, (v) => `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)\n${formatOperation(v.operation)}`);
+        return r.ok ? operationExit(r.value.operation.status) : code;
+      });
+    case "status":
+      if (args.length !== 0) return usage();
+      return withWorld(state, async (w) =>
+        emit(await w.engine.projectContext(w.ctx), o, (c) =>
+          [
+            `world ${c.world.id} epoch ${c.world.epoch} (${c.world.minecraft_version}), project ${c.project_id}`,
+            ...c.recent_operations.map((op) => `  ${op.operation_id} ${op.kind} ${op.status} ${op.written}/${op.total}`),
+            c.recovery_required.length > 0 ? `recovery required: ${c.recovery_required.join(", ")} (mcb recovery review <id>)` : "no recovery pending",
+          ].join("\n"),
+        ),
+      );
+    case "inspect":
+      return withWorld(state, async (w) =>
+        emit(await inspectRegion(w, args), o, (v) => [`${v.positions} positions`, ...v.palette.map((p) => `  ${String(p.count).padStart(5)} ${p.state}`)].join("\n")),
+      );
+    case "recovery": {
+      const [action, id, digest] = args;
+      if (action === "review" && id !== undefined && args.length === 2)
+        return withWorld(state, async (w) => emit(await w.engine.recoveryReview(w.admin, { operation_id: id }), o, (r) => JSON.stringify(r, null, 2)));
+      if (action === "abandon" && id !== undefined && digest !== undefined && args.length === 3)
+        return withWorld(state, async (w) => emit(await w.engine.recoveryAbandon(w.admin, { operation_id: id, expected_digest: digest }), o, formatOperation));
+      return usage();
+    }
+    default:
+      return usage();
   }
-  const mcVersion = parsed.values["mc-version"];
-  const result = await compileRecipeFile(file, mcVersion === undefined ? {} : { minecraftVersion: mcVersion });
-  if (!result.ok) {
-    process.stderr.write(`${JSON.stringify({ error: result.error })}\n`);
-    return 1;
-  }
-  process.stdout.write(parsed.values.json === true ? `${JSON.stringify(result.value)}\n` : `${formatSummary(result.value)}\n`);
-  return 0;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -74,7 +74,8 @@ function toPart(body: string, mask: Buffer): PartRecord {
  */
 export class SqliteJournal implements Journal {
   private readonly db: Database.Database;
-  private readonly file: string;
+  /** Path of the database file. */
+  readonly file: string;
   private readonly s;
 
   constructor(file: string) {

@@ -1,0 +1,97 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { openEmbeddedWorld } from "../src/index.js";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const cli = join(root, "packages/bridge/dist/cli.js");
+const tower = join(root, "examples/tower.json");
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+async function stateDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), "mcb-cli-state-"));
+  dirs.push(d);
+  return d;
+}
+
+async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: root, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe("mcb build / undo / inspect / status on the embedded world (built CLI)", () => {
+  it("builds the example tower across processes, undoes it, and keeps state on disk", async () => {
+    const state = await stateDir();
+    const built = await mcb("build", tower, "--state", state, "--json");
+    expect(built.code).toBe(0);
+    const report = JSON.parse(built.stdout) as { plan: { changed_blocks: number }; operation: { operation_id: string; status: string; counters: { written: number } } };
+    expect(report.operation.status).toBe("applied");
+    expect(report.operation.counters.written).toBe(report.plan.changed_blocks);
+    expect(report.plan.changed_blocks).toBeGreaterThan(800);
+
+    const again = JSON.parse((await mcb("build", tower, "--state", state, "--json")).stdout) as { plan: { changed_blocks: number } };
+    expect(again.plan.changed_blocks).toBe(0); // the world (in another process) already holds it
+
+    const inspected = await mcb("inspect", "--state", state, "--json", "--", "-5", "64", "-5", "5", "64", "5");
+    const palette = (JSON.parse(inspected.stdout) as { palette: { state: string; count: number }[] }).palette;
+    expect(palette.find((p) => p.state === "minecraft:polished_andesite")?.count).toBe(97);
+
+    const undo = await mcb("undo", report.operation.operation_id, "--state", state);
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toContain(`${report.plan.changed_blocks} blocks to restore, 0 left`);
+    const after = JSON.parse((await mcb("inspect", "--state", state, "--json", "--", "-5", "64", "-5", "5", "64", "5")).stdout) as { palette: unknown[] };
+    expect(after.palette).toEqual([{ state: "minecraft:air", count: 121 }]);
+
+    const status = await mcb("status", "--state", state);
+    expect(status.stdout).toContain("no recovery pending");
+    expect(status.stdout.match(/ applied /g)?.length).toBe(3);
+  });
+
+  it("reports structured errors and a non-applied exit status", async () => {
+    const state = await stateDir();
+    const bad = join(state, "bad.json");
+    await writeFile(bad, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 9000, y: 64, z: 0 }, block: "minecraft:stone" }] }));
+    const out = await mcb("build", bad, "--state", state);
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stderr).error.code).toBe("out_of_bounds");
+    expect((await mcb("undo", "op_missing", "--state", state)).code).toBe(1);
+    expect((await mcb("inspect", "--state", state, "--", "1", "2")).code).toBe(1);
+    expect((await mcb("frobnicate")).code).toBe(2);
+  });
+
+  it("after a crash, status shows recovery_required and the administrator review/abandon unblocks writes", async () => {
+    const state = await stateDir();
+    const w = await openEmbeddedWorld(state);
+    w.world.faults.crashAt("mid_slice", 1);
+    const plan = await w.engine.buildPrepare(w.ctx, { recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 31, y: 64, z: 31 }, block: "minecraft:stone" }] } });
+    if (!plan.ok) throw new Error(plan.error.message);
+    const op = await w.engine.buildApply(w.ctx, { plan_id: plan.value.plan_id, plan_hash: plan.value.plan_hash, idempotency_key: "crash" });
+    if (!op.ok) throw new Error(op.error.message);
+    await w.close(); // the host "crashed" mid-slice; this process stops here
+
+    const status = await mcb("status", "--state", state);
+    expect(status.stdout).toContain(`recovery required: ${op.value.operation_id}`);
+    const blocked = await mcb("build", tower, "--state", state);
+    expect(blocked.code).toBe(1);
+    expect(JSON.parse(blocked.stderr).error.code).toBe("recovery_required");
+    const review = JSON.parse((await mcb("recovery", "review", op.value.operation_id, "--state", state, "--json")).stdout) as { positions: number; matchesAfter: number; matchesBefore: number; currentDigest: string };
+    expect(review).toMatchObject({ positions: 1024, matchesAfter: 512 + 256, matchesBefore: 256 });
+    const abandoned = await mcb("recovery", "abandon", op.value.operation_id, review.currentDigest, "--state", state);
+    expect(abandoned.code).toBe(0);
+    expect(abandoned.stdout).toContain("failed");
+    expect((await mcb("build", tower, "--state", state)).code).toBe(0);
+  });
+});
