@@ -16,6 +16,7 @@ import { operationView, prepareView, type OperationStatusView, type PrepareView 
 import { isHostCrash, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
 import { projectContext, type ProjectContextView } from "./ProjectContext.js";
 import { planWarnings } from "./Warnings.js";
+import { guardWorld } from "./WorldGuard.js";
 
 export interface EngineOptions {
   readonly adapter: WorldAdapter;
@@ -101,7 +102,8 @@ export class Engine {
   // ---- access ---------------------------------------------------------------------------
 
   private scope(ctx: RequestContext): Result<ProjectAccess> {
-    this.alive();
+    if (this.crashed !== null)
+      return fail(mcbError("busy", `this engine stopped (${this.crashed.message}); restart the process`, { reason: "engine_stopped" }));
     const p = this.projects.get(ctx.projectId);
     if (p === undefined || !p.permits(ctx.principal)) return fail(denied(ctx.projectId));
     return ok(p);
@@ -112,10 +114,6 @@ export class Engine {
     const p = this.projects.get(projectId);
     if (p === undefined) throw new Error(`unknown project ${projectId}`);
     p.set(playerId, allowed);
-  }
-
-  private alive(): void {
-    if (this.crashed !== null) throw new Error(`engine stopped after a host crash: ${this.crashed.message}`);
   }
 
   private plan(planId: string): PreparedPlan {
@@ -157,31 +155,37 @@ export class Engine {
   // ---- reads ------------------------------------------------------------------------------
 
   async projectContext(ctx: RequestContext): Promise<Result<ProjectContextView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    const world = await this.refreshWorld();
-    return ok(projectContext(scope.value.config, world, this.limits, this.catalog.summary, this.o.journal, this.feed.cursor()));
+    return guardWorld(async () => {
+      const scope = this.scope(ctx);
+      if (!scope.ok) return scope;
+      const world = await this.refreshWorld();
+      return ok(projectContext(scope.value.config, world, this.limits, this.catalog.summary, this.o.journal, this.feed.cursor()));
+    });
   }
 
   async regionInspect(ctx: RequestContext, input: RegionInspectInput): Promise<Result<RegionInspectView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    return inspectRegion(this.o.adapter, await this.refreshWorld(), scope.value.config.area, input, this.limits.maxInspectPositions, this.clock());
+    return guardWorld(async () => {
+      const scope = this.scope(ctx);
+      if (!scope.ok) return scope;
+      return inspectRegion(this.o.adapter, await this.refreshWorld(), scope.value.config.area, input, this.limits.maxInspectPositions, this.clock());
+    });
   }
 
   /** Changes since a cursor inside a region; without a cursor, returns the current cursor. */
   async regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number }): Promise<Result<ChangePage>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    const region = regionOf(input.min, input.max);
-    if (!region.ok) return region;
-    const limit = input.limit ?? this.limits.changePageLimit;
-    if (!Number.isInteger(limit) || limit < 1 || limit > this.limits.changePageLimit)
-      return fail(mcbError("invalid_request", `limit must be 1..${this.limits.changePageLimit}`, { reason: "limit" }));
-    await this.syncEvents();
-    if (input.since_cursor === undefined) return ok({ changes: [], next_cursor: this.feed.cursor(), complete: true });
-    if (typeof input.since_cursor !== "string") return fail(mcbError("invalid_request", "since_cursor must be a string"));
-    return this.feed.page(input.since_cursor, region.value, limit);
+    return guardWorld(async () => {
+      const scope = this.scope(ctx);
+      if (!scope.ok) return scope;
+      const region = regionOf(input.min, input.max);
+      if (!region.ok) return region;
+      const limit = input.limit ?? this.limits.changePageLimit;
+      if (!Number.isInteger(limit) || limit < 1 || limit > this.limits.changePageLimit)
+        return fail(mcbError("invalid_request", `limit must be 1..${this.limits.changePageLimit}`, { reason: "limit" }));
+      await this.syncEvents();
+      if (input.since_cursor === undefined) return ok({ changes: [], next_cursor: this.feed.cursor(), complete: true });
+      if (typeof input.since_cursor !== "string") return fail(mcbError("invalid_request", "since_cursor must be a string"));
+      return this.feed.page(input.since_cursor, region.value, limit);
+    });
   }
 
   // ---- preparation --------------------------------------------------------------------------
@@ -195,29 +199,33 @@ export class Engine {
   }
 
   async buildPrepare(ctx: RequestContext, input: BuildPrepareInput): Promise<Result<PrepareView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "build_prepare needs an object"));
-    const world = await this.refreshWorld();
-    await this.syncEvents();
-    const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits };
-    const content = await prepareContent(deps, scope.value.config, world, input);
-    if (!content.ok) return content;
-    const plan = this.store(content.value);
-    return ok(prepareView(plan, planWarnings(this.o.registry, plan)));
+    return guardWorld(async () => {
+      const scope = this.scope(ctx);
+      if (!scope.ok) return scope;
+      if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "build_prepare needs an object"));
+      const world = await this.refreshWorld();
+      await this.syncEvents();
+      const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits };
+      const content = await prepareContent(deps, scope.value.config, world, input);
+      if (!content.ok) return content;
+      const plan = this.store(content.value);
+      return ok(prepareView(plan, planWarnings(this.o.registry, plan)));
+    });
   }
 
   async operationUndoPrepare(ctx: RequestContext, input: { operation_id: string }): Promise<Result<UndoPrepareView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    const op = this.ownOperation(ctx, input?.operation_id);
-    if (!op.ok) return op;
-    const world = await this.refreshWorld();
-    await this.syncEvents();
-    const undo = await prepareUndoContent(this.o.journal, this.o.adapter, (id) => this.plan(id), op.value, world, this.limits.conflictSampleSize);
-    if (!undo.ok) return undo;
-    const plan = this.store(undo.value.content);
-    return ok({ ...prepareView(plan, []), undo_of: op.value.operationId, conflicts: undo.value.conflicts });
+    return guardWorld(async () => {
+      const scope = this.scope(ctx);
+      if (!scope.ok) return scope;
+      const op = this.ownOperation(ctx, input?.operation_id);
+      if (!op.ok) return op;
+      const world = await this.refreshWorld();
+      await this.syncEvents();
+      const undo = await prepareUndoContent(this.o.journal, this.o.adapter, (id) => this.plan(id), op.value, world, this.limits.conflictSampleSize);
+      if (!undo.ok) return undo;
+      const plan = this.store(undo.value.content);
+      return ok({ ...prepareView(plan, []), undo_of: op.value.operationId, conflicts: undo.value.conflicts });
+    });
   }
 
   // ---- application ----------------------------------------------------------------------------
@@ -331,9 +339,11 @@ export class Engine {
           if (original !== null) this.o.journal.commit({ ...original, undoneBy: done.operationId, updatedAt: this.clock() }, null, null);
         }
       } catch (error) {
-        if (!isHostCrash(error)) throw error;
-        this.crashed = error;
+        // Fail-stop: a host crash, or a journal that can no longer persist, ends this engine. The
+        // operation is recovered (recovery_required) when the next engine opens the journal.
+        this.crashed = error instanceof Error ? error : new Error(String(error));
         this.queue.length = 0;
+        if (!isHostCrash(error)) process.stderr.write(`mcb engine stopped: ${this.crashed.message}\n`);
       }
     }
   }
@@ -374,10 +384,12 @@ export class Engine {
 
   /** Compares the uncertain mask with before/after now; returns a digest of what was seen. */
   async recoveryReview(ctx: RequestContext, input: { operation_id: string }): Promise<Result<RecoveryReview>> {
-    const op = this.recoveryTarget(ctx, input?.operation_id);
-    if (!op.ok) return op;
-    const { review } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
-    return ok(review);
+    return guardWorld(async () => {
+      const op = this.recoveryTarget(ctx, input?.operation_id);
+      if (!op.ok) return op;
+      const { review } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
+      return ok(review);
+    });
   }
 
   /**
@@ -386,21 +398,23 @@ export class Engine {
    * the mask changed since the review that produced `expected_digest`.
    */
   async recoveryAbandon(ctx: RequestContext, input: { operation_id: string; expected_digest: string }): Promise<Result<OperationStatusView>> {
-    const op = this.recoveryTarget(ctx, input?.operation_id);
-    if (!op.ok) return op;
-    const { review, mask } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
-    if (input.expected_digest !== review.currentDigest)
-      return fail(mcbError("invalid_request", "the reviewed blocks changed (or the digest is wrong); review again", { reason: "stale_digest" }));
-    if (mask.length > 0) this.o.journal.addTouches(mask);
-    const done: OperationRecord = {
-      ...op.value,
-      status: "failed",
-      undoable: false,
-      updatedAt: this.clock(),
-      error: { code: "abandoned", message: `recovery abandoned by an administrator: ${review.matchesAfter} blocks match the plan, ${review.matchesBefore} the original, ${review.foreignStates} neither; world left as is` },
-    };
-    this.o.journal.commit(done, null, null);
-    return ok(this.view(done));
+    return guardWorld(async () => {
+      const op = this.recoveryTarget(ctx, input?.operation_id);
+      if (!op.ok) return op;
+      const { review, mask } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
+      if (input.expected_digest !== review.currentDigest)
+        return fail(mcbError("invalid_request", "the reviewed blocks changed (or the digest is wrong); review again", { reason: "stale_digest" }));
+      if (mask.length > 0) this.o.journal.addTouches(mask);
+      const done: OperationRecord = {
+        ...op.value,
+        status: "failed",
+        undoable: false,
+        updatedAt: this.clock(),
+        error: { code: "abandoned", message: `recovery abandoned by an administrator: ${review.matchesAfter} blocks match the plan, ${review.matchesBefore} the original, ${review.foreignStates} neither; world left as is` },
+      };
+      this.o.journal.commit(done, null, null);
+      return ok(this.view(done));
+    });
   }
 
   /** Resolves when no operation is queued or running. */
@@ -408,7 +422,8 @@ export class Engine {
     while (this.pump !== null) await this.pump;
   }
 
-  get hostCrashed(): boolean {
+  /** True once the engine stopped (host crash or journal failure); open a new one to recover. */
+  get stopped(): boolean {
     return this.crashed !== null;
   }
 }

@@ -171,7 +171,7 @@ describe("§19 acceptance scenarios", () => {
           // Crash on the second slice (for reads: the precheck and first slice use 1 read each here).
           h.world.faults.crashAt(point as CrashPoint, point === "read" ? 2 : 1);
           await h.engine.settle();
-          expect(h.engine.hostCrashed).toBe(true);
+          expect(h.engine.stopped).toBe(true);
           const stones = countState(h, STONE);
           await h.restart();
 

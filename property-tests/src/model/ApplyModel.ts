@@ -93,7 +93,7 @@ export async function applyAndCheck(m: Model, h: Harness, planIndex: number, int
 
   const p = predict(m, plan, op, interrupt);
   note(m, `apply ${interrupt.kind} → ${p.status}${p.written > 0 ? " (wrote)" : ""}`);
-  expectEqual("engine crashed", h.engine.hostCrashed, p.crashed);
+  expectEqual("engine crashed", h.engine.stopped, p.crashed);
   if (p.crashed) {
     await h.restart();
     m.unsynced.clear(); // events held in process memory are gone

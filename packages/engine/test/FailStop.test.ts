@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { Harness, boxRecipe, unwrap } from "@mcb/property-tests";
+import { MemoryJournal, type OperationRecord, type SliceRecord } from "../src/index.js";
+import type { SliceResult } from "../src/Journal.js";
+
+/** A journal whose disk fills up after `budget` commits. */
+class FillingJournal extends MemoryJournal {
+  budget = Infinity;
+  override commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number {
+    if (this.budget-- <= 0) throw new Error("SQLITE_FULL: database or disk is full");
+    return super.commit(op, result, intent);
+  }
+}
+
+describe("fail-stop", () => {
+  it("a journal that cannot persist stops the engine before any unjournaled write; recovery follows", async () => {
+    const journal = new FillingJournal();
+    const h = await Harness.create({ journalFactory: () => journal, limits: { sliceSize: 4 } });
+    const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 15, y: 64, z: 0 }, "minecraft:stone") }));
+    const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "full" }));
+    journal.budget = 2; // intents of slices 0 and 1 persist; the third commit fails
+    await h.engine.settle();
+    expect(h.engine.stopped).toBe(true);
+    let stones = 0;
+    for (let x = 0; x < 16; x++) if (h.world.stateAt(x, 64, 0) === "minecraft:stone") stones++;
+    expect(stones).toBe(8); // never more than what intents cover
+    expect(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id })).toMatchObject({ ok: false, error: { code: "busy", details: { reason: "engine_stopped" } } });
+    journal.budget = Infinity;
+    await h.restart();
+    expect(unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id })).status).toBe("recovery_required");
+    const review = unwrap(await h.engine.recoveryReview(h.admin, { operation_id: op.operation_id }));
+    expect(review).toMatchObject({ positions: 8, matchesAfter: 8 });
+    h.close();
+  });
+
+  it("a world that is down gives a retryable busy result, not an exception", async () => {
+    const h = await Harness.create();
+    h.world.faults.crashAt("read");
+    const r = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 1, y: 64, z: 0 }, "minecraft:stone") });
+    expect(r).toMatchObject({ ok: false, error: { code: "busy", retryable: true, details: { reason: "host_down" } } });
+    const i = await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 0, y: 64, z: 0 }, detail: "summary" });
+    expect(i).toMatchObject({ ok: false, error: { code: "busy" } });
+    h.close();
+  });
+});
