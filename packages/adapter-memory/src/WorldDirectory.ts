@@ -1,15 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, existsSync, fsyncSync, openSync, closeSync } from "node:fs";
 import { join } from "node:path";
+import type { WorldInfo } from "@mcb/engine";
 import { Section, VoxelStore } from "./VoxelStore.js";
 
-export interface WorldMeta {
-  readonly worldId: string;
-  readonly epoch: number;
-  readonly minecraftVersion: string;
-  readonly dataVersion: number;
-  readonly minY: number;
-  readonly maxY: number;
-}
+/** Identity and height of a stored world: `WorldInfo` without the (runtime) capabilities. */
+export type WorldMeta = Omit<WorldInfo, "capabilities">;
 
 interface SectionFile {
   readonly palette: string[];

@@ -1,26 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { mcb, root, tower } from "./support.js";
 import { describe, expect, it } from "vitest";
 import { compileRecipeFile } from "../src/index.js";
-
-const run = promisify(execFile);
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const cli = join(root, "packages/bridge/dist/cli.js");
-const tower = join(root, "examples/tower.json");
-
-async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: root, timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 describe("mcb recipe compile (built CLI)", () => {
   it("prints count, bounds, palette counts and hash", async () => {

@@ -1,16 +1,10 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { mcb, tower } from "./support.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { openEmbeddedWorld } from "../src/index.js";
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const cli = join(root, "packages/bridge/dist/cli.js");
-const tower = join(root, "examples/tower.json");
 const dirs: string[] = [];
 afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
@@ -22,15 +16,6 @@ async function stateDir(): Promise<string> {
   return d;
 }
 
-async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: root, timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 describe("mcb build / undo / inspect / status on the embedded world (built CLI)", () => {
   it("builds the example tower across processes, undoes it, and keeps state on disk", async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { Box3 } from "@mcb/recipe";
 import { inBox, type Vec3 } from "./Geometry.js";
+import { StateTable } from "./StateTable.js";
 
 export interface BlockChange {
   readonly seq: number;
@@ -32,8 +33,8 @@ export class ChangeFeed {
   private readonly xyz: Int32Array;
   private readonly state: Uint32Array;
   private readonly op: Int32Array;
-  private readonly strings: string[] = [];
-  private readonly stringIds = new Map<string, number>();
+  /** Interned states and operation ids. */
+  private readonly strings = new StateTable();
   private head = 0;
   private continuityFrom = 0;
 
@@ -43,24 +44,14 @@ export class ChangeFeed {
     this.op = new Int32Array(capacity);
   }
 
-  private intern(s: string): number {
-    let i = this.stringIds.get(s);
-    if (i === undefined) {
-      i = this.strings.length;
-      this.strings.push(s);
-      this.stringIds.set(s, i);
-    }
-    return i;
-  }
-
   /** Records one change; `operationId` null for an external change. */
   push(x: number, y: number, z: number, state: string, operationId: string | null): void {
     const slot = this.head % this.capacity;
     this.xyz[slot * 3] = x;
     this.xyz[slot * 3 + 1] = y;
     this.xyz[slot * 3 + 2] = z;
-    this.state[slot] = this.intern(state);
-    this.op[slot] = operationId === null ? -1 : this.intern(operationId);
+    this.state[slot] = this.strings.id(state);
+    this.op[slot] = operationId === null ? -1 : this.strings.id(operationId);
     this.head++;
   }
 
@@ -96,9 +87,9 @@ export class ChangeFeed {
       changes.push({
         seq: at,
         pos: { x, y, z },
-        state: this.strings[this.state[slot]!]!,
+        state: this.strings.states[this.state[slot]!]!,
         source: op < 0 ? "external" : "operation",
-        ...(op < 0 ? {} : { operation_id: this.strings[op]! }),
+        ...(op < 0 ? {} : { operation_id: this.strings.states[op]! }),
       });
     }
     // Skip non-matching tail entries so an idle region returns the head cursor.

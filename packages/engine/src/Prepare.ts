@@ -4,7 +4,7 @@ import { boxContains, inBox, posKey, type Vec3 } from "./Geometry.js";
 import type { Journal } from "./Journal.js";
 import type { PlanContent } from "./PreparedPlan.js";
 import type { EngineLimits, ProjectConfig } from "./Project.js";
-import { StateTable } from "./StateTable.js";
+import { WriteSetBuilder } from "./WriteSet.js";
 import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
 
@@ -124,8 +124,7 @@ export async function prepareContent(
   if (!expected.ok) return expected;
 
   const current = await readPositions(deps.adapter, pos);
-  const table = new StateTable();
-  const out = { pos: [] as number[], before: [] as number[], beforeDigest: [] as number[], after: [] as number[] };
+  const out = new WriteSetBuilder();
   let unchanged = 0;
   let filtered = 0;
   const stale: unknown[] = [];
@@ -161,10 +160,7 @@ export async function prepareContent(
       if (entityLoss.length < SAMPLE) entityLoss.push({ pos: { x, y, z }, current: c, desired: d });
       continue;
     }
-    out.pos.push(x, y, z);
-    out.before.push(table.id(c));
-    out.beforeDigest.push(dc === null ? -1 : table.digestId(dc));
-    out.after.push(table.id(d));
+    out.add(x, y, z, c, dc, d);
   }
   if (missingDigest.length > 0)
     return fail(mcbError("invalid_request", "expected_blocks omits the snapshot_id of a block entity; copy it from region_inspect", { reason: "missing_snapshot_id", sample: missingDigest }));
@@ -175,33 +171,28 @@ export async function prepareContent(
 
   // Dependencies that are also written are covered by the write's own compare-and-set.
   const written = new Set<string>();
-  for (let i = 0; i < out.pos.length; i += 3) written.add(posKey(out.pos[i]!, out.pos[i + 1]!, out.pos[i + 2]!));
+  const wp = out.positions();
+  for (let i = 0; i < wp.length; i += 3) written.add(posKey(wp[i]!, wp[i + 1]!, wp[i + 2]!));
   const depTriples: number[] = [];
   for (let i = 0; i < plan.reads.length; i += 3) {
     if (!written.has(posKey(plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!))) depTriples.push(plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!);
   }
   const depPos = Int32Array.from(depTriples);
   const depRead = await readPositions(deps.adapter, depPos);
-  return ok({
-    projectId: project.projectId,
-    kind: "build",
-    undoOf: null,
-    partId: input.part_id ?? null,
-    worldId: world.worldId,
-    epoch: world.epoch,
-    sourceHash: plan.hash,
-    states: table.states,
-    digests: table.digests,
-    pos: Int32Array.from(out.pos),
-    before: Uint32Array.from(out.before),
-    beforeDigest: Int32Array.from(out.beforeDigest),
-    after: Uint32Array.from(out.after),
-    depPos,
-    depState: Uint32Array.from(depRead.states, (s) => table.id(s)),
-    depDigest: Int32Array.from(depRead.digests, (d) => (d === null ? -1 : table.digestId(d))),
-    unchanged,
-    filtered,
-  });
+  out.setDependencies(depPos, depRead.states, depRead.digests);
+  return ok(
+    out.build({
+      projectId: project.projectId,
+      kind: "build",
+      undoOf: null,
+      partId: input.part_id ?? null,
+      worldId: world.worldId,
+      epoch: world.epoch,
+      sourceHash: plan.hash,
+      unchanged,
+      filtered,
+    }),
+  );
 }
 
 /** Validates expected_blocks: every desired position exactly once, canonical states, digests. */

@@ -3,7 +3,7 @@ import type { ConflictSample, Journal, OperationRecord } from "./Journal.js";
 import { TERMINAL_STATUSES } from "./Journal.js";
 import { ownership } from "./Ownership.js";
 import type { PlanContent, PreparedPlan } from "./PreparedPlan.js";
-import { StateTable } from "./StateTable.js";
+import { WriteSetBuilder } from "./WriteSet.js";
 import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
 
@@ -47,8 +47,7 @@ export async function prepareUndoContent(
   revoked.forEach((w, i) =>
     conflict({ pos: { x: w.x, y: w.y, z: w.z }, kind: "write", expected: plan.states[plan.after[w.index]!]!, actual: revokedNow.states[i]!, dataChanged: false }),
   );
-  const table = new StateTable();
-  const out = { pos: [] as number[], before: [] as number[], beforeDigest: [] as number[], after: [] as number[] };
+  const out = new WriteSetBuilder();
   owned.forEach((w, i) => {
     const ours = plan.states[plan.after[w.index]!]!;
     const c = now.states[i]!;
@@ -57,32 +56,18 @@ export async function prepareUndoContent(
       conflict({ pos: { x: w.x, y: w.y, z: w.z }, kind: "write", expected: ours, actual: c, dataChanged: c === ours });
       return;
     }
-    out.pos.push(w.x, w.y, w.z);
-    out.before.push(table.id(c));
-    out.beforeDigest.push(dc === null ? -1 : table.digestId(dc));
-    out.after.push(table.id(plan.states[plan.before[w.index]!]!));
+    out.add(w.x, w.y, w.z, c, dc, plan.states[plan.before[w.index]!]!);
   });
-  return ok({
-    content: {
-      projectId: op.projectId,
-      kind: "undo",
-      undoOf: op.operationId,
-      partId: null,
-      worldId: world.worldId,
-      epoch: world.epoch,
-      sourceHash: null,
-      states: table.states,
-      digests: table.digests,
-      pos: Int32Array.from(out.pos),
-      before: Uint32Array.from(out.before),
-      beforeDigest: Int32Array.from(out.beforeDigest),
-      after: Uint32Array.from(out.after),
-      depPos: new Int32Array(0),
-      depState: new Uint32Array(0),
-      depDigest: new Int32Array(0),
-      unchanged: 0,
-      filtered: 0,
-    },
-    conflicts: { count, sample },
+  const content = out.build({
+    projectId: op.projectId,
+    kind: "undo",
+    undoOf: op.operationId,
+    partId: null,
+    worldId: world.worldId,
+    epoch: world.epoch,
+    sourceHash: null,
+    unchanged: 0,
+    filtered: 0,
   });
+  return ok({ content, conflicts: { count, sample } });
 }

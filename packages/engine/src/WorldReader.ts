@@ -1,3 +1,4 @@
+import { boundsOf } from "./Geometry.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
 
 export interface PositionsRead {
@@ -26,17 +27,9 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
   const digests = new Array<string | null>(n).fill(null);
   let inspected = 0;
   for (const g of groups.values()) {
-    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-    for (const i of g) {
-      const o = (from + i) * 3;
-      const x = pos[o]!, y = pos[o + 1]!, z = pos[o + 2]!;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-      if (z < minZ) minZ = z;
-      if (z > maxZ) maxZ = z;
-    }
+    const triples = new Int32Array(g.length * 3);
+    g.forEach((i, k) => triples.set(pos.subarray((from + i) * 3, (from + i) * 3 + 3), k * 3));
+    const { minX, minY, minZ, maxX, maxY, maxZ } = boundsOf(triples)!;
     const r = await adapter.read({ minX, minY, minZ, maxX, maxY, maxZ });
     const sx = maxX - minX + 1;
     const sz = maxZ - minZ + 1;

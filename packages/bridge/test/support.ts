@@ -1,0 +1,20 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+export const root = fileURLToPath(new URL("../../../", import.meta.url));
+export const cli = join(root, "packages/bridge/dist/cli.js");
+export const tower = join(root, "examples/tower.json");
+
+/** Runs the built CLI; never throws for a non-zero exit. */
+export async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: root, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}

@@ -1,0 +1,54 @@
+import type { PlanContent } from "./PreparedPlan.js";
+import { StateTable } from "./StateTable.js";
+
+export type PlanMeta = Pick<PlanContent, "projectId" | "kind" | "undoOf" | "partId" | "worldId" | "epoch" | "sourceHash" | "unchanged" | "filtered">;
+
+/** Accumulates a prepared plan's write set (in plan order) and dependencies into interned arrays. */
+export class WriteSetBuilder {
+  private readonly table = new StateTable();
+  private readonly pos: number[] = [];
+  private readonly before: number[] = [];
+  private readonly beforeDigest: number[] = [];
+  private readonly after: number[] = [];
+  private depPos: Int32Array = new Int32Array(0);
+  private depState: Uint32Array = new Uint32Array(0);
+  private depDigest: Int32Array = new Int32Array(0);
+
+  add(x: number, y: number, z: number, before: string, beforeDigest: string | null, after: string): void {
+    this.pos.push(x, y, z);
+    this.before.push(this.table.id(before));
+    this.beforeDigest.push(this.digest(beforeDigest));
+    this.after.push(this.table.id(after));
+  }
+
+  /** Positions (x, y, z triples) as added so far. */
+  positions(): readonly number[] {
+    return this.pos;
+  }
+
+  /** Dependencies with the states and digests they must keep. */
+  setDependencies(pos: Int32Array, states: readonly string[], digests: readonly (string | null)[]): void {
+    this.depPos = pos;
+    this.depState = Uint32Array.from(states, (s) => this.table.id(s));
+    this.depDigest = Int32Array.from(digests, (d) => this.digest(d));
+  }
+
+  build(meta: PlanMeta): PlanContent {
+    return {
+      ...meta,
+      states: this.table.states,
+      digests: this.table.digests,
+      pos: Int32Array.from(this.pos),
+      before: Uint32Array.from(this.before),
+      beforeDigest: Int32Array.from(this.beforeDigest),
+      after: Uint32Array.from(this.after),
+      depPos: this.depPos,
+      depState: this.depState,
+      depDigest: this.depDigest,
+    };
+  }
+
+  private digest(d: string | null): number {
+    return d === null ? -1 : this.table.digestId(d);
+  }
+}
