@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { createMaterialCatalog, fail, type MaterialCatalog, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
+import { createMaterialCatalog, fail, mcbError, ok, type BlockRegistry, type MaterialCatalog, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
-import { emptyCounters, runOperation } from "./Applier.js";
+import { emptyCounters } from "./Applier.js";
+import { OperationQueue } from "./OperationQueue.js";
 import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
 import { boxJson } from "./Geometry.js";
 import { inspectRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "./Inspect.js";
@@ -13,7 +14,7 @@ import { DEFAULT_ENGINE_LIMITS, ProjectAccess, denied, validateLimits, type Engi
 import { reviewRecovery, type RecoveryReview } from "./Recovery.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
 import { operationView, prepareView, type OperationStatusView, type PrepareView } from "./Views.js";
-import { isHostCrash, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
+import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 import { projectContext, type ProjectContextView } from "./ProjectContext.js";
 import { planWarnings } from "./Warnings.js";
 import { guardWorld } from "./WorldGuard.js";
@@ -63,12 +64,9 @@ export class Engine {
   private readonly catalog: MaterialCatalog;
   private readonly feed: ChangeFeed;
   private readonly planCache = new Map<string, PreparedPlan>();
-  private readonly cancels = new Set<string>();
-  private readonly queue: string[] = [];
-  private pump: Promise<void> | null = null;
+  private readonly ops: OperationQueue;
   private eventCursor: string | null = null;
   private syncing: Promise<void> = Promise.resolve();
-  private crashed: Error | null = null;
 
   private constructor(private readonly o: EngineOptions, private world: WorldInfo) {
     this.limits = { ...DEFAULT_ENGINE_LIMITS, ...o.limits };
@@ -79,6 +77,21 @@ export class Engine {
     this.catalog = catalogOf(o.registry);
     this.feed = new ChangeFeed(this.limits.changeFeedCapacity);
     for (const p of o.projects) this.projects.set(p.projectId, new ProjectAccess(p));
+    this.ops = new OperationQueue(
+      {
+        adapter: o.adapter,
+        journal: o.journal,
+        feed: this.feed,
+        limits: this.limits,
+        clock: this.clock,
+        syncEvents: () => this.syncEvents(),
+        mayWrite: (op) => {
+          const p = this.projects.get(op.projectId);
+          return p !== undefined && p.permits(op.initiator) ? null : denied(op.projectId);
+        },
+      },
+      (id) => this.finished(id),
+    );
   }
 
   /**
@@ -102,8 +115,8 @@ export class Engine {
   // ---- access ---------------------------------------------------------------------------
 
   private scope(ctx: RequestContext): Result<ProjectAccess> {
-    if (this.crashed !== null)
-      return fail(mcbError("busy", `this engine stopped (${this.crashed.message}); restart the process`, { reason: "engine_stopped" }));
+    const stopped = this.ops.stoppedBy;
+    if (stopped !== null) return fail(mcbError("busy", `this engine stopped (${stopped.message}); restart the process`, { reason: "engine_stopped" }));
     const p = this.projects.get(ctx.projectId);
     if (p === undefined || !p.permits(ctx.principal)) return fail(denied(ctx.projectId));
     return ok(p);
@@ -249,6 +262,8 @@ export class Engine {
     const used = journal.findOperationByPlan(plan_id);
     if (used !== null) return fail(mcbError("invalid_request", "this plan was already applied under another key; prepare a new plan", { reason: "plan_already_applied", operation_id: used.operationId }));
     if (this.clock() > plan.expiresAt) return fail(mcbError("stale_snapshot", "the plan expired; prepare it again from fresh state", { reason: "plan_expired", expires_at: new Date(plan.expiresAt).toISOString() }));
+    if (journal.sizeBytes() > this.limits.maxJournalBytes)
+      return fail(mcbError("budget_exceeded", "the journal is over its disk quota; new writes stop until an administrator frees space", { reason: "journal_quota", limit: this.limits.maxJournalBytes }));
     const blocked = journal.unfinishedOperations().filter((o) => o.status === "recovery_required");
     if (blocked.length > 0)
       return fail(mcbError("recovery_required", "an unfinished operation awaits administrator review; no new writes start until it is decided", { operation_ids: blocked.map((o) => o.operationId) }));
@@ -275,8 +290,7 @@ export class Engine {
       cancelRequested: false,
     };
     if (journal.createOperation(op) === "duplicate_key") return this.buildApply(ctx, input);
-    this.queue.push(op.operationId);
-    this.kick();
+    this.ops.submit(op.operationId);
     return ok(this.view(op));
   }
 
@@ -293,7 +307,7 @@ export class Engine {
     if (!scope.ok) return scope;
     const op = this.ownOperation(ctx, input?.operation_id);
     if (!op.ok) return op;
-    if (op.value.status === "queued" || op.value.status === "applying") this.cancels.add(op.value.operationId);
+    if (op.value.status === "queued" || op.value.status === "applying") this.ops.cancel(op.value.operationId);
     return ok(this.view(op.value));
   }
 
@@ -305,47 +319,14 @@ export class Engine {
   }
 
   private view(op: OperationRecord): OperationStatusView {
-    return operationView(op, this.cancels.has(op.operationId));
+    return operationView(op, this.ops.cancelRequested(op.operationId));
   }
 
-  private kick(): void {
-    if (this.pump !== null) return;
-    this.pump = this.drain().finally(() => {
-      this.pump = null;
-    });
-  }
-
-  private async drain(): Promise<void> {
-    const deps = {
-      adapter: this.o.adapter,
-      journal: this.o.journal,
-      feed: this.feed,
-      limits: this.limits,
-      clock: this.clock,
-      syncEvents: () => this.syncEvents(),
-      mayWrite: (op: OperationRecord): McbError | null => {
-        const p = this.projects.get(op.projectId);
-        return p !== undefined && p.permits(op.initiator) ? null : denied(op.projectId);
-      },
-      cancelRequested: (id: string) => this.cancels.has(id),
-    };
-    while (this.queue.length > 0 && this.crashed === null) {
-      const id = this.queue.shift()!;
-      try {
-        const done = await runOperation(deps, id);
-        this.cancels.delete(id);
-        if (done.kind === "undo" && done.undoOf !== null && done.status === "applied") {
-          const original = this.o.journal.getOperation(done.undoOf);
-          if (original !== null) this.o.journal.commit({ ...original, undoneBy: done.operationId, updatedAt: this.clock() }, null, null);
-        }
-      } catch (error) {
-        // Fail-stop: a host crash, or a journal that can no longer persist, ends this engine. The
-        // operation is recovered (recovery_required) when the next engine opens the journal.
-        this.crashed = error instanceof Error ? error : new Error(String(error));
-        this.queue.length = 0;
-        if (!isHostCrash(error)) process.stderr.write(`mcb engine stopped: ${this.crashed.message}\n`);
-      }
-    }
+  private finished(operationId: string): void {
+    const done = this.o.journal.getOperation(operationId);
+    if (done === null || done.kind !== "undo" || done.undoOf === null || done.status !== "applied") return;
+    const original = this.o.journal.getOperation(done.undoOf);
+    if (original !== null) this.o.journal.commit({ ...original, undoneBy: done.operationId, updatedAt: this.clock() }, null, null);
   }
 
   // ---- parts ---------------------------------------------------------------------------------
@@ -419,11 +400,11 @@ export class Engine {
 
   /** Resolves when no operation is queued or running. */
   async settle(): Promise<void> {
-    while (this.pump !== null) await this.pump;
+    await this.ops.settle();
   }
 
   /** True once the engine stopped (host crash or journal failure); open a new one to recover. */
   get stopped(): boolean {
-    return this.crashed !== null;
+    return this.ops.stoppedBy !== null;
   }
 }

@@ -19,6 +19,8 @@ export interface EngineLimits {
   readonly changePageLimit: number;
   /** Changes remembered for region_changes before older cursors need a resync. */
   readonly changeFeedCapacity: number;
+  /** Journal size above which build_apply refuses new operations (disk quota, DESIGN §15). */
+  readonly maxJournalBytes: number;
 }
 
 export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
@@ -32,6 +34,7 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   conflictSampleSize: 16,
   changePageLimit: 100,
   changeFeedCapacity: 200_000,
+  maxJournalBytes: 8 * 1024 ** 3,
 };
 
 /** A building project: who may act, and the permitted area (inclusive). */

@@ -42,4 +42,15 @@ describe("fail-stop", () => {
     expect(i).toMatchObject({ ok: false, error: { code: "busy" } });
     h.close();
   });
+
+  it("refuses new operations once the journal is over its disk quota", async () => {
+    const h = await Harness.create({ limits: { maxJournalBytes: 50_000 } });
+    const first = await h.build(boxRecipe({ x: 0, y: 64, z: 0 }, { x: 39, y: 64, z: 24 }, "minecraft:stone")); // 1,000 blocks ≈ 25 kB
+    expect(first.status).toBe("applied");
+    expect(h.journal.sizeBytes()).toBeLessThan(50_000);
+    const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 65, z: 0 }, { x: 39, y: 66, z: 24 }, "minecraft:stone") })); // + ≈ 50 kB
+    const r = await h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "q" });
+    expect(r).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { reason: "journal_quota" } } });
+    h.close();
+  });
 });
