@@ -2,6 +2,7 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { McbError } from "@mcb/blocks";
 import type { ChangeFeed } from "./ChangeFeed.js";
 import { boundsOf, setBit } from "./Geometry.js";
+import { sliceBounds } from "./Multipart.js";
 import type { ConflictSample, Journal, OperationCounters, OperationRecord, OperationStatus, SliceResult } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits } from "./Project.js";
@@ -66,6 +67,8 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
     if (counters.conflicts > 0) return finish("conflict");
   }
 
+  const bounds = sliceBounds(n, plan.pairs, size);
+  const pairStart = new Set<number>(plan.pairs);
   for (let s = counters.slicesDone; s < counters.slicesTotal; s++) {
     try {
       await yieldToLoop();
@@ -77,8 +80,8 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
         return finish("failed", { code: "stale_snapshot", message: "the world was restored or replaced (epoch changed) during the operation" });
       await deps.syncEvents();
 
-      const start = s * size;
-      const end = Math.min(n, start + size);
+      const start = bounds[s]!;
+      const end = bounds[s + 1]!;
       const cur = await readPositions(adapter, plan.pos, start, end);
       const depNow = plan.depPos.length === 0 ? null : await readPositions(adapter, plan.depPos);
       const checks: CasCheck[] = [];
@@ -93,6 +96,8 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       const intent = new Uint8Array(Math.ceil((end - start) / 8));
       const writes: CasWrite[] = [];
       const offsets: number[] = [];
+      // A pair whose two members are both written is one indivisible compare-and-set group.
+      const groupEnds: number[] = [];
       let skipped = 0;
       for (let i = start; i < end; i++) {
         const c = cur.states[i - start]!;
@@ -103,8 +108,11 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
         const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
         if (c === before && dc === beforeDigest) {
           setBit(intent, i - start);
+          const joinsPrevious = pairStart.has(i - 1) && offsets[offsets.length - 1] === i - 1 - start;
+          if (joinsPrevious) groupEnds.pop();
           writes.push({ x, y, z, before, beforeDigest, after });
           offsets.push(i - start);
+          groupEnds.push(writes.length);
         } else if (c === after) {
           skipped++;
         } else {
@@ -114,12 +122,11 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       if (counters.conflicts > op.counters.conflicts) return finish("conflict");
 
       counters = { ...counters, skipped: counters.skipped + skipped };
-      const bounds = boundsOf(plan.pos, start, end)!;
       op = { ...op, status: "applying", counters, updatedAt: deps.clock() };
-      journal.commit(op, pending, { operationId, sliceNo: s, start, end, intent, written: null, seq: 0, bounds, entityDigests: [] });
+      journal.commit(op, pending, { operationId, sliceNo: s, start, end, intent, written: null, seq: 0, bounds: boundsOf(plan.pos, start, end)!, entityDigests: [] });
       pending = null;
       intentOpen = true;
-      const res = await adapter.compareAndSet({ checks, writes });
+      const res = await adapter.compareAndSet({ checks, writes, groupEnds });
       intentOpen = false;
       const written = new Uint8Array(intent.length);
       const entityDigests: [number, string][] = [];
@@ -175,5 +182,5 @@ function digestOf(plan: PreparedPlan, i: number): string | null {
 
 export function emptyCounters(plan: PreparedPlan, sliceSize: number): OperationCounters {
   const total = writeCount(plan);
-  return { total, written: 0, skipped: 0, conflicts: 0, slicesDone: 0, slicesTotal: Math.ceil(total / sliceSize) };
+  return { total, written: 0, skipped: 0, conflicts: 0, slicesDone: 0, slicesTotal: sliceBounds(total, plan.pairs, sliceSize).length - 1 };
 }

@@ -30,6 +30,8 @@ export interface PreparedPlan {
   readonly before: Uint32Array;
   readonly beforeDigest: Int32Array;
   readonly after: Uint32Array;
+  /** Write-set indices i (sorted) where writes i and i+1 are one indivisible multi-block group. */
+  readonly pairs: Uint32Array;
   /** Dependencies as (x, y, z) triples with their expected state and digest. */
   readonly depPos: Int32Array;
   readonly depState: Uint32Array;
@@ -42,7 +44,7 @@ export interface PreparedPlan {
 
 export type PlanContent = Omit<PreparedPlan, "planId" | "planHash" | "createdAt" | "expiresAt">;
 
-const MAGIC = "mcb-prepared/1";
+const MAGIC = "mcb-prepared/2";
 const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 function bytesOf(a: Int32Array | Uint32Array): Uint8Array {
@@ -65,13 +67,14 @@ function contentHeader(p: PlanContent): string {
     p.digests,
     p.pos.length / 3,
     p.depPos.length / 3,
+    p.pairs.length,
     p.unchanged,
     p.filtered,
   ]);
 }
 
 function arraysOf(p: PlanContent): (Int32Array | Uint32Array)[] {
-  return [p.pos, p.before, p.beforeDigest, p.after, p.depPos, p.depState, p.depDigest];
+  return [p.pos, p.before, p.beforeDigest, p.after, p.pairs, p.depPos, p.depState, p.depDigest];
 }
 
 /** SHA-256 (lowercase hex) of the canonical content encoding; independent of ids and clocks. */
@@ -116,11 +119,12 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
   };
   const c = JSON.parse(outer.content) as [
     string, string, "build" | "undo", string | null, string | null, string, number, string | null,
-    string[], string[], number, number, number, number,
+    string[], string[], number, number, number, number, number,
   ];
   if (c[0] !== MAGIC) throw new Error(`journal plan has format ${String(c[0])}, expected ${MAGIC}`);
   const n = c[10];
   const m = c[11];
+  const pairCount = c[12];
   let at = 4 + headerLength;
   // Copy into fresh aligned buffers: the source offset need not be 4-byte aligned.
   const take = <T extends Int32Array | Uint32Array>(make: (len: number) => T, len: number): T => {
@@ -149,11 +153,12 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
     before: take(u32, n),
     beforeDigest: take(i32, n),
     after: take(u32, n),
+    pairs: take(u32, pairCount),
     depPos: take(i32, m * 3),
     depState: take(u32, m),
     depDigest: take(i32, m),
-    unchanged: c[12],
-    filtered: c[13],
+    unchanged: c[13],
+    filtered: c[14],
   };
   if (at !== b.length) throw new Error(`journal plan ${plan.planId}: ${b.length - at} trailing bytes`);
   return plan;

@@ -85,4 +85,5 @@ export function validateLimits(l: EngineLimits): void {
     if (!Number.isInteger(v) || v <= 0) throw new RangeError(`engine limit ${k} must be a positive integer, got ${String(v)}`);
   }
   if (l.sliceSize > 512) throw new RangeError("sliceSize is at most 512 (DESIGN §17)");
+  if (l.sliceSize < 2) throw new RangeError("sliceSize is at least 2 (a multi-block pair is never split)");
 }

@@ -1,4 +1,5 @@
 import type { PlanContent } from "./PreparedPlan.js";
+import { pairMultipart } from "./Multipart.js";
 import { StateTable } from "./StateTable.js";
 
 export type PlanMeta = Pick<PlanContent, "projectId" | "kind" | "undoOf" | "partId" | "worldId" | "epoch" | "sourceHash" | "unchanged" | "filtered">;
@@ -33,15 +34,21 @@ export class WriteSetBuilder {
     this.depDigest = Int32Array.from(digests, (d) => this.digest(d));
   }
 
+  /** The content, with each multi-block pair made adjacent (see `pairMultipart`). */
   build(meta: PlanMeta): PlanContent {
+    const st = this.table.states;
+    const { order, pairStarts } = pairMultipart(this.pos, this.before.map((b) => st[b]!), this.after.map((a) => st[a]!));
+    const pos = new Int32Array(order.length * 3);
+    order.forEach((i, k) => pos.set([this.pos[i * 3]!, this.pos[i * 3 + 1]!, this.pos[i * 3 + 2]!], k * 3));
     return {
       ...meta,
-      states: this.table.states,
+      states: st,
       digests: this.table.digests,
-      pos: Int32Array.from(this.pos),
-      before: Uint32Array.from(this.before),
-      beforeDigest: Int32Array.from(this.beforeDigest),
-      after: Uint32Array.from(this.after),
+      pos,
+      before: Uint32Array.from(order, (i) => this.before[i]!),
+      beforeDigest: Int32Array.from(order, (i) => this.beforeDigest[i]!),
+      after: Uint32Array.from(order, (i) => this.after[i]!),
+      pairs: Uint32Array.from(pairStarts),
       depPos: this.depPos,
       depState: this.depState,
       depDigest: this.depDigest,
