@@ -15,10 +15,11 @@ export interface PositionsRead {
  */
 export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from = 0, to = pos.length / 3): Promise<PositionsRead> {
   const n = to - from;
-  const groups = new Map<string, number[]>();
+  const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
     const o = (from + i) * 3;
-    const key = `${pos[o]! >> 4},${pos[o + 1]! >> 4},${pos[o + 2]! >> 4}`;
+    // Section coordinates: |x|,|z| ≤ 30M → ±2^21 sections; y ≤ ±2048 → ±2^7: the key stays below 2^53, exact.
+    const key = (((pos[o]! >> 4) + 2 ** 21) * 2 ** 9 + ((pos[o + 1]! >> 4) + 2 ** 8)) * 2 ** 22 + ((pos[o + 2]! >> 4) + 2 ** 21);
     let g = groups.get(key);
     if (g === undefined) groups.set(key, (g = []));
     g.push(i);

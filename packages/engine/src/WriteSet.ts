@@ -1,5 +1,5 @@
 import type { PlanContent } from "./PreparedPlan.js";
-import { pairMultipart } from "./Multipart.js";
+import { pairMultipart, partnerOf } from "./Multipart.js";
 import { StateTable } from "./StateTable.js";
 
 export type PlanMeta = Pick<PlanContent, "projectId" | "kind" | "undoOf" | "partId" | "worldId" | "epoch" | "sourceHash" | "unchanged" | "filtered">;
@@ -37,7 +37,24 @@ export class WriteSetBuilder {
   /** The content, with each multi-block pair made adjacent (see `pairMultipart`). */
   build(meta: PlanMeta): PlanContent {
     const st = this.table.states;
-    const { order, pairStarts } = pairMultipart(this.pos, this.before.map((b) => st[b]!), this.after.map((a) => st[a]!));
+    const { order, pairStarts } = st.some((x) => partnerOf(x) !== null)
+      ? pairMultipart(this.pos, this.before.map((b) => st[b]!), this.after.map((a) => st[a]!))
+      : { order: null, pairStarts: [] };
+    if (order === null) {
+      return {
+        ...meta,
+        states: st,
+        digests: this.table.digests,
+        pos: Int32Array.from(this.pos),
+        before: Uint32Array.from(this.before),
+        beforeDigest: Int32Array.from(this.beforeDigest),
+        after: Uint32Array.from(this.after),
+        pairs: new Uint32Array(0),
+        depPos: this.depPos,
+        depState: this.depState,
+        depDigest: this.depDigest,
+      };
+    }
     const pos = new Int32Array(order.length * 3);
     order.forEach((i, k) => pos.set([this.pos[i * 3]!, this.pos[i * 3 + 1]!, this.pos[i * 3 + 2]!], k * 3));
     return {
