@@ -24,6 +24,7 @@ describe("model-based suite", () => {
     for (const outcome of [
       "apply none → applied (wrote)",
       "apply none → conflict",
+      "dependency changed: conflict",
       "apply cancel → cancelled (wrote)",
       "apply crash → recovery_required (wrote)",
       "apply crash → recovery_required",

@@ -29,10 +29,15 @@ function slicesOf(ws: readonly ModelWrite[]): ModelWrite[][] {
 function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): Prediction {
   sync(m);
   const slices = slicesOf(plan.writeSet);
-  const reads = slices.length === 0 ? 0 : slices.length + 1; // precheck + one per slice
+  // Reads: the precheck and each slice read the targets, then the dependencies (if any).
+  const d = plan.deps.length > 0 ? 1 : 0;
+  const preReads = (slices.length > 0 ? 1 : 0) + d;
+  const perSlice = 1 + d;
   const crash = interrupt.kind === "crash" ? interrupt : null;
-  const conflicts = plan.writeSet.filter((w) => m.world.get(w.key) !== w.before && m.world.get(w.key) !== w.after).length;
-  if (crash?.point === "read" && crash.skip === 0 && reads > 0) return { status: "cancelled", written: 0, conflicts: 0, crashed: true };
+  const depConflicts = plan.deps.filter((x) => m.world.get(x.key) !== x.state).length;
+  const conflicts = plan.writeSet.filter((w) => m.world.get(w.key) !== w.before && m.world.get(w.key) !== w.after).length + depConflicts;
+  if (depConflicts > 0) note(m, "dependency changed: conflict");
+  if (crash?.point === "read" && crash.skip < preReads) return { status: "cancelled", written: 0, conflicts: 0, crashed: true };
   if (conflicts > 0) return { status: "conflict", written: 0, conflicts, crashed: false };
 
   let written = 0;
@@ -47,7 +52,7 @@ function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): 
   const toWrite = slices.map((s) => s.filter((w) => m.world.get(w.key) === w.before));
   for (let k = 0; k < slices.length; k++) {
     if (crash !== null) {
-      const fires = crash.point === "read" ? crash.skip === k + 1 : crash.skip === k;
+      const fires = crash.point === "read" ? crash.skip >= preReads && Math.floor((crash.skip - preReads) / perSlice) === k : crash.skip === k;
       if (fires) {
         // Slices before k-1 are confirmed; k-1's result was to be committed with k's intent.
         const readCrash = crash.point === "read";

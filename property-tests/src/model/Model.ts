@@ -27,6 +27,8 @@ export interface ModelPlan {
   readonly planHash: string;
   /** Positions where base ≠ desired at preparation, in plan order (y, z, x). */
   readonly writeSet: readonly ModelWrite[];
+  /** Read dependencies (not in the write set) and the state each must keep. */
+  readonly deps: readonly { readonly key: string; readonly state: string }[];
   used: boolean;
 }
 
