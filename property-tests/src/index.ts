@@ -1,3 +1,10 @@
 export { Harness, sharedRegistry, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions } from "./Harness.js";
 export { runModelSuite, commandArbitrary, type ModelSuiteOptions } from "./model/ModelSuite.js";
 export { checkAdapterConformance, type AdapterDriver } from "./conformance/AdapterConformance.js";
+export { emptyModel, type Model } from "./model/Model.js";
+export { PrepareCommand } from "./model/PrepareCommand.js";
+export { ApplyCommand } from "./model/ApplyCommand.js";
+export { CrashDuringApplyCommand } from "./model/CrashDuringApplyCommand.js";
+export { ExternalEditCommand } from "./model/ExternalEditCommand.js";
+export { UndoCommand } from "./model/UndoCommand.js";
+export { RecoverCommand } from "./model/RecoverCommand.js";

@@ -1,0 +1,49 @@
+import fc from "fast-check";
+import { describe, it } from "vitest";
+import {
+  ApplyCommand,
+  CrashDuringApplyCommand,
+  ExternalEditCommand,
+  Harness,
+  PrepareCommand,
+  RecoverCommand,
+  UndoCommand,
+  emptyModel,
+} from "../src/index.js";
+
+/** Counterexamples found while building the suite, replayed as fixed command sequences. */
+async function replay(commands: fc.AsyncCommand<ReturnType<typeof emptyModel>, Harness>[]): Promise<void> {
+  const h = await Harness.create({ limits: { sliceSize: 2 } });
+  try {
+    await fc.asyncModelRun(() => ({ model: emptyModel(), real: h }), commands);
+  } finally {
+    h.close();
+  }
+}
+
+describe("model suite regressions", () => {
+  it("seed 284746488: a plan with only a dependency reads (and can crash) during its precheck", async () => {
+    await replay([new PrepareCommand(0, 0, "minecraft:air", 0), new CrashDuringApplyCommand(0, "read", 0)]);
+  });
+
+  it("ABA: an edit that restores our block still revokes undo", async () => {
+    await replay([
+      new PrepareCommand(0, 5, "minecraft:stone"),
+      new ApplyCommand(0),
+      new ExternalEditCommand(2, "minecraft:glass", true),
+      new ExternalEditCommand(2, "minecraft:stone", true),
+      new UndoCommand(0),
+    ]);
+  });
+
+  it("abandoned recovery revokes earlier ownership over the unfinished slice's mask", async () => {
+    await replay([
+      new PrepareCommand(0, 5, "minecraft:stone"),
+      new ApplyCommand(0),
+      new PrepareCommand(0, 5, "minecraft:glass"),
+      new CrashDuringApplyCommand(0, "mid_slice", 1),
+      new RecoverCommand(),
+      new UndoCommand(1),
+    ]);
+  });
+});
