@@ -55,11 +55,13 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
     if (sample.length < limits.conflictSampleSize) sample.push(c);
   };
 
+  const checks = dependencyChecks(plan); // the same read set guards the precheck and every slice
+
   // A conflict found in advance means the plan does not begin writing (DESIGN §10).
   if (counters.slicesDone === 0) {
     try {
       await deps.syncEvents();
-      await precheck(adapter, plan, addConflict);
+      await precheck(adapter, plan, checks, addConflict);
     } catch (error) {
       if (isHostCrash(error)) throw error;
       return finish("failed", { code: "failed", message: `world read failed before writing: ${error instanceof Error ? error.message : String(error)}` });
@@ -83,16 +85,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       const start = bounds[s]!;
       const end = bounds[s + 1]!;
       const cur = await readPositions(adapter, plan.pos, start, end);
-      const depNow = plan.depPos.length === 0 ? null : await readPositions(adapter, plan.depPos);
-      const checks: CasCheck[] = [];
-      for (let d = 0; d < plan.depPos.length / 3; d++) {
-        const state = plan.states[plan.depState[d]!]!;
-        const digest = digestOf(plan, plan.depDigest[d]!);
-        const x = plan.depPos[d * 3]!, y = plan.depPos[d * 3 + 1]!, z = plan.depPos[d * 3 + 2]!;
-        if (depNow !== null && (depNow.states[d] !== state || depNow.digests[d] !== digest))
-          addConflict({ pos: { x, y, z }, kind: "dependency", expected: state, actual: depNow.states[d]!, dataChanged: depNow.states[d] === state });
-        checks.push({ x, y, z, state, digest });
-      }
+      await checkDependencies(adapter, plan, checks, addConflict);
       const intent = new Uint8Array(Math.ceil((end - start) / 8));
       const writes: CasWrite[] = [];
       const offsets: number[] = [];
@@ -100,24 +93,17 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       const groupEnds: number[] = [];
       let skipped = 0;
       for (let i = start; i < end; i++) {
-        const c = cur.states[i - start]!;
-        const dc = cur.digests[i - start]!;
-        const before = plan.states[plan.before[i]!]!;
-        const beforeDigest = digestOf(plan, plan.beforeDigest[i]!);
-        const after = plan.states[plan.after[i]!]!;
-        const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
-        if (c === before && dc === beforeDigest) {
+        const verdict = classify(plan, i, cur.states[i - start]!, cur.digests[i - start]!);
+        if (verdict === "skip") skipped++;
+        else if (verdict === "write") {
           setBit(intent, i - start);
           const joinsPrevious = pairStart.has(i - 1) && offsets[offsets.length - 1] === i - 1 - start;
           if (joinsPrevious) groupEnds.pop();
-          writes.push({ x, y, z, before, beforeDigest, after });
+          const p = i * 3;
+          writes.push({ x: plan.pos[p]!, y: plan.pos[p + 1]!, z: plan.pos[p + 2]!, before: plan.states[plan.before[i]!]!, beforeDigest: digestOf(plan, plan.beforeDigest[i]!), after: plan.states[plan.after[i]!]! });
           offsets.push(i - start);
           groupEnds.push(writes.length);
-        } else if (c === after) {
-          skipped++;
-        } else {
-          addConflict({ pos: { x, y, z }, kind: "write", expected: before, actual: c, dataChanged: c === before });
-        }
+        } else addConflict(targetConflict(plan, i, cur.states[i - start]!));
       }
       if (counters.conflicts > op.counters.conflicts) return finish("conflict");
 
@@ -158,22 +144,41 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
 }
 
 /** Whole-plan comparison before the first slice: every target at base or desired, every dependency intact. */
-async function precheck(adapter: WorldAdapter, plan: PreparedPlan, addConflict: (c: ConflictSample) => void): Promise<void> {
+async function precheck(adapter: WorldAdapter, plan: PreparedPlan, checks: readonly CasCheck[], addConflict: (c: ConflictSample) => void): Promise<void> {
   const cur = await readPositions(adapter, plan.pos);
   for (let i = 0; i < plan.pos.length / 3; i++) {
-    const c = cur.states[i]!;
-    const before = plan.states[plan.before[i]!]!;
-    const atBase = c === before && cur.digests[i] === digestOf(plan, plan.beforeDigest[i]!);
-    if (!atBase && c !== plan.states[plan.after[i]!]!)
-      addConflict({ pos: { x: plan.pos[i * 3]!, y: plan.pos[i * 3 + 1]!, z: plan.pos[i * 3 + 2]! }, kind: "write", expected: before, actual: c, dataChanged: c === before });
+    if (classify(plan, i, cur.states[i]!, cur.digests[i]!) === "conflict") addConflict(targetConflict(plan, i, cur.states[i]!));
   }
-  if (plan.depPos.length === 0) return;
-  const dep = await readPositions(adapter, plan.depPos);
+  await checkDependencies(adapter, plan, checks, addConflict);
+}
+
+/** DESIGN §10 for write-set position i: at base (state and digest) → write; at desired → skip; else conflict. */
+function classify(plan: PreparedPlan, i: number, current: string, digest: string | null): "write" | "skip" | "conflict" {
+  if (current === plan.states[plan.before[i]!] && digest === digestOf(plan, plan.beforeDigest[i]!)) return "write";
+  return current === plan.states[plan.after[i]!] ? "skip" : "conflict";
+}
+
+function targetConflict(plan: PreparedPlan, i: number, actual: string): ConflictSample {
+  const expected = plan.states[plan.before[i]!]!;
+  return { pos: { x: plan.pos[i * 3]!, y: plan.pos[i * 3 + 1]!, z: plan.pos[i * 3 + 2]! }, kind: "write", expected, actual, dataChanged: actual === expected };
+}
+
+function dependencyChecks(plan: PreparedPlan): CasCheck[] {
+  const checks: CasCheck[] = [];
   for (let d = 0; d < plan.depPos.length / 3; d++) {
-    const state = plan.states[plan.depState[d]!]!;
-    if (dep.states[d] !== state || dep.digests[d] !== digestOf(plan, plan.depDigest[d]!))
-      addConflict({ pos: { x: plan.depPos[d * 3]!, y: plan.depPos[d * 3 + 1]!, z: plan.depPos[d * 3 + 2]! }, kind: "dependency", expected: state, actual: dep.states[d]!, dataChanged: dep.states[d] === state });
+    checks.push({ x: plan.depPos[d * 3]!, y: plan.depPos[d * 3 + 1]!, z: plan.depPos[d * 3 + 2]!, state: plan.states[plan.depState[d]!]!, digest: digestOf(plan, plan.depDigest[d]!) });
   }
+  return checks;
+}
+
+/** Reads the plan's dependencies and reports each one no longer at its expected state and digest. */
+async function checkDependencies(adapter: WorldAdapter, plan: PreparedPlan, checks: readonly CasCheck[], addConflict: (c: ConflictSample) => void): Promise<void> {
+  if (checks.length === 0) return;
+  const now = await readPositions(adapter, plan.depPos);
+  checks.forEach((c, d) => {
+    if (now.states[d] !== c.state || now.digests[d] !== c.digest)
+      addConflict({ pos: { x: c.x, y: c.y, z: c.z }, kind: "dependency", expected: c.state, actual: now.states[d]!, dataChanged: now.states[d] === c.state });
+  });
 }
 
 function digestOf(plan: PreparedPlan, i: number): string | null {
