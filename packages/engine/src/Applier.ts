@@ -19,7 +19,7 @@ export interface ApplierDeps {
   syncEvents(): Promise<void>;
   /** Null when the operation may still write; otherwise why not (access revoked, …). */
   mayWrite(op: OperationRecord): McbError | null;
-  /** In-memory cancel flags (also persisted on the operation by the engine). */
+  /** Cancel flags, held in process memory (a restart ends the operation anyway). */
   cancelRequested(operationId: string): boolean;
 }
 

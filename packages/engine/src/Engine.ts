@@ -14,7 +14,7 @@ import { DEFAULT_ENGINE_LIMITS, ProjectAccess, denied, validateLimits, type Engi
 import { reviewRecovery, type RecoveryReview } from "./Recovery.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
 import { operationView, prepareView, type OperationStatusView, type PrepareView } from "./Views.js";
-import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
+import type { WorldAdapter } from "./WorldAdapter.js";
 import { projectContext, type ProjectContextView } from "./ProjectContext.js";
 import { planWarnings } from "./Warnings.js";
 import { guardWorld } from "./WorldGuard.js";
@@ -68,7 +68,7 @@ export class Engine {
   private eventCursor: string | null = null;
   private syncing: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly o: EngineOptions, private world: WorldInfo) {
+  private constructor(private readonly o: EngineOptions) {
     this.limits = { ...DEFAULT_ENGINE_LIMITS, ...o.limits };
     validateLimits(this.limits);
     this.clock = o.clock ?? Date.now;
@@ -99,8 +99,7 @@ export class Engine {
    * queued one that never started becomes `cancelled`), and the event cursor starts at the head.
    */
   static async open(options: EngineOptions): Promise<Engine> {
-    const world = await options.adapter.info();
-    const engine = new Engine(options, world);
+    const engine = new Engine(options);
     for (const op of options.journal.unfinishedOperations()) {
       if (op.status === "recovery_required") continue;
       const started = options.journal.slices(op.operationId).length > 0;
@@ -139,11 +138,6 @@ export class Engine {
     return p;
   }
 
-  private async refreshWorld(): Promise<WorldInfo> {
-    this.world = await this.o.adapter.info();
-    return this.world;
-  }
-
   /** Pulls external events into the journal (undo ownership) and the change feed. Serialized. */
   private syncEvents(): Promise<void> {
     const run = async (): Promise<void> => {
@@ -171,7 +165,7 @@ export class Engine {
     return guardWorld(async () => {
       const scope = this.scope(ctx);
       if (!scope.ok) return scope;
-      const world = await this.refreshWorld();
+      const world = await this.o.adapter.info();
       return ok(projectContext(scope.value.config, world, this.limits, this.catalog.summary, this.o.journal, this.feed.cursor()));
     });
   }
@@ -180,7 +174,7 @@ export class Engine {
     return guardWorld(async () => {
       const scope = this.scope(ctx);
       if (!scope.ok) return scope;
-      return inspectRegion(this.o.adapter, await this.refreshWorld(), scope.value.config.area, input, this.limits.maxInspectPositions, this.clock());
+      return inspectRegion(this.o.adapter, await this.o.adapter.info(), scope.value.config.area, input, this.limits.maxInspectPositions, this.clock());
     });
   }
 
@@ -216,7 +210,7 @@ export class Engine {
       const scope = this.scope(ctx);
       if (!scope.ok) return scope;
       if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "build_prepare needs an object"));
-      const world = await this.refreshWorld();
+      const world = await this.o.adapter.info();
       await this.syncEvents();
       const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits };
       const content = await prepareContent(deps, scope.value.config, world, input);
@@ -232,7 +226,7 @@ export class Engine {
       if (!scope.ok) return scope;
       const op = this.ownOperation(ctx, input?.operation_id);
       if (!op.ok) return op;
-      const world = await this.refreshWorld();
+      const world = await this.o.adapter.info();
       await this.syncEvents();
       const undo = await prepareUndoContent(this.o.journal, this.o.adapter, (id) => this.plan(id), op.value, world, this.limits.conflictSampleSize);
       if (!undo.ok) return undo;
@@ -267,7 +261,7 @@ export class Engine {
     const blocked = journal.unfinishedOperations().filter((o) => o.status === "recovery_required");
     if (blocked.length > 0)
       return fail(mcbError("recovery_required", "an unfinished operation awaits administrator review; no new writes start until it is decided", { operation_ids: blocked.map((o) => o.operationId) }));
-    const world = await this.refreshWorld();
+    const world = await this.o.adapter.info();
     if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
     const now = this.clock();
     const op: OperationRecord = {
@@ -287,7 +281,6 @@ export class Engine {
       error: null,
       undoable: true,
       undoneBy: null,
-      cancelRequested: false,
     };
     if (journal.createOperation(op) === "duplicate_key") return this.buildApply(ctx, input);
     this.ops.submit(op.operationId);

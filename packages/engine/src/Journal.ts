@@ -58,7 +58,6 @@ export interface OperationRecord {
   readonly undoable: boolean;
   /** Operation that undid this one, if any. */
   readonly undoneBy: string | null;
-  readonly cancelRequested: boolean;
 }
 
 /** One slice: the intent (positions it will write) and, once confirmed, what was written. */

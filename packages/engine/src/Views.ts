@@ -54,7 +54,7 @@ export function operationView(op: OperationRecord, cancelRequested: boolean): Op
     error: op.error,
     undoable: op.undoable,
     undone_by: op.undoneBy,
-    cancel_requested: cancelRequested || op.cancelRequested,
+    cancel_requested: cancelRequested,
     created_at: new Date(op.createdAt).toISOString(),
     updated_at: new Date(op.updatedAt).toISOString(),
   };

@@ -61,7 +61,6 @@ function op(id: string, planId: string, key: string, status: OperationRecord["st
     error: null,
     undoable: true,
     undoneBy: null,
-    cancelRequested: false,
   };
 }
 
