@@ -19,19 +19,17 @@ export interface RecoveryReview {
 }
 
 /**
- * The reviewed mask: confirmed writes of finished slices plus every potential write of the
- * unfinished slice (its intent). Positions skipped because they already matched are excluded.
+ * The reviewed mask as write-set indices, ascending: confirmed writes of finished slices plus every
+ * potential write of the unfinished slice (its intent). Positions skipped because they already
+ * matched are excluded.
  */
-export function recoveryMask(journal: Journal, plan: PreparedPlan, operationId: string): Int32Array {
+export function recoveryMask(journal: Journal, operationId: string): number[] {
   const idx: number[] = [];
   for (const s of journal.slices(operationId)) {
     const mask = s.written ?? s.intent;
     for (let off = 0; off < s.end - s.start; off++) if (getBit(mask, off)) idx.push(s.start + off);
   }
-  idx.sort((a, b) => a - b);
-  const out = new Int32Array(idx.length * 3);
-  idx.forEach((i, k) => out.set(plan.pos.subarray(i * 3, i * 3 + 3), k * 3));
-  return out;
+  return idx.sort((a, b) => a - b);
 }
 
 export async function reviewRecovery(
@@ -41,23 +39,20 @@ export async function reviewRecovery(
   op: OperationRecord,
   now: number,
 ): Promise<{ review: RecoveryReview; mask: Int32Array }> {
-  const mask = recoveryMask(journal, plan, op.operationId);
+  const idx = recoveryMask(journal, op.operationId);
+  const mask = new Int32Array(idx.length * 3);
+  idx.forEach((i, k) => mask.set(plan.pos.subarray(i * 3, i * 3 + 3), k * 3));
   const current = await readPositions(adapter, mask);
-  // Before/after per mask position, looked up through the plan's write-set order.
-  const index = new Map<string, number>();
-  for (let i = 0; i < plan.pos.length / 3; i++) index.set(`${plan.pos[i * 3]},${plan.pos[i * 3 + 1]},${plan.pos[i * 3 + 2]}`, i);
   let matchesBefore = 0, matchesAfter = 0, foreignStates = 0;
   const hash = createHash("sha256").update(`mcb-recovery/1\0${op.operationId}\0`);
-  for (let k = 0; k < mask.length / 3; k++) {
-    const key = `${mask[k * 3]},${mask[k * 3 + 1]},${mask[k * 3 + 2]}`;
-    const i = index.get(key)!;
+  idx.forEach((i, k) => {
     const c = current.states[k]!;
     const d = current.digests[k] ?? "";
     if (c === plan.states[plan.before[i]!]) matchesBefore++;
     else if (c === plan.states[plan.after[i]!]) matchesAfter++;
     else foreignStates++;
-    hash.update(`${key}=${c}#${d}\n`);
-  }
+    hash.update(`${mask[k * 3]},${mask[k * 3 + 1]},${mask[k * 3 + 2]}=${c}#${d}\n`);
+  });
   return {
     review: {
       operationId: op.operationId,
