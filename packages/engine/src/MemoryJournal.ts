@@ -3,7 +3,7 @@ import { boxesIntersect, inBox } from "./Geometry.js";
 import type { Journal, OperationRecord, PartRecord, SliceRecord, SliceResult } from "./Journal.js";
 import { TERMINAL_STATUSES } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
-import { encodePreparedPlan } from "./PreparedPlan.js";
+import { encodedPlanSize } from "./PreparedPlan.js";
 
 /**
  * The journal held in process memory: same contract as `SqliteJournal`, lost with the process
@@ -11,7 +11,6 @@ import { encodePreparedPlan } from "./PreparedPlan.js";
  */
 export class MemoryJournal implements Journal {
   private readonly plans = new Map<string, PreparedPlan>();
-  private readonly planBytes = new Map<string, number>();
   private readonly ops = new Map<string, OperationRecord>();
   private readonly keys = new Map<string, string>();
   private readonly byPlan = new Map<string, string>();
@@ -23,10 +22,8 @@ export class MemoryJournal implements Journal {
   private bytes = 0;
 
   putPlan(plan: PreparedPlan): void {
-    const size = encodePreparedPlan(plan).length;
     this.plans.set(plan.planId, plan);
-    this.planBytes.set(plan.planId, size);
-    this.bytes += size;
+    this.bytes += encodedPlanSize(plan);
   }
 
   getPlan(planId: string): PreparedPlan | null {

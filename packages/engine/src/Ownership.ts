@@ -1,5 +1,4 @@
-import type { Box3 } from "@mcb/recipe";
-import { getBit, posKey } from "./Geometry.js";
+import { boundsOf, getBit, posKey } from "./Geometry.js";
 import type { Journal, OperationRecord, SliceRecord } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 
@@ -46,15 +45,8 @@ export function ownership(
   const plan = plans(op.planId);
   const writes = confirmedWrites(journal, plan, op.operationId);
   if (writes.length === 0) return { owned: [], revoked: [] };
-  let minSeq = Infinity;
-  let box: Box3 = { minX: Infinity, minY: Infinity, minZ: Infinity, maxX: -Infinity, maxY: -Infinity, maxZ: -Infinity };
-  for (const w of writes) {
-    minSeq = Math.min(minSeq, w.seq);
-    box = {
-      minX: Math.min(box.minX, w.x), minY: Math.min(box.minY, w.y), minZ: Math.min(box.minZ, w.z),
-      maxX: Math.max(box.maxX, w.x), maxY: Math.max(box.maxY, w.y), maxZ: Math.max(box.maxZ, w.z),
-    };
-  }
+  const minSeq = writes.reduce((m, w) => Math.min(m, w.seq), Infinity);
+  const box = boundsOf(Int32Array.from(writes.flatMap((w) => [w.x, w.y, w.z])))!;
   const lastTouch = new Map<string, number>();
   const note = (key: string, seq: number): void => {
     if ((lastTouch.get(key) ?? -1) < seq) lastTouch.set(key, seq);

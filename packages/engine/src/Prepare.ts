@@ -170,14 +170,17 @@ export async function prepareContent(
     return fail(mcbError("unsupported_block", `${entityLossCount} positions hold block-entity data that the plan would destroy`, { reason: "block_entity_data", count: entityLossCount, sample: entityLoss }));
 
   // Dependencies that are also written are covered by the write's own compare-and-set.
-  const written = new Set<string>();
-  const wp = out.positions();
-  for (let i = 0; i < wp.length; i += 3) written.add(posKey(wp[i]!, wp[i + 1]!, wp[i + 2]!));
-  const depTriples: number[] = [];
-  for (let i = 0; i < plan.reads.length; i += 3) {
-    if (!written.has(posKey(plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!))) depTriples.push(plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!);
+  let depPos = new Int32Array(0);
+  if (plan.reads.length > 0) {
+    const written = new Set<string>();
+    const wp = out.positions();
+    for (let i = 0; i < wp.length; i += 3) written.add(posKey(wp[i]!, wp[i + 1]!, wp[i + 2]!));
+    const depTriples: number[] = [];
+    for (let i = 0; i < plan.reads.length; i += 3) {
+      if (!written.has(posKey(plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!))) depTriples.push(plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!);
+    }
+    depPos = Int32Array.from(depTriples);
   }
-  const depPos = Int32Array.from(depTriples);
   const depRead = await readPositions(deps.adapter, depPos);
   out.setDependencies(depPos, depRead.states, depRead.digests);
   return ok(

@@ -88,12 +88,18 @@ export function preparedPlanHash(p: PlanContent): string {
   return hash.digest("hex");
 }
 
+function outerHeader(p: PreparedPlan): Buffer {
+  return Buffer.from(JSON.stringify({ id: p.planId, hash: p.planHash, created: p.createdAt, expires: p.expiresAt, content: contentHeader(p) }), "utf8");
+}
+
+/** Length in bytes of `encodePreparedPlan(p)`, without encoding the arrays. */
+export function encodedPlanSize(p: PreparedPlan): number {
+  return arraysOf(p).reduce((n, a) => n + a.byteLength, 4 + outerHeader(p).length);
+}
+
 /** Serialises a plan for the journal: u32 header length, JSON header, then the typed arrays. */
 export function encodePreparedPlan(p: PreparedPlan): Buffer {
-  const header = Buffer.from(
-    JSON.stringify({ id: p.planId, hash: p.planHash, created: p.createdAt, expires: p.expiresAt, content: contentHeader(p) }),
-    "utf8",
-  );
+  const header = outerHeader(p);
   const arrays = arraysOf(p);
   const body = arrays.reduce((n, a) => n + a.byteLength, 0);
   const out = Buffer.alloc(4 + header.length + body);

@@ -40,12 +40,10 @@ export async function prepareUndoContent(
     count++;
     if (sample.length < sampleSize) sample.push(c);
   };
-  const pos = new Int32Array(owned.length * 3);
-  owned.forEach((w, i) => pos.set([w.x, w.y, w.z], i * 3));
-  const now = await readPositions(adapter, pos);
-  const revokedNow = await readPositions(adapter, Int32Array.from(revoked.flatMap((w) => [w.x, w.y, w.z])));
+  // One read of every confirmed write: the owned ones first, then the revoked ones.
+  const now = await readPositions(adapter, Int32Array.from([...owned, ...revoked].flatMap((w) => [w.x, w.y, w.z])));
   revoked.forEach((w, i) =>
-    conflict({ pos: { x: w.x, y: w.y, z: w.z }, kind: "write", expected: plan.states[plan.after[w.index]!]!, actual: revokedNow.states[i]!, dataChanged: false }),
+    conflict({ pos: { x: w.x, y: w.y, z: w.z }, kind: "write", expected: plan.states[plan.after[w.index]!]!, actual: now.states[owned.length + i]!, dataChanged: false }),
   );
   const out = new WriteSetBuilder();
   owned.forEach((w, i) => {

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryJournal, SqliteJournal, type Journal, type OperationRecord } from "../src/index.js";
-import { decodePreparedPlan, encodePreparedPlan, preparedPlanHash, type PreparedPlan } from "../src/PreparedPlan.js";
+import { decodePreparedPlan, encodePreparedPlan, encodedPlanSize, preparedPlanHash, type PreparedPlan } from "../src/PreparedPlan.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -150,6 +150,7 @@ describe("prepared plan codec", () => {
       fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 39 }), (n, flip) => {
         const p = plan("x", n);
         const bytes = encodePreparedPlan(p);
+        expect(encodedPlanSize(p)).toBe(bytes.length);
         const back = decodePreparedPlan(bytes);
         expect(back).toEqual(p);
         expect(Buffer.compare(encodePreparedPlan(back), bytes)).toBe(0);
