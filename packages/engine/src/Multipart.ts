@@ -1,3 +1,5 @@
+import { posKey } from "./Geometry.js";
+
 /**
  * Multi-block structures written as indivisible groups (DESIGN §11): the two halves of a door or
  * tall plant (`half=lower|upper`, stacked) and the two parts of a bed (`part=foot|head`, along
@@ -43,7 +45,7 @@ function linksTo(state: string, x: number, y: number, z: number, tx: number, ty:
 export function pairMultipart(pos: readonly number[], before: readonly string[], after: readonly string[]): { order: number[]; pairStarts: number[] } {
   const n = before.length;
   const index = new Map<string, number>();
-  for (let i = 0; i < n; i++) index.set(`${pos[i * 3]},${pos[i * 3 + 1]},${pos[i * 3 + 2]}`, i);
+  for (let i = 0; i < n; i++) index.set(posKey(pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!), i);
   const taken = new Uint8Array(n);
   const order: number[] = [];
   const pairStarts: number[] = [];
@@ -55,7 +57,7 @@ export function pairMultipart(pos: readonly number[], before: readonly string[],
     for (const state of [after[i]!, before[i]!]) {
       const l = partnerOf(state);
       if (l === null) continue;
-      const j = index.get(`${x + l.dx},${y + l.dy},${z + l.dz}`);
+      const j = index.get(posKey(x + l.dx, y + l.dy, z + l.dz));
       if (j === undefined || taken[j] === 1) continue;
       const jx = pos[j * 3]!, jy = pos[j * 3 + 1]!, jz = pos[j * 3 + 2]!;
       const back = linksTo(after[j]!, jx, jy, jz, x, y, z) ?? linksTo(before[j]!, jx, jy, jz, x, y, z);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { getBit } from "./Geometry.js";
+import { getBit, posKey } from "./Geometry.js";
 import type { Journal, OperationRecord } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
@@ -51,7 +51,7 @@ export async function reviewRecovery(
     if (c === plan.states[plan.before[i]!]) matchesBefore++;
     else if (c === plan.states[plan.after[i]!]) matchesAfter++;
     else foreignStates++;
-    hash.update(`${mask[k * 3]},${mask[k * 3 + 1]},${mask[k * 3 + 2]}=${c}#${d}\n`);
+    hash.update(`${posKey(mask[k * 3]!, mask[k * 3 + 1]!, mask[k * 3 + 2]!)}=${c}#${d}\n`);
   });
   return {
     review: {

@@ -5,8 +5,6 @@ export interface PositionsRead {
   readonly states: string[];
   /** Block-entity digest per position, null for plain blocks. */
   readonly digests: (string | null)[];
-  /** Positions covered by the adapter reads (≥ requested: boxes per section). */
-  readonly inspected: number;
 }
 
 /**
@@ -26,7 +24,6 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
   }
   const states = new Array<string>(n);
   const digests = new Array<string | null>(n).fill(null);
-  let inspected = 0;
   for (const g of groups.values()) {
     const triples = new Int32Array(g.length * 3);
     g.forEach((i, k) => triples.set(pos.subarray((from + i) * 3, (from + i) * 3 + 3), k * 3));
@@ -34,7 +31,6 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
     const r = await adapter.read({ minX, minY, minZ, maxX, maxY, maxZ });
     const sx = maxX - minX + 1;
     const sz = maxZ - minZ + 1;
-    inspected += sx * sz * (maxY - minY + 1);
     for (const i of g) {
       const o = (from + i) * 3;
       const k = ((pos[o + 1]! - minY) * sz + (pos[o + 2]! - minZ)) * sx + (pos[o]! - minX);
@@ -42,5 +38,5 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
       digests[i] = r.digests.get(k) ?? null;
     }
   }
-  return { states, digests, inspected };
+  return { states, digests };
 }
