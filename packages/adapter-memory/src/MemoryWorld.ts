@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Box3 } from "@mcb/recipe";
+import { blockIdOf } from "@mcb/blocks";
 import {
   HostCrash,
   MAX_ADAPTER_READ,
+  type Box3,
   type CasMismatch,
   type CasResult,
   type CasSlice,
@@ -40,11 +41,6 @@ export interface ExternalEditOptions {
 }
 
 const VOID_AIR = "minecraft:void_air";
-
-function blockId(state: string): string {
-  const i = state.indexOf("[");
-  return i < 0 ? state : state.slice(0, i);
-}
 
 function sha256(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
@@ -252,8 +248,8 @@ export class MemoryWorld implements WorldAdapter {
     let entity: Uint8Array | undefined;
     if (this.hasBlockEntity(state)) {
       if (data !== undefined) entity = data.slice();
-      else if (current !== undefined && blockId(this.store.get(x, y, z)) === blockId(state)) entity = current;
-      else entity = new TextEncoder().encode(JSON.stringify({ id: blockId(state) }));
+      else if (current !== undefined && blockIdOf(this.store.get(x, y, z)) === blockIdOf(state)) entity = current;
+      else entity = new TextEncoder().encode(JSON.stringify({ id: blockIdOf(state) }));
     }
     this.store.set(x, y, z, state === VOID_AIR ? AIR : state, entity);
   }

@@ -80,3 +80,9 @@ export function formatState(id: string, properties: Readonly<Record<string, stri
   if (keys.length === 0) return id;
   return `${id}[${keys.map((k) => `${k}=${properties[k]}`).join(",")}]`;
 }
+
+/** The block id of a canonical state string (`minecraft:chest[facing=north,…]` → `minecraft:chest`). */
+export function blockIdOf(canonical: string): string {
+  const open = canonical.indexOf("[");
+  return open < 0 ? canonical : canonical.slice(0, open);
+}

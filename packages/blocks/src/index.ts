@@ -1,6 +1,6 @@
 export type { ErrorCode, McbError, Result } from "./McbError.js";
 export { mcbError, ok, fail } from "./McbError.js";
-export { MAX_STATE_STRING_LENGTH, parseStateSyntax, formatState, type StateSyntax } from "./BlockStateSyntax.js";
+export { MAX_STATE_STRING_LENGTH, blockIdOf, parseStateSyntax, formatState, type StateSyntax } from "./BlockStateSyntax.js";
 export {
   DEFAULT_MINECRAFT_VERSION,
   createBlockRegistry,

@@ -1,4 +1,4 @@
-import { fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
+import { blockIdOf, fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
 import { forEachPlanBlock, planHash, type Plan, type RecipeCompiler, type SourceFilter } from "@mcb/recipe";
 import { boxContains, inBox, posKey, type Vec3 } from "./Geometry.js";
 import type { Journal } from "./Journal.js";
@@ -30,11 +30,6 @@ export interface PrepareDeps {
   readonly adapter: WorldAdapter;
   readonly journal: Journal;
   readonly limits: EngineLimits;
-}
-
-export function blockIdOf(state: string): string {
-  const i = state.indexOf("[");
-  return i < 0 ? state : state.slice(0, i);
 }
 
 function filterMatches(f: SourceFilter, state: string): boolean {

@@ -1,5 +1,4 @@
-import type { BlockRegistry } from "@mcb/blocks";
-import { blockIdOf } from "./Prepare.js";
+import { blockIdOf, type BlockRegistry } from "@mcb/blocks";
 import type { PreparedPlan } from "./PreparedPlan.js";
 
 const NOTES: Readonly<Record<string, string>> = {

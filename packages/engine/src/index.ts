@@ -27,3 +27,4 @@ export type { PartView } from "./Parts.js";
 export type { RecoveryReview } from "./Recovery.js";
 export type { ProjectContextView } from "./ProjectContext.js";
 export type { Vec3 } from "./Geometry.js";
+export type { Box3 } from "@mcb/recipe";
