@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { Box3 } from "@mcb/recipe";
 import { inBox, type Vec3 } from "./Geometry.js";
-import { StateTable } from "./StateTable.js";
+import { Interner } from "./Interner.js";
 
 export interface BlockChange {
   readonly seq: number;
@@ -34,7 +34,7 @@ export class ChangeFeed {
   private readonly state: Uint32Array;
   private readonly op: Int32Array;
   /** Interned states and operation ids. */
-  private readonly strings = new StateTable();
+  private readonly strings = new Interner();
   private head = 0;
   private continuityFrom = 0;
 
@@ -87,9 +87,9 @@ export class ChangeFeed {
       changes.push({
         seq: at,
         pos: { x, y, z },
-        state: this.strings.states[this.state[slot]!]!,
+        state: this.strings.values[this.state[slot]!]!,
         source: op < 0 ? "external" : "operation",
-        ...(op < 0 ? {} : { operation_id: this.strings.states[op]! }),
+        ...(op < 0 ? {} : { operation_id: this.strings.values[op]! }),
       });
     }
     // Skip non-matching tail entries so an idle region returns the head cursor.

@@ -1,12 +1,13 @@
 import type { PlanContent } from "./PreparedPlan.js";
 import { pairMultipart, partnerOf } from "./Multipart.js";
-import { StateTable } from "./StateTable.js";
+import { Interner } from "./Interner.js";
 
 export type PlanMeta = Pick<PlanContent, "projectId" | "kind" | "undoOf" | "partId" | "worldId" | "epoch" | "sourceHash" | "unchanged" | "filtered">;
 
 /** Accumulates a prepared plan's write set (in plan order) and dependencies into interned arrays. */
 export class WriteSetBuilder {
-  private readonly table = new StateTable();
+  private readonly states = new Interner();
+  private readonly digests = new Interner();
   private readonly pos: number[] = [];
   private readonly before: number[] = [];
   private readonly beforeDigest: number[] = [];
@@ -17,9 +18,9 @@ export class WriteSetBuilder {
 
   add(x: number, y: number, z: number, before: string, beforeDigest: string | null, after: string): void {
     this.pos.push(x, y, z);
-    this.before.push(this.table.id(before));
+    this.before.push(this.states.id(before));
     this.beforeDigest.push(this.digest(beforeDigest));
-    this.after.push(this.table.id(after));
+    this.after.push(this.states.id(after));
   }
 
   /** Positions (x, y, z triples) as added so far. */
@@ -30,13 +31,13 @@ export class WriteSetBuilder {
   /** Dependencies with the states and digests they must keep. */
   setDependencies(pos: Int32Array, states: readonly string[], digests: readonly (string | null)[]): void {
     this.depPos = pos;
-    this.depState = Uint32Array.from(states, (s) => this.table.id(s));
+    this.depState = Uint32Array.from(states, (s) => this.states.id(s));
     this.depDigest = Int32Array.from(digests, (d) => this.digest(d));
   }
 
   /** The content, with each multi-block pair made adjacent (see `pairMultipart`). */
   build(meta: PlanMeta): PlanContent {
-    const st = this.table.states;
+    const st = this.states.values;
     const { order, pairStarts } = st.some((x) => partnerOf(x) !== null)
       ? pairMultipart(this.pos, this.before.map((b) => st[b]!), this.after.map((a) => st[a]!))
       : { order: null, pairStarts: [] };
@@ -44,7 +45,7 @@ export class WriteSetBuilder {
       return {
         ...meta,
         states: st,
-        digests: this.table.digests,
+        digests: this.digests.values,
         pos: Int32Array.from(this.pos),
         before: Uint32Array.from(this.before),
         beforeDigest: Int32Array.from(this.beforeDigest),
@@ -60,7 +61,7 @@ export class WriteSetBuilder {
     return {
       ...meta,
       states: st,
-      digests: this.table.digests,
+      digests: this.digests.values,
       pos,
       before: Uint32Array.from(order, (i) => this.before[i]!),
       beforeDigest: Int32Array.from(order, (i) => this.beforeDigest[i]!),
@@ -73,6 +74,6 @@ export class WriteSetBuilder {
   }
 
   private digest(d: string | null): number {
-    return d === null ? -1 : this.table.digestId(d);
+    return d === null ? -1 : this.digests.id(d);
   }
 }
