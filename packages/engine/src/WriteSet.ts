@@ -38,34 +38,22 @@ export class WriteSetBuilder {
   /** The content, with each multi-block pair made adjacent (see `pairMultipart`). */
   build(meta: PlanMeta): PlanContent {
     const st = this.states.values;
+    // Pairing only runs when the plan has multi-block states; otherwise plan order is kept.
     const { order, pairStarts } = st.some((x) => partnerOf(x) !== null)
       ? pairMultipart(this.pos, this.before.map((b) => st[b]!), this.after.map((a) => st[a]!))
       : { order: null, pairStarts: [] };
-    if (order === null) {
-      return {
-        ...meta,
-        states: st,
-        digests: this.digests.values,
-        pos: Int32Array.from(this.pos),
-        before: Uint32Array.from(this.before),
-        beforeDigest: Int32Array.from(this.beforeDigest),
-        after: Uint32Array.from(this.after),
-        pairs: new Uint32Array(0),
-        depPos: this.depPos,
-        depState: this.depState,
-        depDigest: this.depDigest,
-      };
-    }
-    const pos = new Int32Array(order.length * 3);
-    order.forEach((i, k) => pos.set([this.pos[i * 3]!, this.pos[i * 3 + 1]!, this.pos[i * 3 + 2]!], k * 3));
+    const at = (i: number): number => (order === null ? i : order[i]!);
+    const n = this.before.length;
+    const pos = new Int32Array(n * 3);
+    for (let k = 0; k < n; k++) pos.set([this.pos[at(k) * 3]!, this.pos[at(k) * 3 + 1]!, this.pos[at(k) * 3 + 2]!], k * 3);
     return {
       ...meta,
       states: st,
       digests: this.digests.values,
       pos,
-      before: Uint32Array.from(order, (i) => this.before[i]!),
-      beforeDigest: Int32Array.from(order, (i) => this.beforeDigest[i]!),
-      after: Uint32Array.from(order, (i) => this.after[i]!),
+      before: Uint32Array.from({ length: n }, (_, k) => this.before[at(k)]!),
+      beforeDigest: Int32Array.from({ length: n }, (_, k) => this.beforeDigest[at(k)]!),
+      after: Uint32Array.from({ length: n }, (_, k) => this.after[at(k)]!),
       pairs: Uint32Array.from(pairStarts),
       depPos: this.depPos,
       depState: this.depState,
