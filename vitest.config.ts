@@ -8,6 +8,9 @@ export default defineConfig({
     alias: {
       "@mcb/blocks": src("blocks"),
       "@mcb/recipe": src("recipe"),
+      "@mcb/schematic": src("schematic"),
+      "@mcb/terrain": src("terrain"),
+      "@mcb/render": src("render"),
       "@mcb/engine": src("engine"),
       "@mcb/adapter-memory": src("adapter-memory"),
       "@mcb/bridge": src("bridge"),

@@ -28,3 +28,23 @@ export function row(label, ms, baselineMs, target) {
   console.log(`${label.padEnd(66)} ${ms.toFixed(3).padStart(8)} ms  baseline ${baselineMs.toFixed(3).padStart(7)} ms  ratio ${ratio.toFixed(2).padStart(6)}×${verdict}`);
   return target === undefined || ratio <= target;
 }
+
+/** `compare` for async functions (interleaved medians in milliseconds). */
+export async function compareAsync(baseline, candidate, { runs = 11, warmup = 3 } = {}) {
+  for (let i = 0; i < warmup; i++) {
+    await baseline();
+    await candidate();
+  }
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    let t = process.hrtime.bigint();
+    await baseline();
+    a.push(Number(process.hrtime.bigint() - t) / 1e6);
+    t = process.hrtime.bigint();
+    await candidate();
+    b.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  const mid = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  return { baselineMs: mid(a), candidateMs: mid(b) };
+}

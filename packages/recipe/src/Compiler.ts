@@ -7,8 +7,8 @@ import { DEFAULT_LIMITS, type CompileLimits } from "./Limits.js";
 import { lowerRecipe } from "./Lowering.js";
 import { pick } from "./Material.js";
 import { boxSlabs } from "./shapes/BoxShape.js";
-import type { Plan, SourceFilter } from "./Plan.js";
-import { planHash } from "./PlanHash.js";
+import type { Plan } from "./Plan.js";
+import { finishPlan } from "./PlanAssembly.js";
 import { RecipeSchema, Vec3Schema, type Vec3 } from "./RecipeSchema.js";
 
 export interface CompileOptions {
@@ -121,61 +121,7 @@ function compileWith(registry: BlockRegistry, scratch: DenseScratch, input: unkn
     );
   }
 
-  // Canonical numbering: palette and filters sorted, only entries the final plan uses.
-  const n = raw.length.length;
-  const stateUsed = new Uint8Array(states.states.length);
-  const filterUsed = new Uint8Array(filters.length + 1);
-  for (let r = 0; r < n; r++) {
-    const v = raw.value[r]!;
-    stateUsed[(v & 0xffff) - 1] = 1;
-    filterUsed[v >>> 16] = 1;
-  }
-  const usedStates = [...stateUsed.keys()].filter((i) => stateUsed[i] === 1);
-  const usedFilters = [...filterUsed.keys()].filter((i) => i > 0 && filterUsed[i] === 1);
-  const palette = usedStates.map((i) => states.states[i]!).sort();
-  const stateRemap = new Int32Array(states.states.length);
-  for (const i of usedStates) stateRemap[i] = palette.indexOf(states.states[i]!);
-  const filterKey = (f: SourceFilter): string => JSON.stringify(f);
-  const filterList = usedFilters.map((i) => filters[i - 1]!).sort((a, b) => (filterKey(a) < filterKey(b) ? -1 : 1));
-  const filterRemap = new Int32Array(filters.length + 1);
-  for (const i of usedFilters) filterRemap[i] = filterList.indexOf(filters[i - 1]!) + 1;
-  const state = new Uint16Array(n);
-  const filter = new Uint16Array(n);
-  for (let r = 0; r < n; r++) {
-    const v = raw.value[r]!;
-    state[r] = stateRemap[(v & 0xffff) - 1]!;
-    filter[r] = filterRemap[v >>> 16]!;
-  }
-  const runs = { y: raw.y, z: raw.z, x: raw.x, length: raw.length, state, filter };
-  const reads = sortedReads(depsParsed.data);
-  const body = { minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, palette, filters: filterList, runs, reads };
-  return ok(Object.freeze({ format: 1 as const, ...body, count: raw.count, bounds: raw.count === 0 ? null : tightBounds(runs), hash: planHash(body) }));
-}
-
-function sortedReads(deps: readonly Vec3[]): Int32Array {
-  const sorted = [...deps].sort((a, b) => a.y - b.y || a.z - b.z || a.x - b.x);
-  const out: number[] = [];
-  for (const p of sorted) {
-    const k = out.length;
-    if (k > 0 && out[k - 3] === p.x && out[k - 2] === p.y && out[k - 1] === p.z) continue;
-    out.push(p.x, p.y, p.z);
-  }
-  return Int32Array.from(out);
-}
-
-/** Bounds of the written positions (an overwritten or filtered primitive may not reach the recipe bounds). */
-function tightBounds(runs: Plan["runs"]) {
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  for (let r = 0; r < runs.length.length; r++) {
-    const x = runs.x[r]!, y = runs.y[r]!, z = runs.z[r]!, end = x + runs.length[r]! - 1;
-    if (x < minX) minX = x;
-    if (end > maxX) maxX = end;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-    if (z < minZ) minZ = z;
-    if (z > maxZ) maxZ = z;
-  }
-  return { minX, minY, minZ, maxX, maxY, maxZ };
+  return ok(finishPlan(registry, raw, states.states, filters, depsParsed.data));
 }
 
 function isIdentity(f: Frame): boolean {

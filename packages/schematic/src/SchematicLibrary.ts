@@ -1,0 +1,156 @@
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
+import { solidCount, type Schematic } from "./Schematic.js";
+import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "./SchematicLimits.js";
+import { readSchematic } from "./SchematicRead.js";
+import { writeSchematic } from "./SchematicWrite.js";
+
+/** Asset ids are file stems: `[A-Za-z0-9][A-Za-z0-9_-]{0,63}` (no paths, dots or spaces). */
+export const ASSET_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const MAX_LIBRARY_FILES = 64;
+const EXT = ".schem";
+
+/** Metadata of one library file (PROTOCOL.md "Local schematics"); `blockCount` counts non-air positions. */
+export interface AssetInfo {
+  readonly assetId: string;
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  readonly length: number;
+  readonly blockCount: number;
+  readonly dataVersion: number;
+  readonly offset: { readonly x: number; readonly y: number; readonly z: number };
+  readonly sha256: string;
+  readonly bytes: number;
+}
+
+export interface LoadedAsset {
+  readonly info: AssetInfo;
+  readonly schematic: Schematic;
+}
+
+/**
+ * A directory of at most 64 `.schem` files addressed by id, never by path. Symbolic links and
+ * anything that is not a regular file are refused (opened with O_NOFOLLOW, checked with fstat);
+ * every file is fully validated when read. Saving never overwrites an existing asset.
+ */
+export class SchematicLibrary {
+  constructor(
+    readonly dir: string,
+    private readonly registry: BlockRegistry,
+    private readonly limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS,
+  ) {}
+
+  private ids(): Result<string[]> {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
+      throw e;
+    }
+    const ids = names.filter((n) => n.endsWith(EXT) && ASSET_ID.test(n.slice(0, -EXT.length))).map((n) => n.slice(0, -EXT.length)).sort();
+    if (ids.length > MAX_LIBRARY_FILES)
+      return fail(mcbError("budget_exceeded", `the schematic library holds ${ids.length} files; the limit is ${MAX_LIBRARY_FILES}`, { limit: MAX_LIBRARY_FILES }));
+    return ok(ids);
+  }
+
+  /** Every asset whose id contains `query` (case-insensitive), sorted by id. One bad file fails the list. */
+  list(query?: string): Result<AssetInfo[]> {
+    const ids = this.ids();
+    if (!ids.ok) return ids;
+    const q = query?.toLowerCase() ?? "";
+    const out: AssetInfo[] = [];
+    for (const id of ids.value) {
+      if (q !== "" && !id.toLowerCase().includes(q)) continue;
+      const a = this.load(id);
+      if (!a.ok) return fail(mcbError(a.error.code, `asset ${id}: ${a.error.message}`, { ...a.error.details, asset_id: id }));
+      out.push(a.value.info);
+    }
+    return ok(out);
+  }
+
+  load(assetId: string): Result<LoadedAsset> {
+    if (typeof assetId !== "string" || !ASSET_ID.test(assetId)) return fail(badId(assetId));
+    const path = join(this.dir, assetId + EXT);
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return fail(mcbError("not_found", `no schematic asset ${JSON.stringify(assetId)}`));
+      if (code === "ELOOP") return fail(mcbError("invalid_request", `asset ${assetId} is a symbolic link; only regular files are accepted`, { reason: "symlink" }));
+      throw e;
+    }
+    let bytes: Buffer;
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) return fail(mcbError("invalid_request", `asset ${assetId} is not a regular file`, { reason: "not_a_file" }));
+      if (st.size > this.limits.maxCompressedBytes)
+        return fail(mcbError("budget_exceeded", `asset ${assetId} has ${st.size} bytes; the limit is ${this.limits.maxCompressedBytes}`, { reason: "compressed_size", limit: this.limits.maxCompressedBytes }));
+      bytes = Buffer.alloc(st.size);
+      let read = 0;
+      while (read < st.size) {
+        const n = readSync(fd, bytes, read, st.size - read, read);
+        if (n === 0) break;
+        read += n;
+      }
+      bytes = bytes.subarray(0, read);
+    } finally {
+      closeSync(fd);
+    }
+    const s = readSchematic(this.registry, bytes, this.limits);
+    if (!s.ok) return s;
+    return ok({ schematic: s.value, info: infoOf(assetId, s.value, bytes) });
+  }
+
+  /** Saves a new asset named `assetId`; refuses an existing id, a full library or an oversized file. */
+  save(assetId: string, schematic: Schematic): Result<AssetInfo> {
+    if (typeof assetId !== "string" || !ASSET_ID.test(assetId)) return fail(badId(assetId));
+    const ids = this.ids();
+    if (!ids.ok) return ids;
+    if (ids.value.includes(assetId)) return fail(mcbError("invalid_request", `asset ${assetId} already exists; choose another name`, { reason: "asset_exists" }));
+    if (ids.value.length >= MAX_LIBRARY_FILES)
+      return fail(mcbError("budget_exceeded", `the schematic library is full (${MAX_LIBRARY_FILES} files)`, { limit: MAX_LIBRARY_FILES }));
+    const bytes = writeSchematic({ ...schematic, name: assetId });
+    const check = readSchematic(this.registry, bytes, this.limits);
+    if (!check.ok) return check;
+    mkdirSync(this.dir, { recursive: true });
+    const final = join(this.dir, assetId + EXT);
+    const tmp = join(this.dir, `.${assetId}.${process.pid}.tmp`);
+    writeFileSync(tmp, bytes, { flag: "wx", mode: 0o644 });
+    try {
+      linkSync(tmp, final); // fails if the name appeared meanwhile: never overwrites
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") return fail(mcbError("invalid_request", `asset ${assetId} already exists; choose another name`, { reason: "asset_exists" }));
+      throw e;
+    } finally {
+      unlinkSync(tmp);
+    }
+    return ok(infoOf(assetId, check.value, bytes));
+  }
+}
+
+function badId(id: unknown): ReturnType<typeof mcbError> {
+  return mcbError("invalid_request", "asset ids and names match [A-Za-z0-9][A-Za-z0-9_-]{0,63} (no paths, dots or spaces)", {
+    reason: "asset_id",
+    ...(typeof id === "string" ? { length: id.length } : {}),
+  });
+}
+
+export function infoOf(assetId: string, s: Schematic, bytes: Uint8Array): AssetInfo {
+  return {
+    assetId,
+    name: s.name ?? assetId,
+    width: s.width,
+    height: s.height,
+    length: s.length,
+    blockCount: solidCount(s),
+    dataVersion: s.dataVersion,
+    offset: { ...s.offset },
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    bytes: bytes.length,
+  };
+}

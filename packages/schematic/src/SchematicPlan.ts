@@ -1,0 +1,32 @@
+import { type BlockRegistry, type QuarterTurns, type Result } from "@mcb/blocks";
+import { planFromBlocks, type Plan } from "@mcb/recipe";
+import type { Schematic } from "./Schematic.js";
+import { rotateSchematic } from "./SchematicRotate.js";
+
+export interface PasteInput {
+  readonly target: { readonly x: number; readonly y: number; readonly z: number };
+  readonly turns?: QuarterTurns;
+  readonly maxBlocks?: number;
+}
+
+/**
+ * The paste of a schematic as an ordinary plan: every position, air included (air in a schematic
+ * clears what is there), at target + offset + local after the rotation about the target.
+ */
+export function schematicToPlan(registry: BlockRegistry, schematic: Schematic, input: PasteInput): Result<Plan> {
+  const s = rotateSchematic(registry, schematic, input.turns ?? 0);
+  const n = s.blocks.length;
+  const x = new Int32Array(n), y = new Int32Array(n), z = new Int32Array(n);
+  const bx = input.target.x + s.offset.x, by = input.target.y + s.offset.y, bz = input.target.z + s.offset.z;
+  let i = 0;
+  for (let ly = 0; ly < s.height; ly++) {
+    for (let lz = 0; lz < s.length; lz++) {
+      for (let lx = 0; lx < s.width; lx++, i++) {
+        x[i] = bx + lx;
+        y[i] = by + ly;
+        z[i] = bz + lz;
+      }
+    }
+  }
+  return planFromBlocks(registry, { states: s.palette, blocks: { x, y, z, state: s.blocks }, ...(input.maxBlocks === undefined ? {} : { maxBlocks: input.maxBlocks }) });
+}
