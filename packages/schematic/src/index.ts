@@ -6,3 +6,4 @@ export { rotateSchematic } from "./SchematicRotate.js";
 export { schematicToPlan, type PasteInput } from "./SchematicPlan.js";
 export { schematicFromRegion, type FromRegionInput, type RegionBlocks } from "./SchematicFromRegion.js";
 export { ASSET_ID, MAX_LIBRARY_FILES, SchematicLibrary, infoOf, type AssetInfo, type LoadedAsset } from "./SchematicLibrary.js";
+export { schematicFromPlan, type FromPlanOptions } from "./SchematicFromPlan.js";

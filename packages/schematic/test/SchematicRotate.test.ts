@@ -91,3 +91,30 @@ describe("schematic rotation", () => {
     );
   });
 });
+
+describe("schematic from a compiled plan", () => {
+  it("pasting the schematic of a plan at its origin rewrites the same blocks, air elsewhere in the bounds", async () => {
+    const { compileRecipe } = await import("@mcb/recipe");
+    const { schematicFromPlan } = await import("../src/index.js");
+    const recipe = { version: 1, operations: [{ type: "box", min: { x: 3, y: 64, z: -2 }, max: { x: 5, y: 67, z: 0 }, block: "minecraft:stone_bricks", hollow: true }, { type: "line", from: { x: 3, y: 68, z: -2 }, to: { x: 5, y: 68, z: 0 }, block: "minecraft:oak_stairs[facing=east]" }] };
+    const plan = compileRecipe(registry(), recipe);
+    if (!plan.ok) throw new Error(plan.error.message);
+    const s = schematicFromPlan(plan.value, { origin: { x: 3, y: 64, z: -2 } });
+    if (!s.ok) throw new Error(s.error.message);
+    expect(s.value).toMatchObject({ width: 3, height: 5, length: 3, offset: { x: 0, y: 0, z: 0 } });
+    const paste = schematicToPlan(registry(), s.value, { target: { x: 3, y: 64, z: -2 } });
+    if (!paste.ok) throw new Error(paste.error.message);
+    const want = new Map<string, string>();
+    forEachPlanBlock(plan.value, (x, y, z, st) => want.set(`${x},${y},${z}`, plan.value.palette[st]!));
+    let air = 0;
+    forEachPlanBlock(paste.value, (x, y, z, st) => {
+      const state = paste.value.palette[st]!;
+      if (want.has(`${x},${y},${z}`)) expect(state).toBe(want.get(`${x},${y},${z}`));
+      else (expect(state).toBe("minecraft:air"), air++);
+    });
+    expect(paste.value.count).toBe(45);
+    expect(air).toBe(45 - want.size);
+    const tooBig = schematicFromPlan(plan.value, { maxPositions: 44 });
+    expect(tooBig).toMatchObject({ ok: false, error: { code: "budget_exceeded" } });
+  });
+});

@@ -1,0 +1,93 @@
+import { PNG } from "pngjs";
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { resolvePose, type CameraPose } from "./CameraPose.js";
+import { frustumSections } from "./FrustumSections.js";
+import { raycast } from "./Raycaster.js";
+import { SectionGrid, type Box } from "./SectionGrid.js";
+
+/** Authoritative block reads (the engine's `WorldAdapter.read` fits): states in y, z, x order. */
+export interface BlockSource {
+  read(box: Box): Promise<{ readonly palette: readonly string[]; readonly states: Uint32Array }>;
+}
+
+export interface CaptureOptions {
+  /** Readable area (project area ∩ build height); blocks outside are not read and draw nothing. */
+  readonly bounds: Box;
+  /** View distance in blocks (default 128, at most 256). */
+  readonly maxDistance?: number;
+  /** Most 16³ sections read for one capture (default 4096). */
+  readonly maxSections?: number;
+}
+
+export interface Capture {
+  readonly png: Buffer;
+  readonly mimeType: "image/png";
+  readonly width: number;
+  readonly height: number;
+  readonly eye: { readonly x: number; readonly y: number; readonly z: number };
+  readonly sectionsRead: number;
+  readonly sectionsWithBlocks: number;
+  /** Fraction of pixels showing at least one block (0 = only sky). */
+  readonly hitFraction: number;
+  readonly insideBlock: boolean;
+}
+
+export const DEFAULT_VIEW_DISTANCE = 128;
+export const MAX_VIEW_DISTANCE = 256;
+
+/**
+ * Renders a camera capture from block reads: the sections inside the view frustum are read through
+ * `source` (never generated), then every pixel is ray-cast. Deterministic for the same blocks and
+ * pose. Errors: invalid_request (pose, distance), budget_exceeded (too many sections).
+ */
+export async function captureCamera(source: BlockSource, pose: CameraPose, options: CaptureOptions): Promise<Result<Capture>> {
+  const p = resolvePose(pose);
+  if (!p.ok) return p;
+  const maxDistance = options.maxDistance ?? DEFAULT_VIEW_DISTANCE;
+  if (!(maxDistance >= 1 && maxDistance <= MAX_VIEW_DISTANCE))
+    return fail(mcbError("invalid_request", `view distance must be within 1..${MAX_VIEW_DISTANCE}`, { reason: "view_distance" }));
+  const sections = frustumSections(p.value, maxDistance, options.bounds);
+  const maxSections = options.maxSections ?? 4096;
+  if (sections.length > maxSections)
+    return fail(mcbError("budget_exceeded", `the view needs ${sections.length} sections; the limit is ${maxSections}`, { limit: maxSections }));
+  const grid = new SectionGrid();
+  const b = options.bounds;
+  for (const [sx, sy, sz] of sections) {
+    const box = {
+      minX: Math.max(sx * 16, b.minX), minY: Math.max(sy * 16, b.minY), minZ: Math.max(sz * 16, b.minZ),
+      maxX: Math.min(sx * 16 + 15, b.maxX), maxY: Math.min(sy * 16 + 15, b.maxY), maxZ: Math.min(sz * 16 + 15, b.maxZ),
+    };
+    const read = await source.read(box);
+    const full = box.minX === sx * 16 && box.minY === sy * 16 && box.minZ === sz * 16 && box.maxX === sx * 16 + 15 && box.maxY === sy * 16 + 15 && box.maxZ === sz * 16 + 15;
+    if (full) {
+      grid.addSection(sx, sy, sz, read.palette, read.states);
+      continue;
+    }
+    // A section cut by the bounds: the rest is air.
+    const palette = [...read.palette, "minecraft:air"];
+    const states = new Uint32Array(4096).fill(read.palette.length);
+    let i = 0;
+    for (let y = box.minY; y <= box.maxY; y++)
+      for (let z = box.minZ; z <= box.maxZ; z++)
+        for (let x = box.minX; x <= box.maxX; x++, i++) states[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)] = read.states[i]!;
+    grid.addSection(sx, sy, sz, palette, states);
+  }
+  const { width, height } = p.value;
+  const rgb = new Uint8Array(width * height * 3);
+  const stats = raycast(grid, p.value, maxDistance, rgb);
+  const png = new PNG({ width, height, colorType: 2, inputColorType: 2, inputHasAlpha: false });
+  png.data = Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength);
+  const bytes = PNG.sync.write(png, { colorType: 2, inputColorType: 2, inputHasAlpha: false });
+  const [x, y, z] = p.value.eye;
+  return ok({
+    png: bytes,
+    mimeType: "image/png",
+    width,
+    height,
+    eye: { x, y, z },
+    sectionsRead: sections.length,
+    sectionsWithBlocks: grid.nonEmpty,
+    hitFraction: stats.hitPixels / (width * height),
+    insideBlock: stats.insideBlock,
+  });
+}

@@ -1,0 +1,184 @@
+import fc from "fast-check";
+import { PNG } from "pngjs";
+import { describe, expect, it } from "vitest";
+import { captureCamera, lookOf, skyColor, type BlockSource, type Box, type CameraPose } from "../src/index.js";
+import { rayDirection, resolvePose } from "../src/CameraPose.js";
+
+/** A tiny world: a map of positions to states, air elsewhere; reads count sections. */
+class MapSource implements BlockSource {
+  readonly blocks = new Map<string, string>();
+  reads = 0;
+  set(x: number, y: number, z: number, state: string): this {
+    this.blocks.set(`${x},${y},${z}`, state);
+    return this;
+  }
+  async read(box: Box) {
+    this.reads++;
+    const palette = ["minecraft:air"];
+    const index = new Map([["minecraft:air", 0]]);
+    const states = new Uint32Array((box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1));
+    let i = 0;
+    for (let y = box.minY; y <= box.maxY; y++)
+      for (let z = box.minZ; z <= box.maxZ; z++)
+        for (let x = box.minX; x <= box.maxX; x++, i++) {
+          const s = this.blocks.get(`${x},${y},${z}`);
+          if (s === undefined) continue;
+          if (!index.has(s)) index.set(s, palette.push(s) - 1);
+          states[i] = index.get(s)!;
+        }
+    return { palette, states };
+  }
+}
+
+const BOUNDS: Box = { minX: -1000, minY: -64, minZ: -1000, maxX: 1000, maxY: 319, maxZ: 1000 };
+
+async function shoot(source: BlockSource, pose: CameraPose, bounds: Box = BOUNDS) {
+  const r = await captureCamera(source, pose, { bounds });
+  if (!r.ok) throw new Error(r.error.message);
+  const png = PNG.sync.read(r.value.png);
+  const px = (i: number, j: number) => {
+    const o = (j * png.width + i) * 4;
+    return [png.data[o]!, png.data[o + 1]!, png.data[o + 2]!];
+  };
+  return { capture: r.value, png, px };
+}
+
+describe("camera capture", () => {
+  it("draws a stone block straight ahead with the north-face shade, the rest is sky", async () => {
+    const world = new MapSource().set(0, 65, 5, "minecraft:stone");
+    const { capture, png, px } = await shoot(world, { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 64, height: 36 });
+    expect([png.width, png.height]).toEqual([64, 36]);
+    const stone = lookOf("minecraft:stone");
+    const c = px(32, 18);
+    for (let k = 0; k < 3; k++) expect(Math.abs(c[k]! - [stone.r, stone.g, stone.b][k]! * 0.8)).toBeLessThanOrEqual(2);
+    expect(capture.hitFraction).toBeGreaterThan(0.01);
+    expect(capture.hitFraction).toBeLessThan(0.5);
+    const sky = new Float64Array(3);
+    const corner = px(0, 0);
+    expect(corner[2]).toBe(255); // the top-left corner is sky (blue channel saturated)
+    skyColor(0.5, sky);
+    expect(capture.insideBlock).toBe(false);
+  });
+
+  it("faces south at yaw 0: a block to the east (+x) appears on the left", async () => {
+    const world = new MapSource().set(4, 65, 6, "minecraft:red_wool");
+    const { px } = await shoot(world, { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 64, height: 36 });
+    const red = (c: number[]) => c[0]! > 100 && c[1]! < 60 && c[2]! < 60;
+    let left = 0, right = 0;
+    for (let j = 0; j < 36; j++) for (let i = 0; i < 64; i++) if (red(px(i, j))) (i < 32 ? left++ : right++);
+    expect(left).toBeGreaterThan(0);
+    expect(right).toBe(0);
+  });
+
+  it("looking straight down shows the grass top colour", async () => {
+    const world = new MapSource().set(0, 60, 0, "minecraft:grass_block[snowy=false]");
+    const { px } = await shoot(world, { x: 0.5, y: 63, z: 0.5, yaw: 0, pitch: 90, width: 32, height: 32 });
+    const top = lookOf("minecraft:grass_block[snowy=false]").top!;
+    const c = px(16, 16);
+    for (let k = 0; k < 3; k++) expect(Math.abs(c[k]! - top[k]!)).toBeLessThanOrEqual(2);
+  });
+
+  it("blends glass over what is behind it", async () => {
+    const world = new MapSource().set(0, 65, 4, "minecraft:glass").set(0, 65, 6, "minecraft:black_wool");
+    const { px } = await shoot(world, { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 32, height: 18 });
+    const glassOnly = (await shoot(new MapSource().set(0, 65, 4, "minecraft:glass"), { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 32, height: 18 })).px(16, 9);
+    const c = px(16, 9);
+    expect(c[0]).toBeLessThan(glassOnly[0]!);
+    expect(c[0]).toBeGreaterThan(20);
+  });
+
+  it("sees a wall 100 blocks away across empty sections, and reads only sections in view", async () => {
+    const world = new MapSource();
+    for (let x = -3; x <= 3; x++) for (let y = 60; y <= 70; y++) world.set(x, y, 100, "minecraft:bricks");
+    world.set(0, 65, -20, "minecraft:gold_block"); // behind the camera
+    const { capture, px } = await shoot(world, { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 64, height: 36 });
+    const bricks = lookOf("minecraft:bricks");
+    const c = px(32, 18);
+    expect(Math.abs(c[0]! - bricks.r * 0.8)).toBeLessThan(30); // fogged a little
+    expect(c[2]).toBeLessThan(200);
+    expect(capture.sectionsRead).toBeLessThan(1000);
+    expect(world.reads).toBe(capture.sectionsRead);
+    expect(capture.sectionsWithBlocks).toBe(4); // x −3..3 and y 60..70 straddle section borders
+  });
+
+  it("draws nothing outside the readable bounds", async () => {
+    const world = new MapSource().set(0, 65, 5, "minecraft:stone");
+    const { capture } = await shoot(world, { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 32, height: 18 }, { ...BOUNDS, maxZ: 4 });
+    expect(capture.hitFraction).toBe(0);
+  });
+
+  it("is deterministic: the same blocks and pose give the same bytes", async () => {
+    const world = new MapSource();
+    for (let i = 0; i < 40; i++) world.set((i * 7) % 11 - 5, 62 + (i % 5), 6 + ((i * 3) % 9), i % 2 ? "minecraft:oak_planks" : "minecraft:water[level=0]");
+    const pose = { x: 0.3, y: 64, z: -2.2, yaw: 12, pitch: 15, width: 96, height: 54 };
+    const a = await shoot(world, pose);
+    const b = await shoot(world, pose);
+    expect(a.capture.png.equals(b.capture.png)).toBe(true);
+  });
+
+  it("reports a camera inside an opaque block", async () => {
+    const world = new MapSource().set(0, 65, 0, "minecraft:stone");
+    expect((await shoot(world, { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 16, height: 16 })).capture.insideBlock).toBe(true);
+  });
+
+  it("refuses bad poses with the field named", async () => {
+    for (const [pose, field] of [
+      [{ x: 0, y: 0, z: 0, yaw: 0, pitch: 91 }, "pitch"],
+      [{ x: Number.NaN, y: 0, z: 0, yaw: 0, pitch: 0 }, "x"],
+      [{ x: 0, y: 0, z: 0, yaw: 0, pitch: 0, fov: 5 }, "fov"],
+      [{ x: 0, y: 0, z: 0, yaw: 0, pitch: 0, width: 4000 }, "width"],
+      [{ x: 0, y: 0, z: 0, yaw: 0, pitch: 0, height: 10.5 }, "height"],
+    ] as const) {
+      const r = await captureCamera(new MapSource(), pose, { bounds: BOUNDS });
+      expect(r).toMatchObject({ ok: false, error: { code: "invalid_request", details: { field } } });
+    }
+  });
+
+  it("agrees with a brute-force slab test on which pixels hit a block (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ x: fc.integer({ min: -6, max: 6 }), y: fc.integer({ min: 58, max: 70 }), z: fc.integer({ min: -6, max: 6 }) }), { minLength: 1, maxLength: 25 }),
+        fc.record({ x: fc.double({ min: -8, max: 8, noNaN: true }), y: fc.double({ min: 56, max: 68, noNaN: true }), z: fc.double({ min: -8, max: 8, noNaN: true }), yaw: fc.double({ min: -180, max: 180, noNaN: true }), pitch: fc.double({ min: -89, max: 89, noNaN: true }) }),
+        async (cells, pose) => {
+          const world = new MapSource();
+          for (const c of cells) world.set(c.x, c.y, c.z, "minecraft:stone");
+          const full: CameraPose = { ...pose, width: 24, height: 16 };
+          const p = resolvePose(full);
+          if (!p.ok) throw new Error(p.error.message);
+          const [ex, ey, ez] = p.value.eye;
+          if (cells.some((c) => Math.floor(ex) === c.x && Math.floor(ey) === c.y && Math.floor(ez) === c.z)) return; // inside a block
+          const { px } = await shoot(world, full, { minX: -32, minY: 32, minZ: -32, maxX: 31, maxY: 95, maxZ: 31 });
+          const d = new Float64Array(3);
+          const sky = new Float64Array(3);
+          let mismatches = 0;
+          for (let j = 0; j < 16; j++)
+            for (let i = 0; i < 24; i++) {
+              rayDirection(p.value, i, j, d);
+              const len = Math.hypot(d[0]!, d[1]!, d[2]!);
+              const dir = [d[0]! / len, d[1]! / len, d[2]! / len];
+              const hits = cells.some((c) => {
+                let t0 = 0, t1 = 128;
+                for (let k = 0; k < 3; k++) {
+                  const o = [ex, ey, ez][k]!, lo = [c.x, c.y, c.z][k]!;
+                  if (dir[k] === 0) {
+                    if (o < lo || o > lo + 1) return false;
+                    continue;
+                  }
+                  let a = (lo - o) / dir[k]!, b = (lo + 1 - o) / dir[k]!;
+                  if (a > b) [a, b] = [b, a];
+                  t0 = Math.max(t0, a), t1 = Math.min(t1, b);
+                }
+                return t0 <= t1;
+              });
+              skyColor(dir[1]!, sky);
+              const c = px(i, j);
+              const isSky = c.every((v, k) => v === Math.round(sky[k]!));
+              if (isSky === hits) mismatches++;
+            }
+          expect(mismatches).toBeLessThanOrEqual(1); // a ray grazing an edge may round either way
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+});
