@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MemoryWorld } from "@mcb/adapter-memory";
-import { blockEntityPredicate, createBlockRegistry } from "@mcb/blocks";
+import { blockEntityPredicate, createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
 import { Engine, SqliteJournal, type RequestContext } from "@mcb/engine";
 
 /** The embedded default world's project: one local owner, a 8192 × 8192 area around the origin. */
@@ -11,6 +11,9 @@ export const EMBEDDED_AREA = { minX: -4096, minY: -64, minZ: -4096, maxX: 4095, 
 export const DEFAULT_STATE_DIR = ".state";
 
 export interface EmbeddedWorld {
+  /** Absolute state directory. */
+  readonly dir: string;
+  readonly registry: BlockRegistry;
   readonly engine: Engine;
   readonly world: MemoryWorld;
   readonly ctx: RequestContext;
@@ -38,6 +41,8 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR): P
     projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: "embedded default world" }],
   });
   return {
+    dir,
+    registry: registry.value,
     engine,
     world,
     ctx: { principal: { playerId: EMBEDDED_OWNER, role: "agent" }, projectId: EMBEDDED_PROJECT },

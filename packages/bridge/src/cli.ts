@@ -1,8 +1,13 @@
 #!/usr/bin/env node
+import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Result } from "@mcb/blocks";
 import { DEFAULT_STATE_DIR, openEmbeddedWorld, type EmbeddedWorld } from "./EmbeddedWorld.js";
+import { CameraStore } from "./mcp/CameraStore.js";
+import { runMcpServer } from "./McpCommand.js";
 import { compileRecipeFile, formatSummary } from "./RecipeCommand.js";
+import { buildSchematicFile, schematicFileInfo } from "./SchematicCommands.js";
+import { previewTerrainFile, progressBar, runTerrainBatch } from "./TerrainCommands.js";
 import { buildRecipeFile, formatOperation, inspectRegion, undoOperation } from "./WorldCommands.js";
 
 const USAGE = `usage:
@@ -13,6 +18,13 @@ const USAGE = `usage:
   mcb inspect [options] -- x1 y1 z1 x2 y2 z2   palette summary (≤ 4096 positions)
   mcb recovery review <operation_id>
   mcb recovery abandon <operation_id> <digest>
+  mcb mcp                            MCP server over stdio (19 tools) on the embedded world
+  mcb schem build <recipe.json> -o <out.schem> [--origin x,y,z] [--max-positions N]
+  mcb schem info <file.schem> [--max-positions N]
+  mcb terrain preview <terrain.json> -o <out.png> [--resolution N]
+  mcb terrain batch <terrain.json> [--max-tiles N]   apply every tile, resumable
+  mcb camera save <name> -- x y z yaw pitch [fov]   a viewpoint for camera_list/capture
+  mcb camera list
 options: --state <dir> (embedded world directory, default ${DEFAULT_STATE_DIR}), --json
 
 Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error,
@@ -44,7 +56,17 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { json: { type: "boolean" }, "mc-version": { type: "string" }, state: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        json: { type: "boolean" },
+        "mc-version": { type: "string" },
+        state: { type: "string" },
+        output: { type: "string", short: "o" },
+        origin: { type: "string" },
+        "max-positions": { type: "string" },
+        resolution: { type: "string" },
+        "max-tiles": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
@@ -106,9 +128,76 @@ async function main(argv: string[]): Promise<number> {
         return withWorld(state, async (w) => emit(await w.engine.recoveryAbandon(w.admin, { operation_id: id, expected_digest: digest }), o, formatOperation));
       return usage();
     }
+    case "mcp":
+      if (args.length !== 0) return usage();
+      await runMcpServer(state);
+      return 0;
+    case "schem": {
+      const [action, file] = args;
+      const max = intOption(parsed.values["max-positions"]);
+      if (max === null) return usage();
+      if (action === "build" && file !== undefined && args.length === 2 && parsed.values.output !== undefined) {
+        const origin = parsed.values.origin?.split(",").map(Number);
+        if (origin !== undefined && (origin.length !== 3 || !origin.every(Number.isSafeInteger))) return usage();
+        const r = await buildSchematicFile(file, parsed.values.output, {
+          ...(origin ? { origin: { x: origin[0]!, y: origin[1]!, z: origin[2]! } } : {}),
+          ...(max !== undefined ? { maxPositions: max } : {}),
+        });
+        return emit(r, o, (v) => `wrote ${parsed.values.output}: ${v.width}×${v.height}×${v.length}, ${v.blockCount} blocks, ${v.bytes} bytes, sha256 ${v.sha256}`);
+      }
+      if (action === "info" && file !== undefined && args.length === 2)
+        return emit(await schematicFileInfo(file, max), o, (v) =>
+          [
+            `${v.name}: ${v.width}×${v.height}×${v.length} (${v.blockCount} non-air), DataVersion ${v.dataVersion}, offset ${v.offset.x} ${v.offset.y} ${v.offset.z}`,
+            `${v.bytes} bytes, sha256 ${v.sha256}`,
+            ...v.palette.map((p) => `  ${String(p.count).padStart(6)} ${p.state}`),
+          ].join("\n"),
+        );
+      return usage();
+    }
+    case "terrain": {
+      const [action, file] = args;
+      if (action === "preview" && file !== undefined && args.length === 2 && parsed.values.output !== undefined) {
+        const res = intOption(parsed.values.resolution);
+        if (res === null) return usage();
+        return emit(await previewTerrainFile(file, parsed.values.output, res), o, (v) =>
+          `${v.terrain_id}: ${v.width}×${v.length} columns, heights ${v.stats.min}..${v.stats.max} (mean ${v.stats.mean}), ${v.tiles.count} tiles of ${v.tiles.size}×${v.tiles.size}, y ${v.floor}..${v.ceiling}\nwrote ${v.output}`,
+        );
+      }
+      if (action === "batch" && file !== undefined && args.length === 2) {
+        const maxTiles = intOption(parsed.values["max-tiles"]);
+        if (maxTiles === null) return usage();
+        return withWorld(state, async (w) => {
+          const r = await runTerrainBatch(w, file, progressBar(process.stderr), maxTiles ?? Infinity);
+          const code = emit(r, o, (v) => `${v.terrain_id}: ${v.applied} tiles applied, ${v.empty} unchanged, ${v.unfinished} unfinished; ${v.written_blocks} blocks written (progress in ${v.progress_file})`);
+          return r.ok && r.value.unfinished > 0 ? 3 : code;
+        });
+      }
+      return usage();
+    }
+    case "camera": {
+      const [action, name, ...nums] = args;
+      const store = new CameraStore(state);
+      if (action === "list" && args.length === 1) return emit({ ok: true, value: store.list() }, o, (cs) => cs.map((c) => `${c.camera_id}: ${JSON.stringify(c.pose)}`).join("\n") || "(no cameras)");
+      if (action === "save" && name !== undefined && (nums.length === 5 || nums.length === 6)) {
+        const v = nums.map(Number);
+        if (!v.every(Number.isFinite)) return usage();
+        const [x, y, z, yaw, pitch, fov] = v as [number, number, number, number, number, number | undefined];
+        mkdirSync(state, { recursive: true });
+        return emit(store.save(name, { x, y, z, yaw, pitch, ...(fov !== undefined ? { fov } : {}) }), o, (c) => `saved camera ${c.camera_id}`);
+      }
+      return usage();
+    }
     default:
       return usage();
   }
+}
+
+/** undefined when absent, null when not a positive integer. */
+function intOption(v: string | undefined): number | undefined | null {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,45 @@
+import { join } from "node:path";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createMaterialCatalog } from "@mcb/blocks";
+import { SchematicLibrary } from "@mcb/schematic";
+import { EMBEDDED_AREA, openEmbeddedWorld } from "./EmbeddedWorld.js";
+import { CameraStore } from "./mcp/CameraStore.js";
+import { CaptureCache } from "./mcp/CaptureCache.js";
+import { createMcbMcpServer } from "./mcp/McbMcpServer.js";
+import { TerrainCache } from "./mcp/TerrainCache.js";
+
+export const MCB_VERSION = "0.1.0";
+
+/**
+ * `mcb mcp`: the MCP server over stdio on the embedded world in `stateDir` (schematics in
+ * `stateDir/schematics`, cameras in `stateDir/cameras.json`). stdout carries only the protocol;
+ * diagnostics go to stderr. Ends when the client closes stdin; running operations finish first.
+ */
+export async function runMcpServer(stateDir: string): Promise<void> {
+  const w = await openEmbeddedWorld(stateDir);
+  const server = createMcbMcpServer(
+    {
+      engine: w.engine,
+      ctx: w.ctx,
+      registry: w.registry,
+      catalog: createMaterialCatalog(w.registry),
+      world: w.world,
+      area: EMBEDDED_AREA,
+      library: new SchematicLibrary(join(w.dir, "schematics"), w.registry),
+      terrain: new TerrainCache(),
+      cameras: new CameraStore(w.dir),
+      captures: new CaptureCache(),
+    },
+    MCB_VERSION,
+  );
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
+  await server.connect(transport);
+  process.stderr.write(`mcb mcp: serving the embedded world in ${w.dir}\n`);
+  await closed;
+  await server.close().catch(() => undefined);
+  await w.close();
+}

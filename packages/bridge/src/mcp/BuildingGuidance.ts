@@ -1,0 +1,28 @@
+/**
+ * Shared building guidance: the MCP server instructions (and, later, the in-game agent's prompt).
+ * States the workflow and the exact capability boundaries of this server.
+ */
+export const BUILDING_GUIDANCE = `mcb builds in a Minecraft Java world through checked, undoable plans.
+
+Workflow
+1. project_context first: area, limits, capabilities, recent operations, recovery state. Reuse it.
+2. Materials: material_search a focused family (e.g. "spruce stairs"), then material_describe 1–3 chosen ids; reuse the answers while catalog_version is unchanged. Omitted properties take the game defaults.
+3. Look before you build: region_inspect (summary first; detail "blocks" only for small regions, ≤ 4096 positions, and a response over 64 KiB fails) and camera_capture for a real rendered view.
+4. build_prepare a recipe {version: 1, operations: [box|line|cylinder|repeat ...]}; read changed_blocks, region and warnings. For edits based on an earlier block read, pass expected_blocks covering every desired position once, with snapshot_id copied unchanged.
+5. build_apply(plan_id, plan_hash, idempotency_key). Keep the key for that logical call: after a timeout, check operation_status and repeat with the same key; never invent a new key for the same write.
+6. Verify with region_inspect and camera_capture(after_operation_id). Undo with operation_undo_prepare + build_apply: it restores only blocks still as we left them; changed blocks are reported, never overwritten.
+
+Design
+- Deliberate silhouettes: a clear base, body and roof line; vary depth with stairs, slabs and walls rather than flat boxes.
+- Calm walking areas: keep paths and floors level and two blocks of headroom; doors need both halves (lower and upper) in the same plan.
+- Organic foundations: blend builds into terrain; use terrain_brush_prepare (raise/lower/flatten/smooth with soft edges, preserve columns) rather than cubes of dirt.
+- Slope-aware materials: grass on gentle ground, stone or gravel on steep faces, sand or gravel on dry basin floors; keep mountain detail local.
+- Preserve what exists: replace filters and part masks (part_define, then build_prepare with part_id) keep edits inside their intended blocks. Manual edits by players are never overwritten: a mismatch is a conflict.
+
+Boundaries (exact)
+- Recipes are JSON data, never code. This server accepts box, line, cylinder, arch, replace, repeat (nested) and transform; palettes are seeded and deterministic.
+- Terrain recipes (terrain_preview → terrain_prepare per tile) offer hills, ridges, plateaus, dry basins/channels, terraces, amplitude/scale value noise and a limited palette (surface, subsurface, stone, steep, peak, low). They change only natural blocks (air, soil, stone, sand, snow, small plants); water and builds stay. Previews are not world-verified.
+- Brushes scan a window of at most 80 levels and 24 blocks radius; columns under water or under non-natural blocks are skipped.
+- Schematics: Sponge v2/v3 files of at most 4096 positions in the local library (asset_list, schematic_export, schematic_import_prepare with rotation 0/90/180/270). Block entities and entities are refused, never silently dropped. Import is a normal checked plan; air in a schematic clears blocks.
+- Captures come from an embedded software renderer reading the authoritative blocks: flat colours per block, face shading, no textures or entities.
+- Fluids, gravity, plant growth and redstone may change the world after a write; undo covers the recorded writes only.`;

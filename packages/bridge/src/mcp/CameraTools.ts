@@ -1,0 +1,120 @@
+import { randomBytes } from "node:crypto";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { fail, mcbError, ok } from "@mcb/blocks";
+import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, captureCamera, type CameraPose } from "@mcb/render";
+import { z } from "zod";
+import type { McpContext } from "./McpContext.js";
+import { Pose } from "./Schemas.js";
+import { toolResult } from "./ToolResult.js";
+
+const FINISHED = new Set(["applied", "conflict", "cancelled", "failed"]);
+
+const CaptureOutput = z.looseObject({
+  status: z.literal("completed"),
+  capture_id: z.string(),
+  mime_type: z.literal("image/png"),
+  width: z.number().int(),
+  height: z.number().int(),
+  pose: z.looseObject({ x: z.number(), y: z.number(), z: z.number(), yaw: z.number(), pitch: z.number() }),
+  eye: z.object({ x: z.number(), y: z.number(), z: z.number() }),
+  observed_at: z.string(),
+  hit_fraction: z.number(),
+  inside_block: z.boolean(),
+});
+
+/** camera_list, camera_capture: the embedded software renderer over authoritative block reads. */
+export function registerCameraTools(server: McpServer, m: McpContext): void {
+  server.registerTool(
+    "camera_list",
+    {
+      title: "List cameras",
+      description: "Saved viewpoints and the camera worker's status. Save viewpoints with `mcb camera save`.",
+      inputSchema: {},
+      outputSchema: {
+        cameras: z.array(z.object({ camera_id: z.string(), pose: z.looseObject({ x: z.number(), y: z.number(), z: z.number(), yaw: z.number(), pitch: z.number() }) })),
+        worker: z.looseObject({ status: z.string(), kind: z.string() }),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async () =>
+      toolResult(
+        ok({
+          cameras: m.cameras.list(),
+          worker: {
+            status: "ready",
+            kind: "embedded_software_renderer",
+            default_width: CAPTURE_LIMITS.defaultWidth,
+            default_height: CAPTURE_LIMITS.defaultHeight,
+            default_fov: CAPTURE_LIMITS.defaultFov,
+            view_distance: DEFAULT_VIEW_DISTANCE,
+          },
+        }),
+      ),
+  );
+
+  server.registerTool(
+    "camera_capture",
+    {
+      title: "Capture a camera image",
+      description:
+        "Render a PNG of the world from camera_id or pose {x,y,z (feet), yaw (0 = south), pitch (+90 = down), fov?, width?, height?} (default 1280×720, fov 70), or read a recent capture again by capture_id. after_operation_id refuses (capture_not_ready) until that operation has finished. Flat block colours with face shading; no textures or entities.",
+      inputSchema: {
+        camera_id: z.string().max(64).optional(),
+        pose: Pose.optional(),
+        capture_id: z.string().max(64).optional(),
+        after_operation_id: z.string().max(128).optional(),
+        view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional(),
+      },
+      outputSchema: CaptureOutput,
+      annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    async (args) => {
+      const given = [args.camera_id, args.pose, args.capture_id].filter((v) => v !== undefined).length;
+      if (given !== 1) return toolResult(fail(mcbError("invalid_request", "give exactly one of camera_id, pose and capture_id", { reason: "camera_or_pose" })));
+      if (args.capture_id !== undefined) {
+        const c = m.captures.get(args.capture_id);
+        if (c === undefined) return toolResult(fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)")));
+        return toolResult(ok(c.meta), [{ data: c.capture.png, mimeType: "image/png" }]);
+      }
+      let pose: CameraPose;
+      if (args.camera_id !== undefined) {
+        const saved = m.cameras.get(args.camera_id);
+        if (saved === undefined) return toolResult(fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(args.camera_id)}; see camera_list`)));
+        pose = saved.pose;
+      } else pose = args.pose!;
+      if (args.after_operation_id !== undefined) {
+        const op = await m.engine.operationStatus(m.ctx, { operation_id: args.after_operation_id });
+        if (!op.ok) return toolResult(op);
+        if (!FINISHED.has(op.value.status))
+          return toolResult(fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })));
+      }
+      const info = await m.world.info();
+      const a = m.area;
+      const bounds = { minX: a.minX, minY: Math.max(a.minY, info.minY), minZ: a.minZ, maxX: a.maxX, maxY: Math.min(a.maxY, info.maxY), maxZ: a.maxZ };
+      const observedAt = new Date().toISOString();
+      const r = await captureCamera(m.world, pose, { bounds, maxDistance: args.view_distance ?? DEFAULT_VIEW_DISTANCE });
+      if (!r.ok) return toolResult(r);
+      const c = r.value;
+      const captureId = `cap_${randomBytes(8).toString("hex")}`;
+      const meta = {
+        status: "completed" as const,
+        capture_id: captureId,
+        mime_type: c.mimeType,
+        width: c.width,
+        height: c.height,
+        pose,
+        ...(args.camera_id !== undefined ? { camera_id: args.camera_id } : {}),
+        ...(args.after_operation_id !== undefined ? { after_operation_id: args.after_operation_id } : {}),
+        eye: c.eye,
+        observed_at: observedAt,
+        renderer: "embedded_software_renderer",
+        sections_read: c.sectionsRead,
+        sections_with_blocks: c.sectionsWithBlocks,
+        hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000,
+        inside_block: c.insideBlock,
+      };
+      m.captures.put({ captureId, capture: c, meta });
+      return toolResult(ok(meta), [{ data: c.png, mimeType: "image/png" }]);
+    },
+  );
+}

@@ -1,0 +1,122 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { fail, mcbError, ok } from "@mcb/blocks";
+import { PREVIEW_DEFAULT_RESOLUTION, PREVIEW_MAX_RESOLUTION, brushColumns, compileTerrain, heightPreviewPng, parseBrush, planBrush, scanSurface, terrainTilePlan, type BoxReader } from "@mcb/terrain";
+import { z } from "zod";
+import type { McpContext } from "./McpContext.js";
+import { toolResult } from "./ToolResult.js";
+
+const Bounds = z.object({ minX: z.number(), minZ: z.number(), maxX: z.number(), maxZ: z.number() });
+const MAX_INSPECT = 4096;
+
+/** terrain_preview, terrain_prepare, terrain_brush_prepare. */
+export function registerTerrainTools(server: McpServer, m: McpContext): void {
+  server.registerTool(
+    "terrain_preview",
+    {
+      title: "Preview a terrain recipe",
+      description:
+        "Evaluate a deterministic height-field recipe {version: 1, seed?, area: {min: {x,z}, max: {x,z}}, base, floor?, ceiling?, features: [hill|ridge|plateau|basin|channel|noise{amplitude, scale, octaves?}|terrace], palette?, preserve?} without touching the world. Returns a PNG heightmap (north up), the content-addressed terrain_id (cached, 32 recipes until restart), tile layout and height statistics. world_verified is always false.",
+      inputSchema: { recipe: z.looseObject({ version: z.literal(1) }), resolution: z.number().int().min(8).max(PREVIEW_MAX_RESOLUTION).optional() },
+      outputSchema: z.looseObject({
+        terrain_id: z.string(),
+        tiles: z.object({ size: z.number().int(), columns: z.number().int(), rows: z.number().int(), count: z.number().int() }),
+        stats: z.object({ min: z.number(), max: z.number(), mean: z.number() }),
+        world_verified: z.literal(false),
+      }),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ recipe, resolution }) => {
+      const t = compileTerrain(m.registry, recipe);
+      if (!t.ok) return toolResult(t);
+      m.terrain.put(t.value);
+      const { field, tiles } = t.value;
+      const png = heightPreviewPng(field, { resolution: resolution ?? PREVIEW_DEFAULT_RESOLUTION, tileSize: tiles.size });
+      return toolResult(
+        ok({
+          terrain_id: t.value.terrainId,
+          area: t.value.recipe.area,
+          columns: field.width * field.length,
+          floor: t.value.floor,
+          ceiling: t.value.ceiling,
+          tiles,
+          stats: t.value.stats,
+          world_verified: false as const,
+        }),
+        [{ data: png, mimeType: "image/png" }],
+      );
+    },
+  );
+
+  server.registerTool(
+    "terrain_prepare",
+    {
+      title: "Prepare one terrain tile",
+      description:
+        "A checked plan for tile tile_index (0..count−1, row-major) of a previewed terrain: every column from floor to ceiling, changing natural blocks only (builds and water stay). Returns the usual plan summary plus tile_bounds, or status empty when nothing would change. Apply with build_apply.",
+      inputSchema: { terrain_id: z.string().max(64), tile_index: z.number().int().min(0) },
+      outputSchema: z.looseObject({ status: z.enum(["prepared", "empty"]), tile_bounds: Bounds, changed_blocks: z.number().int(), plan_id: z.string().optional(), plan_hash: z.string().optional() }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ terrain_id, tile_index }) => {
+      const t = m.terrain.get(terrain_id);
+      if (t === undefined) return toolResult(fail(mcbError("not_found", "unknown terrain_id: preview the recipe again (the cache keeps 32 recipes until restart)")));
+      const tile = terrainTilePlan(m.registry, t, tile_index);
+      if (!tile.ok) return toolResult(tile);
+      const r = await m.engine.buildPrepare(m.ctx, { plan: tile.value.plan });
+      if (!r.ok) return toolResult(r);
+      const extra = { tile_index, tile_bounds: tile.value.bounds, preserved_columns: tile.value.preservedColumns };
+      if (r.value.changed_blocks === 0) return toolResult(ok({ status: "empty" as const, changed_blocks: 0, unchanged_blocks: r.value.unchanged_blocks, filtered_blocks: r.value.filtered_blocks, ...extra }));
+      return toolResult(ok({ status: "prepared" as const, ...r.value, ...extra }));
+    },
+  );
+
+  server.registerTool(
+    "terrain_brush_prepare",
+    {
+      title: "Prepare a relative terrain edit",
+      description:
+        "Edit the live surface: brush {action: raise|lower|flatten|smooth, center: {x,z}, radius ≤ 24, amount? (raise/lower), target_y? (flatten), strength? 0..1, soft_edge? 0..1, y_range: {min, max} (≤ 80 levels scanned for the surface), preserve?: [{x,z}]}. The scanned surface becomes read dependencies. Returns a before | after | delta image and a plan summary (plan_state prepared), or plan_state empty with no plan.",
+      inputSchema: { brush: z.looseObject({ action: z.enum(["raise", "lower", "flatten", "smooth"]) }) },
+      outputSchema: z.looseObject({
+        plan_state: z.enum(["prepared", "empty"]),
+        columns: z.object({ scanned: z.number().int(), changed: z.number().int(), skipped: z.record(z.string(), z.number()) }),
+        plan_id: z.string().optional(),
+        plan_hash: z.string().optional(),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ brush }) => {
+      const b = parseBrush(brush);
+      if (!b.ok) return toolResult(b);
+      let readError: ReturnType<typeof fail> | null = null;
+      // Scans go through region_inspect: the same permission, area and 4096-position limit as any read.
+      const read: BoxReader = async (box) => {
+        const palette: string[] = [];
+        const states = new Uint32Array((box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1));
+        if (states.length > MAX_INSPECT) throw new Error("invariant: brush row read over 4096 positions");
+        const r = await m.engine.regionInspect(m.ctx, { min: { x: box.minX, y: box.minY, z: box.minZ }, max: { x: box.maxX, y: box.maxY, z: box.maxZ }, detail: "blocks" });
+        if (!r.ok) {
+          readError = r;
+          return { palette: ["minecraft:air"], states };
+        }
+        const index = new Map<string, number>();
+        (r.value.blocks ?? []).forEach((blk, i) => {
+          let k = index.get(blk.state);
+          if (k === undefined) index.set(blk.state, (k = palette.push(blk.state) - 1));
+          states[i] = k;
+        });
+        return { palette, states };
+      };
+      const scan = await scanSurface(read, brushColumns(b.value), b.value.y_range.min, b.value.y_range.max);
+      if (readError !== null) return toolResult(readError);
+      const r = planBrush(m.registry, b.value, scan);
+      if (!r.ok) return toolResult(r);
+      const image = [{ data: r.value.png, mimeType: "image/png" as const }];
+      const summary = { columns: r.value.columns, raised: r.value.raised, lowered: r.value.lowered };
+      if (r.value.plan === null) return toolResult(ok({ plan_state: "empty" as const, ...summary }), image);
+      const prepared = await m.engine.buildPrepare(m.ctx, { plan: r.value.plan });
+      if (!prepared.ok) return toolResult(prepared);
+      return toolResult(ok({ plan_state: "prepared" as const, ...prepared.value, ...summary }), image);
+    },
+  );
+}

@@ -1,0 +1,179 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { PNG } from "pngjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBlockRegistry, rotateState } from "@mcb/blocks";
+import { cli, root } from "./support.js";
+
+const TOOLS = [
+  "project_context", "material_search", "material_describe", "region_inspect", "build_prepare", "build_apply", "operation_status",
+  "operation_cancel", "operation_undo_prepare", "part_get", "part_define", "camera_list", "camera_capture", "asset_list",
+  "schematic_export", "schematic_import_prepare", "terrain_preview", "terrain_prepare", "terrain_brush_prepare",
+];
+
+const v = (x: number, y: number, z: number) => ({ x, y, z });
+/** A hollow stone-brick tower with directional parts, so a 90° turn is visible in the states. */
+const TOWER = {
+  version: 1,
+  operations: [
+    { type: "box", min: v(0, 64, 0), max: v(6, 75, 6), block: "minecraft:stone_bricks", hollow: true },
+    { type: "line", from: v(0, 76, 0), to: v(6, 76, 0), block: "minecraft:oak_stairs[facing=north]" },
+    { type: "line", from: v(0, 76, 6), to: v(6, 76, 6), block: "minecraft:oak_log[axis=x]" },
+    { type: "box", min: v(3, 64, 0), max: v(3, 65, 0), block: "minecraft:air" },
+  ],
+};
+
+let client: Client;
+let transport: StdioClientTransport;
+const state = mkdtempSync(join(tmpdir(), "mcb-mcp-"));
+
+async function call(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+async function ok<T = Record<string, any>>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const r = await call(name, args);
+  if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
+  return r.structuredContent as T;
+}
+async function applied(plan: Record<string, any>, key: string): Promise<Record<string, any>> {
+  let op = await ok("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key });
+  for (let i = 0; i < 500 && (op.status === "queued" || op.status === "running"); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    op = await ok("operation_status", { operation_id: op.operation_id });
+  }
+  expect(op.status).toBe("applied");
+  return op;
+}
+/** The structured error of a failed call (JSON text content). */
+function errorOf(r: CallToolResult): { error: { code: string; retryable: boolean; details?: Record<string, unknown> } } {
+  expect(r.isError).toBe(true);
+  const t = r.content[0];
+  if (t === undefined || t.type !== "text") throw new Error("no text content");
+  return JSON.parse(t.text);
+}
+function image(r: CallToolResult): PNG {
+  const img = r.content.find((c) => c.type === "image");
+  if (img === undefined || img.type !== "image") throw new Error("no image content");
+  expect(img.mimeType).toBe("image/png");
+  return PNG.sync.read(Buffer.from(img.data, "base64"));
+}
+async function blocks(min: ReturnType<typeof v>, max: ReturnType<typeof v>): Promise<Map<string, string>> {
+  const r = await ok<{ blocks: { pos: { x: number; y: number; z: number }; state: string }[] }>("region_inspect", { min, max, detail: "blocks" });
+  return new Map(r.blocks.map((b) => [`${b.pos.x},${b.pos.y},${b.pos.z}`, b.state]));
+}
+
+beforeAll(async () => {
+  transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--state", state], cwd: root, stderr: "pipe" });
+  client = new Client({ name: "mcb-e2e", version: "1.0.0" });
+  await client.connect(transport);
+});
+afterAll(async () => {
+  await client.close();
+});
+
+describe("mcb mcp over stdio with a real MCP client", () => {
+  it("lists exactly the seeds' 19 tools with input and output schemas, and shares the building guidance", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe("object");
+      expect(t.outputSchema?.type).toBe("object");
+      expect(t.description?.length ?? 0).toBeGreaterThan(20);
+    }
+    expect(client.getInstructions()).toContain("Workflow");
+    const ctx = await ok("project_context");
+    expect(ctx.capabilities).toMatchObject({ schematics: true, camera: true, terrain: true });
+  });
+
+  it("builds a hollow tower, sees it in a camera capture, exports, undoes and re-imports it rotated 90°", async () => {
+    const pose = { x: 3.5, y: 66, z: -22, yaw: 0, pitch: -5, width: 320, height: 180 };
+    const before = await call("camera_capture", { pose });
+    expect(before.isError).toBeFalsy();
+    const empty = image(before);
+    expect([empty.width, empty.height]).toEqual([320, 180]);
+    expect((before.structuredContent as { hit_fraction: number }).hit_fraction).toBe(0);
+
+    const plan = await ok("build_prepare", { recipe: TOWER });
+    expect(plan.changed_blocks).toBe(7 * 7 * 12 - 5 * 5 * 10 - 2 + 14);
+    const op = await applied(plan, "tower-1");
+    const again = await ok("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "tower-1" });
+    expect(again.operation_id).toBe(op.operation_id);
+
+    const shot = await call("camera_capture", { pose, after_operation_id: op.operation_id });
+    const png = image(shot);
+    let changed = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (png.data[i] !== empty.data[i] || png.data[i + 1] !== empty.data[i + 1] || png.data[i + 2] !== empty.data[i + 2]) changed++;
+    const fraction = changed / (png.width * png.height);
+    expect(fraction).toBeGreaterThan(0.03);
+    expect((shot.structuredContent as { hit_fraction: number }).hit_fraction).toBeCloseTo(fraction, 1);
+    const reread = await call("camera_capture", { capture_id: (shot.structuredContent as { capture_id: string }).capture_id });
+    expect(image(reread).data.equals(png.data)).toBe(true);
+
+    const original = await blocks(v(0, 64, 0), v(6, 76, 6));
+    const asset = await ok("schematic_export", { name: "tower", min: v(0, 64, 0), max: v(6, 76, 6) });
+    expect(asset).toMatchObject({ assetId: "tower", width: 7, height: 13, length: 7, offset: v(0, 0, 0), blockCount: plan.changed_blocks });
+    expect((await ok("asset_list", { query: "TOW" })).assets).toEqual([asset]);
+
+    const undo = await ok("operation_undo_prepare", { operation_id: op.operation_id });
+    expect(undo.changed_blocks).toBe(plan.changed_blocks);
+    await applied(undo, "tower-undo");
+    const cleared = await ok("region_inspect", { min: v(0, 64, 0), max: v(6, 76, 6), detail: "summary" });
+    expect(cleared.palette).toEqual([{ state: "minecraft:air", count: 7 * 13 * 7 }]);
+
+    const paste = await ok("schematic_import_prepare", { asset_id: "tower", target: v(100, 64, 0), rotation: 90 });
+    expect(paste.region).toEqual({ min: v(94, 64, 0), max: v(100, 76, 6) });
+    await applied(paste, "tower-paste-90");
+    const rotated = await blocks(v(94, 64, 0), v(100, 76, 6));
+    const registry = createBlockRegistry();
+    if (!registry.ok) throw new Error("registry");
+    for (const [key, s] of original) {
+      const [x, y, z] = key.split(",").map(Number) as [number, number, number];
+      const want = rotateState(registry.value, registry.value.stateOf(s), 1).canonical;
+      expect(rotated.get(`${100 - z},${y},${x}`)).toBe(want);
+    }
+    expect(rotated.get("100,76,0")).toBe("minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]");
+    expect(rotated.get("94,76,3")).toBe("minecraft:oak_log[axis=z]");
+  });
+
+  it("returns structured errors: wrong hash, oversized text, bad schematic names, unknown assets", async () => {
+    const plan = await ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(50, 64, 50), max: v(50, 64, 50), block: "minecraft:stone" }] } });
+    const bad = await call("build_apply", { plan_id: plan.plan_id, plan_hash: "0".repeat(64), idempotency_key: "x" });
+    expect(errorOf(bad)).toMatchObject({ error: { code: "invalid_request", retryable: false } });
+    const big = await call("region_inspect", { min: v(0, 64, 0), max: v(15, 79, 15), detail: "blocks" });
+    expect(errorOf(big)).toMatchObject({ error: { code: "budget_exceeded", details: { reason: "response_size", limit: 65536 } } });
+    for (const name of ["../x", "a.b", "a b"])
+      expect(errorOf(await call("schematic_export", { name, min: v(0, 64, 0), max: v(1, 64, 1) }))).toMatchObject({ error: { code: "invalid_request" } });
+    expect(errorOf(await call("schematic_import_prepare", { asset_id: "nope", target: v(0, 64, 0) }))).toMatchObject({ error: { code: "not_found" } });
+    expect(errorOf(await call("camera_capture", { camera_id: "nope" }))).toMatchObject({ error: { code: "camera_unavailable" } });
+    const schema = await call("build_apply", { plan_id: 5 });
+    expect(schema.isError).toBe(true);
+  });
+
+  it("previews terrain, applies a tile, and prepares a brush on it", async () => {
+    const recipe = { version: 1, seed: 5, area: { min: { x: 200, z: 0 }, max: { x: 215, z: 15 } }, base: 64, features: [{ type: "hill", center: { x: 207, z: 7 }, radius: 8, height: 6 }] };
+    const preview = await call("terrain_preview", { recipe });
+    const heightmap = image(preview);
+    expect([heightmap.width, heightmap.height]).toEqual([16, 16]);
+    const p = preview.structuredContent as { terrain_id: string; tiles: { count: number }; world_verified: boolean; stats: { max: number } };
+    expect(p.world_verified).toBe(false);
+    expect(p.tiles.count).toBe(1);
+    const tile = await ok("terrain_prepare", { terrain_id: p.terrain_id, tile_index: 0 });
+    expect(tile.status).toBe("prepared");
+    await applied(tile, "terrain-tile-0");
+    const top = await ok("region_inspect", { min: v(207, p.stats.max, 7), max: v(207, p.stats.max, 7), detail: "summary" });
+    expect(top.palette[0].state).toBe("minecraft:grass_block[snowy=false]");
+    const again = await ok("terrain_prepare", { terrain_id: p.terrain_id, tile_index: 0 });
+    expect(again).toMatchObject({ status: "empty", changed_blocks: 0 });
+    const brush = await call("terrain_brush_prepare", { brush: { action: "raise", center: { x: 207, z: 7 }, radius: 4, amount: 3, y_range: { min: 50, max: 100 } } });
+    expect(brush.isError).toBeFalsy();
+    const b = brush.structuredContent as { plan_state: string; columns: { changed: number }; dependencies: number };
+    expect(b.plan_state).toBe("prepared");
+    expect(b.columns.changed).toBeGreaterThan(10);
+    expect(b.dependencies).toBeGreaterThan(0);
+    expect(image(brush).width).toBeGreaterThan(0);
+  });
+});
