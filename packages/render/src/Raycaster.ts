@@ -4,6 +4,7 @@ import type { SectionGrid } from "./SectionGrid.js";
 /** Face shading, Minecraft-like: top 1.0, bottom 0.5, north/south 0.8, east/west 0.6. */
 const SHADE_X = 0.6, SHADE_Z = 0.8, SHADE_TOP = 1.0, SHADE_BOTTOM = 0.5;
 const MAX_LAYERS = 8;
+const EDGE_DISTANCE = 48, EDGE_WIDTH = 0.05, EDGE_SHADE = 0.86;
 
 export interface RaycastStats {
   /** Pixels whose ray hit at least one drawn block. */
@@ -91,7 +92,14 @@ export function raycast(grid: SectionGrid, p: ResolvedPose, maxDistance: number,
         const li = cells[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)]!;
         if (li !== 0 && li !== prevLook && face >= 0) {
           const look = grid.looks[li]!;
-          const shade = face === 0 ? SHADE_X : face === 2 ? SHADE_Z : dy < 0 ? SHADE_TOP : SHADE_BOTTOM;
+          let shade = face === 0 ? SHADE_X : face === 2 ? SHADE_Z : dy < 0 ? SHADE_TOP : SHADE_BOTTOM;
+          // Block outlines (near faces only) make sizes countable in a capture.
+          if (t < EDGE_DISTANCE) {
+            const u = face === 0 ? ey + dy * t : ex + dx * t;
+            const v = face === 2 ? ey + dy * t : ez + dz * t;
+            const fu = u - Math.floor(u), fv = v - Math.floor(v);
+            if (Math.min(fu, 1 - fu, fv, 1 - fv) < EDGE_WIDTH) shade *= EDGE_SHADE;
+          }
           const top = face === 1 && dy < 0 && look.top !== undefined ? look.top : null;
           const cr = (top ? top[0] : look.r) * shade, cg = (top ? top[1] : look.g) * shade, cb = (top ? top[2] : look.b) * shade;
           const fog = Math.min(0.7, (t / maxDistance) ** 2 * 0.7);
