@@ -58,6 +58,14 @@ export function compileTerrain(registry: BlockRegistry, input: unknown, maxPlanB
   const width = max.x - min.x + 1, length = max.z - min.z + 1;
   if (width > TERRAIN_LIMITS.maxSide || length > TERRAIN_LIMITS.maxSide)
     return fail(mcbError("budget_exceeded", `the area is ${width}×${length} columns; the limit is ${TERRAIN_LIMITS.maxSide} a side`, { limit: TERRAIN_LIMITS.maxSide }));
+  const cost = recipe.features.reduce((sum, f) => sum + (f.type === "noise" ? (f.octaves ?? 1) : 1), 0);
+  if (width * length * cost > TERRAIN_LIMITS.maxWork)
+    return fail(
+      mcbError("budget_exceeded", `${width * length} columns × ${cost} feature evaluations is over ${TERRAIN_LIMITS.maxWork}: use a smaller area or fewer features/octaves`, {
+        reason: "work",
+        limit: TERRAIN_LIMITS.maxWork,
+      }),
+    );
   const state = (value: string | undefined, fallback: string, path: string): Result<string> => {
     const r = registry.resolveState(value ?? fallback);
     return r.ok ? ok(r.value.canonical) : fail(mcbError("unsupported_block", `palette.${path}: ${r.error.message}`, { path: `palette.${path}` }));

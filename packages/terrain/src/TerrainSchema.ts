@@ -9,6 +9,8 @@ export const TERRAIN_LIMITS = Object.freeze({
   maxRadius: 512,
   maxHeight: 256,
   maxOctaves: 6,
+  /** Columns × feature cost (noise octaves count one each): bounds the evaluation time (~1 s). */
+  maxWork: 16_000_000,
 });
 
 const H = 30_000_000;

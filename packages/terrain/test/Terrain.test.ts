@@ -136,6 +136,7 @@ describe("terrain recipes", () => {
       [{ ...base, palette: { peak: "minecraft:snow_block" } }, "invalid_request"],
       [{ ...base, floor: 70 }, "invalid_request"],
       [{ ...base, features: new Array(65).fill({ type: "terrace", step: 2 }) }, "invalid_request"],
+      [{ ...base, area: area(1024, 1024), features: new Array(4).fill({ type: "noise", amplitude: 1, scale: 9, octaves: 6 }) }, "budget_exceeded"],
     ];
     for (const [r, code] of cases) expect(compileTerrain(registry(), r)).toMatchObject({ ok: false, error: { code } });
   });
