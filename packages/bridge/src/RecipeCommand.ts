@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { createBlockRegistry, fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
+import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
 import { compileRecipe, summarizePlan, type PlanSummary } from "@mcb/recipe";
 
 /** Largest recipe file the CLI reads. */
@@ -28,13 +28,19 @@ export async function readRecipeFile(path: string): Promise<Result<unknown>> {
   }
 }
 
-/** Reads, parses and compiles one recipe file. Errors: `invalid_request` (unreadable, too large, not JSON) or the compiler's. */
-export async function compileRecipeFile(path: string, options: CompileFileOptions = {}): Promise<Result<PlanSummary>> {
+/** Reads and parses a JSON recipe file and builds the registry it is compiled against. */
+export async function loadRecipeFile(path: string, options: CompileFileOptions = {}): Promise<Result<{ value: unknown; registry: BlockRegistry }>> {
   const value = await readRecipeFile(path);
   if (!value.ok) return value;
   const registry = createBlockRegistry(options.minecraftVersion === undefined ? {} : { version: options.minecraftVersion });
-  if (!registry.ok) return registry;
-  const plan = compileRecipe(registry.value, value.value);
+  return registry.ok ? ok({ value: value.value, registry: registry.value }) : registry;
+}
+
+/** Reads, parses and compiles one recipe file. Errors: `invalid_request` (unreadable, too large, not JSON) or the compiler's. */
+export async function compileRecipeFile(path: string, options: CompileFileOptions = {}): Promise<Result<PlanSummary>> {
+  const loaded = await loadRecipeFile(path, options);
+  if (!loaded.ok) return loaded;
+  const plan = compileRecipe(loaded.value.registry, loaded.value.value);
   return plan.ok ? ok(summarizePlan(plan.value)) : plan;
 }
 

@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { createBlockRegistry, fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { compileRecipe } from "@mcb/recipe";
 import { DEFAULT_SCHEMATIC_LIMITS, infoOf, readSchematic, schematicFromPlan, writeSchematic, type AssetInfo } from "@mcb/schematic";
-import { readRecipeFile } from "./RecipeCommand.js";
+import { loadRecipeFile } from "./RecipeCommand.js";
 
 export interface SchemBuildOptions {
   readonly origin?: { x: number; y: number; z: number };
@@ -12,11 +12,9 @@ export interface SchemBuildOptions {
 
 /** `mcb schem build`: compiles a recipe and writes its blocks as a Sponge v2 file (air fills the bounds). */
 export async function buildSchematicFile(recipePath: string, outPath: string, options: SchemBuildOptions = {}): Promise<Result<AssetInfo>> {
-  const value = await readRecipeFile(recipePath);
-  if (!value.ok) return value;
-  const registry = createBlockRegistry();
-  if (!registry.ok) return registry;
-  const plan = compileRecipe(registry.value, value.value);
+  const loaded = await loadRecipeFile(recipePath);
+  if (!loaded.ok) return loaded;
+  const plan = compileRecipe(loaded.value.registry, loaded.value.value);
   if (!plan.ok) return plan;
   const s = schematicFromPlan(plan.value, { ...options, name: outPath.replace(/^.*\//, "").replace(/\.schem$/, "") });
   if (!s.ok) return s;

@@ -1,11 +1,11 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createBlockRegistry, ok, type Result } from "@mcb/blocks";
+import { ok, type Result } from "@mcb/blocks";
 import type { OperationStatusView } from "@mcb/engine";
 import { compileTerrain, heightPreviewPng, terrainTilePlan, type CompiledTerrain } from "@mcb/terrain";
 import type { EmbeddedWorld } from "./EmbeddedWorld.js";
-import { readRecipeFile } from "./RecipeCommand.js";
+import { loadRecipeFile, readRecipeFile } from "./RecipeCommand.js";
 
 export interface PreviewSummary {
   readonly terrain_id: string;
@@ -20,11 +20,9 @@ export interface PreviewSummary {
 
 /** `mcb terrain preview`: evaluates a terrain recipe and writes the heightmap PNG. Reads and writes no world. */
 export async function previewTerrainFile(recipePath: string, outPath: string, resolution?: number): Promise<Result<PreviewSummary>> {
-  const value = await readRecipeFile(recipePath);
-  if (!value.ok) return value;
-  const registry = createBlockRegistry();
-  if (!registry.ok) return registry;
-  const t = compileTerrain(registry.value, value.value);
+  const loaded = await loadRecipeFile(recipePath);
+  if (!loaded.ok) return loaded;
+  const t = compileTerrain(loaded.value.registry, loaded.value.value);
   if (!t.ok) return t;
   await writeFile(outPath, heightPreviewPng(t.value.field, { ...(resolution === undefined ? {} : { resolution }), tileSize: t.value.tiles.size }));
   const { field } = t.value;

@@ -3,6 +3,7 @@ import { blockEntityPredicate, fail, mcbError, type QuarterTurns } from "@mcb/bl
 import { schematicFromRegion, schematicToPlan } from "@mcb/schematic";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
+import { readDenseRegion } from "./RegionBlocks.js";
 import { AssetOutput, PrepareOutput, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
@@ -39,20 +40,9 @@ export function registerSchematicTools(server: McpServer, m: McpContext): void {
     },
     async ({ name, min, max, origin }) => {
       if (!ASSET.test(name)) return toolResult(fail(mcbError("invalid_request", "name must match [A-Za-z0-9][A-Za-z0-9_-]{0,63} (it becomes the asset id)", { reason: "asset_id" })));
-      const read = await m.engine.regionInspect(m.ctx, { min, max, detail: "blocks" });
+      const read = await readDenseRegion(m, min, max);
       if (!read.ok) return toolResult(read);
-      const palette: string[] = [];
-      const index = new Map<string, number>();
-      const blocks = read.value.blocks ?? [];
-      const states = new Uint32Array(blocks.length);
-      const digests = new Map<number, string>();
-      blocks.forEach((b, i) => {
-        let k = index.get(b.state);
-        if (k === undefined) index.set(b.state, (k = palette.push(b.state) - 1));
-        states[i] = k;
-        if (b.snapshot_id !== undefined) digests.set(i, b.snapshot_id);
-      });
-      const { min: rmin, max: rmax } = read.value.region;
+      const { min: rmin, max: rmax, palette, states, digests } = read.value;
       const info = await m.world.info();
       const s = schematicFromRegion({
         region: { box: { minX: rmin.x, minY: rmin.y, minZ: rmin.z, maxX: rmax.x, maxY: rmax.y, maxZ: rmax.z }, palette, states, digests },

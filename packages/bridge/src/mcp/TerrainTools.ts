@@ -3,10 +3,10 @@ import { fail, mcbError, ok } from "@mcb/blocks";
 import { PREVIEW_DEFAULT_RESOLUTION, PREVIEW_MAX_RESOLUTION, brushColumns, compileTerrain, heightPreviewPng, parseBrush, planBrush, scanSurface, terrainTilePlan, type BoxReader } from "@mcb/terrain";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
+import { readDenseRegion } from "./RegionBlocks.js";
 import { toolResult } from "./ToolResult.js";
 
 const Bounds = z.object({ minX: z.number(), minZ: z.number(), maxX: z.number(), maxZ: z.number() });
-const MAX_INSPECT = 4096;
 
 /** terrain_preview, terrain_prepare, terrain_brush_prepare. */
 export function registerTerrainTools(server: McpServer, m: McpContext): void {
@@ -91,21 +91,10 @@ export function registerTerrainTools(server: McpServer, m: McpContext): void {
       let readError: ReturnType<typeof fail> | null = null;
       // Scans go through region_inspect: the same permission, area and 4096-position limit as any read.
       const read: BoxReader = async (box) => {
-        const palette: string[] = [];
-        const states = new Uint32Array((box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1));
-        if (states.length > MAX_INSPECT) throw new Error("invariant: brush row read over 4096 positions");
-        const r = await m.engine.regionInspect(m.ctx, { min: { x: box.minX, y: box.minY, z: box.minZ }, max: { x: box.maxX, y: box.maxY, z: box.maxZ }, detail: "blocks" });
-        if (!r.ok) {
-          readError = r;
-          return { palette: ["minecraft:air"], states };
-        }
-        const index = new Map<string, number>();
-        (r.value.blocks ?? []).forEach((blk, i) => {
-          let k = index.get(blk.state);
-          if (k === undefined) index.set(blk.state, (k = palette.push(blk.state) - 1));
-          states[i] = k;
-        });
-        return { palette, states };
+        const r = await readDenseRegion(m, { x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ });
+        if (r.ok) return r.value;
+        readError = r;
+        return { palette: ["minecraft:air"], states: new Uint32Array((box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1)) };
       };
       const scan = await scanSurface(read, brushColumns(b.value), b.value.y_range.min, b.value.y_range.max);
       if (readError !== null) return toolResult(readError);
