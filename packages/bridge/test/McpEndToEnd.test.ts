@@ -7,7 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBlockRegistry, rotateState } from "@mcb/blocks";
-import { cli, root } from "./support.js";
+import { cli, mcb, root } from "./support.js";
 
 const TOOLS = [
   "project_context", "material_search", "material_describe", "region_inspect", "build_prepare", "build_apply", "operation_status",
@@ -137,6 +137,21 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     }
     expect(rotated.get("100,76,0")).toBe("minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]");
     expect(rotated.get("94,76,3")).toBe("minecraft:oak_log[axis=z]");
+    const repeat = await ok("schematic_import_prepare", { asset_id: "tower", target: v(100, 64, 0), rotation: 90 });
+    expect(repeat.changed_blocks).toBe(0);
+  });
+
+  it("captures from a viewpoint saved with the CLI while the server runs", async () => {
+    const saved = await mcb("camera", "save", "tower_view", "--state", state, "--", "97", "70", "-15", "0", "10", "60");
+    expect(saved.code).toBe(0);
+    const list = await ok("camera_list");
+    expect(list.cameras).toEqual([{ camera_id: "tower_view", pose: { x: 97, y: 70, z: -15, yaw: 0, pitch: 10, fov: 60 } }]);
+    expect(list.worker).toMatchObject({ status: "ready", default_width: 1280, default_height: 720 });
+    const shot = await call("camera_capture", { camera_id: "tower_view" });
+    const png = image(shot);
+    expect([png.width, png.height]).toEqual([1280, 720]);
+    expect(shot.structuredContent).toMatchObject({ status: "completed", camera_id: "tower_view", inside_block: false });
+    expect((shot.structuredContent as { hit_fraction: number }).hit_fraction).toBeGreaterThan(0.02);
   });
 
   it("returns structured errors: wrong hash, oversized text, bad schematic names, unknown assets", async () => {
@@ -149,8 +164,10 @@ describe("mcb mcp over stdio with a real MCP client", () => {
       expect(errorOf(await call("schematic_export", { name, min: v(0, 64, 0), max: v(1, 64, 1) }))).toMatchObject({ error: { code: "invalid_request" } });
     expect(errorOf(await call("schematic_import_prepare", { asset_id: "nope", target: v(0, 64, 0) }))).toMatchObject({ error: { code: "not_found" } });
     expect(errorOf(await call("camera_capture", { camera_id: "nope" }))).toMatchObject({ error: { code: "camera_unavailable" } });
-    const schema = await call("build_apply", { plan_id: 5 });
-    expect(schema.isError).toBe(true);
+    expect(errorOf(await call("build_apply", { plan_id: 5 }))).toMatchObject({ error: { code: "invalid_request", details: { reason: "schema", issues: [{ path: "plan_id" }, { path: "plan_hash" }, { path: "idempotency_key" }] } } });
+    expect(errorOf(await call("operation_status", { operation_id: "x", operationId: "y" }))).toMatchObject({ error: { code: "invalid_request", details: { reason: "schema" } } });
+    expect(errorOf(await call("camera_capture", { pose: { x: 0, y: 64, z: 0, yaw: 0, pitch: 100 } }))).toMatchObject({ error: { code: "invalid_request", details: { issues: [{ path: "pose.pitch" }] } } });
+    expect(errorOf(await call("no_such_tool"))).toMatchObject({ error: { code: "not_found" } });
   });
 
   it("previews terrain, applies a tile, and prepares a brush on it", async () => {

@@ -1,8 +1,8 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Result } from "@mcb/blocks";
 import type { OperationStatusView } from "@mcb/engine";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
+import type { ToolTable } from "./ToolTable.js";
 import { OperationOutput, PartOutput, PrepareOutput, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
@@ -20,8 +20,8 @@ async function waitFor(m: McpContext, r: Result<OperationStatusView>, ms: number
 }
 
 /** build_prepare, build_apply, operation_status/_cancel/_undo_prepare, part_define, part_get. */
-export function registerBuildTools(server: McpServer, m: McpContext): void {
-  server.registerTool(
+export function registerBuildTools(tools: ToolTable, m: McpContext): void {
+  tools.register(
     "build_prepare",
     {
       title: "Prepare a build",
@@ -39,7 +39,7 @@ export function registerBuildTools(server: McpServer, m: McpContext): void {
     async (args) => toolResult(await m.engine.buildPrepare(m.ctx, args)),
   );
 
-  server.registerTool(
+  tools.register(
     "build_apply",
     {
       title: "Apply a prepared plan",
@@ -57,7 +57,7 @@ export function registerBuildTools(server: McpServer, m: McpContext): void {
     async ({ wait_ms, ...input }) => toolResult(await waitFor(m, await m.engine.buildApply(m.ctx, input), wait_ms ?? 2000)),
   );
 
-  server.registerTool(
+  tools.register(
     "operation_status",
     {
       title: "Operation status",
@@ -69,7 +69,7 @@ export function registerBuildTools(server: McpServer, m: McpContext): void {
     async (args) => toolResult(await m.engine.operationStatus(m.ctx, args)),
   );
 
-  server.registerTool(
+  tools.register(
     "operation_cancel",
     {
       title: "Cancel an operation",
@@ -81,7 +81,7 @@ export function registerBuildTools(server: McpServer, m: McpContext): void {
     async (args) => toolResult(await m.engine.operationCancel(m.ctx, args)),
   );
 
-  server.registerTool(
+  tools.register(
     "operation_undo_prepare",
     {
       title: "Prepare an undo",
@@ -94,7 +94,7 @@ export function registerBuildTools(server: McpServer, m: McpContext): void {
     async (args) => toolResult(await m.engine.operationUndoPrepare(m.ctx, args)),
   );
 
-  server.registerTool(
+  tools.register(
     "part_define",
     {
       title: "Define a part",
@@ -106,7 +106,7 @@ export function registerBuildTools(server: McpServer, m: McpContext): void {
     async (args) => toolResult(await m.engine.partDefine(m.ctx, args)),
   );
 
-  server.registerTool(
+  tools.register(
     "part_get",
     {
       title: "Get a part",

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { fail, mcbError, ok } from "@mcb/blocks";
 import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, captureCamera, type CameraPose } from "@mcb/render";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
+import type { ToolTable } from "./ToolTable.js";
 import { Pose } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
@@ -23,17 +23,17 @@ const CaptureOutput = z.looseObject({
 });
 
 /** camera_list, camera_capture: the embedded software renderer over authoritative block reads. */
-export function registerCameraTools(server: McpServer, m: McpContext): void {
-  server.registerTool(
+export function registerCameraTools(tools: ToolTable, m: McpContext): void {
+  tools.register(
     "camera_list",
     {
       title: "List cameras",
       description: "Saved viewpoints and the camera worker's status. Save viewpoints with `mcb camera save`.",
       inputSchema: {},
-      outputSchema: {
+      outputSchema: z.looseObject({
         cameras: z.array(z.object({ camera_id: z.string(), pose: z.looseObject({ x: z.number(), y: z.number(), z: z.number(), yaw: z.number(), pitch: z.number() }) })),
         worker: z.looseObject({ status: z.string(), kind: z.string() }),
-      },
+      }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async () =>
@@ -52,7 +52,7 @@ export function registerCameraTools(server: McpServer, m: McpContext): void {
       ),
   );
 
-  server.registerTool(
+  tools.register(
     "camera_capture",
     {
       title: "Capture a camera image",

@@ -5,6 +5,7 @@ import { registerCameraTools } from "./CameraTools.js";
 import type { McpContext } from "./McpContext.js";
 import { registerSchematicTools } from "./SchematicTools.js";
 import { registerTerrainTools } from "./TerrainTools.js";
+import { ToolTable } from "./ToolTable.js";
 import { registerWorldTools } from "./WorldTools.js";
 
 export const MCP_SERVER_NAME = "minecraft-builder";
@@ -12,10 +13,12 @@ export const MCP_SERVER_NAME = "minecraft-builder";
 /** The 19 tools of the seeds (BRIDGE-README "MCP") over one project, with the building guidance as instructions. */
 export function createMcbMcpServer(m: McpContext, version: string): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version }, { instructions: BUILDING_GUIDANCE, capabilities: { tools: {} } });
-  registerWorldTools(server, m);
-  registerBuildTools(server, m);
-  registerCameraTools(server, m);
-  registerSchematicTools(server, m);
-  registerTerrainTools(server, m);
+  const tools = new ToolTable(server);
+  registerWorldTools(tools, m);
+  registerBuildTools(tools, m);
+  registerCameraTools(tools, m);
+  registerSchematicTools(tools, m);
+  registerTerrainTools(tools, m);
+  tools.install();
   return server;
 }

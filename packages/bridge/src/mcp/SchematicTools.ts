@@ -1,8 +1,8 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { blockEntityPredicate, fail, mcbError, type QuarterTurns } from "@mcb/blocks";
 import { schematicFromRegion, schematicToPlan } from "@mcb/schematic";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
+import type { ToolTable } from "./ToolTable.js";
 import { readDenseRegion } from "./RegionBlocks.js";
 import { AssetOutput, PrepareOutput, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
@@ -10,16 +10,16 @@ import { toolResult } from "./ToolResult.js";
 const ASSET = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** asset_list, schematic_export, schematic_import_prepare over the local .schem library. */
-export function registerSchematicTools(server: McpServer, m: McpContext): void {
+export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
   const hasBlockEntity = blockEntityPredicate(m.registry);
 
-  server.registerTool(
+  tools.register(
     "asset_list",
     {
       title: "List schematic assets",
       description: "The local .schem library (≤ 64 files): id, size, block count, DataVersion, offset, SHA-256, bytes. query filters ids case-insensitively. Every file is validated; a corrupt one fails the list.",
       inputSchema: { query: z.string().max(64).optional() },
-      outputSchema: { assets: z.array(AssetOutput) },
+      outputSchema: z.object({ assets: z.array(AssetOutput) }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ query }) => {
@@ -28,7 +28,7 @@ export function registerSchematicTools(server: McpServer, m: McpContext): void {
     },
   );
 
-  server.registerTool(
+  tools.register(
     "schematic_export",
     {
       title: "Export a region as a schematic",
@@ -56,7 +56,7 @@ export function registerSchematicTools(server: McpServer, m: McpContext): void {
     },
   );
 
-  server.registerTool(
+  tools.register(
     "schematic_import_prepare",
     {
       title: "Prepare a schematic paste",

@@ -1,16 +1,16 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { fail, mcbError, ok } from "@mcb/blocks";
 import { PREVIEW_DEFAULT_RESOLUTION, PREVIEW_MAX_RESOLUTION, brushColumns, compileTerrain, heightPreviewPng, parseBrush, planBrush, scanSurface, terrainTilePlan, type BoxReader } from "@mcb/terrain";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
+import type { ToolTable } from "./ToolTable.js";
 import { readDenseRegion } from "./RegionBlocks.js";
 import { toolResult } from "./ToolResult.js";
 
 const Bounds = z.object({ minX: z.number(), minZ: z.number(), maxX: z.number(), maxZ: z.number() });
 
 /** terrain_preview, terrain_prepare, terrain_brush_prepare. */
-export function registerTerrainTools(server: McpServer, m: McpContext): void {
-  server.registerTool(
+export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
+  tools.register(
     "terrain_preview",
     {
       title: "Preview a terrain recipe",
@@ -47,7 +47,7 @@ export function registerTerrainTools(server: McpServer, m: McpContext): void {
     },
   );
 
-  server.registerTool(
+  tools.register(
     "terrain_prepare",
     {
       title: "Prepare one terrain tile",
@@ -70,7 +70,7 @@ export function registerTerrainTools(server: McpServer, m: McpContext): void {
     },
   );
 
-  server.registerTool(
+  tools.register(
     "terrain_brush_prepare",
     {
       title: "Prepare a relative terrain edit",

@@ -1,15 +1,15 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describeMaterial, ok, searchMaterials } from "@mcb/blocks";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
+import type { ToolTable } from "./ToolTable.js";
 import { Region, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 /** project_context, material_search, material_describe, region_inspect. */
-export function registerWorldTools(server: McpServer, m: McpContext): void {
-  server.registerTool(
+export function registerWorldTools(tools: ToolTable, m: McpContext): void {
+  tools.register(
     "project_context",
     {
       title: "Project context",
@@ -42,7 +42,7 @@ export function registerWorldTools(server: McpServer, m: McpContext): void {
     },
   );
 
-  server.registerTool(
+  tools.register(
     "material_search",
     {
       title: "Search materials",
@@ -53,20 +53,20 @@ export function registerWorldTools(server: McpServer, m: McpContext): void {
         limit: z.number().int().min(1).max(32).optional(),
         cursor: z.string().max(100).optional(),
       },
-      outputSchema: {
+      outputSchema: z.looseObject({
         catalog_version: z.string(),
         query: z.string(),
         kind: z.string(),
         total: z.number().int(),
         results: z.array(z.object({ id: z.string(), block: z.boolean(), item: z.boolean() })),
         next_cursor: z.string().optional(),
-      },
+      }),
       annotations: READ,
     },
     async (args) => toolResult(searchMaterials(m.catalog, args)),
   );
 
-  server.registerTool(
+  tools.register(
     "material_describe",
     {
       title: "Describe a material",
@@ -78,7 +78,7 @@ export function registerWorldTools(server: McpServer, m: McpContext): void {
     async ({ id }) => toolResult(describeMaterial(m.catalog, id, { requireNamespace: true })),
   );
 
-  server.registerTool(
+  tools.register(
     "region_inspect",
     {
       title: "Inspect a region",

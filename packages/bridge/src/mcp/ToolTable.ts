@@ -1,0 +1,64 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { mcbError } from "@mcb/blocks";
+import { z } from "zod";
+import { errorResult } from "./ToolResult.js";
+
+export interface ToolConfig<S extends z.ZodRawShape> {
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: S;
+  readonly outputSchema: z.ZodObject;
+  readonly annotations: ToolAnnotations;
+}
+
+interface Entry {
+  readonly input: z.ZodObject;
+  readonly output: z.ZodObject;
+  readonly handler: (args: never) => Promise<CallToolResult>;
+}
+
+/**
+ * The server's tools: published through the SDK (tools/list with JSON Schema from zod), called
+ * through our own tools/call handler so that arguments failing the schema get the same structured
+ * error as every other refusal — `{"error": {code: "invalid_request", details: {reason: "schema",
+ * issues}}}` — instead of free text. Unknown argument names are refused (strict objects). A result
+ * that does not match its output schema is a server bug: a JSON-RPC internal error, never sent.
+ */
+export class ToolTable {
+  private readonly tools = new Map<string, Entry>();
+  constructor(private readonly server: McpServer) {}
+
+  register<S extends z.ZodRawShape>(name: string, config: ToolConfig<S>, handler: (args: z.infer<z.ZodObject<S>>) => Promise<CallToolResult>): void {
+    this.server.registerTool(name, config, (async () => {
+      throw new Error("invariant: tools/call is served by ToolTable");
+    }) as never);
+    this.tools.set(name, { input: z.strictObject(config.inputSchema), output: config.outputSchema, handler: handler as Entry["handler"] });
+  }
+
+  get names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** Replaces the SDK's tools/call handler (a documented replacement: setRequestHandler overrides). */
+  install(): void {
+    this.server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = this.tools.get(request.params.name);
+      if (tool === undefined) return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
+      const args = tool.input.safeParse(request.params.arguments ?? {});
+      if (!args.success) {
+        const issues = args.error.issues.slice(0, 8).map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+        const first = issues[0];
+        return errorResult(
+          mcbError("invalid_request", `invalid arguments for ${request.params.name}${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, { reason: "schema", issues }),
+        );
+      }
+      const result = await tool.handler(args.data as never);
+      if (!result.isError) {
+        const out = tool.output.safeParse(result.structuredContent);
+        if (!out.success) throw new McpError(ErrorCode.InternalError, `${request.params.name} produced a result outside its output schema`);
+      }
+      return result;
+    });
+  }
+}
