@@ -52,7 +52,11 @@ export function readSchematic(registry: BlockRegistry, file: Uint8Array, limits:
   if (root.type !== "compound") return fail(bad("the root tag is not a compound", "(root)"));
   // v3 nests everything in a "Schematic" compound under an unnamed root; v2's root is the schematic.
   const nested = root.value["Schematic"];
-  if (nested !== undefined && nested.type === "compound" && Object.keys(root.value).length === 1) return readBody(registry, nested.value, "Schematic", limits);
+  if (nested !== undefined && nested.type === "compound") {
+    const extra = Object.keys(root.value).find((k) => k !== "Schematic");
+    if (extra !== undefined) return fail(bad("unknown field", `(root).${extra}`));
+    return readBody(registry, nested.value, "Schematic", limits);
+  }
   return readBody(registry, root.value, root.name === "" ? "(root)" : root.name, limits);
 }
 

@@ -153,6 +153,8 @@ describe("Sponge codec refusals (nothing is read past a refusal)", () => {
     ["width as int", v2File({ Width: { type: "int", value: 2 } }), "invalid_request", { path: "Schematic.Width" }],
     ["too many positions", v2File({ Width: { type: "short", value: 17 }, Height: { type: "short", value: 16 }, Length: { type: "short", value: 16 } }), "budget_exceeded", { reason: "positions" }],
     ["not gzip", Buffer.from("plain text"), "invalid_request"],
+    ["v3 root with another field", gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: v2Body({ Version: { type: "int", value: 3 } }) }, Other: { type: "int", value: 1 } } }), "invalid_request", { path: "(root).Other" }],
+    ["v3 with v2 fields", gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: v2Body({ Version: { type: "int", value: 3 } }) } } }), "invalid_request", { path: "Schematic.PaletteMax" }],
     ["truncated NBT", gzipSync(gunzipSync(v2File()).subarray(0, 40)), "invalid_request"],
     ["trailing bytes", gzipSync(Buffer.concat([gunzipSync(v2File()), Buffer.from([0, 0])])), "invalid_request"],
   ];
