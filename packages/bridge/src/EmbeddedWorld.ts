@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MemoryWorld } from "@mcb/adapter-memory";
-import { blockEntityPredicate, createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
+import { blockEntityPredicate, createBlockRegistry, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { Engine, SqliteJournal, type RequestContext } from "@mcb/engine";
+import { acquireStateLock } from "./StateLock.js";
 
 /** The embedded default world's project: one local owner, a 8192 × 8192 area around the origin. */
 export const EMBEDDED_PROJECT = "default";
@@ -26,21 +27,33 @@ export interface EmbeddedWorld {
 /**
  * Opens the embedded world persisted under `stateDir`: voxels in `world/`, the durable journal in
  * `journal.db`. An operation left unfinished by a previous process comes back as recovery_required.
+ * One process at a time: a directory locked by a live process is `busy` (see `acquireStateLock`).
  */
-export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR): Promise<EmbeddedWorld> {
+export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR): Promise<Result<EmbeddedWorld>> {
   const dir = resolve(stateDir);
   mkdirSync(dir, { recursive: true });
   const registry = createBlockRegistry();
-  if (!registry.ok) throw new Error(registry.error.message);
-  const world = new MemoryWorld({ dir: join(dir, "world"), hasBlockEntity: blockEntityPredicate(registry.value) });
-  const journal = new SqliteJournal(join(dir, "journal.db"));
-  const engine = await Engine.open({
-    adapter: world,
-    journal,
-    registry: registry.value,
-    projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: "embedded default world" }],
-  });
-  return {
+  if (!registry.ok) return registry;
+  const lock = acquireStateLock(dir);
+  if (!lock.ok) return lock;
+  let journal: SqliteJournal | undefined;
+  let engine: Engine;
+  let world: MemoryWorld;
+  try {
+    world = new MemoryWorld({ dir: join(dir, "world"), hasBlockEntity: blockEntityPredicate(registry.value) });
+    journal = new SqliteJournal(join(dir, "journal.db"));
+    engine = await Engine.open({
+      adapter: world,
+      journal,
+      registry: registry.value,
+      projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: "embedded default world" }],
+    });
+  } catch (e) {
+    journal?.close();
+    lock.value.release();
+    throw e;
+  }
+  return ok({
     dir,
     registry: registry.value,
     engine,
@@ -48,9 +61,13 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR): P
     ctx: { principal: { playerId: EMBEDDED_OWNER, role: "agent" }, projectId: EMBEDDED_PROJECT },
     admin: { principal: { playerId: EMBEDDED_OWNER, role: "admin" }, projectId: EMBEDDED_PROJECT },
     close: async () => {
-      await engine.settle();
-      journal.close();
-      await world.close();
+      try {
+        await engine.settle();
+        journal.close();
+        await world.close();
+      } finally {
+        lock.value.release();
+      }
     },
-  };
+  });
 }

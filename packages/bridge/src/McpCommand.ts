@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createMaterialCatalog } from "@mcb/blocks";
+import { createMaterialCatalog, ok, type Result } from "@mcb/blocks";
 import { SchematicLibrary } from "@mcb/schematic";
 import { EMBEDDED_AREA, openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { CameraStore } from "./mcp/CameraStore.js";
@@ -15,8 +15,10 @@ export const MCB_VERSION = "0.1.0";
  * `stateDir/schematics`, cameras in `stateDir/cameras.json`). stdout carries only the protocol;
  * diagnostics go to stderr. Ends when the client closes stdin; running operations finish first.
  */
-export async function runMcpServer(stateDir: string): Promise<void> {
-  const w = await openEmbeddedWorld(stateDir);
+export async function runMcpServer(stateDir: string): Promise<Result<void>> {
+  const opened = await openEmbeddedWorld(stateDir);
+  if (!opened.ok) return opened;
+  const w = opened.value;
   const server = createMcbMcpServer(
     {
       engine: w.engine,
@@ -42,4 +44,5 @@ export async function runMcpServer(stateDir: string): Promise<void> {
   await closed;
   await server.close().catch(() => undefined);
   await w.close();
+  return ok(undefined);
 }

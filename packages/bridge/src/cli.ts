@@ -42,7 +42,9 @@ function emit<T>(r: Result<T>, o: Out, text: (v: T) => string): number {
 }
 
 async function withWorld(state: string, run: (w: EmbeddedWorld) => Promise<number>): Promise<number> {
-  const w = await openEmbeddedWorld(state);
+  const opened = await openEmbeddedWorld(state);
+  if (!opened.ok) return emit(opened, { json: true }, () => "");
+  const w = opened.value;
   try {
     return await run(w);
   } finally {
@@ -130,8 +132,12 @@ async function main(argv: string[]): Promise<number> {
     }
     case "mcp":
       if (args.length !== 0) return usage();
-      await runMcpServer(state);
-      return 0;
+    {
+      const r = await runMcpServer(state); // stdout belongs to the protocol: errors go to stderr only
+      if (r.ok) return 0;
+      process.stderr.write(`${JSON.stringify({ error: r.error })}\n`);
+      return 1;
+    }
     case "schem": {
       const [action, file] = args;
       const max = intOption(parsed.values["max-positions"]);

@@ -22,7 +22,9 @@ describe("terrain tiles applied through the engine", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcb-terrain-"));
     const file = join(dir, "t.json");
     writeFileSync(file, JSON.stringify(recipe));
-    const w = await openEmbeddedWorld(join(dir, "state"));
+    const opened = await openEmbeddedWorld(join(dir, "state"));
+    if (!opened.ok) throw new Error(opened.error.message);
+    const w = opened.value;
     try {
       // Existing things in the area: a plank pillar (a build), a water block, a preserved column's stone.
       for (let y = 60; y <= 80; y++) w.world.externalEdit(5, y, 20, "minecraft:oak_planks");

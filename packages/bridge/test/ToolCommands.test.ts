@@ -86,7 +86,9 @@ describe("mcb terrain", () => {
     const dir = tmp();
     const file = join(dir, "t.json");
     writeFileSync(file, JSON.stringify(terrain));
-    const w = await openEmbeddedWorld(join(dir, "state"));
+    const opened = await openEmbeddedWorld(join(dir, "state"));
+    if (!opened.ok) throw new Error(opened.error.message);
+    const w = opened.value;
     try {
       const t = compileTerrain(w.registry, terrain);
       if (!t.ok) throw new Error("terrain");

@@ -1,0 +1,64 @@
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+
+export interface StateLock {
+  release(): void;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * One process per state directory: the world files and the journal have a single writer. The lock
+ * is `lock` holding the owner's pid, created exclusively; a lock left by a dead process is taken
+ * over. Errors: `busy` (retryable) naming the live owner.
+ */
+export function acquireStateLock(dir: string): Result<StateLock> {
+  const path = join(dir, "lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, "wx", 0o644);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      let owner = NaN;
+      try {
+        owner = Number.parseInt(readFileSync(path, "utf8"), 10);
+      } catch {
+        /* vanished or unreadable: treated as stale */
+      }
+      if (Number.isSafeInteger(owner) && owner > 0 && alive(owner))
+        return fail(
+          mcbError("busy", `the state directory ${dir} is in use by process ${owner} (mcb mcp or another mcb command); stop it or use another --state`, {
+            reason: "state_locked",
+            pid: owner,
+          }),
+        );
+      try {
+        unlinkSync(path); // stale: its process is gone
+      } catch {
+        /* another process took it over first; the next attempt decides */
+      }
+      continue;
+    }
+    writeSync(fd, `${process.pid}\n`);
+    closeSync(fd);
+    return ok({
+      release: () => {
+        try {
+          if (Number.parseInt(readFileSync(path, "utf8"), 10) === process.pid) unlinkSync(path);
+        } catch {
+          /* already gone */
+        }
+      },
+    });
+  }
+  return fail(mcbError("busy", `could not lock the state directory ${dir}; try again`, { reason: "state_locked" }));
+}
