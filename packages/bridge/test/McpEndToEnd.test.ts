@@ -191,6 +191,13 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     expect(b.plan_state).toBe("prepared");
     expect(b.columns.changed).toBeGreaterThan(10);
     expect(b.dependencies).toBeGreaterThan(0);
-    expect(image(brush).width).toBeGreaterThan(0);
+    const panels = image(brush);
+    expect(panels.width).toBeGreaterThan(panels.height * 2); // before | after | delta
+    await applied(brush.structuredContent as Record<string, any>, "brush-raise-1");
+    const peak = p.stats.max;
+    const raisedTop = await ok("region_inspect", { min: v(207, peak, 7), max: v(207, peak + 4, 7), detail: "blocks" });
+    expect(raisedTop.blocks.map((b: { state: string }) => b.state)).toEqual([
+      "minecraft:dirt", "minecraft:dirt", "minecraft:dirt", "minecraft:grass_block[snowy=false]", "minecraft:air",
+    ]);
   });
 });

@@ -72,6 +72,7 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
         for (let x = box.minX; x <= box.maxX; x++, i++) states[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)] = read.states[i]!;
     grid.addSection(sx, sy, sz, palette, states);
   }
+  grid.seal();
   const { width, height } = p.value;
   const rgb = new Uint8Array(width * height * 3);
   const stats = raycast(grid, p.value, maxDistance, rgb);

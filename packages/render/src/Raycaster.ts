@@ -41,12 +41,21 @@ export function raycast(grid: SectionGrid, p: ResolvedPose, maxDistance: number,
       stats.insideBlock = look !== undefined && look.surface === "opaque";
     }
   }
+  // Ray directions are forward + h(i)·right + v(j)·up: the two parts are precomputed per column/row.
+  const colX = new Float64Array(p.width), colY = new Float64Array(p.width), colZ = new Float64Array(p.width);
+  for (let i = 0; i < p.width; i++) {
+    rayDirection(p, i, 0, d);
+    const v = (1 - 1 / p.height) * p.tanHalf;
+    colX[i] = d[0]! - v * p.up[0], colY[i] = d[1]! - v * p.up[1], colZ[i] = d[2]! - v * p.up[2];
+  }
   let o = 0;
   for (let j = 0; j < p.height; j++) {
+    const v = (1 - (2 * (j + 0.5)) / p.height) * p.tanHalf;
+    const rx = v * p.up[0], ry = v * p.up[1], rz = v * p.up[2];
     for (let i = 0; i < p.width; i++, o += 3) {
-      rayDirection(p, i, j, d);
-      const len = Math.hypot(d[0]!, d[1]!, d[2]!);
-      const dx = d[0]! / len, dy = d[1]! / len, dz = d[2]! / len;
+      const ux = colX[i]! + rx, uy = colY[i]! + ry, uz = colZ[i]! + rz;
+      const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
+      const dx = ux / len, dy = uy / len, dz = uz / len;
       skyColor(dy, sky);
       const stepX = dx > 0 ? 1 : -1, stepY = dy > 0 ? 1 : -1, stepZ = dz > 0 ? 1 : -1;
       const tdx = dx !== 0 ? Math.abs(1 / dx) : Infinity, tdy = dy !== 0 ? Math.abs(1 / dy) : Infinity, tdz = dz !== 0 ? Math.abs(1 / dz) : Infinity;

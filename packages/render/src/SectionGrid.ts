@@ -25,7 +25,16 @@ export class SectionGrid {
   readonly looks: BlockLook[] = [{ r: 0, g: 0, b: 0, surface: "none", alpha: 0 }];
   private readonly byState = new Map<string, number>();
   private readonly sections = new Map<number, Uint16Array | null>();
+  private readonly coords: number[] = [];
   nonEmpty = 0;
+  // Dense lookup over the loaded sections' bounding box, built by `seal` (ray casting is hot).
+  private ox = 0;
+  private oy = 0;
+  private oz = 0;
+  private nx = 0;
+  private ny = 0;
+  private nz = 0;
+  private dense: (Uint16Array | null | undefined)[] = [];
 
   private lookIndex(state: string): number {
     let i = this.byState.get(state);
@@ -40,6 +49,7 @@ export class SectionGrid {
   /** Stores one section read: `states` in y, z, x order over the section-aligned `box`. */
   addSection(sx: number, sy: number, sz: number, palette: readonly string[], states: Uint32Array): void {
     const map = palette.map((s) => this.lookIndex(s));
+    this.coords.push(sx, sy, sz);
     if (map.every((m) => m === 0)) {
       this.sections.set(sectionKey(sx, sy, sz), null);
       return;
@@ -50,7 +60,26 @@ export class SectionGrid {
     this.nonEmpty++;
   }
 
+  /** Builds the dense lookup once every section is added (sections added later are not seen). */
+  seal(): void {
+    const c = this.coords;
+    if (c.length === 0) return;
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    for (let i = 0; i < c.length; i += 3) {
+      x0 = Math.min(x0, c[i]!), y0 = Math.min(y0, c[i + 1]!), z0 = Math.min(z0, c[i + 2]!);
+      x1 = Math.max(x1, c[i]!), y1 = Math.max(y1, c[i + 1]!), z1 = Math.max(z1, c[i + 2]!);
+    }
+    this.ox = x0, this.oy = y0, this.oz = z0;
+    this.nx = x1 - x0 + 1, this.ny = y1 - y0 + 1, this.nz = z1 - z0 + 1;
+    this.dense = new Array(this.nx * this.ny * this.nz).fill(undefined);
+    for (let i = 0; i < c.length; i += 3) {
+      this.dense[(c[i]! - x0) + ((c[i + 2]! - z0) + (c[i + 1]! - y0) * this.nz) * this.nx] = this.sections.get(sectionKey(c[i]!, c[i + 1]!, c[i + 2]!));
+    }
+  }
+
   section(sx: number, sy: number, sz: number): Uint16Array | null | undefined {
-    return this.sections.get(sectionKey(sx, sy, sz));
+    const x = sx - this.ox, y = sy - this.oy, z = sz - this.oz;
+    if (x < 0 || y < 0 || z < 0 || x >= this.nx || y >= this.ny || z >= this.nz) return undefined;
+    return this.dense[x + (z + y * this.nz) * this.nx];
   }
 }
