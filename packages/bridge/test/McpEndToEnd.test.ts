@@ -85,6 +85,10 @@ describe("mcb mcp over stdio with a real MCP client", () => {
       expect(t.description?.length ?? 0).toBeGreaterThan(20);
     }
     expect(client.getInstructions()).toContain("Workflow");
+    const prepare = JSON.stringify(tools.find((t) => t.name === "build_prepare")!.inputSchema);
+    for (const op of ["box", "line", "cylinder", "arch", "replace", "repeat", "transform"]) expect(prepare).toContain(`"${op}"`);
+    const terrain = JSON.stringify(tools.find((t) => t.name === "terrain_preview")!.inputSchema);
+    for (const f of ["hill", "ridge", "plateau", "basin", "channel", "noise", "terrace"]) expect(terrain).toContain(`"${f}"`);
     const ctx = await ok("project_context");
     expect(ctx.capabilities).toMatchObject({ schematics: true, camera: true, terrain: true });
   });
@@ -168,6 +172,11 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     expect(errorOf(await call("operation_status", { operation_id: "x", operationId: "y" }))).toMatchObject({ error: { code: "invalid_request", details: { reason: "schema" } } });
     expect(errorOf(await call("camera_capture", { pose: { x: 0, y: 64, z: 0, yaw: 0, pitch: 100 } }))).toMatchObject({ error: { code: "invalid_request", details: { issues: [{ path: "pose.pitch" }] } } });
     expect(errorOf(await call("no_such_tool"))).toMatchObject({ error: { code: "not_found" } });
+    let deep: Record<string, unknown> = { type: "box", min: v(0, 64, 0), max: v(0, 64, 0), block: "minecraft:stone" };
+    for (let i = 0; i < 40; i++) deep = { type: "repeat", count: 1, offset: v(0, 0, 0), operations: [deep] };
+    expect(errorOf(await call("build_prepare", { recipe: { version: 1, operations: [deep] } }))).toMatchObject({ error: { code: "invalid_request", details: { reason: "json_shape" } } });
+    const recipeError = errorOf(await call("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(1, 64, 1), block: "minecraft:stone", colour: "red" }] } }));
+    expect(recipeError).toMatchObject({ error: { code: "invalid_request", details: { reason: "schema" } } });
   });
 
   it("previews terrain, applies a tile, and prepares a brush on it", async () => {

@@ -1,5 +1,6 @@
 import type { Result } from "@mcb/blocks";
 import type { OperationStatusView } from "@mcb/engine";
+import { RecipeSchema } from "@mcb/recipe";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
@@ -28,7 +29,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
       description:
         "Compile a recipe {version: 1, operations: [...]} into a checked, immutable plan against the live world. Nothing is written. Optional: dependencies (positions the build relies on), part_id (restrict writes to a part's exact mask), expected_blocks (every desired position exactly once, from an earlier region_inspect, snapshot_id copied unchanged). Returns plan_id, plan_hash, changed_blocks, region, expires_at.",
       inputSchema: {
-        recipe: z.looseObject({ version: z.literal(1), operations: z.array(z.unknown()) }),
+        recipe: RecipeSchema,
         dependencies: z.array(Vec3).max(4096).optional(),
         part_id: z.string().max(128).optional(),
         expected_blocks: z.array(z.object({ pos: Vec3, state: z.string().max(1024), snapshot_id: z.string().max(64).optional() })).max(4096).optional(),

@@ -1,5 +1,5 @@
 import { fail, mcbError, ok } from "@mcb/blocks";
-import { PREVIEW_DEFAULT_RESOLUTION, PREVIEW_MAX_RESOLUTION, brushColumns, compileTerrain, heightPreviewPng, parseBrush, planBrush, scanSurface, terrainTilePlan, type BoxReader } from "@mcb/terrain";
+import { BrushSchema, PREVIEW_DEFAULT_RESOLUTION, TerrainRecipeSchema, PREVIEW_MAX_RESOLUTION, brushColumns, compileTerrain, heightPreviewPng, parseBrush, planBrush, scanSurface, terrainTilePlan, type BoxReader } from "@mcb/terrain";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
@@ -16,7 +16,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       title: "Preview a terrain recipe",
       description:
         "Evaluate a deterministic height-field recipe {version: 1, seed?, area: {min: {x,z}, max: {x,z}}, base, floor?, ceiling?, features: [hill|ridge|plateau|basin|channel|noise{amplitude, scale, octaves?}|terrace], palette?, preserve?} without touching the world. Returns a PNG heightmap (north up), the content-addressed terrain_id (cached, 32 recipes until restart), tile layout and height statistics. world_verified is always false.",
-      inputSchema: { recipe: z.looseObject({ version: z.literal(1) }), resolution: z.number().int().min(8).max(PREVIEW_MAX_RESOLUTION).optional() },
+      inputSchema: { recipe: TerrainRecipeSchema, resolution: z.number().int().min(8).max(PREVIEW_MAX_RESOLUTION).optional() },
       outputSchema: z.looseObject({
         terrain_id: z.string(),
         tiles: z.object({ size: z.number().int(), columns: z.number().int(), rows: z.number().int(), count: z.number().int() }),
@@ -76,7 +76,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       title: "Prepare a relative terrain edit",
       description:
         "Edit the live surface: brush {action: raise|lower|flatten|smooth, center: {x,z}, radius ≤ 24, amount? (raise/lower), target_y? (flatten), strength? 0..1, soft_edge? 0..1, y_range: {min, max} (≤ 80 levels scanned for the surface), preserve?: [{x,z}]}. The scanned surface becomes read dependencies. Returns a before | after | delta image and a plan summary (plan_state prepared), or plan_state empty with no plan.",
-      inputSchema: { brush: z.looseObject({ action: z.enum(["raise", "lower", "flatten", "smooth"]) }) },
+      inputSchema: { brush: BrushSchema },
       outputSchema: z.looseObject({
         plan_state: z.enum(["prepared", "empty"]),
         columns: z.object({ scanned: z.number().int(), changed: z.number().int(), skipped: z.record(z.string(), z.number()) }),

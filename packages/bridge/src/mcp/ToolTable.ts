@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { mcbError } from "@mcb/blocks";
+import { jsonShapeExcess } from "@mcb/recipe";
 import { z } from "zod";
 import { errorResult } from "./ToolResult.js";
 
@@ -11,6 +12,10 @@ export interface ToolConfig<S extends z.ZodRawShape> {
   readonly outputSchema: z.ZodObject;
   readonly annotations: ToolAnnotations;
 }
+
+/** Bounds on argument JSON before any schema walks it (recipes nest, but not this deep). */
+const MAX_JSON_DEPTH = 64;
+const MAX_JSON_NODES = 200_000;
 
 interface Entry {
   readonly input: z.ZodObject;
@@ -45,6 +50,8 @@ export class ToolTable {
     this.server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = this.tools.get(request.params.name);
       if (tool === undefined) return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
+      const excess = jsonShapeExcess(request.params.arguments ?? {}, MAX_JSON_DEPTH, MAX_JSON_NODES);
+      if (excess !== undefined) return errorResult(mcbError("invalid_request", `arguments too large: ${excess}`, { reason: "json_shape" }));
       const args = tool.input.safeParse(request.params.arguments ?? {});
       if (!args.success) {
         const issues = args.error.issues.slice(0, 8).map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
