@@ -1,4 +1,5 @@
 import { blockIdOf } from "@mcb/blocks";
+import { shapeOf, type Shape } from "./BlockShapes.js";
 
 /** How a block is drawn: opaque cube, translucent cube (blended, the ray goes on), or nothing. */
 export type Surface = "opaque" | "translucent" | "none";
@@ -13,6 +14,8 @@ export interface BlockLook {
   readonly alpha: number;
   /** Top-face colour when it differs (grass, podzol, mycelium...). */
   readonly top?: readonly [number, number, number];
+  /** Boxes inside the block (see BlockShapes); null for a full cube. */
+  readonly shape: Shape;
 }
 
 const DYES: Record<string, [number, number, number]> = {
@@ -110,12 +113,20 @@ export function lookOf(state: string): BlockLook {
   let look = cache.get(state);
   if (look !== undefined) return look;
   const name = blockIdOf(state).replace(/^minecraft:/, "");
-  if (INVISIBLE.has(name)) look = { r: 0, g: 0, b: 0, surface: "none", alpha: 0 };
+  if (INVISIBLE.has(name)) look = { r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null };
   else {
     const [r, g, b] = baseColor(name);
     const translucent = TRANSLUCENT_FRAGMENTS.some((f) => name.includes(f)) && !name.includes("glazed");
     const top = TOPS[name];
-    look = { r, g, b, surface: translucent ? "translucent" : "opaque", alpha: name.includes("water") ? 0.65 : name.includes("glass") ? 0.4 : 0.75, ...(top ? { top } : {}) };
+    look = {
+      r,
+      g,
+      b,
+      surface: translucent ? "translucent" : "opaque",
+      alpha: name.includes("water") ? 0.65 : name.includes("glass") ? 0.4 : 0.75,
+      shape: shapeOf(state),
+      ...(top ? { top } : {}),
+    };
   }
   if (cache.size < 10_000) cache.set(state, look);
   return look;

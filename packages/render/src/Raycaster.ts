@@ -99,8 +99,38 @@ export function raycast(grid: SectionGrid, p: ResolvedPose, maxDistance: number,
           continue;
         }
         const li = cells[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)]!;
-        if (li !== 0 && li !== prevLook && face >= 0) {
-          const look = grid.looks[li]!;
+        let look = li !== 0 && face >= 0 ? grid.looks[li]! : undefined;
+        let hitT = t, hitFace = face;
+        if (look !== undefined && look.shape !== null) {
+          // A partial block: the nearest of its boxes inside this voxel, or nothing (the ray goes on).
+          const exit = Math.min(tmx, tmy, tmz);
+          const boxes = look.shape;
+          let best = Infinity, bestFace = face;
+          for (let k = 0; k < boxes.length; k += 6) {
+            let t0 = t, t1 = exit, f = face;
+            const lo = [x + boxes[k]!, y + boxes[k + 1]!, z + boxes[k + 2]!], hi = [x + boxes[k + 3]!, y + boxes[k + 4]!, z + boxes[k + 5]!];
+            const o = [ex, ey, ez], dd = [dx, dy, dz];
+            for (let a = 0; a < 3 && t0 <= t1; a++) {
+              const da = dd[a]!;
+              if (da === 0) {
+                if (o[a]! < lo[a]! || o[a]! > hi[a]!) t0 = Infinity;
+                continue;
+              }
+              let ta = (lo[a]! - o[a]!) / da, tb = (hi[a]! - o[a]!) / da;
+              if (ta > tb) [ta, tb] = [tb, ta];
+              if (ta > t0) (t0 = ta), (f = a);
+              if (tb < t1) t1 = tb;
+            }
+            if (t0 <= t1 && t0 < best) (best = t0), (bestFace = f);
+          }
+          if (best === Infinity) look = undefined;
+          else (hitT = best), (hitFace = bestFace);
+        }
+        // A run of one translucent block (a lake, a glass wall) blends once, at its first face.
+        const sameRun = li === prevLook;
+        prevLook = look !== undefined && look.surface === "translucent" ? li : 0;
+        if (look !== undefined && !(sameRun && look.surface === "translucent")) {
+          const t = hitT, face = hitFace;
           let shade = face === 0 ? SHADE_X : face === 2 ? SHADE_Z : dy < 0 ? SHADE_TOP : SHADE_BOTTOM;
           // Block outlines (near faces only) make sizes countable in a capture.
           if (t < EDGE_DISTANCE) {
@@ -123,7 +153,6 @@ export function raycast(grid: SectionGrid, p: ResolvedPose, maxDistance: number,
           transmit *= 1 - look.alpha;
           if (++layers >= MAX_LAYERS || transmit < 0.03) break;
         }
-        prevLook = li;
         if (tmx < tmy && tmx < tmz) {
           x += stepX, t = tmx, tmx += tdx, face = 0;
         } else if (tmy < tmz) {

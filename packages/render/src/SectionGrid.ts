@@ -22,7 +22,7 @@ export function sectionKey(sx: number, sy: number, sz: number): number {
  * as `null` so rays skip it whole; a section never loaded is `undefined` (also skipped).
  */
 export class SectionGrid {
-  readonly looks: BlockLook[] = [{ r: 0, g: 0, b: 0, surface: "none", alpha: 0 }];
+  readonly looks: BlockLook[] = [{ r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null }];
   private readonly byState = new Map<string, number>();
   private readonly sections = new Map<number, Uint16Array | null>();
   private readonly coords: number[] = [];

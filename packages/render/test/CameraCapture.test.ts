@@ -182,3 +182,44 @@ describe("camera capture", () => {
     );
   });
 });
+
+describe("partial blocks", () => {
+  const pose = { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 64, height: 64, fov: 40 };
+  // The eye is at y 65.62: a block at y 65, 4 ahead, fills the centre of the view.
+  const centre = async (state: string) => (await shoot(new MapSource().set(0, 65, 4, state), pose)).px(32, 32);
+  const skyAt = async () => (await shoot(new MapSource(), pose)).px(32, 32);
+
+  it("a bottom slab under the eye line lets the ray pass; a top slab stops it", async () => {
+    expect(await centre("minecraft:stone_slab[type=bottom,waterlogged=false]")).toEqual(await skyAt());
+    expect(await centre("minecraft:stone_slab[type=top,waterlogged=false]")).not.toEqual(await skyAt());
+    expect(await centre("minecraft:stone_slab[type=double,waterlogged=false]")).not.toEqual(await skyAt());
+  });
+
+  it("a fence post is thin: rays beside it reach the sky, arms show only where connected", async () => {
+    const fence = "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]";
+    const { capture } = await shoot(new MapSource().set(0, 65, 4, fence), pose);
+    const cube = (await shoot(new MapSource().set(0, 65, 4, "minecraft:oak_planks"), pose)).capture;
+    expect(capture.hitFraction).toBeGreaterThan(0);
+    expect(capture.hitFraction).toBeLessThan(cube.hitFraction / 3);
+    const joined = (await shoot(new MapSource().set(0, 65, 4, fence.replace("east=false", "east=true").replace("west=false", "west=true")), pose)).capture;
+    expect(joined.hitFraction).toBeGreaterThan(capture.hitFraction);
+  });
+
+  it("a row of the same fence is drawn post by post (the same block again is not skipped)", async () => {
+    const fence = "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]";
+    const world = new MapSource();
+    for (let z = 3; z <= 8; z++) world.set(0, 65, z, fence);
+    const side = { ...pose, x: 3.5, yaw: 50 };
+    const row = (await shoot(world, side)).capture.hitFraction;
+    const first = (await shoot(new MapSource().set(0, 65, 3, fence), side)).capture.hitFraction;
+    expect(row).toBeGreaterThan(first * 2);
+  });
+
+  it("flowers and torches are small columns, carpets are flat", async () => {
+    const flower = (await shoot(new MapSource().set(0, 65, 4, "minecraft:poppy"), pose)).capture.hitFraction;
+    const cube = (await shoot(new MapSource().set(0, 65, 4, "minecraft:red_wool"), pose)).capture.hitFraction;
+    expect(flower).toBeGreaterThan(0);
+    expect(flower).toBeLessThan(cube / 2);
+    expect(await centre("minecraft:red_carpet")).toEqual(await skyAt());
+  });
+});
