@@ -65,6 +65,17 @@ function shapeBoxes(state: string): number[] | null {
       default: return [13 * P, 0, 0, 1, 1, 1];
     }
   }
+  if (name.endsWith("_door")) {
+    // Minecraft's DoorBlock shapes: a 3/16 panel, on the facing side when closed, turned by the hinge when open.
+    const SOUTH = [0, 0, 0, 1, 1, 3 * P], NORTH = [0, 0, 13 * P, 1, 1, 1], WEST = [13 * P, 0, 0, 1, 1, 1], EAST = [0, 0, 0, 3 * P, 1, 1];
+    const closed = p["open"] !== "true", right = p["hinge"] === "right";
+    switch (p["facing"]) {
+      case "west": return closed ? WEST : right ? SOUTH : NORTH;
+      case "north": return closed ? NORTH : right ? WEST : EAST;
+      case "east": return closed ? EAST : right ? NORTH : SOUTH;
+      default: return closed ? SOUTH : right ? EAST : WEST;
+    }
+  }
   if (name.endsWith("_fence")) return post(p, 2 * P, P, 15 * P, [[6 * P, 9 * P], [12 * P, 15 * P]]);
   if (name.endsWith("_wall")) return post(p, 4 * P, 3 * P, 14 * P);
   if (name.endsWith("_pane") || name === "iron_bars" || name === "glass_pane") return post(p, P, P, 1);

@@ -223,3 +223,16 @@ describe("partial blocks", () => {
     expect(await centre("minecraft:red_carpet")).toEqual(await skyAt());
   });
 });
+
+describe("doors", () => {
+  const pose = { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 48, height: 48, fov: 40 };
+  const door = (open: boolean) => `minecraft:oak_door[facing=north,half=lower,hinge=left,open=${open},powered=false]`;
+  it("a closed door blocks the view through its block; an open one leaves the middle clear", async () => {
+    const closed = await shoot(new MapSource().set(0, 65, 4, door(false)), pose);
+    const open = await shoot(new MapSource().set(0, 65, 4, door(true)), pose);
+    const sky = (await shoot(new MapSource(), pose)).px(24, 24);
+    expect(closed.px(24, 24)).not.toEqual(sky);
+    expect(open.px(24, 24)).toEqual(sky);
+    expect(open.capture.hitFraction).toBeGreaterThan(0); // the panel is still there, at the side
+  });
+});
