@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { captureCamera, lookOf, skyColor, type BlockSource, type Box, type CameraPose } from "../src/index.js";
+import { captureCamera, type BlockSource, type Box, type CameraPose } from "../src/index.js";
+import { lookOf } from "../src/BlockColors.js";
+import { skyColor } from "../src/Raycaster.js";
 import { rayDirection, resolvePose } from "../src/CameraPose.js";
 
 /** A tiny world: a map of positions to states, air elsewhere; reads count sections. */

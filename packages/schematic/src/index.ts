@@ -1,4 +1,4 @@
-export { AIR, canonicalSchematic, solidCount, volumeOf, type Schematic } from "./Schematic.js";
+export { canonicalSchematic, type Schematic } from "./Schematic.js";
 export { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "./SchematicLimits.js";
 export { readSchematic } from "./SchematicRead.js";
 export { writeSchematic } from "./SchematicWrite.js";

@@ -3,7 +3,8 @@ import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { forEachPlanBlock } from "@mcb/recipe";
 import { registry } from "../../blocks/test/registry.js";
-import { canonicalJson, compileTerrain, heightAt, heightPreviewPng, terrainTilePlan, tileBounds, type CompiledTerrain } from "../src/index.js";
+import { canonicalJson } from "../src/TerrainCompile.js";
+import { compileTerrain, heightAt, heightPreviewPng, terrainTilePlan, tileBounds, type CompiledTerrain } from "../src/index.js";
 
 function compile(recipe: unknown): CompiledTerrain {
   const t = compileTerrain(registry(), recipe);
