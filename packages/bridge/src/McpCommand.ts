@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMaterialCatalog, ok, type Result } from "@mcb/blocks";
 import { SchematicLibrary } from "@mcb/schematic";
-import { EMBEDDED_AREA, openEmbeddedWorld } from "./EmbeddedWorld.js";
+import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { CameraStore } from "./mcp/CameraStore.js";
 import { CaptureCache } from "./mcp/CaptureCache.js";
 import { createMcbMcpServer } from "./mcp/McbMcpServer.js";
@@ -26,7 +26,6 @@ export async function runMcpServer(stateDir: string): Promise<Result<void>> {
       registry: w.registry,
       catalog: createMaterialCatalog(w.registry),
       world: w.world,
-      area: EMBEDDED_AREA,
       library: new SchematicLibrary(join(w.dir, "schematics"), w.registry),
       terrain: new TerrainCache(),
       cameras: new CameraStore(w.dir),

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createMaterialCatalog, fail, mcbError, ok, type BlockRegistry, type MaterialCatalog, type Result } from "@mcb/blocks";
-import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
+import { createRecipeCompiler, type Box3, type RecipeCompiler } from "@mcb/recipe";
 import { emptyCounters } from "./Applier.js";
 import { OperationQueue } from "./OperationQueue.js";
 import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
@@ -119,6 +119,12 @@ export class Engine {
     const p = this.projects.get(ctx.projectId);
     if (p === undefined || !p.permits(ctx.principal)) return fail(denied(ctx.projectId));
     return ok(p);
+  }
+
+  /** The caller's project scope now (revocation is immediate): its area, or permission_denied / busy. */
+  projectScope(ctx: RequestContext): Result<{ readonly projectId: string; readonly area: Box3 }> {
+    const s = this.scope(ctx);
+    return s.ok ? ok({ projectId: s.value.config.projectId, area: s.value.config.area }) : s;
   }
 
   /** Administrator control: grant or revoke a player's access (takes effect before the next slice). */

@@ -88,8 +88,10 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         if (!FINISHED.has(op.value.status))
           return toolResult(fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })));
       }
+      const scope = m.engine.projectScope(m.ctx);
+      if (!scope.ok) return toolResult(scope);
       const info = await m.world.info();
-      const a = m.area;
+      const a = scope.value.area; // the camera reads only the project's area
       const bounds = { minX: a.minX, minY: Math.max(a.minY, info.minY), minZ: a.minZ, maxX: a.maxX, maxY: Math.min(a.maxY, info.maxY), maxZ: a.maxZ };
       const observedAt = new Date().toISOString();
       const r = await captureCamera(m.world, pose, { bounds, maxDistance: args.view_distance ?? DEFAULT_VIEW_DISTANCE });

@@ -13,7 +13,7 @@ export const MCP_SERVER_NAME = "minecraft-builder";
 /** The 19 tools of the seeds (BRIDGE-README "MCP") over one project, with the building guidance as instructions. */
 export function createMcbMcpServer(m: McpContext, version: string): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version }, { instructions: BUILDING_GUIDANCE, capabilities: { tools: {} } });
-  const tools = new ToolTable(server);
+  const tools = new ToolTable(server, () => m.engine.projectScope(m.ctx));
   registerWorldTools(tools, m);
   registerBuildTools(tools, m);
   registerCameraTools(tools, m);

@@ -1,5 +1,5 @@
 import type { BlockRegistry, MaterialCatalog } from "@mcb/blocks";
-import type { Box3, Engine, RequestContext, WorldAdapter } from "@mcb/engine";
+import type { Engine, RequestContext, WorldAdapter } from "@mcb/engine";
 import type { SchematicLibrary } from "@mcb/schematic";
 import type { CameraStore } from "./CameraStore.js";
 import type { CaptureCache } from "./CaptureCache.js";
@@ -13,8 +13,6 @@ export interface McpContext {
   readonly catalog: MaterialCatalog;
   /** Read-only world access for the camera renderer (never writes). */
   readonly world: Pick<WorldAdapter, "read" | "info">;
-  /** The project's permitted area (camera reads stay inside it). */
-  readonly area: Box3;
   readonly library: SchematicLibrary;
   readonly terrain: TerrainCache;
   readonly cameras: CameraStore;

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import { mcbError } from "@mcb/blocks";
+import { mcbError, type Result } from "@mcb/blocks";
 import { jsonShapeExcess } from "@mcb/recipe";
 import { z } from "zod";
 import { errorResult } from "./ToolResult.js";
@@ -29,10 +29,16 @@ interface Entry {
  * error as every other refusal — `{"error": {code: "invalid_request", details: {reason: "schema",
  * issues}}}` — instead of free text. Unknown argument names are refused (strict objects). A result
  * that does not match its output schema is a server bug: a JSON-RPC internal error, never sent.
+ * Every tool, reads of the catalog and the local library included, acts within the caller's
+ * authorized project scope (PROTOCOL.md): a revoked caller gets permission_denied from all of them.
  */
 export class ToolTable {
   private readonly tools = new Map<string, Entry>();
-  constructor(private readonly server: McpServer) {}
+  /** `gate` runs before every call (after argument checks): the caller's project access, checked now. */
+  constructor(
+    private readonly server: McpServer,
+    private readonly gate: () => Result<unknown>,
+  ) {}
 
   register<S extends z.ZodRawShape>(name: string, config: ToolConfig<S>, handler: (args: z.infer<z.ZodObject<S>>) => Promise<CallToolResult>): void {
     this.server.registerTool(name, config, (async () => {
@@ -60,6 +66,8 @@ export class ToolTable {
           mcbError("invalid_request", `invalid arguments for ${request.params.name}${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, { reason: "schema", issues }),
         );
       }
+      const allowed = this.gate();
+      if (!allowed.ok) return errorResult(allowed.error);
       const result = await tool.handler(args.data as never);
       if (!result.isError) {
         const out = tool.output.safeParse(result.structuredContent);
