@@ -210,3 +210,38 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     ]);
   });
 });
+
+describe("mcb mcp state survives a restart", () => {
+  it("operations, schematics and the world persist; undo works from the next process", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcb-mcp-restart-"));
+    const start = async () => {
+      const t = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--state", dir], cwd: root, stderr: "pipe" });
+      const c = new Client({ name: "restart", version: "1" });
+      await c.connect(t);
+      const run = async (name: string, args: Record<string, unknown> = {}) => {
+        const r = (await c.callTool({ name, arguments: args })) as CallToolResult;
+        if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
+        return r.structuredContent as Record<string, any>;
+      };
+      return { c, run };
+    };
+    const first = await start();
+    const plan = await first.run("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(3, 66, 3), block: "minecraft:bricks", hollow: true }] } });
+    let op = await first.run("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "persist-1", wait_ms: 5000 });
+    expect(op.status).toBe("applied");
+    await first.run("schematic_export", { name: "hut", min: v(0, 64, 0), max: v(3, 66, 3) });
+    await first.c.close();
+
+    const second = await start();
+    const ctx = await second.run("project_context");
+    expect(ctx.recent_operations.map((o: { operation_id: string }) => o.operation_id)).toContain(op.operation_id);
+    expect((await second.run("asset_list")).assets.map((a: { assetId: string }) => a.assetId)).toEqual(["hut"]);
+    const same = await second.run("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "persist-1" });
+    expect(same.operation_id).toBe(op.operation_id);
+    const undo = await second.run("operation_undo_prepare", { operation_id: op.operation_id });
+    op = await second.run("build_apply", { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: "persist-undo", wait_ms: 5000 });
+    expect(op.status).toBe("applied");
+    expect((await second.run("region_inspect", { min: v(0, 64, 0), max: v(3, 66, 3), detail: "summary" })).palette).toEqual([{ state: "minecraft:air", count: 48 }]);
+    await second.c.close();
+  });
+});
