@@ -107,23 +107,53 @@ export class MemoryWorld implements WorldAdapter {
     if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
     const palette: string[] = [];
     const index = new Map<string, number>();
+    const intern = (state: string): number => {
+      let p = index.get(state);
+      if (p === undefined) {
+        p = palette.length;
+        palette.push(state);
+        index.set(state, p);
+      }
+      return p;
+    };
     const states = new Uint32Array(sx * sy * sz);
     const digests = new Map<number, string>();
-    let i = 0;
-    for (let y = box.minY; y <= box.maxY; y++)
-      for (let z = box.minZ; z <= box.maxZ; z++)
-        for (let x = box.minX; x <= box.maxX; x++, i++) {
-          const s = this.stateAt(x, y, z);
-          let p = index.get(s);
-          if (p === undefined) {
-            p = palette.length;
-            palette.push(s);
-            index.set(s, p);
+    // Section by section: one palette remap per section instead of a lookup per position.
+    for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++) {
+      const y0 = Math.max(box.minY, cy * 16), y1 = Math.min(box.maxY, cy * 16 + 15);
+      for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++) {
+        const z0 = Math.max(box.minZ, cz * 16), z1 = Math.min(box.maxZ, cz * 16 + 15);
+        for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
+          const x0 = Math.max(box.minX, cx * 16), x1 = Math.min(box.maxX, cx * 16 + 15);
+          const section = this.store.sections.get(`${cx},${cy},${cz}`);
+          const remap = section === undefined ? null : new Int32Array(section.palette.length).fill(-1);
+          for (let y = y0; y <= y1; y++) {
+            const outside = y < this.options.minY || y > this.options.maxY;
+            const fill = outside ? intern(VOID_AIR) : section === undefined ? intern(AIR) : -1;
+            for (let z = z0; z <= z1; z++) {
+              let o = (x0 - box.minX) + (z - box.minZ) * sx + (y - box.minY) * sx * sz;
+              if (fill >= 0) {
+                states.fill(fill, o, o + (x1 - x0 + 1));
+                continue;
+              }
+              const base = ((y & 15) << 8) | ((z & 15) << 4);
+              for (let x = x0; x <= x1; x++, o++) {
+                const p = section!.data[base | (x & 15)]!;
+                let r = remap![p]!;
+                if (r < 0) r = remap![p] = intern(section!.palette[p]!);
+                states[o] = r;
+              }
+            }
           }
-          states[i] = p;
-          const d = this.digestAt(x, y, z);
-          if (d !== null) digests.set(i, d);
+          if (section === undefined) continue;
+          for (const [i, data] of section.entities) {
+            const x = cx * 16 + (i & 15), z = cz * 16 + ((i >> 4) & 15), y = cy * 16 + (i >> 8);
+            if (x < x0 || x > x1 || y < y0 || y > y1 || z < z0 || z > z1 || y < this.options.minY || y > this.options.maxY) continue;
+            digests.set((x - box.minX) + (z - box.minZ) * sx + (y - box.minY) * sx * sz, this.digestOf(data));
+          }
         }
+      }
+    }
     return { box, palette, states, digests };
   }
 
@@ -212,8 +242,12 @@ export class MemoryWorld implements WorldAdapter {
   }
 
   digestAt(x: number, y: number, z: number): string | null {
+    if (y < this.options.minY || y > this.options.maxY) return null;
     const data = this.store.entity(x, y, z);
-    if (data === undefined) return null;
+    return data === undefined ? null : this.digestOf(data);
+  }
+
+  private digestOf(data: Uint8Array): string {
     let d = this.digestCache.get(data);
     if (d === undefined) {
       d = sha256(data);
