@@ -141,3 +141,35 @@ describe("MemoryWorld persistence", () => {
     expect((await b.info()).capabilities).toContain("persistence");
   });
 });
+
+describe("MemoryWorld section-wise reads", () => {
+  it("read() equals stateAt/digestAt at every position, across section borders and the height limits (property)", async () => {
+    const STATES = ["minecraft:stone", "minecraft:dirt", CHEST, "minecraft:air", "minecraft:oak_log[axis=z]"];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ x: fc.integer({ min: -20, max: 20 }), y: fc.oneof(fc.integer({ min: -66, max: -55 }), fc.integer({ min: 60, max: 70 }), fc.integer({ min: 310, max: 321 })), z: fc.integer({ min: -20, max: 20 }), s: fc.nat({ max: STATES.length - 1 }), data: fc.nat({ max: 3 }) }), { maxLength: 120 }),
+        fc.record({ x: fc.integer({ min: -20, max: 5 }), y: fc.constantFrom(-68, -60, 58, 62, 305, 315), z: fc.integer({ min: -20, max: 5 }) }),
+        fc.record({ w: fc.integer({ min: 1, max: 24 }), h: fc.integer({ min: 1, max: 12 }), l: fc.integer({ min: 1, max: 24 }) }),
+        async (writes, at, size) => {
+          const w = new MemoryWorld({ hasBlockEntity: isChest });
+          for (const e of writes) {
+            if (e.y < -64 || e.y > 319) continue;
+            w.externalEdit(e.x, e.y, e.z, STATES[e.s]!, { emitEvent: false });
+            if (STATES[e.s] === CHEST && e.data > 0) w.setBlockEntityData(e.x, e.y, e.z, Uint8Array.of(e.data), false);
+          }
+          const b = box(at.x, at.y, at.z, at.x + size.w - 1, at.y + size.h - 1, at.z + size.l - 1);
+          const r = await w.read(b);
+          let i = 0;
+          for (let y = b.minY; y <= b.maxY; y++)
+            for (let z = b.minZ; z <= b.maxZ; z++)
+              for (let x = b.minX; x <= b.maxX; x++, i++) {
+                expect(r.palette[r.states[i]!]).toBe(w.stateAt(x, y, z));
+                expect(r.digests.get(i) ?? null).toBe(w.digestAt(x, y, z));
+              }
+          expect(new Set(r.palette).size).toBe(r.palette.length);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
