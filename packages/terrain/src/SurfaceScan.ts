@@ -1,7 +1,15 @@
+import { ok, type Result } from "@mcb/blocks";
 import { NATURAL_IDS } from "./TilePlan.js";
 
 /** Reads an inclusive box (y, z, x order): the engine's region read, ≤ 4096 positions per call. */
-export type BoxReader = (box: { minX: number; minY: number; minZ: number; maxX: number; maxY: number; maxZ: number }) => Promise<{ palette: readonly string[]; states: Uint32Array }>;
+export type BoxReader = (box: {
+  minX: number;
+  minY: number;
+  minZ: number;
+  maxX: number;
+  maxY: number;
+  maxZ: number;
+}) => Promise<Result<{ readonly palette: readonly string[]; readonly states: Uint32Array }>>;
 
 /** What a column scan found. Only "ground" columns can be edited. */
 export type ColumnKind = "ground" | "water" | "blocked" | "no_surface" | "buried";
@@ -38,9 +46,10 @@ export const MAX_SCAN_LEVELS = 80;
  * Finds the live surface of each column by scanning down from `maxY` to `minY`: air and cover
  * (grass, flowers, snow layers) are passed, the first natural ground block is the surface. Water
  * or a non-natural block above any ground stops the scan ("water", "blocked"); ground already at
- * `maxY` means the surface is above the window ("buried"). Reads one x row per call.
+ * `maxY` means the surface is above the window ("buried"). Reads one x row per call; the first
+ * failed read ends the scan with its error.
  */
-export async function scanSurface(read: BoxReader, columns: readonly { x: number; z: number }[], minY: number, maxY: number): Promise<ScannedColumn[]> {
+export async function scanSurface(read: BoxReader, columns: readonly { x: number; z: number }[], minY: number, maxY: number): Promise<Result<ScannedColumn[]>> {
   const rows = new Map<number, number[]>();
   for (const c of columns) rows.set(c.z, [...(rows.get(c.z) ?? []), c.x]);
   const out: ScannedColumn[] = [];
@@ -48,7 +57,9 @@ export async function scanSurface(read: BoxReader, columns: readonly { x: number
     const xs = rows.get(z)!.sort((a, b) => a - b);
     const minX = xs[0]!, maxX = xs[xs.length - 1]!;
     const w = maxX - minX + 1;
-    const r = await read({ minX, minY, minZ: z, maxX, maxY, maxZ: z });
+    const got = await read({ minX, minY, minZ: z, maxX, maxY, maxZ: z });
+    if (!got.ok) return got;
+    const r = got.value;
     const at = (x: number, y: number) => r.palette[r.states[(x - minX) + (y - minY) * w]!]!;
     for (const x of xs) {
       let kind: ColumnKind = "no_surface", surfaceY = minY - 1, surfaceState = "minecraft:air", belowState: string | null = null, coverState: string | null = null, coverTopY = minY - 1;
@@ -79,5 +90,5 @@ export async function scanSurface(read: BoxReader, columns: readonly { x: number
       out.push({ x, z, kind, surfaceY, surfaceState, belowState, coverState, coverTopY });
     }
   }
-  return out;
+  return ok(out);
 }

@@ -20,14 +20,16 @@ function world(height: (x: number, z: number) => number, extra: Record<string, s
           if (!idx.has(s)) idx.set(s, palette.push(s) - 1);
           states[i] = idx.get(s)!;
         }
-    return { palette, states };
+    return { ok: true, value: { palette, states } };
   };
 }
 
 async function run(b: unknown, read: BoxReader) {
   const brush = parseBrush(b);
   if (!brush.ok) throw new Error(brush.error.message);
-  const scan = await scanSurface(read, brushColumns(brush.value), brush.value.y_range.min, brush.value.y_range.max);
+  const scanned = await scanSurface(read, brushColumns(brush.value), brush.value.y_range.min, brush.value.y_range.max);
+  if (!scanned.ok) throw new Error(scanned.error.message);
+  const scan = scanned.value;
   const r = planBrush(registry(), brush.value, scan);
   if (!r.ok) throw new Error(r.error.message);
   return { brush: brush.value, scan, result: r.value };

@@ -88,17 +88,11 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
     async ({ brush }) => {
       const b = parseBrush(brush);
       if (!b.ok) return toolResult(b);
-      let readError: ReturnType<typeof fail> | null = null;
       // Scans go through region_inspect: the same permission, area and 4096-position limit as any read.
-      const read: BoxReader = async (box) => {
-        const r = await readDenseRegion(m, { x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ });
-        if (r.ok) return r.value;
-        readError = r;
-        return { palette: ["minecraft:air"], states: new Uint32Array((box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1)) };
-      };
+      const read: BoxReader = (box) => readDenseRegion(m, { x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ });
       const scan = await scanSurface(read, brushColumns(b.value), b.value.y_range.min, b.value.y_range.max);
-      if (readError !== null) return toolResult(readError);
-      const r = planBrush(m.registry, b.value, scan);
+      if (!scan.ok) return toolResult(scan);
+      const r = planBrush(m.registry, b.value, scan.value);
       if (!r.ok) return toolResult(r);
       const image = [{ data: r.value.png, mimeType: "image/png" as const }];
       const summary = { columns: r.value.columns, raised: r.value.raised, lowered: r.value.lowered };
