@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { blockIdOf } from "@mcb/blocks";
+import { Interner, blockIdOf } from "@mcb/blocks";
 import {
   HostCrash,
   MAX_ADAPTER_READ,
@@ -105,17 +105,7 @@ export class MemoryWorld implements WorldAdapter {
     const sx = box.maxX - box.minX + 1, sy = box.maxY - box.minY + 1, sz = box.maxZ - box.minZ + 1;
     if (sx <= 0 || sy <= 0 || sz <= 0) throw new RangeError("read box has min > max");
     if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
-    const palette: string[] = [];
-    const index = new Map<string, number>();
-    const intern = (state: string): number => {
-      let p = index.get(state);
-      if (p === undefined) {
-        p = palette.length;
-        palette.push(state);
-        index.set(state, p);
-      }
-      return p;
-    };
+    const palette = new Interner();
     const states = new Uint32Array(sx * sy * sz);
     const digests = new Map<number, string>();
     // Section by section: one palette remap per section instead of a lookup per position.
@@ -129,7 +119,7 @@ export class MemoryWorld implements WorldAdapter {
           const remap = section === undefined ? null : new Int32Array(section.palette.length).fill(-1);
           for (let y = y0; y <= y1; y++) {
             const outside = y < this.options.minY || y > this.options.maxY;
-            const fill = outside ? intern(VOID_AIR) : section === undefined ? intern(AIR) : -1;
+            const fill = outside ? palette.id(VOID_AIR) : section === undefined ? palette.id(AIR) : -1;
             for (let z = z0; z <= z1; z++) {
               let o = (x0 - box.minX) + (z - box.minZ) * sx + (y - box.minY) * sx * sz;
               if (fill >= 0) {
@@ -140,7 +130,7 @@ export class MemoryWorld implements WorldAdapter {
               for (let x = x0; x <= x1; x++, o++) {
                 const p = section!.data[base | (x & 15)]!;
                 let r = remap![p]!;
-                if (r < 0) r = remap![p] = intern(section!.palette[p]!);
+                if (r < 0) r = remap![p] = palette.id(section!.palette[p]!);
                 states[o] = r;
               }
             }
@@ -154,7 +144,7 @@ export class MemoryWorld implements WorldAdapter {
         }
       }
     }
-    return { box, palette, states, digests };
+    return { box, palette: palette.values, states, digests };
   }
 
   async compareAndSet(slice: CasSlice): Promise<CasResult> {

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { Interner, fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { Box3 } from "@mcb/recipe";
 import { inBox, type Vec3 } from "./Geometry.js";
-import { Interner } from "./Interner.js";
 
 export interface BlockChange {
   readonly seq: number;

@@ -1,6 +1,6 @@
+import { Interner } from "@mcb/blocks";
 import type { PlanContent } from "./PreparedPlan.js";
 import { pairMultipart, partnerOf } from "./Multipart.js";
-import { Interner } from "./Interner.js";
 
 export type PlanMeta = Pick<PlanContent, "projectId" | "kind" | "undoOf" | "partId" | "worldId" | "epoch" | "sourceHash" | "unchanged" | "filtered">;
 

@@ -1,4 +1,4 @@
-import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
+import { Interner, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { planFromBlocks, type Plan } from "@mcb/recipe";
 import { z } from "zod";
 import { brushPreviewPng } from "./BrushPreview.js";
@@ -111,11 +111,10 @@ export function planBrush(registry: BlockRegistry, b: Brush, scan: readonly Scan
     next = Math.min(b.y_range.max - 1, Math.max(b.y_range.min + 1, next));
     target.set(key, next);
   }
-  const states: string[] = ["minecraft:air"];
-  const index = new Map<string, number>([["minecraft:air", 0]]);
-  const idx = (s: string) => index.get(s) ?? (index.set(s, states.push(s) - 1), states.length - 1);
+  const states = new Interner();
+  states.id("minecraft:air");
   const xs: number[] = [], ys: number[] = [], zs: number[] = [], st: number[] = [];
-  const put = (x: number, y: number, z: number, s: string) => (xs.push(x), ys.push(y), zs.push(z), st.push(idx(s)));
+  const put = (x: number, y: number, z: number, s: string) => (xs.push(x), ys.push(y), zs.push(z), st.push(states.id(s)));
   const deps: { x: number; y: number; z: number }[] = [];
   let raised = 0, lowered = 0, changed = 0;
   for (const c of scan) {
@@ -140,9 +139,9 @@ export function planBrush(registry: BlockRegistry, b: Brush, scan: readonly Scan
   const png = brushPreviewPng(b, scan, target);
   const columns = { scanned: scan.length, changed, skipped };
   if (xs.length === 0) return ok({ plan: null, columns, raised, lowered, png });
-  const filter = naturalFilter(states);
+  const filter = naturalFilter(states.values);
   const plan = planFromBlocks(registry, {
-    states,
+    states: states.values,
     filters: [filter],
     blocks: { x: Int32Array.from(xs), y: Int32Array.from(ys), z: Int32Array.from(zs), state: Uint32Array.from(st), filter: new Uint16Array(xs.length).fill(1) },
     dependencies: deps,

@@ -1,4 +1,4 @@
-import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
+import { Interner, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { planFromBlocks, type Plan, type SourceFilter } from "@mcb/recipe";
 import { heightAt, type HeightField } from "./HeightField.js";
 import type { CompiledTerrain, TerrainMaterials } from "./TerrainCompile.js";
@@ -56,11 +56,11 @@ export function terrainTilePlan(registry: BlockRegistry, t: CompiledTerrain, ind
   const bounds = tileBounds(t.field, t.tiles, index);
   if (bounds === null) return fail(mcbError("invalid_request", `tile_index must be an integer within 0..${t.tiles.count - 1}`, { reason: "tile_index", tiles: t.tiles.count }));
   const m = t.materials;
-  const states: string[] = ["minecraft:air", m.stone, m.subsurface, m.surface, m.steep];
-  if (m.peak) states.push(m.peak.state);
-  if (m.low) states.push(m.low.state);
-  const index0 = new Map<string, number>();
-  states.forEach((s, i) => index0.has(s) || index0.set(s, i));
+  const states = new Interner();
+  for (const s of ["minecraft:air", m.stone, m.subsurface, m.surface, m.steep]) states.id(s);
+  if (m.peak) states.id(m.peak.state);
+  if (m.low) states.id(m.low.state);
+  const air = 0, stone = states.id(m.stone), subsurface = states.id(m.subsurface);
   const levels = t.ceiling - t.floor + 1;
   const cols = (bounds.maxX - bounds.minX + 1) * (bounds.maxZ - bounds.minZ + 1);
   const n = cols * levels;
@@ -73,17 +73,17 @@ export function terrainTilePlan(registry: BlockRegistry, t: CompiledTerrain, ind
         continue;
       }
       const h = heightAt(t.field, x, z);
-      const top = index0.get(surfaceState(t.field, m, x, z))!;
+      const top = states.id(surfaceState(t.field, m, x, z));
       for (let y = t.floor; y <= t.ceiling; y++, k++) {
         xs[k] = x, ys[k] = y, zs[k] = z;
-        st[k] = y > h ? 0 : y === h ? top : y >= h - m.depth ? index0.get(m.subsurface)! : index0.get(m.stone)!;
+        st[k] = y > h ? air : y === h ? top : y >= h - m.depth ? subsurface : stone;
       }
     }
   }
   const filter = new Uint16Array(k).fill(1);
   const plan = planFromBlocks(registry, {
-    states,
-    filters: [naturalFilter(states)],
+    states: states.values,
+    filters: [naturalFilter(states.values)],
     blocks: { x: xs.subarray(0, k), y: ys.subarray(0, k), z: zs.subarray(0, k), state: st.subarray(0, k), filter },
   });
   if (!plan.ok) return plan;

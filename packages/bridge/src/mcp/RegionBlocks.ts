@@ -1,5 +1,4 @@
-import type { Result } from "@mcb/blocks";
-import { ok } from "@mcb/blocks";
+import { Interner, ok, type Result } from "@mcb/blocks";
 import type { Vec3 } from "@mcb/engine";
 import type { McpContext } from "./McpContext.js";
 
@@ -7,7 +6,7 @@ import type { McpContext } from "./McpContext.js";
 export interface DenseRegion {
   readonly min: Vec3;
   readonly max: Vec3;
-  readonly palette: string[];
+  readonly palette: readonly string[];
   readonly states: Uint32Array;
   readonly digests: Map<number, string>;
 }
@@ -19,16 +18,13 @@ export interface DenseRegion {
 export async function readDenseRegion(m: McpContext, min: Vec3, max: Vec3): Promise<Result<DenseRegion>> {
   const read = await m.engine.regionInspect(m.ctx, { min, max, detail: "blocks" });
   if (!read.ok) return read;
-  const palette: string[] = [];
-  const index = new Map<string, number>();
+  const palette = new Interner();
   const blocks = read.value.blocks ?? [];
   const states = new Uint32Array(blocks.length);
   const digests = new Map<number, string>();
   blocks.forEach((b, i) => {
-    let k = index.get(b.state);
-    if (k === undefined) index.set(b.state, (k = palette.push(b.state) - 1));
-    states[i] = k;
+    states[i] = palette.id(b.state);
     if (b.snapshot_id !== undefined) digests.set(i, b.snapshot_id);
   });
-  return ok({ min: read.value.region.min, max: read.value.region.max, palette, states, digests });
+  return ok({ min: read.value.region.min, max: read.value.region.max, palette: palette.values, states, digests });
 }
