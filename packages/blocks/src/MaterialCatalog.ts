@@ -50,7 +50,16 @@ function catalogVersion(registry: BlockRegistry, materials: readonly MaterialEnt
   return hash.digest("hex").slice(0, 24);
 }
 
+/** Catalogs are pure functions of the (immutable) registry: each is built once and shared. */
+const catalogs = new WeakMap<BlockRegistry, MaterialCatalog>();
+
 export function createMaterialCatalog(registry: BlockRegistry): MaterialCatalog {
+  let catalog = catalogs.get(registry);
+  if (catalog === undefined) catalogs.set(registry, (catalog = buildCatalog(registry)));
+  return catalog;
+}
+
+function buildCatalog(registry: BlockRegistry): MaterialCatalog {
   const ids = new Set<string>([...registry.blockTypes.keys(), ...registry.itemIds]);
   const materials = [...ids]
     .sort()
@@ -65,12 +74,12 @@ export function createMaterialCatalog(registry: BlockRegistry): MaterialCatalog 
     search_default_limit: SEARCH_DEFAULT_LIMIT,
     search_max_limit: SEARCH_MAX_LIMIT,
   });
-  return {
+  return Object.freeze({
     version,
     materials: Object.freeze(materials),
     summary,
     registry,
-    blockType: (id) => registry.blockTypes.get(id),
-    material: (id) => byId.get(id),
-  };
+    blockType: (id: string) => registry.blockTypes.get(id),
+    material: (id: string) => byId.get(id),
+  });
 }

@@ -21,7 +21,8 @@ describe("material catalog", () => {
     expect(s).toMatchObject({ materials: catalog.materials.length, blocks: 1168, items: 1506, search_default_limit: 16, search_max_limit: 32 });
     expect(s.version).toMatch(/^[0-9a-f]{24}$/);
     expect(s.materials).toBeLessThan(s.blocks + s.items);
-    expect(createMaterialCatalog(registry()).version).toBe(s.version);
+    expect(createMaterialCatalog(registry())).toBe(catalog); // built once per registry
+    expect(createMaterialCatalog({ ...registry() }).version).toBe(s.version); // same content, rebuilt: same version
     const older = createMaterialCatalog((() => {
       const r = registry();
       return { ...r, blockTypes: new Map([...r.blockTypes].slice(1)) };

@@ -41,14 +41,6 @@ export type UndoPrepareView = PrepareView & { readonly undo_of: string; readonly
 
 const KEY = /^[\x21-\x7e]{1,128}$/;
 
-/** Catalogs are pure functions of the registry: build each once. */
-const catalogs = new WeakMap<BlockRegistry, MaterialCatalog>();
-function catalogOf(registry: BlockRegistry): MaterialCatalog {
-  let c = catalogs.get(registry);
-  if (c === undefined) catalogs.set(registry, (c = createMaterialCatalog(registry)));
-  return c;
-}
-
 /**
  * The world engine: checked preparation, sliced compare-and-set application with a write-ahead
  * journal, cancellation, checked undo, parts, crash recovery and change cursors, over any
@@ -74,7 +66,7 @@ export class Engine {
     this.clock = o.clock ?? Date.now;
     this.newId = o.newId ?? ((prefix) => `${prefix}_${randomBytes(12).toString("hex")}`);
     this.compiler = createRecipeCompiler(o.registry);
-    this.catalog = catalogOf(o.registry);
+    this.catalog = createMaterialCatalog(o.registry);
     this.feed = new ChangeFeed(this.limits.changeFeedCapacity);
     for (const p of o.projects) this.projects.set(p.projectId, new ProjectAccess(p));
     this.ops = new OperationQueue(
