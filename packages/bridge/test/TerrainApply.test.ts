@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileTerrain, heightAt, surfaceState } from "@mcb/terrain";
-import { openEmbeddedWorld } from "../src/EmbeddedWorld.js";
 import { runTerrainBatch } from "../src/TerrainCommands.js";
+import { openWorld } from "./support.js";
 
 const recipe = {
   version: 1, seed: 21, area: { min: { x: -20, z: 10 }, max: { x: 27, z: 41 } }, base: 66,
@@ -22,9 +22,7 @@ describe("terrain tiles applied through the engine", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcb-terrain-"));
     const file = join(dir, "t.json");
     writeFileSync(file, JSON.stringify(recipe));
-    const opened = await openEmbeddedWorld(join(dir, "state"));
-    if (!opened.ok) throw new Error(opened.error.message);
-    const w = opened.value;
+    const w = await openWorld(join(dir, "state"));
     try {
       // Existing things in the area: a plank pillar (a build), a water block, a preserved column's stone.
       for (let y = 60; y <= 80; y++) w.world.externalEdit(5, y, 20, "minecraft:oak_planks");

@@ -6,9 +6,8 @@ import { describe, expect, it } from "vitest";
 import { createBlockRegistry } from "@mcb/blocks";
 import { readSchematic } from "@mcb/schematic";
 import { compileTerrain, terrainTilePlan } from "@mcb/terrain";
-import { openEmbeddedWorld } from "../src/EmbeddedWorld.js";
 import { runTerrainBatch } from "../src/TerrainCommands.js";
-import { mcb, tower } from "./support.js";
+import { mcb, tower, openWorld } from "./support.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "mcb-cli-"));
 const terrain = {
@@ -86,9 +85,7 @@ describe("mcb terrain", () => {
     const dir = tmp();
     const file = join(dir, "t.json");
     writeFileSync(file, JSON.stringify(terrain));
-    const opened = await openEmbeddedWorld(join(dir, "state"));
-    if (!opened.ok) throw new Error(opened.error.message);
-    const w = opened.value;
+    const w = await openWorld(join(dir, "state"));
     try {
       const t = compileTerrain(w.registry, terrain);
       if (!t.ok) throw new Error("terrain");

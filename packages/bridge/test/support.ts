@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { openEmbeddedWorld, type EmbeddedWorld } from "../src/EmbeddedWorld.js";
 
 const run = promisify(execFile);
 export const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -17,4 +18,11 @@ export async function mcb(...args: string[]): Promise<{ code: number; stdout: st
     const err = e as { code: number; stdout: string; stderr: string };
     return { code: err.code, stdout: err.stdout, stderr: err.stderr };
   }
+}
+
+/** Opens the embedded world in this process, failing the test on a refusal. */
+export async function openWorld(stateDir: string): Promise<EmbeddedWorld> {
+  const opened = await openEmbeddedWorld(stateDir);
+  if (!opened.ok) throw new Error(opened.error.message);
+  return opened.value;
 }

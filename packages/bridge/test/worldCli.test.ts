@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mcb, tower } from "./support.js";
+import { mcb, openWorld, tower } from "./support.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { openEmbeddedWorld } from "../src/index.js";
 
@@ -60,13 +60,12 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
 
   it("one process per state directory: a live owner makes others busy, a dead owner's lock is taken over", async () => {
     const state = await stateDir();
-    const opened = await openEmbeddedWorld(state);
-    if (!opened.ok) throw new Error(opened.error.message);
+    const held = await openWorld(state);
     const locked = await mcb("status", "--state", state);
     expect(locked.code).toBe(1);
     expect(JSON.parse(locked.stderr).error).toMatchObject({ code: "busy", retryable: true, details: { reason: "state_locked", pid: process.pid } });
     expect(await openEmbeddedWorld(state)).toMatchObject({ ok: false, error: { code: "busy" } }); // not twice in one process either
-    await opened.value.close();
+    await held.close();
     expect((await mcb("status", "--state", state)).code).toBe(0);
     writeFileSync(join(state, "lock"), "999999999\n"); // a pid that cannot be alive
     expect((await mcb("status", "--state", state)).code).toBe(0);
@@ -75,9 +74,7 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
 
   it("after a crash, status shows recovery_required and the administrator review/abandon unblocks writes", async () => {
     const state = await stateDir();
-    const opened = await openEmbeddedWorld(state);
-    if (!opened.ok) throw new Error(opened.error.message);
-    const w = opened.value;
+    const w = await openWorld(state);
     w.world.faults.crashAt("mid_slice", 1);
     const plan = await w.engine.buildPrepare(w.ctx, { recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 31, y: 64, z: 31 }, block: "minecraft:stone" }] } });
     if (!plan.ok) throw new Error(plan.error.message);
