@@ -10,13 +10,6 @@ export interface Box {
   readonly maxZ: number;
 }
 
-const OFF = 2 ** 21;
-
-/** Numeric key of a 16³ section (safe integer for |section x, z| < 2^21, |section y| < 256). */
-export function sectionKey(sx: number, sy: number, sz: number): number {
-  return ((sx + OFF) * 2 ** 22 + (sz + OFF)) * 512 + (sy + 256);
-}
-
 /**
  * Loaded 16³ sections as look indices (0 = nothing drawn). A section that draws nothing is stored
  * as `null` so rays skip it whole; a section never loaded is `undefined` (also skipped).
@@ -24,8 +17,8 @@ export function sectionKey(sx: number, sy: number, sz: number): number {
 export class SectionGrid {
   readonly looks: BlockLook[] = [{ r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null }];
   private readonly byState = new Map<string, number>();
-  private readonly sections = new Map<number, Uint16Array | null>();
-  private readonly coords: number[] = [];
+  /** Sections as added: coordinates and cells (null when nothing in them is drawn). */
+  private readonly added: { sx: number; sy: number; sz: number; cells: Uint16Array | null }[] = [];
   nonEmpty = 0;
   // Dense lookup over the loaded sections' bounding box, built by `seal` (ray casting is hot).
   private ox = 0;
@@ -49,32 +42,28 @@ export class SectionGrid {
   /** Stores one section read: `states` in y, z, x order over the section-aligned `box`. */
   addSection(sx: number, sy: number, sz: number, palette: readonly string[], states: Uint32Array): void {
     const map = palette.map((s) => this.lookIndex(s));
-    this.coords.push(sx, sy, sz);
     if (map.every((m) => m === 0)) {
-      this.sections.set(sectionKey(sx, sy, sz), null);
+      this.added.push({ sx, sy, sz, cells: null });
       return;
     }
     const cells = new Uint16Array(4096);
     for (let i = 0; i < 4096; i++) cells[i] = map[states[i]!]!;
-    this.sections.set(sectionKey(sx, sy, sz), cells);
+    this.added.push({ sx, sy, sz, cells });
     this.nonEmpty++;
   }
 
   /** Builds the dense lookup once every section is added (sections added later are not seen). */
   seal(): void {
-    const c = this.coords;
-    if (c.length === 0) return;
+    if (this.added.length === 0) return;
     let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    for (let i = 0; i < c.length; i += 3) {
-      x0 = Math.min(x0, c[i]!), y0 = Math.min(y0, c[i + 1]!), z0 = Math.min(z0, c[i + 2]!);
-      x1 = Math.max(x1, c[i]!), y1 = Math.max(y1, c[i + 1]!), z1 = Math.max(z1, c[i + 2]!);
+    for (const { sx, sy, sz } of this.added) {
+      x0 = Math.min(x0, sx), y0 = Math.min(y0, sy), z0 = Math.min(z0, sz);
+      x1 = Math.max(x1, sx), y1 = Math.max(y1, sy), z1 = Math.max(z1, sz);
     }
     this.ox = x0, this.oy = y0, this.oz = z0;
     this.nx = x1 - x0 + 1, this.ny = y1 - y0 + 1, this.nz = z1 - z0 + 1;
     this.dense = new Array(this.nx * this.ny * this.nz).fill(undefined);
-    for (let i = 0; i < c.length; i += 3) {
-      this.dense[(c[i]! - x0) + ((c[i + 2]! - z0) + (c[i + 1]! - y0) * this.nz) * this.nx] = this.sections.get(sectionKey(c[i]!, c[i + 1]!, c[i + 2]!));
-    }
+    for (const { sx, sy, sz, cells } of this.added) this.dense[(sx - x0) + ((sz - z0) + (sy - y0) * this.nz) * this.nx] = cells;
   }
 
   section(sx: number, sy: number, sz: number): Uint16Array | null | undefined {

@@ -1,5 +1,3 @@
-import type { QuarterTurns } from "@mcb/blocks";
-
 /** A dense block volume: the value every codec reads and writes. */
 export interface Schematic {
   readonly width: number;
@@ -65,5 +63,3 @@ export function canonicalSchematic(s: Schematic): Schematic {
   for (let i = 0; i < blocks.length; i++) blocks[i] = remap[s.blocks[i]!]!;
   return { ...s, palette, blocks };
 }
-
-export type { QuarterTurns };

@@ -35,7 +35,7 @@ function ramp(t: number): [number, number, number] {
 }
 
 /** A downsampled view of a height field: out[j × w + i] = max height of the pixel's columns. */
-export function sampleField(field: HeightField, resolution: number): { width: number; height: number; step: number; values: Int16Array } {
+function sampleField(field: HeightField, resolution: number): { width: number; height: number; step: number; values: Int16Array } {
   const step = Math.max(1, Math.ceil(Math.max(field.width, field.length) / resolution));
   const width = Math.ceil(field.width / step), height = Math.ceil(field.length / step);
   const values = new Int16Array(width * height).fill(-32768);

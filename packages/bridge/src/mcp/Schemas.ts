@@ -3,9 +3,7 @@ import { z } from "zod";
 /** Shared MCP input/output schemas (zod; the SDK publishes them as JSON Schema). */
 const int = z.number().int();
 export const Vec3 = z.strictObject({ x: int, y: int, z: int });
-export const Column = z.strictObject({ x: int, z: int });
 export const Region = z.object({ min: Vec3, max: Vec3 });
-export const ErrorShape = z.object({ code: z.string(), message: z.string(), retryable: z.boolean(), details: z.record(z.string(), z.unknown()).optional() });
 
 export const PrepareOutput = z.looseObject({
   plan_id: z.string(),
