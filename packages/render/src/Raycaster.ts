@@ -34,6 +34,8 @@ export function raycast(grid: SectionGrid, p: ResolvedPose, maxDistance: number,
   const d = new Float64Array(3);
   const sky = new Float64Array(3);
   const [ex, ey, ez] = p.eye;
+  // Scratch for partial-block box tests (no allocation per voxel).
+  const origin = Float64Array.of(ex, ey, ez), dir = new Float64Array(3), vox = new Float64Array(3);
   {
     const s = grid.section(Math.floor(ex) >> 4, Math.floor(ey) >> 4, Math.floor(ez) >> 4);
     if (s) {
@@ -105,18 +107,17 @@ export function raycast(grid: SectionGrid, p: ResolvedPose, maxDistance: number,
           // A partial block: the nearest of its boxes inside this voxel, or nothing (the ray goes on).
           const exit = Math.min(tmx, tmy, tmz);
           const boxes = look.shape;
+          dir[0] = dx, dir[1] = dy, dir[2] = dz, vox[0] = x, vox[1] = y, vox[2] = z;
           let best = Infinity, bestFace = face;
           for (let k = 0; k < boxes.length; k += 6) {
             let t0 = t, t1 = exit, f = face;
-            const lo = [x + boxes[k]!, y + boxes[k + 1]!, z + boxes[k + 2]!], hi = [x + boxes[k + 3]!, y + boxes[k + 4]!, z + boxes[k + 5]!];
-            const o = [ex, ey, ez], dd = [dx, dy, dz];
             for (let a = 0; a < 3 && t0 <= t1; a++) {
-              const da = dd[a]!;
+              const da = dir[a]!, oa = origin[a]!, lo = vox[a]! + boxes[k + a]!, hi = vox[a]! + boxes[k + 3 + a]!;
               if (da === 0) {
-                if (o[a]! < lo[a]! || o[a]! > hi[a]!) t0 = Infinity;
+                if (oa < lo || oa > hi) t0 = Infinity;
                 continue;
               }
-              let ta = (lo[a]! - o[a]!) / da, tb = (hi[a]! - o[a]!) / da;
+              let ta = (lo - oa) / da, tb = (hi - oa) / da;
               if (ta > tb) [ta, tb] = [tb, ta];
               if (ta > t0) (t0 = ta), (f = a);
               if (tb < t1) t1 = tb;
