@@ -22,7 +22,7 @@ async function replay(commands: fc.AsyncCommand<ReturnType<typeof emptyModel>, H
 }
 
 describe("model suite regressions", () => {
-  it("seed 284746488: a plan with only a dependency reads (and can crash) during its precheck", async () => {
+  it("seed 284746488: a plan with only a dependency is refused as empty (it used to read, and crash, in its precheck)", async () => {
     await replay([new PrepareCommand(0, 0, "minecraft:air", 0), new CrashDuringApplyCommand(0, "read", 0)]);
   });
 
@@ -34,6 +34,20 @@ describe("model suite regressions", () => {
       new ExternalEditCommand(2, "minecraft:stone", true),
       new UndoCommand(0),
     ]);
+  });
+
+  it("a duplicate plan cannot write back a block the player broke after the first one was built", async () => {
+    await replay([
+      new PrepareCommand(0, 5, "minecraft:stone"),
+      new PrepareCommand(0, 5, "minecraft:stone"),
+      new ApplyCommand(1),
+      new ExternalEditCommand(2, "minecraft:air", true),
+      new ApplyCommand(0),
+    ]);
+  });
+
+  it("twenty concurrent applies of one plan under twenty keys create one operation", async () => {
+    await replay([new PrepareCommand(0, 5, "minecraft:stone"), new ApplyCommand(0, 19)]);
   });
 
   it("abandoned recovery revokes earlier ownership over the unfinished slice's mask", async () => {

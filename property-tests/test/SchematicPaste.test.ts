@@ -50,7 +50,15 @@ describe("schematic export → file → rotated paste through the engine (proper
           const loaded = unwrap(readSchematic(registry, file));
           const plan = unwrap(schematicToPlan(registry, loaded, { target, turns }));
           const prepared = unwrap(await h.engine.buildPrepare(h.agent, { plan }));
-          const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: prepared.plan_id, plan_hash: prepared.plan_hash, idempotency_key: "paste" }));
+          const apply = await h.engine.buildApply(h.agent, { plan_id: prepared.plan_id, plan_hash: prepared.plan_hash, idempotency_key: "paste" });
+          if ([...source.values()].every((s) => s === "minecraft:air")) {
+            // Only air, pasted where there is only air: nothing to write, and no operation for it.
+            expect(prepared.changed_blocks).toBe(0);
+            expect(apply).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "empty_plan" } } });
+            h.close();
+            return;
+          }
+          const op = unwrap(apply);
           await h.engine.settle();
           expect(unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id })).status).toBe("applied");
           for (const [key, s] of source) {

@@ -5,10 +5,12 @@ import { readRecipeFile } from "./RecipeCommand.js";
 
 export interface BuildReport {
   readonly plan: PrepareView;
-  readonly operation: OperationStatusView;
+  /** Null when the plan changes nothing: no operation is created for it. */
+  readonly operation: OperationStatusView | null;
 }
 
-async function applyAndWait(w: EmbeddedWorld, plan: PrepareView, key: string): Promise<Result<OperationStatusView>> {
+async function applyAndWait(w: EmbeddedWorld, plan: PrepareView, key: string): Promise<Result<OperationStatusView | null>> {
+  if (plan.changed_blocks === 0) return ok(null);
   const started = await w.engine.buildApply(w.ctx, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key });
   if (!started.ok) return started;
   await w.engine.settle();

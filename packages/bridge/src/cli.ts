@@ -2,6 +2,7 @@
 import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Result } from "@mcb/blocks";
+import type { OperationStatusView } from "@mcb/engine";
 import { DEFAULT_STATE_DIR, openEmbeddedWorld, type EmbeddedWorld } from "./EmbeddedWorld.js";
 import { CameraStore } from "./mcp/CameraStore.js";
 import { runMcpServer } from "./McpCommand.js";
@@ -85,7 +86,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   };
-  const operationExit = (status: string): number => (status === "applied" ? 0 : 3);
+  const operationExit = (op: OperationStatusView | null): number => (op === null || op.status === "applied" ? 0 : 3);
+  const operationText = (op: OperationStatusView | null): string => (op === null ? "nothing to write: the world already holds this plan (no operation)" : formatOperation(op));
 
   switch (command) {
     case "recipe": {
@@ -97,15 +99,15 @@ async function main(argv: string[]): Promise<number> {
       if (args.length !== 1) return usage();
       return withWorld(state, async (w) => {
         const r = await buildRecipeFile(w, args[0]!);
-        const code = emit(r, o, (v) => `plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)\n${formatOperation(v.operation)}`);
-        return r.ok ? operationExit(r.value.operation.status) : code;
+        const code = emit(r, o, (v) => `plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)\n${operationText(v.operation)}`);
+        return r.ok ? operationExit(r.value.operation) : code;
       });
     case "undo":
       if (args.length !== 1) return usage();
       return withWorld(state, async (w) => {
         const r = await undoOperation(w, args[0]!);
-        const code = emit(r, o, (v) => `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)\n${formatOperation(v.operation)}`);
-        return r.ok ? operationExit(r.value.operation.status) : code;
+        const code = emit(r, o, (v) => `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)\n${operationText(v.operation)}`);
+        return r.ok ? operationExit(r.value.operation) : code;
       });
     case "status":
       if (args.length !== 0) return usage();

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { McbError } from "@mcb/blocks";
 import type { ChangeFeed } from "./ChangeFeed.js";
+import { ChangedSincePrepare } from "./ChangedSincePrepare.js";
 import { boundsOf, setBit } from "./Geometry.js";
 import { sliceBounds } from "./Multipart.js";
 import type { ConflictSample, Journal, OperationCounters, OperationRecord, OperationStatus, SliceResult } from "./Journal.js";
@@ -15,6 +16,8 @@ export interface ApplierDeps {
   readonly feed: ChangeFeed;
   readonly limits: EngineLimits;
   readonly clock: () => number;
+  /** Prepared plans by id (cached; throws for a plan missing from the journal). */
+  plans(planId: string): PreparedPlan;
   /** Pulls external events from the world into the journal and feed (before each slice). */
   syncEvents(): Promise<void>;
   /** Null when the operation may still write; otherwise why not (access revoked, …). */
@@ -27,7 +30,8 @@ export interface ApplierDeps {
  * Runs one operation slice by slice (DESIGN §11): before each slice it checks cancellation,
  * access and the world epoch, syncs external events, reads the slice's targets and the plan's
  * dependencies and classifies each target (current = base: write; current = desired: skip, not
- * ours; else conflict, stop before writing). It then durably commits the intent (together with the
+ * ours; else conflict, stop before writing; a base position that held something else since the
+ * plan was prepared is a conflict too, see `ChangedSincePrepare`). It then durably commits the intent (together with the
  * previous slice's result), sends one compare-and-set, and records exactly what was written.
  * `HostCrash` propagates untouched: a dead process writes nothing more.
  */
@@ -35,8 +39,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
   const { adapter, journal, limits } = deps;
   let op = journal.getOperation(operationId);
   if (op === null) throw new Error(`operation ${operationId} vanished from the journal`);
-  const plan = journal.getPlan(op.planId);
-  if (plan === null) throw new Error(`plan ${op.planId} of ${operationId} vanished from the journal`);
+  const plan = deps.plans(op.planId);
   const n = writeCount(plan);
   const size = limits.sliceSize;
   let counters: OperationCounters = { ...op.counters };
@@ -56,12 +59,14 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
   };
 
   const checks = dependencyChecks(plan); // the same read set guards the precheck and every slice
+  const changed = new ChangedSincePrepare(journal, deps.plans, plan, operationId);
 
   // A conflict found in advance means the plan does not begin writing (DESIGN §10).
   if (counters.slicesDone === 0) {
     try {
       await deps.syncEvents();
-      await precheck(adapter, plan, checks, addConflict);
+      changed.refresh();
+      await precheck(adapter, plan, checks, changed, addConflict);
     } catch (error) {
       if (isHostCrash(error)) throw error;
       return finish("failed", { code: "failed", message: `world read failed before writing: ${error instanceof Error ? error.message : String(error)}` });
@@ -81,6 +86,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       if (info.worldId !== plan.worldId || info.epoch !== plan.epoch)
         return finish("failed", { code: "stale_snapshot", message: "the world was restored or replaced (epoch changed) during the operation" });
       await deps.syncEvents();
+      changed.refresh();
 
       const start = bounds[s]!;
       const end = bounds[s + 1]!;
@@ -93,7 +99,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       const groupEnds: number[] = [];
       let skipped = 0;
       for (let i = start; i < end; i++) {
-        const verdict = classify(plan, i, cur.states[i - start]!, cur.digests[i - start]!);
+        const verdict = classify(plan, i, cur.states[i - start]!, cur.digests[i - start]!, changed);
         if (verdict === "skip") skipped++;
         else if (verdict === "write") {
           setBit(intent, i - start);
@@ -103,7 +109,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
           writes.push({ x: plan.pos[p]!, y: plan.pos[p + 1]!, z: plan.pos[p + 2]!, before: plan.states[plan.before[i]!]!, beforeDigest: digestOf(plan, plan.beforeDigest[i]!), after: plan.states[plan.after[i]!]! });
           offsets.push(i - start);
           groupEnds.push(writes.length);
-        } else addConflict(targetConflict(plan, i, cur.states[i - start]!));
+        } else addConflict(targetConflict(plan, i, cur.states[i - start]!, verdict === "changed"));
       }
       if (counters.conflicts > op.counters.conflicts) return finish("conflict");
 
@@ -144,23 +150,35 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
 }
 
 /** Whole-plan comparison before the first slice: every target at base or desired, every dependency intact. */
-async function precheck(adapter: WorldAdapter, plan: PreparedPlan, checks: readonly CasCheck[], addConflict: (c: ConflictSample) => void): Promise<void> {
+async function precheck(
+  adapter: WorldAdapter,
+  plan: PreparedPlan,
+  checks: readonly CasCheck[],
+  changed: ChangedSincePrepare,
+  addConflict: (c: ConflictSample) => void,
+): Promise<void> {
   const cur = await readPositions(adapter, plan.pos);
   for (let i = 0; i < plan.pos.length / 3; i++) {
-    if (classify(plan, i, cur.states[i]!, cur.digests[i]!) === "conflict") addConflict(targetConflict(plan, i, cur.states[i]!));
+    const verdict = classify(plan, i, cur.states[i]!, cur.digests[i]!, changed);
+    if (verdict === "conflict" || verdict === "changed") addConflict(targetConflict(plan, i, cur.states[i]!, verdict === "changed"));
   }
   await checkDependencies(adapter, plan, checks, addConflict);
 }
 
-/** DESIGN §10 for write-set position i: at base (state and digest) → write; at desired → skip; else conflict. */
-function classify(plan: PreparedPlan, i: number, current: string, digest: string | null): "write" | "skip" | "conflict" {
-  if (current === plan.states[plan.before[i]!] && digest === digestOf(plan, plan.beforeDigest[i]!)) return "write";
+/**
+ * DESIGN §10 for write-set position i: at base (state and digest) → write, unless the block held
+ * something else since preparation (`changed`: the base is stale); at desired → skip; else conflict.
+ */
+function classify(plan: PreparedPlan, i: number, current: string, digest: string | null, changed: ChangedSincePrepare): "write" | "skip" | "conflict" | "changed" {
+  if (current === plan.states[plan.before[i]!] && digest === digestOf(plan, plan.beforeDigest[i]!)) return changed.has(i) ? "changed" : "write";
   return current === plan.states[plan.after[i]!] ? "skip" : "conflict";
 }
 
-function targetConflict(plan: PreparedPlan, i: number, actual: string): ConflictSample {
+function targetConflict(plan: PreparedPlan, i: number, actual: string, changedSincePrepare: boolean): ConflictSample {
   const expected = plan.states[plan.before[i]!]!;
-  return { pos: { x: plan.pos[i * 3]!, y: plan.pos[i * 3 + 1]!, z: plan.pos[i * 3 + 2]! }, kind: "write", expected, actual, dataChanged: actual === expected };
+  const pos = { x: plan.pos[i * 3]!, y: plan.pos[i * 3 + 1]!, z: plan.pos[i * 3 + 2]! };
+  if (changedSincePrepare) return { pos, kind: "write", expected, actual, dataChanged: false, changedSincePrepare: true };
+  return { pos, kind: "write", expected, actual, dataChanged: actual === expected };
 }
 
 function dependencyChecks(plan: PreparedPlan): CasCheck[] {

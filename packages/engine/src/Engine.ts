@@ -9,11 +9,11 @@ import { inspectRegion, regionOf, type RegionInspectInput, type RegionInspectVie
 import type { Journal, OperationRecord } from "./Journal.js";
 import { definePart, partView, type PartView } from "./Parts.js";
 import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
-import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
+import { preparedPlanHash, writeCount, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
 import { DEFAULT_ENGINE_LIMITS, ProjectAccess, denied, validateLimits, type EngineLimits, type ProjectConfig, type RequestContext } from "./Project.js";
 import { reviewRecovery, type RecoveryReview } from "./Recovery.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
-import { operationView, prepareView, type OperationStatusView, type PrepareView } from "./Views.js";
+import { conflictView, operationView, prepareView, type ConflictView, type OperationStatusView, type PrepareView } from "./Views.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
 import { projectContext, type ProjectContextView } from "./ProjectContext.js";
 import { planWarnings } from "./Warnings.js";
@@ -37,9 +37,13 @@ export interface ApplyInput {
   readonly idempotency_key: string;
 }
 
-export type UndoPrepareView = PrepareView & { readonly undo_of: string; readonly conflicts: { readonly count: number; readonly sample: readonly unknown[] } };
+export type UndoPrepareView = PrepareView & { readonly undo_of: string; readonly conflicts: { readonly count: number; readonly sample: readonly ConflictView[] } };
 
 const KEY = /^[\x21-\x7e]{1,128}$/;
+
+function alreadyApplied(operationId: string | null) {
+  return mcbError("invalid_request", "this plan was already applied under another key; prepare a new plan", { reason: "plan_already_applied", operation_id: operationId });
+}
 
 /**
  * The world engine: checked preparation, sliced compare-and-set application with a write-ahead
@@ -76,6 +80,7 @@ export class Engine {
         feed: this.feed,
         limits: this.limits,
         clock: this.clock,
+        plans: (id) => this.plan(id),
         syncEvents: () => this.syncEvents(),
         mayWrite: (op) => {
           const p = this.projects.get(op.projectId);
@@ -149,7 +154,7 @@ export class Engine {
           touched.set([e.x, e.y, e.z], i * 3);
           this.feed.push(e.x, e.y, e.z, e.state, null);
         });
-        this.o.journal.addTouches(touched);
+        this.o.journal.addTouches(touched, page.events.map((e) => e.state));
       }
     };
     const next = this.syncing.then(run, run);
@@ -195,9 +200,10 @@ export class Engine {
 
   // ---- preparation --------------------------------------------------------------------------
 
-  private store(content: PlanContent): PreparedPlan {
+  /** `preparedSeq`: the journal head taken after the event sync and before the base reads. */
+  private store(content: PlanContent, preparedSeq: number): PreparedPlan {
     const now = this.clock();
-    const plan: PreparedPlan = { ...content, planId: this.newId("plan"), planHash: preparedPlanHash(content), createdAt: now, expiresAt: now + this.limits.planTtlMs };
+    const plan: PreparedPlan = { ...content, planId: this.newId("plan"), planHash: preparedPlanHash(content), createdAt: now, expiresAt: now + this.limits.planTtlMs, preparedSeq };
     this.o.journal.putPlan(plan);
     this.planCache.set(plan.planId, plan);
     return plan;
@@ -210,10 +216,11 @@ export class Engine {
       if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "build_prepare needs an object"));
       const world = await this.o.adapter.info();
       await this.syncEvents();
+      const seq = this.o.journal.headSeq();
       const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits };
       const content = await prepareContent(deps, scope.value.config, world, input);
       if (!content.ok) return content;
-      const plan = this.store(content.value);
+      const plan = this.store(content.value, seq);
       return ok(prepareView(plan, planWarnings(this.o.registry, plan)));
     });
   }
@@ -226,10 +233,12 @@ export class Engine {
       if (!op.ok) return op;
       const world = await this.o.adapter.info();
       await this.syncEvents();
+      const seq = this.o.journal.headSeq();
       const undo = await prepareUndoContent(this.o.journal, this.o.adapter, (id) => this.plan(id), op.value, world, this.limits.conflictSampleSize);
       if (!undo.ok) return undo;
-      const plan = this.store(undo.value.content);
-      return ok({ ...prepareView(plan, []), undo_of: op.value.operationId, conflicts: undo.value.conflicts });
+      const plan = this.store(undo.value.content, seq);
+      const { count, sample } = undo.value.conflicts;
+      return ok({ ...prepareView(plan, planWarnings(this.o.registry, plan)), undo_of: op.value.operationId, conflicts: { count, sample: sample.map(conflictView) } });
     });
   }
 
@@ -252,7 +261,9 @@ export class Engine {
     if (plan === null || plan.projectId !== ctx.projectId) return fail(mcbError("not_found", `no plan ${JSON.stringify(plan_id)} in this project`));
     if (plan.planHash !== plan_hash) return fail(mcbError("invalid_request", "plan_hash does not match the prepared plan", { reason: "plan_hash" }));
     const used = journal.findOperationByPlan(plan_id);
-    if (used !== null) return fail(mcbError("invalid_request", "this plan was already applied under another key; prepare a new plan", { reason: "plan_already_applied", operation_id: used.operationId }));
+    if (used !== null) return fail(alreadyApplied(used.operationId));
+    if (writeCount(plan) === 0)
+      return fail(mcbError("invalid_request", "this plan changes nothing (the world already holds it): there is nothing to apply", { reason: "empty_plan", unchanged_blocks: plan.unchanged }));
     if (this.clock() > plan.expiresAt) return fail(mcbError("stale_snapshot", "the plan expired; prepare it again from fresh state", { reason: "plan_expired", expires_at: new Date(plan.expiresAt).toISOString() }));
     if (journal.sizeBytes() > this.limits.maxJournalBytes)
       return fail(mcbError("budget_exceeded", "the journal is over its disk quota; new writes stop until an administrator frees space", { reason: "journal_quota", limit: this.limits.maxJournalBytes }));
@@ -271,6 +282,7 @@ export class Engine {
       initiator: { playerId: ctx.principal.playerId, role: ctx.principal.role },
       kind: plan.kind,
       undoOf: plan.undoOf,
+      partId: plan.partId ?? (plan.undoOf === null ? null : (journal.getOperation(plan.undoOf)?.partId ?? null)),
       status: "queued",
       createdAt: now,
       updatedAt: now,
@@ -280,7 +292,10 @@ export class Engine {
       undoable: true,
       undoneBy: null,
     };
-    if (journal.createOperation(op) === "duplicate_key") return this.buildApply(ctx, input);
+    // The checks above are advisory (they ran before an await); this one is atomic in the journal.
+    const created = journal.createOperation(op);
+    if (created === "duplicate_key") return this.buildApply(ctx, input);
+    if (created === "duplicate_plan") return fail(alreadyApplied(journal.findOperationByPlan(plan_id)?.operationId ?? null));
     this.ops.submit(op.operationId);
     return ok(this.view(op));
   }
@@ -373,7 +388,7 @@ export class Engine {
     return guardWorld(async () => {
       const op = this.recoveryTarget(ctx, input?.operation_id);
       if (!op.ok) return op;
-      const { review, mask } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
+      const { review, mask, unconfirmedAfter } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
       if (input.expected_digest !== review.currentDigest)
         return fail(mcbError("invalid_request", "the reviewed blocks changed (or the digest is wrong); review again", { reason: "stale_digest" }));
       if (mask.length > 0) this.o.journal.addTouches(mask);
@@ -381,6 +396,7 @@ export class Engine {
         ...op.value,
         status: "failed",
         undoable: false,
+        counters: { ...op.value.counters, unconfirmed: unconfirmedAfter },
         updatedAt: this.clock(),
         error: { code: "abandoned", message: `recovery abandoned by an administrator: ${review.matchesAfter} blocks match the plan, ${review.matchesBefore} the original, ${review.foreignStates} neither; world left as is` },
       };

@@ -24,6 +24,11 @@ export interface ConflictSample {
   readonly actual: string;
   /** True when only the block-entity data differs. */
   readonly dataChanged: boolean;
+  /**
+   * True when the block is back at the plan's base but the journal saw it hold something else
+   * after the plan was prepared (ours or an observed edit): the base is stale, never written over.
+   */
+  readonly changedSincePrepare?: boolean;
 }
 
 export interface OperationCounters {
@@ -31,6 +36,11 @@ export interface OperationCounters {
   readonly total: number;
   /** Writes confirmed by the world. */
   readonly written: number;
+  /**
+   * Abandoned recovery only: positions of the unfinished slice found at the plan's desired state
+   * when the administrator abandoned it — in the world, most likely ours, never confirmed.
+   */
+  readonly unconfirmed?: number;
   /** Positions found already at the desired state when their slice ran (not ours). */
   readonly skipped: number;
   readonly conflicts: number;
@@ -48,6 +58,8 @@ export interface OperationRecord {
   readonly initiator: { readonly playerId: string; readonly role: "agent" | "admin" };
   readonly kind: "build" | "undo";
   readonly undoOf: string | null;
+  /** The part the plan was restricted to (undo: the original's), for operation_list filters. */
+  readonly partId?: string | null;
   readonly status: OperationStatus;
   readonly createdAt: number;
   readonly updatedAt: number;
@@ -90,6 +102,21 @@ export interface PartRecord {
   readonly mask: Int32Array;
 }
 
+/** Observed external changes: (seq, x, y, z) quads and the state after each (null: uncertain). */
+export interface TouchList {
+  readonly quads: Float64Array;
+  readonly states: readonly (string | null)[];
+}
+
+export interface OperationFilter {
+  readonly kind?: "build" | "undo";
+  readonly status?: OperationStatus;
+  /** Operations prepared inside this part, plus the one it was defined from. */
+  readonly part?: { readonly partId: string; readonly operationId: string };
+  /** Only operations after this one in list order (created_at descending, then id descending). */
+  readonly after?: { readonly createdAt: number; readonly operationId: string };
+}
+
 /**
  * Durable store of plans, operations, slices, external touches and parts. Every method that
  * returns is durable (SQLite: WAL + synchronous FULL, one transaction per call). Records are
@@ -98,13 +125,17 @@ export interface PartRecord {
 export interface Journal {
   putPlan(plan: PreparedPlan): void;
   getPlan(planId: string): PreparedPlan | null;
-  /** Fails with `duplicate_key` when (project, idempotency key) already exists. */
-  createOperation(op: OperationRecord): "ok" | "duplicate_key";
+  /**
+   * Creates the operation in one atomic step: `duplicate_key` when (project, idempotency key)
+   * already exists, `duplicate_plan` when any operation already uses the plan (a plan is applied
+   * at most once, whatever the keys and however concurrent the callers).
+   */
+  createOperation(op: OperationRecord): "ok" | "duplicate_key" | "duplicate_plan";
   getOperation(operationId: string): OperationRecord | null;
   findOperationByKey(projectId: string, key: string): OperationRecord | null;
   findOperationByPlan(planId: string): OperationRecord | null;
-  /** Most recent first. */
-  recentOperations(projectId: string, limit: number): OperationRecord[];
+  /** Most recent first (created_at, then id, descending), filtered, at most `limit`. */
+  listOperations(projectId: string, filter: OperationFilter, limit: number): OperationRecord[];
   /** Operations in `queued`, `applying` or `recovery_required`. */
   unfinishedOperations(): OperationRecord[];
   /**
@@ -115,10 +146,15 @@ export interface Journal {
   slices(operationId: string): SliceRecord[];
   /** Confirmed slices with seq > `afterSeq` whose bounds intersect `box`. */
   slicesAfter(afterSeq: number, box: Box3): SliceRecord[];
-  /** Records observed external changes (or uncertain positions); returns their sequence number. */
-  addTouches(positions: Int32Array): number;
-  /** Touched positions with seq > `afterSeq` inside `box`, as (seq, x, y, z) quads. */
-  touchesAfter(afterSeq: number, box: Box3): Float64Array;
+  /**
+   * Records observed external changes as (x, y, z) triples with the state each now holds (`states`
+   * absent or an entry null: uncertain, e.g. an abandoned recovery mask); returns their sequence.
+   */
+  addTouches(positions: Int32Array, states?: readonly (string | null)[]): number;
+  /** Touches with seq > `afterSeq` inside `box`, in sequence order. */
+  touchesAfter(afterSeq: number, box: Box3): TouchList;
+  /** The last sequence number given out: every later slice result or touch gets a larger one. */
+  headSeq(): number;
   putPart(part: PartRecord): void;
   getPart(partId: string): PartRecord | null;
   listParts(projectId: string): PartRecord[];

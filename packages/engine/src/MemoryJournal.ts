@@ -1,6 +1,6 @@
 import type { Box3 } from "@mcb/recipe";
 import { boxesIntersect, inBox } from "./Geometry.js";
-import type { Journal, OperationRecord, PartRecord, SliceRecord, SliceResult } from "./Journal.js";
+import type { Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchList } from "./Journal.js";
 import { TERMINAL_STATUSES } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { encodedPlanSize } from "./PreparedPlan.js";
@@ -17,6 +17,7 @@ export class MemoryJournal implements Journal {
   private readonly sliceMap = new Map<string, SliceRecord[]>();
   private readonly confirmed: SliceRecord[] = [];
   private touches: number[] = [];
+  private touchStates: (string | null)[] = [];
   private readonly parts = new Map<string, PartRecord>();
   private seq = 0;
   private bytes = 0;
@@ -30,14 +31,20 @@ export class MemoryJournal implements Journal {
     return this.plans.get(planId) ?? null;
   }
 
-  createOperation(op: OperationRecord): "ok" | "duplicate_key" {
+  createOperation(op: OperationRecord): "ok" | "duplicate_key" | "duplicate_plan" {
     const key = `${op.projectId}\0${op.idempotencyKey}`;
     if (this.keys.has(key)) return "duplicate_key";
+    if (this.planInUse(op.planId)) return "duplicate_plan";
     this.keys.set(key, op.operationId);
-    this.byPlan.set(op.planId, op.operationId);
+    if (!this.byPlan.has(op.planId)) this.byPlan.set(op.planId, op.operationId);
     this.ops.set(op.operationId, structuredClone(op));
     this.bytes += JSON.stringify(op).length;
     return "ok";
+  }
+
+  /** Whether an operation already uses the plan (a seam for the model suite's planted bug only). */
+  protected planInUse(planId: string): boolean {
+    return this.byPlan.has(planId);
   }
 
   getOperation(operationId: string): OperationRecord | null {
@@ -55,9 +62,17 @@ export class MemoryJournal implements Journal {
     return id === undefined ? null : this.getOperation(id);
   }
 
-  recentOperations(projectId: string, limit: number): OperationRecord[] {
+  listOperations(projectId: string, filter: OperationFilter, limit: number): OperationRecord[] {
+    const { kind, status, part, after } = filter;
     return [...this.ops.values()]
-      .filter((o) => o.projectId === projectId)
+      .filter(
+        (o) =>
+          o.projectId === projectId &&
+          (kind === undefined || o.kind === kind) &&
+          (status === undefined || o.status === status) &&
+          (part === undefined || o.partId === part.partId || o.operationId === part.operationId) &&
+          (after === undefined || o.createdAt < after.createdAt || (o.createdAt === after.createdAt && o.operationId < after.operationId)),
+      )
       .sort((a, b) => b.createdAt - a.createdAt || (a.operationId < b.operationId ? 1 : -1))
       .slice(0, limit)
       .map((o) => structuredClone(o));
@@ -101,20 +116,32 @@ export class MemoryJournal implements Journal {
     return this.confirmed.filter((s) => s.seq > afterSeq && boxesIntersect(s.bounds, box));
   }
 
-  addTouches(positions: Int32Array): number {
+  addTouches(positions: Int32Array, states?: readonly (string | null)[]): number {
     const seq = ++this.seq;
-    for (let i = 0; i < positions.length; i += 3) this.touches.push(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!);
-    this.bytes += (positions.length / 3) * 16;
+    for (let i = 0; i < positions.length; i += 3) {
+      this.touches.push(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!);
+      const state = states?.[i / 3] ?? null;
+      this.touchStates.push(state);
+      this.bytes += 16 + (state?.length ?? 0);
+    }
     return seq;
   }
 
-  touchesAfter(afterSeq: number, box: Box3): Float64Array {
-    const out: number[] = [];
+  touchesAfter(afterSeq: number, box: Box3): TouchList {
+    const quads: number[] = [];
+    const states: (string | null)[] = [];
     const t = this.touches;
     for (let i = 0; i < t.length; i += 4) {
-      if (t[i]! > afterSeq && inBox(box, t[i + 1]!, t[i + 2]!, t[i + 3]!)) out.push(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!);
+      if (t[i]! > afterSeq && inBox(box, t[i + 1]!, t[i + 2]!, t[i + 3]!)) {
+        quads.push(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!);
+        states.push(this.touchStates[i / 4]!);
+      }
     }
-    return Float64Array.from(out);
+    return { quads: Float64Array.from(quads), states };
+  }
+
+  headSeq(): number {
+    return this.seq;
   }
 
   putPart(part: PartRecord): void {

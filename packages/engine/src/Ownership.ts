@@ -22,7 +22,8 @@ export function confirmedWrites(journal: Journal, plan: PreparedPlan, operationI
   return out;
 }
 
-function forEachWritten(plan: PreparedPlan, s: SliceRecord, visit: (w: ConfirmedWrite) => void): void {
+/** Visits the confirmed writes of one slice (nothing while it is unfinished). */
+export function forEachWritten(plan: PreparedPlan, s: SliceRecord, visit: (w: ConfirmedWrite) => void): void {
   if (s.written === null) return;
   const digests = new Map(s.entityDigests);
   for (let off = 0; off < s.end - s.start; off++) {
@@ -63,7 +64,7 @@ export function ownership(
     }
     forEachWritten(p, s, (w) => note(posKey(w.x, w.y, w.z), w.seq));
   }
-  const t = journal.touchesAfter(minSeq, box);
+  const t = journal.touchesAfter(minSeq, box).quads;
   for (let i = 0; i < t.length; i += 4) note(posKey(t[i + 1]!, t[i + 2]!, t[i + 3]!), t[i]!);
   const owned: ConfirmedWrite[] = [];
   const revoked: ConfirmedWrite[] = [];

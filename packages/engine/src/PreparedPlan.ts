@@ -19,6 +19,11 @@ export interface PreparedPlan {
   /** Epoch milliseconds. */
   readonly createdAt: number;
   readonly expiresAt: number;
+  /**
+   * Journal sequence taken just before the base states were read: a slice result or touch with a
+   * larger sequence happened after preparation, or during it (see `ChangedSincePrepare`).
+   */
+  readonly preparedSeq: number;
   /** Hash of the compiled recipe plan this was prepared from (null for undo plans). */
   readonly sourceHash: string | null;
   /** State table referenced by `before`, `after`, `depState`. */
@@ -42,7 +47,7 @@ export interface PreparedPlan {
   readonly filtered: number;
 }
 
-export type PlanContent = Omit<PreparedPlan, "planId" | "planHash" | "createdAt" | "expiresAt">;
+export type PlanContent = Omit<PreparedPlan, "planId" | "planHash" | "createdAt" | "expiresAt" | "preparedSeq">;
 
 const MAGIC = "mcb-prepared/2";
 const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -89,7 +94,7 @@ export function preparedPlanHash(p: PlanContent): string {
 }
 
 function outerHeader(p: PreparedPlan): Buffer {
-  return Buffer.from(JSON.stringify({ id: p.planId, hash: p.planHash, created: p.createdAt, expires: p.expiresAt, content: contentHeader(p) }), "utf8");
+  return Buffer.from(JSON.stringify({ id: p.planId, hash: p.planHash, created: p.createdAt, expires: p.expiresAt, seq: p.preparedSeq, content: contentHeader(p) }), "utf8");
 }
 
 /** Length in bytes of `encodePreparedPlan(p)`, without encoding the arrays. */
@@ -121,6 +126,8 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
     hash: string;
     created: number;
     expires: number;
+    /** Absent in plans stored before it existed: 0, every later journal record counts. */
+    seq?: number;
     content: string;
   };
   const c = JSON.parse(outer.content) as [
@@ -146,6 +153,7 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
     planHash: outer.hash,
     createdAt: outer.created,
     expiresAt: outer.expires,
+    preparedSeq: outer.seq ?? 0,
     projectId: c[1],
     kind: c[2],
     undoOf: c[3],
@@ -173,4 +181,20 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
 /** Number of positions in the write set. */
 export function writeCount(p: PlanContent): number {
   return p.pos.length / 3;
+}
+
+/** Index of (x, y, z) in the write set (sorted by y, z, x), or −1. Binary search. */
+export function writeIndexOf(p: PlanContent, x: number, y: number, z: number): number {
+  const pos = p.pos;
+  let lo = 0;
+  let hi = pos.length / 3 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const o = mid * 3;
+    const d = pos[o + 1]! - y || pos[o + 2]! - z || pos[o]! - x;
+    if (d === 0) return mid;
+    if (d < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }

@@ -78,7 +78,7 @@ export function projectContext(
     material_catalog: catalog,
     parts: parts.slice(0, PARTS).map((p) => ({ part_id: p.partId, name: p.name, count: p.mask.length / 3 })),
     parts_truncated: parts.length > PARTS,
-    recent_operations: journal.recentOperations(project.projectId, RECENT).map((o) => ({
+    recent_operations: journal.listOperations(project.projectId, {}, RECENT).map((o) => ({
       operation_id: o.operationId,
       kind: o.kind,
       status: o.status,

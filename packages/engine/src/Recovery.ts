@@ -23,23 +23,33 @@ export interface RecoveryReview {
  * potential write of the unfinished slice (its intent). Positions skipped because they already
  * matched are excluded.
  */
-export function recoveryMask(journal: Journal, operationId: string): number[] {
-  const idx: number[] = [];
+export function recoveryMask(journal: Journal, operationId: string): { indices: number[]; unfinished: Set<number> } {
+  const indices: number[] = [];
+  const unfinished = new Set<number>();
   for (const s of journal.slices(operationId)) {
     const mask = s.written ?? s.intent;
-    for (let off = 0; off < s.end - s.start; off++) if (getBit(mask, off)) idx.push(s.start + off);
+    for (let off = 0; off < s.end - s.start; off++) {
+      if (!getBit(mask, off)) continue;
+      indices.push(s.start + off);
+      if (s.written === null) unfinished.add(s.start + off);
+    }
   }
-  return idx.sort((a, b) => a - b);
+  return { indices: indices.sort((a, b) => a - b), unfinished };
 }
 
+/**
+ * Reads the mask now. `unconfirmedAfter`: positions of unfinished slices at the plan's desired
+ * state (very likely written by us, never confirmed), for the abandoned operation's counters.
+ */
 export async function reviewRecovery(
   journal: Journal,
   adapter: WorldAdapter,
   plan: PreparedPlan,
   op: OperationRecord,
   now: number,
-): Promise<{ review: RecoveryReview; mask: Int32Array }> {
-  const idx = recoveryMask(journal, op.operationId);
+): Promise<{ review: RecoveryReview; mask: Int32Array; unconfirmedAfter: number }> {
+  const { indices: idx, unfinished } = recoveryMask(journal, op.operationId);
+  let unconfirmedAfter = 0;
   const mask = new Int32Array(idx.length * 3);
   idx.forEach((i, k) => mask.set(plan.pos.subarray(i * 3, i * 3 + 3), k * 3));
   const current = await readPositions(adapter, mask);
@@ -49,8 +59,10 @@ export async function reviewRecovery(
     const c = current.states[k]!;
     const d = current.digests[k] ?? "";
     if (c === plan.states[plan.before[i]!]) matchesBefore++;
-    else if (c === plan.states[plan.after[i]!]) matchesAfter++;
-    else foreignStates++;
+    else if (c === plan.states[plan.after[i]!]) {
+      matchesAfter++;
+      if (unfinished.has(i)) unconfirmedAfter++;
+    } else foreignStates++;
     hash.update(`${posKey(mask[k * 3]!, mask[k * 3 + 1]!, mask[k * 3 + 2]!)}=${c}#${d}\n`);
   });
   return {
@@ -65,5 +77,6 @@ export async function reviewRecovery(
       sampledAtMillis: now,
     },
     mask,
+    unconfirmedAfter,
   };
 }

@@ -1,18 +1,18 @@
 import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { Box3 } from "@mcb/recipe";
-import type { Journal, OperationRecord, PartRecord, SliceRecord, SliceResult } from "./Journal.js";
+import type { Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchList } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { decodePreparedPlan, encodePreparedPlan } from "./PreparedPlan.js";
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS plans (plan_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, body BLOB NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS operations (
   op_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, idem_key TEXT NOT NULL, plan_id TEXT NOT NULL,
-  status TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL,
+  status TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL, kind TEXT, part_id TEXT,
   UNIQUE (project_id, idem_key)) STRICT;
 CREATE INDEX IF NOT EXISTS operations_plan ON operations (plan_id);
 CREATE INDEX IF NOT EXISTS operations_recent ON operations (project_id, created_at);
@@ -23,10 +23,22 @@ CREATE TABLE IF NOT EXISTS slices (
   max_x INTEGER NOT NULL, max_y INTEGER NOT NULL, max_z INTEGER NOT NULL,
   digests TEXT, PRIMARY KEY (op_id, slice_no)) STRICT, WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS slices_seq ON slices (seq) WHERE written IS NOT NULL;
-CREATE TABLE IF NOT EXISTS touches (seq INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS touches (seq INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL, state TEXT) STRICT;
 CREATE INDEX IF NOT EXISTS touches_seq ON touches (seq);
 CREATE TABLE IF NOT EXISTS parts (
   part_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL, mask BLOB NOT NULL) STRICT;
+`;
+
+/**
+ * Schema 1 → 2: touches remember the state they observed (old rows: null, uncertain); operations
+ * get kind and part columns for filtered listing (old rows: kind from the record, no part).
+ */
+const MIGRATE_1_TO_2 = `
+ALTER TABLE touches ADD COLUMN state TEXT;
+ALTER TABLE operations ADD COLUMN kind TEXT;
+ALTER TABLE operations ADD COLUMN part_id TEXT;
+UPDATE operations SET kind = json_extract(body, '$.kind');
+UPDATE meta SET value = 2 WHERE key = 'schema';
 `;
 
 interface SliceRow {
@@ -84,10 +96,16 @@ export class SqliteJournal implements Journal {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = FULL");
     this.db.pragma("foreign_keys = ON");
-    this.db.exec(SCHEMA);
-    const version = this.db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get() as number | undefined;
-    if (version === undefined) this.db.prepare("INSERT INTO meta VALUES ('schema', ?), ('seq', 0)").run(SCHEMA_VERSION);
-    else if (version !== SCHEMA_VERSION) {
+    const existing = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").pluck().get() !== undefined;
+    let version = existing ? (this.db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get() as number | undefined) : undefined;
+    if (version === 1) {
+      this.db.transaction(() => this.db.exec(MIGRATE_1_TO_2)).immediate();
+      version = 2;
+    }
+    if (version === undefined) {
+      this.db.exec(SCHEMA);
+      this.db.prepare("INSERT OR IGNORE INTO meta VALUES ('schema', ?), ('seq', 0)").run(SCHEMA_VERSION);
+    } else if (version !== SCHEMA_VERSION) {
       this.db.close();
       throw new Error(`journal ${file} has schema ${version}; this mcb reads schema ${SCHEMA_VERSION}`);
     }
@@ -95,12 +113,20 @@ export class SqliteJournal implements Journal {
     this.s = {
       putPlan: db.prepare("INSERT INTO plans VALUES (?, ?, ?)"),
       getPlan: db.prepare("SELECT body FROM plans WHERE plan_id = ?").pluck(),
-      insertOp: db.prepare("INSERT OR IGNORE INTO operations VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      insertOp: db.prepare("INSERT OR IGNORE INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+      planUsed: db.prepare("SELECT 1 FROM operations WHERE plan_id = ? LIMIT 1").pluck(),
+      headSeq: db.prepare("SELECT value FROM meta WHERE key = 'seq'").pluck(),
       updateOp: db.prepare("UPDATE operations SET status = ?, body = ? WHERE op_id = ?"),
       getOp: db.prepare("SELECT body FROM operations WHERE op_id = ?").pluck(),
       opByKey: db.prepare("SELECT body FROM operations WHERE project_id = ? AND idem_key = ?").pluck(),
       opByPlan: db.prepare("SELECT body FROM operations WHERE plan_id = ? ORDER BY created_at LIMIT 1").pluck(),
-      recent: db.prepare("SELECT body FROM operations WHERE project_id = ? ORDER BY created_at DESC, op_id DESC LIMIT ?").pluck(),
+      list: db.prepare(
+        `SELECT body FROM operations WHERE project_id = @project
+           AND (@kind IS NULL OR kind = @kind) AND (@status IS NULL OR status = @status)
+           AND (@part IS NULL OR part_id = @part OR op_id = @partOp)
+           AND (@afterAt IS NULL OR created_at < @afterAt OR (created_at = @afterAt AND op_id < @afterOp))
+         ORDER BY created_at DESC, op_id DESC LIMIT @limit`,
+      ).pluck(),
       unfinished: db.prepare("SELECT body FROM operations WHERE status IN ('queued', 'applying', 'recovery_required') ORDER BY created_at").pluck(),
       nextSeq: db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'seq' RETURNING value").pluck(),
       confirm: db.prepare("UPDATE slices SET written = ?, seq = ?, digests = ? WHERE op_id = ? AND slice_no = ? AND written IS NULL"),
@@ -109,9 +135,9 @@ export class SqliteJournal implements Journal {
       slicesAfter: db.prepare(
         "SELECT * FROM slices WHERE written IS NOT NULL AND seq > ? AND min_x <= ? AND max_x >= ? AND min_y <= ? AND max_y >= ? AND min_z <= ? AND max_z >= ? ORDER BY seq",
       ),
-      touch: db.prepare("INSERT INTO touches VALUES (?, ?, ?, ?)"),
+      touch: db.prepare("INSERT INTO touches VALUES (?, ?, ?, ?, ?)"),
       touchesAfter: db.prepare(
-        "SELECT seq, x, y, z FROM touches WHERE seq > ? AND x BETWEEN ? AND ? AND y BETWEEN ? AND ? AND z BETWEEN ? AND ? ORDER BY seq",
+        "SELECT seq, x, y, z, state FROM touches WHERE seq > ? AND x BETWEEN ? AND ? AND y BETWEEN ? AND ? AND z BETWEEN ? AND ? ORDER BY seq, rowid",
       ).raw(),
       putPart: db.prepare("INSERT INTO parts VALUES (?, ?, ?, ?, ?)"),
       getPart: db.prepare("SELECT body, mask FROM parts WHERE part_id = ?"),
@@ -128,9 +154,15 @@ export class SqliteJournal implements Journal {
     return body === undefined ? null : decodePreparedPlan(body);
   }
 
-  createOperation(op: OperationRecord): "ok" | "duplicate_key" {
-    const r = this.s.insertOp.run(op.operationId, op.projectId, op.idempotencyKey, op.planId, op.status, op.createdAt, JSON.stringify(op));
-    return r.changes === 1 ? "ok" : "duplicate_key";
+  createOperation(op: OperationRecord): "ok" | "duplicate_key" | "duplicate_plan" {
+    // One IMMEDIATE transaction: the key and plan checks and the insert see the same journal.
+    return this.db.transaction((): "ok" | "duplicate_key" | "duplicate_plan" => {
+      if (this.s.opByKey.get(op.projectId, op.idempotencyKey) !== undefined) return "duplicate_key";
+      if (this.s.planUsed.get(op.planId) !== undefined) return "duplicate_plan";
+      const r = this.s.insertOp.run(op.operationId, op.projectId, op.idempotencyKey, op.planId, op.status, op.createdAt, JSON.stringify(op), op.kind, op.partId ?? null);
+      if (r.changes !== 1) throw new Error(`operation ${op.operationId} exists`);
+      return "ok";
+    }).immediate();
   }
 
   getOperation(operationId: string): OperationRecord | null {
@@ -145,8 +177,18 @@ export class SqliteJournal implements Journal {
     return parseOp(this.s.opByPlan.get(planId));
   }
 
-  recentOperations(projectId: string, limit: number): OperationRecord[] {
-    return (this.s.recent.all(projectId, limit) as string[]).map((b) => JSON.parse(b) as OperationRecord);
+  listOperations(projectId: string, filter: OperationFilter, limit: number): OperationRecord[] {
+    const rows = this.s.list.all({
+      project: projectId,
+      kind: filter.kind ?? null,
+      status: filter.status ?? null,
+      part: filter.part?.partId ?? null,
+      partOp: filter.part?.operationId ?? null,
+      afterAt: filter.after?.createdAt ?? null,
+      afterOp: filter.after?.operationId ?? null,
+      limit,
+    }) as string[];
+    return rows.map((b) => JSON.parse(b) as OperationRecord);
   }
 
   unfinishedOperations(): OperationRecord[] {
@@ -181,17 +223,23 @@ export class SqliteJournal implements Journal {
     return rows.map(toSlice);
   }
 
-  addTouches(positions: Int32Array): number {
+  addTouches(positions: Int32Array, states?: readonly (string | null)[]): number {
     return this.db.transaction((): number => {
       const seq = this.s.nextSeq.get() as number;
-      for (let i = 0; i < positions.length; i += 3) this.s.touch.run(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!);
+      for (let i = 0; i < positions.length; i += 3) this.s.touch.run(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!, states?.[i / 3] ?? null);
       return seq;
     }).immediate();
   }
 
-  touchesAfter(afterSeq: number, box: Box3): Float64Array {
-    const rows = this.s.touchesAfter.all(afterSeq, box.minX, box.maxX, box.minY, box.maxY, box.minZ, box.maxZ) as number[][];
-    return Float64Array.from(rows.flat());
+  touchesAfter(afterSeq: number, box: Box3): TouchList {
+    const rows = this.s.touchesAfter.all(afterSeq, box.minX, box.maxX, box.minY, box.maxY, box.minZ, box.maxZ) as [number, number, number, number, string | null][];
+    const quads = new Float64Array(rows.length * 4);
+    rows.forEach((r, i) => quads.set([r[0], r[1], r[2], r[3]], i * 4));
+    return { quads, states: rows.map((r) => r[4]) };
+  }
+
+  headSeq(): number {
+    return this.s.headSeq.get() as number;
   }
 
   putPart(part: PartRecord): void {

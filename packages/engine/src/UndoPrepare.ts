@@ -29,6 +29,8 @@ export async function prepareUndoContent(
 ): Promise<Result<UndoContent>> {
   if (op.status === "recovery_required") return fail(mcbError("recovery_required", `operation ${op.operationId} awaits recovery review`));
   if (!TERMINAL_STATUSES.has(op.status)) return fail(mcbError("busy", `operation ${op.operationId} is still ${op.status}`));
+  if (op.undoneBy !== null)
+    return fail(mcbError("invalid_request", `operation ${op.operationId} was already undone by ${op.undoneBy}; undo that operation to redo it`, { reason: "already_undone", undone_by: op.undoneBy }));
   if (!op.undoable) return fail(mcbError("invalid_request", `operation ${op.operationId} has uncertain history (abandoned recovery); undo is unavailable`, { reason: "undo_unavailable" }));
   const plan = plans(op.planId);
   if (plan.worldId !== world.worldId || plan.epoch !== world.epoch)

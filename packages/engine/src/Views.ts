@@ -10,7 +10,10 @@ export interface ConflictView {
   readonly kind: "write" | "dependency";
   readonly expected: string;
   readonly actual: string;
+  /** Only the block-entity data differs. */
   readonly data_changed: boolean;
+  /** Back at the plan's base, but something else was there since preparation: not overwritten. */
+  readonly changed_since_prepare: boolean;
 }
 
 export interface OperationStatusView {
@@ -26,6 +29,8 @@ export interface OperationStatusView {
     readonly conflicts: number;
     readonly slices_done: number;
     readonly slices_total: number;
+    /** Abandoned recovery: unfinished-slice positions found at the desired state (not confirmed). */
+    readonly unconfirmed: number;
   };
   /** Bounded sample; `counters.conflicts` is the exact count. */
   readonly conflicts: readonly ConflictView[];
@@ -38,7 +43,7 @@ export interface OperationStatusView {
 }
 
 export function conflictView(c: ConflictSample): ConflictView {
-  return { pos: c.pos, kind: c.kind, expected: c.expected, actual: c.actual, data_changed: c.dataChanged };
+  return { pos: c.pos, kind: c.kind, expected: c.expected, actual: c.actual, data_changed: c.dataChanged, changed_since_prepare: c.changedSincePrepare === true };
 }
 
 export function operationView(op: OperationRecord, cancelRequested: boolean): OperationStatusView {
@@ -49,7 +54,7 @@ export function operationView(op: OperationRecord, cancelRequested: boolean): Op
     kind: op.kind,
     undo_of: op.undoOf,
     status: op.status,
-    counters: { total: c.total, written: c.written, skipped: c.skipped, conflicts: c.conflicts, slices_done: c.slicesDone, slices_total: c.slicesTotal },
+    counters: { total: c.total, written: c.written, skipped: c.skipped, conflicts: c.conflicts, slices_done: c.slicesDone, slices_total: c.slicesTotal, unconfirmed: c.unconfirmed ?? 0 },
     conflicts: op.conflictSample.map(conflictView),
     error: op.error,
     undoable: op.undoable,

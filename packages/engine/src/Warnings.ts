@@ -11,6 +11,7 @@ const NOTES: Readonly<Record<string, string>> = {
 
 /** Behaviour warnings for the materials a plan writes (MATERIALS.md): advisory, never blocking. */
 export function planWarnings(registry: BlockRegistry, plan: PreparedPlan): string[] {
+  if (plan.pos.length === 0) return ["nothing to change: the world already holds this plan (build_apply refuses it, no operation is created)"];
   const byHint = new Map<string, Set<string>>();
   for (const s of new Set(plan.after)) {
     const id = blockIdOf(plan.states[s]!);

@@ -53,7 +53,7 @@ describe("§19 acceptance scenarios", () => {
         expect(st.status).toBe("conflict");
         expect(st.counters.written).toBe(0);
         expect(st.counters.conflicts).toBe(1);
-        expect(st.conflicts).toEqual([{ pos: { x: 2, y: 64, z: 13 }, kind: "write", expected: AIR, actual: GLASS, data_changed: false }]);
+        expect(st.conflicts).toEqual([{ pos: { x: 2, y: 64, z: 13 }, kind: "write", expected: AIR, actual: GLASS, data_changed: false, changed_since_prepare: false }]);
         expect(h.world.stateAt(2, 64, 13)).toBe(GLASS);
         expect(countState(h, STONE)).toBe(0);
       });
@@ -89,7 +89,7 @@ describe("§19 acceptance scenarios", () => {
         const st = await status(h, op.operation_id);
         expect(st.status).toBe("conflict");
         expect(st.counters.written).toBe(0);
-        expect(st.conflicts).toEqual([{ pos: { x: 5, y: 63, z: 5 }, kind: "dependency", expected: STONE, actual: AIR, data_changed: false }]);
+        expect(st.conflicts).toEqual([{ pos: { x: 5, y: 63, z: 5 }, kind: "dependency", expected: STONE, actual: AIR, data_changed: false, changed_since_prepare: false }]);
         expect(h.world.stateAt(5, 64, 5)).toBe(AIR);
         // Replanning from fresh state sees the missing support as the new base.
         const again = unwrap(await h.engine.buildPrepare(h.agent, { recipe: tower, dependencies: [{ x: 5, y: 63, z: 5 }] }));
@@ -130,10 +130,9 @@ describe("§19 acceptance scenarios", () => {
         expect(h.world.stateAt(3, 65, 3)).toBe(AIR);
         expect(h.world.stateAt(0, 64, 0)).toBe(BRICKS); // restored to the earlier operation's result
         expect((await status(h, built.operation_id)).undone_by).toBe(op.operation_id);
-        // Undoing again finds nothing left to restore: the undo operation owns those blocks now.
-        const twice = unwrap(await h.engine.operationUndoPrepare(h.agent, { operation_id: built.operation_id }));
-        expect(twice.changed_blocks).toBe(0);
-        expect(twice.conflicts.count).toBe(32);
+        // Undoing again says so (instead of 32 conflicts): the undo operation owns those blocks now.
+        const twice = await h.engine.operationUndoPrepare(h.agent, { operation_id: built.operation_id });
+        expect(twice).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "already_undone", undone_by: op.operation_id } } });
       });
 
       it("5. request retry: the same key returns the same operation and writes once", async () => {
@@ -192,6 +191,9 @@ describe("§19 acceptance scenarios", () => {
           expect(wrong.ok || wrong.error).toMatchObject({ code: "invalid_request", details: { reason: "stale_digest" } });
           const abandoned = unwrap(await h.engine.recoveryAbandon(h.admin, { operation_id: op.operation_id, expected_digest: review.currentDigest }));
           expect(abandoned).toMatchObject({ status: "failed", undoable: false });
+          // The counters account for every block of ours in the world: the unfinished slice's too.
+          expect(abandoned.counters.unconfirmed).toBe({ read: 8, before_write: 0, mid_slice: 4, after_write: 8 }[point]);
+          expect(abandoned.counters.written + abandoned.counters.unconfirmed).toBe(stones);
           // World untouched by recovery; the unrelated block kept; undo refused; writes resume.
           expect(countState(h, STONE)).toBe(stones);
           expect(h.world.stateAt(10, 64, 10)).toBe(GLASS);

@@ -40,7 +40,7 @@ function plan(id: string, n: number, project = "p"): PreparedPlan {
     unchanged: 2,
     filtered: 1,
   };
-  return { ...content, planId: id, planHash: preparedPlanHash(content), createdAt: 1000, expiresAt: 2000 };
+  return { ...content, planId: id, planHash: preparedPlanHash(content), createdAt: 1000, expiresAt: 2000, preparedSeq: 7 };
 }
 
 function op(id: string, planId: string, key: string, status: OperationRecord["status"] = "queued"): OperationRecord {
@@ -91,6 +91,9 @@ describe.each(kinds)("%s journal contract", (_name, make) => {
     journal.putPlan(plan("pl1", 4));
     expect(journal.createOperation(op("o1", "pl1", "k1"))).toBe("ok");
     expect(journal.createOperation(op("o2", "pl1", "k1"))).toBe("duplicate_key");
+    expect(journal.createOperation(op("o2", "pl1", "k2"))).toBe("duplicate_plan");
+    expect(journal.getOperation("o2")).toBeNull();
+    expect(journal.headSeq()).toBe(0);
     const intent = (sliceNo: number, start: number) => ({
       operationId: "o1", sliceNo, start, end: start + 2, intent: Uint8Array.from([3]), written: null, seq: 0,
       bounds: { minX: start, minY: 64, minZ: 0, maxX: start + 1, maxY: 64, maxZ: 0 }, entityDigests: [],
@@ -98,8 +101,11 @@ describe.each(kinds)("%s journal contract", (_name, make) => {
     expect(journal.commit({ ...op("o1", "pl1", "k1"), status: "applying" }, null, intent(0, 0))).toBe(0);
     const seq1 = journal.commit(op("o1", "pl1", "k1", "applying"), { operationId: "o1", sliceNo: 0, written: Uint8Array.from([1]), entityDigests: [[0, "ef".repeat(32)]] }, intent(1, 2));
     expect(seq1).toBeGreaterThan(0);
-    const touchSeq = journal.addTouches(Int32Array.from([1, 64, 0, 9, 64, 9]));
+    expect(journal.headSeq()).toBe(seq1);
+    const touchSeq = journal.addTouches(Int32Array.from([1, 64, 0, 9, 64, 9]), ["minecraft:glass", null]);
     expect(touchSeq).toBeGreaterThan(seq1);
+    const uncertainSeq = journal.addTouches(Int32Array.from([0, 64, 0]));
+    expect(journal.headSeq()).toBe(uncertainSeq);
     expect(() => journal.commit(op("o1", "pl1", "k1"), { operationId: "o1", sliceNo: 0, written: new Uint8Array(1), entityDigests: [] }, null)).toThrow();
 
     const j2 = reopen();
@@ -113,19 +119,76 @@ describe.each(kinds)("%s journal contract", (_name, make) => {
     expect(j2.slicesAfter(0, box).map((s) => s.sliceNo)).toEqual([0]);
     expect(j2.slicesAfter(seq1, box)).toEqual([]);
     expect(j2.slicesAfter(0, { ...box, minX: 5, maxX: 6 })).toEqual([]);
-    expect([...j2.touchesAfter(0, box)]).toEqual([touchSeq, 1, 64, 0]);
-    expect([...j2.touchesAfter(touchSeq, box)]).toEqual([]);
+    expect(j2.headSeq()).toBe(uncertainSeq);
+    const touched = j2.touchesAfter(0, box);
+    expect([...touched.quads]).toEqual([touchSeq, 1, 64, 0, uncertainSeq, 0, 64, 0]);
+    expect(touched.states).toEqual(["minecraft:glass", null]);
+    expect([...j2.touchesAfter(uncertainSeq, box).quads]).toEqual([]);
     j2.putPart({ partId: "part1", projectId: "p", name: "wall", operationId: "o1", createdAt: 5, bounds: box, mask: Int32Array.from([0, 64, 0, 1, 64, 0]) });
     const j3 = reopen();
     expect(j3.getPart("part1")?.mask).toEqual(Int32Array.from([0, 64, 0, 1, 64, 0]));
     expect(j3.listParts("p").map((p) => p.name)).toEqual(["wall"]);
-    expect(j3.recentOperations("p", 5).map((o) => o.operationId)).toEqual(["o1"]);
+    expect(j3.listOperations("p", {}, 5).map((o) => o.operationId)).toEqual(["o1"]);
     expect(j3.sizeBytes()).toBeGreaterThan(0);
     j3.close();
   });
 });
 
+describe.each(kinds)("%s journal listing", (_name, make) => {
+  it("lists operations newest first, filtered by kind, status and part, paged after a given operation", () => {
+    const { journal } = make();
+    const at = (o: OperationRecord, createdAt: number, extra: Partial<OperationRecord> = {}): OperationRecord => ({ ...o, createdAt, ...extra });
+    journal.createOperation(at(op("a", "p1", "k1", "applied"), 10, { partId: null }));
+    journal.createOperation(at(op("b", "p2", "k2", "conflict"), 20, { partId: "part1" }));
+    journal.createOperation(at(op("c", "p3", "k3", "applied"), 20, { kind: "undo", undoOf: "b", partId: "part1" }));
+    journal.createOperation(at(op("d", "p4", "k4", "applied"), 30));
+    journal.createOperation({ ...at(op("e", "p5", "k5"), 40), projectId: "other" });
+    const ids = (f: Parameters<Journal["listOperations"]>[1], limit = 10) => journal.listOperations("p", f, limit).map((o) => o.operationId);
+    expect(ids({})).toEqual(["d", "c", "b", "a"]);
+    expect(ids({}, 2)).toEqual(["d", "c"]);
+    expect(ids({ after: { createdAt: 20, operationId: "c" } })).toEqual(["b", "a"]);
+    expect(ids({ kind: "undo" })).toEqual(["c"]);
+    expect(ids({ status: "applied" })).toEqual(["d", "c", "a"]);
+    expect(ids({ part: { partId: "part1", operationId: "a" } })).toEqual(["c", "b", "a"]);
+    expect(ids({ status: "applied", part: { partId: "part1", operationId: "a" } })).toEqual(["c", "a"]);
+    journal.commit({ ...at(op("a", "p1", "k1"), 10), status: "failed" }, null, null);
+    expect(ids({ status: "applied" })).toEqual(["d", "c"]);
+  });
+});
+
 describe("SQLite journal file", () => {
+  it("migrates a schema-1 journal: old touches become uncertain, old operations keep their kind", () => {
+    const file = tempFile();
+    const db = new Database(file);
+    db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+      CREATE TABLE plans (plan_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, body BLOB NOT NULL) STRICT;
+      CREATE TABLE operations (op_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, idem_key TEXT NOT NULL, plan_id TEXT NOT NULL,
+        status TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL, UNIQUE (project_id, idem_key)) STRICT;
+      CREATE INDEX operations_plan ON operations (plan_id);
+      CREATE INDEX operations_recent ON operations (project_id, created_at);
+      CREATE TABLE slices (op_id TEXT NOT NULL, slice_no INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+        intent BLOB NOT NULL, written BLOB, seq INTEGER NOT NULL, min_x INTEGER NOT NULL, min_y INTEGER NOT NULL, min_z INTEGER NOT NULL,
+        max_x INTEGER NOT NULL, max_y INTEGER NOT NULL, max_z INTEGER NOT NULL, digests TEXT, PRIMARY KEY (op_id, slice_no)) STRICT, WITHOUT ROWID;
+      CREATE TABLE touches (seq INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL) STRICT;
+      CREATE TABLE parts (part_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL, mask BLOB NOT NULL) STRICT;
+      INSERT INTO meta VALUES ('schema', 1), ('seq', 3);
+      INSERT INTO touches VALUES (3, 1, 64, 0);
+    `);
+    const undo = { ...op("u1", "pl9", "k9", "applied"), kind: "undo" as const };
+    db.prepare("INSERT INTO operations VALUES (?, ?, ?, ?, ?, ?, ?)").run("u1", "p", "k9", "pl9", "applied", 1, JSON.stringify(undo));
+    db.close();
+    const j = new SqliteJournal(file);
+    expect(j.headSeq()).toBe(3);
+    expect(j.touchesAfter(0, box).states).toEqual([null]);
+    expect(j.listOperations("p", { kind: "undo" }, 5).map((o) => o.operationId)).toEqual(["u1"]);
+    expect(j.createOperation(op("o2", "pl9", "k10"))).toBe("duplicate_plan");
+    j.close();
+    const again = new SqliteJournal(file);
+    expect(again.headSeq()).toBe(3);
+    again.close();
+  });
+
   it("refuses a journal written by another schema version", () => {
     const file = tempFile();
     new SqliteJournal(file).close();

@@ -1,7 +1,21 @@
 import type { CrashPoint } from "@mcb/adapter-memory";
 import type { Harness } from "../Harness.js";
 import { unwrap } from "../Harness.js";
-import { SLICE_SIZE, assertWorld, note, expectEqual, expectError, nextKey, sync, type Model, type ModelOp, type ModelPlan, type ModelWrite } from "./Model.js";
+import {
+  SLICE_SIZE,
+  assertWorld,
+  changedSincePrepare,
+  expectEqual,
+  expectError,
+  nextKey,
+  note,
+  remember,
+  sync,
+  type Model,
+  type ModelOp,
+  type ModelPlan,
+  type ModelWrite,
+} from "./Model.js";
 
 export type Interrupt =
   | { readonly kind: "none" }
@@ -23,7 +37,8 @@ function slicesOf(ws: readonly ModelWrite[]): ModelWrite[][] {
 
 /**
  * What applying `plan` does, in model terms: a whole-plan precheck (any block at neither base nor
- * desired: conflict, nothing written), then slices of two; a position at base is written and owned,
+ * desired, or back at its base after holding something else since preparation: conflict, nothing
+ * written), then slices of two; a position at base is written and owned,
  * one already at desired is skipped. Interrupts stop after a given slice or crash at a given call.
  */
 function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): Prediction {
@@ -35,8 +50,11 @@ function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): 
   const perSlice = 1 + d;
   const crash = interrupt.kind === "crash" ? interrupt : null;
   const depConflicts = plan.deps.filter((x) => m.world.get(x.key) !== x.state).length;
-  const conflicts = plan.writeSet.filter((w) => m.world.get(w.key) !== w.before && m.world.get(w.key) !== w.after).length + depConflicts;
+  const atBase = plan.writeSet.filter((w) => m.world.get(w.key) === w.before);
+  const stale = atBase.filter((w) => changedSincePrepare(m, plan, w)).length;
+  const conflicts = plan.writeSet.filter((w) => m.world.get(w.key) !== w.before && m.world.get(w.key) !== w.after).length + stale + depConflicts;
   if (depConflicts > 0) note(m, "dependency changed: conflict");
+  if (stale > 0) note(m, "base changed since prepare: conflict");
   if (crash?.point === "read" && crash.skip < preReads) return { status: "cancelled", written: 0, conflicts: 0, crashed: true };
   if (conflicts > 0) return { status: "conflict", written: 0, conflicts, crashed: false };
 
@@ -46,6 +64,7 @@ function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): 
     if (confirmed) {
       m.owner.set(w.key, op.id);
       op.written.set(w.key, { before: w.before, after: w.after });
+      remember(m, w.key, w.after);
     }
     written++;
   };
@@ -62,6 +81,7 @@ function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): 
         if (crash.point === "after_write") toWrite[k]!.forEach((w) => write(w, false));
         if (lastIntent < 0) return { status: "cancelled", written, conflicts: 0, crashed: true };
         op.mask = toWrite.slice(0, lastIntent + 1).flat();
+        op.unfinished = toWrite[lastIntent]!;
         return { status: "recovery_required", written, conflicts: 0, crashed: true };
       }
     }
@@ -71,18 +91,31 @@ function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): 
   return { status: "applied", written, conflicts: 0, crashed: false };
 }
 
-/** Runs the real apply (with the interrupt wired into the memory world) and checks it against the model. */
-export async function applyAndCheck(m: Model, h: Harness, planIndex: number, interrupt: Interrupt): Promise<void> {
+/**
+ * Runs the real apply (with the interrupt wired into the memory world) and checks it against the
+ * model. `duplicates` more calls apply the same plan at the same moment under other keys: exactly
+ * one operation may come of them, the others are refused as plan_already_applied.
+ */
+export async function applyAndCheck(m: Model, h: Harness, planIndex: number, interrupt: Interrupt, duplicates = 0): Promise<void> {
   const plan = m.plans[m.plans.length - 1 - (planIndex % m.plans.length)]!; // 0: the newest
-  const key = nextKey(m);
-  const result = await h.engine.buildApply(h.agent, { plan_id: plan.planId, plan_hash: plan.planHash, idempotency_key: key });
+  const keys = Array.from({ length: 1 + duplicates }, () => nextKey(m));
+  const results = await Promise.all(keys.map((key) => h.engine.buildApply(h.agent, { plan_id: plan.planId, plan_hash: plan.planHash, idempotency_key: key })));
+  const empty = plan.writeSet.length === 0;
   if (plan.used) note(m, "apply of a used plan refused");
-  if (m.pending !== null && !plan.used) note(m, "apply refused during recovery");
-  if (plan.used) return expectError("apply of a used plan", result, "invalid_request");
-  if (m.pending !== null) return expectError("apply during recovery", result, "recovery_required");
-  const started = unwrap(result);
+  else if (empty) note(m, "apply of an empty plan refused");
+  else if (m.pending !== null) note(m, "apply refused during recovery");
+  if (plan.used || empty || m.pending !== null) {
+    const [what, code] = plan.used ? ["apply of a used plan", "invalid_request"] : empty ? ["apply of an empty plan", "invalid_request"] : ["apply during recovery", "recovery_required"];
+    for (const r of results) expectError(what, r, code);
+    return;
+  }
+  const accepted = results.filter((r) => r.ok);
+  expectEqual("operations created by concurrent applies of one plan", accepted.length, 1);
+  for (const r of results) if (!r.ok) expectEqual("refusal of a concurrent duplicate", [r.error.code, (r.error.details as { reason?: string } | undefined)?.reason], ["invalid_request", "plan_already_applied"]);
+  if (duplicates > 0) note(m, "concurrent duplicate applies refused");
+  const started = unwrap(accepted[0]!);
   plan.used = true;
-  const op: ModelOp = { id: started.operation_id, status: "queued", written: new Map(), undoable: true, mask: [] };
+  const op: ModelOp = { id: started.operation_id, status: "queued", written: new Map(), undoable: true, undoneBy: null, mask: [], unfinished: [] };
   m.ops.push(op);
 
   const casBase = h.world.compareAndSetCalls;
@@ -101,7 +134,7 @@ export async function applyAndCheck(m: Model, h: Harness, planIndex: number, int
   expectEqual("engine crashed", h.engine.stopped, p.crashed);
   if (p.crashed) {
     await h.restart();
-    m.unsynced.clear(); // events held in process memory are gone
+    m.unsynced.length = 0; // events held in process memory are gone
   }
   op.status = p.status;
   if (p.status === "recovery_required") m.pending = op;

@@ -29,6 +29,8 @@ export interface ModelPlan {
   readonly writeSet: readonly ModelWrite[];
   /** Read dependencies (not in the write set) and the state each must keep. */
   readonly deps: readonly { readonly key: string; readonly state: string }[];
+  /** `Model.clock` when it was prepared: later `history` entries happened after preparation. */
+  readonly preparedAt: number;
   used: boolean;
 }
 
@@ -38,16 +40,30 @@ export interface ModelOp {
   /** Confirmed writes: position → (before, after). */
   readonly written: Map<string, { before: string; after: string }>;
   undoable: boolean;
+  /** The undo operation that reversed it, once one was applied. */
+  undoneBy: string | null;
   /** For recovery: every position the unfinished operation may have written. */
   mask: ModelWrite[];
+  /** The part of `mask` from the slice whose result was never confirmed. */
+  unfinished: ModelWrite[];
+}
+
+/** A change the engine knows of: a confirmed write, a pulled external edit, or (null) an uncertain one. */
+export interface ModelChange {
+  readonly key: string;
+  readonly state: string | null;
+  readonly at: number;
 }
 
 export interface Model {
   readonly world: Map<string, string>;
   /** Operation allowed to undo the block, or null once something else touched it. */
   readonly owner: Map<string, string | null>;
-  /** Positions edited externally (with an event) that the engine has not pulled yet. */
-  readonly unsynced: Set<string>;
+  /** External edits (with an event) that the engine has not pulled yet, in order. */
+  readonly unsynced: { readonly key: string; readonly state: string }[];
+  /** Every change the engine's journal knows of, with a logical time. */
+  readonly history: ModelChange[];
+  clock: number;
   readonly plans: ModelPlan[];
   readonly ops: ModelOp[];
   /** Operation awaiting recovery review (no new writes until it is abandoned). */
@@ -64,13 +80,28 @@ export function note(m: Model, outcome: string): void {
 export function emptyModel(stats: Map<string, number> = new Map()): Model {
   const world = new Map<string, string>();
   for (const p of ARENA) world.set(key(p), "minecraft:air");
-  return { world, owner: new Map(), unsynced: new Set(), plans: [], ops: [], pending: null, keys: 0, stats };
+  return { world, owner: new Map(), unsynced: [], history: [], clock: 0, plans: [], ops: [], pending: null, keys: 0, stats };
 }
 
-/** The engine pulls external events: each revokes undo ownership of its block. */
+/** The engine pulls external events: each revokes undo ownership of its block and is remembered. */
 export function sync(m: Model): void {
-  for (const k of m.unsynced) m.owner.set(k, null);
-  m.unsynced.clear();
+  for (const e of m.unsynced) {
+    m.owner.set(e.key, null);
+    remember(m, e.key, e.state);
+  }
+  m.unsynced.length = 0;
+}
+
+export function remember(m: Model, key: string, state: string | null): void {
+  m.history.push({ key, state, at: ++m.clock });
+}
+
+/**
+ * The plan's base at `w` is stale: since preparation the journal saw the block hold another state
+ * (or an uncertain one), even if it is back at the base now. The engine refuses to write there.
+ */
+export function changedSincePrepare(m: Model, plan: ModelPlan, w: ModelWrite): boolean {
+  return m.history.some((c) => c.key === w.key && c.at > plan.preparedAt && c.state !== w.before);
 }
 
 export function nextKey(m: Model): string {

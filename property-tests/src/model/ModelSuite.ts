@@ -35,6 +35,7 @@ export function commandArbitrary(maxCommands: number): fc.Arbitrary<Iterable<fc.
       fc.tuple(fc.nat(n), fc.nat(n), state, fc.nat(n)).map(([a, b, s, d]) => new PrepareCommand(a, b, s, d)),
       fc.nat(3).map((i) => new ApplyCommand(i)),
       fc.nat(3).map((i) => new ApplyCommand(i)),
+      fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 4 })).map(([i, d]) => new ApplyCommand(i, d)),
       fc.tuple(fc.nat(3), fc.nat(2)).map(([i, k]) => new CancelDuringApplyCommand(i, k)),
       fc.tuple(fc.nat(3), fc.constantFrom(...CRASH_POINTS), fc.nat(5)).map(([i, p, s]) => new CrashDuringApplyCommand(i, p, s)),
       fc.tuple(fc.nat(n), state, fc.boolean()).map(([at, s, e]) => new ExternalEditCommand(at, s, e)),

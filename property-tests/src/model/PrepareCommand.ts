@@ -26,7 +26,7 @@ export class PrepareCommand implements fc.AsyncCommand<Model, Harness> {
     // A dependency that is also written is covered by the write's own check.
     const deps = dep === null || writeSet.some((w) => w.key === key(dep)) ? [] : [{ key: key(dep), state: m.world.get(key(dep))! }];
     expectEqual("dependencies", r.dependencies, deps.length);
-    m.plans.push({ planId: r.plan_id, planHash: r.plan_hash, writeSet, deps, used: false });
+    m.plans.push({ planId: r.plan_id, planHash: r.plan_hash, writeSet, deps, preparedAt: m.clock, used: false });
   }
 
   toString(): string {

@@ -1,6 +1,6 @@
 import type fc from "fast-check";
 import { unwrap, type Harness } from "../Harness.js";
-import { assertWorld, expectEqual, note, type Model } from "./Model.js";
+import { assertWorld, expectEqual, note, remember, type Model } from "./Model.js";
 
 /** The administrator reviews the unfinished operation and abandons it with the reviewed digest. */
 export class RecoverCommand implements fc.AsyncCommand<Model, Harness> {
@@ -16,8 +16,14 @@ export class RecoverCommand implements fc.AsyncCommand<Model, Harness> {
     expectEqual("review counts", [review.positions, review.matchesBefore, review.matchesAfter], [op.mask.length, before, after]);
     const done = unwrap(await h.engine.recoveryAbandon(h.admin, { operation_id: op.id, expected_digest: review.currentDigest }));
     expectEqual("abandoned status", [done.status, done.undoable], ["failed", false]);
+    // The unfinished slice's blocks that are in the world are reported, not left out of the counters.
+    expectEqual("unconfirmed count", done.counters.unconfirmed, op.unfinished.filter((w) => m.world.get(w.key) === w.after).length);
+    if (done.counters.unconfirmed > 0) note(m, "abandoned recovery reports unconfirmed writes");
     note(m, `recovery abandoned (${op.mask.length > 0 ? "non-empty" : "empty"} mask)`);
-    for (const w of op.mask) m.owner.set(w.key, null);
+    for (const w of op.mask) {
+      m.owner.set(w.key, null);
+      remember(m, w.key, null); // uncertain: the journal no longer knows what happened there
+    }
     op.status = "failed";
     op.undoable = false;
     m.pending = null;

@@ -10,7 +10,7 @@ export class RestartCommand implements fc.AsyncCommand<Model, Harness> {
 
   async run(m: Model, h: Harness): Promise<void> {
     await h.restart();
-    m.unsynced.clear();
+    m.unsynced.length = 0;
     assertWorld(m, h);
   }
 

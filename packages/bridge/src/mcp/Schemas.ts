@@ -26,7 +26,7 @@ export const OperationOutput = z.looseObject({
   kind: z.enum(["build", "undo"]),
   undo_of: z.string().nullable(),
   status: z.string(),
-  counters: z.object({ total: int, written: int, skipped: int, conflicts: int, slices_done: int, slices_total: int }),
+  counters: z.object({ total: int, written: int, skipped: int, conflicts: int, slices_done: int, slices_total: int, unconfirmed: int }),
   conflicts: z.array(z.looseObject({ pos: Vec3, kind: z.string(), expected: z.string(), actual: z.string() })),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   undoable: z.boolean(),

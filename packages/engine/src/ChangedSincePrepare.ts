@@ -1,0 +1,74 @@
+import { boundsOf } from "./Geometry.js";
+import type { Journal } from "./Journal.js";
+import { forEachWritten } from "./Ownership.js";
+import { writeIndexOf, type PreparedPlan } from "./PreparedPlan.js";
+
+/**
+ * Which write-set positions of a plan held something other than their base after the plan was
+ * prepared, as far as the journal knows: a confirmed write of another state by any other
+ * operation, or an observed external change to another state (or an uncertain one). Such a
+ * position may be back at its base now (a player broke the block an earlier build placed, a
+ * duplicate plan, a second undo of the same operation): writing the plan's desired state there
+ * would overwrite that edit, so the applier treats it as a conflict (DESIGN §10, ABA).
+ *
+ * Records from during the preparation itself are included too (a slice confirmed or an event
+ * pulled while the base was being read): comparing with the base keeps them harmless — a change
+ * the base already shows has the base's state.
+ */
+export class ChangedSincePrepare {
+  private readonly marked: Uint8Array;
+  private readonly bounds;
+  private seen: number;
+  private readonly otherPlans = new Map<string, PreparedPlan>();
+  count = 0;
+
+  constructor(
+    private readonly journal: Journal,
+    private readonly plans: (planId: string) => PreparedPlan,
+    private readonly plan: PreparedPlan,
+    private readonly operationId: string,
+  ) {
+    this.marked = new Uint8Array(plan.pos.length / 3);
+    this.bounds = boundsOf(plan.pos);
+    this.seen = plan.preparedSeq;
+  }
+
+  /** Takes in journal records newer than the last call. Cheap when nothing happened. */
+  refresh(): void {
+    const head = this.journal.headSeq();
+    if (head <= this.seen || this.bounds === null) return;
+    const from = this.seen;
+    this.seen = head;
+    for (const s of this.journal.slicesAfter(from, this.bounds)) {
+      if (s.operationId === this.operationId) continue;
+      const other = this.planOf(s.operationId);
+      forEachWritten(other, s, (w) => this.note(w.x, w.y, w.z, other.states[other.after[w.index]!]!));
+    }
+    const t = this.journal.touchesAfter(from, this.bounds);
+    for (let k = 0; k < t.states.length; k++) this.note(t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!, t.states[k]!);
+  }
+
+  /** True when write-set position `i` held another state since preparation. */
+  has(i: number): boolean {
+    return this.marked[i] === 1;
+  }
+
+  private note(x: number, y: number, z: number, state: string | null): void {
+    const i = writeIndexOf(this.plan, x, y, z);
+    if (i < 0 || this.marked[i] === 1) return;
+    if (state !== null && state === this.plan.states[this.plan.before[i]!]) return;
+    this.marked[i] = 1;
+    this.count++;
+  }
+
+  private planOf(operationId: string): PreparedPlan {
+    let p = this.otherPlans.get(operationId);
+    if (p === undefined) {
+      const op = this.journal.getOperation(operationId);
+      if (op === null) throw new Error(`journal slice of unknown operation ${operationId}`);
+      p = this.plans(op.planId);
+      this.otherPlans.set(operationId, p);
+    }
+    return p;
+  }
+}
