@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMaterialCatalog, ok, type Result } from "@mcb/blocks";
 import { SchematicLibrary } from "@mcb/schematic";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { CameraStore } from "./mcp/CameraStore.js";
 import { CaptureCache } from "./mcp/CaptureCache.js";
 import { createMcbMcpServer } from "./mcp/McbMcpServer.js";
+import { StdioLineTransport } from "./mcp/StdioLineTransport.js";
 import { TerrainCache } from "./mcp/TerrainCache.js";
 
 export const MCB_VERSION = "0.1.0";
@@ -13,7 +13,8 @@ export const MCB_VERSION = "0.1.0";
 /**
  * `mcb mcp`: the MCP server over stdio on the embedded world in `stateDir` (schematics in
  * `stateDir/schematics`, cameras in `stateDir/cameras.json`). stdout carries only the protocol;
- * diagnostics go to stderr. Ends when the client closes stdin; running operations finish first.
+ * diagnostics go to stderr. Ends when the client closes stdin and every request it sent has its
+ * answer; running operations finish first.
  */
 export async function runMcpServer(stateDir: string): Promise<Result<void>> {
   const opened = await openEmbeddedWorld(stateDir);
@@ -33,10 +34,9 @@ export async function runMcpServer(stateDir: string): Promise<Result<void>> {
     },
     MCB_VERSION,
   );
-  const transport = new StdioServerTransport();
+  const transport = new StdioLineTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    process.stdin.once("end", () => resolve());
   });
   await server.connect(transport);
   process.stderr.write(`mcb mcp: serving the embedded world in ${w.dir}\n`);

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { mcbError, type McbError, type Result } from "@mcb/blocks";
+import { boundEcho, clip } from "./EchoBounds.js";
 
 /** Ordinary text responses are limited to 64 KiB (BRIDGE-README "Camera"); larger ones fail. */
 export const MAX_TEXT_BYTES = 64 * 1024;
@@ -12,9 +13,10 @@ export interface ToolImage {
 /**
  * A failed call: `isError` with the structured error as JSON text `{"error": {code, message,
  * retryable, details?}}`. No structuredContent: clients validate it against the tool's success schema.
+ * Whatever the error echoes of the caller's input is bounded (`boundEcho`).
  */
 export function errorResult(error: McbError): CallToolResult {
-  const body = { error: { code: error.code, message: error.message, retryable: error.retryable, ...(error.details ? { details: error.details } : {}) } };
+  const body = { error: { code: error.code, message: clip(error.message, 400), retryable: error.retryable, ...(error.details ? { details: boundEcho(error.details) } : {}) } };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 

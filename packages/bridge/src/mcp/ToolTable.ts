@@ -1,8 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { mcbError, type Result } from "@mcb/blocks";
 import { jsonShapeExcess } from "@mcb/recipe";
 import { z } from "zod";
+import { describeIssues } from "./SchemaIssues.js";
 import { errorResult } from "./ToolResult.js";
 
 export interface ToolConfig<S extends z.ZodRawShape> {
@@ -21,6 +22,23 @@ interface Entry {
   readonly input: z.ZodObject;
   readonly output: z.ZodObject;
   readonly handler: (args: never) => Promise<CallToolResult>;
+  readonly listing: () => Tool;
+}
+
+/**
+ * JSON Schema of a zod schema as tools/list publishes it (draft 7): the exact object the server
+ * checks, so strict objects say `additionalProperties: false`, and integer-valued enums (rotations)
+ * are `{"type": "integer", "enum": [...]}`.
+ */
+export function publishedSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  return z.toJSONSchema(schema, {
+    target: "draft-7",
+    io,
+    override: ({ jsonSchema }) => {
+      const e = jsonSchema.enum;
+      if (jsonSchema.type === "number" && Array.isArray(e) && e.every((v) => Number.isSafeInteger(v))) jsonSchema.type = "integer";
+    },
+  }) as Record<string, unknown>;
 }
 
 /**
@@ -44,15 +62,24 @@ export class ToolTable {
     this.server.registerTool(name, config, (async () => {
       throw new Error("invariant: tools/call is served by ToolTable");
     }) as never);
-    this.tools.set(name, { input: z.strictObject(config.inputSchema), output: config.outputSchema, handler: handler as Entry["handler"] });
+    const input = z.strictObject(config.inputSchema);
+    let listing: Tool | undefined;
+    const { title, description, annotations } = config;
+    this.tools.set(name, {
+      input,
+      output: config.outputSchema,
+      handler: handler as Entry["handler"],
+      listing: () => (listing ??= { name, title, description, annotations, inputSchema: publishedSchema(input, "input") as Tool["inputSchema"], outputSchema: publishedSchema(config.outputSchema, "output") as Tool["outputSchema"] }),
+    });
   }
 
   get names(): string[] {
     return [...this.tools.keys()];
   }
 
-  /** Replaces the SDK's tools/call handler (a documented replacement: setRequestHandler overrides). */
+  /** Replaces the SDK's tools/list and tools/call handlers (a documented replacement: setRequestHandler overrides). */
   install(): void {
+    this.server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.values()].map((t) => t.listing()) }));
     this.server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = this.tools.get(request.params.name);
       if (tool === undefined) return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
@@ -60,10 +87,15 @@ export class ToolTable {
       if (excess !== undefined) return errorResult(mcbError("invalid_request", `arguments too large: ${excess}`, { reason: "json_shape" }));
       const args = tool.input.safeParse(request.params.arguments ?? {});
       if (!args.success) {
-        const issues = args.error.issues.slice(0, 8).map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+        const issues = describeIssues(args.error.issues);
         const first = issues[0];
+        const unknown = args.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0);
         return errorResult(
-          mcbError("invalid_request", `invalid arguments for ${request.params.name}${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, { reason: "schema", issues }),
+          mcbError("invalid_request", `invalid arguments for ${request.params.name}${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, {
+            reason: "schema",
+            issues,
+            ...(unknown ? { arguments: Object.keys(tool.input.shape) } : {}),
+          }),
         );
       }
       const allowed = this.gate();

@@ -1,0 +1,73 @@
+import type { z } from "zod";
+import { ECHO_LIMITS, clip } from "./EchoBounds.js";
+
+type Issue = z.core.$ZodIssue;
+type Primitive = string | number | boolean | null;
+
+const isPrimitive = (v: unknown): v is Primitive => v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
+/** One schema failure as the caller sees it: where, what, and (when the schema knows) what is allowed. */
+export interface IssueView {
+  readonly path: string;
+  readonly message: string;
+  readonly allowed?: readonly Primitive[];
+}
+
+const MAX_ISSUES = 8;
+
+function pathOf(base: readonly PropertyKey[], rel: readonly PropertyKey[]): string {
+  return [...base, ...rel].map((p) => clip(String(p), ECHO_LIMITS.keyChars)).join(".");
+}
+
+function quoteList(values: readonly unknown[]): string {
+  const shown = values.slice(0, 12).map((v) => (typeof v === "string" ? JSON.stringify(clip(v, ECHO_LIMITS.keyChars)) : String(v)));
+  return shown.join(", ") + (values.length > 12 ? `, … (${values.length - 12} more)` : "");
+}
+
+/** What one union branch wanted, in a few words: "a string", "an object (palette: …)". */
+function branchShape(branch: readonly Issue[]): string {
+  const root = branch.find((i) => i.path.length === 0 && i.code === "invalid_type");
+  if (root !== undefined && root.code === "invalid_type") return `${/^[aeiou]/.test(root.expected) ? "an" : "a"} ${root.expected}`;
+  const first = branch[0];
+  if (first === undefined) return "another shape";
+  if (first.code === "invalid_value") return `one of ${quoteList(first.values)}`;
+  return `an object whose ${first.path.length > 0 ? pathOf([], first.path) : "keys"} ${describeIssue(first, []).message}`;
+}
+
+function depth(branch: readonly Issue[]): number {
+  return branch.reduce((m, i) => Math.max(m, i.path.length + (i.code === "invalid_type" && i.path.length === 0 ? -1 : 0)), -1);
+}
+
+function describeIssue(issue: Issue, base: readonly PropertyKey[]): IssueView {
+  const path = pathOf(base, issue.path);
+  switch (issue.code) {
+    case "invalid_value":
+      return { path, message: `expected one of ${quoteList(issue.values)}`, allowed: issue.values.filter(isPrimitive) };
+    case "unrecognized_keys":
+      return { path, message: `unknown ${issue.keys.length === 1 ? "key" : "keys"} ${quoteList(issue.keys)}` };
+    case "invalid_union": {
+      const options = "options" in issue ? issue.options : undefined;
+      if (issue.discriminator !== undefined && options !== undefined) {
+        const allowed = options.filter(isPrimitive);
+        return { path, message: `${JSON.stringify(issue.discriminator)} must be one of ${quoteList(allowed)}`, allowed };
+      }
+      const branches = issue.errors;
+      if (branches.length === 0) return { path, message: clip(issue.message) };
+      // The branch that got furthest explains best what was meant; every branch names its shape.
+      const best = branches.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+      const shapes = branches.map(branchShape);
+      const detail = depth(best) >= 0 && best[0] !== undefined ? `; closest: ${pathOf(issue.path, best[0].path) || "(root)"} ${describeIssue(best[0], []).message}` : "";
+      return { path, message: clip(`expected ${shapes.join(" or ")}${detail}`, 400) };
+    }
+    default:
+      return { path, message: clip(issue.message) };
+  }
+}
+
+/**
+ * Zod issues as bounded, readable views: union failures name the allowed values or shapes,
+ * unknown keys are listed (clipped), every echoed name and value is bounded.
+ */
+export function describeIssues(issues: readonly Issue[], base: readonly PropertyKey[] = []): IssueView[] {
+  return issues.slice(0, MAX_ISSUES).map((i) => describeIssue(i, base));
+}
