@@ -19,15 +19,14 @@ export interface MaterialDescription {
   readonly behavior?: readonly BehaviorHint[];
 }
 
-export interface DescribeOptions {
-  /** MCP requires `minecraft:`; direct callers may omit it. Default false. */
-  readonly requireNamespace?: boolean;
-}
-
 const ID = /^(?:[a-z0-9_.-]+:)?[a-z0-9_./-]+$/;
 
-/** Errors: `invalid_request` (not a string, over 128 characters, bad syntax, missing namespace), `not_found`. */
-export function describeMaterial(catalog: MaterialCatalog, rawId: unknown, options: DescribeOptions = {}): Result<MaterialDescription> {
+/**
+ * A missing namespace means `minecraft:`, as everywhere else (state strings, filters, palettes) and
+ * in the game's own parser. Errors: `invalid_request` (not a string, over 128 characters, bad
+ * syntax), `not_found`.
+ */
+export function describeMaterial(catalog: MaterialCatalog, rawId: unknown): Result<MaterialDescription> {
   if (typeof rawId !== "string" || rawId.length === 0 || rawId.length > MAX_MATERIAL_ID_LENGTH || !ID.test(rawId)) {
     return fail(
       mcbError("invalid_request", `id must be a material id of at most ${MAX_MATERIAL_ID_LENGTH} characters`, {
@@ -35,9 +34,6 @@ export function describeMaterial(catalog: MaterialCatalog, rawId: unknown, optio
         field: "id",
       }),
     );
-  }
-  if (options.requireNamespace === true && !rawId.includes(":")) {
-    return fail(mcbError("invalid_request", `id must be namespaced, e.g. "minecraft:${rawId}"`, { reason: "missing_namespace", field: "id" }));
   }
   const id = rawId.includes(":") ? rawId : `minecraft:${rawId}`;
   const material = catalog.material(id);

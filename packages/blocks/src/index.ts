@@ -27,7 +27,7 @@ export {
   type MaterialSearchInput,
   type MaterialSearchPage,
 } from "./MaterialSearch.js";
-export { MAX_MATERIAL_ID_LENGTH, describeMaterial, type DescribeOptions, type MaterialDescription } from "./MaterialDescribe.js";
+export { MAX_MATERIAL_ID_LENGTH, describeMaterial, type MaterialDescription } from "./MaterialDescribe.js";
 export { rotateState, mirrorState, type MirrorAxis, type QuarterTurns } from "./StateTransform.js";
 export { blockEntityPredicate } from "./BlockEntities.js";
 export { Interner } from "./Interner.js";

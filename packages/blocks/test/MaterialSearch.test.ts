@@ -121,9 +121,9 @@ describe("material_describe", () => {
     expect(r).toEqual({ ok: true, value: { catalog_version: catalog.version, id: "minecraft:diamond", block: false, item: true, placeable: false } });
   });
 
-  it("namespace is optional by default and enforceable; unknown ids are not_found", () => {
-    expect(describeMaterial(catalog, "stone").ok).toBe(true);
-    expect(describeMaterial(catalog, "stone", { requireNamespace: true })).toMatchObject({ ok: false, error: { details: { reason: "missing_namespace" } } });
+  it("a missing namespace means minecraft: (as in state strings); unknown ids are not_found", () => {
+    expect(describeMaterial(catalog, "stone")).toEqual(describeMaterial(catalog, "minecraft:stone"));
+    expect(describeMaterial(catalog, "stone")).toMatchObject({ ok: true, value: { id: "minecraft:stone" } });
     expect(describeMaterial(catalog, "minecraft:nope")).toMatchObject({ ok: false, error: { code: "not_found" } });
     expect(describeMaterial(catalog, "x".repeat(129))).toMatchObject({ ok: false, error: { code: "invalid_request" } });
     expect(describeMaterial(catalog, "minecraft:stone[x=1]")).toMatchObject({ ok: false, error: { code: "invalid_request" } });

@@ -7,12 +7,14 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBlockRegistry, rotateState } from "@mcb/blocks";
+import { expandInspectedBlocks, type RegionInspectView } from "@mcb/engine";
 import { cli, mcb, root } from "./support.js";
 
 const TOOLS = [
   "project_context", "material_search", "material_describe", "region_inspect", "build_prepare", "build_apply", "operation_status",
   "operation_cancel", "operation_undo_prepare", "part_get", "part_define", "camera_list", "camera_capture", "asset_list",
   "schematic_export", "schematic_import_prepare", "terrain_preview", "terrain_prepare", "terrain_brush_prepare",
+  "region_changes", "region_surface", "operation_list",
 ];
 
 const v = (x: number, y: number, z: number) => ({ x, y, z });
@@ -62,8 +64,8 @@ function image(r: CallToolResult): PNG {
   return PNG.sync.read(Buffer.from(img.data, "base64"));
 }
 async function blocks(min: ReturnType<typeof v>, max: ReturnType<typeof v>): Promise<Map<string, string>> {
-  const r = await ok<{ blocks: { pos: { x: number; y: number; z: number }; state: string }[] }>("region_inspect", { min, max, detail: "blocks" });
-  return new Map(r.blocks.map((b) => [`${b.pos.x},${b.pos.y},${b.pos.z}`, b.state]));
+  const r = await ok<RegionInspectView>("region_inspect", { min, max, detail: "blocks" });
+  return new Map(expandInspectedBlocks(r).map((b) => [`${b.pos.x},${b.pos.y},${b.pos.z}`, b.state]));
 }
 
 beforeAll(async () => {
@@ -76,7 +78,7 @@ afterAll(async () => {
 });
 
 describe("mcb mcp over stdio with a real MCP client", () => {
-  it("lists exactly the seeds' 19 tools with input and output schemas, and shares the building guidance", async () => {
+  it("lists the seeds' 19 tools plus region_changes, region_surface and operation_list, and shares the building guidance", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
     for (const t of tools) {
@@ -85,6 +87,15 @@ describe("mcb mcp over stdio with a real MCP client", () => {
       expect(t.description?.length ?? 0).toBeGreaterThan(20);
     }
     expect(client.getInstructions()).toContain("Workflow");
+    // The guidance is also a resource and a prompt, for clients that hide server instructions.
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(["mcb://guidance/building"]);
+    const read = await client.readResource({ uri: "mcb://guidance/building" });
+    expect(read.contents[0]).toMatchObject({ uri: "mcb://guidance/building", mimeType: "text/markdown", text: client.getInstructions() });
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(["building_guidance"]);
+    const prompt = await client.getPrompt({ name: "building_guidance", arguments: { task: "a watchtower" } });
+    expect(prompt.messages[0]!.content).toMatchObject({ type: "text", text: `${client.getInstructions()}\n\nTask: a watchtower` });
     const prepare = JSON.stringify(tools.find((t) => t.name === "build_prepare")!.inputSchema);
     for (const op of ["box", "line", "cylinder", "arch", "replace", "repeat", "transform"]) expect(prepare).toContain(`"${op}"`);
     const terrain = JSON.stringify(tools.find((t) => t.name === "terrain_preview")!.inputSchema);
@@ -119,7 +130,7 @@ describe("mcb mcp over stdio with a real MCP client", () => {
 
     const original = await blocks(v(0, 64, 0), v(6, 76, 6));
     const asset = await ok("schematic_export", { name: "tower", min: v(0, 64, 0), max: v(6, 76, 6) });
-    expect(asset).toMatchObject({ assetId: "tower", width: 7, height: 13, length: 7, offset: v(0, 0, 0), blockCount: plan.changed_blocks });
+    expect(asset).toMatchObject({ asset_id: "tower", width: 7, height: 13, length: 7, offset: v(0, 0, 0), block_count: plan.changed_blocks });
     expect((await ok("asset_list", { query: "TOW" })).assets).toEqual([asset]);
 
     const undo = await ok("operation_undo_prepare", { operation_id: op.operation_id });
@@ -162,8 +173,8 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     const plan = await ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(50, 64, 50), max: v(50, 64, 50), block: "minecraft:stone" }] } });
     const bad = await call("build_apply", { plan_id: plan.plan_id, plan_hash: "0".repeat(64), idempotency_key: "x" });
     expect(errorOf(bad)).toMatchObject({ error: { code: "invalid_request", retryable: false } });
-    const big = await call("region_inspect", { min: v(0, 64, 0), max: v(15, 79, 15), detail: "blocks" });
-    expect(errorOf(big)).toMatchObject({ error: { code: "budget_exceeded", details: { reason: "response_size", limit: 65536 } } });
+    const big = await call("region_inspect", { min: v(0, 64, 0), max: v(16, 79, 15), detail: "blocks" });
+    expect(errorOf(big)).toMatchObject({ error: { code: "budget_exceeded", details: { limit: 4096, positions: 17 * 16 * 16 } } });
     for (const name of ["../x", "a.b", "a b"])
       expect(errorOf(await call("schematic_export", { name, min: v(0, 64, 0), max: v(1, 64, 1) }))).toMatchObject({ error: { code: "invalid_request" } });
     expect(errorOf(await call("schematic_import_prepare", { asset_id: "nope", target: v(0, 64, 0) }))).toMatchObject({ error: { code: "not_found" } });
@@ -205,9 +216,80 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     await applied(brush.structuredContent as Record<string, any>, "brush-raise-1");
     const peak = p.stats.max;
     const raisedTop = await ok("region_inspect", { min: v(207, peak, 7), max: v(207, peak + 4, 7), detail: "blocks" });
-    expect(raisedTop.blocks.map((b: { state: string }) => b.state)).toEqual([
+    expect(expandInspectedBlocks(raisedTop as RegionInspectView).map((b) => b.state)).toEqual([
       "minecraft:dirt", "minecraft:dirt", "minecraft:dirt", "minecraft:grass_block[snowy=false]", "minecraft:air",
     ]);
+  });
+});
+
+describe("agent ergonomics over stdio", () => {
+  it("region_surface says an empty area is empty, then finds a build's top; region_changes and operation_list page through what happened", async () => {
+    const empty = await ok("region_surface", { min: { x: 300, z: 300 }, max: { x: 331, z: 331 } });
+    expect(empty).toMatchObject({ columns: { x: 32, z: 32 }, empty_columns: 1024, min_height: null, max_height: null });
+    expect(empty.summary).toMatch(/^empty: every sampled column is air from y=-64 to y=319/);
+    const cursor = (await ok("project_context")).change_cursor as string;
+    const hut = await ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(300, 64, 300), max: v(303, 67, 303), block: "minecraft:spruce_planks", hollow: true }] } });
+    const built = await applied(hut, "hut-1");
+    const roof = await ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(300, 68, 300), max: v(303, 68, 303), block: "minecraft:spruce_slab" }] } });
+    const roofOp = await applied(roof, "hut-roof");
+    const surface = await ok("region_surface", { min: { x: 298, z: 300 }, max: { x: 305, z: 300 } });
+    expect(surface.heights).toEqual([null, null, 68, 68, 68, 68, null, null]);
+    expect(surface.palette[surface.tops[2]]).toBe("minecraft:spruce_slab[type=bottom,waterlogged=false]");
+    const sampled = await ok("region_surface", { min: { x: 300, z: 300 }, max: { x: 303, z: 303 }, step: 3, y_range: { min: 60, max: 67 } });
+    expect(sampled).toMatchObject({ columns: { x: 2, z: 2 }, heights: [67, 67, 67, 67] });
+
+    // region_changes: every write since the cursor, oldest first, in pages.
+    const seen: { pos: { x: number; y: number; z: number }; operation_id?: string; source: string }[] = [];
+    let page = await ok("region_changes", { min: v(300, 64, 300), max: v(303, 68, 303), since_cursor: cursor, limit: 50 });
+    seen.push(...page.changes);
+    while (!page.complete) {
+      page = await ok("region_changes", { min: v(300, 64, 300), max: v(303, 68, 303), since_cursor: page.next_cursor, limit: 50 });
+      seen.push(...page.changes);
+    }
+    expect(seen).toHaveLength(hut.changed_blocks + roof.changed_blocks);
+    expect(new Set(seen.map((c) => c.operation_id))).toEqual(new Set([built.operation_id, roofOp.operation_id]));
+    expect(seen.every((c) => c.source === "operation")).toBe(true);
+    expect(errorOf(await call("region_changes", { min: v(0, 0, 0), max: v(1, 1, 1), since_cursor: "ch1.0000000000000000.0" }))).toMatchObject({ error: { code: "resync_required" } });
+
+    // operation_list: all operations, two per page, no repeats; filters.
+    const ids: string[] = [];
+    let list = await ok("operation_list", { limit: 2 });
+    ids.push(...list.operations.map((o: { operation_id: string }) => o.operation_id));
+    while (list.next_cursor !== undefined) {
+      list = await ok("operation_list", { limit: 2, cursor: list.next_cursor });
+      ids.push(...list.operations.map((o: { operation_id: string }) => o.operation_id));
+    }
+    expect(ids[0]).toBe(roofOp.operation_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual((await ok("operation_list", { limit: 50 })).operations.map((o: { operation_id: string }) => o.operation_id));
+    const undos = await ok("operation_list", { kind: "undo" });
+    expect(undos.operations.length).toBeGreaterThan(0);
+    expect(undos.operations.every((o: { kind: string }) => o.kind === "undo")).toBe(true);
+    await ok("part_define", { name: "hut walls", operation_id: built.operation_id });
+    const part = (await ok("project_context")).parts.find((p: { name: string }) => p.name === "hut walls");
+    expect((await ok("operation_list", { part_id: part.part_id })).operations.map((o: { operation_id: string }) => o.operation_id)).toEqual([built.operation_id]);
+  });
+
+  it("region_inspect detail blocks returns all 4096 positions of a 64-state cube in under 64 KiB", async () => {
+    const colours = ["white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black"];
+    const choices = colours.flatMap((c) => [`${c}_wool`, `${c}_concrete`, `${c}_terracotta`, `${c}_stained_glass`]).map((b) => ({ block: `minecraft:${b}`, weight: 1 }));
+    const cube = await ok("build_prepare", { recipe: { version: 1, seed: 3, palettes: { mix: { choices } }, operations: [{ type: "box", min: v(400, 64, 400), max: v(415, 79, 415), block: { palette: "mix" } }] } });
+    await applied(cube, "cube");
+    const r = await call("region_inspect", { min: v(400, 64, 400), max: v(415, 79, 415), detail: "blocks" });
+    expect(r.isError).toBeFalsy();
+    const text = (r.content[0] as { text: string }).text;
+    expect(Buffer.byteLength(text)).toBeLessThan(65536);
+    const view = r.structuredContent as unknown as RegionInspectView;
+    expect(view.positions).toBe(4096);
+    expect(view.palette).toHaveLength(64);
+    const all = expandInspectedBlocks(view);
+    expect(all).toHaveLength(4096);
+    for (const p of view.palette) expect(all.filter((b) => b.state === p.state)).toHaveLength(p.count);
+    for (const i of [0, 17, 1234, 4095]) {
+      const b = all[i]!;
+      const one = await ok("region_inspect", { min: b.pos, max: b.pos, detail: "summary" });
+      expect(one.palette).toEqual([{ state: b.state, count: 1 }]);
+    }
   });
 });
 
@@ -235,7 +317,7 @@ describe("mcb mcp state survives a restart", () => {
     const second = await start();
     const ctx = await second.run("project_context");
     expect(ctx.recent_operations.map((o: { operation_id: string }) => o.operation_id)).toContain(op.operation_id);
-    expect((await second.run("asset_list")).assets.map((a: { assetId: string }) => a.assetId)).toEqual(["hut"]);
+    expect((await second.run("asset_list")).assets.map((a: { asset_id: string }) => a.asset_id)).toEqual(["hut"]);
     const same = await second.run("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "persist-1" });
     expect(same.operation_id).toBe(op.operation_id);
     const undo = await second.run("operation_undo_prepare", { operation_id: op.operation_id });

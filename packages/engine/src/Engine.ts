@@ -5,7 +5,9 @@ import { emptyCounters } from "./Applier.js";
 import { OperationQueue } from "./OperationQueue.js";
 import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
 import { boxJson } from "./Geometry.js";
-import { inspectRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "./Inspect.js";
+import { inspectRegion, readRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "./Inspect.js";
+import { listOperations, type OperationListInput, type OperationListView } from "./OperationList.js";
+import { surfaceSample, type SurfaceInput, type SurfaceView } from "./Surface.js";
 import type { Journal, OperationRecord } from "./Journal.js";
 import { definePart, partView, type PartView } from "./Parts.js";
 import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
@@ -14,7 +16,7 @@ import { DEFAULT_ENGINE_LIMITS, ProjectAccess, denied, validateLimits, type Engi
 import { reviewRecovery, type RecoveryReview } from "./Recovery.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
 import { conflictView, operationView, prepareView, type ConflictView, type OperationStatusView, type PrepareView } from "./Views.js";
-import type { WorldAdapter } from "./WorldAdapter.js";
+import type { RegionRead, WorldAdapter } from "./WorldAdapter.js";
 import { projectContext, type ProjectContextView } from "./ProjectContext.js";
 import { planWarnings } from "./Warnings.js";
 import { guardWorld } from "./WorldGuard.js";
@@ -179,6 +181,35 @@ export class Engine {
       if (!scope.ok) return scope;
       return inspectRegion(this.o.adapter, await this.o.adapter.info(), scope.value.config.area, input, this.limits.maxInspectPositions, this.clock());
     });
+  }
+
+  /**
+   * Every block of a region as dense arrays (one adapter read), under region_inspect's checks:
+   * project scope, area, at most `maxInspectPositions`. For exports and scans by other tools.
+   */
+  async regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown }): Promise<Result<RegionRead>> {
+    return guardWorld(async () => {
+      const scope = this.scope(ctx);
+      if (!scope.ok) return scope;
+      return readRegion(this.o.adapter, scope.value.config.area, input?.min, input?.max, this.limits.maxInspectPositions);
+    });
+  }
+
+  /** A heightmap sample: the top non-air block of each sampled column (see `surfaceSample`). */
+  async regionSurface(ctx: RequestContext, input: SurfaceInput): Promise<Result<SurfaceView>> {
+    return guardWorld(async () => {
+      const scope = this.scope(ctx);
+      if (!scope.ok) return scope;
+      if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "region_surface needs an object"));
+      return surfaceSample(this.o.adapter, await this.o.adapter.info(), scope.value.config.area, input, this.limits.maxSurfaceColumns, this.clock());
+    });
+  }
+
+  /** The project's operations, newest first, filtered and paged (see `listOperations`). */
+  async operationList(ctx: RequestContext, input: OperationListInput): Promise<Result<OperationListView>> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    return listOperations(this.o.journal, ctx.projectId, input ?? {}, this.limits.operationPageLimit);
   }
 
   /** Changes since a cursor inside a region; without a cursor, returns the current cursor. */

@@ -1,7 +1,7 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { Box3 } from "@mcb/recipe";
 import { boxContains, boxFromCorners, boxJson, boxVolume, type Vec3 } from "./Geometry.js";
-import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
+import type { RegionRead, WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 
 export interface RegionInspectInput {
   readonly min: Vec3;
@@ -9,6 +9,7 @@ export interface RegionInspectInput {
   readonly detail: "summary" | "blocks";
 }
 
+/** One position of a region_inspect "blocks" answer, expanded (`expandInspectedBlocks`). */
 export interface InspectedBlock {
   readonly pos: Vec3;
   readonly state: string;
@@ -24,8 +25,13 @@ export interface RegionInspectView {
   /** States with counts, largest first. */
   readonly palette: readonly { readonly state: string; readonly count: number }[];
   readonly block_entities: number;
-  /** Exact blocks in (y, z, x) order; only for detail "blocks". */
-  readonly blocks?: readonly InspectedBlock[];
+  /**
+   * Detail "blocks" only: every position, compactly — `runs` is [palette index, count] pairs
+   * covering the region in y, then z, then x order (x fastest), indices into `palette`.
+   */
+  readonly blocks?: { readonly order: "yzx"; readonly runs: readonly number[] };
+  /** Detail "blocks" only: the block entities' positions and data digests. */
+  readonly snapshots?: readonly { readonly pos: Vec3; readonly snapshot_id: string }[];
   readonly observed_at: string;
 }
 
@@ -42,9 +48,21 @@ export function regionOf(min: unknown, max: unknown): Result<Box3> {
 }
 
 /**
- * region_inspect (PROTOCOL.md "Reading and writing"): at most `maxPositions`, inside the project
- * area, from one adapter read (one moment).
+ * One dense read of a region for a caller: at most `maxPositions`, inside the project area, from
+ * one adapter read (one moment). The checks of region_inspect, for every reader of dense blocks.
  */
+export async function readRegion(adapter: WorldAdapter, area: Box3, min: unknown, max: unknown, maxPositions: number): Promise<Result<RegionRead>> {
+  const region = regionOf(min, max);
+  if (!region.ok) return region;
+  const box = region.value;
+  const volume = boxVolume(box);
+  if (volume > maxPositions)
+    return fail(mcbError("budget_exceeded", `region has ${volume} positions; at most ${maxPositions} per inspection`, { limit: maxPositions, positions: volume }));
+  if (!boxContains(area, box)) return fail(mcbError("out_of_bounds", "region lies outside the project area", { area: boxJson(area) }));
+  return ok(await adapter.read(box));
+}
+
+/** region_inspect (PROTOCOL.md "Reading and writing"): a palette summary, or every block compactly. */
 export async function inspectRegion(
   adapter: WorldAdapter,
   world: WorldInfo,
@@ -55,37 +73,58 @@ export async function inspectRegion(
 ): Promise<Result<RegionInspectView>> {
   if (input.detail !== "summary" && input.detail !== "blocks")
     return fail(mcbError("invalid_request", 'detail must be "summary" or "blocks"', { reason: "detail" }));
-  const region = regionOf(input.min, input.max);
-  if (!region.ok) return region;
-  const box = region.value;
-  const volume = boxVolume(box);
-  if (volume > maxPositions)
-    return fail(mcbError("budget_exceeded", `region has ${volume} positions; at most ${maxPositions} per inspection`, { limit: maxPositions, positions: volume }));
-  if (!boxContains(area, box)) return fail(mcbError("out_of_bounds", "region lies outside the project area", { area: boxJson(area) }));
-  const r = await adapter.read(box);
+  const read = await readRegion(adapter, area, input.min, input.max, maxPositions);
+  if (!read.ok) return read;
+  const r = read.value;
   const counts = new Uint32Array(r.palette.length);
   for (const s of r.states) counts[s]!++;
-  const palette = r.palette
-    .map((state, i) => ({ state, count: counts[i]! }))
+  const order = r.palette
+    .map((state, i) => ({ state, count: counts[i]!, i }))
     .filter((p) => p.count > 0)
     .sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
   const view: RegionInspectView = {
     world: { id: world.worldId, epoch: world.epoch },
-    region: boxJson(box),
+    region: boxJson(r.box),
     detail: input.detail,
-    positions: volume,
-    palette,
+    positions: r.states.length,
+    palette: order.map(({ state, count }) => ({ state, count })),
     block_entities: r.digests.size,
     observed_at: new Date(now).toISOString(),
   };
   if (input.detail === "summary") return ok(view);
-  const blocks: InspectedBlock[] = [];
+  const rank = new Uint32Array(r.palette.length);
+  order.forEach((p, k) => (rank[p.i] = k));
+  const runs: number[] = [];
+  for (let i = 0; i < r.states.length; ) {
+    const s = r.states[i]!;
+    let j = i + 1;
+    while (j < r.states.length && r.states[j] === s) j++;
+    runs.push(rank[s]!, j - i);
+    i = j;
+  }
+  const sx = r.box.maxX - r.box.minX + 1;
+  const sz = r.box.maxZ - r.box.minZ + 1;
+  const snapshots = [...r.digests]
+    .sort(([a], [b]) => a - b)
+    .map(([i, snapshot_id]) => ({ pos: { x: r.box.minX + (i % sx), y: r.box.minY + Math.floor(i / (sx * sz)), z: r.box.minZ + (Math.floor(i / sx) % sz) }, snapshot_id }));
+  return ok({ ...view, blocks: { order: "yzx", runs }, snapshots });
+}
+
+/** Every position of a "blocks" answer as {pos, state, snapshot_id?}, in y, z, x order. */
+export function expandInspectedBlocks(view: RegionInspectView): InspectedBlock[] {
+  if (view.blocks === undefined) return [];
+  const { min, max } = view.region;
+  const digests = new Map((view.snapshots ?? []).map((s) => [`${s.pos.x},${s.pos.y},${s.pos.z}`, s.snapshot_id]));
+  const states: string[] = [];
+  const runs = view.blocks.runs;
+  for (let k = 0; k < runs.length; k += 2) for (let n = 0; n < runs[k + 1]!; n++) states.push(view.palette[runs[k]!]!.state);
+  const out: InspectedBlock[] = [];
   let i = 0;
-  for (let y = box.minY; y <= box.maxY; y++)
-    for (let z = box.minZ; z <= box.maxZ; z++)
-      for (let x = box.minX; x <= box.maxX; x++, i++) {
-        const d = r.digests.get(i);
-        blocks.push(d === undefined ? { pos: { x, y, z }, state: r.palette[r.states[i]!]! } : { pos: { x, y, z }, state: r.palette[r.states[i]!]!, snapshot_id: d });
+  for (let y = min.y; y <= max.y; y++)
+    for (let z = min.z; z <= max.z; z++)
+      for (let x = min.x; x <= max.x; x++) {
+        const d = digests.get(`${x},${y},${z}`);
+        out.push(d === undefined ? { pos: { x, y, z }, state: states[i++]! } : { pos: { x, y, z }, state: states[i++]!, snapshot_id: d });
       }
-  return ok({ ...view, blocks });
+  return out;
 }

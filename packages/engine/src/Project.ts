@@ -21,6 +21,10 @@ export interface EngineLimits {
   readonly changeFeedCapacity: number;
   /** Journal size above which build_apply refuses new operations (disk quota, DESIGN §15). */
   readonly maxJournalBytes: number;
+  /** Sampled columns in one region_surface. */
+  readonly maxSurfaceColumns: number;
+  /** Entries per operation_list page. */
+  readonly operationPageLimit: number;
 }
 
 export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
@@ -35,6 +39,8 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   changePageLimit: 100,
   changeFeedCapacity: 200_000,
   maxJournalBytes: 8 * 1024 ** 3,
+  maxSurfaceColumns: 4096,
+  operationPageLimit: 50,
 };
 
 /** A building project: who may act, and the permitted area (inclusive). */

@@ -66,6 +66,8 @@ export function projectContext(
       slice_size: limits.sliceSize,
       plan_ttl_seconds: Math.floor(limits.planTtlMs / 1000),
       change_page_limit: limits.changePageLimit,
+      max_surface_columns: limits.maxSurfaceColumns,
+      operation_page_limit: limits.operationPageLimit,
     },
     capabilities: {
       checked_expected_blocks: true,
@@ -73,6 +75,8 @@ export function projectContext(
       parts: true,
       checked_undo: true,
       region_changes: true,
+      region_surface: true,
+      operation_list: true,
       crash_recovery: true,
     },
     material_catalog: catalog,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { compileRecipe } from "@mcb/recipe";
 import { Harness, boxRecipe, unwrap } from "@mcb/property-tests";
+import { expandInspectedBlocks } from "../src/index.js";
 
 const STONE = "minecraft:stone";
 const GLASS = "minecraft:glass";
@@ -56,10 +57,10 @@ describe("build_prepare", () => {
     h.world.externalEdit(1, 64, 0, CHEST);
     const recipe = boxRecipe({ x: 0, y: 64, z: 0 }, { x: 1, y: 64, z: 0 }, CHEST.replace("north", "east"));
     const inspected = unwrap(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 1, y: 64, z: 0 }, detail: "blocks" }));
-    const digest = inspected.blocks![1]!.snapshot_id!;
+    const digest = expandInspectedBlocks(inspected)[1]!.snapshot_id!;
     expect(digest).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(inspected)).not.toContain("minecraft:chest\"}"); // digest, never the data
-    const expected = inspected.blocks!.map((b) => ({ pos: b.pos, state: b.state, ...(b.snapshot_id ? { snapshot_id: b.snapshot_id } : {}) }));
+    const expected = expandInspectedBlocks(inspected).map((b) => ({ pos: b.pos, state: b.state, ...(b.snapshot_id ? { snapshot_id: b.snapshot_id } : {}) }));
     expect(unwrap(await h.engine.buildPrepare(h.agent, { recipe, expected_blocks: expected })).changed_blocks).toBe(2);
     const missing = await h.engine.buildPrepare(h.agent, { recipe, expected_blocks: [expected[0]!, { pos: expected[1]!.pos, state: CHEST }] });
     expect(missing).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "missing_snapshot_id" } } });

@@ -5,94 +5,94 @@ import { MAX_HORIZONTAL } from "./Limits.js";
 const LOCAL = 4 * MAX_HORIZONTAL;
 const coord = z.number().int().min(-LOCAL).max(LOCAL);
 
-export const Vec3Schema = z.strictObject({ x: coord, y: coord, z: coord });
+export const Vec3Schema = z
+  .strictObject({ x: coord.describe("east (+) / west (−)"), y: coord.describe("height"), z: coord.describe("south (+) / north (−)") })
+  .describe("integer block position {x, y, z}");
 export type Vec3 = z.infer<typeof Vec3Schema>;
 
 const PALETTE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 
 /** A block state string (validated against the registry at compile time) or a palette reference. */
-export const BlockRefSchema = z.union([
-  z.string().min(1).max(1024),
-  z.strictObject({ palette: z.string().regex(PALETTE_NAME) }),
-]);
+export const BlockRefSchema = z
+  .union([
+    z.string().min(1).max(1024).describe('block state "minecraft:id[property=value,...]"; omitted properties take the game defaults'),
+    z.strictObject({ palette: z.string().regex(PALETTE_NAME).describe("name of a palette in the recipe's palettes") }).describe("a weighted pick from a named palette"),
+  ])
+  .describe('a block state string such as "minecraft:oak_stairs[facing=north]", or {"palette": name}');
 export type BlockRef = z.infer<typeof BlockRefSchema>;
 
 export const BoxSchema = z.strictObject({
-  type: z.literal("box"),
-  min: Vec3Schema,
-  max: Vec3Schema,
+  type: z.literal("box").describe("inclusive box"),
+  min: Vec3Schema.describe("one corner (inclusive)"),
+  max: Vec3Schema.describe("the opposite corner (inclusive)"),
   block: BlockRefSchema,
-  /** Only the six faces. */
-  hollow: z.boolean().optional(),
-});
+  hollow: z.boolean().optional().describe("only the six faces (default false)"),
+}).describe("box(min, max, block, hollow?)");
 
 export const LineSchema = z.strictObject({
-  type: z.literal("line"),
-  from: Vec3Schema,
-  to: Vec3Schema,
+  type: z.literal("line").describe("digital line, both ends included"),
+  from: Vec3Schema.describe("first end"),
+  to: Vec3Schema.describe("last end"),
   block: BlockRefSchema,
-});
+}).describe("line(from, to, block)");
 
 export const CylinderSchema = z.strictObject({
-  type: z.literal("cylinder"),
-  /** Centre of the base disk; the cylinder extends `height` blocks along +axis. */
-  center: Vec3Schema,
-  radius: z.number().int().min(0).max(256),
-  height: z.number().int().min(1).max(4096),
+  type: z.literal("cylinder").describe("cylinder along an axis"),
+  center: Vec3Schema.describe("centre of the base disk; the cylinder extends height blocks along +axis"),
+  radius: z.number().int().min(0).max(256).describe("cells with u² + v² ≤ r² + r are inside"),
+  height: z.number().int().min(1).max(4096).describe("blocks along +axis, base included"),
   block: BlockRefSchema,
-  /** Side wall only, no caps (a tube). */
-  hollow: z.boolean().optional(),
-  axis: z.enum(["x", "y", "z"]).optional(),
-});
+  hollow: z.boolean().optional().describe("side wall only, no caps (a tube); default false"),
+  axis: z.enum(["x", "y", "z"]).optional().describe("default y (upright)"),
+}).describe("cylinder(center, radius, height, block, hollow?, axis?)");
 
 export const ArchSchema = z.strictObject({
-  type: z.literal("arch"),
-  /** The arch spans min..max along `axis`, rises from min.y (springline) to max.y, and is as deep as the box along the other horizontal axis. */
-  min: Vec3Schema,
-  max: Vec3Schema,
-  axis: z.enum(["x", "z"]),
+  type: z.literal("arch").describe("semi-elliptical arch ring"),
+  min: Vec3Schema.describe("corner: the arch spans min..max along axis and rises from min.y (springline) to max.y"),
+  max: Vec3Schema.describe("opposite corner; the arch is as deep as the box along the other horizontal axis"),
+  axis: z.enum(["x", "z"]).describe("horizontal direction the arch spans"),
   block: BlockRefSchema,
-  /** Ring thickness measured inward; default 1. */
-  thickness: z.number().int().min(1).max(1024).optional(),
-});
+  thickness: z.number().int().min(1).max(1024).optional().describe("ring thickness measured inward; default 1"),
+}).describe("arch(min, max, axis, block, thickness?)");
 
 export const ReplaceSchema = z.strictObject({
-  type: z.literal("replace"),
-  min: Vec3Schema,
-  max: Vec3Schema,
-  /** Source filter: `minecraft:id` matches every state of the block, `minecraft:id[...]` one exact state. */
-  from: z.array(z.string().min(1).max(1024)).min(1).max(64),
+  type: z.literal("replace").describe("box written only where the current block matches"),
+  min: Vec3Schema.describe("one corner (inclusive)"),
+  max: Vec3Schema.describe("the opposite corner (inclusive)"),
+  from: z
+    .array(z.string().min(1).max(1024).describe('"minecraft:id" matches every state of the block, "minecraft:id[...]" one exact state'))
+    .min(1)
+    .max(64)
+    .describe("source filter, resolved against the world at preparation"),
   block: BlockRefSchema,
-});
+}).describe("replace(min, max, from[], block)");
 
 export const RepeatSchema = z.strictObject({
-  type: z.literal("repeat"),
-  count: z.number().int().min(1).max(1_024),
-  /** Added once per iteration: copy k is shifted by k × offset. */
-  offset: Vec3Schema,
+  type: z.literal("repeat").describe("copies of nested operations"),
+  count: z.number().int().min(1).max(1_024).describe("number of copies (copy 0 is unshifted)"),
+  offset: Vec3Schema.describe("copy k is shifted by k × offset"),
   get operations(): z.ZodArray<typeof OperationSchema> {
-    return z.array(OperationSchema).min(1).max(1_000);
+    return z.array(OperationSchema).min(1).max(1_000).describe("operations to repeat");
   },
-});
+}).describe("repeat(count, offset, operations)");
 
 export const TransformSchema = z.strictObject({
-  type: z.literal("transform"),
-  /** Centre of rotation and mirroring; default origin. */
-  anchor: Vec3Schema.optional(),
-  /** Clockwise degrees seen from above, applied after the mirror. */
-  rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).optional(),
-  mirror: z.enum(["x", "z"]).optional(),
-  /** Added after rotation. */
-  translate: Vec3Schema.optional(),
+  type: z.literal("transform").describe("rotate, mirror and move nested operations (block states turn with them)"),
+  anchor: Vec3Schema.optional().describe("centre of rotation and mirroring; default {0,0,0}"),
+  rotate: z.literal([0, 90, 180, 270]).optional().describe("clockwise degrees seen from above, applied after the mirror: 0, 90, 180 or 270"),
+  mirror: z.enum(["x", "z"]).optional().describe("flip along this axis, before the rotation"),
+  translate: Vec3Schema.optional().describe("added after the rotation"),
   get operations(): z.ZodArray<typeof OperationSchema> {
-    return z.array(OperationSchema).min(1).max(1_000);
+    return z.array(OperationSchema).min(1).max(1_000).describe("operations to transform");
   },
-});
+}).describe("transform(anchor?, rotate?, mirror?, translate?, operations): p ↦ anchor + R(M(p − anchor)) + translate");
 
 export const OperationSchema: z.ZodDiscriminatedUnion<
   [typeof BoxSchema, typeof LineSchema, typeof CylinderSchema, typeof ArchSchema, typeof ReplaceSchema, typeof RepeatSchema, typeof TransformSchema],
   "type"
-> = z.discriminatedUnion("type", [BoxSchema, LineSchema, CylinderSchema, ArchSchema, ReplaceSchema, RepeatSchema, TransformSchema]);
+> = z
+  .discriminatedUnion("type", [BoxSchema, LineSchema, CylinderSchema, ArchSchema, ReplaceSchema, RepeatSchema, TransformSchema])
+  .describe("one operation, chosen by type: box, line, cylinder, arch, replace, repeat or transform");
 
 export type BoxOp = z.infer<typeof BoxSchema>;
 export type LineOp = z.infer<typeof LineSchema>;
@@ -103,27 +103,36 @@ export type RepeatOp = z.infer<typeof RepeatSchema>;
 export type TransformOp = z.infer<typeof TransformSchema>;
 export type Operation = z.infer<typeof OperationSchema>;
 
-const OperationsSchema = z.array(OperationSchema).min(1).max(1_000);
+const OperationsSchema = z.array(OperationSchema).min(1).max(1_000).describe("operations in order; later ones win where positions overlap");
 
-export const PaletteSchema = z.strictObject({
-  choices: z
-    .array(z.strictObject({ block: z.string().min(1).max(1024), weight: z.number().int().min(1).max(1_000_000) }))
-    .min(1)
-    .max(64),
-  /** Overrides the recipe seed for this palette. */
-  seed: z.number().int().min(0).max(0xffffffff).optional(),
-});
+export const PaletteSchema = z
+  .strictObject({
+    choices: z
+      .array(
+        z.strictObject({
+          block: z.string().min(1).max(1024).describe("block state string"),
+          weight: z.number().int().min(1).max(1_000_000).describe("relative weight"),
+        }),
+      )
+      .min(1)
+      .max(64)
+      .describe("weighted block states"),
+    seed: z.number().int().min(0).max(0xffffffff).optional().describe("overrides the recipe seed for this palette"),
+  })
+  .describe("weighted palette: picks depend only on (seed, palette name, world position)");
 export type Palette = z.infer<typeof PaletteSchema>;
 
-export const RecipeSchema = z.strictObject({
-  version: z.literal(1),
-  /** Seed of weighted palettes; default 0. Same seed, same plan. */
-  seed: z.number().int().min(0).max(0xffffffff).optional(),
-  palettes: z
-    .record(z.string().regex(PALETTE_NAME), PaletteSchema)
-    .refine((p) => Object.keys(p).length <= 64, "at most 64 palettes")
-    .optional(),
-  operations: OperationsSchema,
-});
+export const RecipeSchema = z
+  .strictObject({
+    version: z.literal(1).describe("recipe language version: 1"),
+    seed: z.number().int().min(0).max(0xffffffff).optional().describe("seed of weighted palettes; default 0. Same seed, same plan"),
+    palettes: z
+      .record(z.string().regex(PALETTE_NAME), PaletteSchema)
+      .refine((p) => Object.keys(p).length <= 64, "at most 64 palettes")
+      .optional()
+      .describe("named weighted palettes (at most 64), used as block: {palette: name}"),
+    operations: OperationsSchema,
+  })
+  .describe("a building recipe (JSON data, never code)");
 export type Recipe = z.infer<typeof RecipeSchema>;
 

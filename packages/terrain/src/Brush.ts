@@ -4,29 +4,24 @@ import { z } from "zod";
 import { brushPreviewPng } from "./BrushPreview.js";
 import { MAX_SCAN_LEVELS, type ScannedColumn } from "./SurfaceScan.js";
 import { naturalFilter } from "./TilePlan.js";
+import { Column, yCoord } from "./TerrainSchema.js";
 
-const H = 30_000_000;
-const Column = z.strictObject({ x: z.number().int().min(-H).max(H), z: z.number().int().min(-H).max(H) });
-const yCoord = z.number().int().min(-64).max(319);
 
-export const BrushSchema = z.strictObject({
-  action: z.enum(["raise", "lower", "flatten", "smooth"]),
-  center: Column,
-  /** Columns within this distance of the centre (at most 24: 2 read dependencies per column ≤ 4096). */
-  radius: z.number().int().min(1).max(24),
-  /** raise/lower: blocks at full strength. */
-  amount: z.number().int().min(1).max(32).optional(),
-  /** flatten: the level to approach. */
-  target_y: yCoord.optional(),
-  /** 0..1 (default 1). */
-  strength: z.number().min(0).max(1).optional(),
-  /** Fraction of the radius over which the effect fades out (default 0.5). */
-  soft_edge: z.number().min(0).max(1).optional(),
-  /** Inclusive scan window for the live surface (at most 80 levels). */
-  y_range: z.strictObject({ min: yCoord, max: yCoord }),
-  /** Columns never changed. */
-  preserve: z.array(Column).max(256).optional(),
-});
+export const BrushSchema = z
+  .strictObject({
+    action: z.enum(["raise", "lower", "flatten", "smooth"]).describe("raise or lower by amount, flatten towards target_y, or smooth"),
+    center: Column.describe("centre column {x, z}"),
+    radius: z.number().int().min(1).max(24).describe("columns within this distance of the centre (at most 24: 2 read dependencies per column ≤ 4096)"),
+    amount: z.number().int().min(1).max(32).optional().describe("raise/lower: blocks at full strength (required for them)"),
+    target_y: yCoord.optional().describe("flatten: the level to approach (required for it)"),
+    strength: z.number().min(0).max(1).optional().describe("0..1, default 1"),
+    soft_edge: z.number().min(0).max(1).optional().describe("fraction of the radius over which the effect fades out, default 0.5"),
+    y_range: z
+      .strictObject({ min: yCoord.describe("lowest level scanned"), max: yCoord.describe("highest level scanned") })
+      .describe("inclusive scan window for the live surface (at most 80 levels)"),
+    preserve: z.array(Column).max(256).optional().describe("columns never changed"),
+  })
+  .describe("a relative terrain edit of the live surface");
 export type Brush = z.infer<typeof BrushSchema>;
 
 /** Validates a brush. Errors: invalid_request with the field. */

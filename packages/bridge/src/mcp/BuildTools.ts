@@ -4,7 +4,7 @@ import { RecipeSchema } from "@mcb/recipe";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { OperationOutput, PartOutput, PrepareOutput, Vec3 } from "./Schemas.js";
+import { ConflictOutput, OperationId, OperationOutput, OperationSummaryOutput, PartOutput, PrepareFields, PrepareOutput, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 const TERMINAL = new Set(["applied", "conflict", "cancelled", "failed", "recovery_required"]);
@@ -27,12 +27,22 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Prepare a build",
       description:
-        "Compile a recipe {version: 1, operations: [...]} into a checked, immutable plan against the live world. Nothing is written. Optional: dependencies (positions the build relies on), part_id (restrict writes to a part's exact mask), expected_blocks (every desired position exactly once, from an earlier region_inspect, snapshot_id copied unchanged). Returns plan_id, plan_hash, changed_blocks, region, expires_at.",
+        "Compile a recipe {version: 1, operations: [...]} into a checked, immutable plan against the live world. Nothing is written. Optional: dependencies (positions the build relies on), part_id (restrict writes to a part's exact mask), expected_blocks (every desired position exactly once, from an earlier region_inspect, snapshot_id copied unchanged). Returns plan_id, plan_hash, changed_blocks, region, expires_at. A plan with changed_blocks 0 is already in the world: do not apply it.",
       inputSchema: {
         recipe: RecipeSchema,
-        dependencies: z.array(Vec3).max(4096).optional(),
-        part_id: z.string().max(128).optional(),
-        expected_blocks: z.array(z.object({ pos: Vec3, state: z.string().max(1024), snapshot_id: z.string().max(64).optional() })).max(4096).optional(),
+        dependencies: z.array(Vec3).max(4096).optional().describe("positions the build relies on but does not write (supports, clear passages): a change there stops the apply"),
+        part_id: z.string().max(128).optional().describe("restrict every write to this part's exact mask"),
+        expected_blocks: z
+          .array(
+            z.strictObject({
+              pos: Vec3,
+              state: z.string().max(1024).describe("the state region_inspect reported there"),
+              snapshot_id: z.string().max(64).optional().describe("the block entity's snapshot_id, copied unchanged (required where there is one)"),
+            }),
+          )
+          .max(4096)
+          .optional()
+          .describe("what you saw: every desired position exactly once; a change since is stale_snapshot"),
       },
       outputSchema: PrepareOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -45,12 +55,12 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Apply a prepared plan",
       description:
-        "Write a prepared plan in checked slices. Give plan_id, plan_hash and an idempotency_key that stays the same for this logical call: repeating the call returns the same operation. Returns the operation (waits up to wait_ms, default 2000, then poll operation_status). Blocks changed by someone else since preparation are conflicts, never overwritten.",
+        "Write a prepared plan in checked slices. Give plan_id, plan_hash and an idempotency_key that stays the same for this logical call: repeating the call returns the same operation. A plan is applied once (another key: plan_already_applied). Returns the operation (waits up to wait_ms, default 2000, then poll operation_status). Blocks changed by someone else since preparation are conflicts, never overwritten — also when they were changed back (changed_since_prepare).",
       inputSchema: {
-        plan_id: z.string().max(128),
-        plan_hash: z.string().max(64),
-        idempotency_key: z.string().min(1).max(128),
-        wait_ms: z.number().int().min(0).max(10_000).optional(),
+        plan_id: z.string().max(128).describe("plan_id from build_prepare (or an undo, schematic or terrain prepare)"),
+        plan_hash: z.string().max(64).describe("plan_hash from the same answer"),
+        idempotency_key: z.string().min(1).max(128).describe("1–128 printable characters, no spaces; the same for retries of this one apply"),
+        wait_ms: z.number().int().min(0).max(10_000).optional().describe("wait up to this long for the operation to end (default 2000)"),
       },
       outputSchema: OperationOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -63,7 +73,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Operation status",
       description: "Status, counters and a bounded sample of conflicts of one operation.",
-      inputSchema: { operation_id: z.string().max(128) },
+      inputSchema: { operation_id: OperationId },
       outputSchema: OperationOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -75,7 +85,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Cancel an operation",
       description: "Stop further slices. Completed slices stay written and in history (undo them with operation_undo_prepare).",
-      inputSchema: { operation_id: z.string().max(128) },
+      inputSchema: { operation_id: OperationId },
       outputSchema: OperationOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -87,12 +97,31 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Prepare an undo",
       description:
-        "A reverse plan of an operation's confirmed writes, only where the world still holds what we wrote and nothing touched it since; other blocks are reported as conflicts. Apply it with build_apply.",
-      inputSchema: { operation_id: z.string().max(128) },
-      outputSchema: PrepareOutput.extend({ undo_of: z.string(), conflicts: z.object({ count: z.number().int(), sample: z.array(z.unknown()) }) }),
+        "A reverse plan of an operation's confirmed writes, only where the world still holds what we wrote and nothing touched it since; other blocks are reported as conflicts. Apply it with build_apply. An operation already undone is refused (already_undone): undo the undo to redo.",
+      inputSchema: { operation_id: OperationId },
+      outputSchema: z.strictObject({ ...PrepareFields, undo_of: z.string(), conflicts: z.strictObject({ count: z.number().int(), sample: z.array(ConflictOutput) }) }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => toolResult(await m.engine.operationUndoPrepare(m.ctx, args)),
+  );
+
+  tools.register(
+    "operation_list",
+    {
+      title: "List operations",
+      description:
+        "The project's operations, newest first, in pages (default 20, at most 50), optionally only one kind, one status, or those of a part (prepared with its part_id, plus the one it was defined from). Pass next_cursor with the same filters for the next page.",
+      inputSchema: {
+        kind: z.enum(["build", "undo"]).optional().describe("only builds or only undos"),
+        status: z.enum(["queued", "applying", "applied", "conflict", "cancelled", "failed", "recovery_required"]).optional().describe("only operations in this status"),
+        part_id: z.string().max(128).optional().describe("only operations of this part"),
+        limit: z.number().int().min(1).max(50).optional().describe("operations per page, 1..50, default 20"),
+        cursor: z.string().max(200).optional().describe("next_cursor of the previous page, unchanged"),
+      },
+      outputSchema: z.strictObject({ operations: z.array(OperationSummaryOutput), next_cursor: z.string().optional() }),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => toolResult(await m.engine.operationList(m.ctx, args)),
   );
 
   tools.register(
@@ -100,7 +129,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Define a part",
       description: "Register the blocks actually written by a completed operation as a named part (exact mask). Extensions are separate parts.",
-      inputSchema: { name: z.string().min(1).max(64), operation_id: z.string().max(128) },
+      inputSchema: { name: z.string().min(1).max(64).describe("1–64 printable characters, e.g. \"north tower roof\""), operation_id: OperationId },
       outputSchema: PartOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -112,7 +141,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Get a part",
       description: "A part's name, bounds, block count and protection. Bounds are for lookup; build_prepare(part_id) enforces the exact mask.",
-      inputSchema: { part_id: z.string().max(128) },
+      inputSchema: { part_id: z.string().max(128).describe("part id from part_define or project_context") },
       outputSchema: PartOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

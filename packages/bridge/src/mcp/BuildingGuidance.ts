@@ -5,12 +5,12 @@
 export const BUILDING_GUIDANCE = `mcb builds in a Minecraft Java world through checked, undoable plans.
 
 Workflow
-1. project_context first: area, limits, capabilities, recent operations, recovery state. Reuse it.
-2. Materials: material_search a focused family (e.g. "spruce stairs"), then material_describe 1–3 chosen ids; reuse the answers while catalog_version is unchanged. Omitted properties take the game defaults.
-3. Look before you build: region_inspect (summary first; detail "blocks" only for small regions, ≤ 4096 positions, and a response over 64 KiB fails) and camera_capture for a real rendered view.
-4. build_prepare a recipe {version: 1, operations: [box|line|cylinder|repeat ...]}; read changed_blocks, region and warnings. For edits based on an earlier block read, pass expected_blocks covering every desired position once, with snapshot_id copied unchanged.
-5. build_apply(plan_id, plan_hash, idempotency_key). Keep the key for that logical call: after a timeout, check operation_status and repeat with the same key; never invent a new key for the same write.
-6. Verify with region_inspect and camera_capture(after_operation_id). Undo with operation_undo_prepare + build_apply: it restores only blocks still as we left them; changed blocks are reported, never overwritten.
+1. project_context first: area, limits, capabilities, recent operations, recovery state, change_cursor. Reuse it; operation_list pages through every operation (filter by kind, status or part).
+2. Materials: material_search a focused family (e.g. "spruce stairs"), then material_describe 1–3 chosen ids; reuse the answers while catalog_version is unchanged. Omitted properties take the game defaults; "stone" means "minecraft:stone".
+3. Look before you build: region_surface for the ground over a wide area (top block and height per column; it says plainly when an area is empty), region_inspect for a box (summary first; detail "blocks" gives every position of ≤ 4096 as palette runs), camera_capture for a real rendered view, region_changes(since_cursor) for what changed since you last looked.
+4. build_prepare a recipe {version: 1, operations: [box|line|cylinder|repeat ...]}; read changed_blocks, region and warnings. changed_blocks 0 means the world already holds it: nothing to apply. For edits based on an earlier block read, pass expected_blocks covering every desired position once, with snapshot_id copied unchanged.
+5. build_apply(plan_id, plan_hash, idempotency_key). Keep the key for that logical call: after a timeout, check operation_status and repeat with the same key; never invent a new key for the same write. A plan is applied once.
+6. Verify with region_inspect and camera_capture(after_operation_id). Undo with operation_undo_prepare + build_apply: it restores only blocks still as we left them; changed blocks are reported, never overwritten. A conflict with changed_since_prepare: true is a block someone changed and changed back since you prepared: prepare again from the world as it is.
 
 Design
 - Deliberate silhouettes: a clear base, body and roof line; vary depth with stairs, slabs and walls rather than flat boxes.

@@ -4,20 +4,25 @@ import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, captureCamera
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { Pose } from "./Schemas.js";
+import { OperationId, Pose, PoseOutput } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 const FINISHED = new Set(["applied", "conflict", "cancelled", "failed"]);
 
-const CaptureOutput = z.looseObject({
+const CaptureOutput = z.strictObject({
   status: z.literal("completed"),
   capture_id: z.string(),
   mime_type: z.literal("image/png"),
   width: z.number().int(),
   height: z.number().int(),
-  pose: z.looseObject({ x: z.number(), y: z.number(), z: z.number(), yaw: z.number(), pitch: z.number() }),
-  eye: z.object({ x: z.number(), y: z.number(), z: z.number() }),
+  pose: PoseOutput,
+  camera_id: z.string().optional(),
+  after_operation_id: z.string().optional(),
+  eye: z.strictObject({ x: z.number(), y: z.number(), z: z.number() }),
   observed_at: z.string(),
+  renderer: z.string(),
+  sections_read: z.number().int(),
+  sections_with_blocks: z.number().int(),
   hit_fraction: z.number(),
   inside_block: z.boolean(),
 });
@@ -30,9 +35,16 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
       title: "List cameras",
       description: "Saved viewpoints and the camera worker's status. Save viewpoints with `mcb camera save`.",
       inputSchema: {},
-      outputSchema: z.looseObject({
-        cameras: z.array(z.object({ camera_id: z.string(), pose: z.looseObject({ x: z.number(), y: z.number(), z: z.number(), yaw: z.number(), pitch: z.number() }) })),
-        worker: z.looseObject({ status: z.string(), kind: z.string() }),
+      outputSchema: z.strictObject({
+        cameras: z.array(z.strictObject({ camera_id: z.string(), pose: PoseOutput })),
+        worker: z.strictObject({
+          status: z.string(),
+          kind: z.string(),
+          default_width: z.number().int(),
+          default_height: z.number().int(),
+          default_fov: z.number(),
+          view_distance: z.number().int(),
+        }),
       }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -59,11 +71,11 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
       description:
         "Render a PNG of the world from camera_id or pose {x,y,z (feet), yaw (0 = south), pitch (+90 = down), fov?, width?, height?} (default 1280×720, fov 70), or read a recent capture again by capture_id. after_operation_id refuses (capture_not_ready) until that operation has finished. Flat block colours with face shading; no textures or entities.",
       inputSchema: {
-        camera_id: z.string().max(64).optional(),
+        camera_id: z.string().max(64).optional().describe("a saved viewpoint from camera_list (exactly one of camera_id, pose, capture_id)"),
         pose: Pose.optional(),
-        capture_id: z.string().max(64).optional(),
-        after_operation_id: z.string().max(128).optional(),
-        view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional(),
+        capture_id: z.string().max(64).optional().describe("read one of the last 8 captures again"),
+        after_operation_id: OperationId.optional().describe("refuse (capture_not_ready) until this operation has finished"),
+        view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`blocks rendered before fog, 8..${MAX_VIEW_DISTANCE}`),
       },
       outputSchema: CaptureOutput,
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },

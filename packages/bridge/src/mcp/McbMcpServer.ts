@@ -1,4 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
 import { BUILDING_GUIDANCE } from "./BuildingGuidance.js";
 import { registerBuildTools } from "./BuildTools.js";
 import { registerCameraTools } from "./CameraTools.js";
@@ -10,9 +11,32 @@ import { registerWorldTools } from "./WorldTools.js";
 
 export const MCP_SERVER_NAME = "minecraft-builder";
 
-/** The 19 tools of the seeds (BRIDGE-README "MCP") over one project, with the building guidance as instructions. */
+/** Where the building guidance is served as a resource (for clients that hide server instructions). */
+export const GUIDANCE_URI = "mcb://guidance/building";
+
+/**
+ * The seeds' 19 tools (BRIDGE-README "MCP") plus region_changes, region_surface and operation_list
+ * over one project, with the building guidance as instructions, as a resource and as a prompt.
+ */
 export function createMcbMcpServer(m: McpContext, version: string): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version }, { instructions: BUILDING_GUIDANCE, capabilities: { tools: {} } });
+  server.registerResource(
+    "building_guidance",
+    GUIDANCE_URI,
+    { title: "Building guidance", description: "How to build with these tools: workflow, design advice and the exact boundaries (the same text as the server instructions).", mimeType: "text/markdown" },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: BUILDING_GUIDANCE }] }),
+  );
+  server.registerPrompt(
+    "building_guidance",
+    {
+      title: "Build with mcb",
+      description: "The building guidance as a prompt, optionally followed by a task.",
+      argsSchema: { task: z.string().max(2000).optional().describe("what to build, e.g. \"a watchtower by the lake\"") },
+    },
+    async ({ task }) => ({
+      messages: [{ role: "user", content: { type: "text", text: task === undefined ? BUILDING_GUIDANCE : `${BUILDING_GUIDANCE}\n\nTask: ${task}` } }],
+    }),
+  );
   const tools = new ToolTable(server, () => m.engine.projectScope(m.ctx));
   registerWorldTools(tools, m);
   registerBuildTools(tools, m);

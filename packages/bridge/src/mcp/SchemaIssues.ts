@@ -24,14 +24,15 @@ function quoteList(values: readonly unknown[]): string {
   return shown.join(", ") + (values.length > 12 ? `, … (${values.length - 12} more)` : "");
 }
 
-/** What one union branch wanted, in a few words: "a string", "an object (palette: …)". */
+const article = (word: string): string => `${/^[aeiou]/.test(word) ? "an" : "a"} ${word}`;
+
+/** What one union branch wanted, in a few words: "a string", "an object", "one of 0, 90". */
 function branchShape(branch: readonly Issue[]): string {
   const root = branch.find((i) => i.path.length === 0 && i.code === "invalid_type");
-  if (root !== undefined && root.code === "invalid_type") return `${/^[aeiou]/.test(root.expected) ? "an" : "a"} ${root.expected}`;
+  if (root !== undefined && root.code === "invalid_type") return article(root.expected);
   const first = branch[0];
-  if (first === undefined) return "another shape";
-  if (first.code === "invalid_value") return `one of ${quoteList(first.values)}`;
-  return `an object whose ${first.path.length > 0 ? pathOf([], first.path) : "keys"} ${describeIssue(first, []).message}`;
+  if (first?.code === "invalid_value" && first.path.length === 0) return `one of ${quoteList(first.values)}`;
+  return "an object";
 }
 
 function depth(branch: readonly Issue[]): number {
@@ -56,9 +57,12 @@ function describeIssue(issue: Issue, base: readonly PropertyKey[]): IssueView {
       // The branch that got furthest explains best what was meant; every branch names its shape.
       const best = branches.reduce((a, b) => (depth(b) > depth(a) ? b : a));
       const shapes = branches.map(branchShape);
-      const detail = depth(best) >= 0 && best[0] !== undefined ? `; closest: ${pathOf(issue.path, best[0].path) || "(root)"} ${describeIssue(best[0], []).message}` : "";
+      const detail =
+        depth(best) >= 0 ? `; closest (${branchShape(best)}): ${best.slice(0, 3).map((i) => `${pathOf(issue.path, i.path) || "(root)"} ${describeIssue(i, []).message}`).join("; ")}` : "";
       return { path, message: clip(`expected ${shapes.join(" or ")}${detail}`, 400) };
     }
+    case "invalid_type":
+      return { path, message: /received undefined$/.test(issue.message) ? `is required (${issue.expected})` : clip(issue.message) };
     default:
       return { path, message: clip(issue.message) };
   }

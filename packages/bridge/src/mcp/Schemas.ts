@@ -1,11 +1,50 @@
 import { z } from "zod";
 
-/** Shared MCP input/output schemas (zod; the SDK publishes them as JSON Schema). */
+/**
+ * Shared MCP schemas (zod; tools/list publishes them as JSON Schema). Inputs describe every field.
+ * Outputs are strict: every key a tool sends is declared here (a result with an undeclared key is
+ * a server bug, never sent), and every declared key is snake_case — one wire spelling everywhere.
+ */
 const int = z.number().int();
-export const Vec3 = z.strictObject({ x: int, y: int, z: int });
-export const Region = z.object({ min: Vec3, max: Vec3 });
 
-export const PrepareOutput = z.looseObject({
+// ---- inputs ------------------------------------------------------------------------------------
+
+export const Vec3 = z
+  .strictObject({ x: int.describe("east (+) / west (−)"), y: int.describe("height"), z: int.describe("south (+) / north (−)") })
+  .describe("integer block position {x, y, z}");
+export const Column = z.strictObject({ x: int.describe("east (+) / west (−)"), z: int.describe("south (+) / north (−)") }).describe("column {x, z}");
+export const OperationId = z.string().max(128).describe("operation id, as build_apply or operation_list returned it");
+
+export const Pose = z
+  .strictObject({
+    x: z.number().describe("eye column x (feet position)"),
+    y: z.number().describe("feet height (the eye is 1.62 above)"),
+    z: z.number().describe("eye column z (feet position)"),
+    yaw: z.number().describe("degrees; 0 looks south (+z), 90 west, 180 north, −90 east"),
+    pitch: z.number().min(-90).max(90).describe("degrees; +90 looks straight down, −90 up"),
+    fov: z.number().min(30).max(110).optional().describe("vertical field of view in degrees, default 70"),
+    width: int.min(16).max(1920).optional().describe("pixels, default 1280"),
+    height: int.min(16).max(1080).optional().describe("pixels, default 720"),
+  })
+  .describe("a camera pose");
+
+// ---- outputs -----------------------------------------------------------------------------------
+
+const Vec3Out = z.strictObject({ x: int, y: int, z: int });
+export const RegionOut = z.strictObject({ min: Vec3Out, max: Vec3Out });
+export const ColumnRectOut = z.strictObject({ min: z.strictObject({ x: int, z: int }), max: z.strictObject({ x: int, z: int }) });
+const Status = z.enum(["queued", "applying", "applied", "conflict", "cancelled", "failed", "recovery_required"]);
+
+export const ConflictOutput = z.strictObject({
+  pos: Vec3Out,
+  kind: z.enum(["write", "dependency"]),
+  expected: z.string(),
+  actual: z.string(),
+  data_changed: z.boolean(),
+  changed_since_prepare: z.boolean(),
+});
+
+export const PrepareFields = {
   plan_id: z.string(),
   plan_hash: z.string(),
   kind: z.enum(["build", "undo"]),
@@ -13,48 +52,76 @@ export const PrepareOutput = z.looseObject({
   unchanged_blocks: int,
   filtered_blocks: int,
   dependencies: int,
-  region: Region.nullable(),
+  region: RegionOut.nullable(),
   expires_at: z.string(),
-  materials: z.array(z.object({ state: z.string(), count: int })),
+  materials: z.array(z.strictObject({ state: z.string(), count: int })),
   materials_truncated: z.boolean(),
   warnings: z.array(z.string()),
-});
+};
+export const PrepareOutput = z.strictObject(PrepareFields);
 
-export const OperationOutput = z.looseObject({
+export const OperationOutput = z.strictObject({
   operation_id: z.string(),
   plan_id: z.string(),
   kind: z.enum(["build", "undo"]),
   undo_of: z.string().nullable(),
-  status: z.string(),
-  counters: z.object({ total: int, written: int, skipped: int, conflicts: int, slices_done: int, slices_total: int, unconfirmed: int }),
-  conflicts: z.array(z.looseObject({ pos: Vec3, kind: z.string(), expected: z.string(), actual: z.string() })),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  status: Status,
+  counters: z.strictObject({ total: int, written: int, skipped: int, conflicts: int, slices_done: int, slices_total: int, unconfirmed: int }),
+  conflicts: z.array(ConflictOutput),
+  error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   undoable: z.boolean(),
   undone_by: z.string().nullable(),
+  cancel_requested: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
 });
 
-export const PartOutput = z.looseObject({ part_id: z.string(), name: z.string(), operation_id: z.string(), bounds: Region, count: int });
+export const OperationSummaryOutput = z.strictObject({
+  operation_id: z.string(),
+  kind: z.enum(["build", "undo"]),
+  status: Status,
+  undo_of: z.string().nullable(),
+  part_id: z.string().nullable(),
+  written: int,
+  total: int,
+  conflicts: int,
+  undoable: z.boolean(),
+  undone_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
 
-export const AssetOutput = z.object({
-  assetId: z.string(),
+export const PartOutput = z.strictObject({
+  part_id: z.string(),
+  name: z.string(),
+  operation_id: z.string(),
+  bounds: RegionOut,
+  count: int,
+  protection: z.strictObject({ mode: z.literal("exact_mask"), description: z.string() }),
+  revision: int,
+  created_at: z.string(),
+});
+
+export const AssetOutput = z.strictObject({
+  asset_id: z.string(),
   name: z.string(),
   width: int,
   height: int,
   length: int,
-  blockCount: int,
-  dataVersion: int,
-  offset: Vec3,
+  block_count: int,
+  data_version: int,
+  offset: Vec3Out,
   sha256: z.string(),
   bytes: int,
 });
 
-export const Pose = z.strictObject({
+export const PoseOutput = z.strictObject({
   x: z.number(),
   y: z.number(),
   z: z.number(),
   yaw: z.number(),
-  pitch: z.number().min(-90).max(90),
-  fov: z.number().min(30).max(110).optional(),
-  width: int.min(16).max(1920).optional(),
-  height: int.min(16).max(1080).optional(),
+  pitch: z.number(),
+  fov: z.number().optional(),
+  width: int.optional(),
+  height: int.optional(),
 });

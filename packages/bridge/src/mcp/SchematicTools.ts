@@ -1,13 +1,18 @@
-import { blockEntityPredicate, fail, mcbError, type QuarterTurns } from "@mcb/blocks";
-import { schematicFromRegion, schematicToPlan } from "@mcb/schematic";
+import { blockEntityPredicate, type QuarterTurns } from "@mcb/blocks";
+import { ASSET_ID, schematicFromRegion, schematicToPlan, type AssetInfo } from "@mcb/schematic";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { readDenseRegion } from "./RegionBlocks.js";
 import { AssetOutput, PrepareOutput, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
-const ASSET = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** The library's one rule for asset ids (= schematic_export names = file stems), published in the schema. */
+const AssetId = z.string().regex(ASSET_ID, "must match [A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+
+/** An asset on the wire (snake_case, like every other answer). */
+function assetView(a: AssetInfo) {
+  return { asset_id: a.assetId, name: a.name, width: a.width, height: a.height, length: a.length, block_count: a.blockCount, data_version: a.dataVersion, offset: a.offset, sha256: a.sha256, bytes: a.bytes };
+}
 
 /** asset_list, schematic_export, schematic_import_prepare over the local .schem library. */
 export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
@@ -18,13 +23,13 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
     {
       title: "List schematic assets",
       description: "The local .schem library (≤ 64 files): id, size, block count, DataVersion, offset, SHA-256, bytes. query filters ids case-insensitively. Every file is validated; a corrupt one fails the list.",
-      inputSchema: { query: z.string().max(64).optional() },
-      outputSchema: z.object({ assets: z.array(AssetOutput) }),
+      inputSchema: { query: z.string().max(64).optional().describe("case-insensitive part of an asset id") },
+      outputSchema: z.strictObject({ assets: z.array(AssetOutput) }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ query }) => {
       const r = m.library.list(query);
-      return toolResult(r.ok ? { ok: true, value: { assets: r.value } } : r);
+      return toolResult(r.ok ? { ok: true, value: { assets: r.value.map(assetView) } } : r);
     },
   );
 
@@ -34,25 +39,30 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
       title: "Export a region as a schematic",
       description:
         "Save the dense inclusive region min..max (air included, ≤ 4096 positions, inside the project area) as a Sponge v2 .schem named `name` ([A-Za-z0-9][A-Za-z0-9_-]{0,63}); origin (default min) becomes the paste anchor. Regions with block entities are refused rather than losing their data. Returns the asset metadata.",
-      inputSchema: { name: z.string().min(1).max(64), min: Vec3, max: Vec3, origin: Vec3.optional() },
+      inputSchema: {
+        name: AssetId.describe("the new asset id: [A-Za-z0-9][A-Za-z0-9_-]{0,63}; an existing asset is never overwritten"),
+        min: Vec3.describe("one corner (inclusive)"),
+        max: Vec3.describe("the opposite corner (inclusive)"),
+        origin: Vec3.optional().describe("the paste anchor (default min)"),
+      },
       outputSchema: AssetOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async ({ name, min, max, origin }) => {
-      if (!ASSET.test(name)) return toolResult(fail(mcbError("invalid_request", "name must match [A-Za-z0-9][A-Za-z0-9_-]{0,63} (it becomes the asset id)", { reason: "asset_id" })));
-      const read = await readDenseRegion(m, min, max);
+      const read = await m.engine.regionBlocks(m.ctx, { min, max });
       if (!read.ok) return toolResult(read);
-      const { min: rmin, max: rmax, palette, states, digests } = read.value;
+      const { box } = read.value;
       const info = await m.world.info();
       const s = schematicFromRegion({
-        region: { box: { minX: rmin.x, minY: rmin.y, minZ: rmin.z, maxX: rmax.x, maxY: rmax.y, maxZ: rmax.z }, palette, states, digests },
-        origin: origin ?? rmin,
+        region: read.value,
+        origin: origin ?? { x: box.minX, y: box.minY, z: box.minZ },
         dataVersion: info.dataVersion,
         hasBlockEntity,
         name,
       });
       if (!s.ok) return toolResult(s);
-      return toolResult(m.library.save(name, s.value));
+      const saved = m.library.save(name, s.value);
+      return toolResult(saved.ok ? { ok: true, value: assetView(saved.value) } : saved);
     },
   );
 
@@ -62,7 +72,11 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
       title: "Prepare a schematic paste",
       description:
         "Validate a library asset and prepare a normal checked plan pasting it at target (its anchor), rotated clockwise seen from above by 0/90/180/270 about the target; block states turn with it. Air in the schematic is part of the plan. Apply with build_apply.",
-      inputSchema: { asset_id: z.string().max(64), target: Vec3, rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).optional() },
+      inputSchema: {
+        asset_id: AssetId.describe("an asset id from asset_list"),
+        target: Vec3.describe("where the schematic's anchor lands"),
+        rotation: z.literal([0, 90, 180, 270]).optional().describe("clockwise degrees seen from above about the target: 0, 90, 180 or 270 (default 0)"),
+      },
       outputSchema: PrepareOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },

@@ -3,10 +3,16 @@ import { BrushSchema, PREVIEW_DEFAULT_RESOLUTION, TerrainRecipeSchema, PREVIEW_M
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { readDenseRegion } from "./RegionBlocks.js";
+import { ColumnRectOut, PrepareFields } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
-const Bounds = z.object({ minX: z.number(), minZ: z.number(), maxX: z.number(), maxZ: z.number() });
+const int = z.number().int();
+/** The plan summary, present when a plan was prepared. */
+const OptionalPlan = Object.fromEntries(Object.entries(PrepareFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof PrepareFields]: z.ZodOptional<(typeof PrepareFields)[K]> };
+
+function columnRect(b: { minX: number; minZ: number; maxX: number; maxZ: number }) {
+  return { min: { x: b.minX, z: b.minZ }, max: { x: b.maxX, z: b.maxZ } };
+}
 
 /** terrain_preview, terrain_prepare, terrain_brush_prepare. */
 export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
@@ -16,11 +22,18 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       title: "Preview a terrain recipe",
       description:
         "Evaluate a deterministic height-field recipe {version: 1, seed?, area: {min: {x,z}, max: {x,z}}, base, floor?, ceiling?, features: [hill|ridge|plateau|basin|channel|noise{amplitude, scale, octaves?}|terrace], palette?, preserve?} without touching the world. Returns a PNG heightmap (north up), the content-addressed terrain_id (cached, 32 recipes until restart), tile layout and height statistics. world_verified is always false.",
-      inputSchema: { recipe: TerrainRecipeSchema, resolution: z.number().int().min(8).max(PREVIEW_MAX_RESOLUTION).optional() },
-      outputSchema: z.looseObject({
+      inputSchema: {
+        recipe: TerrainRecipeSchema,
+        resolution: z.number().int().min(8).max(PREVIEW_MAX_RESOLUTION).optional().describe(`preview pixels along the longer side, 8..${PREVIEW_MAX_RESOLUTION}`),
+      },
+      outputSchema: z.strictObject({
         terrain_id: z.string(),
-        tiles: z.object({ size: z.number().int(), columns: z.number().int(), rows: z.number().int(), count: z.number().int() }),
-        stats: z.object({ min: z.number(), max: z.number(), mean: z.number() }),
+        area: ColumnRectOut,
+        columns: int,
+        floor: int,
+        ceiling: int,
+        tiles: z.strictObject({ size: int, columns: int, rows: int, count: int }),
+        stats: z.strictObject({ min: z.number(), max: z.number(), mean: z.number() }),
         world_verified: z.literal(false),
       }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -53,8 +66,20 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       title: "Prepare one terrain tile",
       description:
         "A checked plan for tile tile_index (0..count−1, row-major) of a previewed terrain: every column from floor to ceiling, changing natural blocks only (builds and water stay). Returns the usual plan summary plus tile_bounds, or status empty when nothing would change. Apply with build_apply.",
-      inputSchema: { terrain_id: z.string().max(64), tile_index: z.number().int().min(0) },
-      outputSchema: z.looseObject({ status: z.enum(["prepared", "empty"]), tile_bounds: Bounds, changed_blocks: z.number().int(), plan_id: z.string().optional(), plan_hash: z.string().optional() }),
+      inputSchema: {
+        terrain_id: z.string().max(64).describe("terrain_id from terrain_preview"),
+        tile_index: z.number().int().min(0).describe("0..tiles.count − 1, row-major"),
+      },
+      outputSchema: z.strictObject({
+        ...OptionalPlan,
+        status: z.enum(["prepared", "empty"]),
+        changed_blocks: int,
+        unchanged_blocks: int,
+        filtered_blocks: int,
+        tile_index: int,
+        tile_bounds: ColumnRectOut,
+        preserved_columns: int,
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async ({ terrain_id, tile_index }) => {
@@ -64,7 +89,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       if (!tile.ok) return toolResult(tile);
       const r = await m.engine.buildPrepare(m.ctx, { plan: tile.value.plan });
       if (!r.ok) return toolResult(r);
-      const extra = { tile_index, tile_bounds: tile.value.bounds, preserved_columns: tile.value.preservedColumns };
+      const extra = { tile_index, tile_bounds: columnRect(tile.value.bounds), preserved_columns: tile.value.preservedColumns };
       if (r.value.changed_blocks === 0) return toolResult(ok({ status: "empty" as const, changed_blocks: 0, unchanged_blocks: r.value.unchanged_blocks, filtered_blocks: r.value.filtered_blocks, ...extra }));
       return toolResult(ok({ status: "prepared" as const, ...r.value, ...extra }));
     },
@@ -77,11 +102,12 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       description:
         "Edit the live surface: brush {action: raise|lower|flatten|smooth, center: {x,z}, radius ≤ 24, amount? (raise/lower), target_y? (flatten), strength? 0..1, soft_edge? 0..1, y_range: {min, max} (≤ 80 levels scanned for the surface), preserve?: [{x,z}]}. The scanned surface becomes read dependencies. Returns a before | after | delta image and a plan summary (plan_state prepared), or plan_state empty with no plan.",
       inputSchema: { brush: BrushSchema },
-      outputSchema: z.looseObject({
+      outputSchema: z.strictObject({
+        ...OptionalPlan,
         plan_state: z.enum(["prepared", "empty"]),
-        columns: z.object({ scanned: z.number().int(), changed: z.number().int(), skipped: z.record(z.string(), z.number()) }),
-        plan_id: z.string().optional(),
-        plan_hash: z.string().optional(),
+        columns: z.strictObject({ scanned: int, changed: int, skipped: z.record(z.string(), int) }),
+        raised: int,
+        lowered: int,
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -89,7 +115,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       const b = parseBrush(brush);
       if (!b.ok) return toolResult(b);
       // Scans go through region_inspect: the same permission, area and 4096-position limit as any read.
-      const read: BoxReader = (box) => readDenseRegion(m, { x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ });
+      const read: BoxReader = (box) => m.engine.regionBlocks(m.ctx, { min: { x: box.minX, y: box.minY, z: box.minZ }, max: { x: box.maxX, y: box.maxY, z: box.maxZ } });
       const scan = await scanSurface(read, brushColumns(b.value), b.value.y_range.min, b.value.y_range.max);
       if (!scan.ok) return toolResult(scan);
       const r = planBrush(m.registry, b.value, scan.value);
