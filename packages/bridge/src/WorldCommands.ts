@@ -9,7 +9,8 @@ export interface BuildReport {
   readonly operation: OperationStatusView | null;
 }
 
-async function applyAndWait(w: EmbeddedWorld, plan: PrepareView, key: string): Promise<Result<OperationStatusView | null>> {
+/** Applies a prepared plan and waits for its operation; null for a plan with nothing to change. */
+export async function applyAndWait(w: EmbeddedWorld, plan: PrepareView, key: string): Promise<Result<OperationStatusView | null>> {
   if (plan.changed_blocks === 0) return ok(null);
   const started = await w.engine.buildApply(w.ctx, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key });
   if (!started.ok) return started;

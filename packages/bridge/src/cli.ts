@@ -7,7 +7,9 @@ import { DEFAULT_STATE_DIR, openEmbeddedWorld, type EmbeddedWorld } from "./Embe
 import { CameraStore } from "./mcp/CameraStore.js";
 import { runMcpServer } from "./McpCommand.js";
 import { compileRecipeFile, formatSummary } from "./RecipeCommand.js";
-import { buildSchematicFile, schematicFileInfo } from "./SchematicCommands.js";
+import { buildSchematicFile, exportSchematic, importSchematic, schematicFileInfo } from "./SchematicCommands.js";
+import { captureToFile } from "./CameraCommands.js";
+import type { CameraPose } from "@mcb/render";
 import { previewTerrainFile, progressBar, runTerrainBatch } from "./TerrainCommands.js";
 import { buildRecipeFile, formatOperation, inspectRegion, undoOperation } from "./WorldCommands.js";
 
@@ -19,13 +21,18 @@ const USAGE = `usage:
   mcb inspect [options] -- x1 y1 z1 x2 y2 z2   palette summary (≤ 4096 positions)
   mcb recovery review <operation_id>
   mcb recovery abandon <operation_id> <digest>
-  mcb mcp                            MCP server over stdio (19 tools) on the embedded world
+  mcb mcp                            MCP server over stdio (22 tools) on the embedded world
   mcb schem build <recipe.json> -o <out.schem> [--origin x,y,z] [--max-positions N]
   mcb schem info <file.schem> [--max-positions N]
+  mcb schem export <name> [-o <out.schem>] [--origin x,y,z] -- x1 y1 z1 x2 y2 z2
+                                     a region of the embedded world into its library (and a file)
+  mcb schem import <asset_id | file.schem> --at x,y,z [--rotation 0|90|180|270]
+                                     paste: prepare, apply and wait, like mcb build
   mcb terrain preview <terrain.json> -o <out.png> [--resolution N]
   mcb terrain batch <terrain.json> [--max-tiles N]   apply every tile, resumable
   mcb camera save <name> -- x y z yaw pitch [fov]   a viewpoint for camera_list/capture
   mcb camera list
+  mcb camera capture (<name> | -- x y z yaw pitch [fov]) -o <out.png> [--width W] [--height H] [--view-distance N]
 options: --state <dir> (embedded world directory, default ${DEFAULT_STATE_DIR}), --json
 
 Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error,
@@ -68,6 +75,11 @@ async function main(argv: string[]): Promise<number> {
         "max-positions": { type: "string" },
         resolution: { type: "string" },
         "max-tiles": { type: "string" },
+        at: { type: "string" },
+        rotation: { type: "string" },
+        width: { type: "string" },
+        height: { type: "string" },
+        "view-distance": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -151,12 +163,33 @@ async function main(argv: string[]): Promise<number> {
           ...(origin ? { origin: { x: origin[0]!, y: origin[1]!, z: origin[2]! } } : {}),
           ...(max !== undefined ? { maxPositions: max } : {}),
         });
-        return emit(r, o, (v) => `wrote ${parsed.values.output}: ${v.width}×${v.height}×${v.length}, ${v.blockCount} blocks, ${v.bytes} bytes, sha256 ${v.sha256}`);
+        return emit(r, o, (v) => `wrote ${parsed.values.output}: ${v.width}×${v.height}×${v.length}, ${v.block_count} blocks, ${v.bytes} bytes, sha256 ${v.sha256}`);
+      }
+      if (action === "export" && file !== undefined && args.length === 8) {
+        const c = args.slice(2).map(Number);
+        const origin = vec(parsed.values.origin);
+        if (!c.every(Number.isSafeInteger) || origin === null) return usage();
+        const [x1, y1, z1, x2, y2, z2] = c as [number, number, number, number, number, number];
+        return withWorld(state, async (w) =>
+          emit(await exportSchematic(w, file, { x: x1, y: y1, z: z1 }, { x: x2, y: y2, z: z2 }, origin, parsed.values.output), o, (v) =>
+            `saved asset ${v.asset_id}: ${v.width}×${v.height}×${v.length}, ${v.block_count} blocks, ${v.bytes} bytes, sha256 ${v.sha256}${parsed.values.output === undefined ? "" : `; wrote ${parsed.values.output}`}`,
+          ),
+        );
+      }
+      if (action === "import" && file !== undefined && args.length === 2) {
+        const at = vec(parsed.values.at);
+        const rotation = Number(parsed.values.rotation ?? 0);
+        if (at === null || at === undefined || ![0, 90, 180, 270].includes(rotation)) return usage();
+        return withWorld(state, async (w) => {
+          const r = await importSchematic(w, file, at, rotation as 0 | 90 | 180 | 270);
+          const code = emit(r, o, (v) => `paste plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)\n${operationText(v.operation)}`);
+          return r.ok ? operationExit(r.value.operation) : code;
+        });
       }
       if (action === "info" && file !== undefined && args.length === 2)
         return emit(await schematicFileInfo(file, max), o, (v) =>
           [
-            `${v.name}: ${v.width}×${v.height}×${v.length} (${v.blockCount} non-air), DataVersion ${v.dataVersion}, offset ${v.offset.x} ${v.offset.y} ${v.offset.z}`,
+            `${v.name}: ${v.width}×${v.height}×${v.length} (${v.block_count} non-air), DataVersion ${v.data_version}, offset ${v.offset.x} ${v.offset.y} ${v.offset.z}`,
             `${v.bytes} bytes, sha256 ${v.sha256}`,
             ...v.palette.map((p) => `  ${String(p.count).padStart(6)} ${p.state}`),
           ].join("\n"),
@@ -187,6 +220,24 @@ async function main(argv: string[]): Promise<number> {
       const [action, name, ...nums] = args;
       const store = new CameraStore(state);
       if (action === "list" && args.length === 1) return emit({ ok: true, value: store.list() }, o, (cs) => cs.map((c) => `${c.camera_id}: ${JSON.stringify(c.pose)}`).join("\n") || "(no cameras)");
+      if (action === "capture" && parsed.values.output !== undefined) {
+        const sizes = [intOption(parsed.values.width), intOption(parsed.values.height), intOption(parsed.values["view-distance"])];
+        if (sizes.includes(null)) return usage();
+        const [width, height, viewDistance] = sizes as (number | undefined)[];
+        let view: { camera: string } | { pose: CameraPose };
+        if (name !== undefined && nums.length === 0 && !/^-?[\d.]+$/.test(name)) view = { camera: name };
+        else {
+          const v = args.slice(1).map(Number);
+          if ((v.length !== 5 && v.length !== 6) || !v.every(Number.isFinite)) return usage();
+          const [x, y, z, yaw, pitch, fov] = v as [number, number, number, number, number, number | undefined];
+          view = { pose: { x, y, z, yaw, pitch, ...(fov !== undefined ? { fov } : {}), ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) } };
+        }
+        if ("camera" in view && (width !== undefined || height !== undefined)) return usage();
+        const out = parsed.values.output;
+        return withWorld(state, async (w) =>
+          emit(await captureToFile(w, view, out, viewDistance), o, (c) => `wrote ${c.output}: ${c.width}×${c.height}, ${c.bytes} bytes, ${Math.round(c.hit_fraction * 100)}% of pixels show blocks${c.inside_block ? " (the eye is inside a block)" : ""}`),
+        );
+      }
       if (action === "save" && name !== undefined && (nums.length === 5 || nums.length === 6)) {
         const v = nums.map(Number);
         if (!v.every(Number.isFinite)) return usage();
@@ -199,6 +250,13 @@ async function main(argv: string[]): Promise<number> {
     default:
       return usage();
   }
+}
+
+/** undefined when absent, null when not "x,y,z" integers. */
+function vec(v: string | undefined): { x: number; y: number; z: number } | undefined | null {
+  if (v === undefined) return undefined;
+  const n = v.split(",").map(Number);
+  return n.length === 3 && n.every(Number.isSafeInteger) ? { x: n[0]!, y: n[1]!, z: n[2]! } : null;
 }
 
 /** undefined when absent, null when not a positive integer. */

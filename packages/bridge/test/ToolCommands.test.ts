@@ -28,7 +28,7 @@ describe("mcb schem", () => {
     expect(s.ok && [s.value.width, s.value.height, s.value.length]).toEqual([info.width, info.height, info.length]);
     const shown = await mcb("schem", "info", out, "--json");
     expect(shown.code).toBe(0);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ width: info.width, sha256: info.sha256, blockCount: info.blockCount });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ width: info.width, sha256: info.sha256, block_count: info.block_count });
     const text = await mcb("schem", "info", out);
     expect(text.stdout).toContain("DataVersion 4786");
   });
@@ -122,4 +122,47 @@ describe("mcb camera", () => {
     const list = JSON.parse((await mcb("camera", "list", "--state", state, "--json")).stdout);
     expect(list).toEqual([{ camera_id: "front", pose: { x: 3.5, y: 66, z: -20, yaw: 0, pitch: 10 } }]);
   });
+});
+
+describe("CLI parity with the agent's tools", () => {
+  it("schem export writes the library asset (and a file), schem import pastes it rotated, camera capture writes a PNG", async () => {
+    const state = tmp();
+    const built = await mcb("build", tower, "--state", state, "--json");
+    expect(built.code).toBe(0);
+    const out = join(state, "copy.schem");
+    const exported = await mcb("schem", "export", "tower", "-o", out, "--state", state, "--json", "--", "-6", "64", "-6", "6", "80", "6");
+    expect(exported.code).toBe(0);
+    const asset = JSON.parse(exported.stdout);
+    expect(asset).toMatchObject({ asset_id: "tower", width: 13, height: 17, length: 13, offset: { x: 0, y: 0, z: 0 } });
+    expect(JSON.parse((await mcb("schem", "info", out, "--json")).stdout)).toMatchObject({ sha256: asset.sha256, block_count: asset.block_count });
+    expect((await mcb("schem", "export", "tower", "--state", state, "--", "0", "64", "0", "1", "64", "1")).code).toBe(1); // never overwrites
+
+    const pasted = await mcb("schem", "import", "tower", "--at", "100,64,0", "--rotation", "90", "--state", state, "--json");
+    expect(pasted.code).toBe(0);
+    const report = JSON.parse(pasted.stdout);
+    expect(report.operation).toMatchObject({ status: "applied" });
+    expect(report.plan.region).toEqual({ min: { x: 88, y: 64, z: 0 }, max: { x: 100, y: 80, z: 12 } }); // anchored at its min corner, turned clockwise
+    const fromFile = await mcb("schem", "import", out, "--at", "200,64,0", "--state", state, "--json");
+    expect(JSON.parse(fromFile.stdout).operation.counters.written).toBe(asset.block_count);
+    const counts = async (x1: number, x2: number, z1 = -6) => {
+      const r = await mcb("inspect", "--state", state, "--json", "--", String(x1), "70", String(z1), String(x2), "70", String(z1 + 12));
+      return (JSON.parse(r.stdout) as { palette: { state: string; count: number }[] }).palette.filter((p) => p.state !== "minecraft:air").reduce((n, p) => n + p.count, 0);
+    };
+    expect(await counts(200, 212, 0)).toBe(await counts(-6, 6));
+    expect(await counts(88, 100, 0)).toBe(await counts(-6, 6));
+    expect((await mcb("schem", "import", "tower", "--at", "0,64,0", "--rotation", "45", "--state", state)).code).toBe(2);
+
+    const png = join(state, "shot.png");
+    const shot = await mcb("camera", "capture", "-o", png, "--width", "320", "--height", "180", "--state", state, "--json", "--", "0", "66", "-30", "0", "-5");
+    expect(shot.code).toBe(0);
+    const img = PNG.sync.read(readFileSync(png));
+    expect([img.width, img.height]).toEqual([320, 180]);
+    expect(JSON.parse(shot.stdout).hit_fraction).toBeGreaterThan(0.01);
+    expect((await mcb("camera", "save", "front", "--state", state, "--", "0", "66", "-30", "0", "-5")).code).toBe(0);
+    const named = await mcb("camera", "capture", "front", "-o", join(state, "front.png"), "--state", state);
+    expect(named.code).toBe(0);
+    expect(named.stdout).toMatch(/wrote .*front\.png: 1280×720/);
+    const missing = await mcb("camera", "capture", "nope", "-o", join(state, "x.png"), "--state", state);
+    expect([missing.code, JSON.parse(missing.stderr).error.code]).toEqual([1, "camera_unavailable"]);
+  }, 60_000);
 });

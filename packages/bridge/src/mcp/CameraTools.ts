@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { fail, mcbError, ok } from "@mcb/blocks";
-import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, captureCamera, type CameraPose } from "@mcb/render";
+import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, type CameraPose } from "@mcb/render";
+import { captureProjectView } from "../actions/ProjectCapture.js";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
@@ -100,13 +101,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         if (!FINISHED.has(op.value.status))
           return toolResult(fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })));
       }
-      const scope = m.engine.projectScope(m.ctx);
-      if (!scope.ok) return toolResult(scope);
-      const info = await m.world.info();
-      const a = scope.value.area; // the camera reads only the project's area
-      const bounds = { minX: a.minX, minY: Math.max(a.minY, info.minY), minZ: a.minZ, maxX: a.maxX, maxY: Math.min(a.maxY, info.maxY), maxZ: a.maxZ };
-      const observedAt = new Date().toISOString();
-      const r = await captureCamera(m.world, pose, { bounds, maxDistance: args.view_distance ?? DEFAULT_VIEW_DISTANCE });
+      const r = await captureProjectView(m.engine, m.ctx, m.world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);
       if (!r.ok) return toolResult(r);
       const c = r.value;
       const captureId = `cap_${randomBytes(8).toString("hex")}`;
@@ -120,7 +115,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         ...(args.camera_id !== undefined ? { camera_id: args.camera_id } : {}),
         ...(args.after_operation_id !== undefined ? { after_operation_id: args.after_operation_id } : {}),
         eye: c.eye,
-        observed_at: observedAt,
+        observed_at: c.observedAt,
         renderer: "embedded_software_renderer",
         sections_read: c.sectionsRead,
         sections_with_blocks: c.sectionsWithBlocks,

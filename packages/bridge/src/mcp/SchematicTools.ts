@@ -1,5 +1,5 @@
-import { blockEntityPredicate, type QuarterTurns } from "@mcb/blocks";
-import { ASSET_ID, schematicFromRegion, schematicToPlan, type AssetInfo } from "@mcb/schematic";
+import { ASSET_ID } from "@mcb/schematic";
+import { assetView, exportRegionAsset, preparePaste } from "../actions/SchematicActions.js";
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
@@ -9,15 +9,8 @@ import { toolResult } from "./ToolResult.js";
 /** The library's one rule for asset ids (= schematic_export names = file stems), published in the schema. */
 const AssetId = z.string().regex(ASSET_ID, "must match [A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
-/** An asset on the wire (snake_case, like every other answer). */
-function assetView(a: AssetInfo) {
-  return { asset_id: a.assetId, name: a.name, width: a.width, height: a.height, length: a.length, block_count: a.blockCount, data_version: a.dataVersion, offset: a.offset, sha256: a.sha256, bytes: a.bytes };
-}
-
 /** asset_list, schematic_export, schematic_import_prepare over the local .schem library. */
 export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
-  const hasBlockEntity = blockEntityPredicate(m.registry);
-
   tools.register(
     "asset_list",
     {
@@ -49,19 +42,7 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async ({ name, min, max, origin }) => {
-      const read = await m.engine.regionBlocks(m.ctx, { min, max });
-      if (!read.ok) return toolResult(read);
-      const { box } = read.value;
-      const info = await m.world.info();
-      const s = schematicFromRegion({
-        region: read.value,
-        origin: origin ?? { x: box.minX, y: box.minY, z: box.minZ },
-        dataVersion: info.dataVersion,
-        hasBlockEntity,
-        name,
-      });
-      if (!s.ok) return toolResult(s);
-      const saved = m.library.save(name, s.value);
+      const saved = await exportRegionAsset(m, name, min, max, origin);
       return toolResult(saved.ok ? { ok: true, value: assetView(saved.value) } : saved);
     },
   );
@@ -83,9 +64,7 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
     async ({ asset_id, target, rotation }) => {
       const asset = m.library.load(asset_id);
       if (!asset.ok) return toolResult(asset);
-      const plan = schematicToPlan(m.registry, asset.value.schematic, { target, turns: ((rotation ?? 0) / 90) as QuarterTurns });
-      if (!plan.ok) return toolResult(plan);
-      return toolResult(await m.engine.buildPrepare(m.ctx, { plan: plan.value }));
+      return toolResult(await preparePaste(m, asset.value.schematic, target, rotation));
     },
   );
 }

@@ -1,0 +1,34 @@
+import { writeFile } from "node:fs/promises";
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import type { CameraPose } from "@mcb/render";
+import { captureProjectView } from "./actions/ProjectCapture.js";
+import type { EmbeddedWorld } from "./EmbeddedWorld.js";
+import { CameraStore } from "./mcp/CameraStore.js";
+
+export interface CaptureReport {
+  readonly output: string;
+  readonly width: number;
+  readonly height: number;
+  readonly hit_fraction: number;
+  readonly sections_read: number;
+  readonly inside_block: boolean;
+  readonly bytes: number;
+}
+
+/**
+ * `mcb camera capture (<camera_id> | -- x y z yaw pitch [fov]) -o out.png`: what camera_capture
+ * renders, written to a PNG file. Errors: camera_unavailable (unknown camera), invalid_request.
+ */
+export async function captureToFile(w: EmbeddedWorld, view: { camera: string } | { pose: CameraPose }, output: string, viewDistance?: number): Promise<Result<CaptureReport>> {
+  let pose: CameraPose;
+  if ("camera" in view) {
+    const saved = new CameraStore(w.dir).get(view.camera);
+    if (saved === undefined) return fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(view.camera)}; see mcb camera list`));
+    pose = saved.pose;
+  } else pose = view.pose;
+  const r = await captureProjectView(w.engine, w.ctx, w.world, pose, viewDistance);
+  if (!r.ok) return r;
+  await writeFile(output, r.value.png);
+  const c = r.value;
+  return ok({ output, width: c.width, height: c.height, hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000, sections_read: c.sectionsRead, inside_block: c.insideBlock, bytes: c.png.length });
+}
