@@ -31,3 +31,4 @@ export { MAX_MATERIAL_ID_LENGTH, describeMaterial, type MaterialDescription } fr
 export { rotateState, mirrorState, type MirrorAxis, type QuarterTurns } from "./StateTransform.js";
 export { blockEntityPredicate } from "./BlockEntities.js";
 export { Interner } from "./Interner.js";
+export { blockShapes, type BlockShapes, type Face, type FaceRect, type ShapeBox } from "./BlockShapes.js";

@@ -1,4 +1,4 @@
-import { boundsOf } from "./Geometry.js";
+import { boundsOf, posKey } from "./Geometry.js";
 import type { Journal } from "./Journal.js";
 import { forEachWritten } from "./Ownership.js";
 import { writeIndexOf, type PreparedPlan } from "./PreparedPlan.js";
@@ -20,6 +20,8 @@ export class ChangedSincePrepare {
   private readonly bounds;
   private seen: number;
   private readonly otherPlans = new Map<string, PreparedPlan>();
+  /** Position → write-set index, built on first use for plans whose multi-block pairs break the sort. */
+  private index: Map<string, number> | null = null;
   count = 0;
 
   constructor(
@@ -53,8 +55,18 @@ export class ChangedSincePrepare {
     return this.marked[i] === 1;
   }
 
+  private indexOf(x: number, y: number, z: number): number {
+    if (this.plan.pairs.length === 0) return writeIndexOf(this.plan, x, y, z);
+    if (this.index === null) {
+      this.index = new Map();
+      const p = this.plan.pos;
+      for (let i = 0; i < p.length / 3; i++) this.index.set(posKey(p[i * 3]!, p[i * 3 + 1]!, p[i * 3 + 2]!), i);
+    }
+    return this.index.get(posKey(x, y, z)) ?? -1;
+  }
+
   private note(x: number, y: number, z: number, state: string | null): void {
-    const i = writeIndexOf(this.plan, x, y, z);
+    const i = this.indexOf(x, y, z);
     if (i < 0 || this.marked[i] === 1) return;
     if (state !== null && state === this.plan.states[this.plan.before[i]!]) return;
     this.marked[i] = 1;

@@ -183,7 +183,10 @@ export function writeCount(p: PlanContent): number {
   return p.pos.length / 3;
 }
 
-/** Index of (x, y, z) in the write set (sorted by y, z, x), or −1. Binary search. */
+/**
+ * Index of (x, y, z) in a write set sorted by (y, z, x), or −1. Binary search: only for plans
+ * without multi-block pairs (pairing moves a partner next to its first member, out of order).
+ */
 export function writeIndexOf(p: PlanContent, x: number, y: number, z: number): number {
   const pos = p.pos;
   let lo = 0;

@@ -99,6 +99,33 @@ describe.each(["memory", "sqlite"] as const)("%s journal", (journal) => {
     expect(again).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "already_undone" } } });
   });
 
+  it("plans with multi-block pairs (doors) detect a stale base too, though pairing reorders their write set", async () => {
+    const h = await harness();
+    const door = (half: string) => `minecraft:oak_door[facing=east,half=${half},hinge=left,open=false,powered=false]`;
+    const recipe = {
+      version: 1,
+      operations: [
+        { type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 6, y: 66, z: 6 }, block: STONE },
+        { type: "box", min: { x: 3, y: 64, z: 3 }, max: { x: 3, y: 64, z: 3 }, block: door("lower") },
+        { type: "box", min: { x: 3, y: 65, z: 3 }, max: { x: 3, y: 65, z: 3 }, block: door("upper") },
+      ],
+    };
+    const first = unwrap(await h.engine.buildPrepare(h.agent, { recipe }));
+    const second = unwrap(await h.engine.buildPrepare(h.agent, { recipe }));
+    expect(h.journal.getPlan(second.plan_id)!.pairs.length).toBe(1);
+    unwrap(await h.engine.buildApply(h.agent, { plan_id: first.plan_id, plan_hash: first.plan_hash, idempotency_key: "first" }));
+    await h.engine.settle();
+    h.world.externalEdit(3, 65, 3, AIR); // the player breaks the upper half (and the game the lower)
+    h.world.externalEdit(3, 64, 3, AIR);
+    h.world.externalEdit(5, 66, 5, AIR); // and a stone block
+    const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: second.plan_id, plan_hash: second.plan_hash, idempotency_key: "second" }));
+    await h.engine.settle();
+    const st = unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id }));
+    expect([st.status, st.counters.conflicts, st.counters.written]).toEqual(["conflict", 3, 0]);
+    expect(st.conflicts.every((c) => c.changed_since_prepare)).toBe(true);
+    expect([h.world.stateAt(3, 65, 3), h.world.stateAt(3, 64, 3), h.world.stateAt(5, 66, 5)]).toEqual([AIR, AIR, AIR]);
+  });
+
   it("a change the base already shows is not stale: a plan prepared after an edit applies normally", async () => {
     const h = await harness();
     await h.build(TOWER, "tower");
