@@ -3,6 +3,7 @@ import { createMaterialCatalog, fail, mcbError, ok, type BlockRegistry, type Mat
 import { createRecipeCompiler, type Box3, type RecipeCompiler } from "@mcb/recipe";
 import { emptyCounters } from "./Applier.js";
 import { OperationQueue } from "./OperationQueue.js";
+import { ConnectionRules } from "./ConnectionRules.js";
 import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
 import { boxJson } from "./Geometry.js";
 import { inspectRegion, readRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "./Inspect.js";
@@ -60,6 +61,7 @@ export class Engine {
   private readonly newId: (prefix: string) => string;
   private readonly compiler: RecipeCompiler;
   private readonly catalog: MaterialCatalog;
+  private readonly connections: ConnectionRules;
   private readonly feed: ChangeFeed;
   private readonly planCache = new Map<string, PreparedPlan>();
   private readonly ops: OperationQueue;
@@ -73,6 +75,7 @@ export class Engine {
     this.newId = o.newId ?? ((prefix) => `${prefix}_${randomBytes(12).toString("hex")}`);
     this.compiler = createRecipeCompiler(o.registry);
     this.catalog = createMaterialCatalog(o.registry);
+    this.connections = new ConnectionRules(o.registry);
     this.feed = new ChangeFeed(this.limits.changeFeedCapacity);
     for (const p of o.projects) this.projects.set(p.projectId, new ProjectAccess(p));
     this.ops = new OperationQueue(
@@ -248,11 +251,11 @@ export class Engine {
       const world = await this.o.adapter.info();
       await this.syncEvents();
       const seq = this.o.journal.headSeq();
-      const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits };
-      const content = await prepareContent(deps, scope.value.config, world, input);
-      if (!content.ok) return content;
-      const plan = this.store(content.value, seq);
-      return ok(prepareView(plan, planWarnings(this.o.registry, plan)));
+      const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits, connections: this.connections };
+      const prepared = await prepareContent(deps, scope.value.config, world, input);
+      if (!prepared.ok) return prepared;
+      const plan = this.store(prepared.value.content, seq);
+      return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(this.o.registry, plan)]));
     });
   }
 

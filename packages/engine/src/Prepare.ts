@@ -4,6 +4,8 @@ import { boxContains, inBox, posKey, type Vec3 } from "./Geometry.js";
 import type { Journal } from "./Journal.js";
 import type { PlanContent } from "./PreparedPlan.js";
 import type { EngineLimits, ProjectConfig } from "./Project.js";
+import { ConnectionRules } from "./ConnectionRules.js";
+import { planConnections, type ConnectionMode } from "./Connections.js";
 import { WriteSetBuilder } from "./WriteSet.js";
 import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
@@ -22,6 +24,12 @@ export interface BuildPrepareInput {
   readonly dependencies?: readonly Vec3[];
   readonly part_id?: string;
   readonly expected_blocks?: readonly ExpectedBlock[];
+  /**
+   * Connection states of fences, panes, walls and stairs: "auto" computes them from neighbours
+   * (and existing neighbours join back), "pinned" keeps them as written. Default: the recipe's
+   * own `connections` ("auto" when absent); "pinned" for a compiled plan (schematics, terrain).
+   */
+  readonly connections?: ConnectionMode;
 }
 
 export interface PrepareDeps {
@@ -30,6 +38,13 @@ export interface PrepareDeps {
   readonly adapter: WorldAdapter;
   readonly journal: Journal;
   readonly limits: EngineLimits;
+  readonly connections: ConnectionRules;
+}
+
+export interface PreparedContent {
+  readonly content: PlanContent;
+  /** Notes for the caller (connection decisions), shown with the plan's warnings. */
+  readonly notes: readonly string[];
 }
 
 function filterMatches(f: SourceFilter, state: string): boolean {
@@ -50,10 +65,13 @@ export async function prepareContent(
   project: ProjectConfig,
   world: WorldInfo,
   input: BuildPrepareInput,
-): Promise<Result<PlanContent>> {
+): Promise<Result<PreparedContent>> {
   const { limits } = deps;
   if ((input.recipe === undefined) === (input.plan === undefined))
     return fail(mcbError("invalid_request", "give exactly one of recipe and plan", { reason: "recipe_or_plan" }));
+  const recipeMode = input.recipe !== undefined && typeof input.recipe === "object" && input.recipe !== null ? (input.recipe as { connections?: unknown }).connections : undefined;
+  const mode = input.connections ?? recipeMode ?? (input.plan !== undefined ? "pinned" : "auto");
+  if (mode !== "auto" && mode !== "pinned") return fail(mcbError("invalid_request", 'connections must be "auto" or "pinned"', { reason: "connections", allowed: ["auto", "pinned"] }));
   const depList = input.dependencies ?? [];
   if (!Array.isArray(depList)) return fail(mcbError("invalid_request", "dependencies must be an array of {x,y,z}"));
   if (depList.length > limits.maxDependencies)
@@ -98,10 +116,11 @@ export async function prepareContent(
     filterOf[k++] = f;
   });
 
+  let mask: Set<string> | null = null;
   if (input.part_id !== undefined) {
     const part = deps.journal.getPart(input.part_id);
     if (part === null || part.projectId !== project.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(input.part_id)} in this project`));
-    const mask = new Set<string>();
+    mask = new Set<string>();
     for (let i = 0; i < part.mask.length; i += 3) mask.add(posKey(part.mask[i]!, part.mask[i + 1]!, part.mask[i + 2]!));
     const outside: Vec3[] = [];
     let outsideCount = 0;
@@ -119,7 +138,31 @@ export async function prepareContent(
   if (!expected.ok) return expected;
 
   const current = await readPositions(deps.adapter, pos);
+  // The positions the plan decides (a replace filter that does not match leaves the world as is),
+  // with connection states computed against their neighbours.
+  const kept: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const f = filterOf[i]!;
+    if (f === 0 || filterMatches(plan.filters[f - 1]!, current.states[i]!)) kept.push(i);
+  }
+  const keptPos = new Int32Array(kept.length * 3);
+  kept.forEach((i, k) => keptPos.set(pos.subarray(i * 3, i * 3 + 3), k * 3));
+  const mayWrite = (x: number, y: number, z: number): string | null =>
+    !inBox(area, x, y, z) ? "outside the project area" : mask !== null && !mask.has(posKey(x, y, z)) ? "outside the part" : null;
+  const joined = await planConnections(deps.connections, deps.adapter, keptPos, kept.map((i) => plan.palette[desired[i]!]!), mode, mayWrite);
+  const desiredOf = new Array<string | undefined>(n);
+  kept.forEach((i, k) => (desiredOf[i] = joined.desired[k]!));
+  const neighbours = joined.neighbours;
+  let nb = 0;
   const out = new WriteSetBuilder();
+  /** Adds the existing neighbours that sort before position i (plan order is kept). */
+  const addNeighboursBefore = (x: number, y: number, z: number): void => {
+    for (; nb < neighbours.length; nb++) {
+      const u = neighbours[nb]!;
+      if ((u.y - y || u.z - z || u.x - x) >= 0) return;
+      out.add(u.x, u.y, u.z, u.before, u.digest, u.after);
+    }
+  };
   let unchanged = 0;
   let filtered = 0;
   const stale: unknown[] = [];
@@ -140,12 +183,11 @@ export async function prepareContent(
         if (stale.length < SAMPLE) stale.push({ pos: { x, y, z }, expected: want.state, actual: c, data_changed: want.state === c });
       }
     }
-    const f = filterOf[i]!;
-    if (f !== 0 && !filterMatches(plan.filters[f - 1]!, c)) {
+    const d = desiredOf[i];
+    if (d === undefined) {
       filtered++;
       continue;
     }
-    const d = plan.palette[desired[i]!]!;
     if (c === d) {
       unchanged++;
       continue;
@@ -155,8 +197,12 @@ export async function prepareContent(
       if (entityLoss.length < SAMPLE) entityLoss.push({ pos: { x, y, z }, current: c, desired: d });
       continue;
     }
+    addNeighboursBefore(x, y, z);
     out.add(x, y, z, c, dc, d);
   }
+  addNeighboursBefore(Infinity, Infinity, Infinity);
+  if (out.positions().length / 3 > limits.maxPlanBlocks)
+    return fail(mcbError("budget_exceeded", `with ${neighbours.length} existing neighbours joining it the plan changes more than ${limits.maxPlanBlocks} blocks; split it`, { limit: limits.maxPlanBlocks }));
   if (missingDigest.length > 0)
     return fail(mcbError("invalid_request", "expected_blocks omits the snapshot_id of a block entity; copy it from region_inspect", { reason: "missing_snapshot_id", sample: missingDigest }));
   if (staleCount > 0)
@@ -178,8 +224,9 @@ export async function prepareContent(
   }
   const depRead = await readPositions(deps.adapter, depPos);
   out.setDependencies(depPos, depRead.states, depRead.digests);
-  return ok(
-    out.build({
+  return ok({
+    notes: joined.notes,
+    content: out.build({
       projectId: project.projectId,
       kind: "build",
       undoOf: null,
@@ -190,7 +237,7 @@ export async function prepareContent(
       unchanged,
       filtered,
     }),
-  );
+  });
 }
 
 /** Validates expected_blocks: every desired position exactly once, canonical states, digests. */

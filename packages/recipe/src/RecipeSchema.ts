@@ -132,6 +132,12 @@ export const RecipeSchema = z
       .optional()
       .describe("named weighted palettes (at most 64), used as block: {palette: name}"),
     operations: OperationsSchema,
+    connections: z
+      .enum(["auto", "pinned"])
+      .optional()
+      .describe(
+        'fences, panes, bars, walls and stairs: "auto" (default) computes their connections and stair corners from their neighbours at preparation, and existing ones next to the build join it; "pinned" keeps every state exactly as written',
+      ),
   })
   .describe("a building recipe (JSON data, never code)");
 export type Recipe = z.infer<typeof RecipeSchema>;

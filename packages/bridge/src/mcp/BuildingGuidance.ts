@@ -17,6 +17,7 @@ Design
 - Calm walking areas: keep paths and floors level and two blocks of headroom; doors need both halves (lower and upper) in the same plan.
 - Organic foundations: blend builds into terrain; use terrain_brush_prepare (raise/lower/flatten/smooth with soft edges, preserve columns) rather than cubes of dirt.
 - Slope-aware materials: grass on gentle ground, stone or gravel on steep faces, sand or gravel on dry basin floors; keep mountain detail local.
+- Connections are automatic: fences, panes, bars, walls and stairs in a recipe join their neighbours at preparation (walls get posts and tall sides under blocks, stairs form inner and outer corners), and existing ones next to the build join it back, as the game does on placement. Give only facing and half; set the recipe's "connections": "pinned" to keep every state exactly as written. Warnings name lone posts and neighbours left unconnected.
 - Preserve what exists: replace filters and part masks (part_define, then build_prepare with part_id) keep edits inside their intended blocks. Manual edits by players are never overwritten: a mismatch is a conflict.
 
 Boundaries (exact)
