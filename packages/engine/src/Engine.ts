@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createMaterialCatalog, fail, mcbError, ok, type BlockRegistry, type MaterialCatalog, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type Box3, type RecipeCompiler } from "@mcb/recipe";
-import { emptyCounters } from "./Applier.js";
+import { admitPlan, alreadyApplied, newOperation } from "./ApplyAdmission.js";
 import { OperationQueue } from "./OperationQueue.js";
 import { ConnectionRules } from "./ConnectionRules.js";
 import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
@@ -12,7 +12,7 @@ import { surfaceSample, type SurfaceInput, type SurfaceView } from "./Surface.js
 import type { Journal, OperationRecord } from "./Journal.js";
 import { definePart, partView, type PartView } from "./Parts.js";
 import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
-import { preparedPlanHash, writeCount, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
+import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
 import { DEFAULT_ENGINE_LIMITS, ProjectAccess, denied, validateLimits, type EngineLimits, type ProjectConfig, type RequestContext } from "./Project.js";
 import { reviewRecovery, type RecoveryReview } from "./Recovery.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
@@ -43,10 +43,6 @@ export interface ApplyInput {
 export type UndoPrepareView = PrepareView & { readonly undo_of: string; readonly conflicts: { readonly count: number; readonly sample: readonly ConflictView[] } };
 
 const KEY = /^[\x21-\x7e]{1,128}$/;
-
-function alreadyApplied(operationId: string | null) {
-  return mcbError("invalid_request", "this plan was already applied under another key; prepare a new plan", { reason: "plan_already_applied", operation_id: operationId });
-}
 
 /**
  * The world engine: checked preparation, sliced compare-and-set application with a write-ahead
@@ -291,41 +287,12 @@ export class Engine {
       if (existing.planId === plan_id && existing.planHash === plan_hash) return ok(this.view(existing));
       return fail(mcbError("invalid_request", "this idempotency_key was used for a different plan; use a new key for a new plan", { reason: "idempotency_key_reused", operation_id: existing.operationId }));
     }
-    const plan = journal.getPlan(plan_id);
-    if (plan === null || plan.projectId !== ctx.projectId) return fail(mcbError("not_found", `no plan ${JSON.stringify(plan_id)} in this project`));
-    if (plan.planHash !== plan_hash) return fail(mcbError("invalid_request", "plan_hash does not match the prepared plan", { reason: "plan_hash" }));
-    const used = journal.findOperationByPlan(plan_id);
-    if (used !== null) return fail(alreadyApplied(used.operationId));
-    if (writeCount(plan) === 0)
-      return fail(mcbError("invalid_request", "this plan changes nothing (the world already holds it): there is nothing to apply", { reason: "empty_plan", unchanged_blocks: plan.unchanged }));
-    if (this.clock() > plan.expiresAt) return fail(mcbError("stale_snapshot", "the plan expired; prepare it again from fresh state", { reason: "plan_expired", expires_at: new Date(plan.expiresAt).toISOString() }));
-    if (journal.sizeBytes() > this.limits.maxJournalBytes)
-      return fail(mcbError("budget_exceeded", "the journal is over its disk quota; new writes stop until an administrator frees space", { reason: "journal_quota", limit: this.limits.maxJournalBytes }));
-    const blocked = journal.unfinishedOperations().filter((o) => o.status === "recovery_required");
-    if (blocked.length > 0)
-      return fail(mcbError("recovery_required", "an unfinished operation awaits administrator review; no new writes start until it is decided", { operation_ids: blocked.map((o) => o.operationId) }));
+    const admitted = admitPlan(journal, this.limits, this.clock(), ctx.projectId, plan_id, plan_hash);
+    if (!admitted.ok) return admitted;
+    const plan = admitted.value;
     const world = await this.o.adapter.info();
     if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
-    const now = this.clock();
-    const op: OperationRecord = {
-      operationId: this.newId("op"),
-      projectId: ctx.projectId,
-      planId: plan.planId,
-      planHash: plan.planHash,
-      idempotencyKey: idempotency_key,
-      initiator: { playerId: ctx.principal.playerId, role: ctx.principal.role },
-      kind: plan.kind,
-      undoOf: plan.undoOf,
-      partId: plan.partId ?? (plan.undoOf === null ? null : (journal.getOperation(plan.undoOf)?.partId ?? null)),
-      status: "queued",
-      createdAt: now,
-      updatedAt: now,
-      counters: emptyCounters(plan, this.limits.sliceSize),
-      conflictSample: [],
-      error: null,
-      undoable: true,
-      undoneBy: null,
-    };
+    const op = newOperation(journal, plan, ctx, idempotency_key, this.newId("op"), this.clock(), this.limits.sliceSize);
     // The checks above are advisory (they ran before an await); this one is atomic in the journal.
     const created = journal.createOperation(op);
     if (created === "duplicate_key") return this.buildApply(ctx, input);

@@ -1,0 +1,55 @@
+import { fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
+import { emptyCounters } from "./Applier.js";
+import type { Journal, OperationRecord } from "./Journal.js";
+import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
+import type { EngineLimits, RequestContext } from "./Project.js";
+
+export function alreadyApplied(operationId: string | null): McbError {
+  return mcbError("invalid_request", "this plan was already applied under another key; prepare a new plan", { reason: "plan_already_applied", operation_id: operationId });
+}
+
+/**
+ * The checks a prepared plan passes before build_apply creates its operation: it exists in the
+ * project with this hash, no operation uses it, it changes something, it has not expired, the
+ * journal is under quota and no recovery is pending. Advisory only where it races: uniqueness is
+ * decided by the journal's atomic `createOperation`.
+ */
+export function admitPlan(journal: Journal, limits: EngineLimits, now: number, projectId: string, planId: string, planHash: string): Result<PreparedPlan> {
+  const plan = journal.getPlan(planId);
+  if (plan === null || plan.projectId !== projectId) return fail(mcbError("not_found", `no plan ${JSON.stringify(planId)} in this project`));
+  if (plan.planHash !== planHash) return fail(mcbError("invalid_request", "plan_hash does not match the prepared plan", { reason: "plan_hash" }));
+  const used = journal.findOperationByPlan(planId);
+  if (used !== null) return fail(alreadyApplied(used.operationId));
+  if (writeCount(plan) === 0)
+    return fail(mcbError("invalid_request", "this plan changes nothing (the world already holds it): there is nothing to apply", { reason: "empty_plan", unchanged_blocks: plan.unchanged }));
+  if (now > plan.expiresAt) return fail(mcbError("stale_snapshot", "the plan expired; prepare it again from fresh state", { reason: "plan_expired", expires_at: new Date(plan.expiresAt).toISOString() }));
+  if (journal.sizeBytes() > limits.maxJournalBytes)
+    return fail(mcbError("budget_exceeded", "the journal is over its disk quota; new writes stop until an administrator frees space", { reason: "journal_quota", limit: limits.maxJournalBytes }));
+  const blocked = journal.unfinishedOperations().filter((o) => o.status === "recovery_required");
+  if (blocked.length > 0)
+    return fail(mcbError("recovery_required", "an unfinished operation awaits administrator review; no new writes start until it is decided", { operation_ids: blocked.map((o) => o.operationId) }));
+  return ok(plan);
+}
+
+/** The queued operation record of an admitted plan (an undo inherits the original's part). */
+export function newOperation(journal: Journal, plan: PreparedPlan, ctx: RequestContext, key: string, operationId: string, now: number, sliceSize: number): OperationRecord {
+  return {
+    operationId,
+    projectId: ctx.projectId,
+    planId: plan.planId,
+    planHash: plan.planHash,
+    idempotencyKey: key,
+    initiator: { playerId: ctx.principal.playerId, role: ctx.principal.role },
+    kind: plan.kind,
+    undoOf: plan.undoOf,
+    partId: plan.partId ?? (plan.undoOf === null ? null : (journal.getOperation(plan.undoOf)?.partId ?? null)),
+    status: "queued",
+    createdAt: now,
+    updatedAt: now,
+    counters: emptyCounters(plan, sliceSize),
+    conflictSample: [],
+    error: null,
+    undoable: true,
+    undoneBy: null,
+  };
+}
