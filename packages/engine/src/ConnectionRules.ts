@@ -76,7 +76,7 @@ export class ConnectionRules {
       case "pane":
         return k === "pane" || k === "wall" || this.sturdy(nb, OPPOSITE[dir]);
       case "wall":
-        return k === "wall" || gateInLine || this.sturdy(nb, OPPOSITE[dir]);
+        return k === "wall" || k === "pane" || gateInLine || this.sturdy(nb, OPPOSITE[dir]);
       case "stairs":
         return false;
     }

@@ -67,7 +67,7 @@ describe("connection states at preparation", () => {
     expect(props(h, 4, 64, 0)).toMatchObject({ west: "low", south: "low", up: "true" }); // corner
   });
 
-  it("panes and bars join each other, walls and solid blocks", async () => {
+  it("panes and bars join each other, walls and solid blocks; walls join them back", async () => {
     const h = await harness();
     await build(h, recipe([
       line(v(0, 64, 0), v(2, 64, 0), "minecraft:glass_pane"),
@@ -77,7 +77,7 @@ describe("connection states at preparation", () => {
     ]), "panes");
     expect(sides(h, 0, 64, 0)).toEqual(["east", "west"]);
     expect(sides(h, 3, 64, 0)).toEqual(["east", "west"]); // bars join the pane and the wall
-    expect(props(h, 4, 64, 0)).toMatchObject({ west: "none" }); // a wall does not join bars back (as in the game)
+    expect(props(h, 4, 64, 0)).toMatchObject({ west: "low", up: "true" }); // walls join bars and panes too
   });
 
   it("stairs form outer corners on a roof ring facing in, inner corners facing out", async () => {
