@@ -45,6 +45,9 @@ async function shoot(source: BlockSource, pose: CameraPose, bounds: Box = BOUNDS
   return { capture: r.value, png, px };
 }
 
+/** Numbers in [min, max] spread evenly, in steps of 1/10000, plus 0.00005. */
+const tenThousandths = (min: number, max: number) => fc.integer({ min: min * 10_000, max: max * 10_000 - 1 }).map((n) => n / 10_000 + 0.00005);
+
 describe("camera capture", () => {
   it("draws a stone block straight ahead with the north-face shade, the rest is sky", async () => {
     const world = new MapSource().set(0, 65, 5, "minecraft:stone");
@@ -140,7 +143,10 @@ describe("camera capture", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.record({ x: fc.integer({ min: -6, max: 6 }), y: fc.integer({ min: 58, max: 70 }), z: fc.integer({ min: -6, max: 6 }) }), { minLength: 1, maxLength: 25 }),
-        fc.record({ x: fc.double({ min: -8, max: 8, noNaN: true }), y: fc.double({ min: 56, max: 68, noNaN: true }), z: fc.double({ min: -8, max: 8, noNaN: true }), yaw: fc.double({ min: -180, max: 180, noNaN: true }), pitch: fc.double({ min: -89, max: 89, noNaN: true }) }),
+        // Uniform poses (fc.double spreads over bit patterns: nearly every draw would sit at x, z ≈ 0,
+        // on a block face, where rays along the face are ambiguous — seed 1950329704). The 0.00005
+        // offset keeps the eye off every face plane.
+        fc.record({ x: tenThousandths(-8, 8), y: tenThousandths(56, 68), z: tenThousandths(-8, 8), yaw: tenThousandths(-180, 180), pitch: tenThousandths(-89, 89) }),
         async (cells, pose) => {
           const world = new MapSource();
           for (const c of cells) world.set(c.x, c.y, c.z, "minecraft:stone");
