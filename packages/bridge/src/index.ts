@@ -7,3 +7,5 @@ export { CameraStore } from "./mcp/CameraStore.js";
 export { CaptureCache } from "./mcp/CaptureCache.js";
 export { TerrainCache } from "./mcp/TerrainCache.js";
 export { runMcpServer } from "./McpCommand.js";
+export { StdioLineTransport, MAX_LINE_BYTES, type StdioLineTransportOptions } from "./mcp/StdioLineTransport.js";
+export { GUIDANCE_URI } from "./mcp/McbMcpServer.js";
