@@ -49,9 +49,10 @@ export function formatOperation(op: OperationStatusView): string {
   const c = op.counters;
   const lines = [
     `operation ${op.operation_id} ${op.status}${op.kind === "undo" ? ` (undo of ${op.undo_of})` : ""}`,
-    `  written ${c.written} of ${c.total}, skipped ${c.skipped}, conflicts ${c.conflicts}, slices ${c.slices_done}/${c.slices_total}`,
+    `  written ${c.written} of ${c.total}, skipped ${c.skipped}, conflicts ${c.conflicts}, slices ${c.slices_done}/${c.slices_total}${c.unconfirmed > 0 ? `, ${c.unconfirmed} more in the world but never confirmed` : ""}`,
   ];
-  for (const k of op.conflicts) lines.push(`  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}`);
+  for (const k of op.conflicts)
+    lines.push(`  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}${k.changed_since_prepare ? " (changed and changed back since the plan was prepared)" : ""}`);
   if (op.error !== null) lines.push(`  ${op.error.code}: ${op.error.message}`);
   return lines.join("\n");
 }

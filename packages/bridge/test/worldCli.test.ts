@@ -93,6 +93,7 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     const abandoned = await mcb("recovery", "abandon", op.value.operation_id, review.currentDigest, "--state", state);
     expect(abandoned.code).toBe(0);
     expect(abandoned.stdout).toContain("failed");
+    expect(abandoned.stdout).toContain("written 512 of 1024, skipped 0, conflicts 0, slices 1/2, 256 more in the world but never confirmed");
     expect((await mcb("build", tower, "--state", state)).code).toBe(0);
   });
 });
