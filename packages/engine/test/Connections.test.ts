@@ -110,6 +110,17 @@ describe("connection states at preparation", () => {
     expect(props(h, 0, 64, 0)).toMatchObject({ east: "false", south: "true" });
   });
 
+  it("an existing fence joins a new solid block; one beside new air or leaves does not", async () => {
+    const h = await harness();
+    const lone = "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]";
+    h.world.externalEdit(0, 64, 0, lone);
+    h.world.externalEdit(5, 64, 0, lone);
+    const { plan } = await build(h, recipe([at(1, 64, 0, "minecraft:stone_bricks"), at(6, 64, 0, "minecraft:oak_leaves[persistent=true]")]), "solid");
+    expect(plan.changed_blocks).toBe(3);
+    expect(sides(h, 0, 64, 0)).toEqual(["east"]);
+    expect(sides(h, 5, 64, 0)).toEqual([]);
+  });
+
   it("pinned keeps the written states and names the ones that do not match; compiled plans are pinned by default", async () => {
     const h = await harness();
     const ops = [line(v(0, 64, 0), v(2, 64, 0), "minecraft:oak_fence")];
