@@ -47,7 +47,7 @@ describe("schematic export → file → rotated paste through the engine (proper
           const origin = { x: min.x + originShift.x, y: min.y + originShift.y, z: min.z + originShift.z };
           const exported = unwrap(schematicFromRegion({ region, origin, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry) }));
           const file = writeSchematic(exported);
-          const loaded = unwrap(readSchematic(registry, file));
+          const loaded = unwrap(readSchematic(registry, file)).schematic;
           const plan = unwrap(schematicToPlan(registry, loaded, { target, turns }));
           const prepared = unwrap(await h.engine.buildPrepare(h.agent, { plan }));
           const apply = await h.engine.buildApply(h.agent, { plan_id: prepared.plan_id, plan_hash: prepared.plan_hash, idempotency_key: "paste" });

@@ -43,8 +43,8 @@ async function readSchematicFile(registry: BlockRegistry, path: string, maxPosit
   const limits = { ...DEFAULT_SCHEMATIC_LIMITS, maxPositions };
   if (size > limits.maxCompressedBytes) return fail(mcbError("budget_exceeded", `the file has ${size} bytes; the limit is ${limits.maxCompressedBytes}`, { limit: limits.maxCompressedBytes }));
   const bytes = await readFile(path);
-  const s = readSchematic(registry, bytes, limits);
-  return s.ok ? ok({ schematic: s.value, bytes }) : s;
+  const s = readSchematic(registry, bytes, { limits });
+  return s.ok ? ok({ schematic: s.value.schematic, bytes }) : s;
 }
 
 /** `mcb schem info`: validates a local file with the library's limits and prints its metadata and palette. */

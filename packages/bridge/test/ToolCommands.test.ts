@@ -25,7 +25,7 @@ describe("mcb schem", () => {
     const registry = createBlockRegistry();
     if (!registry.ok) throw new Error("registry");
     const s = readSchematic(registry.value, readFileSync(out));
-    expect(s.ok && [s.value.width, s.value.height, s.value.length]).toEqual([info.width, info.height, info.length]);
+    expect(s.ok && [s.value.schematic.width, s.value.schematic.height, s.value.schematic.length]).toEqual([info.width, info.height, info.length]);
     const shown = await mcb("schem", "info", out, "--json");
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ width: info.width, sha256: info.sha256, block_count: info.block_count });
@@ -33,16 +33,16 @@ describe("mcb schem", () => {
     expect(text.stdout).toContain("DataVersion 4786");
   });
 
-  it("refuses oversized bounds unless raised, and bad files with a structured error", async () => {
+  it("refuses bounds over --max-positions, and bad files with a structured error", async () => {
     const dir = tmp();
     const big = join(dir, "big.json");
     writeFileSync(big, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 20, y: 84, z: 20 }, block: "minecraft:stone", hollow: true }] }));
-    const refused = await mcb("schem", "build", big, "-o", join(dir, "big.schem"));
+    const refused = await mcb("schem", "build", big, "-o", join(dir, "big.schem"), "--max-positions", "9000");
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stderr).error).toMatchObject({ code: "budget_exceeded" });
-    expect((await mcb("schem", "build", big, "-o", join(dir, "big.schem"), "--max-positions", "10000")).code).toBe(0);
-    expect((await mcb("schem", "info", join(dir, "big.schem"))).code).toBe(1);
-    expect((await mcb("schem", "info", join(dir, "big.schem"), "--max-positions", "10000")).code).toBe(0);
+    expect((await mcb("schem", "build", big, "-o", join(dir, "big.schem"))).code).toBe(0); // 9,261 positions: within the default
+    expect((await mcb("schem", "info", join(dir, "big.schem"), "--max-positions", "9000")).code).toBe(1);
+    expect((await mcb("schem", "info", join(dir, "big.schem"))).code).toBe(0);
     writeFileSync(join(dir, "junk.schem"), "junk");
     expect(JSON.parse((await mcb("schem", "info", join(dir, "junk.schem"))).stderr).error.code).toBe("invalid_request");
     expect((await mcb("schem", "build", big)).code).toBe(2);

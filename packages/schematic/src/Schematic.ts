@@ -1,3 +1,16 @@
+/**
+ * One block entity of a schematic: its local position (as `blocks`, from the schematic's min
+ * corner), type id, and data as canonical NBT (`canonicalNbt`: the compound without position and
+ * id, keys sorted), whose SHA-256 is the digest the engine and worlds compare.
+ */
+export interface SchematicBlockEntity {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  readonly id: string;
+  readonly data: Uint8Array;
+}
+
 /** A dense block volume: the value every codec reads and writes. */
 export interface Schematic {
   readonly width: number;
@@ -10,6 +23,8 @@ export interface Schematic {
   readonly palette: readonly string[];
   /** One palette index per position, x fastest, then z, then y (Sponge order = engine read order). */
   readonly blocks: Uint32Array;
+  /** Block entities sorted by (y, z, x), at most one per position, each at a block-entity block. */
+  readonly blockEntities: readonly SchematicBlockEntity[];
   /** `Metadata.Name`, when present. */
   readonly name?: string;
 }

@@ -44,6 +44,7 @@ export function schematicFromPlan(plan: Plan, options: FromPlanOptions = {}): Re
       dataVersion: plan.dataVersion,
       palette,
       blocks,
+      blockEntities: [],
       ...(options.name === undefined ? {} : { name: options.name }),
     }),
   );

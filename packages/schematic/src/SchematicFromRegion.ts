@@ -1,5 +1,9 @@
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import { canonicalSchematic, type Schematic } from "./Schematic.js";
+import { blockIdOf, fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { NbtError, NbtReader } from "./nbt/NbtReader.js";
+import { TAG } from "./nbt/NbtValue.js";
+import { canonicalNbt } from "./nbt/NbtWriter.js";
+import { stripPosition } from "./read/Walk.js";
+import { canonicalSchematic, type Schematic, type SchematicBlockEntity } from "./Schematic.js";
 
 /** A dense region read (engine `RegionRead` shape): states in y, z, x order over an inclusive box. */
 export interface RegionBlocks {
@@ -12,6 +16,8 @@ export interface RegionBlocks {
 
 export interface FromRegionInput {
   readonly region: RegionBlocks;
+  /** The block entities' data (NBT) by position index, as the world keeps it; absent: none available. */
+  readonly entityData?: ReadonlyMap<number, Uint8Array>;
   /** The paste anchor; the offset is box minimum − origin. */
   readonly origin: { readonly x: number; readonly y: number; readonly z: number };
   readonly dataVersion: number;
@@ -20,31 +26,54 @@ export interface FromRegionInput {
   readonly name?: string;
 }
 
+/** The block-entity type of a block (a few families share one), for the schematic's `Id`. */
+export function blockEntityTypeOf(block: string): string {
+  const id = blockIdOf(block);
+  const families: [RegExp, string][] = [
+    [/_hanging_sign$/, "minecraft:hanging_sign"],
+    [/_sign$/, "minecraft:sign"],
+    [/_banner$/, "minecraft:banner"],
+    [/_bed$/, "minecraft:bed"],
+    [/shulker_box$/, "minecraft:shulker_box"],
+    [/(_head|_skull)$/, "minecraft:skull"],
+    [/^minecraft:(?:.+_)?copper_chest$/, "minecraft:chest"],
+  ];
+  for (const [re, type] of families) if (re.test(id)) return type;
+  return id;
+}
+
 /**
- * A schematic of a region. Refuses (invalid_request, reason "block_entities") any block entity,
- * empty ones included: their data would be silently lost in a state-only file.
+ * A schematic of a region, block entities included: every block-entity position needs its data in
+ * `entityData` (NBT, as the world keeps it; it is stored canonical), or the export is refused
+ * (invalid_request, reason "block_entities") rather than losing it.
  */
 export function schematicFromRegion(input: FromRegionInput): Result<Schematic> {
   const { region } = input;
   const { box } = region;
   const width = box.maxX - box.minX + 1, height = box.maxY - box.minY + 1, length = box.maxZ - box.minZ + 1;
   const entityStates = new Set(region.palette.map((s, i) => (input.hasBlockEntity(s) ? i : -1)).filter((i) => i >= 0));
-  const found: { x: number; y: number; z: number; state: string }[] = [];
-  let total = 0;
+  const missing: { x: number; y: number; z: number; state: string }[] = [];
+  let missingCount = 0;
+  const blockEntities: SchematicBlockEntity[] = [];
   for (let i = 0; i < region.states.length; i++) {
     if (!entityStates.has(region.states[i]!) && !region.digests.has(i)) continue;
-    total++;
-    if (found.length < 8) {
-      const x = box.minX + (i % width), z = box.minZ + (Math.floor(i / width) % length), y = box.minY + Math.floor(i / (width * length));
-      found.push({ x, y, z, state: region.palette[region.states[i]!]! });
+    const x = i % width, z = Math.floor(i / width) % length, y = Math.floor(i / (width * length));
+    const state = region.palette[region.states[i]!]!;
+    const raw = input.entityData?.get(i);
+    const data = raw === undefined ? null : canonicalData(raw);
+    if (data === null) {
+      missingCount++;
+      if (missing.length < 8) missing.push({ x: box.minX + x, y: box.minY + y, z: box.minZ + z, state });
+      continue;
     }
+    blockEntities.push({ x, y, z, id: data.id ?? blockEntityTypeOf(state), data: data.bytes });
   }
-  if (total > 0)
+  if (missingCount > 0)
     return fail(
-      mcbError("invalid_request", `the region holds ${total} block entities; a schematic would lose their data, so export refuses it`, {
+      mcbError("invalid_request", `the data of ${missingCount} block entities in the region cannot be read as NBT; a schematic would lose it, so export refuses`, {
         reason: "block_entities",
-        count: total,
-        sample: found,
+        count: missingCount,
+        sample: missing,
       }),
     );
   const offset = { x: box.minX - input.origin.x, y: box.minY - input.origin.y, z: box.minZ - input.origin.z };
@@ -57,7 +86,23 @@ export function schematicFromRegion(input: FromRegionInput): Result<Schematic> {
       dataVersion: input.dataVersion,
       palette: region.palette,
       blocks: region.states,
+      blockEntities,
       ...(input.name === undefined ? {} : { name: input.name }),
     }),
   );
+}
+
+/** World block-entity data (an NBT compound, named or not) in canonical form, with its id if it has one. */
+function canonicalData(raw: Uint8Array): { bytes: Uint8Array; id?: string } | null {
+  try {
+    const r = new NbtReader(raw);
+    if (r.root().type !== TAG.Compound) return null;
+    const c = r.compoundValue();
+    if (r.remaining !== 0) return null;
+    const id = c.v.get("id");
+    return { bytes: canonicalNbt(stripPosition(c)), ...(id?.t === TAG.String ? { id: id.v } : {}) };
+  } catch (e) {
+    if (e instanceof NbtError) return null;
+    throw e;
+  }
 }

@@ -4,12 +4,15 @@ import { join } from "node:path";
 import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { solidCount, type Schematic } from "./Schematic.js";
 import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "./SchematicLimits.js";
-import { readSchematic } from "./SchematicRead.js";
+import type { SchematicFormat } from "./read/Decoded.js";
+import { DROP_CATEGORIES, readSchematic, type DropCategory, type LossReport } from "./SchematicRead.js";
 import { writeSchematic } from "./SchematicWrite.js";
 
 /** Asset ids are file stems: `[A-Za-z0-9][A-Za-z0-9_-]{0,63}` (no paths, dots or spaces). */
 export const ASSET_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const MAX_LIBRARY_FILES = 64;
+/** Files the library reads (the content decides the format); saving writes `.schem`. */
+const EXTENSIONS = [".schem", ".litematic", ".nbt"] as const;
 const EXT = ".schem";
 
 /** Metadata of one library file (PROTOCOL.md "Local schematics"); `blockCount` counts non-air positions. */
@@ -24,15 +27,24 @@ export interface AssetInfo {
   readonly offset: { readonly x: number; readonly y: number; readonly z: number };
   readonly sha256: string;
   readonly bytes: number;
+  readonly format: SchematicFormat;
+  readonly blockEntities: number;
+  /** What importing it would lose (entities, biomes, …): an import must name these in `drop`. */
+  readonly loss: LossReport;
+  /** The file's DataVersion before any upgrade. */
+  readonly sourceDataVersion: number;
 }
 
 export interface LoadedAsset {
   readonly info: AssetInfo;
   readonly schematic: Schematic;
+  /** Renames applied to bring the palette to the registry's version. */
+  readonly upgrades: Readonly<Record<string, number>>;
 }
 
 /**
- * A directory of at most 64 `.schem` files addressed by id, never by path. Symbolic links and
+ * A directory of at most 64 schematic files (`.schem`, `.litematic`, `.nbt`) addressed by id (the
+ * file stem), never by path. Symbolic links and
  * anything that is not a regular file are refused (opened with O_NOFOLLOW, checked with fstat);
  * every file is fully validated when read. Saving never overwrites an existing asset.
  */
@@ -43,18 +55,31 @@ export class SchematicLibrary {
     private readonly limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS,
   ) {}
 
-  private ids(): Result<string[]> {
+  /** Asset id → file name; two files with one stem are ambiguous and refused. */
+  private files(): Result<Map<string, string>> {
     let names: string[];
     try {
       names = readdirSync(this.dir);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return ok(new Map());
       throw e;
     }
-    const ids = names.filter((n) => n.endsWith(EXT) && ASSET_ID.test(n.slice(0, -EXT.length))).map((n) => n.slice(0, -EXT.length)).sort();
-    if (ids.length > MAX_LIBRARY_FILES)
-      return fail(mcbError("budget_exceeded", `the schematic library holds ${ids.length} files; the limit is ${MAX_LIBRARY_FILES}`, { limit: MAX_LIBRARY_FILES }));
-    return ok(ids);
+    const files = new Map<string, string>();
+    for (const n of names.sort()) {
+      const ext = EXTENSIONS.find((e) => n.endsWith(e));
+      if (ext === undefined || !ASSET_ID.test(n.slice(0, -ext.length))) continue;
+      const id = n.slice(0, -ext.length);
+      if (files.has(id)) return fail(mcbError("invalid_request", `two library files are named ${id} (${files.get(id)}, ${n}); rename one`, { reason: "ambiguous_asset", asset_id: id }));
+      files.set(id, n);
+    }
+    if (files.size > MAX_LIBRARY_FILES)
+      return fail(mcbError("budget_exceeded", `the schematic library holds ${files.size} files; the limit is ${MAX_LIBRARY_FILES}`, { limit: MAX_LIBRARY_FILES }));
+    return ok(files);
+  }
+
+  private ids(): Result<string[]> {
+    const f = this.files();
+    return f.ok ? ok([...f.value.keys()]) : f;
   }
 
   /** Every asset whose id contains `query` (case-insensitive), sorted by id. One bad file fails the list. */
@@ -65,16 +90,24 @@ export class SchematicLibrary {
     const out: AssetInfo[] = [];
     for (const id of ids.value) {
       if (q !== "" && !id.toLowerCase().includes(q)) continue;
-      const a = this.load(id);
+      const a = this.load(id, DROP_CATEGORIES);
       if (!a.ok) return fail(mcbError(a.error.code, `asset ${id}: ${a.error.message}`, { ...a.error.details, asset_id: id }));
       out.push(a.value.info);
     }
     return ok(out);
   }
 
-  load(assetId: string): Result<LoadedAsset> {
+  /**
+   * Reads and validates an asset. `drop`: what the caller accepts to lose (see `readSchematic`);
+   * listing passes every category, to report what an import would lose.
+   */
+  load(assetId: string, drop: readonly DropCategory[] = []): Result<LoadedAsset> {
     if (typeof assetId !== "string" || !ASSET_ID.test(assetId)) return fail(badId(assetId));
-    const path = join(this.dir, assetId + EXT);
+    const files = this.files();
+    if (!files.ok) return files;
+    const file = files.value.get(assetId);
+    if (file === undefined) return fail(mcbError("not_found", `no schematic asset ${JSON.stringify(assetId)}`));
+    const path = join(this.dir, file);
     let fd: number;
     try {
       fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -101,9 +134,10 @@ export class SchematicLibrary {
     } finally {
       closeSync(fd);
     }
-    const s = readSchematic(this.registry, bytes, this.limits);
-    if (!s.ok) return s;
-    return ok({ schematic: s.value, info: infoOf(assetId, s.value, bytes) });
+    const r = readSchematic(this.registry, bytes, { limits: this.limits, drop });
+    if (!r.ok) return r;
+    const { schematic, format, loss, sourceDataVersion, upgrades } = r.value;
+    return ok({ schematic, upgrades, info: infoOf(assetId, schematic, bytes, { format, loss, sourceDataVersion }) });
   }
 
   /** Saves a new asset named `assetId`; refuses an existing id, a full library or an oversized file. */
@@ -115,7 +149,7 @@ export class SchematicLibrary {
     if (ids.value.length >= MAX_LIBRARY_FILES)
       return fail(mcbError("budget_exceeded", `the schematic library is full (${MAX_LIBRARY_FILES} files)`, { limit: MAX_LIBRARY_FILES }));
     const bytes = writeSchematic({ ...schematic, name: assetId });
-    const check = readSchematic(this.registry, bytes, this.limits);
+    const check = readSchematic(this.registry, bytes, { limits: this.limits });
     if (!check.ok) return check;
     mkdirSync(this.dir, { recursive: true });
     const final = join(this.dir, assetId + EXT);
@@ -129,7 +163,7 @@ export class SchematicLibrary {
     } finally {
       unlinkSync(tmp);
     }
-    return ok(infoOf(assetId, check.value, bytes));
+    return ok(infoOf(assetId, check.value.schematic, bytes));
   }
 }
 
@@ -140,7 +174,12 @@ function badId(id: unknown): ReturnType<typeof mcbError> {
   });
 }
 
-export function infoOf(assetId: string, s: Schematic, bytes: Uint8Array): AssetInfo {
+export function infoOf(
+  assetId: string,
+  s: Schematic,
+  bytes: Uint8Array,
+  read: { format: SchematicFormat; loss: LossReport; sourceDataVersion: number } = { format: "sponge_v3", loss: {}, sourceDataVersion: s.dataVersion },
+): AssetInfo {
   return {
     assetId,
     name: s.name ?? assetId,
@@ -152,5 +191,9 @@ export function infoOf(assetId: string, s: Schematic, bytes: Uint8Array): AssetI
     offset: { ...s.offset },
     sha256: createHash("sha256").update(bytes).digest("hex"),
     bytes: bytes.length,
+    format: read.format,
+    blockEntities: s.blockEntities.length,
+    loss: read.loss,
+    sourceDataVersion: read.sourceDataVersion,
   };
 }

@@ -1,181 +1,177 @@
 import { gunzipSync } from "node:zlib";
-import { fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
-import { parseNbt, type NbtRoot, type NbtTag } from "./NbtCodec.js";
-import { canonicalSchematic, type Schematic } from "./Schematic.js";
+import { blockEntityPredicate, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
+import { NbtError, NbtReader } from "./nbt/NbtReader.js";
+import { TAG } from "./nbt/NbtValue.js";
+import { canonicalNbt } from "./nbt/NbtWriter.js";
+import type { Decoded, SchematicFormat } from "./read/Decoded.js";
+import { upgradeState } from "./read/DataUpgrade.js";
+import { FormatError, malformed } from "./read/FormatError.js";
+import { readLitematic } from "./read/LitematicRead.js";
+import { readSponge } from "./read/SpongeRead.js";
+import { readStructure } from "./read/StructureRead.js";
+import { fields } from "./read/Walk.js";
+import { canonicalSchematic, type Schematic, type SchematicBlockEntity } from "./Schematic.js";
 import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "./SchematicLimits.js";
-import { decodeVarints } from "./Varint.js";
 
-const V2_FIELDS = new Set(["Version", "DataVersion", "Width", "Height", "Length", "Offset", "Metadata", "PaletteMax", "Palette", "BlockData", "BlockEntities", "TileEntities", "Entities"]);
-const V3_FIELDS = new Set(["Version", "DataVersion", "Width", "Height", "Length", "Offset", "Metadata", "Blocks", "Entities"]);
-const V3_BLOCKS_FIELDS = new Set(["Palette", "Data", "BlockEntities"]);
-const BIOMES = new Set(["BiomePalette", "BiomePaletteMax", "BiomeData", "Biomes"]);
+/** What a schematic may hold that the world cannot take from it; importing it means losing it. */
+export type DropCategory = "entities" | "biomes" | "orphaned_block_entities" | "unknown_fields";
+export const DROP_CATEGORIES: readonly DropCategory[] = ["entities", "biomes", "orphaned_block_entities", "unknown_fields"];
 
-function bad(message: string, path: string, extra: Record<string, unknown> = {}): McbError {
-  return mcbError("invalid_request", `schematic ${path}: ${message}`, { reason: "schematic_format", path, ...extra });
+export interface ReadOptions {
+  readonly limits?: SchematicLimits;
+  /** Categories the caller accepts to lose (reported all the same); the rest refuse the file. */
+  readonly drop?: readonly DropCategory[];
 }
 
-function field<T extends NbtTag["type"]>(c: Record<string, NbtTag>, key: string, type: T, path: string): Result<Extract<NbtTag, { type: T }>> {
-  const tag = c[key];
-  if (tag === undefined) return fail(bad("missing", `${path}.${key}`));
-  if (tag.type !== type) return fail(bad(`expected ${type}, found ${tag.type}`, `${path}.${key}`));
-  return ok(tag as Extract<NbtTag, { type: T }>);
+/** What importing leaves behind, by category (only the categories present). */
+export interface LossReport {
+  readonly entities?: { readonly count: number; readonly by_type: Readonly<Record<string, number>> };
+  readonly biomes?: { readonly palette: readonly string[]; readonly cells: number };
+  readonly orphaned_block_entities?: { readonly count: number; readonly sample: readonly { x: number; y: number; z: number; id: string; block: string }[] };
+  readonly unknown_fields?: readonly string[];
 }
+
+export interface ReadResult {
+  readonly schematic: Schematic;
+  readonly format: SchematicFormat;
+  /** The file's own DataVersion (a Sponge v1 file has none: 1631, Minecraft 1.13.2, is assumed). */
+  readonly sourceDataVersion: number;
+  /** Renames applied to bring the palette to the registry's version, with how many entries each. */
+  readonly upgrades: Readonly<Record<string, number>>;
+  /** What was dropped (with the caller's consent); empty when the file held nothing to lose. */
+  readonly loss: LossReport;
+}
+
+/** DataVersion of Minecraft 1.13.2, the version of Sponge v1 files (they do not say). */
+export const SPONGE_V1_DATA_VERSION = 1631;
+const SAMPLE = 8;
 
 /**
- * Reads a gzip Sponge schematic, version 2 (read/write) or 3 (read), by its explicit `Version`.
- * Limits first (compressed size, decompressed size, positions, palette), then the format:
- * unknown top-level fields, biomes, non-empty entity or block-entity lists and required mods are
- * rejected with a reason; palette states are validated and canonicalized by the registry.
- * Errors: `invalid_request` (format, details.path), `budget_exceeded` (a limit, details.limit),
- * `unsupported_block` (palette state), `version_mismatch` (DataVersion newer than the registry).
+ * Reads a schematic recognised by its content: Sponge v1/v2/v3 (`.schem`), Litematica
+ * (`.litematic`, one region) or a vanilla structure (`.nbt`), gzip or raw NBT. MCEdit/Schematica
+ * `.schematic` files (numeric ids before 1.13) are recognised and refused with the way out. Limits
+ * come first and bound every allocation; the NBT is walked in place (no tree). Palette states are
+ * upgraded from the file's DataVersion (`BLOCK_UPGRADES`) and validated by the registry; block
+ * entities are kept with canonical data. Entities, biomes, block entities without their block and
+ * unknown fields refuse the file with a loss report unless their category is in `drop`.
+ * Errors: invalid_request (format, details.path; loss, details.loss), budget_exceeded,
+ * unsupported_block, version_mismatch.
  */
-export function readSchematic(registry: BlockRegistry, file: Uint8Array, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS): Result<Schematic> {
+export function readSchematic(registry: BlockRegistry, file: Uint8Array, options: ReadOptions = {}): Result<ReadResult> {
+  const limits = options.limits ?? DEFAULT_SCHEMATIC_LIMITS;
   if (file.length > limits.maxCompressedBytes)
     return fail(mcbError("budget_exceeded", `the file has ${file.length} bytes; the limit is ${limits.maxCompressedBytes}`, { reason: "compressed_size", limit: limits.maxCompressedBytes }));
-  if (file.length < 2 || file[0] !== 0x1f || file[1] !== 0x8b) return fail(bad("not gzip data", "(file)"));
-  let data: Buffer;
+  let data: Uint8Array;
+  if (file.length >= 2 && file[0] === 0x1f && file[1] === 0x8b) {
+    try {
+      data = gunzipSync(file, { maxOutputLength: limits.maxNbtBytes });
+    } catch (e) {
+      if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+        return fail(mcbError("budget_exceeded", `decompressed NBT is over ${limits.maxNbtBytes} bytes`, { reason: "nbt_size", limit: limits.maxNbtBytes }));
+      return fail(malformed(`gzip: ${(e as Error).message}`, "(file)").error);
+    }
+  } else if (file.length > 0 && file[0] === TAG.Compound) {
+    if (file.length > limits.maxNbtBytes) return fail(mcbError("budget_exceeded", `the NBT is over ${limits.maxNbtBytes} bytes`, { reason: "nbt_size", limit: limits.maxNbtBytes }));
+    data = file;
+  } else return fail(malformed("neither gzip data nor NBT", "(file)").error);
   try {
-    data = gunzipSync(file, { maxOutputLength: limits.maxNbtBytes });
+    return ok(finish(registry, decode(data, limits), options));
   } catch (e) {
-    if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
-      return fail(mcbError("budget_exceeded", `decompressed NBT is over ${limits.maxNbtBytes} bytes`, { reason: "nbt_size", limit: limits.maxNbtBytes }));
-    return fail(bad(`gzip: ${(e as Error).message}`, "(file)"));
+    if (e instanceof FormatError) return fail(e.error);
+    if (e instanceof NbtError) return fail(mcbError("invalid_request", `schematic: malformed NBT: ${e.message}`, { reason: "schematic_format", path: "(nbt)", offset: e.offset }));
+    throw e;
   }
-  let root: NbtRoot;
-  try {
-    const parsed = parseNbt(data);
-    if (parsed.size !== data.length) return fail(bad(`${data.length - parsed.size} trailing bytes after the root tag`, "(root)"));
-    root = parsed.root;
-  } catch (e) {
-    return fail(bad(`malformed NBT (${(e as Error).message.slice(0, 120)})`, "(root)"));
-  }
-  if (root.type !== "compound") return fail(bad("the root tag is not a compound", "(root)"));
-  // v3 nests everything in a "Schematic" compound under an unnamed root; v2's root is the schematic.
-  const nested = root.value["Schematic"];
-  if (nested !== undefined && nested.type === "compound") {
-    const extra = Object.keys(root.value).find((k) => k !== "Schematic");
-    if (extra !== undefined) return fail(bad("unknown field", `(root).${extra}`));
-    return readBody(registry, nested.value, "Schematic", limits);
-  }
-  return readBody(registry, root.value, root.name === "" ? "(root)" : root.name, limits);
 }
 
-function readBody(registry: BlockRegistry, c: Record<string, NbtTag>, path: string, limits: SchematicLimits): Result<Schematic> {
-  const version = field(c, "Version", "int", path);
-  if (!version.ok) return version;
-  const v = version.value.value;
-  if (v !== 2 && v !== 3) return fail(bad(`Sponge version ${v} is not supported (2 and 3 are)`, `${path}.Version`, { version: v }));
-  const known = v === 2 ? V2_FIELDS : V3_FIELDS;
-  for (const key of Object.keys(c)) {
-    if (BIOMES.has(key)) return fail(bad("biomes are not supported", `${path}.${key}`, { rejected: "biomes" }));
-    if (!known.has(key)) return fail(bad("unknown field", `${path}.${key}`));
+function decode(data: Uint8Array, limits: SchematicLimits): Decoded {
+  const r = new NbtReader(data);
+  const root = r.root();
+  if (root.type !== TAG.Compound) throw malformed("the root tag is not a compound", "(root)");
+  const top = fields(r, "(root)");
+  if (r.offset !== data.length) throw malformed(`${data.length - r.offset} trailing bytes after the root tag`, "(root)");
+  const rootPath = root.name === "" ? "(root)" : root.name;
+  // Sponge v3 nests the schematic in a "Schematic" compound under an unnamed root.
+  const nested = top.get("Schematic");
+  if (nested !== undefined && nested.type === TAG.Compound) {
+    const extra = [...top.keys()].find((k) => k !== "Schematic");
+    if (extra !== undefined) throw malformed("unknown field next to the schematic", `(root).${extra}`);
+    r.seek(nested.offset);
+    return readSponge(r, fields(r, "Schematic"), "Schematic", limits);
   }
-  const dv = field(c, "DataVersion", "int", path);
-  if (!dv.ok) return dv;
-  if (dv.value.value > registry.dataVersion)
-    return fail(
-      mcbError("version_mismatch", `DataVersion ${dv.value.value} is newer than this server's ${registry.dataVersion}; there is no conversion`, {
-        data_version: dv.value.value,
-        supported: registry.dataVersion,
+  if (top.has("Materials") || (top.get("Blocks")?.type === TAG.ByteArray && top.has("Data")))
+    throw new FormatError(
+      mcbError("invalid_request", "this is an MCEdit/Schematica .schematic (numeric block ids from before Minecraft 1.13), which cannot be read; load it in WorldEdit 7 and save it as .schem", {
+        reason: "unsupported_format",
+        format: "mcedit",
       }),
     );
-  const dims: number[] = [];
-  for (const key of ["Width", "Height", "Length"]) {
-    const d = field(c, key, "short", path);
-    if (!d.ok) return d;
-    const value = d.value.value & 0xffff; // unsigned short in the Sponge specification
-    if (value === 0) return fail(bad("must be at least 1", `${path}.${key}`));
-    dims.push(value);
-  }
-  const [width, height, length] = dims as [number, number, number];
-  const volume = width * height * length;
-  if (volume > limits.maxPositions)
-    return fail(mcbError("budget_exceeded", `the schematic has ${volume} positions; the limit is ${limits.maxPositions}`, { reason: "positions", limit: limits.maxPositions, requested: volume }));
-
-  const meta = c["Metadata"];
-  let name: string | undefined;
-  let weOffset: [number, number, number] | undefined;
-  if (meta !== undefined) {
-    if (meta.type !== "compound") return fail(bad(`expected compound, found ${meta.type}`, `${path}.Metadata`));
-    const mods = meta.value["RequiredMods"];
-    if (mods !== undefined && (mods.type !== "list" || mods.value.value.length > 0)) return fail(bad("required mods are not supported", `${path}.Metadata.RequiredMods`, { rejected: "required_mods" }));
-    const n = meta.value["Name"];
-    if (n !== undefined && n.type === "string") name = n.value;
-    const we = ["WEOffsetX", "WEOffsetY", "WEOffsetZ"].map((k) => meta.value[k]);
-    if (we.every((t) => t !== undefined && t.type === "int")) weOffset = we.map((t) => (t as { value: number }).value) as [number, number, number];
-  }
-  let offset = { x: 0, y: 0, z: 0 };
-  const off = c["Offset"];
-  if (off !== undefined) {
-    if (off.type !== "intArray" || off.value.length !== 3) return fail(bad("expected an int array of 3", `${path}.Offset`));
-    offset = { x: off.value[0]!, y: off.value[1]!, z: off.value[2]! };
-  }
-  // WorldEdit stores the region's world minimum in Offset and the paste offset in WEOffset.
-  if (weOffset !== undefined) offset = { x: weOffset[0], y: weOffset[1], z: weOffset[2] };
-
-  for (const [key, what] of [["Entities", "entities"], ["BlockEntities", "block entities"], ["TileEntities", "block entities"]] as const) {
-    const r = emptyList(c, key, path, what);
-    if (!r.ok) return r;
-  }
-  let paletteTag: Record<string, NbtTag>;
-  let data: Buffer;
-  let palettePath: string;
-  if (v === 2) {
-    const p = field(c, "Palette", "compound", path);
-    if (!p.ok) return p;
-    const d = field(c, "BlockData", "byteArray", path);
-    if (!d.ok) return d;
-    const max = c["PaletteMax"];
-    if (max !== undefined && (max.type !== "int" || max.value !== Object.keys(p.value.value).length))
-      return fail(bad("does not match the palette size", `${path}.PaletteMax`));
-    paletteTag = p.value.value;
-    data = d.value.value;
-    palettePath = `${path}.Palette`;
-  } else {
-    const b = field(c, "Blocks", "compound", path);
-    if (!b.ok) return b;
-    for (const key of Object.keys(b.value.value)) if (!V3_BLOCKS_FIELDS.has(key)) return fail(bad("unknown field", `${path}.Blocks.${key}`));
-    const be = emptyList(b.value.value, "BlockEntities", `${path}.Blocks`, "block entities");
-    if (!be.ok) return be;
-    const p = field(b.value.value, "Palette", "compound", `${path}.Blocks`);
-    if (!p.ok) return p;
-    const d = field(b.value.value, "Data", "byteArray", `${path}.Blocks`);
-    if (!d.ok) return d;
-    paletteTag = p.value.value;
-    data = d.value.value;
-    palettePath = `${path}.Blocks.Palette`;
-  }
-  const entries = Object.entries(paletteTag);
-  if (entries.length === 0) return fail(bad("is empty", palettePath));
-  if (entries.length > limits.maxPaletteEntries)
-    return fail(mcbError("budget_exceeded", `the palette has ${entries.length} entries; the limit is ${limits.maxPaletteEntries}`, { reason: "palette", limit: limits.maxPaletteEntries }));
-  const palette = new Array<string>(entries.length);
-  const seen = new Uint8Array(entries.length);
-  for (const [key, tag] of entries) {
-    if (tag.type !== "int") return fail(bad(`expected int, found ${tag.type}`, `${palettePath}.${key}`));
-    const index = tag.value;
-    if (index < 0 || index >= entries.length || seen[index] === 1) return fail(bad(`index ${index} is out of range or repeated`, `${palettePath}.${key}`));
-    seen[index] = 1;
-    const state = registry.resolveState(key);
-    if (!state.ok) return fail(mcbError("unsupported_block", `schematic palette entry ${JSON.stringify(key.slice(0, 120))}: ${state.error.message}`, { path: `${palettePath}.${key}` }));
-    palette[index] = state.value.canonical;
-  }
-  const blocks = new Uint32Array(volume);
-  const decoded = decodeVarints(data, blocks);
-  if (typeof decoded === "string") return fail(bad(decoded, v === 2 ? `${path}.BlockData` : `${path}.Blocks.Data`));
-  if (decoded !== volume) return fail(bad(`has ${decoded} entries; Width × Height × Length is ${volume}`, v === 2 ? `${path}.BlockData` : `${path}.Blocks.Data`));
-  for (let i = 0; i < volume; i++) {
-    if (blocks[i]! >= palette.length) return fail(bad(`palette index ${blocks[i]} at position ${i} is out of range`, v === 2 ? `${path}.BlockData` : `${path}.Blocks.Data`));
-  }
-  const value: Schematic = { width, height, length, offset, dataVersion: dv.value.value, palette, blocks, ...(name === undefined ? {} : { name }) };
-  return ok(canonicalSchematic(value));
+  if (top.has("Regions") && top.has("MinecraftDataVersion")) return readLitematic(r, top, rootPath, limits);
+  if (top.has("size") && top.has("blocks") && (top.has("palette") || top.has("palettes"))) return readStructure(r, top, rootPath, limits);
+  if (top.has("Version")) return readSponge(r, top, rootPath, limits);
+  throw new FormatError(mcbError("invalid_request", "not a schematic this server knows (Sponge .schem, .litematic, structure .nbt)", { reason: "unsupported_format", fields: [...top.keys()].slice(0, 16) }));
 }
 
-function emptyList(c: Record<string, NbtTag>, key: string, path: string, what: string): Result<void> {
-  const tag = c[key];
-  if (tag === undefined) return ok(undefined);
-  if (tag.type !== "list") return fail(bad(`expected list, found ${tag.type}`, `${path}.${key}`));
-  if (tag.value.value.length > 0)
-    return fail(bad(`${what} are not supported: their data would be lost (${tag.value.value.length} present)`, `${path}.${key}`, { rejected: what.replace(" ", "_") }));
-  return ok(undefined);
+function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): ReadResult {
+  const dataVersion = d.dataVersion ?? SPONGE_V1_DATA_VERSION;
+  if (dataVersion > registry.dataVersion)
+    throw new FormatError(mcbError("version_mismatch", `DataVersion ${dataVersion} is newer than this server's ${registry.dataVersion}; a file from a newer game cannot be read by an older one`, { data_version: dataVersion, supported: registry.dataVersion }));
+  const upgrades: Record<string, number> = {};
+  const palette = d.palette.map((raw, i) => {
+    const up = upgradeState(raw, dataVersion, registry.dataVersion);
+    for (const what of up.applied) upgrades[what] = (upgrades[what] ?? 0) + 1;
+    const state = registry.resolveState(up.state);
+    if (!state.ok)
+      throw new FormatError(mcbError("unsupported_block", `schematic palette entry ${i} ${JSON.stringify(raw.slice(0, 120))}: ${state.error.message}`, { ...state.error.details, palette_index: i, data_version: dataVersion }));
+    return state.value.canonical;
+  });
+  const isEntityBlock = blockEntityPredicate(registry);
+  const { width, height, length } = d;
+  const seen = new Set<number>();
+  const kept: SchematicBlockEntity[] = [];
+  const orphans: { x: number; y: number; z: number; id: string; block: string }[] = [];
+  let orphanCount = 0;
+  for (const be of d.blockEntities) {
+    const { x, y, z } = be;
+    if (x < 0 || y < 0 || z < 0 || x >= width || y >= height || z >= length) throw malformed(`position ${x} ${y} ${z} lies outside the schematic`, be.path);
+    const at = x + z * width + y * width * length;
+    if (seen.has(at)) throw malformed(`a second block entity at ${x} ${y} ${z}`, be.path);
+    seen.add(at);
+    const block = palette[d.blocks[at]!]!;
+    const id = be.id === "" ? block.replace(/\[.*$/, "") : be.id.includes(":") ? be.id : `minecraft:${be.id}`;
+    if (!isEntityBlock(block)) {
+      orphanCount++;
+      if (orphans.length < SAMPLE) orphans.push({ x, y, z, id, block });
+      continue;
+    }
+    kept.push({ x, y, z, id, data: canonicalNbt(be.data) });
+  }
+  kept.sort((a, b) => a.y - b.y || a.z - b.z || a.x - b.x);
+
+  const loss: { -readonly [K in keyof LossReport]: LossReport[K] } = {};
+  const entityCount = [...d.entities.values()].reduce((a, b) => a + b, 0);
+  if (entityCount > 0) loss.entities = { count: entityCount, by_type: Object.fromEntries([...d.entities].sort(([a], [b]) => (a < b ? -1 : 1))) };
+  if (d.biomes !== null) loss.biomes = d.biomes;
+  if (orphanCount > 0) loss.orphaned_block_entities = { count: orphanCount, sample: orphans };
+  if (d.unknownFields.length > 0) loss.unknown_fields = d.unknownFields;
+  const refused = (Object.keys(loss) as DropCategory[]).filter((c) => !(options.drop ?? []).includes(c));
+  if (refused.length > 0)
+    throw new FormatError(
+      mcbError("invalid_request", `importing this schematic would lose its ${refused.join(", ").replace(/_/g, " ")}; pass drop: [${refused.map((c) => JSON.stringify(c)).join(", ")}] to import the rest`, {
+        reason: "would_lose",
+        loss,
+        drop: refused,
+      }),
+    );
+  const schematic = canonicalSchematic({
+    width,
+    height,
+    length,
+    offset: d.offset,
+    dataVersion: registry.dataVersion,
+    palette,
+    blocks: d.blocks,
+    blockEntities: kept,
+    ...(d.name === undefined ? {} : { name: d.name }),
+  });
+  return { schematic, format: d.format, sourceDataVersion: dataVersion, upgrades, loss };
 }

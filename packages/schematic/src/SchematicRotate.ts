@@ -29,7 +29,15 @@ export function rotateSchematic(registry: BlockRegistry, s: Schematic, turns: Qu
       }
     }
   }
-  return canonicalSchematic({ ...s, width: nw, length: nl, offset: { x: minX, y: s.offset.y, z: minZ }, palette, blocks });
+  // Block entities move with their blocks; their data has no direction to turn (a sign's or banner's
+  // rotation, a chest's facing are in the block state).
+  const blockEntities = s.blockEntities
+    .map((be) => {
+      const [rx, rz] = turn(s.offset.x + be.x, s.offset.z + be.z, turns);
+      return { ...be, x: rx - minX, z: rz - minZ };
+    })
+    .sort((a, b) => a.y - b.y || a.z - b.z || a.x - b.x);
+  return canonicalSchematic({ ...s, width: nw, length: nl, offset: { x: minX, y: s.offset.y, z: minZ }, palette, blocks, blockEntities });
 }
 
 function turn(x: number, z: number, turns: number): [number, number] {

@@ -1,9 +1,12 @@
-export { canonicalSchematic, type Schematic } from "./Schematic.js";
-export { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "./SchematicLimits.js";
-export { readSchematic } from "./SchematicRead.js";
-export { writeSchematic } from "./SchematicWrite.js";
+export { canonicalSchematic, type Schematic, type SchematicBlockEntity } from "./Schematic.js";
+export { DEFAULT_SCHEMATIC_LIMITS, MAX_SCHEMATIC_LIMITS, schematicLimits, type SchematicLimits } from "./SchematicLimits.js";
+export { DROP_CATEGORIES, SPONGE_V1_DATA_VERSION, readSchematic, type DropCategory, type LossReport, type ReadOptions, type ReadResult } from "./SchematicRead.js";
+export type { SchematicFormat } from "./read/Decoded.js";
+export { BLOCK_UPGRADES, upgradeState, type BlockUpgrade } from "./read/DataUpgrade.js";
+export { STRUCTURE_VOID } from "./read/StructureRead.js";
+export { writeSchematic, type WriteOptions } from "./SchematicWrite.js";
 export { rotateSchematic } from "./SchematicRotate.js";
 export { schematicToPlan, type PasteInput } from "./SchematicPlan.js";
-export { schematicFromRegion, type FromRegionInput, type RegionBlocks } from "./SchematicFromRegion.js";
+export { blockEntityTypeOf, schematicFromRegion, type FromRegionInput, type RegionBlocks } from "./SchematicFromRegion.js";
 export { ASSET_ID, MAX_LIBRARY_FILES, SchematicLibrary, infoOf, type AssetInfo, type LoadedAsset } from "./SchematicLibrary.js";
 export { schematicFromPlan, type FromPlanOptions } from "./SchematicFromPlan.js";

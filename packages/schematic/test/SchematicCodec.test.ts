@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import nbt from "prismarine-nbt";
 import { describe, expect, it } from "vitest";
-import { canonicalSchematic, readSchematic, writeSchematic, type Schematic } from "../src/index.js";
+import { DEFAULT_SCHEMATIC_LIMITS, canonicalSchematic, readSchematic, schematicLimits, writeSchematic, type Schematic } from "../src/index.js";
 import { contents, gzipNbt, registry, states, v2Body, v2File } from "./support.js";
 
 const schematicArb = fc
@@ -19,24 +19,24 @@ const schematicArb = fc
     const n = width * height * length;
     const blocks = new Uint32Array(n);
     for (let i = 0; i < n; i++) blocks[i] = seed[i % seed.length]!;
-    return { width, height, length, offset, dataVersion: registry().dataVersion, palette, blocks, ...(name === undefined ? {} : { name }) };
+    return { width, height, length, offset, dataVersion: registry().dataVersion, palette, blocks, blockEntities: [], ...(name === undefined ? {} : { name }) };
   });
 
 function read(bytes: Uint8Array): Schematic {
   const r = readSchematic(registry(), bytes);
   if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value;
+  return r.value.schematic;
 }
 
 describe("Sponge codec", () => {
-  it("round-trips values and bytes (property)", () => {
+  it("round-trips values and bytes, v3 and v2 (property)", () => {
     fc.assert(
-      fc.property(schematicArb, (s) => {
-        const bytes = writeSchematic(s);
+      fc.property(schematicArb, fc.constantFrom<2 | 3>(2, 3), (s, version) => {
+        const bytes = writeSchematic(s, { version });
         const back = read(bytes);
         expect(back).toEqual(canonicalSchematic(s));
         expect(contents(back)).toEqual(contents(s));
-        expect(writeSchematic(back).equals(bytes)).toBe(true);
+        expect(writeSchematic(back, { version }).equals(bytes)).toBe(true);
       }),
       { numRuns: 300 },
     );
@@ -54,9 +54,14 @@ describe("Sponge codec", () => {
     );
   });
 
-  it("writes a file prismarine-nbt parses as Sponge v2 with the expected fields", async () => {
-    const s: Schematic = { width: 3, height: 2, length: 1, offset: { x: -1, y: 0, z: 4 }, dataVersion: 4786, palette: states().slice(0, 3), blocks: Uint32Array.from([0, 1, 2, 2, 1, 0]) };
-    const { parsed } = await nbt.parse(writeSchematic(s));
+  it("writes v3 by default (WorldEdit 7.3's layout) and v2 on request, as prismarine-nbt parses them", async () => {
+    const s: Schematic = { width: 3, height: 2, length: 1, offset: { x: -1, y: 0, z: 4 }, dataVersion: 4786, palette: states().slice(0, 3), blocks: Uint32Array.from([0, 1, 2, 2, 1, 0]), blockEntities: [] };
+    const v3 = await nbt.parse(writeSchematic(s));
+    expect(v3.parsed.name).toBe("");
+    const body = (nbt.simplify(v3.parsed) as { Schematic: Record<string, unknown> }).Schematic;
+    expect(body).toMatchObject({ Version: 3, DataVersion: 4786, Width: 3, Height: 2, Length: 1, Offset: [-1, 0, 4], Metadata: { WorldEdit: { Origin: [0, 0, 0] } } });
+    expect(body["Blocks"]).toMatchObject({ Data: [0, 1, 2, 2, 1, 0], BlockEntities: [] });
+    const { parsed } = await nbt.parse(writeSchematic(s, { version: 2 }));
     const v = nbt.simplify(parsed) as Record<string, unknown>;
     expect(parsed.name).toBe("Schematic");
     expect(v).toMatchObject({ Version: 2, DataVersion: 4786, Width: 3, Height: 2, Length: 1, Offset: [-1, 0, 4], PaletteMax: 3 });
@@ -74,7 +79,7 @@ describe("Sponge codec", () => {
     const canon = many.map((m) => r.resolveState(m)).filter((x) => x.ok).map((x) => (x.ok ? x.value.canonical : ""));
     expect(canon.length).toBeGreaterThan(140);
     const n = canon.length;
-    const s: Schematic = { width: n, height: 1, length: 1, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: canon, blocks: Uint32Array.from(canon.keys()) };
+    const s: Schematic = { width: n, height: 1, length: 1, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: canon, blocks: Uint32Array.from(canon.keys()), blockEntities: [] };
     const back = read(writeSchematic(s));
     expect(contents(back)).toEqual(contents(s));
   });
@@ -107,7 +112,7 @@ describe("Sponge codec", () => {
       },
     });
     const s = read(file);
-    expect(s).toMatchObject({ width: 1, height: 2, length: 2, offset: { x: 0, y: -1, z: 0 }, dataVersion: 3700, name: "pillar" });
+    expect(s).toMatchObject({ width: 1, height: 2, length: 2, offset: { x: 0, y: -1, z: 0 }, dataVersion: registry().dataVersion, name: "pillar" });
     expect(contents(s).get("0,0,1")).toBe("minecraft:air");
     expect(contents(s).get("0,1,1")).toBe("minecraft:oak_log[axis=y]");
   });
@@ -134,13 +139,13 @@ describe("Sponge codec", () => {
 
 describe("Sponge codec refusals (nothing is read past a refusal)", () => {
   const cases: [string, Buffer, string, Record<string, unknown>?][] = [
-    ["version 1", v2File({ Version: { type: "int", value: 1 } }), "invalid_request", { path: "Schematic.Version" }],
+    ["version 4", v2File({ Version: { type: "int", value: 4 } }), "invalid_request", { path: "Schematic.Version" }],
     ["missing DataVersion", v2File({}, ["DataVersion"]), "invalid_request", { path: "Schematic.DataVersion" }],
     ["newer DataVersion", v2File({ DataVersion: { type: "int", value: 99999 } }), "version_mismatch"],
-    ["unknown top-level field", v2File({ Extra: { type: "int", value: 1 } }), "invalid_request", { path: "Schematic.Extra" }],
-    ["biomes", v2File({ BiomePalette: { type: "compound", value: {} } }), "invalid_request", { rejected: "biomes" }],
-    ["block entities", v2File({ BlockEntities: { type: "list", value: { type: "compound", value: [{ Id: { type: "string", value: "minecraft:chest" } }] } } }), "invalid_request", { rejected: "block_entities" }],
-    ["entities", v2File({ Entities: { type: "list", value: { type: "compound", value: [{ Id: { type: "string", value: "minecraft:pig" } }] } } }), "invalid_request", { rejected: "entities" }],
+    ["unknown top-level field", v2File({ Extra: { type: "int", value: 1 } }), "invalid_request", { reason: "would_lose", drop: ["unknown_fields"], loss: { unknown_fields: ["Extra"] } }],
+    ["biomes", v2File({ BiomePalette: { type: "compound", value: { "minecraft:plains": { type: "int", value: 0 } } } }), "invalid_request", { reason: "would_lose", loss: { biomes: { palette: ["minecraft:plains"], cells: 0 } } }],
+    ["a block entity without Pos", v2File({ BlockEntities: { type: "list", value: { type: "compound", value: [{ Id: { type: "string", value: "minecraft:chest" } }] } } }), "invalid_request", { path: "Schematic.BlockEntities[0]" }],
+    ["entities", v2File({ Entities: { type: "list", value: { type: "compound", value: [{ Id: { type: "string", value: "minecraft:pig" } }, { Id: { type: "string", value: "minecraft:pig" } }] } } }), "invalid_request", { reason: "would_lose", loss: { entities: { count: 2, by_type: { "minecraft:pig": 2 } } } }],
     ["required mods", v2File({ Metadata: { type: "compound", value: { RequiredMods: { type: "list", value: { type: "string", value: ["worldedit"] } } } } }), "invalid_request", { rejected: "required_mods" }],
     ["unknown block", v2File({ Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "mymod:thing": { type: "int", value: 1 } } } }), "unsupported_block"],
     ["bad property", v2File({ Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "minecraft:oak_log[axis=w]": { type: "int", value: 1 } } } }), "unsupported_block"],
@@ -151,10 +156,10 @@ describe("Sponge codec refusals (nothing is read past a refusal)", () => {
     ["repeated palette index", v2File({ Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "minecraft:dirt": { type: "int", value: 0 } } } }), "invalid_request"],
     ["wrong PaletteMax", v2File({ PaletteMax: { type: "int", value: 7 } }), "invalid_request", { path: "Schematic.PaletteMax" }],
     ["width as int", v2File({ Width: { type: "int", value: 2 } }), "invalid_request", { path: "Schematic.Width" }],
-    ["too many positions", v2File({ Width: { type: "short", value: 17 }, Height: { type: "short", value: 16 }, Length: { type: "short", value: 16 } }), "budget_exceeded", { reason: "positions" }],
+    ["too many positions", v2File({ Width: { type: "short", value: -1 }, Height: { type: "short", value: 400 }, Length: { type: "short", value: 1000 } }), "budget_exceeded", { reason: "positions", requested: 65535 * 400 * 1000 }],
     ["not gzip", Buffer.from("plain text"), "invalid_request"],
     ["v3 root with another field", gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: v2Body({ Version: { type: "int", value: 3 } }) }, Other: { type: "int", value: 1 } } }), "invalid_request", { path: "(root).Other" }],
-    ["v3 with v2 fields", gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: v2Body({ Version: { type: "int", value: 3 } }) } } }), "invalid_request", { path: "Schematic.PaletteMax" }],
+    ["v3 with v2 fields", gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: v2Body({ Version: { type: "int", value: 3 } }) } } }), "invalid_request", { path: "Schematic.Blocks" }],
     ["truncated NBT", gzipSync(gunzipSync(v2File()).subarray(0, 40)), "invalid_request"],
     ["trailing bytes", gzipSync(Buffer.concat([gunzipSync(v2File()), Buffer.from([0, 0])])), "invalid_request"],
   ];
@@ -168,14 +173,15 @@ describe("Sponge codec refusals (nothing is read past a refusal)", () => {
     });
   }
 
-  it("refuses files over 1 MiB compressed and NBT over 4 MiB decompressed", () => {
+  it("refuses files over the compressed limit and NBT over the decompressed limit (a gzip bomb stops early)", () => {
+    const limits = { ...DEFAULT_SCHEMATIC_LIMITS, maxCompressedBytes: 1024 * 1024, maxNbtBytes: 4 * 1024 * 1024 };
     const big = Buffer.alloc(1024 * 1024 + 1, 7);
-    const r1 = readSchematic(registry(), big);
+    const r1 = readSchematic(registry(), big, { limits });
     expect(!r1.ok && r1.error.code === "budget_exceeded" && r1.error.details?.["reason"]).toBe("compressed_size");
     // A gzip bomb: 5 MiB of NBT (one big byte array) compresses to a few KiB.
     const bomb = v2File({ BlockData: { type: "byteArray", value: new Array(5 * 1024 * 1024).fill(0) } });
     expect(bomb.length).toBeLessThan(64 * 1024);
-    const r2 = readSchematic(registry(), bomb);
+    const r2 = readSchematic(registry(), bomb, { limits });
     expect(!r2.ok && r2.error.code === "budget_exceeded" && r2.error.details?.["reason"]).toBe("nbt_size");
   });
 
@@ -188,27 +194,16 @@ describe("Sponge codec refusals (nothing is read past a refusal)", () => {
     expect(readSchematic(registry(), file).ok).toBe(true);
   });
 
-  it("the positions limit is configurable for trusted callers", () => {
+  it("every limit is configurable, within the ceiling", () => {
     const body = v2Body({ Width: { type: "short", value: 5000 }, BlockData: { type: "byteArray", value: new Array(5000).fill(0) } });
     const file = gzipNbt({ type: "compound", name: "Schematic", value: body });
-    expect(readSchematic(registry(), file).ok).toBe(false);
-    const r = readSchematic(registry(), file, { maxPositions: 10_000, maxCompressedBytes: 1 << 20, maxNbtBytes: 4 << 20, maxPaletteEntries: 10 });
-    expect(r.ok && r.value.width).toBe(5000);
-  });
-});
-
-describe("NBT byte arrays", () => {
-  it("are read as zero-copy Buffers and written from them", async () => {
-    const { parseNbt, writeNbt } = await import("../src/NbtCodec.js");
-    const data = Buffer.from([0, 127, 128, 255, 1]);
-    const bytes = writeNbt({ type: "compound", name: "t", value: { a: { type: "byteArray", value: data } } });
-    const { root, size } = parseNbt(bytes);
-    expect(size).toBe(bytes.length);
-    const a = root.value["a"];
-    expect(a?.type).toBe("byteArray");
-    expect(Buffer.isBuffer(a?.value)).toBe(true);
-    expect([...(a?.value as Buffer)]).toEqual([0, 127, 128, 255, 1]);
-    // prismarine-nbt's own parser agrees (signed bytes).
-    expect(nbt.parseUncompressed(bytes).value["a"]?.value).toEqual([0, 127, -128, -1, 1]);
+    const small = schematicLimits({ maxPositions: 4096 });
+    if (!small.ok) throw new Error("limits");
+    expect(readSchematic(registry(), file, { limits: small.value })).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { reason: "positions", limit: 4096 } } });
+    const r = readSchematic(registry(), file);
+    expect(r.ok && r.value.schematic.width).toBe(5000);
+    expect(schematicLimits({ maxPositions: 0 })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { field: "maxPositions" } } });
+    expect(schematicLimits({ maxNbtBytes: 2 ** 40 })).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { field: "maxNbtBytes" } } });
+    expect(schematicLimits({ maxTea: 1 } as never)).toMatchObject({ ok: false, error: { details: { field: "maxTea" } } });
   });
 });

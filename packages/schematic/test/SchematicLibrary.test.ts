@@ -8,7 +8,7 @@ import { registry, states } from "./support.js";
 function lib(): SchematicLibrary {
   return new SchematicLibrary(mkdtempSync(join(tmpdir(), "mcb-lib-")), registry());
 }
-const cube: Schematic = { width: 2, height: 2, length: 2, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: states().slice(0, 2), blocks: Uint32Array.from([0, 1, 1, 1, 1, 1, 1, 0]) };
+const cube: Schematic = { width: 2, height: 2, length: 2, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: states().slice(0, 2), blocks: Uint32Array.from([0, 1, 1, 1, 1, 1, 1, 0]), blockEntities: [] };
 
 describe("schematic library", () => {
   it("saves, lists with metadata, loads by id and never overwrites", () => {

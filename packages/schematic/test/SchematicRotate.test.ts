@@ -16,7 +16,7 @@ const arb = fc
   .map(({ width, height, length, offset, seed }): Schematic => {
     const n = width * height * length;
     const blocks = new Uint32Array(n).map((_, i) => seed[i % seed.length]!);
-    return { width, height, length, offset, dataVersion: 4786, palette: states(), blocks };
+    return { width, height, length, offset, dataVersion: 4786, palette: states(), blocks, blockEntities: [] };
   });
 const turnsArb = fc.constantFrom<QuarterTurns>(0, 1, 2, 3);
 
@@ -65,7 +65,7 @@ describe("schematic rotation", () => {
   });
 
   it("stairs facing east face south after 90° clockwise, logs along x lie along z", () => {
-    const s: Schematic = { width: 2, height: 1, length: 1, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: [states()[3]!, states()[2]!], blocks: Uint32Array.from([0, 1]) };
+    const s: Schematic = { width: 2, height: 1, length: 1, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: [states()[3]!, states()[2]!], blocks: Uint32Array.from([0, 1]), blockEntities: [] };
     const r = rotateSchematic(registry(), s, 1);
     expect(r).toMatchObject({ width: 1, length: 2, offset: { x: 0, y: 0, z: 0 } });
     const c = contents(r, true);

@@ -39,6 +39,12 @@ export class NbtReader {
     return this.at;
   }
 
+  /** Moves to an offset seen before (a field recorded by `fields`). */
+  seek(offset: number): void {
+    if (offset < 0 || offset > this.b.length) throw new NbtError("seek outside the data", offset);
+    this.at = offset;
+  }
+
   get remaining(): number {
     return this.b.length - this.at;
   }
@@ -139,6 +145,20 @@ export class NbtReader {
     const n = this.count(8, "long array");
     const out = new BigInt64Array(n);
     for (let i = 0; i < n; i++, this.at += 8) out[i] = this.view.getBigInt64(this.at);
+    return out;
+  }
+
+  /**
+   * A long array as 32-bit words, least significant half of each long first: one bit stream in
+   * which bit i of long k is bit 64k + i (how Minecraft and Litematica pack palette indices).
+   */
+  longArrayWords(): Uint32Array {
+    const n = this.count(8, "long array");
+    const out = new Uint32Array(n * 2);
+    for (let i = 0; i < n; i++, this.at += 8) {
+      out[2 * i + 1] = this.view.getUint32(this.at);
+      out[2 * i] = this.view.getUint32(this.at + 4);
+    }
     return out;
   }
 
