@@ -79,7 +79,7 @@ export function readLitematic(r: NbtReader, f: Fields, path: string, limits: Sch
       if (blockEntities.length >= limits.maxBlockEntities) throw overLimit(`more than ${limits.maxBlockEntities} block entities`, "block_entities", limits.maxBlockEntities);
       const p = `${rp}.TileEntities[${i}]`;
       const [x, y, z] = vec(c, p);
-      const id = c.v.get("id");
+      const id = c.v.get("id") ?? c.v.get("Id");
       blockEntities.push({ x, y, z, id: id?.t === TAG.String ? id.v : "", data: stripPosition(c), path: p });
     });
   }

@@ -64,9 +64,9 @@ export function splitBlockEntity(c: NbtCompound, path: string, dataKey: string |
   return { pos: [pos.v[0]!, pos.v[1]!, pos.v[2]!], id: idTag.v, data: stripPosition(data) };
 }
 
-/** Block-entity data without the keys a position gives (x, y, z, id, keepPacked). */
+/** Block-entity data without the keys a position and type give (x, y, z, id, keepPacked; Pos, Id as some writers add). */
 export function stripPosition(data: NbtCompound): NbtCompound {
-  const drop = new Set(["x", "y", "z", "id", "keepPacked"]);
+  const drop = new Set(["x", "y", "z", "id", "keepPacked", "Pos", "Id"]);
   if (![...data.v.keys()].some((k) => drop.has(k))) return data;
   return { t: TAG.Compound, v: new Map([...data.v].filter(([k]) => !drop.has(k))) };
 }
