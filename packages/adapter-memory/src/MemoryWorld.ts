@@ -41,6 +41,8 @@ export interface ExternalEditOptions {
 }
 
 const VOID_AIR = "minecraft:void_air";
+/** Default data of a new block entity: an empty NBT compound (unnamed root), as a fresh one saves. */
+const EMPTY_COMPOUND = Uint8Array.of(10, 0, 0, 0);
 
 function sha256(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
@@ -95,7 +97,7 @@ export class MemoryWorld implements WorldAdapter {
 
   async info(): Promise<WorldInfo> {
     this.alive();
-    const caps: WorldInfo["capabilities"] = ["events", "block_entities", "fault_injection"];
+    const caps: WorldInfo["capabilities"] = ["events", "block_entities", "block_entity_data", "fault_injection"];
     return { ...this.meta(), capabilities: this.directory === null ? caps : [...caps, "persistence"] };
   }
 
@@ -147,6 +149,26 @@ export class MemoryWorld implements WorldAdapter {
     return { box, palette: palette.values, states, digests };
   }
 
+  async readBlockEntities(box: Box3): Promise<ReadonlyMap<number, Uint8Array>> {
+    this.alive();
+    const sx = box.maxX - box.minX + 1, sy = box.maxY - box.minY + 1, sz = box.maxZ - box.minZ + 1;
+    if (sx <= 0 || sy <= 0 || sz <= 0) throw new RangeError("read box has min > max");
+    if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
+    const out = new Map<number, Uint8Array>();
+    for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++)
+      for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++)
+        for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
+          const section = this.store.sections.get(`${cx},${cy},${cz}`);
+          if (section === undefined) continue;
+          for (const [i, data] of section.entities) {
+            const x = cx * 16 + (i & 15), z = cz * 16 + ((i >> 4) & 15), y = cy * 16 + (i >> 8);
+            if (x < box.minX || x > box.maxX || y < box.minY || y > box.maxY || z < box.minZ || z > box.maxZ || y < this.options.minY || y > this.options.maxY) continue;
+            out.set((x - box.minX) + (z - box.minZ) * sx + (y - box.minY) * sx * sz, data.slice());
+          }
+        }
+    return out;
+  }
+
   async compareAndSet(slice: CasSlice): Promise<CasResult> {
     this.alive();
     this.beforeWriteHook();
@@ -178,7 +200,7 @@ export class MemoryWorld implements WorldAdapter {
       if (mismatches.length > 0) break;
       for (let w = written; w < end; w++) {
         const c = slice.writes[w]!;
-        this.place(c.x, c.y, c.z, c.after, undefined);
+        this.place(c.x, c.y, c.z, c.after, c.afterData);
         const d = this.digestAt(c.x, c.y, c.z);
         if (d !== null) entityDigests.set(w, d);
       }
@@ -273,7 +295,7 @@ export class MemoryWorld implements WorldAdapter {
     if (this.hasBlockEntity(state)) {
       if (data !== undefined) entity = data.slice();
       else if (current !== undefined && blockIdOf(this.store.get(x, y, z)) === blockIdOf(state)) entity = current;
-      else entity = new TextEncoder().encode(JSON.stringify({ id: blockIdOf(state) }));
+      else entity = EMPTY_COMPOUND;
     }
     this.store.set(x, y, z, state === VOID_AIR ? AIR : state, entity);
   }

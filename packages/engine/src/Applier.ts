@@ -106,7 +106,12 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
           const joinsPrevious = pairStart.has(i - 1) && offsets[offsets.length - 1] === i - 1 - start;
           if (joinsPrevious) groupEnds.pop();
           const p = i * 3;
-          writes.push({ x: plan.pos[p]!, y: plan.pos[p + 1]!, z: plan.pos[p + 2]!, before: plan.states[plan.before[i]!]!, beforeDigest: digestOf(plan, plan.beforeDigest[i]!), after: plan.states[plan.after[i]!]! });
+          const data = plan.afterData[i]!;
+          writes.push({
+            x: plan.pos[p]!, y: plan.pos[p + 1]!, z: plan.pos[p + 2]!,
+            before: plan.states[plan.before[i]!]!, beforeDigest: digestOf(plan, plan.beforeDigest[i]!), after: plan.states[plan.after[i]!]!,
+            ...(data < 0 ? {} : { afterData: plan.data[data]! }),
+          });
           offsets.push(i - start);
           groupEnds.push(writes.length);
         } else addConflict(targetConflict(plan, i, cur.states[i - start]!, verdict === "changed"));

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createMaterialCatalog, fail, mcbError, ok, type BlockRegistry, type MaterialCatalog, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type Box3, type RecipeCompiler } from "@mcb/recipe";
 import { admitPlan, alreadyApplied, newOperation } from "./ApplyAdmission.js";
@@ -186,11 +186,20 @@ export class Engine {
    * Every block of a region as dense arrays (one adapter read), under region_inspect's checks:
    * project scope, area, at most `maxInspectPositions`. For exports and scans by other tools.
    */
-  async regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown }): Promise<Result<RegionRead>> {
+  async regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown; entityData?: boolean }): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
     return guardWorld(async () => {
       const scope = this.scope(ctx);
       if (!scope.ok) return scope;
-      return readRegion(this.o.adapter, scope.value.config.area, input?.min, input?.max, this.limits.maxInspectPositions);
+      const r = await readRegion(this.o.adapter, scope.value.config.area, input?.min, input?.max, this.limits.maxInspectPositions);
+      if (!r.ok || input.entityData !== true || r.value.digests.size === 0 || this.o.adapter.readBlockEntities === undefined) return r;
+      const entityData = await this.o.adapter.readBlockEntities(r.value.box);
+      // Two reads, not one moment: the data must be what the first read's digests describe.
+      for (const [i, digest] of r.value.digests) {
+        const d = entityData.get(i);
+        if (d === undefined || createHash("sha256").update(d).digest("hex") !== digest)
+          return fail(mcbError("busy", "a block entity changed while the region was read; read again", { reason: "changed_during_read" }));
+      }
+      return ok({ ...r.value, entityData });
     });
   }
 

@@ -1,4 +1,5 @@
-import { blockIdOf, fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
+import { createHash } from "node:crypto";
+import { blockEntityPredicate, blockIdOf, fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
 import { forEachPlanBlock, planHash, type Plan, type RecipeCompiler, type SourceFilter } from "@mcb/recipe";
 import { boxContains, inBox, posKey, type Vec3 } from "./Geometry.js";
 import type { Journal } from "./Journal.js";
@@ -137,6 +138,8 @@ export async function prepareContent(
   const expected = checkExpectedShape(deps.registry, input.expected_blocks, pos, n, limits.maxExpectedBlocks);
   if (!expected.ok) return expected;
 
+  const blockData = blockDataOf(deps.registry, plan);
+  if (blockData !== null && !blockData.ok) return blockData;
   const current = await readPositions(deps.adapter, pos);
   // The positions the plan decides (a replace filter that does not match leaves the world as is),
   // with connection states computed against their neighbours.
@@ -188,17 +191,20 @@ export async function prepareContent(
       filtered++;
       continue;
     }
-    if (c === d) {
+    const data = blockData?.ok ? (blockData.value.get(posKey(x, y, z)) ?? null) : null;
+    if (c === d && (data === null || sha256(data) === dc)) {
       unchanged++;
       continue;
     }
-    if (dc !== null && blockIdOf(c) !== blockIdOf(d)) {
+    // Existing block-entity data is never destroyed: not by another block, not by other data (undo
+    // could not bring it back: the journal keeps its digest, not the data).
+    if (dc !== null && (blockIdOf(c) !== blockIdOf(d) || data !== null)) {
       entityLossCount++;
-      if (entityLoss.length < SAMPLE) entityLoss.push({ pos: { x, y, z }, current: c, desired: d });
+      if (entityLoss.length < SAMPLE) entityLoss.push({ pos: { x, y, z }, current: c, desired: d, ...(data === null ? {} : { replaces_data: true }) });
       continue;
     }
     addNeighboursBefore(x, y, z);
-    out.add(x, y, z, c, dc, d);
+    out.add(x, y, z, c, dc, d, data);
   }
   addNeighboursBefore(Infinity, Infinity, Infinity);
   if (out.positions().length / 3 > limits.maxPlanBlocks)
@@ -238,6 +244,27 @@ export async function prepareContent(
       filtered,
     }),
   });
+}
+
+/** The plan's block data by position; each must be at a block that has a block entity. */
+function blockDataOf(registry: BlockRegistry, plan: Plan): Result<Map<string, Uint8Array>> | null {
+  if (plan.blockData.length === 0) return null;
+  const isEntity = blockEntityPredicate(registry);
+  const states = new Map<string, string>();
+  forEachPlanBlock(plan, (x, y, z, s) => states.set(posKey(x, y, z), plan.palette[s]!));
+  const out = new Map<string, Uint8Array>();
+  for (const d of plan.blockData) {
+    const key = posKey(d.x, d.y, d.z);
+    const state = states.get(key);
+    if (state === undefined || !isEntity(state))
+      return fail(mcbError("invalid_request", `block data at ${d.x} ${d.y} ${d.z} for ${state ?? "a position the plan does not write"}, which has no block entity`, { reason: "block_data", pos: { x: d.x, y: d.y, z: d.z } }));
+    out.set(key, d.data);
+  }
+  return ok(out);
+}
+
+function sha256(data: Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
 }
 
 /** Validates expected_blocks: every desired position exactly once, canonical states, digests. */

@@ -35,6 +35,10 @@ export interface PreparedPlan {
   readonly before: Uint32Array;
   readonly beforeDigest: Int32Array;
   readonly after: Uint32Array;
+  /** Block-entity data placed with write i: index into `data`, −1 for none (a new block entity gets defaults). */
+  readonly afterData: Int32Array;
+  /** Block-entity data table (canonical NBT bytes) referenced by `afterData`. */
+  readonly data: readonly Uint8Array[];
   /** Write-set indices i (sorted) where writes i and i+1 are one indivisible multi-block group. */
   readonly pairs: Uint32Array;
   /** Dependencies as (x, y, z) triples with their expected state and digest. */
@@ -49,10 +53,12 @@ export interface PreparedPlan {
 
 export type PlanContent = Omit<PreparedPlan, "planId" | "planHash" | "createdAt" | "expiresAt" | "preparedSeq">;
 
-const MAGIC = "mcb-prepared/2";
+const MAGIC = "mcb-prepared/3";
+/** Plans stored before block data existed: read with no data. */
+const MAGIC_2 = "mcb-prepared/2";
 const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-function bytesOf(a: Int32Array | Uint32Array): Uint8Array {
+function bytesOf(a: Int32Array | Uint32Array | Uint8Array): Uint8Array {
   if (!HOST_LITTLE_ENDIAN) throw new Error("mcb requires a little-endian host");
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
@@ -75,11 +81,12 @@ function contentHeader(p: PlanContent): string {
     p.pairs.length,
     p.unchanged,
     p.filtered,
+    p.data.map((d) => d.length),
   ]);
 }
 
-function arraysOf(p: PlanContent): (Int32Array | Uint32Array)[] {
-  return [p.pos, p.before, p.beforeDigest, p.after, p.pairs, p.depPos, p.depState, p.depDigest];
+function arraysOf(p: PlanContent): (Int32Array | Uint32Array | Uint8Array)[] {
+  return [p.pos, p.before, p.beforeDigest, p.after, p.afterData, p.pairs, p.depPos, p.depState, p.depDigest, ...p.data];
 }
 
 /** SHA-256 (lowercase hex) of the canonical content encoding; independent of ids and clocks. */
@@ -132,9 +139,10 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
   };
   const c = JSON.parse(outer.content) as [
     string, string, "build" | "undo", string | null, string | null, string, number, string | null,
-    string[], string[], number, number, number, number, number,
+    string[], string[], number, number, number, number, number, number[]?,
   ];
-  if (c[0] !== MAGIC) throw new Error(`journal plan has format ${String(c[0])}, expected ${MAGIC}`);
+  if (c[0] !== MAGIC && c[0] !== MAGIC_2) throw new Error(`journal plan has format ${String(c[0])}, expected ${MAGIC}`);
+  const v3 = c[0] === MAGIC;
   const n = c[10];
   const m = c[11];
   const pairCount = c[12];
@@ -148,6 +156,20 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
   };
   const i32 = (len: number): Int32Array => new Int32Array(len);
   const u32 = (len: number): Uint32Array => new Uint32Array(len);
+  const pos = take(i32, n * 3);
+  const before = take(u32, n);
+  const beforeDigest = take(i32, n);
+  const after = take(u32, n);
+  const afterData = v3 ? take(i32, n) : new Int32Array(n).fill(-1);
+  const pairs = take(u32, pairCount);
+  const depPos = take(i32, m * 3);
+  const depState = take(u32, m);
+  const depDigest = take(i32, m);
+  const data = (c[15] ?? []).map((len) => {
+    const d = new Uint8Array(b.subarray(at, at + len));
+    at += len;
+    return d;
+  });
   const plan: PreparedPlan = {
     planId: outer.id,
     planHash: outer.hash,
@@ -163,14 +185,16 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
     sourceHash: c[7],
     states: c[8],
     digests: c[9],
-    pos: take(i32, n * 3),
-    before: take(u32, n),
-    beforeDigest: take(i32, n),
-    after: take(u32, n),
-    pairs: take(u32, pairCount),
-    depPos: take(i32, m * 3),
-    depState: take(u32, m),
-    depDigest: take(i32, m),
+    pos,
+    before,
+    beforeDigest,
+    after,
+    afterData,
+    pairs,
+    depPos,
+    depState,
+    depDigest,
+    data,
     unchanged: c[13],
     filtered: c[14],
   };

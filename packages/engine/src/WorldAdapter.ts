@@ -25,10 +25,15 @@ export interface WorldAdapter {
    */
   events(cursor: string | null): Promise<EventPage>;
   close(): Promise<void>;
+  /**
+   * Optional (capability "block_entity_data"): the block-entity data (NBT bytes) in a box, by
+   * position index as in `read`, for exports. Same bounds as `read`.
+   */
+  readBlockEntities?(box: Box3): Promise<ReadonlyMap<number, Uint8Array>>;
 }
 
 /** Optional abilities, advertised rather than stubbed. */
-export type AdapterCapability = "events" | "block_entities" | "persistence" | "fault_injection";
+export type AdapterCapability = "events" | "block_entities" | "block_entity_data" | "persistence" | "fault_injection";
 
 export interface WorldInfo {
   readonly worldId: string;
@@ -70,6 +75,11 @@ export interface CasWrite {
   readonly before: string;
   readonly beforeDigest: string | null;
   readonly after: string;
+  /**
+   * Block-entity data (NBT bytes) for the new block entity; absent: the world's rule — a same-type
+   * block keeps its data, a new block entity gets defaults. Only for states that have one.
+   */
+  readonly afterData?: Uint8Array;
 }
 
 export interface CasSlice {

@@ -12,15 +12,19 @@ export class WriteSetBuilder {
   private readonly before: number[] = [];
   private readonly beforeDigest: number[] = [];
   private readonly after: number[] = [];
+  private readonly afterData: number[] = [];
+  private readonly data: Uint8Array[] = [];
   private depPos: Int32Array = new Int32Array(0);
   private depState: Uint32Array = new Uint32Array(0);
   private depDigest: Int32Array = new Int32Array(0);
 
-  add(x: number, y: number, z: number, before: string, beforeDigest: string | null, after: string): void {
+  /** `afterData`: block-entity data placed with the block (null: none given, the world's defaults). */
+  add(x: number, y: number, z: number, before: string, beforeDigest: string | null, after: string, afterData: Uint8Array | null = null): void {
     this.pos.push(x, y, z);
     this.before.push(this.states.id(before));
     this.beforeDigest.push(this.digest(beforeDigest));
     this.after.push(this.states.id(after));
+    this.afterData.push(afterData === null ? -1 : this.data.push(afterData) - 1);
   }
 
   /** Positions (x, y, z triples) as added so far. */
@@ -54,6 +58,8 @@ export class WriteSetBuilder {
       before: Uint32Array.from({ length: n }, (_, k) => this.before[at(k)]!),
       beforeDigest: Int32Array.from({ length: n }, (_, k) => this.beforeDigest[at(k)]!),
       after: Uint32Array.from({ length: n }, (_, k) => this.after[at(k)]!),
+      afterData: Int32Array.from({ length: n }, (_, k) => this.afterData[at(k)]!),
+      data: this.data,
       pairs: Uint32Array.from(pairStarts),
       depPos: this.depPos,
       depState: this.depState,

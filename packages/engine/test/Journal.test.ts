@@ -33,6 +33,8 @@ function plan(id: string, n: number, project = "p"): PreparedPlan {
     before: new Uint32Array(n),
     beforeDigest: new Int32Array(n).fill(-1),
     after: new Uint32Array(n).fill(1),
+    afterData: Int32Array.from({ length: n }, (_, i) => (i === 1 ? 0 : -1)),
+    data: n > 1 ? [Uint8Array.from([10, 0, 0, 1, 0, 1, 0x61, 5, 0])] : [],
     pairs: n >= 2 ? Uint32Array.from([0]) : new Uint32Array(0),
     depPos: Int32Array.from([0, 63, 0]),
     depState: Uint32Array.from([1]),
@@ -232,7 +234,7 @@ describe("prepared plan codec", () => {
   it("rejects trailing bytes and unknown formats", () => {
     const bytes = encodePreparedPlan(plan("x", 2));
     expect(() => decodePreparedPlan(Buffer.concat([bytes, Buffer.alloc(4)]))).toThrow(/trailing/);
-    const bad = Buffer.from(bytes.toString("latin1").replace("mcb-prepared/2", "mcb-prepared/9"), "latin1");
+    const bad = Buffer.from(bytes.toString("latin1").replace("mcb-prepared/3", "mcb-prepared/9"), "latin1");
     expect(() => decodePreparedPlan(bad)).toThrow(/format/);
   });
 });

@@ -39,8 +39,20 @@ export interface Plan {
   readonly bounds: Box3 | null;
   /** Read dependencies as (x, y, z) triples, unique and sorted by (y, z, x). */
   readonly reads: Int32Array;
+  /**
+   * Block-entity data to place with the block (a pasted chest's items), by position, sorted by
+   * (y, z, x); each at a plan position. Opaque canonical NBT bytes. Empty for recipes.
+   */
+  readonly blockData: readonly PlanBlockData[];
   /** SHA-256 (lowercase hex) of the canonical encoding: see `planHash`. */
   readonly hash: string;
+}
+
+export interface PlanBlockData {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  readonly data: Uint8Array;
 }
 
 /** Calls `visit` for each position in plan order. */

@@ -1,7 +1,7 @@
 import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import type { RawRuns } from "./BlockCollector.js";
 import { DEFAULT_LIMITS, MAX_HORIZONTAL, MAX_Y, MIN_Y } from "./Limits.js";
-import type { Plan, SourceFilter } from "./Plan.js";
+import type { Plan, PlanBlockData, SourceFilter } from "./Plan.js";
 import { planHash } from "./PlanHash.js";
 import type { Vec3 } from "./RecipeSchema.js";
 
@@ -16,6 +16,7 @@ export function finishPlan(
   states: readonly string[],
   filters: readonly SourceFilter[],
   dependencies: readonly Vec3[],
+  blockData: readonly PlanBlockData[] = [],
 ): Plan {
   const n = raw.length.length;
   const stateUsed = new Uint8Array(states.length);
@@ -43,7 +44,7 @@ export function finishPlan(
   }
   const runs = { y: raw.y, z: raw.z, x: raw.x, length: raw.length, state, filter };
   const reads = sortedReads(dependencies);
-  const body = { minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, palette, filters: filterList, runs, reads };
+  const body = { minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, palette, filters: filterList, runs, reads, blockData };
   return Object.freeze({ format: 1 as const, ...body, count: raw.count, bounds: raw.count === 0 ? null : tightBounds(runs), hash: planHash(body) });
 }
 
@@ -64,6 +65,8 @@ export interface PlanFromBlocksInput {
   readonly filters?: readonly SourceFilter[];
   readonly blocks: PlanBlocks;
   readonly dependencies?: readonly Vec3[];
+  /** Block-entity data for some of the positions (each one a listed position, at most once). */
+  readonly blockData?: readonly PlanBlockData[];
   /** Largest plan accepted (default 100,000, DESIGN §17). */
   readonly maxBlocks?: number;
 }
@@ -123,7 +126,19 @@ export function planFromBlocks(registry: BlockRegistry, input: PlanFromBlocksInp
     value: Uint32Array.from(rv),
     count: n,
   };
-  return ok(finishPlan(registry, raw, states, filters, input.dependencies ?? []));
+  const blockData = [...(input.blockData ?? [])].sort((a, b) => a.y - b.y || a.z - b.z || a.x - b.x);
+  if (blockData.length > 0) {
+    const at = new Set<string>();
+    for (let i = 0; i < n; i++) at.add(`${blocks.x[i]},${blocks.y[i]},${blocks.z[i]}`);
+    for (let k = 0; k < blockData.length; k++) {
+      const d = blockData[k]!;
+      const key = `${d.x},${d.y},${d.z}`;
+      if (!at.has(key)) return fail(mcbError("invalid_request", `block data at ${d.x} ${d.y} ${d.z}, which the plan does not write`, { pos: { x: d.x, y: d.y, z: d.z } }));
+      const prev = blockData[k - 1];
+      if (prev !== undefined && prev.x === d.x && prev.y === d.y && prev.z === d.z) return fail(mcbError("invalid_request", `block data at ${key} is given twice`, { pos: { x: d.x, y: d.y, z: d.z } }));
+    }
+  }
+  return ok(finishPlan(registry, raw, states, filters, input.dependencies ?? [], blockData));
 }
 
 function sortedReads(deps: readonly Vec3[]): Int32Array {

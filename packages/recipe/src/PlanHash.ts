@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { SourceFilter } from "./Plan.js";
+import type { PlanBlockData, SourceFilter } from "./Plan.js";
 
 export interface HashablePlan {
   readonly minecraftVersion: string;
@@ -15,6 +15,7 @@ export interface HashablePlan {
     readonly filter: Uint16Array;
   };
   readonly reads: Int32Array;
+  readonly blockData?: readonly PlanBlockData[];
 }
 
 /**
@@ -22,6 +23,8 @@ export interface HashablePlan {
  * u32 n + n × str palette, u32 n + n × (u32 k + k × str id, u32 m + m × str state) filters,
  * u32 n + n × i32[6] runs (y, z, x, length, state, filter), u32 n + n × i32[3] reads.
  * str = u32 byte length + UTF-8. Runs are maximal, so the bytes depend only on the plan's content.
+ * Only when block data is present: "\0data", u32 n + n × (i32[3] position, u32 length + bytes),
+ * so plans without it keep the hashes they always had.
  */
 export function planHash(plan: HashablePlan): string {
   const hash = createHash("sha256");
@@ -62,6 +65,16 @@ export function planHash(plan: HashablePlan): string {
   hash.update(littleEndian(runs));
   u32(plan.reads.length / 3);
   hash.update(littleEndian(plan.reads));
+  const data = plan.blockData ?? [];
+  if (data.length > 0) {
+    hash.update("\0data");
+    u32(data.length);
+    for (const d of data) {
+      hash.update(littleEndian(Int32Array.of(d.x, d.y, d.z)));
+      u32(d.data.length);
+      hash.update(d.data);
+    }
+  }
   return hash.digest("hex");
 }
 

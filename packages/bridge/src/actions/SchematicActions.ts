@@ -30,17 +30,19 @@ export interface SchematicDeps {
 
 /**
  * Saves the dense region min..max (air included) as library asset `name`, anchored at `origin`
- * (default min): one read under region_inspect's checks (scope, area, ≤ 4096 positions); block
- * entities refuse the export rather than losing their data; an existing asset is never replaced.
+ * (default min): one read under region_inspect's checks (scope, area, ≤ 4096 positions), block
+ * entities with their data (refused rather than lost where the world cannot give it); an existing
+ * asset is never replaced.
  * Shared by schematic_export and `mcb schem export`.
  */
 export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec3, max: Vec3, origin?: Vec3): Promise<Result<AssetInfo>> {
-  const read = await d.engine.regionBlocks(d.ctx, { min, max });
+  const read = await d.engine.regionBlocks(d.ctx, { min, max, entityData: true });
   if (!read.ok) return read;
   const { box } = read.value;
   const info = await d.world.info();
   const s = schematicFromRegion({
     region: read.value,
+    ...(read.value.entityData === undefined ? {} : { entityData: read.value.entityData }),
     origin: origin ?? { x: box.minX, y: box.minY, z: box.minZ },
     dataVersion: info.dataVersion,
     hasBlockEntity: blockEntityPredicate(d.registry),
