@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createMaterialCatalog, ok, type Result } from "@mcb/blocks";
-import { SchematicLibrary } from "@mcb/schematic";
+import { DEFAULT_SCHEMATIC_LIMITS, SchematicLibrary, type SchematicLimits } from "@mcb/schematic";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { CameraStore } from "./mcp/CameraStore.js";
 import { CaptureCache } from "./mcp/CaptureCache.js";
@@ -12,11 +12,12 @@ export const MCB_VERSION = "0.1.0";
 
 /**
  * `mcb mcp`: the MCP server over stdio on the embedded world in `stateDir` (schematics in
- * `stateDir/schematics`, cameras in `stateDir/cameras.json`). stdout carries only the protocol;
+ * `stateDir/schematics`, cameras in `stateDir/cameras.json`). `schematicLimits` is the policy: the
+ * read limits of every library file, and the most a client may ask for in schematic_import_prepare. stdout carries only the protocol;
  * diagnostics go to stderr. Ends when the client closes stdin and every request it sent has its
  * answer; running operations finish first.
  */
-export async function runMcpServer(stateDir: string): Promise<Result<void>> {
+export async function runMcpServer(stateDir: string, schematicLimits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS): Promise<Result<void>> {
   const opened = await openEmbeddedWorld(stateDir);
   if (!opened.ok) return opened;
   const w = opened.value;
@@ -27,7 +28,7 @@ export async function runMcpServer(stateDir: string): Promise<Result<void>> {
       registry: w.registry,
       catalog: createMaterialCatalog(w.registry),
       world: w.world,
-      library: new SchematicLibrary(join(w.dir, "schematics"), w.registry),
+      library: new SchematicLibrary(join(w.dir, "schematics"), w.registry, schematicLimits),
       terrain: new TerrainCache(),
       cameras: new CameraStore(w.dir),
       captures: new CaptureCache(),

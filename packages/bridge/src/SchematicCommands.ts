@@ -1,37 +1,70 @@
+import { createHash } from "node:crypto";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import type { PrepareView, Vec3 } from "@mcb/engine";
+import type { OperationStatusView, PrepareView, Vec3 } from "@mcb/engine";
 import { compileRecipe } from "@mcb/recipe";
-import { ASSET_ID, DEFAULT_SCHEMATIC_LIMITS, SchematicLibrary, infoOf, readSchematic, schematicFromPlan, writeSchematic, type Schematic } from "@mcb/schematic";
-import { assetView, exportRegionAsset, preparePaste, type AssetView } from "./actions/SchematicActions.js";
+import {
+  ASSET_ID,
+  DEFAULT_SCHEMATIC_LIMITS,
+  DROP_CATEGORIES,
+  SchematicLibrary,
+  infoOf,
+  readSchematic,
+  schematicFromPlan,
+  writeSchematic,
+  type DropCategory,
+  type LossReport,
+  type Schematic,
+  type SchematicFormat,
+  type SchematicLimits,
+} from "@mcb/schematic";
+import { assetView, boxView, exportRegionAsset, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./actions/SchematicActions.js";
+import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
 import type { EmbeddedWorld } from "./EmbeddedWorld.js";
 import { loadRecipeFile } from "./RecipeCommand.js";
-import { applyAndWait, type BuildReport } from "./WorldCommands.js";
+import { applyAndWait } from "./WorldCommands.js";
 
 export interface SchemBuildOptions {
   readonly origin?: { x: number; y: number; z: number };
-  /** Largest bounding volume (default 4096: what the library imports). */
+  /** Largest bounding volume (default 4096). */
   readonly maxPositions?: number;
+  readonly version?: 2 | 3;
 }
 
-/** `mcb schem build`: compiles a recipe and writes its blocks as a Sponge v2 file (air fills the bounds). */
+const stem = (path: string): string => path.replace(/^.*\//, "").replace(/\.(schem|litematic|nbt)$/, "");
+
+/** `mcb schem build`: compiles a recipe and writes its blocks as a Sponge file (v3, or v2 on request; air fills the bounds). */
 export async function buildSchematicFile(recipePath: string, outPath: string, options: SchemBuildOptions = {}): Promise<Result<AssetView>> {
   const loaded = await loadRecipeFile(recipePath);
   if (!loaded.ok) return loaded;
   const plan = compileRecipe(loaded.value.registry, loaded.value.value);
   if (!plan.ok) return plan;
-  const s = schematicFromPlan(plan.value, { ...options, name: outPath.replace(/^.*\//, "").replace(/\.schem$/, "") });
+  const s = schematicFromPlan(plan.value, { ...options, name: stem(outPath) });
   if (!s.ok) return s;
-  const bytes = writeSchematic(s.value);
+  const bytes = writeSchematic(s.value, { version: options.version ?? 3 });
   await writeFile(outPath, bytes);
-  return ok(assetView(infoOf(s.value.name ?? "schematic", s.value, bytes)));
+  return ok(assetView(infoOf(s.value.name ?? "schematic", s.value, bytes, { format: options.version === 2 ? "sponge_v2" : "sponge_v3", loss: {}, sourceDataVersion: s.value.dataVersion })));
 }
 
-const stem = (path: string): string => path.replace(/^.*\//, "").replace(/\.schem$/, "");
+/** How the file was read: its format, its own DataVersion, the renames applied and what was left out. */
+export interface SourceView {
+  readonly format: SchematicFormat;
+  readonly source_data_version: number;
+  readonly upgrades: Readonly<Record<string, number>>;
+  readonly loss: LossReport;
+}
 
-/** Reads and validates a local .schem file (a person's own file: the CLI takes paths, MCP never does). */
-async function readSchematicFile(registry: BlockRegistry, path: string, maxPositions = DEFAULT_SCHEMATIC_LIMITS.maxPositions): Promise<Result<{ schematic: Schematic; bytes: Buffer }>> {
+interface ReadFile {
+  readonly schematic: Schematic;
+  readonly bytes: Buffer;
+  /** SHA-256 of the file. */
+  readonly sha256: string;
+  readonly source: SourceView;
+}
+
+/** Reads and validates a local schematic file (a person's own file: the CLI takes paths, MCP never does). */
+async function readSchematicFile(registry: BlockRegistry, path: string, limits: SchematicLimits, drop: readonly DropCategory[]): Promise<Result<ReadFile>> {
   let size: number;
   try {
     const st = await stat(path);
@@ -40,64 +73,132 @@ async function readSchematicFile(registry: BlockRegistry, path: string, maxPosit
   } catch {
     return fail(mcbError("invalid_request", `cannot read "${path}"`, { reason: "unreadable" }));
   }
-  const limits = { ...DEFAULT_SCHEMATIC_LIMITS, maxPositions };
-  if (size > limits.maxCompressedBytes) return fail(mcbError("budget_exceeded", `the file has ${size} bytes; the limit is ${limits.maxCompressedBytes}`, { limit: limits.maxCompressedBytes }));
+  if (size > limits.maxCompressedBytes)
+    return fail(mcbError("budget_exceeded", `the file has ${size} bytes; the limit is ${limits.maxCompressedBytes} (raise it with --max-file-bytes)`, { reason: "compressed_size", limit: limits.maxCompressedBytes }));
   const bytes = await readFile(path);
-  const s = readSchematic(registry, bytes, { limits });
-  return s.ok ? ok({ schematic: s.value.schematic, bytes }) : s;
+  const r = readSchematic(registry, bytes, { limits, drop });
+  if (!r.ok) return r;
+  const { schematic, format, sourceDataVersion, upgrades, loss } = r.value;
+  return ok({ schematic, bytes, sha256: createHash("sha256").update(bytes).digest("hex"), source: { format, source_data_version: sourceDataVersion, upgrades, loss } });
 }
 
-/** `mcb schem info`: validates a local file with the library's limits and prints its metadata and palette. */
-export async function schematicFileInfo(path: string, maxPositions = DEFAULT_SCHEMATIC_LIMITS.maxPositions): Promise<Result<AssetView & { palette: { state: string; count: number }[] }>> {
+/** `mcb schem info`: validates a local file and prints its metadata, palette, upgrades and what an import would lose. */
+export async function schematicFileInfo(path: string, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS): Promise<Result<AssetView & { upgrades: Readonly<Record<string, number>>; palette: { state: string; count: number }[] }>> {
   const registry = createBlockRegistry();
   if (!registry.ok) return registry;
-  const read = await readSchematicFile(registry.value, path, maxPositions);
+  const read = await readSchematicFile(registry.value, path, limits, DROP_CATEGORIES);
   if (!read.ok) return read;
-  const { schematic: s, bytes } = read.value;
+  const { schematic: s, bytes, source } = read.value;
   const counts = new Array<number>(s.palette.length).fill(0);
   for (const b of s.blocks) counts[b]!++;
   const palette = s.palette.map((state, i) => ({ state, count: counts[i]! })).sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
-  return ok({ ...assetView(infoOf(stem(path), s, bytes)), palette });
+  const info = infoOf(stem(path), s, bytes, { format: source.format, loss: source.loss, sourceDataVersion: source.source_data_version });
+  return ok({ ...assetView(info), upgrades: source.upgrades, palette });
 }
 
-function libraryOf(w: EmbeddedWorld): SchematicLibrary {
-  return new SchematicLibrary(join(w.dir, "schematics"), w.registry);
+function libraryOf(w: EmbeddedWorld, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS): SchematicLibrary {
+  return new SchematicLibrary(join(w.dir, "schematics"), w.registry, limits);
 }
 
 /**
  * `mcb schem export <name> -- x1 y1 z1 x2 y2 z2`: what schematic_export does (into the library of
- * the state directory), and with `outPath` the same bytes also written to a file.
+ * the state directory), and with `outPath` the same schematic also written to a file (Sponge v3,
+ * or v2 with `version`).
  */
-export async function exportSchematic(w: EmbeddedWorld, name: string, min: Vec3, max: Vec3, origin?: Vec3, outPath?: string): Promise<Result<AssetView>> {
+export async function exportSchematic(w: EmbeddedWorld, name: string, min: Vec3, max: Vec3, origin?: Vec3, outPath?: string, version: 2 | 3 = 3): Promise<Result<AssetView>> {
   const library = libraryOf(w);
   const saved = await exportRegionAsset({ ...w, library }, name, min, max, origin);
   if (!saved.ok) return saved;
   if (outPath !== undefined) {
     const loaded = library.load(saved.value.assetId);
     if (!loaded.ok) return loaded;
-    await writeFile(outPath, writeSchematic(loaded.value.schematic));
+    await writeFile(outPath, writeSchematic(loaded.value.schematic, { version }));
   }
   return ok(assetView(saved.value));
 }
 
+export interface ImportOptions {
+  readonly rotation?: Rotation;
+  readonly drop?: readonly DropCategory[];
+  readonly limits?: SchematicLimits;
+  /** Name of the part a batch becomes (default "paste <paste id>"). */
+  readonly part?: string;
+  /** Prepare tiles that ended in conflict again (their new plans write over what changed). */
+  readonly retryConflicts?: boolean;
+  readonly maxTiles?: number;
+  readonly progress?: ProgressSink;
+}
+
+/** One tile: the plan and its operation (null: nothing to write). */
+export interface SingleImport {
+  readonly mode: "single";
+  readonly plan: PrepareView & TileView;
+  readonly operation: OperationStatusView | null;
+  readonly source: SourceView;
+}
+
+/** Several tiles: the batch's progress, and the part once every tile is finished. */
+export interface BatchImport {
+  readonly mode: "batch";
+  readonly paste_id: string;
+  readonly batch: BatchSummary;
+  readonly bounds: { readonly min: Vec3; readonly max: Vec3 };
+  readonly source: SourceView;
+}
+
 /**
- * `mcb schem import <asset_id | file.schem> --at x,y,z [--rotation R]`: what
- * schematic_import_prepare + build_apply do, waiting for the operation. A plain id names a library
- * asset; anything with a slash or ending in .schem is a file.
+ * `mcb schem import <asset_id | file> --at x,y,z`: what schematic_import_prepare + build_apply do,
+ * waiting for the operation. A plain id names a library asset; anything with a slash or a schematic
+ * extension is a file. A paste of more than 100,000 positions runs as a resumable batch of tiles
+ * (bottom up, each a checked, undoable operation; progress in `batches/<paste_id>.json`), and the
+ * finished batch is defined as one part.
  */
-export async function importSchematic(w: EmbeddedWorld, source: string, target: Vec3, rotation: 0 | 90 | 180 | 270): Promise<Result<BuildReport>> {
-  let schematic: Schematic;
-  if (source.includes("/") || source.endsWith(".schem") || !ASSET_ID.test(source)) {
-    const read = await readSchematicFile(w.registry, source);
-    if (!read.ok) return read;
-    schematic = read.value.schematic;
+export async function importSchematic(w: EmbeddedWorld, source: string, target: Vec3, options: ImportOptions = {}): Promise<Result<SingleImport | BatchImport>> {
+  const limits = options.limits ?? DEFAULT_SCHEMATIC_LIMITS;
+  const drop = options.drop ?? [];
+  let read: ReadFile;
+  if (source.includes("/") || /\.(schem|litematic|nbt)$/.test(source) || !ASSET_ID.test(source)) {
+    const r = await readSchematicFile(w.registry, source, limits, drop);
+    if (!r.ok) return r;
+    read = r.value;
   } else {
-    const asset = libraryOf(w).load(source);
+    const asset = libraryOf(w, limits).load(source, { drop, limits });
     if (!asset.ok) return asset;
-    schematic = asset.value.schematic;
+    const { info, schematic, upgrades } = asset.value;
+    read = { schematic, bytes: Buffer.alloc(0), sha256: info.sha256, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss } };
   }
-  const plan: Result<PrepareView> = await preparePaste(w, schematic, target, rotation);
-  if (!plan.ok) return plan;
-  const op = await applyAndWait(w, plan.value, `cli-${plan.value.plan_id}`);
-  return op.ok ? ok({ plan: plan.value, operation: op.value }) : op;
+  const rotation = options.rotation ?? 0;
+  const paste = pasteOf(w.registry, read.schematic, target, rotation);
+  if (paste.count === 1) {
+    const plan = await preparePasteTile(w, paste, 0);
+    if (!plan.ok) return plan;
+    const op = await applyAndWait(w, plan.value, `cli-${plan.value.plan_id}`);
+    return op.ok ? ok({ mode: "single", plan: plan.value, operation: op.value, source: read.source }) : op;
+  }
+  // The same file, place and turn always resume the same batch.
+  const pasteId = "p_" + createHash("sha256").update(`${read.sha256}\0${target.x},${target.y},${target.z},${rotation}`).digest("hex").slice(0, 24);
+  const partName = options.part ?? `paste ${pasteId}`;
+  const r = await runBatch(
+    w,
+    {
+      id: pasteId,
+      file: join(w.dir, "batches", `${pasteId}.json`),
+      total: paste.count,
+      keyPrefix: `paste-${pasteId}`,
+      plan: (i) => {
+        const t = paste.tile(i);
+        return t.ok ? ok(t.value.plan) : t;
+      },
+      retryConflicts: options.retryConflicts === true,
+      onComplete: async (operationIds) => {
+        if (operationIds.length === 0) return ok({ part_id: null });
+        const part = await w.engine.partDefine(w.ctx, { name: partName, operation_ids: operationIds });
+        return part.ok ? ok({ part_id: part.value.part_id, part_name: part.value.name, part_blocks: part.value.count }) : part;
+      },
+    },
+    options.progress ?? (() => undefined),
+    options.maxTiles ?? Infinity,
+  );
+  if (!r.ok) return r;
+  return ok({ mode: "batch", paste_id: pasteId, batch: r.value, bounds: boxView(paste.box()), source: read.source });
 }

@@ -3,11 +3,12 @@ import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Result } from "@mcb/blocks";
 import type { OperationStatusView } from "@mcb/engine";
-import { DEFAULT_STATE_DIR, openEmbeddedWorld, type EmbeddedWorld } from "./EmbeddedWorld.js";
+import { emit, intOption, withWorld, type Out } from "./CliSupport.js";
+import { DEFAULT_STATE_DIR } from "./EmbeddedWorld.js";
 import { CameraStore } from "./mcp/CameraStore.js";
 import { runMcpServer } from "./McpCommand.js";
 import { compileRecipeFile, formatSummary } from "./RecipeCommand.js";
-import { buildSchematicFile, exportSchematic, importSchematic, schematicFileInfo } from "./SchematicCommands.js";
+import { SCHEM_OPTIONS, SCHEM_USAGE, limitsFromFlags, runSchemCommand } from "./SchemCli.js";
 import { captureToFile } from "./CameraCommands.js";
 import type { CameraPose } from "@mcb/render";
 import { previewTerrainFile, progressBar, runTerrainBatch } from "./TerrainCommands.js";
@@ -21,13 +22,8 @@ const USAGE = `usage:
   mcb inspect [options] -- x1 y1 z1 x2 y2 z2   palette summary (≤ 4096 positions)
   mcb recovery review <operation_id>
   mcb recovery abandon <operation_id> <digest>
-  mcb mcp                            MCP server over stdio (22 tools) on the embedded world
-  mcb schem build <recipe.json> -o <out.schem> [--origin x,y,z] [--max-positions N]
-  mcb schem info <file.schem> [--max-positions N]
-  mcb schem export <name> [-o <out.schem>] [--origin x,y,z] -- x1 y1 z1 x2 y2 z2
-                                     a region of the embedded world into its library (and a file)
-  mcb schem import <asset_id | file.schem> --at x,y,z [--rotation 0|90|180|270]
-                                     paste: prepare, apply and wait, like mcb build
+  mcb mcp [read limits]              MCP server over stdio (22 tools) on the embedded world
+${SCHEM_USAGE}
   mcb terrain preview <terrain.json> -o <out.png> [--resolution N]
   mcb terrain batch <terrain.json> [--max-tiles N]   apply every tile, resumable
   mcb camera save <name> -- x y z yaw pitch [fov]   a viewpoint for camera_list/capture
@@ -37,28 +33,6 @@ options: --state <dir> (embedded world directory, default ${DEFAULT_STATE_DIR}),
 
 Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error,
 3 an operation that ended other than "applied" (conflict, cancelled, failed).`;
-
-type Out = { json: boolean };
-
-function emit<T>(r: Result<T>, o: Out, text: (v: T) => string): number {
-  if (!r.ok) {
-    process.stderr.write(`${JSON.stringify({ error: r.error })}\n`);
-    return 1;
-  }
-  process.stdout.write(o.json ? `${JSON.stringify(r.value)}\n` : `${text(r.value)}\n`);
-  return 0;
-}
-
-async function withWorld(state: string, run: (w: EmbeddedWorld) => Promise<number>): Promise<number> {
-  const opened = await openEmbeddedWorld(state);
-  if (!opened.ok) return emit(opened, { json: true }, () => "");
-  const w = opened.value;
-  try {
-    return await run(w);
-  } finally {
-    await w.close();
-  }
-}
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -81,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
         height: { type: "string" },
         "view-distance": { type: "string" },
         help: { type: "boolean", short: "h" },
+        ...SCHEM_OPTIONS,
       },
     });
   } catch (e) {
@@ -147,55 +122,15 @@ async function main(argv: string[]): Promise<number> {
     case "mcp":
       if (args.length !== 0) return usage();
     {
-      const r = await runMcpServer(state); // stdout belongs to the protocol: errors go to stderr only
+      const policy = limitsFromFlags(parsed.values);
+      if (!policy.ok) return emit(policy, { json: true }, () => "");
+      const r = await runMcpServer(state, policy.value); // stdout belongs to the protocol: errors go to stderr only
       if (r.ok) return 0;
       process.stderr.write(`${JSON.stringify({ error: r.error })}\n`);
       return 1;
     }
-    case "schem": {
-      const [action, file] = args;
-      const max = intOption(parsed.values["max-positions"]);
-      if (max === null) return usage();
-      if (action === "build" && file !== undefined && args.length === 2 && parsed.values.output !== undefined) {
-        const origin = parsed.values.origin?.split(",").map(Number);
-        if (origin !== undefined && (origin.length !== 3 || !origin.every(Number.isSafeInteger))) return usage();
-        const r = await buildSchematicFile(file, parsed.values.output, {
-          ...(origin ? { origin: { x: origin[0]!, y: origin[1]!, z: origin[2]! } } : {}),
-          ...(max !== undefined ? { maxPositions: max } : {}),
-        });
-        return emit(r, o, (v) => `wrote ${parsed.values.output}: ${v.width}×${v.height}×${v.length}, ${v.block_count} blocks, ${v.bytes} bytes, sha256 ${v.sha256}`);
-      }
-      if (action === "export" && file !== undefined && args.length === 8) {
-        const c = args.slice(2).map(Number);
-        const origin = vec(parsed.values.origin);
-        if (!c.every(Number.isSafeInteger) || origin === null) return usage();
-        const [x1, y1, z1, x2, y2, z2] = c as [number, number, number, number, number, number];
-        return withWorld(state, async (w) =>
-          emit(await exportSchematic(w, file, { x: x1, y: y1, z: z1 }, { x: x2, y: y2, z: z2 }, origin, parsed.values.output), o, (v) =>
-            `saved asset ${v.asset_id}: ${v.width}×${v.height}×${v.length}, ${v.block_count} blocks, ${v.bytes} bytes, sha256 ${v.sha256}${parsed.values.output === undefined ? "" : `; wrote ${parsed.values.output}`}`,
-          ),
-        );
-      }
-      if (action === "import" && file !== undefined && args.length === 2) {
-        const at = vec(parsed.values.at);
-        const rotation = Number(parsed.values.rotation ?? 0);
-        if (at === null || at === undefined || ![0, 90, 180, 270].includes(rotation)) return usage();
-        return withWorld(state, async (w) => {
-          const r = await importSchematic(w, file, at, rotation as 0 | 90 | 180 | 270);
-          const code = emit(r, o, (v) => `paste plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)\n${operationText(v.operation)}`);
-          return r.ok ? operationExit(r.value.operation) : code;
-        });
-      }
-      if (action === "info" && file !== undefined && args.length === 2)
-        return emit(await schematicFileInfo(file, max), o, (v) =>
-          [
-            `${v.name}: ${v.width}×${v.height}×${v.length} (${v.block_count} non-air), DataVersion ${v.data_version}, offset ${v.offset.x} ${v.offset.y} ${v.offset.z}`,
-            `${v.bytes} bytes, sha256 ${v.sha256}`,
-            ...v.palette.map((p) => `  ${String(p.count).padStart(6)} ${p.state}`),
-          ].join("\n"),
-        );
-      return usage();
-    }
+    case "schem":
+      return runSchemCommand(args, parsed.values, state, o);
     case "terrain": {
       const [action, file] = args;
       if (action === "preview" && file !== undefined && args.length === 2 && parsed.values.output !== undefined) {
@@ -250,20 +185,6 @@ async function main(argv: string[]): Promise<number> {
     default:
       return usage();
   }
-}
-
-/** undefined when absent, null when not "x,y,z" integers. */
-function vec(v: string | undefined): { x: number; y: number; z: number } | undefined | null {
-  if (v === undefined) return undefined;
-  const n = v.split(",").map(Number);
-  return n.length === 3 && n.every(Number.isSafeInteger) ? { x: n[0]!, y: n[1]!, z: n[2]! } : null;
-}
-
-/** undefined when absent, null when not a positive integer. */
-function intOption(v: string | undefined): number | undefined | null {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
 process.exitCode = await main(process.argv.slice(2));

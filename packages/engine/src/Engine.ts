@@ -10,7 +10,7 @@ import { inspectRegion, readRegion, regionOf, type RegionInspectInput, type Regi
 import { listOperations, type OperationListInput, type OperationListView } from "./OperationList.js";
 import { surfaceSample, type SurfaceInput, type SurfaceView } from "./Surface.js";
 import type { Journal, OperationRecord } from "./Journal.js";
-import { definePart, partView, type PartView } from "./Parts.js";
+import { MAX_PART_OPERATIONS, definePart, partView, type PartView } from "./Parts.js";
 import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
 import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
 import { DEFAULT_ENGINE_LIMITS, ProjectAccess, denied, validateLimits, type EngineLimits, type ProjectConfig, type RequestContext } from "./Project.js";
@@ -347,12 +347,22 @@ export class Engine {
 
   // ---- parts ---------------------------------------------------------------------------------
 
-  async partDefine(ctx: RequestContext, input: { name: string; operation_id: string }): Promise<Result<PartView>> {
+  /** part_define: from `operation_id`, or from `operation_ids` (a batch; 1..1024 distinct), not both. */
+  async partDefine(ctx: RequestContext, input: { name: string; operation_id?: string; operation_ids?: readonly string[] }): Promise<Result<PartView>> {
     const scope = this.scope(ctx);
     if (!scope.ok) return scope;
-    const op = this.ownOperation(ctx, input?.operation_id);
-    if (!op.ok) return op;
-    const part = definePart(this.o.journal, this.plan(op.value.planId), op.value, input.name, this.newId("part"), this.clock());
+    const one = input?.operation_id !== undefined, many = input?.operation_ids !== undefined;
+    if (one === many) return fail(mcbError("invalid_request", "give operation_id or operation_ids (one of them)", { reason: "operation_ids" }));
+    const ids = one ? [input.operation_id] : input.operation_ids;
+    if (!Array.isArray(ids) || ids.length < 1 || ids.length > MAX_PART_OPERATIONS || new Set(ids).size !== ids.length)
+      return fail(mcbError("invalid_request", `operation_ids must be 1..${MAX_PART_OPERATIONS} distinct operation ids`, { reason: "operation_ids", limit: MAX_PART_OPERATIONS }));
+    const sources: { op: OperationRecord; plan: PreparedPlan }[] = [];
+    for (const id of ids) {
+      const op = this.ownOperation(ctx, id);
+      if (!op.ok) return op;
+      sources.push({ op: op.value, plan: this.plan(op.value.planId) });
+    }
+    const part = definePart(this.o.journal, sources, input.name, this.newId("part"), this.clock());
     if (!part.ok) return part;
     this.o.journal.putPart(part.value);
     return ok(partView(part.value));

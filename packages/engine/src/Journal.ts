@@ -95,7 +95,10 @@ export interface PartRecord {
   readonly partId: string;
   readonly projectId: string;
   readonly name: string;
+  /** The first (or only) operation it was defined from. */
   readonly operationId: string;
+  /** Every operation it was defined from, in order (absent in records from before: [operationId]). */
+  readonly operationIds?: readonly string[];
   readonly createdAt: number;
   readonly bounds: Box3;
   /** Exact mask as (x, y, z) triples sorted by (y, z, x). */
@@ -112,7 +115,7 @@ export interface OperationFilter {
   readonly kind?: "build" | "undo";
   readonly status?: OperationStatus;
   /** Operations prepared inside this part, plus the one it was defined from. */
-  readonly part?: { readonly partId: string; readonly operationId: string };
+  readonly part?: { readonly partId: string; readonly operationIds: readonly string[] };
   /** Only operations after this one in list order (created_at descending, then id descending). */
   readonly after?: { readonly createdAt: number; readonly operationId: string };
 }

@@ -70,7 +70,7 @@ export class MemoryJournal implements Journal {
           o.projectId === projectId &&
           (kind === undefined || o.kind === kind) &&
           (status === undefined || o.status === status) &&
-          (part === undefined || o.partId === part.partId || o.operationId === part.operationId) &&
+          (part === undefined || o.partId === part.partId || part.operationIds.includes(o.operationId)) &&
           (after === undefined || o.createdAt < after.createdAt || (o.createdAt === after.createdAt && o.operationId < after.operationId)),
       )
       .sort((a, b) => b.createdAt - a.createdAt || (a.operationId < b.operationId ? 1 : -1))

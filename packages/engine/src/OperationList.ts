@@ -67,7 +67,7 @@ export function listOperations(journal: Journal, projectId: string, input: Opera
   if (input.part_id !== undefined) {
     const part = typeof input.part_id === "string" ? journal.getPart(input.part_id) : null;
     if (part === null || part.projectId !== projectId) return fail(mcbError("not_found", "no such part in this project", { reason: "part_id" }));
-    filter = { ...filter, part: { partId: part.partId, operationId: part.operationId } };
+    filter = { ...filter, part: { partId: part.partId, operationIds: part.operationIds ?? [part.operationId] } };
   }
   if (input.cursor !== undefined) {
     const m = typeof input.cursor === "string" ? CURSOR.exec(input.cursor) : null;

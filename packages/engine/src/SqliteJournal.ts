@@ -123,7 +123,7 @@ export class SqliteJournal implements Journal {
       list: db.prepare(
         `SELECT body FROM operations WHERE project_id = @project
            AND (@kind IS NULL OR kind = @kind) AND (@status IS NULL OR status = @status)
-           AND (@part IS NULL OR part_id = @part OR op_id = @partOp)
+           AND (@part IS NULL OR part_id = @part OR op_id IN (SELECT value FROM json_each(@partOps)))
            AND (@afterAt IS NULL OR created_at < @afterAt OR (created_at = @afterAt AND op_id < @afterOp))
          ORDER BY created_at DESC, op_id DESC LIMIT @limit`,
       ).pluck(),
@@ -183,7 +183,7 @@ export class SqliteJournal implements Journal {
       kind: filter.kind ?? null,
       status: filter.status ?? null,
       part: filter.part?.partId ?? null,
-      partOp: filter.part?.operationId ?? null,
+      partOps: JSON.stringify(filter.part?.operationIds ?? []),
       afterAt: filter.after?.createdAt ?? null,
       afterOp: filter.after?.operationId ?? null,
       limit,

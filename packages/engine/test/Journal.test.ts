@@ -151,8 +151,10 @@ describe.each(kinds)("%s journal listing", (_name, make) => {
     expect(ids({ after: { createdAt: 20, operationId: "c" } })).toEqual(["b", "a"]);
     expect(ids({ kind: "undo" })).toEqual(["c"]);
     expect(ids({ status: "applied" })).toEqual(["d", "c", "a"]);
-    expect(ids({ part: { partId: "part1", operationId: "a" } })).toEqual(["c", "b", "a"]);
-    expect(ids({ status: "applied", part: { partId: "part1", operationId: "a" } })).toEqual(["c", "a"]);
+    expect(ids({ part: { partId: "part1", operationIds: ["a"] } })).toEqual(["c", "b", "a"]);
+    expect(ids({ status: "applied", part: { partId: "part1", operationIds: ["a"] } })).toEqual(["c", "a"]);
+    // A part defined from several operations (a batch) lists each of them.
+    expect(ids({ part: { partId: "none", operationIds: ["a", "d"] } })).toEqual(["d", "a"]);
     journal.commit({ ...at(op("a", "p1", "k1"), 10), status: "failed" }, null, null);
     expect(ids({ status: "applied" })).toEqual(["d", "c"]);
   });

@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readdir
 import { join } from "node:path";
 import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { solidCount, type Schematic } from "./Schematic.js";
-import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "./SchematicLimits.js";
+import { DEFAULT_SCHEMATIC_LIMITS, schematicLimits, type SchematicLimits } from "./SchematicLimits.js";
 import type { SchematicFormat } from "./read/Decoded.js";
 import { DROP_CATEGORIES, readSchematic, type DropCategory, type LossReport } from "./SchematicRead.js";
 import { writeSchematic } from "./SchematicWrite.js";
@@ -90,7 +90,7 @@ export class SchematicLibrary {
     const out: AssetInfo[] = [];
     for (const id of ids.value) {
       if (q !== "" && !id.toLowerCase().includes(q)) continue;
-      const a = this.load(id, DROP_CATEGORIES);
+      const a = this.load(id, { drop: DROP_CATEGORIES });
       if (!a.ok) return fail(mcbError(a.error.code, `asset ${id}: ${a.error.message}`, { ...a.error.details, asset_id: id }));
       out.push(a.value.info);
     }
@@ -98,10 +98,21 @@ export class SchematicLibrary {
   }
 
   /**
-   * Reads and validates an asset. `drop`: what the caller accepts to lose (see `readSchematic`);
-   * listing passes every category, to report what an import would lose.
+   * The library's limits (its policy) with some changed by a caller (an MCP client): each at most
+   * the policy's. Errors as `schematicLimits`.
    */
-  load(assetId: string, drop: readonly DropCategory[] = []): Result<LoadedAsset> {
+  limitsFor(changes: Partial<Record<keyof SchematicLimits, unknown>>): Result<SchematicLimits> {
+    return schematicLimits(changes, this.limits, this.limits);
+  }
+
+  /**
+   * Reads and validates an asset. `drop`: what the caller accepts to lose (see `readSchematic`);
+   * listing passes every category, to report what an import would lose. `limits` (from
+   * `limitsFor`) replace the library's for this read.
+   */
+  load(assetId: string, options: { readonly drop?: readonly DropCategory[]; readonly limits?: SchematicLimits } = {}): Result<LoadedAsset> {
+    const limits = options.limits ?? this.limits;
+    const drop = options.drop ?? [];
     if (typeof assetId !== "string" || !ASSET_ID.test(assetId)) return fail(badId(assetId));
     const files = this.files();
     if (!files.ok) return files;
@@ -121,8 +132,8 @@ export class SchematicLibrary {
     try {
       const st = fstatSync(fd);
       if (!st.isFile()) return fail(mcbError("invalid_request", `asset ${assetId} is not a regular file`, { reason: "not_a_file" }));
-      if (st.size > this.limits.maxCompressedBytes)
-        return fail(mcbError("budget_exceeded", `asset ${assetId} has ${st.size} bytes; the limit is ${this.limits.maxCompressedBytes}`, { reason: "compressed_size", limit: this.limits.maxCompressedBytes }));
+      if (st.size > limits.maxCompressedBytes)
+        return fail(mcbError("budget_exceeded", `asset ${assetId} has ${st.size} bytes; the limit is ${limits.maxCompressedBytes}`, { reason: "compressed_size", limit: limits.maxCompressedBytes }));
       bytes = Buffer.alloc(st.size);
       let read = 0;
       while (read < st.size) {
@@ -134,7 +145,7 @@ export class SchematicLibrary {
     } finally {
       closeSync(fd);
     }
-    const r = readSchematic(this.registry, bytes, { limits: this.limits, drop });
+    const r = readSchematic(this.registry, bytes, { limits, drop });
     if (!r.ok) return r;
     const { schematic, format, loss, sourceDataVersion, upgrades } = r.value;
     return ok({ schematic, upgrades, info: infoOf(assetId, schematic, bytes, { format, loss, sourceDataVersion }) });

@@ -1,6 +1,6 @@
-import { blockEntityPredicate, type BlockRegistry, type QuarterTurns, type Result } from "@mcb/blocks";
-import type { Engine, PrepareView, RequestContext, Vec3, WorldAdapter } from "@mcb/engine";
-import { schematicFromRegion, schematicToPlan, type AssetInfo, type Schematic, type SchematicLibrary } from "@mcb/schematic";
+import { blockEntityPredicate, fail, mcbError, ok, type BlockRegistry, type QuarterTurns, type Result } from "@mcb/blocks";
+import type { Box3, Engine, PrepareView, RequestContext, Vec3, WorldAdapter } from "@mcb/engine";
+import { SchematicPaste, schematicFromRegion, type AssetInfo, type LossReport, type Schematic, type SchematicFormat, type SchematicLibrary } from "@mcb/schematic";
 
 /** An asset on the wire (snake_case like every answer), for MCP and the CLI's --json alike. */
 export interface AssetView {
@@ -14,10 +14,30 @@ export interface AssetView {
   readonly offset: Vec3;
   readonly sha256: string;
   readonly bytes: number;
+  readonly format: SchematicFormat;
+  readonly block_entities: number;
+  /** What an import would lose (entities, biomes, …): name the categories in `drop` to accept it. */
+  readonly loss: LossReport;
+  readonly source_data_version: number;
 }
 
 export function assetView(a: AssetInfo): AssetView {
-  return { asset_id: a.assetId, name: a.name, width: a.width, height: a.height, length: a.length, block_count: a.blockCount, data_version: a.dataVersion, offset: a.offset, sha256: a.sha256, bytes: a.bytes };
+  return {
+    asset_id: a.assetId,
+    name: a.name,
+    width: a.width,
+    height: a.height,
+    length: a.length,
+    block_count: a.blockCount,
+    data_version: a.dataVersion,
+    offset: a.offset,
+    sha256: a.sha256,
+    bytes: a.bytes,
+    format: a.format,
+    block_entities: a.blockEntities,
+    loss: a.loss,
+    source_data_version: a.sourceDataVersion,
+  };
 }
 
 export interface SchematicDeps {
@@ -51,13 +71,41 @@ export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec
   return s.ok ? d.library.save(name, s.value) : s;
 }
 
+export type Rotation = 0 | 90 | 180 | 270;
+
+/** Where a prepared paste tile sits in its paste. */
+export interface TileView {
+  readonly tile_index: number;
+  readonly tiles: { readonly count: number; readonly tile_blocks: number };
+  readonly tile_bounds: { readonly min: Vec3; readonly max: Vec3 };
+}
+
+export function boxView(b: Box3): { min: Vec3; max: Vec3 } {
+  return { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } };
+}
+
+/** A turned, placed schematic cut into tiles (see `SchematicPaste`). */
+export function pasteOf(registry: BlockRegistry, schematic: Schematic, target: Vec3, rotation: Rotation = 0): SchematicPaste {
+  return new SchematicPaste(registry, schematic, target, (rotation / 90) as QuarterTurns);
+}
+
 /**
- * A normal checked plan pasting `schematic` with its anchor at `target`, turned clockwise (seen
- * from above) by `rotation` degrees; air in the schematic is part of the plan. Shared by
- * schematic_import_prepare and `mcb schem import`.
+ * A normal checked plan for tile `tileIndex` of a paste (a paste of ≤ 100,000 positions has one
+ * tile, 0, the default). Without a tile index, a paste of several tiles is refused with their count
+ * (budget_exceeded, reason tiles). Shared by schematic_import_prepare and `mcb schem import`.
  */
-export async function preparePaste(d: Pick<SchematicDeps, "engine" | "ctx" | "registry">, schematic: Schematic, target: Vec3, rotation: 0 | 90 | 180 | 270 = 0): Promise<Result<PrepareView>> {
-  const plan = schematicToPlan(d.registry, schematic, { target, turns: (rotation / 90) as QuarterTurns });
-  if (!plan.ok) return plan;
-  return d.engine.buildPrepare(d.ctx, { plan: plan.value });
+export async function preparePasteTile(d: Pick<SchematicDeps, "engine" | "ctx">, paste: SchematicPaste, tileIndex?: number): Promise<Result<PrepareView & TileView>> {
+  if (tileIndex === undefined && paste.count > 1)
+    return fail(
+      mcbError("budget_exceeded", `the paste has more than ${paste.tileBlocks} positions: prepare it tile by tile (tile_index 0..${paste.count - 1}, bottom up), then part_define with every tile's operation_ids makes it one part`, {
+        reason: "tiles",
+        tiles: paste.count,
+        tile_blocks: paste.tileBlocks,
+      }),
+    );
+  const tile = paste.tile(tileIndex ?? 0);
+  if (!tile.ok) return tile;
+  const r = await d.engine.buildPrepare(d.ctx, { plan: tile.value.plan });
+  if (!r.ok) return r;
+  return ok({ ...r.value, tile_index: tile.value.index, tiles: { count: paste.count, tile_blocks: paste.tileBlocks }, tile_bounds: boxView(tile.value.bounds) });
 }

@@ -128,8 +128,13 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     "part_define",
     {
       title: "Define a part",
-      description: "Register the blocks actually written by a completed operation as a named part (exact mask). Extensions are separate parts.",
-      inputSchema: { name: z.string().min(1).max(64).describe("1–64 printable characters, e.g. \"north tower roof\""), operation_id: OperationId },
+      description:
+        "Register the blocks actually written by a completed operation as a named part (exact mask), or by several (operation_ids: the tiles of one schematic or terrain batch become one part). Give operation_id or operation_ids, not both. Extensions are separate parts.",
+      inputSchema: {
+        name: z.string().min(1).max(64).describe("1–64 printable characters, e.g. \"north tower roof\""),
+        operation_id: OperationId.optional(),
+        operation_ids: z.array(OperationId).min(1).max(1024).optional().describe("1..1024 distinct applied operations whose writes together form the part"),
+      },
       outputSchema: PartOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },

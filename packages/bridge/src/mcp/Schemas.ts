@@ -95,11 +95,20 @@ export const PartOutput = z.strictObject({
   part_id: z.string(),
   name: z.string(),
   operation_id: z.string(),
+  operation_ids: z.array(z.string()),
   bounds: RegionOut,
   count: int,
   protection: z.strictObject({ mode: z.literal("exact_mask"), description: z.string() }),
   revision: int,
   created_at: z.string(),
+});
+
+/** What an import leaves behind, by category (only the categories present). */
+export const LossOutput = z.strictObject({
+  entities: z.strictObject({ count: int, by_type: z.record(z.string(), int) }).optional(),
+  biomes: z.strictObject({ palette: z.array(z.string()), cells: int }).optional(),
+  orphaned_block_entities: z.strictObject({ count: int, sample: z.array(z.strictObject({ x: int, y: int, z: int, id: z.string(), block: z.string() })) }).optional(),
+  unknown_fields: z.array(z.string()).optional(),
 });
 
 export const AssetOutput = z.strictObject({
@@ -113,6 +122,10 @@ export const AssetOutput = z.strictObject({
   offset: Vec3Out,
   sha256: z.string(),
   bytes: int,
+  format: z.enum(["sponge_v1", "sponge_v2", "sponge_v3", "litematic", "structure"]),
+  block_entities: int,
+  loss: LossOutput,
+  source_data_version: int,
 });
 
 export const PoseOutput = z.strictObject({
