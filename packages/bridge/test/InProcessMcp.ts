@@ -7,7 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { blockEntityPredicate, createMaterialCatalog } from "@mcb/blocks";
 import { Engine, MemoryJournal } from "@mcb/engine";
-import { SchematicLibrary } from "@mcb/schematic";
+import { SchematicLibrary, type SchematicLimits } from "@mcb/schematic";
 import { registry } from "../../blocks/test/registry.js";
 import { CameraStore, CaptureCache, TerrainCache, createMcbMcpServer } from "../src/index.js";
 
@@ -15,7 +15,7 @@ export const AREA = { minX: 0, minY: -64, minZ: 0, maxX: 31, maxY: 319, maxZ: 31
 export const v = (x: number, y: number, z: number) => ({ x, y, z });
 
 /** The library path: our MCP server over a caller's own engine (memory journal, small area), in memory. */
-export async function setup() {
+export async function setup(options: { libraryLimits?: SchematicLimits } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "mcb-mcplib-"));
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
   const engine = await Engine.open({ adapter: world, journal: new MemoryJournal(), registry: registry(), projects: [{ projectId: "p", ownerId: "alice", area: AREA }] });
@@ -23,7 +23,7 @@ export async function setup() {
   const server = createMcbMcpServer(
     {
       engine, ctx, registry: registry(), catalog: createMaterialCatalog(registry()), world,
-      library: new SchematicLibrary(join(dir, "schematics"), registry()), terrain: new TerrainCache(), cameras: new CameraStore(dir), captures: new CaptureCache(),
+      library: new SchematicLibrary(join(dir, "schematics"), registry(), options.libraryLimits), terrain: new TerrainCache(), cameras: new CameraStore(dir), captures: new CaptureCache(),
     },
     "test",
   );
@@ -33,6 +33,6 @@ export async function setup() {
   await client.connect(b);
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
   const error = (r: CallToolResult) => (r.isError ? JSON.parse((r.content[0] as { text: string }).text).error : null);
-  return { world, engine, client, call, error, close: () => client.close() };
+  return { dir, world, engine, client, call, error, close: () => client.close() };
 }
 
