@@ -73,8 +73,34 @@ export function firstUseOrder(s: Pick<Schematic, "palette" | "blocks">): { palet
  * entries dropped. Two schematics with the same content have the same canonical form and bytes.
  */
 export function canonicalSchematic(s: Schematic): Schematic {
-  const { palette, remap } = firstUseOrder(s);
-  const blocks = new Uint32Array(s.blocks.length);
-  for (let i = 0; i < blocks.length; i++) blocks[i] = remap[s.blocks[i]!]!;
-  return { ...s, palette, blocks };
+  return canonicalize(s, new Uint32Array(s.blocks.length));
+}
+
+/** `canonicalSchematic` reusing `s.blocks` (a reader's own, freshly decoded array). */
+export function canonicalInPlace(s: Schematic): Schematic {
+  return canonicalize(s, s.blocks);
+}
+
+/** One pass: each position's index renumbered in order of first use, equal strings merged. */
+function canonicalize(s: Schematic, out: Uint32Array): Schematic {
+  const remap = new Int32Array(s.palette.length).fill(-1);
+  const palette: string[] = [];
+  const byState = new Map<string, number>();
+  const src = s.blocks;
+  for (let i = 0; i < src.length; i++) {
+    const p = src[i]!;
+    let q = remap[p]!;
+    if (q < 0) {
+      const state = s.palette[p]!;
+      q = byState.get(state) ?? -1;
+      if (q < 0) {
+        q = palette.length;
+        palette.push(state);
+        byState.set(state, q);
+      }
+      remap[p] = q;
+    }
+    out[i] = q;
+  }
+  return { ...s, palette, blocks: out };
 }

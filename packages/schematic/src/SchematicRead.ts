@@ -10,7 +10,7 @@ import { readLitematic } from "./read/LitematicRead.js";
 import { readSponge } from "./read/SpongeRead.js";
 import { readStructure } from "./read/StructureRead.js";
 import { fields } from "./read/Walk.js";
-import { canonicalSchematic, type Schematic, type SchematicBlockEntity } from "./Schematic.js";
+import { canonicalInPlace, type Schematic, type SchematicBlockEntity } from "./Schematic.js";
 import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "./SchematicLimits.js";
 
 /** What a schematic may hold that the world cannot take from it; importing it means losing it. */
@@ -64,7 +64,10 @@ export function readSchematic(registry: BlockRegistry, file: Uint8Array, options
   let data: Uint8Array;
   if (file.length >= 2 && file[0] === 0x1f && file[1] === 0x8b) {
     try {
-      data = gunzipSync(file, { maxOutputLength: limits.maxNbtBytes });
+      // The gzip trailer gives the size (mod 2³²): one output chunk instead of many 16 KiB ones.
+      const isize = file.length >= 18 ? new DataView(file.buffer, file.byteOffset + file.length - 4, 4).getUint32(0, true) : 0;
+      const chunkSize = Math.min(Math.max(isize + 1, 64 * 1024), 64 * 1024 * 1024, limits.maxNbtBytes + 1);
+      data = gunzipSync(file, { maxOutputLength: limits.maxNbtBytes, chunkSize });
     } catch (e) {
       if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
         return fail(mcbError("budget_exceeded", `decompressed NBT is over ${limits.maxNbtBytes} bytes`, { reason: "nbt_size", limit: limits.maxNbtBytes }));
@@ -162,7 +165,7 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
         drop: refused,
       }),
     );
-  const schematic = canonicalSchematic({
+  const schematic = canonicalInPlace({
     width,
     height,
     length,

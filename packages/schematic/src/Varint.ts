@@ -1,11 +1,22 @@
 /**
- * Sponge `BlockData`: palette indices as unsigned LEB128 varints (at most 5 bytes each).
- * Returns the number of values decoded into `out`, or an error string for corrupt data.
+ * Sponge `BlockData`: palette indices as unsigned LEB128 varints (at most 5 bytes each), each
+ * below `bound` (the palette size). Returns the number of values decoded into `out`, or an error
+ * string for corrupt data.
  */
-export function decodeVarints(bytes: Uint8Array, out: Uint32Array): number | string {
+export function decodeVarints(bytes: Uint8Array, out: Uint32Array, bound = 0x100000000): number | string {
+  const len = bytes.length;
+  // Palettes of at most 128 entries (most files): one byte per position, checked in one pass.
+  if (len === out.length) {
+    let max = 0;
+    for (let i = 0; i < len; i++) max |= bytes[i]!;
+    if (max < 0x80) {
+      if (max >= bound) for (let i = 0; i < len; i++) if (bytes[i]! >= bound) return `palette index ${bytes[i]} at position ${i} is out of range`;
+      out.set(bytes);
+      return len;
+    }
+  }
   let n = 0;
   let i = 0;
-  const len = bytes.length;
   while (i < len) {
     let b = bytes[i++]!;
     let value = b & 0x7f;
@@ -21,6 +32,7 @@ export function decodeVarints(bytes: Uint8Array, out: Uint32Array): number | str
       value >>>= 0;
     }
     if (n >= out.length) return `more than ${out.length} values`;
+    if (value >= bound) return `palette index ${value} at position ${n} is out of range`;
     out[n++] = value;
   }
   return n;

@@ -40,9 +40,13 @@ export function decodeMutf8(b: Uint8Array, at: number, len: number): string | { 
 }
 
 function latin1(b: Uint8Array, at: number, end: number): string {
-  let s = "";
-  for (let k = at; k < end; k += 8192) s += String.fromCharCode(...b.subarray(k, Math.min(end, k + 8192)));
-  return s;
+  // Short strings (keys, ids) are most of them: a plain loop beats a native call's overhead.
+  if (end - at <= 32) {
+    let s = "";
+    for (let k = at; k < end; k++) s += String.fromCharCode(b[k]!);
+    return s;
+  }
+  return Buffer.from(b.buffer, b.byteOffset + at, end - at).toString("latin1");
 }
 
 /** Encoded length of a string in modified UTF-8. */

@@ -55,11 +55,10 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   const dataKey = version === 3 ? "Data" : "BlockData";
   seek(r, blocksFields, dataKey, TAG.ByteArray, blocksPath);
   const blocks = new Uint32Array(volume);
-  const decoded = decodeVarints(r.byteArray(), blocks);
+  const decoded = decodeVarints(r.byteArray(), blocks, palette.length);
   const dataPath = `${blocksPath}.${dataKey}`;
   if (typeof decoded === "string") throw malformed(decoded, dataPath);
   if (decoded !== volume) throw malformed(`has ${decoded} entries; Width × Height × Length is ${volume}`, dataPath);
-  for (let i = 0; i < volume; i++) if (blocks[i]! >= palette.length) throw malformed(`palette index ${blocks[i]} at position ${i} is out of range`, dataPath);
 
   const blockEntities: RawBlockEntity[] = [];
   const beKey = version === 3 ? "BlockEntities" : blocksFields.has("BlockEntities") ? "BlockEntities" : "TileEntities";
