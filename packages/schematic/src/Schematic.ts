@@ -22,11 +22,19 @@ export interface Schematic {
   /** Canonical block states referenced by `blocks`. */
   readonly palette: readonly string[];
   /** One palette index per position, x fastest, then z, then y (Sponge order = engine read order). */
-  readonly blocks: Uint32Array;
+  readonly blocks: PaletteIndices;
   /** Block entities sorted by (y, z, x), at most one per position, each at a block-entity block. */
   readonly blockEntities: readonly SchematicBlockEntity[];
   /** `Metadata.Name`, when present. */
   readonly name?: string;
+}
+
+/** Palette indices: readers use the smallest array the palette fits (8, 16 or 32 bits). */
+export type PaletteIndices = Uint8Array | Uint16Array | Uint32Array;
+
+/** A zeroed index array of `length` for a palette of `paletteSize` entries. */
+export function indexArray(paletteSize: number, length: number): PaletteIndices {
+  return paletteSize <= 0x100 ? new Uint8Array(length) : paletteSize <= 0x10000 ? new Uint16Array(length) : new Uint32Array(length);
 }
 
 export const AIR = "minecraft:air";
@@ -73,34 +81,59 @@ export function firstUseOrder(s: Pick<Schematic, "palette" | "blocks">): { palet
  * entries dropped. Two schematics with the same content have the same canonical form and bytes.
  */
 export function canonicalSchematic(s: Schematic): Schematic {
-  return canonicalize(s, new Uint32Array(s.blocks.length));
+  return canonicalize(s, indexArray(s.palette.length, s.blocks.length));
 }
 
-/** `canonicalSchematic` reusing `s.blocks` (a reader's own, freshly decoded array). */
-export function canonicalInPlace(s: Schematic): Schematic {
-  return canonicalize(s, s.blocks);
+/**
+ * `canonicalSchematic` of a reader's freshly decoded indices (which may be a view into the file's
+ * bytes: never kept, always renumbered into an array of their own of the smallest fitting kind).
+ */
+export function canonicalInPlace(s: Schematic, limit?: number): Schematic | { readonly outOfRange: number; readonly at: number } {
+  // The reader's own array (no limit: already checked) is renumbered in place when its kind fits.
+  const fresh = indexArray(s.palette.length, 0);
+  const out = limit === undefined && s.blocks.constructor === fresh.constructor ? s.blocks : indexArray(s.palette.length, s.blocks.length);
+  try {
+    return canonicalize(s, out, limit ?? s.palette.length);
+  } catch (e) {
+    if (e instanceof OutOfRange) return { outOfRange: e.index, at: e.at };
+    throw e;
+  }
 }
 
-/** One pass: each position's index renumbered in order of first use, equal strings merged. */
-function canonicalize(s: Schematic, out: Uint32Array): Schematic {
+class OutOfRange extends Error {
+  constructor(
+    readonly index: number,
+    readonly at: number,
+  ) {
+    super("palette index out of range");
+  }
+}
+
+/**
+ * One pass: each position's index renumbered in order of first use, equal strings merged. An
+ * index ≥ `limit` throws OutOfRange (checked only on an index's first use: the slow path).
+ */
+function canonicalize(s: Schematic, out: PaletteIndices, limit = s.palette.length): Schematic {
   const remap = new Int32Array(s.palette.length).fill(-1);
   const palette: string[] = [];
   const byState = new Map<string, number>();
+  const first = (p: number, at: number): number => {
+    if (p >= limit || p >= s.palette.length) throw new OutOfRange(p, at);
+    const state = s.palette[p]!;
+    let q = byState.get(state);
+    if (q === undefined) {
+      q = palette.length;
+      palette.push(state);
+      byState.set(state, q);
+    }
+    remap[p] = q;
+    return q;
+  };
   const src = s.blocks;
   for (let i = 0; i < src.length; i++) {
     const p = src[i]!;
-    let q = remap[p]!;
-    if (q < 0) {
-      const state = s.palette[p]!;
-      q = byState.get(state) ?? -1;
-      if (q < 0) {
-        q = palette.length;
-        palette.push(state);
-        byState.set(state, q);
-      }
-      remap[p] = q;
-    }
-    out[i] = q;
+    const q = remap[p]!; // undefined past the palette: not ≥ 0, so `first` refuses it
+    out[i] = q >= 0 ? q : first(p, i);
   }
   return { ...s, palette, blocks: out };
 }

@@ -127,6 +127,10 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
       throw new FormatError(mcbError("unsupported_block", `schematic palette entry ${i} ${JSON.stringify(raw.slice(0, 120))}: ${state.error.message}`, { ...state.error.details, palette_index: i, data_version: dataVersion }));
     return state.value.canonical;
   });
+  // Renumbered first (one pass), which also checks indices a reader left unchecked.
+  const canonical = canonicalInPlace({ width: d.width, height: d.height, length: d.length, offset: d.offset, dataVersion: registry.dataVersion, palette, blocks: d.blocks, blockEntities: [] }, d.indexLimit);
+  if ("outOfRange" in canonical)
+    throw malformed(`palette index ${canonical.outOfRange} at position ${canonical.at} is out of range${canonical.outOfRange >= 0x80 && d.indexLimit !== undefined ? " (or a varint longer than one byte, which leaves fewer values than positions)" : ""}`, d.blocksPath ?? "(blocks)");
   const isEntityBlock = blockEntityPredicate(registry);
   const { width, height, length } = d;
   const seen = new Set<number>();
@@ -139,7 +143,7 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
     const at = x + z * width + y * width * length;
     if (seen.has(at)) throw malformed(`a second block entity at ${x} ${y} ${z}`, be.path);
     seen.add(at);
-    const block = palette[d.blocks[at]!]!;
+    const block = canonical.palette[canonical.blocks[at]!]!;
     const id = be.id === "" ? block.replace(/\[.*$/, "") : be.id.includes(":") ? be.id : `minecraft:${be.id}`;
     if (!isEntityBlock(block)) {
       orphanCount++;
@@ -165,16 +169,6 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
         drop: refused,
       }),
     );
-  const schematic = canonicalInPlace({
-    width,
-    height,
-    length,
-    offset: d.offset,
-    dataVersion: registry.dataVersion,
-    palette,
-    blocks: d.blocks,
-    blockEntities: kept,
-    ...(d.name === undefined ? {} : { name: d.name }),
-  });
+  const schematic: Schematic = { ...canonical, blockEntities: kept, ...(d.name === undefined ? {} : { name: d.name }) };
   return { schematic, format: d.format, sourceDataVersion: dataVersion, upgrades, loss };
 }

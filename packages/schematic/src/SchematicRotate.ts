@@ -1,5 +1,5 @@
 import { rotateState, type BlockRegistry, type QuarterTurns } from "@mcb/blocks";
-import { canonicalSchematic, type Schematic } from "./Schematic.js";
+import { canonicalSchematic, indexArray, type Schematic } from "./Schematic.js";
 
 /**
  * Rotates clockwise seen from above by `turns` quarter turns about the paste anchor, with the
@@ -20,7 +20,7 @@ export function rotateSchematic(registry: BlockRegistry, s: Schematic, turns: Qu
   const nw = odd ? l : w;
   const nl = odd ? w : l;
   const palette = s.palette.map((state) => rotateState(registry, registry.stateOf(state), turns).canonical);
-  const blocks = new Uint32Array(s.blocks.length);
+  const blocks = indexArray(s.palette.length, s.blocks.length);
   for (let y = 0; y < h; y++) {
     for (let z = 0; z < l; z++) {
       for (let x = 0; x < w; x++) {

@@ -3,18 +3,8 @@
  * below `bound` (the palette size). Returns the number of values decoded into `out`, or an error
  * string for corrupt data.
  */
-export function decodeVarints(bytes: Uint8Array, out: Uint32Array, bound = 0x100000000): number | string {
+export function decodeVarints(bytes: Uint8Array, out: Uint8Array | Uint16Array | Uint32Array, bound = 0x100000000): number | string {
   const len = bytes.length;
-  // Palettes of at most 128 entries (most files): one byte per position, checked in one pass.
-  if (len === out.length) {
-    let max = 0;
-    for (let i = 0; i < len; i++) max |= bytes[i]!;
-    if (max < 0x80) {
-      if (max >= bound) for (let i = 0; i < len; i++) if (bytes[i]! >= bound) return `palette index ${bytes[i]} at position ${i} is out of range`;
-      out.set(bytes);
-      return len;
-    }
-  }
   let n = 0;
   let i = 0;
   while (i < len) {
@@ -38,8 +28,17 @@ export function decodeVarints(bytes: Uint8Array, out: Uint32Array, bound = 0x100
   return n;
 }
 
+/**
+ * Block data of exactly one byte per position is one-byte varints or a malformed file (a longer
+ * varint would leave fewer values than positions), so it is used as it is: every byte must be an
+ * index below min(0x80, palette size), which the renumbering pass checks (`oneByteLimit`).
+ */
+export function oneByteLimit(paletteSize: number): number {
+  return Math.min(0x80, paletteSize);
+}
+
 /** Encodes `map[values[i]]` as varints; the output is the exact size. */
-export function encodeVarints(values: Uint32Array, map: Int32Array): Buffer {
+export function encodeVarints(values: Uint8Array | Uint16Array | Uint32Array, map: Int32Array): Buffer {
   let size = 0;
   for (let i = 0; i < values.length; i++) {
     const v = map[values[i]!]!;

@@ -1,4 +1,5 @@
 import type { NbtCompound } from "../nbt/NbtValue.js";
+import type { PaletteIndices } from "../Schematic.js";
 
 /** The formats recognised by content (never by file name). */
 export type SchematicFormat = "sponge_v1" | "sponge_v2" | "sponge_v3" | "litematic" | "structure";
@@ -17,7 +18,12 @@ export interface Decoded {
   /** Null: the format has none (Sponge v1); the finishing step assumes 1.13.2. */
   readonly dataVersion: number | null;
   readonly palette: readonly string[];
-  readonly blocks: Uint32Array;
+  /** One byte per position when the file has it so (a palette of ≤ 128: a view of the file's bytes), else decoded indices. */
+  readonly blocks: PaletteIndices;
+  /** When set, indices are unchecked (one byte each, as in the file): each must be below this. */
+  readonly indexLimit?: number;
+  /** Where the block data is, for an error about an index. */
+  readonly blocksPath?: string;
   readonly blockEntities: readonly RawBlockEntity[];
   /** Entity count by type id. */
   readonly entities: ReadonlyMap<string, number>;

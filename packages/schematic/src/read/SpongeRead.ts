@@ -1,7 +1,8 @@
 import type { NbtReader } from "../nbt/NbtReader.js";
 import { TAG, TAG_NAMES } from "../nbt/NbtValue.js";
 import type { SchematicLimits } from "../SchematicLimits.js";
-import { decodeVarints } from "../Varint.js";
+import { decodeVarints, oneByteLimit } from "../Varint.js";
+import { indexArray, type PaletteIndices } from "../Schematic.js";
 import type { Decoded, RawBlockEntity } from "./Decoded.js";
 import { malformed, overLimit } from "./FormatError.js";
 import { countEntities, dimension, eachCompound, fields, intField, seek, splitBlockEntity, type Fields } from "./Walk.js";
@@ -54,11 +55,19 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   }
   const dataKey = version === 3 ? "Data" : "BlockData";
   seek(r, blocksFields, dataKey, TAG.ByteArray, blocksPath);
-  const blocks = new Uint32Array(volume);
-  const decoded = decodeVarints(r.byteArray(), blocks, palette.length);
+  const data = r.byteArray();
   const dataPath = `${blocksPath}.${dataKey}`;
-  if (typeof decoded === "string") throw malformed(decoded, dataPath);
-  if (decoded !== volume) throw malformed(`has ${decoded} entries; Width × Height × Length is ${volume}`, dataPath);
+  let blocks: PaletteIndices;
+  let indexLimit: number | undefined;
+  if (data.length === volume) {
+    blocks = data;
+    indexLimit = oneByteLimit(palette.length);
+  } else {
+    blocks = indexArray(palette.length, volume);
+    const decoded = decodeVarints(data, blocks, palette.length);
+    if (typeof decoded === "string") throw malformed(decoded, dataPath);
+    if (decoded !== volume) throw malformed(`has ${decoded} entries; Width × Height × Length is ${volume}`, dataPath);
+  }
 
   const blockEntities: RawBlockEntity[] = [];
   const beKey = version === 3 ? "BlockEntities" : blocksFields.has("BlockEntities") ? "BlockEntities" : "TileEntities";
@@ -73,7 +82,7 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   }
   const entities = new Map<string, number>();
   if (seek(r, f, "Entities", TAG.List, path, false)) countEntities(r, `${path}.Entities`, entities);
-  return { format: version === 1 ? "sponge_v1" : version === 2 ? "sponge_v2" : "sponge_v3", width, height, length, offset, dataVersion, palette, blocks, blockEntities, entities, biomes: biomes(r, f, path, version), unknownFields, ...(name === undefined ? {} : { name }) };
+  return { format: version === 1 ? "sponge_v1" : version === 2 ? "sponge_v2" : "sponge_v3", width, height, length, offset, dataVersion, palette, blocks, ...(indexLimit === undefined ? {} : { indexLimit, blocksPath: dataPath }), blockEntities, entities, biomes: biomes(r, f, path, version), unknownFields, ...(name === undefined ? {} : { name }) };
 }
 
 type Vec = { x: number; y: number; z: number };
