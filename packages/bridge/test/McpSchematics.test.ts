@@ -119,4 +119,16 @@ describe("schematic_import_prepare with real-world files", () => {
     expect(raised.error(await raised.call("schematic_import_prepare", { ...args, limits: { max_positions: 30_000_000 } }))).toBeNull();
     await raised.close();
   });
+
+  it("a damaged file is refused with a structured error and nothing is prepared or written", async () => {
+    const s = await setup();
+    mkdirSync(join(s.dir, "schematics"));
+    const good = writeSchematic(tall());
+    writeFileSync(join(s.dir, "schematics", "cut.schem"), good.subarray(0, good.length - 40));
+    expect(s.error(await s.call("asset_list", {}))).toMatchObject({ code: "invalid_request", details: { asset_id: "cut" } });
+    expect(s.error(await s.call("schematic_import_prepare", { asset_id: "cut", target: v(2, 0, 2), tile_index: 0 }))).toMatchObject({ code: "invalid_request", details: { reason: "schematic_format" } });
+    expect((await s.call("operation_list", {})).structuredContent).toEqual({ operations: [] });
+    expect(s.world.stateAt(7, 0, 2)).toBe("minecraft:air");
+    await s.close();
+  });
 });
