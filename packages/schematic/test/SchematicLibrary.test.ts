@@ -74,7 +74,7 @@ describe("schematic from a region", () => {
     expect(r).toMatchObject({ ok: true, value: { width: 2, height: 1, length: 1, offset: { x: 0, y: 4, z: -5 }, palette: ["minecraft:stone", "minecraft:air"] } });
   });
 
-  it("refuses block entities, empty ones included, and says where", () => {
+  it("refuses block entities whose data the world does not give (rather than losing it), and says where", () => {
     const chest = "minecraft:chest[facing=north,type=single,waterlogged=false]";
     const r = schematicFromRegion({ region: { box, palette: ["minecraft:air", chest], states: Uint32Array.from([0, 1]), digests: new Map() }, origin: { x: 0, y: 0, z: 0 }, dataVersion: 4786, hasBlockEntity });
     expect(r).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "block_entities", count: 1, sample: [{ x: 11, y: 64, z: -5, state: chest }] } } });
