@@ -8,3 +8,5 @@ export { CrashDuringApplyCommand } from "./model/CrashDuringApplyCommand.js";
 export { ExternalEditCommand } from "./model/ExternalEditCommand.js";
 export { UndoCommand } from "./model/UndoCommand.js";
 export { RecoverCommand } from "./model/RecoverCommand.js";
+export { startMinestomHost, freePort, MINESTOM_JAR, JAVA, type MinestomHost, type MinestomHostOptions } from "./live/MinestomHost.js";
+export { portDriver } from "./live/PortDriver.js";

@@ -120,7 +120,9 @@ export function createBlockRegistry(options: RegistryOptions = {}): Result<Block
     });
   }
   const itemIds = new Set([...itemNames].sort().map((n) => `minecraft:${n}`));
-  return ok(buildRegistry(data.version.minecraftVersion ?? version, data.version.dataVersion ?? 0, blockTypes, itemIds));
+  // The version asked for names the registry (minecraft-data files 26.1.2 under "26.1"), so a
+  // server's reported version and the registry's agree.
+  return ok(buildRegistry(options.version ?? data.version.minecraftVersion ?? version, data.version.dataVersion ?? 0, blockTypes, itemIds));
 }
 
 function buildRegistry(

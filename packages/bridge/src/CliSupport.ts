@@ -1,5 +1,5 @@
 import type { Result } from "@mcb/blocks";
-import { openEmbeddedWorld, type EmbeddedWorld } from "./EmbeddedWorld.js";
+import { locationOf, openEmbeddedWorld, type EmbeddedWorld, type WorldLocation } from "./EmbeddedWorld.js";
 
 export type Out = { json: boolean };
 
@@ -13,8 +13,9 @@ export function emit<T>(r: Result<T>, o: Out, text: (v: T) => string): number {
   return 0;
 }
 
-export async function withWorld(state: string, run: (w: EmbeddedWorld) => Promise<number>): Promise<number> {
-  const opened = await openEmbeddedWorld(state);
+export async function withWorld(state: string | WorldLocation, run: (w: EmbeddedWorld) => Promise<number>): Promise<number> {
+  const where = locationOf(state);
+  const opened = await openEmbeddedWorld(where.dir, where.target);
   if (!opened.ok) return emit(opened, { json: true }, () => "");
   const w = opened.value;
   try {

@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MemoryWorld } from "@mcb/adapter-memory";
-import { blockEntityPredicate, createBlockRegistry, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import { Engine, SqliteJournal, type RequestContext } from "@mcb/engine";
+import { PortWorld } from "@mcb/adapter-paper";
+import { blockEntityPredicate, createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
+import { Engine, SqliteJournal, type RequestContext, type WorldAdapter } from "@mcb/engine";
 import { acquireStateLock } from "./StateLock.js";
 
 /** The embedded default world's project: one local owner, a 8192 × 8192 area around the origin. */
@@ -16,7 +17,10 @@ export interface EmbeddedWorld {
   readonly dir: string;
   readonly registry: BlockRegistry;
   readonly engine: Engine;
-  readonly world: MemoryWorld;
+  /** The embedded memory world, or a live server through the world port (`--world port://…`). */
+  readonly world: WorldAdapter;
+  /** The same world as a MemoryWorld when it is the embedded one (null through a world port). */
+  readonly memory: MemoryWorld | null;
   readonly ctx: RequestContext;
   /** The same project with the administrator role (recovery review/abandon). */
   readonly admin: RequestContext;
@@ -24,32 +28,90 @@ export interface EmbeddedWorld {
   close(): Promise<void>;
 }
 
+/** Where the world lives: the embedded memory world (default) or a world port on loopback. */
+export interface WorldTarget {
+  /** `port://127.0.0.1:PORT` (or http://): the Java world port of a running server. */
+  readonly portUrl?: string;
+  /** The port's token; from the MCB_PORT_TOKEN environment variable, never from argv. */
+  readonly portToken?: string;
+}
+
+/** A state directory and the world it journals for. */
+export interface WorldLocation {
+  readonly dir: string;
+  readonly target: WorldTarget;
+}
+
+export function locationOf(where: string | WorldLocation): WorldLocation {
+  return typeof where === "string" ? { dir: where, target: {} } : where;
+}
+
+/** The world target of the CLI: `--world` names a port, its token comes from MCB_PORT_TOKEN. */
+export function worldTargetOf(world: string | undefined, env: NodeJS.ProcessEnv = process.env): WorldTarget {
+  return world === undefined ? {} : { portUrl: world, ...(env.MCB_PORT_TOKEN === undefined ? {} : { portToken: env.MCB_PORT_TOKEN }) };
+}
+
+async function connectPort(target: WorldTarget): Promise<Result<{ world: WorldAdapter; registry: BlockRegistry }>> {
+  if (target.portToken === undefined || target.portToken.length === 0)
+    return fail(mcbError("permission_denied", "set MCB_PORT_TOKEN to the world port's token (it is never taken from the command line)"));
+  let world: PortWorld;
+  try {
+    world = await PortWorld.connect({ url: target.portUrl!, token: target.portToken });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    const known = typeof code === "string" && ["permission_denied", "version_mismatch", "invalid_request"].includes(code) ? (code as "permission_denied") : "busy";
+    return fail(mcbError(known, `cannot use the world port at ${target.portUrl!.slice(0, 80)}: ${(e as Error).message}`, { reason: "world_port" }));
+  }
+  const info = await world.info();
+  const registry = createBlockRegistry({ version: info.minecraftVersion });
+  if (!registry.ok) {
+    await world.close();
+    return registry;
+  }
+  return ok({ world, registry: registry.value });
+}
+
 /**
- * Opens the embedded world persisted under `stateDir`: voxels in `world/`, the durable journal in
- * `journal.db`. An operation left unfinished by a previous process comes back as recovery_required.
- * One process at a time: a directory locked by a live process is `busy` (see `acquireStateLock`).
+ * Opens the world: the embedded one persisted under `stateDir` (voxels in `world/`), or a running
+ * server through its world port; the durable journal is `stateDir/journal.db` either way. An
+ * operation left unfinished by a previous process comes back as recovery_required. One process at
+ * a time: a directory locked by a live process is `busy` (see `acquireStateLock`).
  */
-export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR): Promise<Result<EmbeddedWorld>> {
+export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, target: WorldTarget = {}): Promise<Result<EmbeddedWorld>> {
   const dir = resolve(stateDir);
   mkdirSync(dir, { recursive: true });
-  const registry = createBlockRegistry();
+  let world: WorldAdapter;
+  let memory: MemoryWorld | null = null;
+  let registry: Result<BlockRegistry>;
+  if (target.portUrl !== undefined) {
+    const port = await connectPort(target);
+    if (!port.ok) return port;
+    world = port.value.world;
+    registry = ok(port.value.registry);
+  } else {
+    registry = createBlockRegistry();
+    if (!registry.ok) return registry;
+    world = memory = new MemoryWorld({ dir: join(dir, "world"), hasBlockEntity: blockEntityPredicate(registry.value) });
+  }
   if (!registry.ok) return registry;
   const lock = acquireStateLock(dir);
-  if (!lock.ok) return lock;
+  if (!lock.ok) {
+    await world.close();
+    return lock;
+  }
   let journal: SqliteJournal | undefined;
   let engine: Engine;
-  let world: MemoryWorld;
   try {
-    world = new MemoryWorld({ dir: join(dir, "world"), hasBlockEntity: blockEntityPredicate(registry.value) });
     journal = new SqliteJournal(join(dir, "journal.db"));
     engine = await Engine.open({
       adapter: world,
       journal,
       registry: registry.value,
-      projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: "embedded default world" }],
+      projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: target.portUrl === undefined ? "embedded default world" : "server world through the world port" }],
     });
   } catch (e) {
     journal?.close();
+    await world.close();
     lock.value.release();
     throw e;
   }
@@ -58,6 +120,7 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR): P
     registry: registry.value,
     engine,
     world,
+    memory,
     ctx: { principal: { playerId: EMBEDDED_OWNER, role: "agent" }, projectId: EMBEDDED_PROJECT },
     admin: { principal: { playerId: EMBEDDED_OWNER, role: "admin" }, projectId: EMBEDDED_PROJECT },
     close: async () => {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { createMaterialCatalog, ok, type Result } from "@mcb/blocks";
 import { DEFAULT_SCHEMATIC_LIMITS, SchematicLibrary, type SchematicLimits } from "@mcb/schematic";
-import { openEmbeddedWorld } from "./EmbeddedWorld.js";
+import { locationOf, openEmbeddedWorld, type WorldLocation } from "./EmbeddedWorld.js";
 import { CameraStore } from "./mcp/CameraStore.js";
 import { CaptureCache } from "./mcp/CaptureCache.js";
 import { createMcbMcpServer } from "./mcp/McbMcpServer.js";
@@ -17,8 +17,9 @@ export const MCB_VERSION = "0.1.0";
  * diagnostics go to stderr. Ends when the client closes stdin and every request it sent has its
  * answer; running operations finish first.
  */
-export async function runMcpServer(stateDir: string, schematicLimits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS): Promise<Result<void>> {
-  const opened = await openEmbeddedWorld(stateDir);
+export async function runMcpServer(stateDir: string | WorldLocation, schematicLimits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS): Promise<Result<void>> {
+  const where = locationOf(stateDir);
+  const opened = await openEmbeddedWorld(where.dir, where.target);
   if (!opened.ok) return opened;
   const w = opened.value;
   const server = createMcbMcpServer(
@@ -40,7 +41,10 @@ export async function runMcpServer(stateDir: string, schematicLimits: SchematicL
     transport.onclose = () => resolve();
   });
   await server.connect(transport);
-  process.stderr.write(`mcb mcp: serving the embedded world in ${w.dir}\n`);
+  const info = await w.world.info().catch(() => null);
+  process.stderr.write(where.target.portUrl === undefined
+    ? `mcb mcp: serving the embedded world in ${w.dir}\n`
+    : `mcb mcp: serving the server world ${info?.worldId ?? "?"} (${info?.minecraftVersion ?? "?"}) through the world port; journal in ${w.dir}\n`);
   await closed;
   await server.close().catch(() => undefined);
   await w.close();

@@ -1,3 +1,4 @@
+import type { WorldLocation } from "./EmbeddedWorld.js";
 import { fail, mcbError, type Result } from "@mcb/blocks";
 import type { OperationStatusView } from "@mcb/engine";
 import { DEFAULT_SCHEMATIC_LIMITS, DROP_CATEGORIES, schematicLimits, type DropCategory, type SchematicLimits } from "@mcb/schematic";
@@ -76,7 +77,7 @@ function sourceLines(s: SourceView): string[] {
 }
 
 /** `mcb schem …`: 0 success, 1 structured error, 2 usage, 3 an operation or batch not finished as applied. */
-export async function runSchemCommand(args: readonly string[], v: Values, state: string, o: Out): Promise<number> {
+export async function runSchemCommand(args: readonly string[], v: Values, state: string | WorldLocation, o: Out): Promise<number> {
   const usage = (): number => {
     process.stderr.write(`usage:\n${SCHEM_USAGE}\n`);
     return 2;

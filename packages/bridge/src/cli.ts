@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import type { Result } from "@mcb/blocks";
 import type { OperationStatusView } from "@mcb/engine";
 import { emit, intOption, withWorld, type Out } from "./CliSupport.js";
-import { DEFAULT_STATE_DIR } from "./EmbeddedWorld.js";
+import { DEFAULT_STATE_DIR, worldTargetOf, type WorldLocation } from "./EmbeddedWorld.js";
 import { CameraStore } from "./mcp/CameraStore.js";
 import { runMcpServer } from "./McpCommand.js";
 import { compileRecipeFile, formatSummary } from "./RecipeCommand.js";
@@ -29,7 +29,9 @@ ${SCHEM_USAGE}
   mcb camera save <name> -- x y z yaw pitch [fov]   a viewpoint for camera_list/capture
   mcb camera list
   mcb camera capture (<name> | -- x y z yaw pitch [fov]) -o <out.png> [--width W] [--height H] [--view-distance N]
-options: --state <dir> (embedded world directory, default ${DEFAULT_STATE_DIR}), --json
+options: --state <dir> (embedded world and journal directory, default ${DEFAULT_STATE_DIR}), --json,
+  --world port://127.0.0.1:PORT (a running server's world port instead of the embedded world;
+  its token from the MCB_PORT_TOKEN environment variable; give each server its own --state)
 
 Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error,
 3 an operation that ended other than "applied" (conflict, cancelled, failed).`;
@@ -44,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
         json: { type: "boolean" },
         "mc-version": { type: "string" },
         state: { type: "string" },
+        world: { type: "string" },
         output: { type: "string", short: "o" },
         origin: { type: "string" },
         "max-positions": { type: "string" },
@@ -67,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const o: Out = { json: parsed.values.json === true };
-  const state = parsed.values.state ?? DEFAULT_STATE_DIR;
+  const state: WorldLocation = { dir: parsed.values.state ?? DEFAULT_STATE_DIR, target: worldTargetOf(parsed.values.world) };
   const [command, ...args] = parsed.positionals;
   const usage = (): number => {
     process.stderr.write(`${USAGE}\n`);
@@ -153,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "camera": {
       const [action, name, ...nums] = args;
-      const store = new CameraStore(state);
+      const store = new CameraStore(state.dir);
       if (action === "list" && args.length === 1) return emit({ ok: true, value: store.list() }, o, (cs) => cs.map((c) => `${c.camera_id}: ${JSON.stringify(c.pose)}`).join("\n") || "(no cameras)");
       if (action === "capture" && parsed.values.output !== undefined) {
         const sizes = [intOption(parsed.values.width), intOption(parsed.values.height), intOption(parsed.values["view-distance"])];
@@ -177,7 +180,7 @@ async function main(argv: string[]): Promise<number> {
         const v = nums.map(Number);
         if (!v.every(Number.isFinite)) return usage();
         const [x, y, z, yaw, pitch, fov] = v as [number, number, number, number, number, number | undefined];
-        mkdirSync(state, { recursive: true });
+        mkdirSync(state.dir, { recursive: true });
         return emit(store.save(name, { x, y, z, yaw, pitch, ...(fov !== undefined ? { fov } : {}) }), o, (c) => `saved camera ${c.camera_id}`);
       }
       return usage();

@@ -58,14 +58,14 @@ describe("mcb schem import of a large file", () => {
       const saved = JSON.parse(readFileSync(progress, "utf8"));
       saved.entries["1"] = { state: "conflict", attempt: 1, key: "k", plan_id: "x", plan_hash: "y", operation_id: "op_x", written: 0, conflicts: 1 };
       writeFileSync(progress, JSON.stringify(saved));
-      w.world.externalEdit(0, 40, 0, "minecraft:gold_block");
+      w.memory!.externalEdit(0, 40, 0, "minecraft:gold_block");
       const kept = await importSchematic(w, file, { x: 0, y: 0, z: 0 }, { progress: (_d, _t, l) => lines.push(l) });
       expect(kept.ok && kept.value.mode === "batch" && kept.value.batch).toMatchObject({ applied: 1, conflicts: 1, unfinished: 1 });
       expect(lines.at(-1)).toMatch(/^tile 1: left in conflict \(1 blocks changed by someone else; --retry-conflicts/);
-      expect(w.world.stateAt(0, 40, 0)).toBe("minecraft:gold_block");
+      expect(w.memory!.stateAt(0, 40, 0)).toBe("minecraft:gold_block");
       const retried = await importSchematic(w, file, { x: 0, y: 0, z: 0 }, { retryConflicts: true, progress: () => undefined });
       expect(retried.ok && retried.value.mode === "batch" && retried.value.batch).toMatchObject({ applied: 2, conflicts: 0, unfinished: 0 });
-      expect(w.world.stateAt(0, 40, 0)).toBe("minecraft:stone");
+      expect(w.memory!.stateAt(0, 40, 0)).toBe("minecraft:stone");
     } finally {
       await w.close();
     }

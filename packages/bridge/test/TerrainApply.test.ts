@@ -25,9 +25,9 @@ describe("terrain tiles applied through the engine", () => {
     const w = await openWorld(join(dir, "state"));
     try {
       // Existing things in the area: a plank pillar (a build), a water block, a preserved column's stone.
-      for (let y = 60; y <= 80; y++) w.world.externalEdit(5, y, 20, "minecraft:oak_planks");
-      w.world.externalEdit(12, 66, 15, "minecraft:water[level=0]");
-      w.world.externalEdit(-19, 70, 20, "minecraft:stone");
+      for (let y = 60; y <= 80; y++) w.memory!.externalEdit(5, y, 20, "minecraft:oak_planks");
+      w.memory!.externalEdit(12, 66, 15, "minecraft:water[level=0]");
+      w.memory!.externalEdit(-19, 70, 20, "minecraft:stone");
       const t = compileTerrain(w.registry, recipe);
       if (!t.ok) throw new Error(t.error.message);
       const r = await runTerrainBatch(w, file, () => undefined);

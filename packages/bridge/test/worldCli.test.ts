@@ -76,7 +76,7 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
   it("after a crash, status shows recovery_required and the administrator review/abandon unblocks writes", async () => {
     const state = await stateDir();
     const w = await openWorld(state);
-    w.world.faults.crashAt("mid_slice", 1);
+    w.memory!.faults.crashAt("mid_slice", 1);
     const plan = await w.engine.buildPrepare(w.ctx, { recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 31, y: 64, z: 31 }, block: "minecraft:stone" }] } });
     if (!plan.ok) throw new Error(plan.error.message);
     const op = await w.engine.buildApply(w.ctx, { plan_id: plan.value.plan_id, plan_hash: plan.value.plan_hash, idempotency_key: "crash" });

@@ -1,0 +1,274 @@
+package dev.mcb.port;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The port protocol's methods over a host's world (java/PROTOCOL.md): decode and bound the request
+ * on the caller's thread, run world work as one game-thread job, encode the result. The HTTP layer
+ * ({@link PortServer}) adds authentication and size limits.
+ */
+public final class Port {
+  public static final int PROTOCOL = 1;
+  public static final int MAX_WRITES = 512;
+  public static final int MAX_CHECKS = 4096;
+  public static final int MAX_STATE = 1024;
+  public static final int MAX_DATA = 1 << 20;
+  public static final int MAX_EVENTS_PAGE = 16_384;
+
+  private final WorldAccess world;
+  private final TickScheduler scheduler;
+  private final EventLog events;
+  private final ChatQueue chat;
+  private final ChatSink sink;
+  private final TickStats stats;
+  private final PortConfig config;
+  private final CompareAndSet cas;
+
+  public Port(WorldAccess world, TickScheduler scheduler, EventLog events, ChatQueue chat, ChatSink sink, TickStats stats, PortConfig config) {
+    this.world = world;
+    this.scheduler = scheduler;
+    this.events = events;
+    this.chat = chat;
+    this.sink = sink;
+    this.stats = stats;
+    this.config = config;
+    this.cas = new CompareAndSet(config.plantedCasBug());
+  }
+
+  public JsonObject call(String method, JsonObject params) {
+    return switch (method) {
+      case "info" -> info(params);
+      case "read" -> read(params, false);
+      case "read_block_entities" -> read(params, true);
+      case "cas" -> cas(params);
+      case "events" -> events(params);
+      case "chat_poll" -> chatPoll(params);
+      case "chat_reply" -> chatReply(params);
+      case "stats" -> stats(params);
+      case "test_edit" -> {
+        if (!config.testHooks()) throw new PortError("not_found", "unknown method " + Json.shorten(method), false, 404, Map.of());
+        yield testEdit(params);
+      }
+      default -> throw new PortError("not_found", "unknown method " + Json.shorten(method), false, 404,
+          Map.of("allowed", List.of("info", "read", "read_block_entities", "cas", "events", "chat_poll", "chat_reply", "stats")));
+    };
+  }
+
+  private JsonObject info(JsonObject p) {
+    Json.onlyKeys(p, "", Set.of());
+    WorldFacts f = world.facts();
+    JsonObject o = new JsonObject();
+    o.addProperty("protocol", PROTOCOL);
+    o.addProperty("world_id", f.worldId());
+    o.addProperty("epoch", f.epoch());
+    o.addProperty("minecraft_version", f.minecraftVersion());
+    o.addProperty("data_version", f.dataVersion());
+    o.addProperty("min_y", f.minY());
+    o.addProperty("max_y", f.maxY());
+    JsonArray caps = new JsonArray();
+    f.capabilities().forEach(caps::add);
+    o.add("capabilities", caps);
+    JsonObject limits = new JsonObject();
+    limits.addProperty("max_read", RegionRead.MAX_POSITIONS);
+    limits.addProperty("max_writes", MAX_WRITES);
+    limits.addProperty("max_checks", MAX_CHECKS);
+    limits.addProperty("max_body", config.maxBodyBytes());
+    limits.addProperty("tick_budget_ms", config.budgetNanos() / 1e6);
+    o.add("limits", limits);
+    return o;
+  }
+
+  static RegionRead.Box box(JsonObject p, String key) {
+    JsonObject b = Json.object(p, key, "");
+    Json.onlyKeys(b, key, Set.of("min", "max"));
+    JsonObject min = Json.object(b, "min", key), max = Json.object(b, "max", key);
+    Json.onlyKeys(min, key + ".min", Set.of("x", "y", "z"));
+    Json.onlyKeys(max, key + ".max", Set.of("x", "y", "z"));
+    RegionRead.Box box = new RegionRead.Box(Json.integer(min, "x", key + ".min"), Json.integer(min, "y", key + ".min"), Json.integer(min, "z", key + ".min"),
+        Json.integer(max, "x", key + ".max"), Json.integer(max, "y", key + ".max"), Json.integer(max, "z", key + ".max"));
+    RegionRead.validate(box);
+    return box;
+  }
+
+  private JsonObject read(JsonObject p, boolean withData) {
+    Json.onlyKeys(p, "", Set.of("box"));
+    RegionRead.Box box = box(p, "box");
+    RegionRead r = onGameThread(() -> RegionRead.read(world, box, withData));
+    JsonObject o = new JsonObject();
+    if (withData) {
+      JsonArray entities = new JsonArray();
+      r.data().forEach((i, d) -> {
+        JsonArray pair = new JsonArray();
+        pair.add(i);
+        pair.add(Base64.getEncoder().encodeToString(d));
+        entities.add(pair);
+      });
+      o.add("entities", entities);
+      return o;
+    }
+    JsonArray palette = new JsonArray();
+    r.palette().forEach(palette::add);
+    int bits = PackedIndices.bitsFor(r.palette().size());
+    o.add("palette", palette);
+    o.addProperty("bits", bits);
+    o.addProperty("indices", Base64.getEncoder().encodeToString(PackedIndices.pack(r.indices(), bits)));
+    o.add("digests", pairs(r.digests()));
+    return o;
+  }
+
+  private static JsonArray pairs(Map<Integer, String> m) {
+    JsonArray a = new JsonArray();
+    m.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+      JsonArray pair = new JsonArray();
+      pair.add(e.getKey());
+      pair.add(e.getValue());
+      a.add(pair);
+    });
+    return a;
+  }
+
+  private JsonObject cas(JsonObject p) {
+    CasRequest req = CasCodec.decode(p);
+    CasResult r = onGameThread(() -> {
+      CasCodec.validateStates(world, req); // before any write: a bad state refuses the whole slice
+      CasResult res = cas.run(world, req);
+      stats.slice(res.written());
+      return res;
+    });
+    return CasCodec.encode(r);
+  }
+
+  private JsonObject events(JsonObject p) {
+    Json.onlyKeys(p, "", Set.of("cursor"));
+    String cursor = Json.string(p, "cursor", "", 200, true);
+    EventLog.Page page = events.after(cursor);
+    if (page.events().size() > MAX_EVENTS_PAGE) page = new EventLog.Page(List.of(), page.cursor(), true);
+    JsonObject o = new JsonObject();
+    JsonArray list = new JsonArray();
+    for (EventLog.Event e : page.events()) {
+      JsonObject j = new JsonObject();
+      j.addProperty("x", e.x());
+      j.addProperty("y", e.y());
+      j.addProperty("z", e.z());
+      j.addProperty("state", e.state());
+      j.add("digest", e.digest() == null ? JsonNull.INSTANCE : new com.google.gson.JsonPrimitive(e.digest()));
+      list.add(j);
+    }
+    o.add("events", list);
+    o.addProperty("cursor", page.cursor());
+    o.addProperty("gap", page.gap());
+    return o;
+  }
+
+  private JsonObject chatPoll(JsonObject p) {
+    Json.onlyKeys(p, "", Set.of("max"));
+    int max = p.has("max") ? Json.integer(p, "max", "") : 16;
+    if (max < 1 || max > 64) throw PortError.invalid("must be 1..64", "max");
+    ChatQueue.Poll poll = chat.poll(max);
+    JsonArray list = new JsonArray();
+    for (ChatQueue.Message m : poll.messages()) {
+      JsonObject j = new JsonObject();
+      j.addProperty("id", m.id());
+      j.addProperty("player_id", m.playerId());
+      j.addProperty("player_name", m.playerName());
+      j.addProperty("text", m.text());
+      if (m.x() != null) {
+        JsonObject pos = new JsonObject();
+        pos.addProperty("x", m.x());
+        pos.addProperty("y", m.y());
+        pos.addProperty("z", m.z());
+        j.add("position", pos);
+      }
+      list.add(j);
+    }
+    JsonObject o = new JsonObject();
+    o.add("messages", list);
+    o.addProperty("dropped", poll.dropped());
+    return o;
+  }
+
+  private JsonObject chatReply(JsonObject p) {
+    Json.onlyKeys(p, "", Set.of("player_id", "text"));
+    String player = Json.string(p, "player_id", "", 36, false);
+    if (!player.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) throw PortError.invalid("must be a lowercase UUID", "player_id");
+    String text = Json.string(p, "text", "", ChatQueue.MAX_TEXT, false);
+    JsonObject o = new JsonObject();
+    o.addProperty("delivered", sink.send(player, text));
+    return o;
+  }
+
+  private JsonObject stats(JsonObject p) {
+    Json.onlyKeys(p, "", Set.of("reset"));
+    TickStats.Snapshot s = stats.snapshot(Json.bool(p, "reset", "", false));
+    JsonObject o = new JsonObject();
+    o.addProperty("ticks", s.ticks());
+    o.addProperty("tick_ms_max", s.tickMsMax());
+    o.addProperty("tick_ms_p99", s.tickMsP99());
+    o.addProperty("tick_ms_mean", s.tickMsMean());
+    o.addProperty("port_ms_total", s.portMsTotal());
+    o.addProperty("slices", s.slices());
+    o.addProperty("blocks_written", s.blocksWritten());
+    o.addProperty("budget_ms", scheduler.budgetNanos() / 1e6);
+    return o;
+  }
+
+  /** Test hook (only with test hooks on): an edit from outside the engine, with or without an event. */
+  private JsonObject testEdit(JsonObject p) {
+    Json.onlyKeys(p, "", Set.of("x", "y", "z", "state", "event"));
+    int x = Json.integer(p, "x", ""), y = Json.integer(p, "y", ""), z = Json.integer(p, "z", "");
+    String state = Json.string(p, "state", "", MAX_STATE, false);
+    boolean event = Json.bool(p, "event", "", true);
+    onGameThread(() -> {
+      CompareAndSet.requireLoaded(world, world.facts(), x, y, z);
+      String why = world.checkState(state);
+      if (why != null) throw new PortError("unsupported_block", why, false, 400, Map.of("path", "state"));
+      world.set(x, y, z, state, null);
+      if (event) events.record(x, y, z, world.stateAt(x, y, z), Digests.at(world, x, y, z));
+      return null;
+    });
+    return new JsonObject();
+  }
+
+  /** Runs work as one game-thread job; a job not started within the timeout is dropped (busy, nothing done). */
+  private <T> T onGameThread(Supplier<T> work) {
+    TickScheduler.Job<T> job = scheduler.submit(work);
+    try {
+      return job.result().get(config.jobTimeoutMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      if (job.cancel()) throw PortError.busy("the game thread did not take the request within " + config.jobTimeoutMillis() + " ms; nothing was done", "game_thread_timeout");
+      try {
+        return job.result().get(); // started: it finishes (bounded work), so its result is known
+      } catch (InterruptedException | ExecutionException | CancellationException e2) {
+        throw unwrap(e2);
+      }
+    } catch (InterruptedException | ExecutionException | CancellationException e) {
+      throw unwrap(e);
+    }
+  }
+
+  private static RuntimeException unwrap(Exception e) {
+    Throwable c = e instanceof ExecutionException ? e.getCause() : e;
+    if (c instanceof PortError pe) return pe;
+    if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+    return new PortError("busy", "the host failed while running the request: " + Json.shorten(String.valueOf(c)), false, 500, Map.of("reason", "host_error"));
+  }
+
+  static List<JsonElement> list(JsonArray a) {
+    List<JsonElement> out = new ArrayList<>(a.size());
+    a.forEach(out::add);
+    return out;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.mcb.port;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A box read of at most {@link #MAX_POSITIONS} positions from loaded chunks: palette (first use),
+ * one index per position ordered y, then z, then x, and block-entity digests by index. Outside the
+ * build height the state is {@code minecraft:void_air}. Optionally carries the block-entity data.
+ */
+public record RegionRead(List<String> palette, int[] indices, Map<Integer, String> digests, Map<Integer, byte[]> data) {
+  public static final int MAX_POSITIONS = 32_768;
+  public static final String VOID_AIR = "minecraft:void_air";
+
+  public record Box(int minX, int minY, int minZ, int maxX, int maxY, int maxZ) {
+    public long volume() {
+      return (long) (maxX - minX + 1) * (maxY - minY + 1) * (maxZ - minZ + 1);
+    }
+  }
+
+  /** Validates a box against the read limit (any thread); the chunks are checked on the game thread. */
+  public static void validate(Box box) {
+    if (box.maxX() < box.minX() || box.maxY() < box.minY() || box.maxZ() < box.minZ())
+      throw PortError.invalid("read box has min > max", "box");
+    if (box.volume() > MAX_POSITIONS) throw PortError.tooLarge("read of " + box.volume() + " positions exceeds " + MAX_POSITIONS, "read_positions", MAX_POSITIONS);
+  }
+
+  /** Runs on the game thread: every chunk column of the box must be loaded. */
+  public static RegionRead read(WorldAccess world, Box box, boolean withData) {
+    validate(box);
+    WorldFacts facts = world.facts();
+    for (int cx = box.minX() >> 4; cx <= box.maxX() >> 4; cx++)
+      for (int cz = box.minZ() >> 4; cz <= box.maxZ() >> 4; cz++)
+        if (!world.isLoaded(cx << 4, cz << 4))
+          throw new PortError("out_of_bounds", "chunk " + cx + "," + cz + " is not loaded (the port never loads or generates chunks)", true, 409,
+              Map.of("reason", "chunk_not_loaded", "chunk", Map.of("x", cx, "z", cz)));
+    int sx = box.maxX() - box.minX() + 1, sz = box.maxZ() - box.minZ() + 1;
+    int[] indices = new int[(int) box.volume()];
+    List<String> palette = new ArrayList<>();
+    Map<String, Integer> ids = new HashMap<>();
+    Map<Integer, String> digests = new TreeMap<>();
+    Map<Integer, byte[]> data = withData ? new TreeMap<>() : Map.of();
+    int i = 0;
+    for (int y = box.minY(); y <= box.maxY(); y++) {
+      boolean outside = y < facts.minY() || y > facts.maxY();
+      for (int z = box.minZ(); z <= box.maxZ(); z++)
+        for (int x = box.minX(); x <= box.maxX(); x++, i++) {
+          String state = outside ? VOID_AIR : world.stateAt(x, y, z);
+          Integer id = ids.get(state);
+          if (id == null) {
+            id = palette.size();
+            ids.put(state, id);
+            palette.add(state);
+          }
+          indices[i] = id;
+          if (outside) continue;
+          byte[] be = world.blockEntityAt(x, y, z);
+          if (be == null) continue;
+          digests.put(i, Digests.sha256(be));
+          if (withData) data.put(i, be);
+        }
+    }
+    assert i == sx * sz * (box.maxY() - box.minY() + 1);
+    return new RegionRead(palette, indices, digests, data);
+  }
+}

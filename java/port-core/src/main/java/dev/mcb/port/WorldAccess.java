@@ -1,0 +1,32 @@
+package dev.mcb.port;
+
+/**
+ * The host's world, as the port sees it: canonical state strings ({@code minecraft:id[k=v,...]},
+ * every property, keys sorted) and block-entity data as canonical NBT bytes (unnamed root compound,
+ * keys sorted, no position or id keys). Every method is called on the game thread (or exclusive of
+ * the game's tick), never concurrently. Nothing here loads or generates a chunk.
+ */
+public interface WorldAccess {
+  WorldFacts facts();
+
+  /** True when the chunk column holding block (x, z) is loaded. */
+  boolean isLoaded(int x, int z);
+
+  /** Canonical state at a position inside the build height of a loaded chunk. */
+  String stateAt(int x, int y, int z);
+
+  /** Canonical NBT of the block entity at a position, or null for a plain block. */
+  byte[] blockEntityAt(int x, int y, int z);
+
+  /** Null when the string is a canonical state the host can place; otherwise the reason. */
+  String checkState(String state);
+
+  /** Null when the bytes are NBT the host accepts as block-entity data for this state; otherwise the reason. */
+  String checkData(String state, byte[] data);
+
+  /**
+   * Places a state. {@code data} null: a block of the same type keeps its block-entity data, a new
+   * block entity gets defaults. Raises no event of the port's own log.
+   */
+  void set(int x, int y, int z, String state, byte[] data);
+}

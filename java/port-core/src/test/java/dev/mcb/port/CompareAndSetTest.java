@@ -1,0 +1,97 @@
+package dev.mcb.port;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CompareAndSetTest {
+  private static CasRequest.Write w(int x, String before, String after) {
+    return new CasRequest.Write(x, 64, 0, before, null, after, null);
+  }
+
+  @Test
+  void writesEveryGroupWhoseBeforeMatches() {
+    MapWorld world = new MapWorld();
+    CasResult r = new CompareAndSet(false).run(world, new CasRequest(List.of(), List.of(w(0, "minecraft:air", "minecraft:stone"), w(1, "minecraft:air", "minecraft:dirt")), new int[] {1, 2}));
+    assertEquals(2, r.written());
+    assertTrue(r.mismatches().isEmpty());
+    assertEquals("minecraft:stone", world.stateAt(0, 64, 0));
+    assertEquals("minecraft:dirt", world.stateAt(1, 64, 0));
+  }
+
+  @Test
+  void aFailingCheckWritesNothing() {
+    MapWorld world = new MapWorld();
+    world.set(5, 64, 0, "minecraft:glass", null);
+    world.sets = 0;
+    CasRequest req = new CasRequest(List.of(new CasRequest.Check(5, 64, 0, "minecraft:stone", null)), List.of(w(0, "minecraft:air", "minecraft:stone")), new int[] {1});
+    CasResult r = new CompareAndSet(false).run(world, req);
+    assertEquals(0, r.written());
+    assertEquals(1, r.mismatches().size());
+    assertEquals("check", r.mismatches().get(0).kind());
+    assertEquals("minecraft:glass", r.mismatches().get(0).actual());
+    assertEquals(0, world.sets);
+  }
+
+  @Test
+  void theFirstFailingGroupStopsTheSliceAndNothingAfterItIsWritten() {
+    MapWorld world = new MapWorld();
+    world.set(2, 64, 0, "minecraft:glass", null); // a player's edit
+    world.sets = 0;
+    CasRequest req = new CasRequest(List.of(), List.of(
+        w(0, "minecraft:air", "minecraft:stone"), w(1, "minecraft:air", "minecraft:stone"), // group 1
+        w(2, "minecraft:air", "minecraft:stone"), w(3, "minecraft:air", "minecraft:stone"), // group 2: fails on x=2
+        w(4, "minecraft:air", "minecraft:stone")), new int[] {2, 4, 5});
+    CasResult r = new CompareAndSet(false).run(world, req);
+    assertEquals(2, r.written());
+    assertEquals(List.of(2), r.mismatches().stream().map(CasResult.Mismatch::index).toList());
+    assertEquals("minecraft:air", world.stateAt(3, 64, 0), "a group is all or nothing");
+    assertEquals("minecraft:air", world.stateAt(4, 64, 0), "nothing after the failing group");
+    assertEquals("minecraft:glass", world.stateAt(2, 64, 0), "the player's block stays");
+    assertEquals(2, world.sets);
+  }
+
+  @Test
+  void thePlantedBugWritesPastTheFailingGroup() {
+    MapWorld world = new MapWorld();
+    world.set(1, 64, 0, "minecraft:glass", null);
+    CasRequest req = new CasRequest(List.of(), List.of(w(0, "minecraft:air", "minecraft:stone"), w(1, "minecraft:air", "minecraft:stone"), w(2, "minecraft:air", "minecraft:stone")), new int[] {1, 2, 3});
+    CasResult r = new CompareAndSet(true).run(world, req);
+    assertEquals(1, r.written());
+    assertEquals("minecraft:stone", world.stateAt(2, 64, 0));
+  }
+
+  @Test
+  void digestsGuardBlockEntitiesAndNewOnesReportTheirDigest() {
+    MapWorld world = new MapWorld();
+    byte[] full = {10, 0, 0, 1, 0, 1, 'a', 7, 0};
+    world.set(0, 64, 0, "minecraft:chest[facing=north,type=single,waterlogged=false]", full);
+    String digest = Digests.sha256(full);
+    // A write that expects the empty chest's digest is a mismatch on the full chest.
+    CasRequest wrong = new CasRequest(List.of(), List.of(new CasRequest.Write(0, 64, 0, "minecraft:chest[facing=north,type=single,waterlogged=false]", Digests.sha256(MapWorld.EMPTY), "minecraft:air", null)), new int[] {1});
+    CasResult r = new CompareAndSet(false).run(world, wrong);
+    assertEquals(0, r.written());
+    assertEquals(digest, r.mismatches().get(0).actualDigest());
+    // A new chest with data reports the digest of exactly those bytes.
+    CasRequest put = new CasRequest(List.of(), List.of(new CasRequest.Write(1, 64, 0, "minecraft:air", null, "minecraft:chest[facing=north,type=single,waterlogged=false]", full)), new int[] {1});
+    CasResult r2 = new CompareAndSet(false).run(world, put);
+    assertEquals(digest, r2.entityDigests().get(0));
+    assertNull(Digests.at(world, 2, 64, 0));
+  }
+
+  @Test
+  void unloadedChunksAndPositionsOutsideTheHeightAreRefusedBeforeAnyWrite() {
+    MapWorld world = new MapWorld();
+    CasRequest far = new CasRequest(List.of(), List.of(w(0, "minecraft:air", "minecraft:stone"), new CasRequest.Write(500, 64, 0, "minecraft:air", null, "minecraft:stone", null)), new int[] {1, 2});
+    PortError e = assertThrows(PortError.class, () -> new CompareAndSet(false).run(world, far));
+    assertEquals("out_of_bounds", e.code());
+    assertEquals("chunk_not_loaded", e.details().get("reason"));
+    CasRequest high = new CasRequest(List.of(), List.of(new CasRequest.Write(0, 400, 0, "minecraft:air", null, "minecraft:stone", null)), new int[] {1});
+    assertEquals("out_of_bounds", assertThrows(PortError.class, () -> new CompareAndSet(false).run(world, high)).code());
+    assertEquals(0, world.sets);
+  }
+}

@@ -1,0 +1,176 @@
+package dev.mcb.port;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Base64;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class PortServerTest {
+  static final String TOKEN = "test-token-0123456789";
+  MapWorld world;
+  AutoGame game;
+  EventLog events;
+  PortServer server;
+  HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void start() throws Exception {
+    world = new MapWorld();
+    game = new AutoGame();
+    TickStats stats = new TickStats(100);
+    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 64 * 1024, 300, 100, true, false);
+    TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 16, System::nanoTime, stats);
+    game.start(scheduler);
+    events = new EventLog(100);
+    ChatQueue chat = new ChatQueue(4);
+    server = new PortServer(new Port(world, scheduler, events, chat, (player, text) -> player.startsWith("0"), stats, config), config);
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  HttpResponse<String> post(String method, String body, String token) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/" + method)).POST(HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) b.header("Authorization", "Bearer " + token);
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  JsonObject error(HttpResponse<String> r) {
+    JsonObject o = JsonParser.parseString(r.body()).getAsJsonObject();
+    assertFalse(o.get("ok").getAsBoolean());
+    return o.getAsJsonObject("error");
+  }
+
+  static final String WRITE = "{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"}]}";
+
+  @Test
+  void refusesAMissingOrWrongTokenWithoutTouchingTheWorldOrEchoingIt() throws Exception {
+    for (String t : new String[] {null, "nope", TOKEN + "x", TOKEN.substring(1)}) {
+      HttpResponse<String> r = post("cas", WRITE, t);
+      assertEquals(401, r.statusCode());
+      assertEquals("permission_denied", error(r).get("code").getAsString());
+      assertFalse(r.body().contains(TOKEN.substring(4)));
+    }
+    assertEquals(0, world.sets);
+    HttpResponse<String> ok = post("cas", WRITE, TOKEN);
+    assertEquals(200, ok.statusCode(), ok.body());
+    assertEquals("minecraft:stone", world.stateAt(1, 64, 1));
+  }
+
+  @Test
+  void healthNeedsNoTokenAndSaysNothingPrivate() throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health")).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode());
+    assertFalse(r.body().contains(TOKEN));
+    assertTrue(r.body().contains("\"protocol\":1"));
+  }
+
+  @Test
+  void oversizedRequestsAreRefusedBeforeAnyWork() throws Exception {
+    HttpResponse<String> big = post("cas", "{\"checks\":[],\"writes\":[],\"pad\":\"" + "x".repeat(70_000) + "\"}", TOKEN);
+    assertEquals(413, big.statusCode());
+    assertEquals("budget_exceeded", error(big).get("code").getAsString());
+    StringBuilder many = new StringBuilder("{\"checks\":[],\"writes\":[");
+    for (int i = 0; i < 513; i++) many.append(i == 0 ? "" : ",").append("{\"x\":").append(i % 16).append(",\"y\":").append(i / 16).append(",\"z\":0,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"}");
+    HttpResponse<String> r = post("cas", many.append("]}").toString(), TOKEN);
+    assertEquals("budget_exceeded", error(r).get("code").getAsString());
+    assertEquals("max_writes", error(r).getAsJsonObject("details").get("limit").getAsString());
+    HttpResponse<String> read = post("read", "{\"box\":{\"min\":{\"x\":0,\"y\":0,\"z\":0},\"max\":{\"x\":31,\"y\":32,\"z\":31}}}", TOKEN);
+    assertEquals("budget_exceeded", error(read).get("code").getAsString());
+    assertEquals(0, world.sets);
+  }
+
+  @Test
+  void malformedRequestsGetStructuredErrorsWithThePathAndChangeNothing() throws Exception {
+    String[][] cases = {
+        {"{", ""},
+        {"[]", ""},
+        {"{\"checks\":[],\"writes\":[{\"x\":1.5,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"}]}", "writes[0].x"},
+        {"{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":\"ABC\",\"after\":\"minecraft:stone\"}]}", "writes[0].before_digest"},
+        {"{\"checks\":[],\"writes\":[],\"extra\":1}", "extra"},
+        {"{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"}],\"group_ends\":[2]}", "group_ends[0]"},
+        {"{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\",\"after_data\":\"%%%\"}]}", "writes[0].after_data"},
+        {"{\"a\":" + "[".repeat(100) + "]".repeat(100) + "}", ""},
+    };
+    for (String[] c : cases) {
+      HttpResponse<String> r = post("cas", c[0], TOKEN);
+      assertEquals(400, r.statusCode(), c[0]);
+      JsonObject e = error(r);
+      assertEquals("invalid_request", e.get("code").getAsString());
+      if (!c[1].isEmpty()) assertEquals(c[1], e.getAsJsonObject("details").get("path").getAsString(), r.body());
+    }
+    // A bad state anywhere in the slice refuses the whole slice before its first write.
+    String badState = "{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"},{\"x\":2,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"not a state\"}]}";
+    HttpResponse<String> r = post("cas", badState, TOKEN);
+    assertEquals("unsupported_block", error(r).get("code").getAsString());
+    assertEquals("writes[1].after", error(r).getAsJsonObject("details").get("path").getAsString());
+    assertEquals(404, post("format_disk", "{}", TOKEN).statusCode());
+    assertEquals(0, world.sets);
+  }
+
+  @Test
+  void readsReturnPackedIndicesInYzxOrderWithDigests() throws Exception {
+    world.set(1, 64, 0, "minecraft:stone", null);
+    world.set(0, 65, 1, "minecraft:chest[facing=north,type=single,waterlogged=false]", null);
+    HttpResponse<String> r = post("read", "{\"box\":{\"min\":{\"x\":0,\"y\":64,\"z\":0},\"max\":{\"x\":1,\"y\":65,\"z\":1}}}", TOKEN);
+    JsonObject res = JsonParser.parseString(r.body()).getAsJsonObject().getAsJsonObject("result");
+    var palette = res.getAsJsonArray("palette").asList().stream().map(e -> e.getAsString()).toList();
+    int[] idx = PackedIndices.unpack(Base64.getDecoder().decode(res.get("indices").getAsString()), res.get("bits").getAsInt(), 8);
+    String[] want = {"minecraft:air", "minecraft:stone", "minecraft:air", "minecraft:air", "minecraft:air", "minecraft:air", "minecraft:chest[facing=north,type=single,waterlogged=false]", "minecraft:air"};
+    for (int i = 0; i < 8; i++) assertEquals(want[i], palette.get(idx[i]), "index " + i);
+    assertEquals(6, res.getAsJsonArray("digests").get(0).getAsJsonArray().get(0).getAsInt());
+    assertEquals(Digests.sha256(MapWorld.EMPTY), res.getAsJsonArray("digests").get(0).getAsJsonArray().get(1).getAsString());
+  }
+
+  @Test
+  void aJobTheGameThreadDoesNotTakeInTimeIsDroppedAsBusy() throws Exception {
+    game.paused = true;
+    HttpResponse<String> r = post("cas", WRITE, TOKEN);
+    assertEquals(503, r.statusCode());
+    JsonObject e = error(r);
+    assertEquals("busy", e.get("code").getAsString());
+    assertTrue(e.get("retryable").getAsBoolean());
+    game.resume();
+    Thread.sleep(100);
+    assertEquals(0, world.sets, "the dropped job never runs later");
+  }
+
+  @Test
+  void testEditsFeedTheEventLogButCompareAndSetWritesDoNot() throws Exception {
+    String start = events.after(null).cursor();
+    assertEquals(200, post("cas", WRITE, TOKEN).statusCode());
+    assertEquals(200, post("test_edit", "{\"x\":3,\"y\":64,\"z\":3,\"state\":\"minecraft:glass\",\"event\":true}", TOKEN).statusCode());
+    assertEquals(200, post("test_edit", "{\"x\":4,\"y\":64,\"z\":3,\"state\":\"minecraft:glass\",\"event\":false}", TOKEN).statusCode());
+    HttpResponse<String> r = post("events", "{\"cursor\":\"" + start + "\"}", TOKEN);
+    JsonObject res = JsonParser.parseString(r.body()).getAsJsonObject().getAsJsonObject("result");
+    assertEquals(1, res.getAsJsonArray("events").size());
+    assertEquals(3, res.getAsJsonArray("events").get(0).getAsJsonObject().get("x").getAsInt());
+  }
+
+  @Test
+  void chatRepliesNeedAPlayerUuid() throws Exception {
+    assertEquals(400, post("chat_reply", "{\"player_id\":\"Steve\",\"text\":\"hi\"}", TOKEN).statusCode());
+    HttpResponse<String> r = post("chat_reply", "{\"player_id\":\"00000000-0000-0000-0000-000000000001\",\"text\":\"hi\"}", TOKEN);
+    assertTrue(r.body().contains("\"delivered\":true"), r.body());
+  }
+
+  @Test
+  void bindsToLoopbackOnly() {
+    assertThrows(IllegalArgumentException.class, () -> new PortConfig("0.0.0.0", 0, TOKEN, 5_000_000, 1024, 100, 10, false, false).bindAddress());
+    assertThrows(IllegalArgumentException.class, () -> new PortConfig("127.0.0.1", 0, "short", 5_000_000, 1024, 100, 10, false, false));
+  }
+}

@@ -1,0 +1,95 @@
+package dev.mcb.port;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TickSchedulerTest {
+  /** A clock that advances only when a job says it spent time. */
+  static final class FakeClock {
+    long now;
+  }
+
+  private static TickScheduler scheduler(ManualGame game, FakeClock clock, long budgetMs, TickStats stats) {
+    return new TickScheduler(game, budgetMs * 1_000_000, 100, () -> clock.now, stats);
+  }
+
+  @Test
+  void runsSeveralJobsPerTickWhileTheBudgetLasts() {
+    ManualGame game = new ManualGame();
+    FakeClock clock = new FakeClock();
+    TickStats stats = new TickStats(100);
+    TickScheduler s = scheduler(game, clock, 5, stats);
+    List<Long> ranAt = new ArrayList<>();
+    for (int i = 0; i < 8; i++) s.submit(() -> {
+      ranAt.add(game.tick);
+      clock.now += 2_000_000; // each slice costs 2 ms
+      return null;
+    });
+    assertEquals(8, game.wakes);
+    assertTrue(s.drain(), "jobs remain after the budget");
+    assertEquals(3, ranAt.size(), "2 + 2 ms < 5 ms: a third job starts, then the 6 ms spent stops the tick");
+    assertTrue(s.drain(), "the same tick's budget is spent");
+    assertEquals(3, ranAt.size());
+    stats.tickEnded(0, 1_000_000);
+    assertEquals(7.0, stats.snapshot(false).tickMsMax(), 1e-9, "tick work + the port's 6 ms charged to the tick");
+    game.tick = 1;
+    assertTrue(s.drain());
+    game.tick = 2;
+    assertFalse(s.drain());
+    assertEquals(List.of(0L, 0L, 0L, 1L, 1L, 1L, 2L, 2L), ranAt);
+  }
+
+  @Test
+  void aJobLargerThanTheBudgetStillRunsOncePerTick() {
+    ManualGame game = new ManualGame();
+    FakeClock clock = new FakeClock();
+    TickScheduler s = scheduler(game, clock, 5, new TickStats(10));
+    List<Long> ranAt = new ArrayList<>();
+    for (int i = 0; i < 3; i++) s.submit(() -> {
+      ranAt.add(game.tick);
+      clock.now += 20_000_000;
+      return null;
+    });
+    for (long t = 0; t < 3; t++) {
+      game.tick = t;
+      s.drain();
+    }
+    assertEquals(List.of(0L, 1L, 2L), ranAt);
+  }
+
+  @Test
+  void aCancelledJobNeverRunsAndAFullQueueIsBusy() {
+    ManualGame game = new ManualGame();
+    FakeClock clock = new FakeClock();
+    TickScheduler s = new TickScheduler(game, 5_000_000, 2, () -> clock.now, new TickStats(10));
+    int[] ran = {0};
+    TickScheduler.Job<Integer> a = s.submit(() -> ++ran[0]);
+    s.submit(() -> ++ran[0]);
+    PortError full = assertThrows(PortError.class, () -> s.submit(() -> ++ran[0]));
+    assertEquals("busy", full.code());
+    assertTrue(full.retryable());
+    assertTrue(a.cancel());
+    s.drain();
+    assertEquals(1, ran[0]);
+    assertTrue(a.result().isCancelled());
+  }
+
+  @Test
+  void aThrowingJobFailsItsCallerAndNotTheGameThread() {
+    ManualGame game = new ManualGame();
+    TickScheduler s = scheduler(game, new FakeClock(), 5, new TickStats(10));
+    TickScheduler.Job<Object> bad = s.submit(() -> {
+      throw new IllegalStateException("boom");
+    });
+    TickScheduler.Job<String> good = s.submit(() -> "ok");
+    s.drain();
+    assertTrue(bad.result().isCompletedExceptionally());
+    assertEquals("ok", good.result().join());
+  }
+}

@@ -1,0 +1,69 @@
+package dev.mcb.port.minestom;
+
+import java.nio.file.Path;
+
+/** Command-line options of the Minestom host (see {@code --help}). */
+record HostOptions(
+    String gameHost,
+    int gamePort,
+    int httpPort,
+    Path worldDir,
+    int loadRadius,
+    double budgetMs,
+    long autosaveMs,
+    boolean testHooks,
+    boolean plantedCasBug,
+    Path tokenFile) {
+
+  static final String USAGE = """
+      usage: java -jar mcb-port-minestom.jar [options]
+        --world DIR          world folder (Anvil region files, mcb-world.json); default ./mcb-world
+        --game-port N        Minecraft port (offline mode); default 25565
+        --game-host HOST     Minecraft bind address; default 127.0.0.1
+        --http-port N        world-port HTTP port (loopback only); default 8765
+        --load-radius N      chunks kept loaded around 0,0 (the port never loads chunks); default 8
+        --budget-ms MS       port work per tick; default 5
+        --autosave-ms MS     save written chunks this often; default 2000
+        --token-file FILE    file holding the port token (else MCB_PORT_TOKEN, else DIR/port-token is created)
+        --test-hooks         enable the test_edit method (tests only)
+        --planted-bug cas-write-past-failing-group   plant a compare-and-set bug (tests only; needs --test-hooks)
+      """;
+
+  static HostOptions parse(String[] args) {
+    String gameHost = "127.0.0.1";
+    int gamePort = 25565, httpPort = 8765, radius = 8;
+    Path world = Path.of("mcb-world"), tokenFile = null;
+    double budget = 5;
+    long autosave = 2000;
+    boolean hooks = false, bug = false;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "--world" -> world = Path.of(value(args, ++i, a));
+        case "--game-port" -> gamePort = Integer.parseInt(value(args, ++i, a));
+        case "--game-host" -> gameHost = value(args, ++i, a);
+        case "--http-port" -> httpPort = Integer.parseInt(value(args, ++i, a));
+        case "--load-radius" -> radius = Integer.parseInt(value(args, ++i, a));
+        case "--budget-ms" -> budget = Double.parseDouble(value(args, ++i, a));
+        case "--autosave-ms" -> autosave = Long.parseLong(value(args, ++i, a));
+        case "--token-file" -> tokenFile = Path.of(value(args, ++i, a));
+        case "--test-hooks" -> hooks = true;
+        case "--planted-bug" -> {
+          String b = value(args, ++i, a);
+          if (!b.equals("cas-write-past-failing-group")) throw new IllegalArgumentException("unknown planted bug " + b);
+          bug = true;
+        }
+        default -> throw new IllegalArgumentException("unknown option " + a);
+      }
+    }
+    if (radius < 0 || radius > 32) throw new IllegalArgumentException("--load-radius must be 0..32");
+    if (budget <= 0 || budget > 50) throw new IllegalArgumentException("--budget-ms must be in (0, 50]");
+    if (autosave < 50) throw new IllegalArgumentException("--autosave-ms must be at least 50");
+    return new HostOptions(gameHost, gamePort, httpPort, world, radius, budget, autosave, hooks, bug, tokenFile);
+  }
+
+  private static String value(String[] args, int i, String flag) {
+    if (i >= args.length) throw new IllegalArgumentException(flag + " needs a value");
+    return args[i];
+  }
+}

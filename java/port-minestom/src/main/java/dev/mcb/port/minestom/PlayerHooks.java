@@ -1,0 +1,88 @@
+package dev.mcb.port.minestom;
+
+import dev.mcb.port.ChatQueue;
+import dev.mcb.port.ChatSink;
+import dev.mcb.port.Digests;
+import dev.mcb.port.EventLog;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import net.kyori.adventure.text.Component;
+import net.minestom.server.MinecraftServer;
+import net.minestom.server.command.builder.Command;
+import net.minestom.server.command.builder.arguments.ArgumentStringArray;
+import net.minestom.server.command.builder.arguments.ArgumentType;
+import net.minestom.server.coordinate.BlockVec;
+import net.minestom.server.coordinate.Pos;
+import net.minestom.server.entity.GameMode;
+import net.minestom.server.entity.Player;
+import net.minestom.server.event.GlobalEventHandler;
+import net.minestom.server.event.player.AsyncPlayerConfigurationEvent;
+import net.minestom.server.event.player.PlayerBlockBreakEvent;
+import net.minestom.server.event.player.PlayerBlockPlaceEvent;
+import net.minestom.server.instance.InstanceContainer;
+
+/**
+ * The players' side: spawning (creative), block edits feeding the port's event log, and the
+ * {@code /ai} command feeding the chat queue. An edit is recorded at the end of the tick it happened
+ * in, with the state the world then holds (a cancelled edit records the unchanged state: harmless,
+ * the engine only learns the block was touched).
+ */
+final class PlayerHooks implements ChatSink {
+  private final InstanceContainer instance;
+  private final MinestomWorld world;
+  private final EventLog events;
+  private final ChatQueue chat;
+  private final ConcurrentLinkedQueue<BlockVec> pending = new ConcurrentLinkedQueue<>();
+
+  PlayerHooks(InstanceContainer instance, MinestomWorld world, EventLog events, ChatQueue chat) {
+    this.instance = instance;
+    this.world = world;
+    this.events = events;
+    this.chat = chat;
+  }
+
+  void register() {
+    GlobalEventHandler handler = MinecraftServer.getGlobalEventHandler();
+    handler.addListener(AsyncPlayerConfigurationEvent.class, e -> {
+      e.setSpawningInstance(instance);
+      Player p = e.getPlayer();
+      p.setRespawnPoint(new Pos(0.5, -60, 0.5));
+      p.setGameMode(GameMode.CREATIVE);
+    });
+    handler.addListener(PlayerBlockBreakEvent.class, e -> pending.add(e.getBlockPosition()));
+    handler.addListener(PlayerBlockPlaceEvent.class, e -> pending.add(e.getBlockPosition()));
+
+    Command ai = new Command("ai");
+    ArgumentStringArray text = ArgumentType.StringArray("text");
+    ai.setDefaultExecutor((sender, ctx) -> sender.sendMessage(Component.text("usage: /ai <what to build>")));
+    ai.addSyntax((sender, ctx) -> {
+      if (!(sender instanceof Player p)) {
+        sender.sendMessage(Component.text("/ai is for players"));
+        return;
+      }
+      Pos pos = p.getPosition();
+      ChatQueue.Message m = chat.offer(p.getUuid().toString(), p.getUsername(), String.join(" ", ctx.get(text)), pos.blockX(), pos.blockY(), pos.blockZ());
+      p.sendMessage(Component.text("[mcb] queued #" + m.id()));
+    }, text);
+    MinecraftServer.getCommandManager().register(ai);
+  }
+
+  /** Called at TICK_END (the tick lock held): records this tick's player edits. */
+  void flushEdits() {
+    BlockVec v;
+    while ((v = pending.poll()) != null) {
+      int x = v.blockX(), y = v.blockY(), z = v.blockZ();
+      if (!world.isLoaded(x, z)) continue;
+      world.markDirty(x, z);
+      events.record(x, y, z, world.stateAt(x, y, z), Digests.at(world, x, y, z));
+    }
+  }
+
+  @Override
+  public boolean send(String playerId, String text) {
+    Player p = MinecraftServer.getConnectionManager().getOnlinePlayerByUuid(UUID.fromString(playerId));
+    if (p == null) return false;
+    p.sendMessage(Component.text(text));
+    return true;
+  }
+}

@@ -1,0 +1,93 @@
+package dev.mcb.port.minestom;
+
+import dev.mcb.port.GameThread;
+import dev.mcb.port.TickScheduler;
+import dev.mcb.port.TickStats;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import net.minestom.server.MinecraftServer;
+import net.minestom.server.timer.ExecutionType;
+import net.minestom.server.timer.TaskSchedule;
+
+/**
+ * Minestom's side of {@link GameThread}. The server tick holds {@code tickLock} from TICK_START to
+ * TICK_END; the port's executor thread drains jobs under the same lock between ticks, so a job is
+ * atomic with respect to game logic (player edits happen inside the tick) and the port is not
+ * limited to one slice per 50 ms tick. The scheduler's budget is charged per tick period: work
+ * done after tick N ended counts toward tick N+1, whose start it delays.
+ */
+final class TickGate implements GameThread {
+  private final ReentrantLock tickLock = new ReentrantLock();
+  private final ReentrantLock wakeLock = new ReentrantLock();
+  private final Condition woken = wakeLock.newCondition();
+  private final TickStats stats;
+  private volatile long period;
+  private boolean wakeRequested;
+  private long tickStart;
+  private TickScheduler scheduler;
+  private Runnable atTickEnd = () -> {};
+
+  TickGate(TickStats stats) {
+    this.stats = stats;
+  }
+
+  void start(TickScheduler scheduler, Runnable atTickEnd) {
+    this.scheduler = scheduler;
+    this.atTickEnd = atTickEnd;
+    var sched = MinecraftServer.getSchedulerManager();
+    sched.submitTask(() -> {
+      while (tickLock.isHeldByCurrentThread()) tickLock.unlock(); // a tick that threw before TICK_END
+      tickLock.lock();
+      tickStart = System.nanoTime();
+      return TaskSchedule.nextTick();
+    }, ExecutionType.TICK_START);
+    sched.submitTask(() -> {
+      try {
+        atTickEnd.run();
+      } finally {
+        stats.tickEnded(period, System.nanoTime() - tickStart);
+        period++;
+        if (tickLock.isHeldByCurrentThread()) tickLock.unlock();
+      }
+      if (scheduler.hasPending()) wake();
+      return TaskSchedule.nextTick();
+    }, ExecutionType.TICK_END);
+    Thread executor = new Thread(this::loop, "mcb-port-game");
+    executor.setDaemon(true);
+    executor.start();
+  }
+
+  @Override
+  public void wake() {
+    wakeLock.lock();
+    try {
+      wakeRequested = true;
+      woken.signal();
+    } finally {
+      wakeLock.unlock();
+    }
+  }
+
+  @Override
+  public long tick() {
+    return period;
+  }
+
+  private void loop() {
+    while (!Thread.currentThread().isInterrupted()) {
+      wakeLock.lock();
+      try {
+        while (!wakeRequested) woken.awaitUninterruptibly();
+        wakeRequested = false;
+      } finally {
+        wakeLock.unlock();
+      }
+      tickLock.lock();
+      try {
+        scheduler.drain(); // jobs left over (budget spent) are woken again at the next TICK_END
+      } finally {
+        tickLock.unlock();
+      }
+    }
+  }
+}

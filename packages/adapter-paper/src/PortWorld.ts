@@ -1,0 +1,131 @@
+import {
+  MAX_ADAPTER_READ,
+  type AdapterCapability,
+  type CasMismatch,
+  type CasResult,
+  type CasSlice,
+  type EventPage,
+  type RegionRead,
+  type WorldAdapter,
+  type WorldEvent,
+  type WorldInfo,
+} from "@mcb/engine";
+import type { Box3 } from "@mcb/recipe";
+import { unpackIndices } from "./PackedIndices.js";
+import { PortClient, PortCallError, type PortClientOptions } from "./PortClient.js";
+
+const KNOWN_CAPABILITIES: ReadonlySet<string> = new Set<AdapterCapability>(["events", "block_entities", "block_entity_data", "persistence", "fault_injection"]);
+export const PORT_PROTOCOL = 1;
+
+function boxParams(box: Box3): { box: { min: { x: number; y: number; z: number }; max: { x: number; y: number; z: number } } } {
+  const n = (box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1);
+  if (box.maxX < box.minX || box.maxY < box.minY || box.maxZ < box.minZ) throw new RangeError("read box has min > max");
+  if (n > MAX_ADAPTER_READ) throw new RangeError(`read of ${n} positions exceeds ${MAX_ADAPTER_READ}`);
+  return { box: { min: { x: box.minX, y: box.minY, z: box.minZ }, max: { x: box.maxX, y: box.maxY, z: box.maxZ } } };
+}
+
+function pairs<T>(v: unknown, what: string, decode: (x: unknown) => T): Map<number, T> {
+  if (!Array.isArray(v)) throw new TypeError(`port answer: ${what} is not an array`);
+  const m = new Map<number, T>();
+  for (const p of v) {
+    if (!Array.isArray(p) || p.length !== 2 || !Number.isInteger(p[0])) throw new TypeError(`port answer: bad ${what} entry`);
+    m.set(p[0] as number, decode(p[1]));
+  }
+  return m;
+}
+
+const str = (x: unknown): string => {
+  if (typeof x !== "string") throw new TypeError("port answer: expected a string");
+  return x;
+};
+const digestOrNull = (x: unknown): string | null => (x === null ? null : str(x));
+
+/**
+ * `WorldAdapter` over the Java world port (java/PROTOCOL.md): a Minestom host or the Paper plugin on
+ * loopback. The port enforces its own limits and runs every read and compare-and-set as one
+ * game-thread job, so a read is one snapshot and a slice is atomic with respect to the game.
+ * Writes are never retried: a timeout leaves the outcome to the engine's recovery review.
+ */
+export class PortWorld implements WorldAdapter {
+  private constructor(private readonly client: PortClient) {}
+
+  /** Connects and checks the port speaks protocol 1 (GET /health, then an authenticated info). */
+  static async connect(options: PortClientOptions): Promise<PortWorld> {
+    const client = new PortClient(options);
+    try {
+      const health = await client.health();
+      if (health.protocol !== PORT_PROTOCOL) throw new PortCallError("version_mismatch", `the world port speaks protocol ${String(health.protocol)}, this adapter ${PORT_PROTOCOL}`, false, {}, 200);
+      const world = new PortWorld(client);
+      await world.info();
+      return world;
+    } catch (e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  /** The raw client (stats, chat queue, test hooks). */
+  get port(): PortClient {
+    return this.client;
+  }
+
+  async info(): Promise<WorldInfo> {
+    const r = await this.client.call("info", {}, true);
+    return {
+      worldId: str(r.world_id),
+      epoch: Number(r.epoch),
+      minecraftVersion: str(r.minecraft_version),
+      dataVersion: Number(r.data_version),
+      minY: Number(r.min_y),
+      maxY: Number(r.max_y),
+      capabilities: (Array.isArray(r.capabilities) ? r.capabilities : []).filter((c): c is AdapterCapability => typeof c === "string" && KNOWN_CAPABILITIES.has(c)),
+    };
+  }
+
+  async read(box: Box3): Promise<RegionRead> {
+    const r = await this.client.call("read", boxParams(box), true);
+    if (!Array.isArray(r.palette)) throw new TypeError("port answer: palette is not an array");
+    const palette = r.palette.map(str);
+    const count = (box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1);
+    const states = unpackIndices(Buffer.from(str(r.indices), "base64"), Number(r.bits), count);
+    for (const s of states) if (s >= palette.length) throw new TypeError("port answer: index past the palette");
+    return { box, palette, states, digests: pairs(r.digests, "digests", str) };
+  }
+
+  async readBlockEntities(box: Box3): Promise<ReadonlyMap<number, Uint8Array>> {
+    const r = await this.client.call("read_block_entities", boxParams(box), true);
+    return pairs(r.entities, "entities", (x) => new Uint8Array(Buffer.from(str(x), "base64")));
+  }
+
+  async compareAndSet(slice: CasSlice): Promise<CasResult> {
+    const params = {
+      checks: slice.checks.map((c) => ({ x: c.x, y: c.y, z: c.z, state: c.state, digest: c.digest })),
+      writes: slice.writes.map((w) => ({
+        x: w.x, y: w.y, z: w.z, before: w.before, before_digest: w.beforeDigest, after: w.after,
+        ...(w.afterData === undefined ? {} : { after_data: Buffer.from(w.afterData).toString("base64") }),
+      })),
+      ...(slice.groupEnds === undefined ? {} : { group_ends: slice.groupEnds }),
+    };
+    const r = await this.client.call("cas", params, false);
+    if (!Array.isArray(r.mismatches)) throw new TypeError("port answer: mismatches is not an array");
+    const mismatches: CasMismatch[] = r.mismatches.map((m: Record<string, unknown>) => ({
+      kind: m.kind === "check" ? "check" : "write",
+      index: Number(m.index),
+      x: Number(m.x), y: Number(m.y), z: Number(m.z),
+      expected: str(m.expected), expectedDigest: digestOrNull(m.expected_digest),
+      actual: str(m.actual), actualDigest: digestOrNull(m.actual_digest),
+    }));
+    return { written: Number(r.written), mismatches, entityDigests: pairs(r.entity_digests, "entity_digests", str) };
+  }
+
+  async events(cursor: string | null): Promise<EventPage> {
+    const r = await this.client.call("events", { cursor }, true);
+    if (!Array.isArray(r.events)) throw new TypeError("port answer: events is not an array");
+    const events: WorldEvent[] = r.events.map((e: Record<string, unknown>) => ({ x: Number(e.x), y: Number(e.y), z: Number(e.z), state: str(e.state), digest: digestOrNull(e.digest) }));
+    return { events, cursor: str(r.cursor), gap: r.gap === true };
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+}

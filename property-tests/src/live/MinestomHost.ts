@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The Minestom host jar built by `java/build.sh` (npm test builds it first). */
+export const MINESTOM_JAR = fileURLToPath(new URL("../../../java/port-minestom/target/mcb-port-minestom.jar", import.meta.url));
+/** Java 25, which Minestom 26.1.2 needs; JAVA_HOME wins when set to a 25. */
+export const JAVA = process.env.MCB_JAVA ?? "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java";
+
+export interface MinestomHostOptions {
+  /** Reuse a world folder (restart after a crash); default a fresh temporary one. */
+  readonly worldDir?: string;
+  readonly testHooks?: boolean;
+  readonly plantedCasBug?: boolean;
+  readonly autosaveMs?: number;
+  readonly budgetMs?: number;
+  /** Reuse these ports (a restart keeps the addresses). */
+  readonly gamePort?: number;
+  readonly httpPort?: number;
+  readonly token?: string;
+  readonly startTimeoutMs?: number;
+}
+
+/** A running port-minestom process on loopback: a real Minecraft 26.1.2 server with the world port. */
+export interface MinestomHost {
+  readonly url: string;
+  readonly token: string;
+  readonly gamePort: number;
+  readonly httpPort: number;
+  readonly worldDir: string;
+  readonly process: ChildProcess;
+  /** Everything the process printed (stdout and stderr). */
+  output(): string;
+  /** SIGTERM, waits for a clean exit (chunks saved). */
+  stop(): Promise<void>;
+  /** SIGKILL: a crash, nothing saved since the last autosave. */
+  kill(): Promise<void>;
+  /** Removes the world folder (only one this helper created). */
+  dispose(): void;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the host and waits (bounded) for its `mcb-port ready` line. */
+export async function startMinestomHost(options: MinestomHostOptions = {}): Promise<MinestomHost> {
+  if (!existsSync(MINESTOM_JAR)) throw new Error(`${MINESTOM_JAR} is missing: build it with 'bash java/build.sh' (npm test does)`);
+  const ownDir = options.worldDir === undefined;
+  const worldDir = options.worldDir ?? mkdtempSync(join(tmpdir(), "mcb-minestom-"));
+  const gamePort = options.gamePort ?? (await freePort());
+  const httpPort = options.httpPort ?? (await freePort());
+  const token = options.token ?? randomBytes(24).toString("hex");
+  const args = ["-Xmx1g", "-jar", MINESTOM_JAR, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
+    "--autosave-ms", String(options.autosaveMs ?? 2000), "--budget-ms", String(options.budgetMs ?? 5)];
+  if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");
+  if (options.plantedCasBug === true) args.push("--planted-bug", "cas-write-past-failing-group");
+  const child = spawn(JAVA, args, { env: { ...process.env, MCB_PORT_TOKEN: token }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the Minestom host did not start within ${options.startTimeoutMs ?? 60_000} ms:\n${out.slice(-2000)}`));
+    }, options.startTimeoutMs ?? 60_000);
+    const onData = (d: Buffer): void => {
+      out += d.toString();
+      if (out.includes("mcb-port ready")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the Minestom host exited (${code}) before it was ready:\n${out.slice(-2000)}`));
+    });
+  });
+  const waitExit = async (signal: NodeJS.Signals, ms: number): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await Promise.race([exited, new Promise((r) => setTimeout(r, ms))]);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await exited;
+    }
+  };
+  return {
+    url: `port://127.0.0.1:${httpPort}`,
+    token,
+    gamePort,
+    httpPort,
+    worldDir,
+    process: child,
+    output: () => out,
+    stop: () => waitExit("SIGTERM", 15_000),
+    kill: () => waitExit("SIGKILL", 5_000),
+    dispose: () => {
+      if (ownDir) rmSync(worldDir, { recursive: true, force: true });
+    },
+  };
+}
