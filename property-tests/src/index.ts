@@ -10,3 +10,4 @@ export { UndoCommand } from "./model/UndoCommand.js";
 export { RecoverCommand } from "./model/RecoverCommand.js";
 export { startMinestomHost, freePort, MINESTOM_JAR, JAVA, type MinestomHost, type MinestomHostOptions } from "./live/MinestomHost.js";
 export { portDriver } from "./live/PortDriver.js";
+export { HookedAdapter, LiveEngine, LIVE_AREA, LIVE_OWNER, LIVE_PROJECT } from "./live/LiveWorld.js";

@@ -1,0 +1,58 @@
+import mineflayer, { type Bot } from "mineflayer";
+import { Vec3 } from "vec3";
+
+/** A real Minecraft 26.1 client (mineflayer, offline mode) joined to a loopback server. */
+export async function joinBot(gamePort: number, username: string): Promise<Bot> {
+  const bot = mineflayer.createBot({ host: "127.0.0.1", port: gamePort, username, version: "26.1", auth: "offline" });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the bot did not spawn within 30 s")), 30_000);
+    bot.once("spawn", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    bot.once("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    bot.once("kicked", (reason) => {
+      clearTimeout(timer);
+      reject(new Error(`kicked: ${JSON.stringify(reason)}`));
+    });
+  });
+  await bot.waitForChunksToLoad();
+  return bot;
+}
+
+/** The bot's own view of a block as a canonical state string (every property, keys sorted). */
+export function seenState(bot: Bot, x: number, y: number, z: number): string | null {
+  const b = bot.blockAt(new Vec3(x, y, z));
+  if (b === null) return null;
+  const props = b.getProperties() as Record<string, string | number | boolean>;
+  const keys = Object.keys(props).sort();
+  return keys.length === 0 ? `minecraft:${b.name}` : `minecraft:${b.name}[${keys.map((k) => `${k}=${String(props[k])}`).join(",")}]`;
+}
+
+/**
+ * Waits (bounded) until the bot sees every expected state; returns the positions it still sees
+ * differently (empty when everything matched).
+ */
+export async function waitUntilSeen(bot: Bot, expected: ReadonlyMap<string, string>, timeoutMs = 15_000): Promise<{ pos: string; want: string; seen: string | null }[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const wrong: { pos: string; want: string; seen: string | null }[] = [];
+    for (const [pos, want] of expected) {
+      const [x, y, z] = pos.split(",").map(Number) as [number, number, number];
+      const seen = seenState(bot, x, y, z);
+      if (seen !== want) wrong.push({ pos, want, seen });
+    }
+    if (wrong.length === 0 || Date.now() > deadline) return wrong;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The bot breaks a block (creative: at once) and returns when the server confirms it. */
+export async function breakBlock(bot: Bot, x: number, y: number, z: number): Promise<void> {
+  const block = bot.blockAt(new Vec3(x, y, z));
+  if (block === null) throw new Error(`the bot cannot see ${x},${y},${z}`);
+  await bot.dig(block, true);
+}
