@@ -40,6 +40,42 @@ const str = (x: unknown): string => {
 };
 const digestOrNull = (x: unknown): string | null => (x === null ? null : str(x));
 
+/** Interns strings into a table; the wire refers to them by index (-1: none). */
+class Table {
+  readonly values: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(v: string | null): number {
+    if (v === null) return -1;
+    let i = this.ids.get(v);
+    if (i === undefined) {
+      i = this.values.length;
+      this.values.push(v);
+      this.ids.set(v, i);
+    }
+    return i;
+  }
+}
+
+/** The port's compact slice form: states and digests by table index (java/PROTOCOL.md "cas"). */
+export function encodeSlice(slice: CasSlice): Record<string, unknown> {
+  const states = new Table();
+  const digests = new Table();
+  const data: [number, string][] = [];
+  const checks = slice.checks.map((c) => [c.x, c.y, c.z, states.id(c.state), digests.id(c.digest)]);
+  const writes = slice.writes.map((w, i) => {
+    if (w.afterData !== undefined) data.push([i, Buffer.from(w.afterData).toString("base64")]);
+    return [w.x, w.y, w.z, states.id(w.before), digests.id(w.beforeDigest), states.id(w.after)];
+  });
+  return {
+    states: states.values,
+    digests: digests.values,
+    checks,
+    writes,
+    ...(data.length === 0 ? {} : { data }),
+    ...(slice.groupEnds === undefined ? {} : { group_ends: slice.groupEnds }),
+  };
+}
+
 /**
  * `WorldAdapter` over the Java world port (java/PROTOCOL.md): a Minestom host or the Paper plugin on
  * loopback. The port enforces its own limits and runs every read and compare-and-set as one
@@ -98,15 +134,7 @@ export class PortWorld implements WorldAdapter {
   }
 
   async compareAndSet(slice: CasSlice): Promise<CasResult> {
-    const params = {
-      checks: slice.checks.map((c) => ({ x: c.x, y: c.y, z: c.z, state: c.state, digest: c.digest })),
-      writes: slice.writes.map((w) => ({
-        x: w.x, y: w.y, z: w.z, before: w.before, before_digest: w.beforeDigest, after: w.after,
-        ...(w.afterData === undefined ? {} : { after_data: Buffer.from(w.afterData).toString("base64") }),
-      })),
-      ...(slice.groupEnds === undefined ? {} : { group_ends: slice.groupEnds }),
-    };
-    const r = await this.client.call("cas", params, false);
+    const r = await this.client.call("cas", encodeSlice(slice), false);
     if (!Array.isArray(r.mismatches)) throw new TypeError("port answer: mismatches is not an array");
     const mismatches: CasMismatch[] = r.mismatches.map((m: Record<string, unknown>) => ({
       kind: m.kind === "check" ? "check" : "write",

@@ -1,5 +1,6 @@
+import type { Box3 } from "@mcb/recipe";
 import { boundsOf } from "./Geometry.js";
-import type { WorldAdapter } from "./WorldAdapter.js";
+import { MAX_ADAPTER_READ, type WorldAdapter } from "./WorldAdapter.js";
 
 export interface PositionsRead {
   readonly states: string[];
@@ -8,11 +9,18 @@ export interface PositionsRead {
 }
 
 /**
- * Reads arbitrary positions (triples `pos[from*3 .. to*3)`) with one box read per touched 16³
- * section, each box the bounds of the requested positions in that section (≤ 4096 positions).
+ * Reads arbitrary positions (triples `pos[from*3 .. to*3)`): one box read of their bounds when that
+ * box is compact (at most 4096 positions or 8 per requested one, within the adapter limit: a slice
+ * of a plan is one read, one round trip to a server), else one box read per touched 16³ section,
+ * each box the bounds of the requested positions in that section (≤ 4096 positions).
  */
 export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from = 0, to = pos.length / 3): Promise<PositionsRead> {
   const n = to - from;
+  if (n > 0) {
+    const whole = boundsOf(pos, from, to)!;
+    const volume = (whole.maxX - whole.minX + 1) * (whole.maxY - whole.minY + 1) * (whole.maxZ - whole.minZ + 1);
+    if (volume <= MAX_ADAPTER_READ && volume <= Math.max(4096, 8 * n)) return readInBox(adapter, pos, from, to, whole);
+  }
   const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
     const o = (from + i) * 3;
@@ -37,6 +45,22 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
       states[i] = r.palette[r.states[k]!]!;
       digests[i] = r.digests.get(k) ?? null;
     }
+  }
+  return { states, digests };
+}
+
+async function readInBox(adapter: WorldAdapter, pos: Int32Array, from: number, to: number, box: Box3): Promise<PositionsRead> {
+  const n = to - from;
+  const r = await adapter.read(box);
+  const sx = box.maxX - box.minX + 1;
+  const sz = box.maxZ - box.minZ + 1;
+  const states = new Array<string>(n);
+  const digests = new Array<string | null>(n).fill(null);
+  for (let i = 0; i < n; i++) {
+    const o = (from + i) * 3;
+    const k = ((pos[o + 1]! - box.minY) * sz + (pos[o + 2]! - box.minZ)) * sx + (pos[o]! - box.minX);
+    states[i] = r.palette[r.states[k]!]!;
+    digests[i] = r.digests.get(k) ?? null;
   }
   return { states, digests };
 }

@@ -62,7 +62,8 @@ export async function startMinestomHost(options: MinestomHostOptions = {}): Prom
   const gamePort = options.gamePort ?? (await freePort());
   const httpPort = options.httpPort ?? (await freePort());
   const token = options.token ?? randomBytes(24).toString("hex");
-  const args = ["-Xmx1g", "-jar", MINESTOM_JAR, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
+  const jvm = (process.env.MCB_JAVA_OPTS ?? "").split(/\s+/).filter((a) => a.length > 0); // e.g. profiling flags
+  const args = ["-Xmx1g", ...jvm, "-jar", MINESTOM_JAR, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
     "--autosave-ms", String(options.autosaveMs ?? 2000), "--budget-ms", String(options.budgetMs ?? 5)];
   if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");
   if (options.plantedCasBug === true) args.push("--planted-bug", "cas-write-past-failing-group");

@@ -144,9 +144,13 @@ public final class Port {
     CasRequest req = CasCodec.decode(p);
     CasResult r = onGameThread(() -> {
       CasCodec.validateStates(world, req); // before any write: a bad state refuses the whole slice
-      CasResult res = cas.run(world, req);
-      stats.slice(res.written());
-      return res;
+      try {
+        CasResult res = cas.run(world, req);
+        stats.slice(res.written());
+        return res;
+      } finally {
+        world.endOfJob();
+      }
     });
     return CasCodec.encode(r);
   }
@@ -236,6 +240,7 @@ public final class Port {
       String why = world.checkState(state);
       if (why != null) throw new PortError("unsupported_block", why, false, 400, Map.of("path", "state"));
       world.set(x, y, z, state, null);
+      world.endOfJob();
       if (event) events.record(x, y, z, world.stateAt(x, y, z), Digests.at(world, x, y, z));
       return null;
     });

@@ -7,46 +7,27 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Loopback HTTP for the port protocol: {@code GET /health} (no secrets), {@code POST /v1/<method>}
- * with {@code Authorization: Bearer <token>} (compared in constant time), JSON bodies of at most
- * {@code maxBodyBytes}. Every failure is a structured error body; nothing a refused request carried
- * reaches the world. Tokens are never echoed.
+ * with {@code Authorization: Bearer <token>} (compared in constant time, checked before the body is
+ * read), JSON bodies of at most {@code maxBodyBytes}. Every failure is a structured error body;
+ * nothing a refused request carried reaches the world. Tokens are never echoed.
  */
-public final class PortServer implements AutoCloseable {
+public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
   private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
   private final Port port;
-  private final PortConfig config;
   private final byte[] tokenHash;
-  private final HttpServer http;
-  private final ExecutorService pool;
+  private final LoopbackHttp http;
 
   public PortServer(Port port, PortConfig config) throws IOException {
     this.port = port;
-    this.config = config;
     this.tokenHash = sha(config.token().getBytes(StandardCharsets.UTF_8));
-    this.http = HttpServer.create(new InetSocketAddress(config.bindAddress(), config.port()), 64);
-    AtomicInteger n = new AtomicInteger();
-    this.pool = Executors.newFixedThreadPool(4, r -> {
-      Thread t = new Thread(r, "mcb-port-http-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    http.setExecutor(pool);
-    http.createContext("/", this::handle);
+    this.http = new LoopbackHttp(config.bindAddress(), config.port(), config.maxBodyBytes(), this);
   }
 
   public void start() {
@@ -55,71 +36,56 @@ public final class PortServer implements AutoCloseable {
 
   /** The bound port (useful with port 0). */
   public int port() {
-    return http.getAddress().getPort();
+    return http.port();
   }
 
   @Override
   public void close() {
-    http.stop(0);
-    pool.shutdownNow();
+    http.close();
   }
 
-  private void handle(HttpExchange ex) throws IOException {
-    try {
-      respond(ex);
-    } finally {
-      ex.close();
-    }
+  @Override
+  public LoopbackHttp.Response precheck(String method, String path, Map<String, String> headers, long contentLength) {
+    if (path.equals("/health")) return method.equals("GET") ? null : refuse(new PortError("invalid_request", "use GET /health", false, 405, Map.of()));
+    if (!path.startsWith("/v1/")) return refuse(new PortError("not_found", "no such route (use /health or POST /v1/<method>)", false, 404, Map.of()));
+    if (!method.equals("POST")) return refuse(new PortError("invalid_request", "methods are called with POST", false, 405, Map.of()));
+    if (!authorized(headers.get("authorization"))) return refuse(new PortError("permission_denied", "missing or wrong bearer token", false, 401, Map.of()));
+    return null;
   }
 
-  private void respond(HttpExchange ex) throws IOException {
+  @Override
+  public LoopbackHttp.Response handle(LoopbackHttp.Request r) {
     try {
-      String path = ex.getRequestURI().getPath();
-      if (path.equals("/health")) {
-        if (!ex.getRequestMethod().equals("GET")) throw new PortError("invalid_request", "use GET /health", false, 405, Map.of());
+      if (r.path().equals("/health")) {
         JsonObject o = new JsonObject();
         o.addProperty("status", "ok");
         o.addProperty("protocol", Port.PROTOCOL);
         o.addProperty("software", "mcb-port");
-        send(ex, 200, ok(o));
-        return;
+        return new LoopbackHttp.Response(200, bytes(ok(o)), false);
       }
-      if (!path.startsWith("/v1/")) throw new PortError("not_found", "no such route (use /health or POST /v1/<method>)", false, 404, Map.of());
-      if (!ex.getRequestMethod().equals("POST")) throw new PortError("invalid_request", "methods are called with POST", false, 405, Map.of());
-      if (!authorized(ex.getRequestHeaders().getFirst("Authorization")))
-        throw new PortError("permission_denied", "missing or wrong bearer token", false, 401, Map.of());
-      String body = readBody(ex);
+      String body = new String(r.body(), StandardCharsets.UTF_8);
       JsonObject params = body.isBlank() ? new JsonObject() : Json.parseObject(body);
-      JsonObject result = port.call(path.substring(4), params);
-      send(ex, 200, ok(result));
+      return new LoopbackHttp.Response(200, bytes(ok(port.call(r.path().substring(4), params))), false);
     } catch (PortError e) {
-      send(ex, e.httpStatus(), error(e));
-    } catch (RuntimeException | Error e) { // never lets a bad request take down the port
-      send(ex, 500, error(new PortError("busy", "the port failed on this request: " + Json.shorten(e.getClass().getSimpleName()), false, 500, Map.of("reason", "port_error"))));
+      return new LoopbackHttp.Response(e.httpStatus(), bytes(error(e)), false);
+    } catch (RuntimeException | StackOverflowError e) { // never lets a bad request take down the port
+      return new LoopbackHttp.Response(500, bytes(error(new PortError("busy", "the port failed on this request: " + Json.shorten(e.getClass().getSimpleName()), false, 500, Map.of("reason", "port_error")))), false);
     }
+  }
+
+  @Override
+  public LoopbackHttp.Response malformed(int status, String message) {
+    String code = status == 413 ? "budget_exceeded" : status == 503 ? "busy" : "invalid_request";
+    return refuse(new PortError(code, message, status == 503, status, Map.of()));
+  }
+
+  private static LoopbackHttp.Response refuse(PortError e) {
+    return new LoopbackHttp.Response(e.httpStatus(), bytes(error(e)), true);
   }
 
   private boolean authorized(String header) {
     String given = header != null && header.startsWith("Bearer ") ? header.substring(7) : "";
     return MessageDigest.isEqual(sha(given.getBytes(StandardCharsets.UTF_8)), tokenHash);
-  }
-
-  private String readBody(HttpExchange ex) throws IOException {
-    int max = config.maxBodyBytes();
-    String declared = ex.getRequestHeaders().getFirst("Content-Length");
-    if (declared != null) {
-      long n;
-      try {
-        n = Long.parseLong(declared.trim());
-      } catch (NumberFormatException e) {
-        throw PortError.invalid("bad Content-Length", "Content-Length");
-      }
-      if (n > max) throw PortError.tooLarge("a body of " + n + " bytes exceeds " + max, "max_body", max);
-    }
-    InputStream in = ex.getRequestBody();
-    byte[] buf = in.readNBytes(max + 1);
-    if (buf.length > max) throw PortError.tooLarge("the body exceeds " + max + " bytes", "max_body", max);
-    return new String(buf, StandardCharsets.UTF_8);
   }
 
   private static JsonObject ok(JsonObject result) {
@@ -159,13 +125,8 @@ public final class PortServer implements AutoCloseable {
     return new JsonPrimitive(String.valueOf(v));
   }
 
-  private static void send(HttpExchange ex, int status, JsonObject body) throws IOException {
-    byte[] bytes = GSON.toJson(body).getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(bytes);
-    }
+  private static byte[] bytes(JsonObject o) {
+    return GSON.toJson(o).getBytes(StandardCharsets.UTF_8);
   }
 
   private static byte[] sha(byte[] b) {

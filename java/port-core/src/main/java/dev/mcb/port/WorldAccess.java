@@ -29,4 +29,10 @@ public interface WorldAccess {
    * block entity gets defaults. Raises no event of the port's own log.
    */
   void set(int x, int y, int z, String state, byte[] data);
+
+  /**
+   * Called on the game thread at the end of every job that may have written (one compare-and-set
+   * slice): a host that batches what players are sent (one packet per section) sends it here.
+   */
+  default void endOfJob() {}
 }

@@ -55,7 +55,7 @@ class PortServerTest {
     return o.getAsJsonObject("error");
   }
 
-  static final String WRITE = "{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"}]}";
+  static final String WRITE = "{\"states\":[\"minecraft:air\",\"minecraft:stone\"],\"digests\":[],\"checks\":[],\"writes\":[[1,64,1,0,-1,1]]}";
 
   @Test
   void refusesAMissingOrWrongTokenWithoutTouchingTheWorldOrEchoingIt() throws Exception {
@@ -81,11 +81,11 @@ class PortServerTest {
 
   @Test
   void oversizedRequestsAreRefusedBeforeAnyWork() throws Exception {
-    HttpResponse<String> big = post("cas", "{\"checks\":[],\"writes\":[],\"pad\":\"" + "x".repeat(70_000) + "\"}", TOKEN);
+    HttpResponse<String> big = post("cas", "{\"states\":[],\"digests\":[],\"checks\":[],\"writes\":[],\"pad\":\"" + "x".repeat(70_000) + "\"}", TOKEN);
     assertEquals(413, big.statusCode());
     assertEquals("budget_exceeded", error(big).get("code").getAsString());
-    StringBuilder many = new StringBuilder("{\"checks\":[],\"writes\":[");
-    for (int i = 0; i < 513; i++) many.append(i == 0 ? "" : ",").append("{\"x\":").append(i % 16).append(",\"y\":").append(i / 16).append(",\"z\":0,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"}");
+    StringBuilder many = new StringBuilder("{\"states\":[\"minecraft:air\",\"minecraft:stone\"],\"digests\":[],\"checks\":[],\"writes\":[");
+    for (int i = 0; i < 513; i++) many.append(i == 0 ? "" : ",").append("[").append(i % 16).append(",").append(i / 16).append(",0,0,-1,1]");
     HttpResponse<String> r = post("cas", many.append("]}").toString(), TOKEN);
     assertEquals("budget_exceeded", error(r).get("code").getAsString());
     assertEquals("max_writes", error(r).getAsJsonObject("details").get("limit").getAsString());
@@ -96,14 +96,19 @@ class PortServerTest {
 
   @Test
   void malformedRequestsGetStructuredErrorsWithThePathAndChangeNothing() throws Exception {
+    String head = "{\"states\":[\"minecraft:air\",\"minecraft:stone\"],\"digests\":[],\"checks\":[],";
     String[][] cases = {
         {"{", ""},
         {"[]", ""},
-        {"{\"checks\":[],\"writes\":[{\"x\":1.5,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"}]}", "writes[0].x"},
-        {"{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":\"ABC\",\"after\":\"minecraft:stone\"}]}", "writes[0].before_digest"},
-        {"{\"checks\":[],\"writes\":[],\"extra\":1}", "extra"},
-        {"{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"}],\"group_ends\":[2]}", "group_ends[0]"},
-        {"{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\",\"after_data\":\"%%%\"}]}", "writes[0].after_data"},
+        {head + "\"writes\":[[1.5,64,1,0,-1,1]]}", "writes[0][0]"},
+        {head + "\"writes\":[[1,64,1,0,-1]]}", "writes[0]"},
+        {head + "\"writes\":[[1,64,1,0,0,1]]}", "writes[0][4]"},
+        {head + "\"writes\":[[1,64,1,0,-1,7]]}", "writes[0][5]"},
+        {"{\"states\":[],\"digests\":[\"ABC\"],\"checks\":[],\"writes\":[]}", "digests[0]"},
+        {head + "\"writes\":[],\"extra\":1}", "extra"},
+        {head + "\"writes\":[[1,64,1,0,-1,1]],\"group_ends\":[2]}", "group_ends[0]"},
+        {head + "\"writes\":[[1,64,1,0,-1,1]],\"data\":[[0,\"%%%\"]]}", "data[0][1]"},
+        {head + "\"writes\":[[1,64,1,0,-1,1],[1,64,1,0,-1,1]]}", "writes[1]"},
         {"{\"a\":" + "[".repeat(100) + "]".repeat(100) + "}", ""},
     };
     for (String[] c : cases) {
@@ -114,7 +119,7 @@ class PortServerTest {
       if (!c[1].isEmpty()) assertEquals(c[1], e.getAsJsonObject("details").get("path").getAsString(), r.body());
     }
     // A bad state anywhere in the slice refuses the whole slice before its first write.
-    String badState = "{\"checks\":[],\"writes\":[{\"x\":1,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"minecraft:stone\"},{\"x\":2,\"y\":64,\"z\":1,\"before\":\"minecraft:air\",\"before_digest\":null,\"after\":\"not a state\"}]}";
+    String badState = "{\"states\":[\"minecraft:air\",\"minecraft:stone\",\"not a state\"],\"digests\":[],\"checks\":[],\"writes\":[[1,64,1,0,-1,1],[2,64,1,0,-1,2]]}";
     HttpResponse<String> r = post("cas", badState, TOKEN);
     assertEquals("unsupported_block", error(r).get("code").getAsString());
     assertEquals("writes[1].after", error(r).getAsJsonObject("details").get("path").getAsString());

@@ -35,12 +35,20 @@ final class BlockStates {
     return sb.append(']').toString();
   }
 
-  /** The block of a canonical state string, or null with no such state. */
+  private static final java.util.concurrent.ConcurrentHashMap<String, java.util.Optional<Block>> PARSED = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int MAX_CACHED = 65_536;
+
+  /** The block of a state string, or null with no such state (parses cached: states are finite). */
   static Block parse(String state) {
+    java.util.Optional<Block> hit = PARSED.get(state);
+    if (hit != null) return hit.orElse(null);
+    Block b;
     try {
-      return Block.fromState(state);
+      b = Block.fromState(state);
     } catch (RuntimeException e) {
-      return null;
+      b = null;
     }
+    if (b != null && PARSED.size() < MAX_CACHED) PARSED.put(state, java.util.Optional.of(b)); // unknown strings are not cached
+    return b;
   }
 }

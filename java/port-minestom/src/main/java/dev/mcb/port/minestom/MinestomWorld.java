@@ -19,6 +19,7 @@ final class MinestomWorld implements WorldAccess {
   private final InstanceContainer instance;
   private final WorldFacts facts;
   private final BlockStates states = new BlockStates();
+  private final SectionChanges changes = new SectionChanges();
   /** Chunks written since the last save, as chunk keys. */
   private final Set<Long> dirty = new HashSet<>();
 
@@ -91,8 +92,15 @@ final class MinestomWorld implements WorldAccess {
       }
       if (nbt != null) block = block.withNbt(nbt);
     }
-    instance.setBlock(x, y, z, block, false);
+    Chunk chunk = instance.getChunk(x >> 4, z >> 4);
+    chunk.setBlock(x, y, z, block); // no per-block packet: endOfJob sends one per section
+    changes.add(x, y, z, block.stateId());
     markDirty(x, z);
+  }
+
+  @Override
+  public void endOfJob() {
+    changes.send(instance);
   }
 
   void markDirty(int x, int z) {
