@@ -1,5 +1,6 @@
 import {
   MAX_ADAPTER_READ,
+  SliceRefused,
   type AdapterCapability,
   type CasMismatch,
   type CasResult,
@@ -134,7 +135,14 @@ export class PortWorld implements WorldAdapter {
   }
 
   async compareAndSet(slice: CasSlice): Promise<CasResult> {
-    const r = await this.client.call("cas", encodeSlice(slice), false);
+    let r: Record<string, unknown>;
+    try {
+      r = await this.client.call("cas", encodeSlice(slice), false);
+    } catch (e) {
+      // The port refuses a slice before its first write, except when the host failed mid-job (500).
+      if (e instanceof PortCallError && e.status !== 500) throw new SliceRefused(e.code, e.message);
+      throw e;
+    }
     if (!Array.isArray(r.mismatches)) throw new TypeError("port answer: mismatches is not an array");
     const mismatches: CasMismatch[] = r.mismatches.map((m: Record<string, unknown>) => ({
       kind: m.kind === "check" ? "check" : "write",

@@ -7,7 +7,7 @@ import { sliceBounds } from "./Multipart.js";
 import type { ConflictSample, Journal, OperationCounters, OperationRecord, OperationStatus, SliceResult } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits } from "./Project.js";
-import { isHostCrash, type CasCheck, type CasWrite, type WorldAdapter } from "./WorldAdapter.js";
+import { isHostCrash, isSliceRefused, type CasCheck, type CasWrite, type WorldAdapter } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
 
 export interface ApplierDeps {
@@ -123,7 +123,17 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       journal.commit(op, pending, { operationId, sliceNo: s, start, end, intent, written: null, seq: 0, bounds: boundsOf(plan.pos, start, end)!, entityDigests: [] });
       pending = null;
       intentOpen = true;
-      const res = await adapter.compareAndSet({ checks, writes, groupEnds });
+      let res;
+      try {
+        res = await adapter.compareAndSet({ checks, writes, groupEnds });
+      } catch (error) {
+        if (!isSliceRefused(error)) throw error;
+        // The world refused the slice before writing any of it: the intent resolves to nothing written.
+        intentOpen = false;
+        pending = { operationId, sliceNo: s, written: new Uint8Array(intent.length), entityDigests: [] };
+        counters = { ...counters, slicesDone: s + 1 };
+        return finish("failed", { code: error.code, message: `the world refused slice ${s} before writing: ${error.message}` });
+      }
       intentOpen = false;
       const written = new Uint8Array(intent.length);
       const entityDigests: [number, string][] = [];

@@ -141,3 +141,24 @@ export class HostCrash extends Error {
 export function isHostCrash(error: unknown): error is HostCrash {
   return error instanceof Error && (error as { fatal?: unknown }).fatal === true;
 }
+
+/**
+ * Thrown by `compareAndSet` when the world refused the whole slice before writing any of it (a
+ * state or block-entity data it cannot place, an unloaded chunk, a full queue): the engine records
+ * the slice as writing nothing and ends the operation `failed` with this code, instead of leaving
+ * an uncertain intent to recovery. Only for refusals that provably wrote nothing.
+ */
+export class SliceRefused extends Error {
+  readonly sliceRefused = true;
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SliceRefused";
+  }
+}
+
+export function isSliceRefused(error: unknown): error is SliceRefused {
+  return error instanceof Error && (error as { sliceRefused?: unknown }).sliceRefused === true;
+}

@@ -2,6 +2,8 @@ export { Engine, type EngineOptions, type ApplyInput, type UndoPrepareView } fro
 export {
   HostCrash,
   isHostCrash,
+  SliceRefused,
+  isSliceRefused,
   MAX_ADAPTER_READ,
   type AdapterCapability,
   type CasCheck,
