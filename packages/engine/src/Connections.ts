@@ -127,15 +127,14 @@ export async function planConnections(
 
   // Our walls top-down, so a wall's height sees the final state of the wall above it.
   const order = [...ours].sort((a, b) => pos[b * 3 + 1]! - pos[a * 3 + 1]!);
-  const computed = order.map((i) => rules.connect(desired[i]!, pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!, at));
   const notes: string[] = [];
   if (mode === "pinned") {
+    const computed = order.map((i) => rules.connect(desired[i]!, pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!, at));
     const off = order.filter((i, k) => computed[k] !== desired[i]).map((i) => ({ x: pos[i * 3]!, y: pos[i * 3 + 1]!, z: pos[i * 3 + 2]! }));
     if (off.length > 0)
       notes.push(`connections pinned: ${off.length} fences, panes, walls or stairs keep their written states although their neighbours differ (at ${where(off)}); a recipe with "connections": "auto" computes them`);
     return { desired, neighbours: [], notes };
   }
-  order.forEach((i, k) => (current[i] = computed[k]!));
 
   // Existing connectables next to the plan: the sides facing it (walls: also their heights and post).
   const candidates: { x: number; y: number; z: number; state: string; digest: string | null; sides: Set<Dir> }[] = [];
@@ -153,10 +152,22 @@ export async function planConnections(
     ask(c.x, c.y + 1, c.z);
   }
   await readWanted();
-  candidates.sort((a, b) => b.y - a.y);
+
+  // One pass over our connectables and the existing ones together, top-down: a wall's height
+  // depends on the final state of the block above it, whether that block is ours or an existing
+  // neighbour that joins the plan back (sides depend only on the neighbours' kinds).
+  type Step = { y: number; ours: number } | { y: number; ours: -1; c: (typeof candidates)[number] };
+  const steps: Step[] = [...order.map((i) => ({ y: pos[i * 3 + 1]!, ours: i })), ...candidates.map((c) => ({ y: c.y, ours: -1 as const, c }))];
+  steps.sort((a, b) => b.y - a.y);
   const neighbours: NeighbourUpdate[] = [];
   const blocked: { x: number; y: number; z: number }[] = [];
-  for (const c of candidates) {
+  for (const step of steps) {
+    if (step.ours >= 0) {
+      const i = step.ours;
+      current[i] = rules.connect(desired[i]!, pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!, at);
+      continue;
+    }
+    const c = (step as { c: (typeof candidates)[number] }).c;
     const after = rules.connect(c.state, c.x, c.y, c.z, at, c.sides);
     if (after === c.state) continue;
     if (mayWrite(c.x, c.y, c.z) !== null) {

@@ -146,10 +146,22 @@ describe("connection states at preparation", () => {
     expect(plan.warnings.some((w) => /1 existing neighbours would join the plan but lie outside what it may write \(at -1 64 0\)/.test(w))).toBe(true);
   });
 
+  it("a wall under an existing wall that joins the plan back sees that wall's new arm (regression, seed 981476047)", async () => {
+    const h = await harness();
+    h.world.externalEdit(0, 65, 1, "minecraft:cobblestone_wall[east=none,north=none,south=none,up=true,waterlogged=false,west=none]");
+    await build(h, recipe([at(0, 65, 0, "minecraft:stone"), at(0, 64, 0, "minecraft:cobblestone_wall"), at(0, 64, 1, "minecraft:cobblestone_wall")]), "under");
+    expect(props(h, 0, 65, 1).north).toBe("low"); // joined the stone back
+    expect(props(h, 0, 64, 1).north).toBe("tall"); // covered by the upper wall's new north arm
+    const rules = new ConnectionRules(h.registry);
+    const world = (x: number, y: number, z: number) => h.world.stateAt(x, y, z);
+    expect(rules.connect(world(0, 64, 1), 0, 64, 1, world)).toBe(world(0, 64, 1));
+  });
+
   const BLOCKS = ["minecraft:oak_fence", "minecraft:cobblestone_wall", "minecraft:glass_pane", "minecraft:stone", "minecraft:oak_stairs[facing=north]", "minecraft:oak_stairs[facing=east,half=top]", "minecraft:oak_stairs[facing=south]", "minecraft:oak_fence_gate[facing=north]"];
   const cells = fc.array(fc.record({ x: fc.integer({ min: 0, max: 4 }), y: fc.integer({ min: 64, max: 66 }), z: fc.integer({ min: 0, max: 4 }), b: fc.nat(BLOCKS.length - 1) }), { minLength: 1, maxLength: 30 });
 
-  const WIDE = { area: { minX: -100, minY: 0, minZ: -10, maxX: 4000, maxY: 100, maxZ: 100 } };
+  // Wide enough for every round of a run and of its shrinking (ox = 20 × round).
+  const WIDE = { area: { minX: -100, minY: 0, minZ: -10, maxX: 200_000, maxY: 100, maxZ: 100 } };
 
   it("after auto builds, every fence, pane, wall and stair is as the game would compute it from its neighbours (property)", async () => {
     const h = await harness(WIDE);
@@ -176,7 +188,7 @@ describe("connection states at preparation", () => {
               expect(rules.connect(s, x, y, z, world), `${x} ${y} ${z}`).toBe(s);
             }
       }),
-      { numRuns: 60 },
+      { numRuns: Number(process.env.MCB_CONNECTION_RUNS ?? 60) },
     );
   });
 
