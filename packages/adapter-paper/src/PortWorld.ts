@@ -1,4 +1,5 @@
 import {
+  ChunkNotLoaded,
   MAX_ADAPTER_READ,
   SliceRefused,
   type AdapterCapability,
@@ -120,7 +121,7 @@ export class PortWorld implements WorldAdapter {
   }
 
   async read(box: Box3): Promise<RegionRead> {
-    const r = await this.client.call("read", boxParams(box), true);
+    const r = await this.readCall("read", box);
     if (!Array.isArray(r.palette)) throw new TypeError("port answer: palette is not an array");
     const palette = r.palette.map(str);
     const count = (box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1);
@@ -129,8 +130,21 @@ export class PortWorld implements WorldAdapter {
     return { box, palette, states, digests: pairs(r.digests, "digests", str) };
   }
 
+  /** A read; an unloaded chunk is `ChunkNotLoaded` (the port never loads or generates chunks). */
+  private async readCall(method: "read" | "read_block_entities", box: Box3): Promise<Record<string, unknown>> {
+    try {
+      return await this.client.call(method, boxParams(box), true);
+    } catch (e) {
+      if (e instanceof PortCallError && e.details.reason === "chunk_not_loaded") {
+        const c = e.details.chunk as { x?: unknown; z?: unknown } | undefined;
+        throw new ChunkNotLoaded(typeof c?.x === "number" && typeof c?.z === "number" ? { x: c.x, z: c.z } : null, e.message);
+      }
+      throw e;
+    }
+  }
+
   async readBlockEntities(box: Box3): Promise<ReadonlyMap<number, Uint8Array>> {
-    const r = await this.client.call("read_block_entities", boxParams(box), true);
+    const r = await this.readCall("read_block_entities", box);
     return pairs(r.entities, "entities", (x) => new Uint8Array(Buffer.from(str(x), "base64")));
   }
 

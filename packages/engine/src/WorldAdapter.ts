@@ -162,3 +162,23 @@ export class SliceRefused extends Error {
 export function isSliceRefused(error: unknown): error is SliceRefused {
   return error instanceof Error && (error as { sliceRefused?: unknown }).sliceRefused === true;
 }
+
+/**
+ * Thrown by `read` when the box reaches into chunks the server has not loaded (a read never loads
+ * or generates them). Readers that can do without those blocks (a camera) skip them; the engine's
+ * other reads turn it into a retryable `busy` like any world failure.
+ */
+export class ChunkNotLoaded extends Error {
+  readonly chunkNotLoaded = true;
+  constructor(
+    readonly chunk: { readonly x: number; readonly z: number } | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ChunkNotLoaded";
+  }
+}
+
+export function isChunkNotLoaded(error: unknown): error is ChunkNotLoaded {
+  return error instanceof Error && (error as { chunkNotLoaded?: unknown }).chunkNotLoaded === true;
+}

@@ -4,6 +4,8 @@ export {
   isHostCrash,
   SliceRefused,
   isSliceRefused,
+  ChunkNotLoaded,
+  isChunkNotLoaded,
   MAX_ADAPTER_READ,
   type AdapterCapability,
   type CasCheck,

@@ -17,6 +17,11 @@ export interface CaptureOptions {
   readonly maxDistance?: number;
   /** Most 16³ sections read for one capture (default 4096). */
   readonly maxSections?: number;
+  /**
+   * Recognises a read error meaning "not loaded" (a server's chunk that is not in memory): such a
+   * section draws nothing and is counted in `sectionsUnloaded`. Other errors propagate.
+   */
+  readonly isUnloaded?: (error: unknown) => boolean;
 }
 
 export interface Capture {
@@ -27,6 +32,8 @@ export interface Capture {
   readonly eye: { readonly x: number; readonly y: number; readonly z: number };
   readonly sectionsRead: number;
   readonly sectionsWithBlocks: number;
+  /** Sections in view that the world has not loaded (drawn as nothing). */
+  readonly sectionsUnloaded: number;
   /** Fraction of pixels showing at least one block (0 = only sky). */
   readonly hitFraction: number;
   readonly insideBlock: boolean;
@@ -52,12 +59,20 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
     return fail(mcbError("budget_exceeded", `the view needs ${sections.length} sections; the limit is ${maxSections}`, { limit: maxSections }));
   const grid = new SectionGrid();
   const b = options.bounds;
+  let unloaded = 0;
   for (const [sx, sy, sz] of sections) {
     const box = {
       minX: Math.max(sx * 16, b.minX), minY: Math.max(sy * 16, b.minY), minZ: Math.max(sz * 16, b.minZ),
       maxX: Math.min(sx * 16 + 15, b.maxX), maxY: Math.min(sy * 16 + 15, b.maxY), maxZ: Math.min(sz * 16 + 15, b.maxZ),
     };
-    const read = await source.read(box);
+    let read: Awaited<ReturnType<BlockSource["read"]>>;
+    try {
+      read = await source.read(box);
+    } catch (error) {
+      if (options.isUnloaded?.(error) !== true) throw error;
+      unloaded++;
+      continue;
+    }
     const full = box.minX === sx * 16 && box.minY === sy * 16 && box.minZ === sz * 16 && box.maxX === sx * 16 + 15 && box.maxY === sy * 16 + 15 && box.maxZ === sz * 16 + 15;
     if (full) {
       grid.addSection(sx, sy, sz, read.palette, read.states);
@@ -72,6 +87,8 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
         for (let x = box.minX; x <= box.maxX; x++, i++) states[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)] = read.states[i]!;
     grid.addSection(sx, sy, sz, palette, states);
   }
+  if (sections.length > 0 && unloaded === sections.length)
+    return fail(mcbError("camera_unavailable", "nothing in view is loaded on the server (reads never load chunks); move the camera near players or loaded chunks", { reason: "scene_not_loaded", sections: unloaded }));
   grid.seal();
   const { width, height } = p.value;
   const rgb = new Uint8Array(width * height * 3);
@@ -88,6 +105,7 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
     eye: { x, y, z },
     sectionsRead: sections.length,
     sectionsWithBlocks: grid.nonEmpty,
+    sectionsUnloaded: unloaded,
     hitFraction: stats.hitPixels / (width * height),
     insideBlock: stats.insideBlock,
   });

@@ -244,3 +244,29 @@ describe("doors", () => {
     expect(open.capture.hitFraction).toBeGreaterThan(0); // the panel is still there, at the side
   });
 });
+
+describe("unloaded sections", () => {
+  class NotLoaded extends Error {}
+  /** Only chunk columns with x ≥ 0 are loaded; reads elsewhere throw as a server's would. */
+  class HalfLoaded extends MapSource {
+    override async read(box: Box) {
+      if (box.minX < 0) throw new NotLoaded(`chunk ${box.minX >> 4} not loaded`);
+      return super.read(box);
+    }
+  }
+  const pose: CameraPose = { x: 0.5, y: 70, z: -20, yaw: 0, pitch: 20, width: 64, height: 48 };
+
+  it("draws what is loaded, counts the rest, and refuses a view with nothing loaded", async () => {
+    const src = new HalfLoaded();
+    for (let x = 0; x < 8; x++) src.set(x, 64, 0, "minecraft:stone");
+    const r = await captureCamera(src, pose, { bounds: BOUNDS, maxDistance: 64, isUnloaded: (e) => e instanceof NotLoaded });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.sectionsUnloaded).toBeGreaterThan(0);
+    expect(r.value.sectionsUnloaded).toBeLessThan(r.value.sectionsRead);
+    expect(r.value.hitFraction).toBeGreaterThan(0);
+    // Without the predicate a read failure is an error of the caller's world, not "nothing there".
+    await expect(captureCamera(src, pose, { bounds: BOUNDS, maxDistance: 64 })).rejects.toThrow(NotLoaded);
+    const west = await captureCamera(src, { ...pose, x: -500 }, { bounds: BOUNDS, maxDistance: 64, isUnloaded: (e) => e instanceof NotLoaded });
+    expect(west.ok || west.error).toMatchObject({ code: "camera_unavailable", details: { reason: "scene_not_loaded" } });
+  });
+});

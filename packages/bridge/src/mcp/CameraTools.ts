@@ -24,6 +24,7 @@ const CaptureOutput = z.strictObject({
   renderer: z.string(),
   sections_read: z.number().int(),
   sections_with_blocks: z.number().int(),
+  sections_unloaded: z.number().int().describe("sections in view that the server has not loaded: drawn as nothing"),
   hit_fraction: z.number(),
   inside_block: z.boolean(),
 });
@@ -119,6 +120,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         renderer: "embedded_software_renderer",
         sections_read: c.sectionsRead,
         sections_with_blocks: c.sectionsWithBlocks,
+        sections_unloaded: c.sectionsUnloaded,
         hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000,
         inside_block: c.insideBlock,
       };
