@@ -10,3 +10,5 @@ export { PASTE_TILE_BLOCKS, SchematicPaste, schematicToPlan, type PasteInput, ty
 export { blockEntityTypeOf, schematicFromRegion, type FromRegionInput, type RegionBlocks } from "./SchematicFromRegion.js";
 export { ASSET_ID, MAX_LIBRARY_FILES, SchematicLibrary, infoOf, type AssetInfo, type LoadedAsset } from "./SchematicLibrary.js";
 export { schematicFromPlan, type FromPlanOptions } from "./SchematicFromPlan.js";
+export { TAG, nbt, type NbtCompound, type NbtValue, type TagId } from "./nbt/NbtValue.js";
+export { canonicalNbt } from "./nbt/NbtWriter.js";
