@@ -35,13 +35,14 @@ export async function run() {
   const port = [], memory = [], ticks = [];
   try {
     const blocks = ["minecraft:stone", "minecraft:air"];
-    for (let i = 0; i <= RUNS; i++) {
+    const WARMUP = 2; // JIT on both sides
+    for (let i = 0; i < RUNS + WARMUP; i++) {
       const block = blocks[i % 2];
       await live.port.port.call("stats", { reset: true }, false);
       const p = await applyOnce(live.engine, live.agent, block, `port-${i}`);
       const s = await live.port.port.call("stats", {}, true);
       const m = await applyOnce(mem.engine, mem.agent, block, `mem-${i}`);
-      if (i === 0) continue; // warm-up (JIT on both sides)
+      if (i < WARMUP) continue;
       port.push(p);
       memory.push(m);
       ticks.push(s);

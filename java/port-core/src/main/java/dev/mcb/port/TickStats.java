@@ -38,6 +38,13 @@ public final class TickStats {
     if (count < ring.length) count++;
   }
 
+  /** A host whose port jobs run inside the tick (Paper): the tick's duration already includes them. */
+  public synchronized void tickEndedIncludingPort(long tickNanos) {
+    ring[next] = tickNanos;
+    next = (next + 1) % ring.length;
+    if (count < ring.length) count++;
+  }
+
   public synchronized void slice(int written) {
     slices++;
     blocksWritten += written;

@@ -1,4 +1,4 @@
-package dev.mcb.port.minestom;
+package dev.mcb.port;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -13,8 +13,8 @@ import java.util.UUID;
  * gets a new id; restoring or replacing the world is done by bumping the epoch in that file, so old
  * plans can never be applied to another copy.
  */
-record WorldIdentity(String worldId, long epoch) {
-  static WorldIdentity loadOrCreate(Path dir) throws IOException {
+public record WorldIdentity(String worldId, long epoch) {
+  public static WorldIdentity loadOrCreate(Path dir) throws IOException {
     Files.createDirectories(dir);
     Path file = dir.resolve("mcb-world.json");
     if (Files.exists(file)) {

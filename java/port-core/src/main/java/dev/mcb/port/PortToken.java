@@ -1,4 +1,4 @@
-package dev.mcb.port.minestom;
+package dev.mcb.port;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,10 +8,10 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /** The per-install secret: from a file, from MCB_PORT_TOKEN, or created (0600) in the world folder. */
-final class PortToken {
+public final class PortToken {
   private PortToken() {}
 
-  static String resolve(Path tokenFile, Path worldDir) throws IOException {
+  public static String resolve(Path tokenFile, Path worldDir) throws IOException {
     if (tokenFile != null) return Files.readString(tokenFile).strip();
     String env = System.getenv("MCB_PORT_TOKEN");
     if (env != null && !env.isBlank()) return env.strip();
