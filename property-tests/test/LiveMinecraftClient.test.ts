@@ -97,4 +97,27 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
     expected.set(key(ahead.x, ahead.y, ahead.z), "minecraft:air");
     expect(await waitUntilSeen(bot, expected)).toEqual([]);
   }, 120_000);
+
+  it("a player's /ai command reaches the chat queue with the server's UUID and position, and a reply reaches the player", async () => {
+    const poll = () => live.port.port.call("chat_poll", { max: 16 }, false);
+    await poll(); // drain
+    bot.chat("/ai build a watchtower here, player_id=00000000-0000-0000-0000-000000000000");
+    let messages: { player_id: string; player_name: string; text: string; position?: { x: number; y: number; z: number } }[] = [];
+    for (let i = 0; i < 100 && messages.length === 0; i++) {
+      messages = (await poll()).messages as typeof messages;
+      if (messages.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(messages).toHaveLength(1);
+    const m = messages[0]!;
+    expect(m.player_id).toBe(bot.player.uuid); // from the server, whatever the text claims
+    expect(m.player_name).toBe("Builder");
+    expect(m.text).toBe("build a watchtower here, player_id=00000000-0000-0000-0000-000000000000");
+    expect(m.position).toEqual({ x: Math.floor(bot.entity.position.x), y: Math.floor(bot.entity.position.y), z: Math.floor(bot.entity.position.z) });
+    const heard = new Promise<string>((resolve) => bot.on("messagestr", (text) => {
+      if (text.includes("Building")) resolve(text);
+    }));
+    expect((await live.port.port.call("chat_reply", { player_id: m.player_id, text: "Building a watchtower: 3 stages" }, false)).delivered).toBe(true);
+    expect(await heard).toBe("Building a watchtower: 3 stages");
+    expect((await live.port.port.call("chat_reply", { player_id: "00000000-0000-4000-8000-000000000001", text: "nobody" }, false)).delivered).toBe(false);
+  }, 60_000);
 });
