@@ -12,6 +12,7 @@ import {
   type WorldEvent,
   type WorldInfo,
 } from "@mcb/engine";
+import { Interner } from "@mcb/blocks";
 import type { Box3 } from "@mcb/recipe";
 import { unpackIndices } from "./PackedIndices.js";
 import { PortClient, PortCallError, type PortClientOptions } from "./PortClient.js";
@@ -42,31 +43,16 @@ const str = (x: unknown): string => {
 };
 const digestOrNull = (x: unknown): string | null => (x === null ? null : str(x));
 
-/** Interns strings into a table; the wire refers to them by index (-1: none). */
-class Table {
-  readonly values: string[] = [];
-  private readonly ids = new Map<string, number>();
-  id(v: string | null): number {
-    if (v === null) return -1;
-    let i = this.ids.get(v);
-    if (i === undefined) {
-      i = this.values.length;
-      this.values.push(v);
-      this.ids.set(v, i);
-    }
-    return i;
-  }
-}
-
 /** The port's compact slice form: states and digests by table index (java/PROTOCOL.md "cas"). */
 export function encodeSlice(slice: CasSlice): Record<string, unknown> {
-  const states = new Table();
-  const digests = new Table();
+  const states = new Interner();
+  const digests = new Interner();
+  const digestId = (d: string | null): number => (d === null ? -1 : digests.id(d));
   const data: [number, string][] = [];
-  const checks = slice.checks.map((c) => [c.x, c.y, c.z, states.id(c.state), digests.id(c.digest)]);
+  const checks = slice.checks.map((c) => [c.x, c.y, c.z, states.id(c.state), digestId(c.digest)]);
   const writes = slice.writes.map((w, i) => {
     if (w.afterData !== undefined) data.push([i, Buffer.from(w.afterData).toString("base64")]);
-    return [w.x, w.y, w.z, states.id(w.before), digests.id(w.beforeDigest), states.id(w.after)];
+    return [w.x, w.y, w.z, states.id(w.before), digestId(w.beforeDigest), states.id(w.after)];
   });
   return {
     states: states.values,
