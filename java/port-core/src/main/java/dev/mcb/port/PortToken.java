@@ -11,9 +11,9 @@ import java.util.HexFormat;
 public final class PortToken {
   private PortToken() {}
 
-  public static String resolve(Path tokenFile, Path worldDir) throws IOException {
+  /** {@code env}: the value of MCB_PORT_TOKEN (null when unset). */
+  public static String resolve(Path tokenFile, String env, Path worldDir) throws IOException {
     if (tokenFile != null) return Files.readString(tokenFile).strip();
-    String env = System.getenv("MCB_PORT_TOKEN");
     if (env != null && !env.isBlank()) return env.strip();
     Path file = worldDir.resolve("port-token");
     if (Files.exists(file)) return Files.readString(file).strip();

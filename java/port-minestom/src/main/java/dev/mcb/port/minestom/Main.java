@@ -40,7 +40,7 @@ public final class Main {
       return;
     }
     WorldIdentity identity = WorldIdentity.loadOrCreate(o.worldDir());
-    String token = PortToken.resolve(o.tokenFile(), o.worldDir());
+    String token = PortToken.resolve(o.tokenFile(), System.getenv("MCB_PORT_TOKEN"), o.worldDir());
     PortConfig config = PortConfig.defaults(token, o.httpPort())
         .withBudgetNanos((long) (o.budgetMs() * 1_000_000))
         .withTestHooks(o.testHooks(), o.plantedCasBug());

@@ -1,0 +1,37 @@
+package dev.mcb.port;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorldIdentityTest {
+  @Test
+  void aWorldFolderKeepsItsIdentityAndAnotherGetsItsOwn(@TempDir Path a, @TempDir Path b) throws Exception {
+    WorldIdentity first = WorldIdentity.loadOrCreate(a);
+    assertEquals(first, WorldIdentity.loadOrCreate(a));
+    assertEquals(1, first.epoch());
+    assertNotEquals(first.worldId(), WorldIdentity.loadOrCreate(b).worldId());
+    // Restoring or replacing the world: the operator bumps the epoch, and old plans no longer apply.
+    Files.writeString(a.resolve("mcb-world.json"), "{\"world_id\":\"" + first.worldId() + "\",\"epoch\":2}");
+    assertEquals(2, WorldIdentity.loadOrCreate(a).epoch());
+  }
+
+  @Test
+  void aCreatedTokenIsPrivateLongAndStable(@TempDir Path dir) throws Exception {
+    String token = PortToken.resolve(null, null, dir);
+    assertTrue(token.matches("[0-9a-f]{64}"));
+    assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE), Files.getPosixFilePermissions(dir.resolve("port-token")));
+    assertEquals(token, PortToken.resolve(null, null, dir));
+    Path file = dir.resolve("other");
+    Files.writeString(file, "  from-a-file-0123456789\n");
+    assertEquals("from-a-file-0123456789", PortToken.resolve(file, null, dir));
+    assertEquals("from-the-environment-01", PortToken.resolve(null, " from-the-environment-01 ", dir));
+  }
+}
