@@ -2,9 +2,7 @@ package dev.mcb.port;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
-import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -123,11 +121,6 @@ final class CasCodec {
     }
   }
 
-  private static JsonObject object(JsonElement e, String path) {
-    if (e == null || !e.isJsonObject()) throw PortError.invalid("must be an object", path);
-    return e.getAsJsonObject();
-  }
-
   static JsonObject encode(CasResult r) {
     JsonObject o = new JsonObject();
     o.addProperty("written", r.written());
@@ -140,20 +133,13 @@ final class CasCodec {
       j.addProperty("y", m.y());
       j.addProperty("z", m.z());
       j.addProperty("expected", m.expected());
-      j.add("expected_digest", m.expectedDigest() == null ? JsonNull.INSTANCE : new JsonPrimitive(m.expectedDigest()));
+      j.add("expected_digest", Json.orNull(m.expectedDigest()));
       j.addProperty("actual", m.actual());
-      j.add("actual_digest", m.actualDigest() == null ? JsonNull.INSTANCE : new JsonPrimitive(m.actualDigest()));
+      j.add("actual_digest", Json.orNull(m.actualDigest()));
       ms.add(j);
     }
     o.add("mismatches", ms);
-    JsonArray ed = new JsonArray();
-    r.entityDigests().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
-      JsonArray pair = new JsonArray();
-      pair.add(e.getKey());
-      pair.add(e.getValue());
-      ed.add(pair);
-    });
-    o.add("entity_digests", ed);
+    o.add("entity_digests", Port.pairs(r.entityDigests()));
     return o;
   }
 }

@@ -89,6 +89,11 @@ public final class Json {
     return d;
   }
 
+  /** A string, or JSON null. */
+  public static JsonElement orNull(String s) {
+    return s == null ? com.google.gson.JsonNull.INSTANCE : new JsonPrimitive(s);
+  }
+
   public static String join(String path, String key) {
     return path.isEmpty() ? key : path + "." + key;
   }

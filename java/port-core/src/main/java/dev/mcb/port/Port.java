@@ -2,7 +2,6 @@ package dev.mcb.port;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
-import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -129,7 +128,7 @@ public final class Port {
     return o;
   }
 
-  private static JsonArray pairs(Map<Integer, String> m) {
+  static JsonArray pairs(Map<Integer, String> m) {
     JsonArray a = new JsonArray();
     m.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
       JsonArray pair = new JsonArray();
@@ -168,7 +167,7 @@ public final class Port {
       j.addProperty("y", e.y());
       j.addProperty("z", e.z());
       j.addProperty("state", e.state());
-      j.add("digest", e.digest() == null ? JsonNull.INSTANCE : new com.google.gson.JsonPrimitive(e.digest()));
+      j.add("digest", Json.orNull(e.digest()));
       list.add(j);
     }
     o.add("events", list);
