@@ -82,18 +82,17 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, ta
   mkdirSync(dir, { recursive: true });
   let world: WorldAdapter;
   let memory: MemoryWorld | null = null;
-  let registry: Result<BlockRegistry>;
+  let registry: BlockRegistry;
   if (target.portUrl !== undefined) {
     const port = await connectPort(target);
     if (!port.ok) return port;
-    world = port.value.world;
-    registry = ok(port.value.registry);
+    ({ world, registry } = port.value);
   } else {
-    registry = createBlockRegistry();
-    if (!registry.ok) return registry;
-    world = memory = new MemoryWorld({ dir: join(dir, "world"), hasBlockEntity: blockEntityPredicate(registry.value) });
+    const built = createBlockRegistry();
+    if (!built.ok) return built;
+    registry = built.value;
+    world = memory = new MemoryWorld({ dir: join(dir, "world"), hasBlockEntity: blockEntityPredicate(registry) });
   }
-  if (!registry.ok) return registry;
   const lock = acquireStateLock(dir);
   if (!lock.ok) {
     await world.close();
@@ -106,7 +105,7 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, ta
     engine = await Engine.open({
       adapter: world,
       journal,
-      registry: registry.value,
+      registry,
       projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: target.portUrl === undefined ? "embedded default world" : "server world through the world port" }],
     });
   } catch (e) {
@@ -117,7 +116,7 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, ta
   }
   return ok({
     dir,
-    registry: registry.value,
+    registry,
     engine,
     world,
     memory,

@@ -16,10 +16,13 @@ export interface PositionsRead {
  */
 export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from = 0, to = pos.length / 3): Promise<PositionsRead> {
   const n = to - from;
-  if (n > 0) {
-    const whole = boundsOf(pos, from, to)!;
-    const volume = (whole.maxX - whole.minX + 1) * (whole.maxY - whole.minY + 1) * (whole.maxZ - whole.minZ + 1);
-    if (volume <= MAX_ADAPTER_READ && volume <= Math.max(4096, 8 * n)) return readInBox(adapter, pos, from, to, whole);
+  const out: PositionsRead = { states: new Array<string>(n), digests: new Array<string | null>(n).fill(null) };
+  if (n === 0) return out;
+  const whole = boundsOf(pos, from, to)!;
+  const volume = (whole.maxX - whole.minX + 1) * (whole.maxY - whole.minY + 1) * (whole.maxZ - whole.minZ + 1);
+  if (volume <= MAX_ADAPTER_READ && volume <= Math.max(4096, 8 * n)) {
+    await readInto(adapter, pos, from, Array.from({ length: n }, (_, i) => i), whole, out);
+    return out;
   }
   const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
@@ -30,37 +33,23 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
     if (g === undefined) groups.set(key, (g = []));
     g.push(i);
   }
-  const states = new Array<string>(n);
-  const digests = new Array<string | null>(n).fill(null);
   for (const g of groups.values()) {
     const triples = new Int32Array(g.length * 3);
     g.forEach((i, k) => triples.set(pos.subarray((from + i) * 3, (from + i) * 3 + 3), k * 3));
-    const { minX, minY, minZ, maxX, maxY, maxZ } = boundsOf(triples)!;
-    const r = await adapter.read({ minX, minY, minZ, maxX, maxY, maxZ });
-    const sx = maxX - minX + 1;
-    const sz = maxZ - minZ + 1;
-    for (const i of g) {
-      const o = (from + i) * 3;
-      const k = ((pos[o + 1]! - minY) * sz + (pos[o + 2]! - minZ)) * sx + (pos[o]! - minX);
-      states[i] = r.palette[r.states[k]!]!;
-      digests[i] = r.digests.get(k) ?? null;
-    }
+    await readInto(adapter, pos, from, g, boundsOf(triples)!, out);
   }
-  return { states, digests };
+  return out;
 }
 
-async function readInBox(adapter: WorldAdapter, pos: Int32Array, from: number, to: number, box: Box3): Promise<PositionsRead> {
-  const n = to - from;
+/** One box read; fills `out` at the given offsets (positions `from + i`, all inside `box`). */
+async function readInto(adapter: WorldAdapter, pos: Int32Array, from: number, offsets: readonly number[], box: Box3, out: PositionsRead): Promise<void> {
   const r = await adapter.read(box);
   const sx = box.maxX - box.minX + 1;
   const sz = box.maxZ - box.minZ + 1;
-  const states = new Array<string>(n);
-  const digests = new Array<string | null>(n).fill(null);
-  for (let i = 0; i < n; i++) {
+  for (const i of offsets) {
     const o = (from + i) * 3;
     const k = ((pos[o + 1]! - box.minY) * sz + (pos[o + 2]! - box.minZ)) * sx + (pos[o]! - box.minX);
-    states[i] = r.palette[r.states[k]!]!;
-    digests[i] = r.digests.get(k) ?? null;
+    out.states[i] = r.palette[r.states[k]!]!;
+    out.digests[i] = r.digests.get(k) ?? null;
   }
-  return { states, digests };
 }

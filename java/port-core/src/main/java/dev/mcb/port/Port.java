@@ -1,9 +1,7 @@
 package dev.mcb.port;
 
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -240,7 +238,8 @@ public final class Port {
       if (why != null) throw new PortError("unsupported_block", why, false, 400, Map.of("path", "state"));
       world.set(x, y, z, state, null);
       world.endOfJob();
-      if (event) events.record(x, y, z, world.stateAt(x, y, z), Digests.at(world, x, y, z));
+      String now = world.stateAt(x, y, z);
+      if (event) events.record(x, y, z, now, Digests.at(world, now, x, y, z));
       return null;
     });
     return new JsonObject();
@@ -268,11 +267,5 @@ public final class Port {
     if (c instanceof PortError pe) return pe;
     if (e instanceof InterruptedException) Thread.currentThread().interrupt();
     return new PortError("busy", "the host failed while running the request: " + Json.shorten(String.valueOf(c)), false, 500, Map.of("reason", "host_error"));
-  }
-
-  static List<JsonElement> list(JsonArray a) {
-    List<JsonElement> out = new ArrayList<>(a.size());
-    a.forEach(out::add);
-    return out;
   }
 }

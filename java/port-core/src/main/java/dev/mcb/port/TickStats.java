@@ -32,15 +32,16 @@ public final class TickStats {
 
   /** The host finished a tick whose own work took {@code tickNanos}; adds the port's share of it. */
   public synchronized void tickEnded(long tick, long tickNanos) {
-    long port = tick == currentTick ? currentPort : 0;
-    ring[next] = tickNanos + port;
-    next = (next + 1) % ring.length;
-    if (count < ring.length) count++;
+    record(tickNanos + (tick == currentTick ? currentPort : 0));
   }
 
   /** A host whose port jobs run inside the tick (Paper): the tick's duration already includes them. */
   public synchronized void tickEndedIncludingPort(long tickNanos) {
-    ring[next] = tickNanos;
+    record(tickNanos);
+  }
+
+  private void record(long nanos) {
+    ring[next] = nanos;
     next = (next + 1) % ring.length;
     if (count < ring.length) count++;
   }
