@@ -1,3 +1,5 @@
+import { Interner } from "@mcb/blocks";
+
 /**
  * One block entity of a schematic: its local position (as `blocks`, from the schematic's min
  * corner), type id, and data as canonical NBT (`canonicalNbt`: the compound without position and
@@ -57,23 +59,15 @@ export function solidCount(s: Schematic): number {
  */
 export function firstUseOrder(s: Pick<Schematic, "palette" | "blocks">): { palette: string[]; remap: Int32Array } {
   const remap = new Int32Array(s.palette.length).fill(-1);
-  const palette: string[] = [];
-  const byState = new Map<string, number>();
+  const palette = new Interner();
   let pending = s.palette.length;
   for (let i = 0; i < s.blocks.length && pending > 0; i++) {
     const p = s.blocks[i]!;
     if (remap[p]! >= 0) continue;
-    const state = s.palette[p]!;
-    let q = byState.get(state);
-    if (q === undefined) {
-      q = palette.length;
-      palette.push(state);
-      byState.set(state, q);
-    }
-    remap[p] = q;
+    remap[p] = palette.id(s.palette[p]!);
     pending--;
   }
-  return { palette, remap };
+  return { palette: palette.values, remap };
 }
 
 /**
@@ -115,19 +109,10 @@ class OutOfRange extends Error {
  */
 function canonicalize(s: Schematic, out: PaletteIndices, limit = s.palette.length): Schematic {
   const remap = new Int32Array(s.palette.length).fill(-1);
-  const palette: string[] = [];
-  const byState = new Map<string, number>();
+  const palette = new Interner();
   const first = (p: number, at: number): number => {
     if (p >= limit || p >= s.palette.length) throw new OutOfRange(p, at);
-    const state = s.palette[p]!;
-    let q = byState.get(state);
-    if (q === undefined) {
-      q = palette.length;
-      palette.push(state);
-      byState.set(state, q);
-    }
-    remap[p] = q;
-    return q;
+    return (remap[p] = palette.id(s.palette[p]!));
   };
   const src = s.blocks;
   for (let i = 0; i < src.length; i++) {
@@ -135,5 +120,5 @@ function canonicalize(s: Schematic, out: PaletteIndices, limit = s.palette.lengt
     const q = remap[p]!; // undefined past the palette: not ≥ 0, so `first` refuses it
     out[i] = q >= 0 ? q : first(p, i);
   }
-  return { ...s, palette, blocks: out };
+  return { ...s, palette: palette.values, blocks: out };
 }
