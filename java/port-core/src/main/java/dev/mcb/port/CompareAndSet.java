@@ -30,7 +30,7 @@ public final class CompareAndSet {
     for (int i = 0; i < req.checks().size(); i++) {
       CasRequest.Check c = req.checks().get(i);
       String actual = world.stateAt(c.x(), c.y(), c.z());
-      String digest = Digests.at(world, c.x(), c.y(), c.z());
+      String digest = Digests.at(world, actual, c.x(), c.y(), c.z());
       if (!actual.equals(c.state()) || !Objects.equals(digest, c.digest()))
         mismatches.add(new CasResult.Mismatch("check", i, c.x(), c.y(), c.z(), c.state(), c.digest(), actual, digest));
     }
@@ -44,7 +44,7 @@ public final class CompareAndSet {
       for (int w = start; w < end; w++) {
         CasRequest.Write c = req.writes().get(w);
         String actual = world.stateAt(c.x(), c.y(), c.z());
-        String digest = Digests.at(world, c.x(), c.y(), c.z());
+        String digest = Digests.at(world, actual, c.x(), c.y(), c.z());
         if (!actual.equals(c.before()) || !Objects.equals(digest, c.beforeDigest()))
           bad.add(new CasResult.Mismatch("write", w, c.x(), c.y(), c.z(), c.before(), c.beforeDigest(), actual, digest));
       }
@@ -57,7 +57,7 @@ public final class CompareAndSet {
       for (int w = start; w < end; w++) {
         CasRequest.Write c = req.writes().get(w);
         world.set(c.x(), c.y(), c.z(), c.after(), c.afterData());
-        String d = Digests.at(world, c.x(), c.y(), c.z());
+        String d = Digests.at(world, c.after(), c.x(), c.y(), c.z());
         if (d != null) entityDigests.put(w, d);
       }
       if (mismatches.isEmpty()) written = end;

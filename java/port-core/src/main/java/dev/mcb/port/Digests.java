@@ -16,8 +16,9 @@ public final class Digests {
     }
   }
 
-  /** Digest of the block entity at a position, or null for a plain block. */
-  public static String at(WorldAccess world, int x, int y, int z) {
+  /** Digest of the block entity at a position holding {@code state}, or null for a plain block. */
+  public static String at(WorldAccess world, String state, int x, int y, int z) {
+    if (!world.mayHaveBlockEntity(state)) return null;
     byte[] data = world.blockEntityAt(x, y, z);
     return data == null ? null : sha256(data);
   }

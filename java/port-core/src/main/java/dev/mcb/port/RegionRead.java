@@ -37,10 +37,10 @@ public record RegionRead(List<String> palette, int[] indices, Map<Integer, Strin
         if (!world.isLoaded(cx << 4, cz << 4))
           throw new PortError("out_of_bounds", "chunk " + cx + "," + cz + " is not loaded (the port never loads or generates chunks)", true, 409,
               Map.of("reason", "chunk_not_loaded", "chunk", Map.of("x", cx, "z", cz)));
-    int sx = box.maxX() - box.minX() + 1, sz = box.maxZ() - box.minZ() + 1;
     int[] indices = new int[(int) box.volume()];
     List<String> palette = new ArrayList<>();
     Map<String, Integer> ids = new HashMap<>();
+    List<Boolean> entityStates = new ArrayList<>(); // by palette id: may carry a block entity
     Map<Integer, String> digests = new TreeMap<>();
     Map<Integer, byte[]> data = withData ? new TreeMap<>() : Map.of();
     int i = 0;
@@ -54,16 +54,16 @@ public record RegionRead(List<String> palette, int[] indices, Map<Integer, Strin
             id = palette.size();
             ids.put(state, id);
             palette.add(state);
+            entityStates.add(!outside && world.mayHaveBlockEntity(state));
           }
           indices[i] = id;
-          if (outside) continue;
+          if (!entityStates.get(id)) continue;
           byte[] be = world.blockEntityAt(x, y, z);
           if (be == null) continue;
           digests.put(i, Digests.sha256(be));
           if (withData) data.put(i, be);
         }
     }
-    assert i == sx * sz * (box.maxY() - box.minY() + 1);
     return new RegionRead(palette, indices, digests, data);
   }
 }

@@ -18,6 +18,12 @@ public interface WorldAccess {
   /** Canonical NBT of the block entity at a position, or null for a plain block. */
   byte[] blockEntityAt(int x, int y, int z);
 
+  /**
+   * False when a block in this state never carries a block entity, so readers skip
+   * {@link #blockEntityAt} (a second lookup per position) for plain blocks. True is always safe.
+   */
+  boolean mayHaveBlockEntity(String state);
+
   /** Null when the string is a canonical state the host can place; otherwise the reason. */
   String checkState(String state);
 

@@ -80,7 +80,7 @@ class CompareAndSetTest {
     CasRequest put = new CasRequest(List.of(), List.of(new CasRequest.Write(1, 64, 0, "minecraft:air", null, "minecraft:chest[facing=north,type=single,waterlogged=false]", full)), new int[] {1});
     CasResult r2 = new CompareAndSet(false).run(world, put);
     assertEquals(digest, r2.entityDigests().get(0));
-    assertNull(Digests.at(world, 2, 64, 0));
+    assertNull(Digests.at(world, world.stateAt(2, 64, 0), 2, 64, 0));
   }
 
   @Test

@@ -43,6 +43,11 @@ final class MapWorld implements WorldAccess {
   }
 
   @Override
+  public boolean mayHaveBlockEntity(String state) {
+    return state.startsWith("minecraft:chest");
+  }
+
+  @Override
   public String checkState(String state) {
     return state.startsWith("minecraft:") && !state.contains(" ") ? null : "unknown block state " + state;
   }

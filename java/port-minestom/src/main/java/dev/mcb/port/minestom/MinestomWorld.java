@@ -54,6 +54,12 @@ final class MinestomWorld implements WorldAccess {
   }
 
   @Override
+  public boolean mayHaveBlockEntity(String state) {
+    Block b = BlockStates.parse(state);
+    return b == null || b.registry().isBlockEntity();
+  }
+
+  @Override
   public String checkState(String state) {
     Block b = BlockStates.parse(state);
     if (b == null) return "unknown block state " + shorten(state);

@@ -74,7 +74,8 @@ final class PlayerHooks implements ChatSink {
       int x = v.blockX(), y = v.blockY(), z = v.blockZ();
       if (!world.isLoaded(x, z)) continue;
       world.markDirty(x, z);
-      events.record(x, y, z, world.stateAt(x, y, z), Digests.at(world, x, y, z));
+      String state = world.stateAt(x, y, z);
+      events.record(x, y, z, state, Digests.at(world, state, x, y, z));
     }
   }
 

@@ -117,7 +117,8 @@ final class PaperPlayerHooks implements Listener, CommandExecutor, ChatSink {
     while ((p = pending.poll()) != null) {
       int x = (int) p[0], y = (int) p[1], z = (int) p[2];
       if (!port.isLoaded(x, z)) continue;
-      events.record(x, y, z, port.stateAt(x, y, z), Digests.at(port, x, y, z));
+      String state = port.stateAt(x, y, z);
+      events.record(x, y, z, state, Digests.at(port, state, x, y, z));
     }
   }
 

@@ -43,6 +43,11 @@ final class PaperWorld implements WorldAccess {
   }
 
   @Override
+  public boolean mayHaveBlockEntity(String state) {
+    return true; // Bukkit has no state-level block-entity flag; blockEntityAt answers per position
+  }
+
+  @Override
   public String checkState(String state) {
     BlockData d = states.parse(state);
     if (d == null) return "unknown block state " + (state.length() <= 80 ? state : state.substring(0, 80) + "…");
