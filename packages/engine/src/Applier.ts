@@ -1,4 +1,4 @@
-import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { setImmediate as yieldToLoop, setTimeout as sleep } from "node:timers/promises";
 import type { McbError } from "@mcb/blocks";
 import type { ChangeFeed } from "./ChangeFeed.js";
 import { ChangedSincePrepare } from "./ChangedSincePrepare.js";
@@ -24,6 +24,18 @@ export interface ApplierDeps {
   mayWrite(op: OperationRecord): McbError | null;
   /** Cancel flags, held in process memory (a restart ends the operation anyway). */
   cancelRequested(operationId: string): boolean;
+}
+
+/**
+ * Waits until writing from position `at` keeps the operation at or under `rate` blocks per second
+ * since `pace.since`, in steps of at most 50 ms so a cancel is seen promptly. True when cancelled.
+ */
+async function paced(rate: number, pace: { since: number; from: number }, at: number, cancelled: () => boolean): Promise<boolean> {
+  if (rate !== Infinity) {
+    const due = pace.since + ((at - pace.from) / rate) * 1000;
+    for (let now = performance.now(); now < due && !cancelled(); now = performance.now()) await sleep(Math.min(50, due - now));
+  }
+  return cancelled();
 }
 
 /**
@@ -76,10 +88,11 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
 
   const bounds = sliceBounds(n, plan.pairs, size);
   const pairStart = new Set<number>(plan.pairs);
+  const pace = { since: performance.now(), from: bounds[counters.slicesDone] ?? 0 };
   for (let s = counters.slicesDone; s < counters.slicesTotal; s++) {
     try {
       await yieldToLoop();
-      if (deps.cancelRequested(operationId)) return finish("cancelled");
+      if (await paced(limits.maxBlocksPerSecond, pace, bounds[s]!, () => deps.cancelRequested(operationId))) return finish("cancelled");
       const denied = deps.mayWrite(op);
       if (denied !== null) return finish("failed", { code: denied.code, message: denied.message });
       const info = await adapter.info();

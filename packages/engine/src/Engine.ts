@@ -13,7 +13,9 @@ import type { Journal, OperationRecord } from "./Journal.js";
 import { MAX_PART_OPERATIONS, definePart, partView, type PartView } from "./Parts.js";
 import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
 import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
-import { DEFAULT_ENGINE_LIMITS, ProjectAccess, denied, validateLimits, type EngineLimits, type ProjectConfig, type RequestContext } from "./Project.js";
+import { DEFAULT_ENGINE_LIMITS, denied, validateLimits, type EngineLimits, type ProjectAccess, type ProjectConfig, type RequestContext } from "./Project.js";
+import { ProjectRegistry } from "./ProjectRegistry.js";
+import { checkProtectedParts } from "./ProtectedParts.js";
 import { reviewRecovery, type RecoveryReview } from "./Recovery.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
 import { conflictView, operationView, prepareView, type ConflictView, type OperationStatusView, type PrepareView } from "./Views.js";
@@ -51,7 +53,7 @@ const KEY = /^[\x21-\x7e]{1,128}$/;
  * one at a time in the background (`settle()` waits for the queue).
  */
 export class Engine {
-  private readonly projects = new Map<string, ProjectAccess>();
+  private readonly projects: ProjectRegistry;
   private readonly limits: EngineLimits;
   private readonly clock: () => number;
   private readonly newId: (prefix: string) => string;
@@ -73,7 +75,7 @@ export class Engine {
     this.catalog = createMaterialCatalog(o.registry);
     this.connections = new ConnectionRules(o.registry);
     this.feed = new ChangeFeed(this.limits.changeFeedCapacity);
-    for (const p of o.projects) this.projects.set(p.projectId, new ProjectAccess(p));
+    this.projects = new ProjectRegistry(o.projects, o.journal, (id) => this.plan(id));
     this.ops = new OperationQueue(
       {
         adapter: o.adapter,
@@ -83,10 +85,7 @@ export class Engine {
         clock: this.clock,
         plans: (id) => this.plan(id),
         syncEvents: () => this.syncEvents(),
-        mayWrite: (op) => {
-          const p = this.projects.get(op.projectId);
-          return p !== undefined && p.permits(op.initiator) ? null : denied(op.projectId);
-        },
+        mayWrite: (op) => this.projects.mayWrite(op),
       },
       (id) => this.finished(id),
     );
@@ -123,6 +122,33 @@ export class Engine {
   projectScope(ctx: RequestContext): Result<{ readonly projectId: string; readonly area: Box3 }> {
     const s = this.scope(ctx);
     return s.ok ? ok({ projectId: s.value.config.projectId, area: s.value.config.area }) : s;
+  }
+
+  /**
+   * Host control: creates a project or redefines one (area, owner, members; protections are kept).
+   * A smaller area stops running operations whose plan leaves it before their next slice. Errors:
+   * `invalid_request` (id, area, owner).
+   */
+  defineProject(config: ProjectConfig): Result<void> {
+    return this.projects.define(config);
+  }
+
+  /**
+   * `/ai protect`: while protected, no plan (build or undo) that writes a block of the part's mask
+   * is prepared or admitted, and a running one stops before its next slice. Errors: not_found.
+   */
+  protectPart(ctx: RequestContext, partId: string, on: boolean): Result<PartView> {
+    const scope = this.scope(ctx);
+    if (!scope.ok) return scope;
+    const part = typeof partId === "string" ? this.o.journal.getPart(partId) : null;
+    if (part === null || part.projectId !== ctx.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(partId)} in this project`));
+    scope.value.protect(part.partId, on);
+    return ok(partView(part));
+  }
+
+  /** The project's protected part ids (for hosts that persist them). */
+  protectedParts(projectId: string): readonly string[] {
+    return [...(this.projects.get(projectId)?.protectedParts ?? [])].sort();
   }
 
   /** Administrator control: grant or revoke a player's access (takes effect before the next slice). */
@@ -259,6 +285,8 @@ export class Engine {
       const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits, connections: this.connections };
       const prepared = await prepareContent(deps, scope.value.config, world, input);
       if (!prepared.ok) return prepared;
+      const guarded = checkProtectedParts(this.o.journal, scope.value.protectedParts, prepared.value.content);
+      if (!guarded.ok) return guarded;
       const plan = this.store(prepared.value.content, seq);
       return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(this.o.registry, plan)]));
     });
@@ -275,6 +303,8 @@ export class Engine {
       const seq = this.o.journal.headSeq();
       const undo = await prepareUndoContent(this.o.journal, this.o.adapter, (id) => this.plan(id), op.value, world, this.limits.conflictSampleSize);
       if (!undo.ok) return undo;
+      const guarded = checkProtectedParts(this.o.journal, scope.value.protectedParts, undo.value.content);
+      if (!guarded.ok) return guarded;
       const plan = this.store(undo.value.content, seq);
       const { count, sample } = undo.value.conflicts;
       return ok({ ...prepareView(plan, planWarnings(this.o.registry, plan)), undo_of: op.value.operationId, conflicts: { count, sample: sample.map(conflictView) } });
@@ -299,6 +329,8 @@ export class Engine {
     const admitted = admitPlan(journal, this.limits, this.clock(), ctx.projectId, plan_id, plan_hash);
     if (!admitted.ok) return admitted;
     const plan = admitted.value;
+    const guarded = checkProtectedParts(journal, scope.value.protectedParts, plan);
+    if (!guarded.ok) return guarded;
     const world = await this.o.adapter.info();
     if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
     const op = newOperation(journal, plan, ctx, idempotency_key, this.newId("op"), this.clock(), this.limits.sliceSize);
@@ -339,6 +371,7 @@ export class Engine {
   }
 
   private finished(operationId: string): void {
+    this.projects.finished(operationId);
     const done = this.o.journal.getOperation(operationId);
     if (done === null || done.kind !== "undo" || done.undoOf === null || done.status !== "applied") return;
     const original = this.o.journal.getOperation(done.undoOf);

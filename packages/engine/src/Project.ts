@@ -25,6 +25,12 @@ export interface EngineLimits {
   readonly maxSurfaceColumns: number;
   /** Entries per operation_list page. */
   readonly operationPageLimit: number;
+  /**
+   * Write pacing: slices of one operation are spaced so it writes at most this many blocks per
+   * second (Infinity: as fast as the world accepts). Protects a busy server; a cancel still lands
+   * between slices.
+   */
+  readonly maxBlocksPerSecond: number;
 }
 
 export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
@@ -41,7 +47,11 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   maxJournalBytes: 8 * 1024 ** 3,
   maxSurfaceColumns: 4096,
   operationPageLimit: 50,
+  maxBlocksPerSecond: Infinity,
 };
+
+/** Project ids: what `/ai project create` and the MCP scope accept. */
+export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** A building project: who may act, and the permitted area (inclusive). */
 export interface ProjectConfig {
@@ -50,6 +60,8 @@ export interface ProjectConfig {
   readonly members?: readonly string[];
   readonly area: Box3;
   readonly description?: string;
+  /** Parts the agent may not write (DESIGN §7 `/ai protect`): every plan touching their mask is refused. */
+  readonly protectedParts?: readonly string[];
 }
 
 /** The verified caller. `admin` may run recovery; `agent` acts within its projects only. */
@@ -66,9 +78,28 @@ export interface RequestContext {
 /** Mutable access list of one project (revocation takes effect before the next slice). */
 export class ProjectAccess {
   private readonly allowed: Set<string>;
+  /** Protected part ids; `protectionVersion` counts changes so running operations recheck. */
+  readonly protectedParts: Set<string>;
+  protectionVersion = 0;
 
-  constructor(readonly config: ProjectConfig) {
+  constructor(public config: ProjectConfig) {
     this.allowed = new Set([config.ownerId, ...(config.members ?? [])]);
+    this.protectedParts = new Set(config.protectedParts ?? []);
+  }
+
+  /** A new area, owner or member list (from the host); protections are kept. */
+  redefine(config: ProjectConfig): void {
+    for (const id of [this.config.ownerId, ...(this.config.members ?? [])]) this.allowed.delete(id);
+    for (const id of [config.ownerId, ...(config.members ?? [])]) this.allowed.add(id);
+    this.config = config;
+    for (const id of config.protectedParts ?? []) this.protectedParts.add(id);
+    this.protectionVersion++;
+  }
+
+  protect(partId: string, on: boolean): void {
+    if (on) this.protectedParts.add(partId);
+    else this.protectedParts.delete(partId);
+    this.protectionVersion++;
   }
 
   set(playerId: string, allowed: boolean): void {
@@ -88,6 +119,7 @@ export function denied(projectId: string): McbError {
 
 export function validateLimits(l: EngineLimits): void {
   for (const [k, v] of Object.entries(l)) {
+    if (k === "maxBlocksPerSecond" && v === Infinity) continue;
     if (!Number.isInteger(v) || v <= 0) throw new RangeError(`engine limit ${k} must be a positive integer, got ${String(v)}`);
   }
   if (l.sliceSize > 512) throw new RangeError("sliceSize is at most 512 (DESIGN §17)");

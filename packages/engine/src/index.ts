@@ -22,7 +22,7 @@ export {
 export type { Journal, OperationStatus, OperationRecord, SliceRecord, PartRecord, ConflictSample } from "./Journal.js";
 export { MemoryJournal } from "./MemoryJournal.js";
 export { SqliteJournal } from "./SqliteJournal.js";
-export { DEFAULT_ENGINE_LIMITS, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";
+export { DEFAULT_ENGINE_LIMITS, PROJECT_ID, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";
 export type { BuildPrepareInput, ExpectedBlock } from "./Prepare.js";
 export type { OperationStatusView, PrepareView, ConflictView } from "./Views.js";
 export { expandInspectedBlocks, type RegionInspectInput, type RegionInspectView, type InspectedBlock } from "./Inspect.js";
