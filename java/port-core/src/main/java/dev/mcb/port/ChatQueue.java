@@ -10,7 +10,8 @@ import java.util.List;
  * message is dropped and the next poll says how many were lost.
  */
 public final class ChatQueue {
-  public record Message(long id, String playerId, String playerName, String text, Integer x, Integer y, Integer z) {}
+  /** {@code yaw}/{@code pitch}: the player's view direction in degrees (Minecraft convention), or null. */
+  public record Message(long id, String playerId, String playerName, String text, Integer x, Integer y, Integer z, Float yaw, Float pitch) {}
 
   public record Poll(List<Message> messages, long dropped) {}
 
@@ -26,8 +27,13 @@ public final class ChatQueue {
 
   /** Called by the host for a player's {@code /ai} command; the text is cut to {@link #MAX_TEXT}. */
   public synchronized Message offer(String playerId, String playerName, String text, Integer x, Integer y, Integer z) {
+    return offer(playerId, playerName, text, x, y, z, null, null);
+  }
+
+  /** The same with the player's view direction (for {@code /ai camera save}). */
+  public synchronized Message offer(String playerId, String playerName, String text, Integer x, Integer y, Integer z, Float yaw, Float pitch) {
     String t = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) : text;
-    Message m = new Message(nextId++, playerId, playerName, t, x, y, z);
+    Message m = new Message(nextId++, playerId, playerName, t, x, y, z, yaw, pitch);
     queue.addLast(m);
     while (queue.size() > capacity) {
       queue.removeFirst();

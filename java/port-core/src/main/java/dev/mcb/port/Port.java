@@ -193,6 +193,12 @@ public final class Port {
         pos.addProperty("z", m.z());
         j.add("position", pos);
       }
+      if (m.yaw() != null && m.pitch() != null) {
+        JsonObject look = new JsonObject();
+        look.addProperty("yaw", m.yaw());
+        look.addProperty("pitch", m.pitch());
+        j.add("look", look);
+      }
       list.add(j);
     }
     JsonObject o = new JsonObject();

@@ -23,6 +23,7 @@ class PortServerTest {
   EventLog events;
   PortServer server;
   HttpClient http = HttpClient.newHttpClient();
+  ChatQueue chat;
 
   @BeforeEach
   void start() throws Exception {
@@ -33,7 +34,7 @@ class PortServerTest {
     TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 16, System::nanoTime, stats);
     game.start(scheduler);
     events = new EventLog(100);
-    ChatQueue chat = new ChatQueue(4);
+    chat = new ChatQueue(4);
     server = new PortServer(new Port(world, scheduler, events, chat, (player, text) -> player.startsWith("0"), stats, config), config);
     server.start();
   }
@@ -164,6 +165,20 @@ class PortServerTest {
     JsonObject res = JsonParser.parseString(r.body()).getAsJsonObject().getAsJsonObject("result");
     assertEquals(1, res.getAsJsonArray("events").size());
     assertEquals(3, res.getAsJsonArray("events").get(0).getAsJsonObject().get("x").getAsInt());
+  }
+
+  @Test
+  void chatPollCarriesTheServersPositionAndLook() throws Exception {
+    chat.offer("00000000-0000-0000-0000-000000000001", "Steve", "camera save gate", 4, 65, -7, 90.5f, -12.25f);
+    chat.offer("00000000-0000-0000-0000-000000000002", "Alex", "build", null, null, null);
+    JsonObject r = JsonParser.parseString(post("chat_poll", "{}", TOKEN).body()).getAsJsonObject().getAsJsonObject("result");
+    JsonObject first = r.getAsJsonArray("messages").get(0).getAsJsonObject();
+    assertEquals(-7, first.getAsJsonObject("position").get("z").getAsInt());
+    assertEquals(90.5f, first.getAsJsonObject("look").get("yaw").getAsFloat());
+    assertEquals(-12.25f, first.getAsJsonObject("look").get("pitch").getAsFloat());
+    JsonObject second = r.getAsJsonArray("messages").get(1).getAsJsonObject();
+    assertFalse(second.has("position"));
+    assertFalse(second.has("look"));
   }
 
   @Test

@@ -61,7 +61,7 @@ final class PlayerHooks implements ChatSink {
         return;
       }
       Pos pos = p.getPosition();
-      ChatQueue.Message m = chat.offer(p.getUuid().toString(), p.getUsername(), String.join(" ", ctx.get(text)), pos.blockX(), pos.blockY(), pos.blockZ());
+      ChatQueue.Message m = chat.offer(p.getUuid().toString(), p.getUsername(), String.join(" ", ctx.get(text)), pos.blockX(), pos.blockY(), pos.blockZ(), pos.yaw(), pos.pitch());
       p.sendMessage(Component.text("[mcb] queued #" + m.id()));
     }, text);
     MinecraftServer.getCommandManager().register(ai);

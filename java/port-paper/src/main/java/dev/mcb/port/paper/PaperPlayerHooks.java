@@ -130,7 +130,7 @@ final class PaperPlayerHooks implements Listener, CommandExecutor, ChatSink {
     }
     if (args.length == 0) return false; // usage from plugin.yml
     Location l = p.getLocation();
-    ChatQueue.Message m = chat.offer(p.getUniqueId().toString(), p.getName(), String.join(" ", args), l.getBlockX(), l.getBlockY(), l.getBlockZ());
+    ChatQueue.Message m = chat.offer(p.getUniqueId().toString(), p.getName(), String.join(" ", args), l.getBlockX(), l.getBlockY(), l.getBlockZ(), l.getYaw(), l.getPitch());
     p.sendMessage(Component.text("[mcb] queued #" + m.id()));
     return true;
   }
