@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { PortWorld } from "@mcb/adapter-paper";
 import { blockEntityPredicate, createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import { Engine, SqliteJournal, type RequestContext, type WorldAdapter } from "@mcb/engine";
+import { Engine, SqliteJournal, type EngineLimits, type RequestContext, type WorldAdapter } from "@mcb/engine";
 import { acquireStateLock } from "./StateLock.js";
 
 /** The embedded default world's project: one local owner, a 8192 × 8192 area around the origin. */
@@ -77,7 +77,7 @@ async function connectPort(target: WorldTarget): Promise<Result<{ world: WorldAd
  * operation left unfinished by a previous process comes back as recovery_required. One process at
  * a time: a directory locked by a live process is `busy` (see `acquireStateLock`).
  */
-export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, target: WorldTarget = {}): Promise<Result<EmbeddedWorld>> {
+export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, target: WorldTarget = {}, limits: Partial<EngineLimits> = {}): Promise<Result<EmbeddedWorld>> {
   const dir = resolve(stateDir);
   mkdirSync(dir, { recursive: true });
   let world: WorldAdapter;
@@ -106,6 +106,7 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, ta
       adapter: world,
       journal,
       registry,
+      limits,
       projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: target.portUrl === undefined ? "embedded default world" : "server world through the world port" }],
     });
   } catch (e) {

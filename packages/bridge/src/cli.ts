@@ -7,6 +7,9 @@ import { emit, intOption, withWorld, type Out } from "./CliSupport.js";
 import { DEFAULT_STATE_DIR, worldTargetOf, type WorldLocation } from "./EmbeddedWorld.js";
 import { CameraStore } from "./mcp/CameraStore.js";
 import { runMcpServer } from "./McpCommand.js";
+import { runChat } from "./chat/ChatCommand.js";
+import { doctorReport } from "./chat/Doctor.js";
+import { attachToChat } from "./chat/McpAttach.js";
 import { compileRecipeFile, formatSummary } from "./RecipeCommand.js";
 import { SCHEM_OPTIONS, SCHEM_USAGE, limitsFromFlags, runSchemCommand } from "./SchemCli.js";
 import { captureToFile } from "./CameraCommands.js";
@@ -23,6 +26,10 @@ const USAGE = `usage:
   mcb recovery review <operation_id>
   mcb recovery abandon <operation_id> <digest>
   mcb mcp [read limits]              MCP server over stdio (22 tools) on the embedded world
+  mcb mcp --attach                   MCP for an agent of mcb chat (MCB_CHAT_MCP/_TOKEN from the chat)
+  mcb chat --console [--max-rate N]  in-game /ai bridge over ACP; --console: stdin lines are the
+                                     local player's /ai messages (with --world: players in game)
+  mcb doctor                         configuration and what is missing, as JSON
 ${SCHEM_USAGE}
   mcb terrain preview <terrain.json> -o <out.png> [--resolution N]
   mcb terrain batch <terrain.json> [--max-tiles N]   apply every tile, resumable
@@ -58,6 +65,10 @@ async function main(argv: string[]): Promise<number> {
         height: { type: "string" },
         "view-distance": { type: "string" },
         help: { type: "boolean", short: "h" },
+        attach: { type: "boolean" },
+        console: { type: "boolean" },
+        "max-rate": { type: "string" },
+        "max-area": { type: "string" },
         ...SCHEM_OPTIONS,
       },
     });
@@ -124,6 +135,12 @@ async function main(argv: string[]): Promise<number> {
     }
     case "mcp":
       if (args.length !== 0) return usage();
+      if (parsed.values.attach === true) {
+        const r = await attachToChat();
+        if (r.ok) return 0;
+        process.stderr.write(`${JSON.stringify({ error: r.error })}\n`);
+        return 1;
+      }
     {
       const policy = limitsFromFlags(parsed.values);
       if (!policy.ok) return emit(policy, { json: true }, () => "");
@@ -131,6 +148,19 @@ async function main(argv: string[]): Promise<number> {
       if (r.ok) return 0;
       process.stderr.write(`${JSON.stringify({ error: r.error })}\n`);
       return 1;
+    }
+    case "chat": {
+      const maxRate = intOption(parsed.values["max-rate"]);
+      const maxArea = intOption(parsed.values["max-area"]);
+      if (args.length !== 0 || maxRate === null || maxArea === null) return usage();
+      const r = await runChat(state, { console: parsed.values.console === true, ...(maxRate === undefined ? {} : { maxRate }), ...(maxArea === undefined ? {} : { maxAreaSide: maxArea }) });
+      return r.ok ? 0 : emit(r, { json: true }, () => "");
+    }
+    case "doctor": {
+      if (args.length !== 0) return usage();
+      const report = await doctorReport(state);
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return report.ok === true ? 0 : 1;
     }
     case "schem":
       return runSchemCommand(args, parsed.values, state, o);

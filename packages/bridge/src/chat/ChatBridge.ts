@@ -1,0 +1,245 @@
+import { fileURLToPath } from "node:url";
+import type * as acp from "@agentclientprotocol/sdk";
+import { createMaterialCatalog } from "@mcb/blocks";
+import type { RequestContext } from "@mcb/engine";
+import type { Box3 } from "@mcb/recipe";
+import { SchematicLibrary } from "@mcb/schematic";
+import { join } from "node:path";
+import type { EmbeddedWorld } from "../EmbeddedWorld.js";
+import { CameraStore } from "../mcp/CameraStore.js";
+import { CaptureCache } from "../mcp/CaptureCache.js";
+import { createMcbMcpServer, MCP_SERVER_NAME } from "../mcp/McbMcpServer.js";
+import { TerrainCache } from "../mcp/TerrainCache.js";
+import { MCB_VERSION } from "../McpCommand.js";
+import { agentEnvironment, type AgentConfig } from "./AgentConfig.js";
+import { ChatAreas, type AreaPolicy } from "./ChatAreas.js";
+import { CHAT_HELP, parseChatCommand } from "./ChatCommands.js";
+import { ChatProjects, type ChatProject } from "./ChatProjects.js";
+import { ChatSender } from "./ChatSender.js";
+import type { ChatMessage, ChatSource } from "./ChatSource.js";
+import { McpRelay } from "./McpRelay.js";
+import { ProjectTurns, projectWorkDir } from "./ProjectTurns.js";
+import { SessionStore } from "./SessionStore.js";
+import { activeOperations, stopProject, undoForPlayer } from "./WorldActions.js";
+
+export interface ChatBridgeOptions {
+  readonly world: EmbeddedWorld;
+  readonly source: ChatSource;
+  /** Null: no agent configured (requests are answered with what is missing). */
+  readonly agent: AgentConfig | null;
+  readonly area: AreaPolicy;
+  /** The console player, who starts in the embedded default project. */
+  readonly consolePlayer?: { readonly playerId: string; readonly projectId: string };
+  readonly log?: (line: string) => void;
+}
+
+const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
+
+/**
+ * `mcb chat`: reads `/ai` messages (game or console), runs chat commands, and forwards requests to
+ * one ACP agent per project whose MCP tools act, through the relay, with the project and player
+ * the server reported — never ones named in the text. Replies go to the initiating player only.
+ */
+export class ChatBridge {
+  private readonly turns = new Map<string, ProjectTurns>();
+  private readonly sender: ChatSender;
+  private readonly sessions: SessionStore;
+  private readonly areas: ChatAreas;
+  private readonly cameras: CameraStore;
+  private readonly pending = new Set<Promise<void>>();
+  private readonly log: (line: string) => void;
+
+  private constructor(
+    private readonly o: ChatBridgeOptions,
+    private readonly projects: ChatProjects,
+    private readonly relay: McpRelay,
+  ) {
+    this.sender = new ChatSender((p, t) => o.source.reply(p, t));
+    this.sessions = new SessionStore(o.world.dir);
+    this.areas = new ChatAreas(o.area, projects);
+    this.cameras = new CameraStore(o.world.dir);
+    this.log = o.log ?? ((l) => process.stderr.write(`mcb chat: ${l}\n`));
+  }
+
+  static async open(o: ChatBridgeOptions): Promise<ChatBridge> {
+    const projects = ChatProjects.open(o.world.dir);
+    if (!projects.ok) throw Object.assign(new Error(projects.error.message), { mcb: projects.error });
+    for (const p of projects.value.all()) {
+      const r = o.world.engine.defineProject({ projectId: p.projectId, ownerId: p.ownerId, area: p.area, protectedParts: p.protectedParts });
+      if (!r.ok) throw new Error(`stored project ${p.projectId}: ${r.error.message}`);
+    }
+    const c = o.consolePlayer;
+    if (c !== undefined && projects.value.get(c.projectId) === undefined) {
+      const scope = o.world.engine.projectScope({ principal: { playerId: c.playerId, role: "agent" }, projectId: c.projectId });
+      if (!scope.ok) throw new Error(`the console player has no access to project ${c.projectId}`);
+      projects.value.put({ projectId: c.projectId, ownerId: c.playerId, ownerName: "console", area: scope.value.area, protectedParts: [], createdAt: new Date().toISOString() });
+    }
+    if (c !== undefined && projects.value.activeOf(c.playerId) === undefined) projects.value.select(c.playerId, c.projectId);
+    return new ChatBridge(o, projects.value, await McpRelay.start());
+  }
+
+  /** Serves until the source ends (console input closed) or `signal` aborts; then drains and closes. */
+  async run(signal?: AbortSignal): Promise<void> {
+    while (!this.o.source.ended && signal?.aborted !== true) {
+      let messages: readonly ChatMessage[];
+      try {
+        messages = await this.o.source.poll();
+      } catch (e) {
+        this.log(`chat poll failed: ${(e as Error).message}`);
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      for (const m of messages) this.track(this.handle(m));
+    }
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await Promise.all([...this.turns.values()].map((t) => t.idle()));
+    await this.sender.idleAll();
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.turns.values()].map((t) => t.stopAgent()));
+    await this.relay.close();
+  }
+
+  private track(p: Promise<void>): void {
+    const q = p.catch((e: unknown) => this.log(`message failed: ${e instanceof Error ? e.message : String(e)}`)).finally(() => this.pending.delete(q));
+    this.pending.add(q);
+  }
+
+  private say(playerId: string, text: string): void {
+    this.sender.send(playerId, text);
+  }
+
+  private projectOf(m: ChatMessage): ChatProject | null {
+    const id = this.projects.activeOf(m.playerId);
+    const p = id === undefined ? undefined : this.projects.get(id);
+    return p !== undefined && p.ownerId === m.playerId ? p : null;
+  }
+
+  private ctxOf(p: ChatProject): RequestContext {
+    return { principal: { playerId: p.ownerId, role: "agent" }, projectId: p.projectId };
+  }
+
+  private async handle(m: ChatMessage): Promise<void> {
+    const cmd = parseChatCommand(m.text);
+    const who = m.playerId;
+    switch (cmd.kind) {
+      case "usage":
+        return this.say(who, cmd.message);
+      case "help":
+        for (const line of CHAT_HELP) this.say(who, line);
+        return;
+      case "project_create": {
+        const r = this.areas.create(cmd.name, m, (p) => this.o.world.engine.defineProject({ projectId: p.projectId, ownerId: p.ownerId, area: p.area, protectedParts: [] }));
+        return this.say(who, r.ok ? `Project ${cmd.name} created and selected: ${areaText(r.value.area)}.` : r.error.message);
+      }
+      case "project_use": {
+        const p = this.projects.get(cmd.name);
+        if (p === undefined || p.ownerId !== who) return this.say(who, `You have no project named ${cmd.name}.`);
+        this.projects.select(who, p.projectId);
+        return this.say(who, `Using project ${p.projectId}: ${areaText(p.area)}.`);
+      }
+      default:
+        break;
+    }
+    const project = this.projectOf(m);
+    if (project === null) return this.say(who, "You have no project selected: /ai project create <name> (an area around you), or /ai project use <name>.");
+    const ctx = this.ctxOf(project);
+    const engine = this.o.world.engine;
+    switch (cmd.kind) {
+      case "area_set": {
+        if (this.turnsOf(project).running !== null) return this.say(who, "A request is running; /ai stop it before changing the area.");
+        const r = this.areas.setArea(project, cmd.box, (p) => engine.defineProject({ projectId: p.projectId, ownerId: p.ownerId, area: p.area, protectedParts: p.protectedParts }));
+        return this.say(who, r.ok ? `Area of ${project.projectId} set: ${areaText(cmd.box)}.` : r.error.message);
+      }
+      case "status":
+        return this.status(who, project, ctx);
+      case "stop": {
+        const turns = this.turnsOf(project);
+        const dropped = turns.clearQueue();
+        const report = await stopProject(engine, project, turns);
+        for (const line of report) this.say(who, line);
+        if (dropped > 0) this.say(who, `${dropped} queued request${dropped === 1 ? "" : "s"} dropped.`);
+        return;
+      }
+      case "undo":
+        engine.setAccess(project.projectId, project.ownerId, true);
+        return this.say(who, await undoForPlayer(engine, ctx, cmd.operationId));
+      case "camera_save": {
+        if (m.position === undefined || m.look === undefined) return this.say(who, "Your position and view are unknown here; on the console use mcb camera save <name> -- x y z yaw pitch.");
+        const saved = this.cameras.save(cmd.name, { x: m.position.x + 0.5, y: m.position.y, z: m.position.z + 0.5, yaw: m.look.yaw, pitch: Math.max(-90, Math.min(90, m.look.pitch)) });
+        return this.say(who, saved.ok ? `Camera ${cmd.name} saved at your position and view.` : saved.error.message);
+      }
+      case "protect": {
+        const r = engine.protectPart(ctx, cmd.partId, cmd.on);
+        if (!r.ok) return this.say(who, r.error.message);
+        this.projects.put({ ...project, protectedParts: engine.protectedParts(project.projectId) });
+        return this.say(who, `Part ${r.value.name} (${r.value.part_id}, ${r.value.count} blocks) ${cmd.on ? "is protected from agent changes" : "is no longer protected"}.`);
+      }
+      case "prompt": {
+        if (this.o.agent === null) return this.say(who, "No agent is configured: install the optional codex-acp or set MCB_ACP_COMMAND (see mcb doctor).");
+        const turns = this.turnsOf(project);
+        const busy = turns.running !== null;
+        if (!turns.submit(m)) return this.say(who, "The queue of this project is full (8 requests); try again later.");
+        if (busy) this.say(who, `Queued (${turns.queued} waiting): one request runs at a time in a project.`);
+        return;
+      }
+    }
+  }
+
+  private turnsOf(project: ChatProject): ProjectTurns {
+    let t = this.turns.get(project.projectId);
+    if (t !== undefined) return t;
+    const agent = this.o.agent!;
+    const engine = this.o.world.engine;
+    const world = this.o.world;
+    const ctx = this.ctxOf(project);
+    const shared = { catalog: createMaterialCatalog(world.registry), terrain: new TerrainCache(), captures: new CaptureCache() };
+    const token = this.relay.grant(() =>
+      createMcbMcpServer(
+        { engine, ctx, registry: world.registry, world: world.world, library: new SchematicLibrary(join(world.dir, "schematics"), world.registry), cameras: this.cameras, ...shared },
+        MCB_VERSION,
+      ),
+    );
+    const mcp: acp.McpServerStdio = {
+      name: MCP_SERVER_NAME,
+      command: process.execPath,
+      args: [CLI, "mcp", "--attach"],
+      env: [
+        { name: "MCB_CHAT_MCP", value: this.relay.address },
+        { name: "MCB_CHAT_MCP_TOKEN", value: token },
+      ],
+    };
+    const cwd = projectWorkDir(world.dir, project.projectId);
+    t = new ProjectTurns(
+      {
+        projectId: project.projectId,
+        area: () => this.projects.get(project.projectId)?.area ?? project.area,
+        launch: () => ({ command: agent.command, args: agent.args, cwd, env: agentEnvironment(agent, process.env, join(world.dir, "chat", "agent-home")) }),
+        mcpServer: () => mcp,
+        say: (p, text) => this.say(p, text),
+        log: (l) => this.log(`[${project.projectId}] ${l}`),
+        beforeTurn: () => engine.setAccess(project.projectId, project.ownerId, true),
+      },
+      this.sessions,
+    );
+    this.turns.set(project.projectId, t);
+    return t;
+  }
+
+  private async status(who: string, project: ChatProject, ctx: RequestContext): Promise<void> {
+    const turns = this.turns.get(project.projectId);
+    const running = turns?.running;
+    this.say(who, `Project ${project.projectId}: ${areaText(project.area)}; ${project.protectedParts.length} protected part(s).`);
+    this.say(who, running ? `Request running: ${JSON.stringify(running.message.text.slice(0, 80))}; ${turns!.queued} queued.` : "No request running.");
+    const admin: RequestContext = { principal: { playerId: "mcb-chat", role: "admin" }, projectId: ctx.projectId };
+    const active = await activeOperations(this.o.world.engine, admin);
+    this.say(who, active.length === 0 ? "No world change running." : active.map((op) => `${op.operation_id} ${op.status} ${op.written}/${op.total}`).join("; "));
+    this.say(who, `Camera: captures render from the world's blocks (no live client); ${this.cameras.list().length} saved viewpoint(s).`);
+  }
+}
+
+export function areaText(a: Box3): string {
+  return `x ${a.minX}..${a.maxX}, y ${a.minY}..${a.maxY}, z ${a.minZ}..${a.maxZ}`;
+}

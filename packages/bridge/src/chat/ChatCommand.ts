@@ -1,0 +1,69 @@
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { PortWorld } from "@mcb/adapter-paper";
+import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, openEmbeddedWorld, type WorldLocation } from "../EmbeddedWorld.js";
+import { agentConfigFrom } from "./AgentConfig.js";
+import { DEFAULT_AREA_POLICY } from "./ChatAreas.js";
+import { ChatBridge } from "./ChatBridge.js";
+import type { ChatSource } from "./ChatSource.js";
+import { ConsoleChat } from "./ConsoleChat.js";
+import { PortChat } from "./PortChat.js";
+
+export interface ChatOptions {
+  /** Read `/ai` lines from stdin as the local player instead of the game's chat queue. */
+  readonly console: boolean;
+  /** Engine write pacing in blocks per second (default: unpaced). */
+  readonly maxRate?: number;
+  readonly maxAreaSide?: number;
+}
+
+/** Largest |x| and |z| of a server world (the vanilla world border). */
+const WORLD_EDGE = 29_999_984;
+
+/**
+ * `mcb chat`: the in-game `/ai` bridge. With `--console` (the embedded world by default) stdin
+ * lines are the local player's messages and replies go to stdout; with `--world port://…` the
+ * server's `/ai` queue is polled and replies go to each player in game. Ends on SIGINT/SIGTERM, or
+ * when the console's input closes and every request has been answered.
+ */
+export async function runChat(where: WorldLocation, options: ChatOptions): Promise<Result<void>> {
+  if (!options.console && where.target.portUrl === undefined)
+    return fail(mcbError("invalid_request", "mcb chat needs --console (the local player on this terminal) or --world port://127.0.0.1:PORT (players in game)", { reason: "usage" }));
+  const opened = await openEmbeddedWorld(where.dir, where.target, options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate });
+  if (!opened.ok) return opened;
+  const w = opened.value;
+  const agent = agentConfigFrom(process.env, w.dir);
+  if (!agent.ok) process.stderr.write(`mcb chat: ${agent.error.message}; /ai requests will say so (commands still work)\n`);
+  const info = await w.world.info();
+  const zone = w.memory !== null ? EMBEDDED_AREA : { minX: -WORLD_EDGE, minY: info.minY, minZ: -WORLD_EDGE, maxX: WORLD_EDGE, maxY: info.maxY, maxZ: WORLD_EDGE };
+  const source: ChatSource = options.console
+    ? new ConsoleChat(process.stdin, process.stdout, { playerId: EMBEDDED_OWNER, playerName: "console" })
+    : new PortChat((w.world as PortWorld).port);
+  const abort = new AbortController();
+  const stop = (): void => abort.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  let bridge: ChatBridge;
+  try {
+    bridge = await ChatBridge.open({
+      world: w,
+      source,
+      agent: agent.ok ? agent.value : null,
+      area: { ...DEFAULT_AREA_POLICY, ...(options.maxAreaSide === undefined ? {} : { maxSide: options.maxAreaSide }), zone },
+      ...(options.console ? { consolePlayer: { playerId: EMBEDDED_OWNER, projectId: EMBEDDED_PROJECT } } : {}),
+    });
+  } catch (e) {
+    await w.close();
+    const err = (e as { mcb?: unknown }).mcb;
+    return fail(err !== undefined ? (err as ReturnType<typeof mcbError>) : mcbError("invalid_request", (e as Error).message));
+  }
+  process.stderr.write(`mcb chat: ${options.console ? "console player" : `polling /ai on ${where.target.portUrl}`}; agent ${agent.ok ? agent.value.kind : "none"}; state ${w.dir}\n`);
+  try {
+    await bridge.run(abort.signal);
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    await source.close();
+    await w.close();
+  }
+  return ok(undefined);
+}

@@ -1,0 +1,81 @@
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import { PortClient } from "@mcb/adapter-paper";
+import type { WorldLocation } from "../EmbeddedWorld.js";
+import { AcpAgent } from "./AcpAgent.js";
+import { agentConfigFrom, agentEnvironment, codexAcpPath } from "./AgentConfig.js";
+import { projectWorkDir } from "./ProjectTurns.js";
+
+function version(pkg: string): string | null {
+  try {
+    return (createRequire(import.meta.url)(`${pkg}/package.json`) as { version: string }).version;
+  } catch {
+    return null;
+  }
+}
+
+const SECRET_NAMES = ["MCB_PORT_TOKEN", "MCB_OPENAI_API_KEY", "MCB_CODEX_API_KEY"] as const;
+
+/**
+ * `mcb doctor`: what is configured and what is missing, as JSON (secrets only as set/missing).
+ * Starts the agent and asks ACP `initialize` (no model is contacted), and asks a world port's
+ * `/health` when `--world` is given.
+ */
+export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv = process.env): Promise<Record<string, unknown>> {
+  const dir = resolve(where.dir);
+  const missing: string[] = [];
+  const secrets = Object.fromEntries(SECRET_NAMES.map((k) => [k, env[k] !== undefined && env[k]!.length > 0 ? "set" : "missing"]));
+  const config = agentConfigFrom(env, dir);
+  let agent: Record<string, unknown>;
+  if (!config.ok) {
+    missing.push(config.error.message);
+    agent = { configured: false };
+  } else {
+    const c = config.value;
+    agent = { configured: true, kind: c.kind, command: c.command, args: c.args, codex_home: c.codexHome, model: c.model, secrets_passed: Object.keys(c.secrets) };
+    try {
+      const a = await AcpAgent.start({ command: c.command, args: c.args, cwd: projectWorkDir(dir, "doctor"), env: agentEnvironment(c, env, resolve(dir, "chat", "agent-home")) }, {
+        permission: () => ({ outcome: { outcome: "cancelled" } }),
+        update: () => undefined,
+        log: () => undefined,
+      });
+      agent.initialize = {
+        ok: true,
+        protocol_version: a.init.protocolVersion,
+        agent: a.init.agentInfo ?? null,
+        load_session: a.canLoadSession,
+        mcp_stdio: true,
+        auth_methods: (a.init.authMethods ?? []).map((m) => m.id),
+      };
+      await a.kill();
+    } catch (e) {
+      agent.initialize = { ok: false, error: (e as Error).message };
+      missing.push(`the agent did not start: ${(e as Error).message}`);
+    }
+    if (c.kind === "codex-acp" && Object.keys(c.secrets).length === 0)
+      missing.push("no model credentials: set MCB_OPENAI_API_KEY or MCB_CODEX_API_KEY, or sign in once with the pinned Codex in the separate CODEX_HOME shown here");
+  }
+  let world: Record<string, unknown> = { kind: "embedded", state_dir: dir };
+  if (where.target.portUrl !== undefined) {
+    world = { kind: "port", url: where.target.portUrl, state_dir: dir };
+    if (where.target.portToken === undefined) missing.push("MCB_PORT_TOKEN is not set (the world port's token)");
+    else
+      try {
+        const client = new PortClient({ url: where.target.portUrl, token: where.target.portToken });
+        world.health = await client.health();
+        client.close();
+      } catch (e) {
+        world.health = { ok: false, error: (e as Error).message };
+        missing.push(`the world port did not answer: ${(e as Error).message}`);
+      }
+  }
+  return {
+    ok: missing.length === 0,
+    node: process.version,
+    packages: { "@agentclientprotocol/sdk": version("@agentclientprotocol/sdk"), "@modelcontextprotocol/sdk": version("@modelcontextprotocol/sdk"), "@zed-industries/codex-acp": codexAcpPath() === null ? null : version("@zed-industries/codex-acp") },
+    secrets,
+    agent,
+    world,
+    missing,
+  };
+}
