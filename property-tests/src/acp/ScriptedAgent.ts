@@ -6,7 +6,7 @@
  * so `session/load` works across restarts (history is replayed as updates, as real agents do).
  *
  *   "tower"          project_context, build_prepare a 5×5×8 tower next to the player, build_apply,
- *                    wait with progress, camera_capture, report
+ *                    wait with progress, camera_capture, part_define, report
  *   "wall"           prepare and apply a large build, report its operation, wait (for /ai stop)
  *   "slow"           ~1.5 s of progress messages (queue tests)
  *   "stubborn"       ignores session/cancel for 30 s
@@ -114,14 +114,15 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
     const c = done.counters as { written: number };
     const shot = await call("camera_capture", { pose: { x: base.x + 2.5, y: base.y + 4, z: base.z - 12, yaw: 0, pitch: 10, width: 320, height: 180 } });
     await say(`Captured a ${String(shot.width ?? 320)}×${String(shot.height ?? 180)} view (${String(shot.status ?? "done")}).`);
-    await say(`Tower finished: ${c.written} blocks written by ${String(op.operation_id)}.`);
+    const part = await call("part_define", { name: `tower-${String(op.operation_id).slice(-6)}`, operation_id: op.operation_id });
+    await say(`Tower finished: ${c.written} blocks written by ${String(op.operation_id)}, part ${String(part.part_id)}.`);
     return ended();
   }
   if (/wall/i.test(request)) {
     const at = playerPos(all);
     const recipe = { version: 1, operations: [{ type: "box", min: { x: at.x, y: at.y, z: at.z + 5 }, max: { x: at.x + 49, y: at.y + 39, z: at.z + 5 }, block: "minecraft:stone" }] };
     const plan = await call("build_prepare", { recipe });
-    const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `wall-${String(plan.plan_id)}` });
+    const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `wall-${String(plan.plan_id)}`, wait_ms: 0 });
     await say(`Applying ${String(op.operation_id)}: ${String(plan.changed_blocks)} blocks.`);
     await waitOperation(s, say, String(op.operation_id), false);
     return ended();
@@ -155,7 +156,7 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
       "First sentence is short. " +
       "The second one is a little longer and carries on for a while so that the chunks must be joined before it is shown! " +
       "Now a very long passage without any full stop that keeps going and going with plenty of ordinary words so that it cannot fit in one chat message and must be split at word boundaries by the bridge rather than cut in the middle of a word which would look broken in game and it still goes on for some more words to be sure it crosses the limit twice over because the limit is two hundred and forty characters " +
-      "then an emoji 😀 and the end.";
+      "then an emoji 😀 and the end.\n";
     for (let i = 0; i < text.length; i += 7) {
       await client.notify(acp.methods.client.session.update, { sessionId: s.id, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: text.slice(i, i + 7) } } });
     }

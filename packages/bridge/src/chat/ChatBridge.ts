@@ -181,7 +181,7 @@ export class ChatBridge {
         if (this.o.agent === null) return this.say(who, "No agent is configured: install the optional codex-acp or set MCB_ACP_COMMAND (see mcb doctor).");
         const turns = this.turnsOf(project);
         const busy = turns.running !== null;
-        if (!turns.submit(m)) return this.say(who, "The queue of this project is full (8 requests); try again later.");
+        if (!turns.submit({ ...m, text: cmd.text })) return this.say(who, "The queue of this project is full (8 requests); try again later.");
         if (busy) this.say(who, `Queued (${turns.queued} waiting): one request runs at a time in a project.`);
         return;
       }

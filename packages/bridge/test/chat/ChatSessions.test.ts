@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openWorld } from "../support.js";
+import { ChatProcess } from "./ChatProcess.js";
+
+let dirs: string[] = [];
+let procs: ChatProcess[] = [];
+afterEach(() => {
+  procs.forEach((p) => p.kill());
+  procs = [];
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  dirs = [];
+});
+function state(): string {
+  const d = mkdtempSync(join(tmpdir(), "mcb-chat-"));
+  dirs.push(d);
+  return d;
+}
+function chat(dir: string, extra: string[] = [], env: Record<string, string> = {}): ChatProcess {
+  const p = new ChatProcess(["--console", "--state", dir, ...extra], env);
+  procs.push(p);
+  return p;
+}
+async function countBlocks(dir: string, box: { minX: number; minY: number; minZ: number; maxX: number; maxY: number; maxZ: number }, state: string): Promise<number> {
+  const w = await openWorld(dir);
+  try {
+    const r = await w.world.read(box);
+    let n = 0;
+    for (const i of r.states) if (r.palette[i] === state) n++;
+    return n;
+  } finally {
+    await w.close();
+  }
+}
+
+describe("sessions across restarts", () => {
+  it("resumes with session/load without showing replayed history; a lost session starts again with the summary", async () => {
+    const dir = state();
+    const first = chat(dir);
+    first.send("/ai slow remember me");
+    await first.waitFor(/^✔ done$/);
+    expect(await first.end()).toBe(0);
+    const rec = JSON.parse(readFileSync(join(dir, "chat", "sessions", "default.json"), "utf8")) as { sessionId: string; summary: { request: string }; unfinished: unknown };
+    expect(rec.summary.request).toBe("slow remember me");
+    expect(rec.unfinished).toBeNull();
+
+    const second = chat(dir);
+    second.send("/ai history");
+    await second.waitFor(/^✔ done$/);
+    expect(second.texts()).toContain("Guidance absent; summary absent; turns remembered 2.");
+    expect(second.texts().some((t) => t.includes("REPLAYED"))).toBe(false);
+    expect(await second.end()).toBe(0);
+
+    rmSync(join(dir, "chat", "work", "default", "scripted-sessions.json"));
+    const third = chat(dir);
+    third.send("/ai history");
+    await third.waitFor(/^✔ done$/);
+    expect(third.texts()).toContain("The previous conversation could not be resumed; a new one starts with the project summary.");
+    expect(third.texts()).toContain("Guidance received; summary received; turns remembered 1.");
+    expect(await third.end()).toBe(0);
+  });
+
+  it("an agent that ignores session/cancel is terminated after 5 s; the next request gets a working agent", async () => {
+    const c = chat(state());
+    c.send("/ai stubborn");
+    await c.waitFor(/not listening/);
+    const t0 = performance.now();
+    c.send("/ai stop");
+    const stopped = await c.waitFor(/^Stopped the agent's turn\.$/);
+    const took = performance.now() - t0;
+    expect(took).toBeGreaterThanOrEqual(4900);
+    expect(took).toBeLessThan(12_000);
+    expect(c.stderr.join("\n")).toMatch(/ignored session\/cancel for 5 s; terminating it/);
+    c.send("/ai identity");
+    await c.waitFor(/^My tools act in project default/, stopped);
+    expect(await c.end()).toBe(0);
+  }, 60_000);
+});
+
+describe("chat commands on the console", () => {
+  it("projects and areas are checked on the bridge's side", async () => {
+    const dir = state();
+    const c = chat(dir, ["--max-area", "100"]);
+    c.send("/ai project create yard");
+    await c.waitFor(/^Project yard created and selected: x -32\.\.31, y -64\.\.319, z -32\.\.31\.$/);
+    c.send("/ai area set 0 -64 0 200 100 10");
+    await c.waitFor(/^Areas are at most 100 blocks on a side \(this one is 201\)\.$/);
+    c.send("/ai area set 0 -64 0 9000 100 10");
+    await c.waitFor(/^The area must lie inside x -4096\.\.4095/);
+    c.send("/ai area set 10 -60 10 40 0 40");
+    await c.waitFor(/^Area of yard set: x 10\.\.40, y -60\.\.0, z 10\.\.40\.$/);
+    c.send("/ai project create yard");
+    await c.waitFor(/^A project named yard exists\.$/);
+    c.send("/ai identity");
+    await c.waitFor(/^My tools act in project yard with area \{"min":\{"x":10,"y":-60,"z":10\},"max":\{"x":40,"y":0,"z":40\}\}\.$/);
+    await c.waitFor(/^✔ done$/);
+    c.send("/ai project use default");
+    await c.waitFor(/^Using project default/);
+    c.send("/ai help");
+    await c.waitFor(/^\/ai status \| \/ai stop/);
+    c.send("/ai project rename x");
+    await c.waitFor(/^usage: \/ai project create/);
+    expect(await c.end()).toBe(0);
+    const stored = JSON.parse(readFileSync(join(dir, "chat", "projects.json"), "utf8")) as { projects: Record<string, { area: unknown }>; active: Record<string, string> };
+    expect(stored.projects.yard!.area).toEqual({ minX: 10, minY: -60, minZ: 10, maxX: 40, maxY: 0, maxZ: 40 });
+    expect(stored.active.local).toBe("default");
+  });
+});
