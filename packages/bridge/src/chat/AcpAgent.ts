@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 
@@ -17,6 +18,14 @@ export interface AgentHandlers {
   update(notification: acp.SessionNotification): void;
   /** One line of the agent's stderr (diagnostics; never shown in game). */
   log(line: string): void;
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    /* the group is gone */
+  }
 }
 
 /** How long `initialize` may take before the agent counts as broken. */
@@ -40,7 +49,10 @@ export class AcpAgent {
   }
 
   static async start(launch: AgentLaunch, handlers: AgentHandlers): Promise<AcpAgent> {
-    const child = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: { ...launch.env }, stdio: ["pipe", "pipe", "pipe"] });
+    mkdirSync(launch.cwd, { recursive: true, mode: 0o700 });
+    // Its own process group: a launcher (codex-acp's Node wrapper runs the real binary as a child)
+    // is stopped together with everything it started.
+    const child = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: { ...launch.env }, stdio: ["pipe", "pipe", "pipe"], detached: true });
     const exited = new Promise<number | null>((resolve) => {
       child.once("exit", (code) => resolve(code));
       child.once("error", (e) => {
@@ -73,7 +85,7 @@ export class AcpAgent {
       ]);
       return new AcpAgent(child, conn, init, exited);
     } catch (e) {
-      child.kill("SIGKILL");
+      signalGroup(child, "SIGKILL");
       conn.close(e);
       throw e;
     }
@@ -105,13 +117,14 @@ export class AcpAgent {
     await this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
   }
 
-  /** Ends the process (SIGTERM, then SIGKILL after 2 s). */
+  /** Ends the agent and every process it started (SIGTERM to its group, SIGKILL after 2 s). */
   async kill(): Promise<void> {
-    if (this.exitedFlag) return;
-    this.child.kill("SIGTERM");
-    const t = setTimeout(() => this.child.kill("SIGKILL"), 2000);
+    this.conn.close();
+    for (const s of [this.child.stdin, this.child.stdout, this.child.stderr]) s?.destroy();
+    signalGroup(this.child, "SIGTERM");
+    const t = setTimeout(() => signalGroup(this.child, "SIGKILL"), 2000);
     await this.exited;
     clearTimeout(t);
-    this.conn.close();
+    signalGroup(this.child, "SIGKILL"); // anything of the group still running
   }
 }

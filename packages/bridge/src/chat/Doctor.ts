@@ -1,17 +1,33 @@
-import { createRequire } from "node:module";
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { PortClient } from "@mcb/adapter-paper";
 import type { WorldLocation } from "../EmbeddedWorld.js";
 import { AcpAgent } from "./AcpAgent.js";
 import { agentConfigFrom, agentEnvironment, codexAcpPath } from "./AgentConfig.js";
 import { projectWorkDir } from "./ProjectTurns.js";
 
-function version(pkg: string): string | null {
+/** The installed version of a package (found from its resolved entry point: exports may hide package.json). */
+function version(pkg: string, entry?: string): string | null {
   try {
-    return (createRequire(import.meta.url)(`${pkg}/package.json`) as { version: string }).version;
+    let dir = dirname(entry ?? fileURLToPath(import.meta.resolve(pkg)));
+    for (let i = 0; i < 8; i++, dir = dirname(dir)) {
+      try {
+        const meta = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+        if (meta.name === pkg) return meta.version ?? null;
+      } catch {
+        /* keep looking up */
+      }
+    }
   } catch {
-    return null;
+    /* not installed */
   }
+  return null;
+}
+
+function codexPackageVersion(): string | null {
+  const bin = codexAcpPath();
+  return bin === null ? null : version("@zed-industries/codex-acp", bin);
 }
 
 const SECRET_NAMES = ["MCB_PORT_TOKEN", "MCB_OPENAI_API_KEY", "MCB_CODEX_API_KEY"] as const;
@@ -53,7 +69,7 @@ export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv 
       missing.push(`the agent did not start: ${(e as Error).message}`);
     }
     if (c.kind === "codex-acp" && Object.keys(c.secrets).length === 0)
-      missing.push("no model credentials: set MCB_OPENAI_API_KEY or MCB_CODEX_API_KEY, or sign in once with the pinned Codex in the separate CODEX_HOME shown here");
+      missing.push("no model credentials: set MCB_OPENAI_API_KEY or MCB_CODEX_API_KEY (the agent receives it as OPENAI_API_KEY / CODEX_API_KEY; see agent.initialize.auth_methods)");
   }
   let world: Record<string, unknown> = { kind: "embedded", state_dir: dir };
   if (where.target.portUrl !== undefined) {
@@ -72,7 +88,7 @@ export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv 
   return {
     ok: missing.length === 0,
     node: process.version,
-    packages: { "@agentclientprotocol/sdk": version("@agentclientprotocol/sdk"), "@modelcontextprotocol/sdk": version("@modelcontextprotocol/sdk"), "@zed-industries/codex-acp": codexAcpPath() === null ? null : version("@zed-industries/codex-acp") },
+    packages: { "@agentclientprotocol/sdk": version("@agentclientprotocol/sdk"), "@modelcontextprotocol/sdk": version("@modelcontextprotocol/sdk"), "@zed-industries/codex-acp": codexPackageVersion() },
     secrets,
     agent,
     world,

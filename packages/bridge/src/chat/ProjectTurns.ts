@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Box3 } from "@mcb/recipe";
@@ -128,9 +127,7 @@ export class ProjectTurns {
   private async ensureAgent(): Promise<AcpAgent> {
     if (this.agent !== null && this.agent.alive) return this.agent;
     this.sessionId = null;
-    const launch = this.host.launch();
-    mkdirSync(launch.cwd, { recursive: true, mode: 0o700 });
-    this.agent = await AcpAgent.start(launch, {
+    this.agent = await AcpAgent.start(this.host.launch(), {
       permission: (req) => {
         const verdict = decidePermission(req, { area: this.active !== null && !this.active.turn.cancelled ? this.host.area() : null });
         if (!verdict.allow) this.host.log(`permission refused: ${verdict.why}`);

@@ -1,0 +1,158 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MemoryWorld } from "@mcb/adapter-memory";
+import { blockEntityPredicate, createMaterialCatalog } from "@mcb/blocks";
+import { Engine, MemoryJournal } from "@mcb/engine";
+import { SchematicLibrary } from "@mcb/schematic";
+import { registry } from "../../../blocks/test/registry.js";
+import { AcpAgent } from "../../src/chat/AcpAgent.js";
+import { agentConfigFrom, agentEnvironment, codexAcpPath } from "../../src/chat/AgentConfig.js";
+import { McpRelay } from "../../src/chat/McpRelay.js";
+import { CameraStore, CaptureCache, TerrainCache, createMcbMcpServer } from "../../src/index.js";
+import { cli, root } from "../support.js";
+import { scriptedAgent } from "./ChatProcess.js";
+
+const run = promisify(execFile);
+let cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), "mcb-relay-"));
+  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+async function relayWithProject(): Promise<{ relay: McpRelay; token: string }> {
+  const dir = tmp();
+  const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
+  const area = { minX: 100, minY: -64, minZ: 100, maxX: 131, maxY: 319, maxZ: 131 };
+  const engine = await Engine.open({ adapter: world, journal: new MemoryJournal(), registry: registry(), projects: [{ projectId: "bound", ownerId: "alice", area }] });
+  const relay = await McpRelay.start();
+  cleanup.push(() => relay.close());
+  const ctx = { principal: { playerId: "alice", role: "agent" as const }, projectId: "bound" };
+  const token = relay.grant(() =>
+    createMcbMcpServer(
+      { engine, ctx, registry: registry(), catalog: createMaterialCatalog(registry()), world, library: new SchematicLibrary(join(dir, "schematics"), registry()), terrain: new TerrainCache(), cameras: new CameraStore(dir), captures: new CaptureCache() },
+      "test",
+    ),
+  );
+  return { relay, token };
+}
+
+async function attach(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, [cli, "mcp", "--attach"], { env: { PATH: process.env.PATH ?? "", ...env }, timeout: 15_000 });
+    return { code: 0, ...r };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+describe("the MCP relay (mcb mcp --attach)", () => {
+  it("serves a real MCP client through `mcb mcp --attach` with the identity bound to the token", async () => {
+    const { relay, token } = await relayWithProject();
+    expect(relay.address).toMatch(/^127\.0\.0\.1:\d+$/);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--attach"], env: { PATH: process.env.PATH ?? "", MCB_CHAT_MCP: relay.address, MCB_CHAT_MCP_TOKEN: token }, stderr: "pipe" });
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(transport);
+    cleanup.push(() => client.close());
+    const tools = await client.listTools();
+    expect(tools.tools.length).toBe(22);
+    const ctx = await client.callTool({ name: "project_context", arguments: {} });
+    expect(ctx.structuredContent).toMatchObject({ project_id: "bound", area: { min: { x: 100, y: -64, z: 100 } } });
+    const forged = await client.callTool({ name: "build_prepare", arguments: { recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 }, block: "minecraft:stone" }] } } });
+    expect(forged.isError).toBe(true);
+    expect(JSON.stringify(forged.content)).toMatch(/out_of_bounds/);
+  });
+
+  it("refuses a wrong or missing token, a non-loopback address and junk, and never echoes the token", async () => {
+    const { relay, token } = await relayWithProject();
+    const wrong = await attach({ MCB_CHAT_MCP: relay.address, MCB_CHAT_MCP_TOKEN: `${token}x` });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toBe("");
+    expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: "permission_denied" });
+    expect(wrong.stderr).not.toContain(token);
+    expect((await attach({ MCB_CHAT_MCP: relay.address })).stderr).toMatch(/MCB_CHAT_MCP_TOKEN is missing/);
+    const remote = await attach({ MCB_CHAT_MCP: "10.0.0.1:80", MCB_CHAT_MCP_TOKEN: token });
+    expect(JSON.parse(remote.stderr).error).toMatchObject({ code: "invalid_request" });
+    // raw sockets: a junk greeting is answered ERR and closed; an endless first line is cut off
+    const [host, port] = relay.address.split(":");
+    const reply = await new Promise<string>((resolve) => {
+      const s = connect(Number(port), host!);
+      let got = "";
+      s.on("data", (d) => (got += d.toString()));
+      s.on("close", () => resolve(got));
+      s.write("HELLO there\n");
+    });
+    expect(reply).toBe("ERR unknown token\n");
+    const cut = await new Promise<string>((resolve) => {
+      const s = connect(Number(port), host!);
+      let got = "";
+      s.on("data", (d) => (got += d.toString()));
+      s.on("close", () => resolve(`closed:${got}`));
+      s.on("error", () => undefined);
+      s.write("x".repeat(300));
+    });
+    expect(cut).toBe("closed:");
+  });
+});
+
+describe("mcb doctor", () => {
+  it("prints configuration and what is missing as JSON, secrets only as set/missing", async () => {
+    const dir = tmp();
+    const env = { PATH: process.env.PATH ?? "", MCB_ACP_COMMAND: process.execPath, MCB_ACP_ARGS: JSON.stringify([scriptedAgent]), MCB_OPENAI_API_KEY: "sk-test-never-printed" };
+    const r = await run(process.execPath, [cli, "doctor", "--state", dir], { env, cwd: root });
+    expect(r.stdout).not.toContain("sk-test-never-printed");
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({
+      ok: true,
+      secrets: { MCB_OPENAI_API_KEY: "set", MCB_PORT_TOKEN: "missing" },
+      agent: { configured: true, kind: "custom", secrets_passed: ["OPENAI_API_KEY"], initialize: { ok: true, protocol_version: 1, agent: { name: "scripted-agent" }, load_session: true } },
+      world: { kind: "embedded" },
+      missing: [],
+    });
+    expect(report.packages["@agentclientprotocol/sdk"]).toBe("2.4.0");
+    const bad = await run(process.execPath, [cli, "doctor", "--state", dir, "--world", "port://127.0.0.1:1"], { env: { ...env, MCB_ACP_ARGS: "not json", MCB_PORT_TOKEN: "t".repeat(32) } }).catch((e: { code: number; stdout: string }) => e);
+    expect((bad as { code: number }).code).toBe(1);
+    const badReport = JSON.parse((bad as { stdout: string }).stdout);
+    expect(badReport.ok).toBe(false);
+    expect(badReport.missing.join(" ")).toMatch(/MCB_ACP_ARGS must be a JSON array/);
+    expect(badReport.missing.join(" ")).toMatch(/world port did not answer/);
+    expect((bad as { stdout: string }).stdout).not.toContain("t".repeat(32));
+  });
+});
+
+describe("the pinned codex-acp", () => {
+  const codex = codexAcpPath();
+  it.skipIf(codex === null)("starts and answers ACP initialize (no model is contacted)", async () => {
+    const dir = tmp();
+    const config = agentConfigFrom({}, dir);
+    expect(config).toMatchObject({ ok: true, value: { kind: "codex-acp" } });
+    if (!config.ok) return;
+    const agent = await AcpAgent.start({ command: config.value.command, args: config.value.args, cwd: dir, env: agentEnvironment(config.value, process.env, join(dir, "home")) }, {
+      permission: () => ({ outcome: { outcome: "cancelled" } }),
+      update: () => undefined,
+      log: () => undefined,
+    });
+    expect(agent.init.protocolVersion).toBe(1);
+    expect(agent.init.agentInfo).toMatchObject({ name: "codex-acp", version: "0.16.0" });
+    expect(agent.canLoadSession).toBe(true);
+    expect(agent.init.agentCapabilities?.mcpCapabilities).toBeDefined();
+    await agent.kill();
+    // the Node launcher and the native binary it runs are both gone
+    const ps = await run("ps", ["-eo", "args"]);
+    expect(ps.stdout.split("\n").filter((l) => l.includes(join(dir, "home")) || (l.includes("codex-acp-") && l.includes("/bin/codex-acp")))).toEqual([]);
+  });
+  it.runIf(codex === null)("is absent here: the optional @zed-industries/codex-acp platform package is not installed, so its smoke test is skipped", () => {
+    expect(codexAcpPath()).toBeNull();
+  });
+});
