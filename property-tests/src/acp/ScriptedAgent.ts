@@ -24,8 +24,11 @@ import * as acp from "@agentclientprotocol/sdk";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
+const MODELS = ["scripted-small", "scripted-large"];
+
 interface Session {
   readonly id: string;
+  model: string;
   mcp: Client | null;
   cancelled: boolean;
   history: { role: "user" | "agent"; text: string }[];
@@ -182,7 +185,7 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
     return ended();
   }
   if (/history/i.test(request)) {
-    await say(`Guidance ${/Building guidance/.test(all) ? "received" : "absent"}; summary ${/could not be resumed/.test(all) ? "received" : "absent"}; turns remembered ${s.history.filter((h) => h.role === "user").length}.`);
+    await say(`Guidance ${/Building guidance/.test(all) ? "received" : "absent"}; summary ${/could not be resumed/.test(all) ? "received" : "absent"}; turns remembered ${s.history.filter((h) => h.role === "user").length}; model ${s.model}.`);
     return ended();
   }
   await say(`I heard: ${request.slice(0, 100)}`);
@@ -198,15 +201,21 @@ const app = acp
     authMethods: [],
   }))
   .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-    const s: Session = { id: `sess_${randomBytes(6).toString("hex")}`, mcp: await connectMcp(params.mcpServers), cancelled: false, history: [] };
+    const s: Session = { id: `sess_${randomBytes(6).toString("hex")}`, model: MODELS[0]!, mcp: await connectMcp(params.mcpServers), cancelled: false, history: [] };
     sessions.set(s.id, s);
     persist(s);
-    return { sessionId: s.id };
+    return { sessionId: s.id, configOptions: [{ id: "model", name: "Model", category: "model", type: "select", currentValue: s.model, options: MODELS.map((m) => ({ value: m, name: m })) }] };
+  })
+  .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+    const s = sessions.get(params.sessionId);
+    if (s === undefined || params.configId !== "model" || typeof params.value !== "string" || !MODELS.includes(params.value)) throw acp.RequestError.invalidParams(params);
+    s.model = params.value;
+    return { configOptions: [] };
   })
   .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
     const history = persisted()[params.sessionId];
     if (history === undefined || process.env.SCRIPTED_AGENT_FORGET === "1") throw acp.RequestError.resourceNotFound(params.sessionId);
-    const s: Session = { id: params.sessionId, mcp: await connectMcp(params.mcpServers), cancelled: false, history };
+    const s: Session = { id: params.sessionId, model: MODELS[0]!, mcp: await connectMcp(params.mcpServers), cancelled: false, history };
     sessions.set(s.id, s);
     for (const h of history)
       await client.notify(acp.methods.client.session.update, {

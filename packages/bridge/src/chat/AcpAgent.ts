@@ -99,9 +99,21 @@ export class AcpAgent {
     return this.init.agentCapabilities?.loadSession === true;
   }
 
-  async newSession(cwd: string, mcp: acp.McpServerStdio): Promise<string> {
-    const r = await this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [mcp] });
-    return r.sessionId;
+  async newSession(cwd: string, mcp: acp.McpServerStdio): Promise<acp.NewSessionResponse> {
+    return this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [mcp] });
+  }
+
+  /**
+   * Selects `model` through the session's advertised model selector (a config option of category
+   * "model"). Returns what happened; an unknown model leaves the agent's default.
+   */
+  async selectModel(sessionId: string, options: readonly acp.SessionConfigOption[] | null | undefined, model: string): Promise<"selected" | "no_selector" | "not_offered"> {
+    const selector = (options ?? []).find((o) => o.category === "model" && o.type === "select");
+    if (selector === undefined || selector.type !== "select") return "no_selector";
+    const values = selector.options.flatMap((o) => ("options" in o ? o.options.map((x) => x.value) : [o.value]));
+    if (!values.includes(model)) return "not_offered";
+    await this.conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: selector.id, value: model });
+    return "selected";
   }
 
   /** Resumes a stored session (history replayed by the agent is the caller's to suppress). */

@@ -218,6 +218,7 @@ export class ChatBridge {
         area: () => this.projects.get(project.projectId)?.area ?? project.area,
         launch: () => ({ command: agent.command, args: agent.args, cwd, env: agentEnvironment(agent, process.env, join(world.dir, "chat", "agent-home")) }),
         mcpServer: () => mcp,
+        model: agent.model,
         say: (p, text) => this.say(p, text),
         log: (l) => this.log(`[${project.projectId}] ${l}`),
         beforeTurn: () => engine.setAccess(project.projectId, project.ownerId, true),

@@ -28,6 +28,8 @@ export interface TurnHost {
   mcpServer(): acp.McpServerStdio;
   say(playerId: string, text: string): void;
   log(line: string): void;
+  /** MCB_MODEL: chosen through the agent's advertised model selector, or null for its default. */
+  readonly model: string | null;
   /** Called before a turn starts (resumes writing after a stop). */
   beforeTurn(): void;
 }
@@ -158,7 +160,13 @@ export class ProjectTurns {
         this.replaying = false;
       }
     }
-    this.sessionId = await agent.newSession(cwd, this.host.mcpServer());
+    const created = await agent.newSession(cwd, this.host.mcpServer());
+    this.sessionId = created.sessionId;
+    const model = this.host.model;
+    if (model !== null) {
+      const chosen = await agent.selectModel(created.sessionId, created.configOptions, model);
+      if (chosen !== "selected") this.host.log(`MCB_MODEL ${model}: ${chosen === "no_selector" ? "the agent advertises no model selector" : "not offered by the agent"}; its default model is used`);
+    }
     return { fresh: true, lost: rec.sessionId !== null };
   }
 

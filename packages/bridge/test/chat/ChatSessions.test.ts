@@ -49,7 +49,7 @@ describe("sessions across restarts", () => {
     const second = chat(dir);
     second.send("/ai history");
     await second.waitFor(/^✔ done$/);
-    expect(second.texts()).toContain("Guidance absent; summary absent; turns remembered 2.");
+    expect(second.texts()).toContain("Guidance absent; summary absent; turns remembered 2; model scripted-small.");
     expect(second.texts().some((t) => t.includes("REPLAYED"))).toBe(false);
     expect(await second.end()).toBe(0);
 
@@ -58,8 +58,20 @@ describe("sessions across restarts", () => {
     third.send("/ai history");
     await third.waitFor(/^✔ done$/);
     expect(third.texts()).toContain("The previous conversation could not be resumed; a new one starts with the project summary.");
-    expect(third.texts()).toContain("Guidance received; summary received; turns remembered 1.");
+    expect(third.texts()).toContain("Guidance received; summary received; turns remembered 1; model scripted-small.");
     expect(await third.end()).toBe(0);
+  });
+
+  it("MCB_MODEL is applied through the agent's advertised model selector; an unknown one leaves its default", async () => {
+    const c = chat(state(), [], { MCB_MODEL: "scripted-large" });
+    c.send("/ai history");
+    await c.waitFor(/^Guidance received; summary absent; turns remembered 1; model scripted-large\.$/);
+    expect(await c.end()).toBe(0);
+    const d = chat(state(), [], { MCB_MODEL: "gpt-nonexistent" });
+    d.send("/ai history");
+    await d.waitFor(/model scripted-small\.$/);
+    expect(await d.end()).toBe(0);
+    expect(d.stderr.join("\n")).toMatch(/MCB_MODEL gpt-nonexistent: not offered by the agent; its default model is used/);
   });
 
   it("an agent that ignores session/cancel is terminated after 5 s; the next request gets a working agent", async () => {
