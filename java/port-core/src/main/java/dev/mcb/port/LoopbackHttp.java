@@ -154,6 +154,7 @@ final class LoopbackHttp implements AutoCloseable {
         if (refused == null && length > maxBody) refused = handler.malformed(413, "a body of " + length + " bytes exceeds " + maxBody);
         if (refused != null) {
           write(out, new Response(refused.status(), refused.body(), true));
+          lingerClose(s, in, length);
           return;
         }
         byte[] body = in.readNBytes((int) length);
@@ -171,6 +172,29 @@ final class LoopbackHttp implements AutoCloseable {
       open.remove(s);
     }
   }
+
+  /**
+   * After a refusal sent before the body was read: closing with unread input makes the kernel send
+   * a reset that can destroy the response in flight. So the output is shut first and the unread
+   * body (at most {@link #LINGER_BYTES}, for at most a second) is read and dropped, never handled.
+   */
+  private static void lingerClose(Socket s, InputStream in, long pending) {
+    try {
+      s.shutdownOutput();
+      s.setSoTimeout(1000);
+      long left = Math.min(pending, LINGER_BYTES);
+      byte[] sink = new byte[8192];
+      while (left > 0) {
+        int n = in.read(sink, 0, (int) Math.min(sink.length, left));
+        if (n < 0) break;
+        left -= n;
+      }
+    } catch (IOException e) {
+      // the client is gone or slow: close anyway
+    }
+  }
+
+  private static final long LINGER_BYTES = 16L * 1024 * 1024;
 
   /** A CRLF- (or LF-) terminated ISO-8859-1 line of at most MAX_LINE bytes; null at end of stream. */
   private static String readLine(InputStream in) throws IOException {
