@@ -1,20 +1,12 @@
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rotateState } from "@mcb/blocks";
 import { compileRecipe } from "@mcb/recipe";
 import { Harness, unwrap } from "@mcb/property-tests";
 import { ConnectionRules, DIRS } from "../src/ConnectionRules.js";
+import { harnessPool } from "./harnesses.js";
 
-let hs: Harness[] = [];
-afterEach(() => {
-  hs.forEach((h) => h.close());
-  hs = [];
-});
-async function harness(options: Parameters<typeof Harness.create>[0] = {}): Promise<Harness> {
-  const h = await Harness.create(options);
-  hs.push(h);
-  return h;
-}
+const harness = harnessPool();
 
 const v = (x: number, y: number, z: number) => ({ x, y, z });
 const at = (x: number, y: number, z: number, block: string) => ({ type: "box", min: v(x, y, z), max: v(x, y, z), block });

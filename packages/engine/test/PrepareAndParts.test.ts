@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compileRecipe } from "@mcb/recipe";
-import { Harness, boxRecipe, unwrap } from "@mcb/property-tests";
+import { boxRecipe, unwrap } from "@mcb/property-tests";
 import { expandInspectedBlocks } from "../src/index.js";
+import { harnessPool } from "./harnesses.js";
 
 const STONE = "minecraft:stone";
 const GLASS = "minecraft:glass";
 const CHEST = "minecraft:chest[facing=north,type=single,waterlogged=false]";
 
-let hs: Harness[] = [];
-afterEach(() => {
-  hs.forEach((h) => h.close());
-  hs = [];
-});
-async function harness(o: Parameters<typeof Harness.create>[0] = {}): Promise<Harness> {
-  const h = await Harness.create(o);
-  hs.push(h);
-  return h;
-}
+const harness = harnessPool();
 
 describe("build_prepare", () => {
   it("reports changed, unchanged and filtered blocks, materials and behaviour warnings", async () => {
@@ -47,8 +39,7 @@ describe("build_prepare", () => {
     expect(await h.engine.buildPrepare(h.agent, { plan: tampered })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "plan_hash" } } });
     const both = await h.engine.buildPrepare(h.agent, { plan: compiled.value, recipe: {} });
     expect(both).toMatchObject({ ok: false, error: { code: "invalid_request" } });
-    const other = await Harness.create({ world: { minecraftVersion: "1.21.4", dataVersion: 4189 } });
-    hs.push(other);
+    const other = await harness({ world: { minecraftVersion: "1.21.4", dataVersion: 4189 } });
     expect(await other.engine.buildPrepare(other.agent, { plan: compiled.value })).toMatchObject({ ok: false, error: { code: "version_mismatch" } });
   });
 

@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Harness, boxRecipe, unwrap } from "@mcb/property-tests";
 import type { RequestContext } from "../src/index.js";
+import { harnessPool } from "./harnesses.js";
 
 const STONE = "minecraft:stone";
 const GLASS = "minecraft:glass";
 
-let hs: Harness[] = [];
-afterEach(() => {
-  hs.forEach((h) => h.close());
-  hs = [];
-});
-async function harness(o: Parameters<typeof Harness.create>[0] = {}): Promise<Harness> {
-  const h = await Harness.create(o);
-  hs.push(h);
-  return h;
-}
+const harness = harnessPool();
 const waitFor = async (h: Harness, id: string) => {
   await h.engine.settle();
   return unwrap(await h.engine.operationStatus(h.agent, { operation_id: id }));

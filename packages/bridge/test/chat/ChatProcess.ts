@@ -1,7 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
-import { cli, root } from "../support.js";
+import { afterEach } from "vitest";
+import { cli, openWorld, root } from "../support.js";
 
 export const scriptedAgent = join(root, "property-tests/dist/acp/ScriptedAgent.js");
 
@@ -70,4 +73,49 @@ export class ChatProcess {
   texts(from = 0): string[] {
     return this.lines.slice(from).map((l) => l.text);
   }
+}
+
+type Box = { minX: number; minY: number; minZ: number; maxX: number; maxY: number; maxZ: number };
+
+/**
+ * A test file's chat kit: `state()` makes a state directory, `chat(dir, args, env)` starts
+ * `mcb chat --console` on it, `countBlocks(dir, box, state)` counts a state in the world once the
+ * chat has exited. Processes are killed and directories removed after each test.
+ */
+export function chatFixture(): {
+  state(): string;
+  chat(dir: string, extra?: string[], env?: Record<string, string>): ChatProcess;
+  countBlocks(dir: string, box: Box, state: string): Promise<number>;
+} {
+  let dirs: string[] = [];
+  let procs: ChatProcess[] = [];
+  afterEach(() => {
+    procs.forEach((p) => p.kill());
+    procs = [];
+    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+    dirs = [];
+  });
+  return {
+    state: () => {
+      const d = mkdtempSync(join(tmpdir(), "mcb-chat-"));
+      dirs.push(d);
+      return d;
+    },
+    chat: (dir, extra = [], env = {}) => {
+      const p = new ChatProcess(["--console", "--state", dir, ...extra], env);
+      procs.push(p);
+      return p;
+    },
+    countBlocks: async (dir, box, state) => {
+      const w = await openWorld(dir);
+      try {
+        const r = await w.world.read(box);
+        let n = 0;
+        for (const i of r.states) if (r.palette[i] === state) n++;
+        return n;
+      } finally {
+        await w.close();
+      }
+    },
+  };
 }

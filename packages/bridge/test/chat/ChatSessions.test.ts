@@ -1,39 +1,9 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { openWorld } from "../support.js";
-import { ChatProcess } from "./ChatProcess.js";
+import { describe, expect, it } from "vitest";
+import { chatFixture } from "./ChatProcess.js";
 
-let dirs: string[] = [];
-let procs: ChatProcess[] = [];
-afterEach(() => {
-  procs.forEach((p) => p.kill());
-  procs = [];
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-  dirs = [];
-});
-function state(): string {
-  const d = mkdtempSync(join(tmpdir(), "mcb-chat-"));
-  dirs.push(d);
-  return d;
-}
-function chat(dir: string, extra: string[] = [], env: Record<string, string> = {}): ChatProcess {
-  const p = new ChatProcess(["--console", "--state", dir, ...extra], env);
-  procs.push(p);
-  return p;
-}
-async function countBlocks(dir: string, box: { minX: number; minY: number; minZ: number; maxX: number; maxY: number; maxZ: number }, state: string): Promise<number> {
-  const w = await openWorld(dir);
-  try {
-    const r = await w.world.read(box);
-    let n = 0;
-    for (const i of r.states) if (r.palette[i] === state) n++;
-    return n;
-  } finally {
-    await w.close();
-  }
-}
+const { state, chat } = chatFixture();
 
 describe("sessions across restarts", () => {
   it("resumes with session/load without showing replayed history; a lost session starts again with the summary", async () => {
