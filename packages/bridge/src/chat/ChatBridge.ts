@@ -91,6 +91,9 @@ export class ChatBridge {
       }
       for (const m of messages) this.track(this.handle(m));
     }
+    if (signal?.aborted === true)
+      // shutting down: running turns are cancelled (an agent that ignores it is terminated), queues dropped
+      await Promise.all([...this.turns.values()].map((t) => (t.clearQueue(), t.cancel())));
     while (this.pending.size > 0) await Promise.all([...this.pending]);
     await Promise.all([...this.turns.values()].map((t) => t.idle()));
     await this.sender.idleAll();
@@ -147,6 +150,8 @@ export class ChatBridge {
     if (project === null) return this.say(who, "You have no project selected: /ai project create <name> (an area around you), or /ai project use <name>.");
     const ctx = this.ctxOf(project);
     const engine = this.o.world.engine;
+    // After /ai stop, writing stays paused until the owner's next request (DESIGN §7); these are requests.
+    if (cmd.kind === "undo" || cmd.kind === "protect" || cmd.kind === "area_set") engine.setAccess(project.projectId, project.ownerId, true);
     switch (cmd.kind) {
       case "area_set": {
         if (this.turnsOf(project).running !== null) return this.say(who, "A request is running; /ai stop it before changing the area.");
@@ -164,7 +169,6 @@ export class ChatBridge {
         return;
       }
       case "undo":
-        engine.setAccess(project.projectId, project.ownerId, true);
         return this.say(who, await undoForPlayer(engine, ctx, cmd.operationId));
       case "camera_save": {
         if (m.position === undefined || m.look === undefined) return this.say(who, "Your position and view are unknown here; on the console use mcb camera save <name> -- x y z yaw pitch.");

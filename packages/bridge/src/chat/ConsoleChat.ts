@@ -10,13 +10,14 @@ export class ConsoleChat implements ChatSource {
   private readonly lines: string[] = [];
   private closedInput = false;
   private wake: (() => void) | null = null;
+  private readonly rl: ReturnType<typeof createInterface>;
 
   constructor(
-    input: Readable,
+    private readonly input: Readable,
     private readonly output: Writable,
     private readonly player: { readonly playerId: string; readonly playerName: string },
   ) {
-    const rl = createInterface({ input, crlfDelay: Infinity });
+    const rl = (this.rl = createInterface({ input, crlfDelay: Infinity }));
     rl.on("line", (line) => {
       if (line.trim().length === 0) return;
       this.lines.push(line);
@@ -51,5 +52,9 @@ export class ConsoleChat implements ChatSource {
     return true;
   }
 
-  async close(): Promise<void> {}
+  /** Stops reading (an open terminal would otherwise keep the process alive). */
+  async close(): Promise<void> {
+    this.rl.close();
+    this.input.destroy();
+  }
 }

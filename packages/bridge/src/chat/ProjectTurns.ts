@@ -198,6 +198,7 @@ export class ProjectTurns {
     const rec = this.sessions.load(this.host.projectId);
     const agent = await this.ensureAgent();
     const { fresh, lost } = await this.ensureSession(agent, rec);
+    if (turn.cancelled) return; // stopped while the agent or its session was starting
     if (lost) this.host.say(player, "The previous conversation could not be resumed; a new one starts with the project summary.");
     this.sessions.save(this.host.projectId, { ...rec, sessionId: this.sessionId, unfinished: { request: turn.message.text, startedAt: new Date().toISOString() } });
     const assembler = new SentenceAssembler();

@@ -69,13 +69,16 @@ describe("mcb chat --console → ACP → scripted agent → MCP → engine → w
     await c.waitFor(/^Writing is paused until your next \/ai request\.$/, stopped);
     expect(c.texts(applying).some((t) => t === "✔ done")).toBe(false);
     c.send("/ai status");
-    await c.waitFor(/^No world change running\.$/, stopped);
+    const status = await c.waitFor(/^No world change running\.$/, stopped);
+    // the paused project: the owner's next command resumes writing, and undo restores exactly what was written
+    c.send(`/ai undo ${op}`);
+    await c.waitFor(new RegExp(`^Undid ${op}: ${written.toLocaleString("en-US")} block\\(s\\) restored`), status);
     expect(await c.end()).toBe(0);
-    expect(await countBlocks(dir, { minX: 0, minY: -60, minZ: 5, maxX: 49, maxY: -21, maxZ: 5 }, "minecraft:stone")).toBe(written);
+    expect(await countBlocks(dir, { minX: 0, minY: -60, minZ: 5, maxX: 49, maxY: -21, maxZ: 5 }, "minecraft:stone")).toBe(0);
     const w = await openWorld(dir);
     try {
       const s = await w.engine.operationStatus(w.ctx, { operation_id: op });
-      expect(s).toMatchObject({ ok: true, value: { status: "cancelled", counters: { written } } });
+      expect(s).toMatchObject({ ok: true, value: { status: "cancelled", counters: { written }, undone_by: expect.stringMatching(/^op_/) } });
     } finally {
       await w.close();
     }

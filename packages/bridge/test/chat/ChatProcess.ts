@@ -70,6 +70,11 @@ export class ChatProcess {
     this.child.kill("SIGKILL");
   }
 
+  /** SIGTERM: the bridge cancels running turns, stops its agents and exits. */
+  terminate(): void {
+    this.child.kill("SIGTERM");
+  }
+
   texts(from = 0): string[] {
     return this.lines.slice(from).map((l) => l.text);
   }

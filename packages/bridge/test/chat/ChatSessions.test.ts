@@ -44,6 +44,21 @@ describe("sessions across restarts", () => {
     expect(d.stderr.join("\n")).toMatch(/MCB_MODEL gpt-nonexistent: not offered by the agent; its default model is used/);
   });
 
+  it("SIGTERM during a turn cancels it, stops the agent and exits cleanly; the turn is remembered as unfinished", async () => {
+    const dir = state();
+    const c = chat(dir);
+    c.send("/ai slow goodbye");
+    await c.waitFor(/Slow step 1 of 3/);
+    const t0 = performance.now();
+    c.terminate();
+    expect(await c.exited).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(4000);
+    expect(c.texts().some((t) => t === "✔ done" || /Slow step 3/.test(t))).toBe(false);
+    const rec = JSON.parse(readFileSync(join(dir, "chat", "sessions", "default.json"), "utf8")) as { summary: { outcome: string } | null; unfinished: unknown };
+    expect(rec.unfinished).toBeNull();
+    expect(rec.summary?.outcome).toBe("stopped by the player");
+  });
+
   it("an agent that ignores session/cancel is terminated after 5 s; the next request gets a working agent", async () => {
     const c = chat(state());
     c.send("/ai stubborn");
