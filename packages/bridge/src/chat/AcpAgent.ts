@@ -91,6 +91,21 @@ export class AcpAgent {
     }
   }
 
+  /**
+   * Authenticates with the first advertised environment-variable method whose variables are all
+   * set in the agent's environment (e.g. codex-acp's `openai-api-key`); the value never leaves
+   * that environment. Returns the method id, or null when none applies.
+   */
+  async authenticateFromEnv(env: Readonly<Record<string, string>>): Promise<string | null> {
+    for (const m of this.init.authMethods ?? []) {
+      const vars = "vars" in m && Array.isArray(m.vars) ? (m.vars as { name: string }[]) : null;
+      if (vars === null || vars.length === 0 || !vars.every((v) => typeof env[v.name] === "string" && env[v.name]!.length > 0)) continue;
+      await this.conn.agent.request(acp.methods.agent.authenticate, { methodId: m.id });
+      return m.id;
+    }
+    return null;
+  }
+
   get alive(): boolean {
     return !this.exitedFlag;
   }

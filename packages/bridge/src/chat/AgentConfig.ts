@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
@@ -61,10 +61,33 @@ export function agentConfigFrom(env: NodeJS.ProcessEnv, stateDir: string): Resul
   return ok({ command: process.execPath, args: [codex, ...args], kind: "codex-acp", codexHome, model, secrets });
 }
 
+/** The minimal Codex configuration written into a new, separate CODEX_HOME (never over an existing one). */
+export const CODEX_CONFIG = `# Written by mcb chat for its own Codex home: the agent builds through the minecraft-builder MCP
+# server; it does not need to write files, run commands with network access, or skip approvals.
+sandbox_mode = "read-only"
+approval_policy = "on-request"
+
+[sandbox_workspace_write]
+network_access = false
+`;
+
+/** Writes CODEX_CONFIG as `config.toml` (0600) when the Codex home has none; an existing file is the user's and is kept. */
+export function ensureCodexConfig(codexHome: string): "written" | "kept" {
+  mkdirSync(codexHome, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(join(codexHome, "config.toml"), CODEX_CONFIG, { flag: "wx", mode: 0o600 });
+    return "written";
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return "kept";
+    throw e;
+  }
+}
+
 /** The agent's environment: the inherited allowlist, its own HOME and CODEX_HOME, and the secrets. */
 export function agentEnvironment(config: AgentConfig, env: NodeJS.ProcessEnv, home: string): Record<string, string> {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   mkdirSync(config.codexHome, { recursive: true, mode: 0o700 });
+  if (config.kind === "codex-acp") ensureCodexConfig(config.codexHome);
   const out: Record<string, string> = {};
   for (const k of INHERITED) if (env[k] !== undefined) out[k] = env[k]!;
   out.HOME = home;

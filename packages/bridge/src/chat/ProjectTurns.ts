@@ -129,7 +129,8 @@ export class ProjectTurns {
   private async ensureAgent(): Promise<AcpAgent> {
     if (this.agent !== null && this.agent.alive) return this.agent;
     this.sessionId = null;
-    this.agent = await AcpAgent.start(this.host.launch(), {
+    const launch = this.host.launch();
+    this.agent = await AcpAgent.start(launch, {
       permission: (req) => {
         const verdict = decidePermission(req, { area: this.active !== null && !this.active.turn.cancelled ? this.host.area() : null });
         if (!verdict.allow) this.host.log(`permission refused: ${verdict.why}`);
@@ -140,6 +141,8 @@ export class ProjectTurns {
       },
       log: (l) => this.host.log(`agent: ${l}`),
     });
+    const method = await this.agent.authenticateFromEnv(launch.env);
+    if (method !== null) this.host.log(`authenticated with ${method}`);
     return this.agent;
   }
 

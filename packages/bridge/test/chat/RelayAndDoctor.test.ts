@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { Engine, MemoryJournal } from "@mcb/engine";
 import { SchematicLibrary } from "@mcb/schematic";
 import { registry } from "../../../blocks/test/registry.js";
 import { AcpAgent } from "../../src/chat/AcpAgent.js";
-import { agentConfigFrom, agentEnvironment, codexAcpPath } from "../../src/chat/AgentConfig.js";
+import { CODEX_CONFIG, agentConfigFrom, agentEnvironment, codexAcpPath, ensureCodexConfig } from "../../src/chat/AgentConfig.js";
 import { McpRelay } from "../../src/chat/McpRelay.js";
 import { CameraStore, CaptureCache, TerrainCache, createMcbMcpServer } from "../../src/index.js";
 import { cli, root } from "../support.js";
@@ -147,11 +147,51 @@ describe("the pinned codex-acp", () => {
     expect(agent.init.agentInfo).toMatchObject({ name: "codex-acp", version: "0.16.0" });
     expect(agent.canLoadSession).toBe(true);
     expect(agent.init.agentCapabilities?.mcpCapabilities).toBeDefined();
+    // its separate home got our minimal configuration (0600), and Codex started with it
+    const written = join(config.value.codexHome, "config.toml");
+    expect(readFileSync(written, "utf8")).toBe(CODEX_CONFIG);
+    expect(statSync(written).mode & 0o777).toBe(0o600);
+    writeFileSync(written, "# the user's own\n");
+    expect(ensureCodexConfig(config.value.codexHome)).toBe("kept");
+    expect(readFileSync(written, "utf8")).toBe("# the user's own\n");
     await agent.kill();
     // the Node launcher and the native binary it runs are both gone
     const ps = await run("ps", ["-eo", "args"]);
     expect(ps.stdout.split("\n").filter((l) => l.includes(join(dir, "home")) || (l.includes("codex-acp-") && l.includes("/bin/codex-acp")))).toEqual([]);
   });
+  it.skipIf(codex === null)("with a key in its environment it authenticates, opens a read-only session with a model selector, and launches our MCP server from session/new", async () => {
+    const dir = tmp();
+    const config = agentConfigFrom({ MCB_OPENAI_API_KEY: "sk-not-a-real-key" }, dir);
+    if (!config.ok) throw new Error(config.error.message);
+    const env = agentEnvironment(config.value, process.env, join(dir, "home"));
+    const agent = await AcpAgent.start({ command: config.value.command, args: config.value.args, cwd: join(dir, "work"), env }, {
+      permission: () => ({ outcome: { outcome: "cancelled" } }),
+      update: () => undefined,
+      log: () => undefined,
+    });
+    cleanup.push(() => agent.kill());
+    expect(await agent.authenticateFromEnv(env)).toBe("openai-api-key");
+    const { relay } = await relayWithProject();
+    let attached = 0;
+    const token = relay.grant(() => {
+      attached++;
+      return { connect: async () => undefined, close: async () => undefined };
+    });
+    const session = await agent.newSession(join(dir, "work"), {
+      name: "minecraft-builder",
+      command: process.execPath,
+      args: [cli, "mcp", "--attach"],
+      env: [
+        { name: "MCB_CHAT_MCP", value: relay.address },
+        { name: "MCB_CHAT_MCP_TOKEN", value: token },
+      ],
+    });
+    expect(session.modes?.currentModeId).toBe("read-only"); // our config.toml in its separate home
+    expect(session.configOptions?.some((o) => o.category === "model" && o.type === "select")).toBe(true);
+    for (let i = 0; i < 200 && attached === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(attached).toBeGreaterThanOrEqual(1); // codex started `mcb mcp --attach`, which presented the token
+  }, 30_000);
+
   it.runIf(codex === null)("is absent here: the optional @zed-industries/codex-acp platform package is not installed, so its smoke test is skipped", () => {
     expect(codexAcpPath()).toBeNull();
   });
