@@ -10,6 +10,7 @@
  *   "wall"           prepare and apply a large build, report its operation, wait (for /ai stop)
  *   "slow"           ~1.5 s of progress messages (queue tests)
  *   "stubborn"       ignores session/cancel for 30 s
+ *   "crash"          exits in the middle of the turn
  *   "identity"       reports project_context's project and area (forged-identity tests)
  *   "chatter"        streams a long text in small chunks (sentence assembly, length and rate limits)
  *   "permission"     asks the client for permission twice: a shell command and one of our tools
@@ -129,6 +130,11 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
     await say(`Applying ${String(op.operation_id)}: ${String(plan.changed_blocks)} blocks.`);
     await waitOperation(s, say, String(op.operation_id), false);
     return ended();
+  }
+  if (/crash/i.test(request)) {
+    await say("About to crash.");
+    persist(s);
+    process.exit(3);
   }
   if (/stubborn/i.test(request)) {
     await say("Working on it and not listening.");

@@ -54,7 +54,10 @@ export class AcpAgent {
     // is stopped together with everything it started.
     const child = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: { ...launch.env }, stdio: ["pipe", "pipe", "pipe"], detached: true });
     const exited = new Promise<number | null>((resolve) => {
-      child.once("exit", (code) => resolve(code));
+      child.once("exit", (code, signal) => {
+        handlers.log(`exited (${signal !== null ? `signal ${signal}` : `code ${code}`})`);
+        resolve(code);
+      });
       child.once("error", (e) => {
         handlers.log(`cannot start the agent: ${e.message}`);
         resolve(null);
@@ -106,8 +109,9 @@ export class AcpAgent {
     return null;
   }
 
+  /** False once the process exited or its ACP connection closed (whichever is seen first). */
   get alive(): boolean {
-    return !this.exitedFlag;
+    return !this.exitedFlag && !this.conn.signal.aborted;
   }
 
   get canLoadSession(): boolean {

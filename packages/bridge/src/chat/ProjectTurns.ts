@@ -128,6 +128,7 @@ export class ProjectTurns {
 
   private async ensureAgent(): Promise<AcpAgent> {
     if (this.agent !== null && this.agent.alive) return this.agent;
+    if (this.agent !== null) await this.stopAgent(); // a dead agent: clean up its process group
     this.sessionId = null;
     const launch = this.host.launch();
     this.agent = await AcpAgent.start(launch, {

@@ -59,6 +59,17 @@ describe("sessions across restarts", () => {
     expect(rec.summary?.outcome).toBe("stopped by the player");
   });
 
+  it("an agent that dies mid-turn is reported; the next request starts it again and resumes the session", async () => {
+    const c = chat(state());
+    c.send("/ai crash now");
+    const failed = await c.waitFor(/^The agent could not complete this request \(see the bridge log\)\.$/);
+    c.send("/ai history");
+    // the session is resumed (2 turns remembered); the guidance of the failed turn is sent again
+    await c.waitFor(/^Guidance received; summary absent; turns remembered 2; model scripted-small\.$/, failed);
+    expect(await c.end()).toBe(0);
+    expect(c.stderr.join("\n")).toMatch(/agent: exited \(code 3\)/);
+  });
+
   it("an agent that ignores session/cancel is terminated after 5 s; the next request gets a working agent", async () => {
     const c = chat(state());
     c.send("/ai stubborn");
