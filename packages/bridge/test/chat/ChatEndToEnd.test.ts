@@ -135,7 +135,7 @@ describe("mcb chat --console → ACP → scripted agent → MCP → engine → w
     expect(lines.every((l) => l.text.length <= 240)).toBe(true);
     expect(lines.some((l) => l.text.includes("😀"))).toBe(true);
     expect(lines.map((l) => l.text).join(" ")).not.toMatch(/\uFFFD/);
-    for (let i = 4; i < lines.length; i++) expect(lines[i]!.at - lines[i - 4]!.at).toBeGreaterThanOrEqual(950);
+    for (let i = 4; i < lines.length; i++) expect(lines[i]!.at - lines[i - 4]!.at).toBeGreaterThanOrEqual(900); // 1 s, less pipe jitter
     expect(lines.map((l) => l.text).filter((t) => /^Burst \d\.$/.test(t))).toEqual(["Burst 1.", "Burst 2.", "Burst 3.", "Burst 4.", "Burst 5.", "Burst 6."]);
     expect(await c.end()).toBe(0);
   });
