@@ -9,7 +9,7 @@ import { boxJson } from "./Geometry.js";
 import { inspectRegion, readRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "./Inspect.js";
 import { listOperations, type OperationListInput, type OperationListView } from "./OperationList.js";
 import { surfaceSample, type SurfaceInput, type SurfaceView } from "./Surface.js";
-import type { Journal, OperationRecord } from "./Journal.js";
+import type { Journal, OperationRecord, PartRecord } from "./Journal.js";
 import { MAX_PART_OPERATIONS, definePart, partView, type PartView } from "./Parts.js";
 import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
 import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
@@ -140,10 +140,10 @@ export class Engine {
   protectPart(ctx: RequestContext, partId: string, on: boolean): Result<PartView> {
     const scope = this.scope(ctx);
     if (!scope.ok) return scope;
-    const part = typeof partId === "string" ? this.o.journal.getPart(partId) : null;
-    if (part === null || part.projectId !== ctx.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(partId)} in this project`));
-    scope.value.protect(part.partId, on);
-    return ok(partView(part));
+    const part = this.ownPart(ctx, partId);
+    if (!part.ok) return part;
+    scope.value.protect(part.value.partId, on);
+    return ok(partView(part.value));
   }
 
   /** The project's protected part ids (for hosts that persist them). */
@@ -404,9 +404,14 @@ export class Engine {
   async partGet(ctx: RequestContext, input: { part_id: string }): Promise<Result<PartView>> {
     const scope = this.scope(ctx);
     if (!scope.ok) return scope;
-    const part = typeof input?.part_id === "string" ? this.o.journal.getPart(input.part_id) : null;
-    if (part === null || part.projectId !== ctx.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(input?.part_id)} in this project`));
-    return ok(partView(part));
+    const part = this.ownPart(ctx, input?.part_id);
+    return part.ok ? ok(partView(part.value)) : part;
+  }
+
+  private ownPart(ctx: RequestContext, id: unknown): Result<PartRecord> {
+    const part = typeof id === "string" ? this.o.journal.getPart(id) : null;
+    if (part === null || part.projectId !== ctx.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(id)} in this project`));
+    return ok(part);
   }
 
   // ---- recovery (administrator) ----------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
-import { boundsOf } from "./Geometry.js";
+import { boundsOf, boxContains } from "./Geometry.js";
 import type { Journal, OperationRecord } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { PROJECT_ID, ProjectAccess, denied, type ProjectConfig } from "./Project.js";
@@ -50,8 +50,7 @@ export class ProjectRegistry {
     if (this.checked.get(op.operationId) === p.protectionVersion) return null;
     const plan = this.plans(op.planId);
     const b = boundsOf(plan.pos);
-    const area = p.config.area;
-    if (b !== null && (b.minX < area.minX || b.minY < area.minY || b.minZ < area.minZ || b.maxX > area.maxX || b.maxY > area.maxY || b.maxZ > area.maxZ))
+    if (b !== null && !boxContains(p.config.area, b))
       return mcbError("out_of_bounds", "the project area changed and no longer holds this plan; further slices stopped", { reason: "area_changed" });
     const guarded = checkProtectedParts(this.journal, p.protectedParts, plan);
     if (!guarded.ok) return guarded.error;

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { createMaterialCatalog } from "@mcb/blocks";
-import type { RequestContext } from "@mcb/engine";
+import type { ProjectConfig, RequestContext } from "@mcb/engine";
 import type { Box3 } from "@mcb/recipe";
 import { SchematicLibrary } from "@mcb/schematic";
 import { join } from "node:path";
@@ -65,7 +65,7 @@ export class ChatBridge {
     const projects = ChatProjects.open(o.world.dir);
     if (!projects.ok) throw Object.assign(new Error(projects.error.message), { mcb: projects.error });
     for (const p of projects.value.all()) {
-      const r = o.world.engine.defineProject({ projectId: p.projectId, ownerId: p.ownerId, area: p.area, protectedParts: p.protectedParts });
+      const r = o.world.engine.defineProject(engineProject(p));
       if (!r.ok) throw new Error(`stored project ${p.projectId}: ${r.error.message}`);
     }
     const c = o.consolePlayer;
@@ -134,7 +134,7 @@ export class ChatBridge {
         for (const line of CHAT_HELP) this.say(who, line);
         return;
       case "project_create": {
-        const r = this.areas.create(cmd.name, m, (p) => this.o.world.engine.defineProject({ projectId: p.projectId, ownerId: p.ownerId, area: p.area, protectedParts: [] }));
+        const r = this.areas.create(cmd.name, m, (p) => this.o.world.engine.defineProject(engineProject(p)));
         return this.say(who, r.ok ? `Project ${cmd.name} created and selected: ${areaText(r.value.area)}.` : r.error.message);
       }
       case "project_use": {
@@ -155,11 +155,11 @@ export class ChatBridge {
     switch (cmd.kind) {
       case "area_set": {
         if (this.turnsOf(project).running !== null) return this.say(who, "A request is running; /ai stop it before changing the area.");
-        const r = this.areas.setArea(project, cmd.box, (p) => engine.defineProject({ projectId: p.projectId, ownerId: p.ownerId, area: p.area, protectedParts: p.protectedParts }));
+        const r = this.areas.setArea(project, cmd.box, (p) => engine.defineProject(engineProject(p)));
         return this.say(who, r.ok ? `Area of ${project.projectId} set: ${areaText(cmd.box)}.` : r.error.message);
       }
       case "status":
-        return this.status(who, project, ctx);
+        return this.status(who, project);
       case "stop": {
         const turns = this.turnsOf(project);
         const dropped = turns.clearQueue();
@@ -219,6 +219,7 @@ export class ChatBridge {
     t = new ProjectTurns(
       {
         projectId: project.projectId,
+        cwd,
         area: () => this.projects.get(project.projectId)?.area ?? project.area,
         launch: () => ({ command: agent.command, args: agent.args, cwd, env: agentEnvironment(agent, process.env, join(world.dir, "chat", "agent-home")) }),
         mcpServer: () => mcp,
@@ -233,16 +234,20 @@ export class ChatBridge {
     return t;
   }
 
-  private async status(who: string, project: ChatProject, ctx: RequestContext): Promise<void> {
+  private async status(who: string, project: ChatProject): Promise<void> {
     const turns = this.turns.get(project.projectId);
     const running = turns?.running;
     this.say(who, `Project ${project.projectId}: ${areaText(project.area)}; ${project.protectedParts.length} protected part(s).`);
     this.say(who, running ? `Request running: ${JSON.stringify(running.message.text.slice(0, 80))}; ${turns!.queued} queued.` : "No request running.");
-    const admin: RequestContext = { principal: { playerId: "mcb-chat", role: "admin" }, projectId: ctx.projectId };
-    const active = await activeOperations(this.o.world.engine, admin);
+    const active = await activeOperations(this.o.world.engine, project.projectId);
     this.say(who, active.length === 0 ? "No world change running." : active.map((op) => `${op.operation_id} ${op.status} ${op.written}/${op.total}`).join("; "));
     this.say(who, `Camera: captures render from the world's blocks (no live client); ${this.cameras.list().length} saved viewpoint(s).`);
   }
+}
+
+/** The engine's definition of a chat project. */
+function engineProject(p: ChatProject): ProjectConfig {
+  return { projectId: p.projectId, ownerId: p.ownerId, area: p.area, protectedParts: p.protectedParts };
 }
 
 export function areaText(a: Box3): string {

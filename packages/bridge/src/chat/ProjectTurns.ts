@@ -22,7 +22,9 @@ export interface TurnHost {
   readonly projectId: string;
   /** The project's current area (read at each turn and permission request). */
   area(): Box3;
-  /** The agent program for this project (working directory included). */
+  /** The agent's working directory for this project (also the sessions' `cwd`). */
+  readonly cwd: string;
+  /** The agent program for this project, run in `cwd`. */
   launch(): AgentLaunch;
   /** The MCP server entry bound to this project's identity (a relay token in its env). */
   mcpServer(): acp.McpServerStdio;
@@ -150,7 +152,7 @@ export class ProjectTurns {
   /** The session to prompt, and what the prompt must add because it is new. */
   private async ensureSession(agent: AcpAgent, rec: SessionRecord): Promise<{ fresh: boolean; lost: boolean }> {
     if (this.sessionId !== null) return { fresh: false, lost: false };
-    const cwd = this.host.launch().cwd;
+    const cwd = this.host.cwd;
     if (rec.sessionId !== null && agent.canLoadSession) {
       this.replaying = true;
       try {

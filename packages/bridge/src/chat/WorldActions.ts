@@ -1,13 +1,19 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Engine, OperationSummary, RequestContext } from "@mcb/engine";
+import { waitForOperation } from "../OperationWait.js";
 import type { ChatProject } from "./ChatProjects.js";
 import type { ProjectTurns } from "./ProjectTurns.js";
 
 /** How long a stop waits for cancelled operations to reach their final state. */
 const SETTLE_MS = 15_000;
 
+/** The bridge's own administrator context in a project: reads and cancels that work while the project's writing is paused. */
+export function chatAdmin(projectId: string): RequestContext {
+  return { principal: { playerId: "mcb-chat", role: "admin" }, projectId };
+}
+
 /** The project's queued and applying operations (newest first). */
-export async function activeOperations(engine: Engine, admin: RequestContext): Promise<OperationSummary[]> {
+export async function activeOperations(engine: Engine, projectId: string): Promise<OperationSummary[]> {
+  const admin = chatAdmin(projectId);
   const out: OperationSummary[] = [];
   for (const status of ["applying", "queued"] as const) {
     const list = await engine.operationList(admin, { status, limit: 50 });
@@ -27,20 +33,16 @@ function n(v: number): string {
  * reports exactly how many blocks each stopped operation wrote.
  */
 export async function stopProject(engine: Engine, project: ChatProject, turns: ProjectTurns): Promise<string[]> {
-  const admin: RequestContext = { principal: { playerId: "mcb-chat", role: "admin" }, projectId: project.projectId };
-  const ops = await activeOperations(engine, admin);
+  const admin = chatAdmin(project.projectId);
+  const ops = await activeOperations(engine, project.projectId);
   for (const op of ops) await engine.operationCancel(admin, { operation_id: op.operation_id });
   engine.setAccess(project.projectId, project.ownerId, false); // paused until the next request
   const hadTurn = turns.running !== null;
   await turns.cancel();
   const lines: string[] = [];
-  const deadline = performance.now() + SETTLE_MS;
+  const deadline = Date.now() + SETTLE_MS;
   for (const op of ops) {
-    let s = await engine.operationStatus(admin, { operation_id: op.operation_id });
-    while (s.ok && (s.value.status === "applying" || s.value.status === "queued") && performance.now() < deadline) {
-      await sleep(20);
-      s = await engine.operationStatus(admin, { operation_id: op.operation_id });
-    }
+    const s = await waitForOperation(engine, admin, await engine.operationStatus(admin, { operation_id: op.operation_id }), Math.max(0, deadline - Date.now()));
     if (!s.ok) continue;
     const c = s.value.counters;
     lines.push(
@@ -55,7 +57,7 @@ export async function stopProject(engine: Engine, project: ChatProject, turns: P
   return lines;
 }
 
-/** `/ai undo <operation>`: checked undo of one of the player's own operations, applied and awaited. */
+/** `/ai undo <operation>`: checked undo of the player's operation, applied and awaited. */
 export async function undoForPlayer(engine: Engine, ctx: RequestContext, operationId: string): Promise<string> {
   const original = await engine.operationStatus(ctx, { operation_id: operationId });
   if (!original.ok) return original.error.message;
@@ -66,13 +68,8 @@ export async function undoForPlayer(engine: Engine, ctx: RequestContext, operati
   if (p.changed_blocks === 0) return `Nothing to undo in ${operationId}${kept}.`;
   const applied = await engine.buildApply(ctx, { plan_id: p.plan_id, plan_hash: p.plan_hash, idempotency_key: `chat-undo-${p.plan_id}` });
   if (!applied.ok) return `Cannot undo ${operationId}: ${applied.error.message}`;
-  let s = applied.value;
-  while (s.status === "queued" || s.status === "applying") {
-    await sleep(20);
-    const next = await engine.operationStatus(ctx, { operation_id: s.operation_id });
-    if (!next.ok) break;
-    s = next.value;
-  }
+  const done = await waitForOperation(engine, ctx, applied, Infinity);
+  const s = done.ok ? done.value : applied.value;
   return s.status === "applied"
     ? `Undid ${operationId}: ${n(s.counters.written)} block(s) restored${kept} (${s.operation_id}).`
     : `Undo ${s.operation_id} ended ${s.status}: ${n(s.counters.written)} of ${n(s.counters.total)} restored${s.error ? ` (${s.error.message})` : ""}.`;

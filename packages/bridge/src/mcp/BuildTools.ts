@@ -1,24 +1,10 @@
-import type { Result } from "@mcb/blocks";
-import type { OperationStatusView } from "@mcb/engine";
 import { RecipeSchema } from "@mcb/recipe";
 import { z } from "zod";
+import { waitForOperation } from "../OperationWait.js";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { ConflictOutput, OperationId, OperationOutput, OperationSummaryOutput, PartOutput, PrepareFields, PrepareOutput, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
-
-const TERMINAL = new Set(["applied", "conflict", "cancelled", "failed", "recovery_required"]);
-
-/** Polls until the operation ends or `ms` pass (the call never stays open for a whole build). */
-async function waitFor(m: McpContext, r: Result<OperationStatusView>, ms: number): Promise<Result<OperationStatusView>> {
-  const deadline = Date.now() + ms;
-  let cur = r;
-  while (cur.ok && !TERMINAL.has(cur.value.status) && Date.now() < deadline) {
-    await new Promise((res) => setTimeout(res, 20));
-    cur = await m.engine.operationStatus(m.ctx, { operation_id: cur.value.operation_id });
-  }
-  return cur;
-}
 
 /** build_prepare, build_apply, operation_status/_cancel/_undo_prepare, part_define, part_get. */
 export function registerBuildTools(tools: ToolTable, m: McpContext): void {
@@ -65,7 +51,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
       outputSchema: OperationOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ wait_ms, ...input }) => toolResult(await waitFor(m, await m.engine.buildApply(m.ctx, input), wait_ms ?? 2000)),
+    async ({ wait_ms, ...input }) => toolResult(await waitForOperation(m.engine, m.ctx, await m.engine.buildApply(m.ctx, input), wait_ms ?? 2000)),
   );
 
   tools.register(
