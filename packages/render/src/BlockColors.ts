@@ -1,5 +1,6 @@
 import { blockIdOf } from "@mcb/blocks";
 import { shapeOf, type Shape } from "./BlockShapes.js";
+import { Texture } from "./Textures.js";
 
 /** How a block is drawn: opaque cube, translucent cube (blended, the ray goes on), or nothing. */
 export type Surface = "opaque" | "translucent" | "none";
@@ -16,6 +17,10 @@ export interface BlockLook {
   readonly top?: readonly [number, number, number];
   /** Boxes inside the block (see BlockShapes); null for a full cube. */
   readonly shape: Shape;
+  /** Colour of the boxes marked as accent (a torch's flame, a lever's handle); the main colour otherwise. */
+  readonly accent?: readonly [number, number, number];
+  /** Procedural face texture (see Textures). */
+  readonly texture: number;
 }
 
 const DYES: Record<string, [number, number, number]> = {
@@ -50,7 +55,9 @@ const EXACT: Record<string, [number, number, number]> = {
   coal_block: [16, 15, 15], redstone_block: [175, 24, 5], lapis_block: [30, 67, 140], copper_block: [192, 107, 79],
   quartz_block: [235, 229, 222], prismarine: [99, 156, 151], purpur_block: [169, 125, 169], end_stone: [219, 222, 158],
   hay_block: [166, 139, 12], pumpkin: [198, 118, 24], melon: [111, 145, 30], bookshelf: [117, 94, 59],
-  torch: [255, 216, 80], lantern: [106, 91, 83], glass_pane: [200, 220, 230], short_grass: [98, 146, 59],
+  torch: [130, 100, 60], wall_torch: [130, 100, 60], soul_torch: [130, 100, 60], soul_wall_torch: [130, 100, 60],
+  redstone_torch: [130, 100, 60], redstone_wall_torch: [130, 100, 60], lantern: [62, 64, 72], soul_lantern: [62, 64, 72],
+  chain: [62, 66, 78], iron_chain: [62, 66, 78], lever: [122, 122, 122], ladder: [150, 115, 70], glass_pane: [200, 220, 230], short_grass: [98, 146, 59],
   tall_grass: [98, 146, 59], fern: [88, 130, 52], dandelion: [255, 236, 79], poppy: [237, 48, 44],
   cactus: [85, 127, 43], sugar_cane: [148, 192, 101], dirt_path: [148, 122, 65], farmland: [143, 102, 70],
   moss_block: [89, 109, 45], amethyst_block: [133, 97, 191], mud_bricks: [137, 103, 79], packed_mud: [142, 106, 79],
@@ -68,6 +75,29 @@ const FRAGMENTS: [string, [number, number, number]][] = [
   ["sapling", [70, 120, 40]], ["vine", [60, 110, 40]], ["rail", [140, 120, 100]], ["flower", [220, 120, 160]],
   ["tulip", [220, 100, 80]], ["wool", [233, 236, 236]],
 ];
+
+/** Accent colours (see BlockShapes' part 1). */
+const ACCENTS: Record<string, [number, number, number]> = {
+  torch: [255, 216, 80], wall_torch: [255, 216, 80], soul_torch: [110, 225, 235], soul_wall_torch: [110, 225, 235],
+  redstone_torch: [235, 45, 20], redstone_wall_torch: [235, 45, 20], lantern: [250, 200, 110], soul_lantern: [120, 220, 230],
+  lever: [130, 100, 60],
+};
+
+function textureOf(name: string, state: string): number {
+  if (name.endsWith("_log") || name.endsWith("_wood") || name.endsWith("_stem") || name.endsWith("_hyphae") || name === "basalt") {
+    return state.includes("axis=x") ? Texture.logX : state.includes("axis=z") ? Texture.logZ : Texture.logY;
+  }
+  if (name.includes("leaves")) return Texture.leaves;
+  if (name.includes("glass")) return Texture.glass;
+  if (name.includes("cobble")) return Texture.cobble;
+  if (name.includes("wool") || name.endsWith("_carpet")) return Texture.wool;
+  if (/stone_brick|deepslate_brick|blackstone_brick|end_stone_brick|quartz_brick|_tiles|prismarine_brick/.test(name)) return Texture.stoneBricks;
+  if (name.includes("brick")) return Texture.bricks;
+  if (name.includes("planks") || (Object.keys(WOODS).some((w) => name.startsWith(`${w}_`)) && !name.includes("leaves"))) return Texture.planks;
+  if (/concrete$|^smooth_|^polished_|quartz|_block$|terracotta|^iron_|^gold_|^copper|^cut_copper|ice$/.test(name) && !name.includes("powder")) return Texture.smooth;
+  if (name === "water" || name === "lava") return Texture.flat;
+  return Texture.noise;
+}
 
 const TRANSLUCENT_FRAGMENTS = ["glass", "ice", "water", "slime_block", "honey_block"];
 const INVISIBLE = new Set(["air", "cave_air", "void_air", "barrier", "light", "structure_void"]);
@@ -113,7 +143,7 @@ export function lookOf(state: string): BlockLook {
   let look = cache.get(state);
   if (look !== undefined) return look;
   const name = blockIdOf(state).replace(/^minecraft:/, "");
-  if (INVISIBLE.has(name)) look = { r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null };
+  if (INVISIBLE.has(name)) look = { r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null, texture: Texture.flat };
   else {
     const [r, g, b] = baseColor(name);
     const translucent = TRANSLUCENT_FRAGMENTS.some((f) => name.includes(f)) && !name.includes("glazed");
@@ -125,7 +155,9 @@ export function lookOf(state: string): BlockLook {
       surface: translucent ? "translucent" : "opaque",
       alpha: name.includes("water") ? 0.65 : name.includes("glass") ? 0.4 : 0.75,
       shape: shapeOf(state),
+      texture: textureOf(name, state),
       ...(top ? { top } : {}),
+      ...(ACCENTS[name] ? { accent: ACCENTS[name] } : {}),
     };
   }
   if (cache.size < 10_000) cache.set(state, look);

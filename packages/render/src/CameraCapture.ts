@@ -1,8 +1,8 @@
-import { PNG } from "pngjs";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { resolvePose, type CameraPose } from "./CameraPose.js";
 import { frustumSections } from "./FrustumSections.js";
-import { raycast } from "./Raycaster.js";
+import { defaultWorkers, renderPng } from "./RenderPool.js";
+import { Look, LOOK_STRIDE, lookAt, SURFACE_OPAQUE } from "./Scene.js";
 import { SectionGrid, type Box } from "./SectionGrid.js";
 
 /** Authoritative block reads (the engine's `WorldAdapter.read` fits): states in y, z, x order. */
@@ -22,6 +22,13 @@ export interface CaptureOptions {
    * section draws nothing and is counted in `sectionsUnloaded`. Other errors propagate.
    */
   readonly isUnloaded?: (error: unknown) => boolean;
+  /**
+   * Threads that ray-cast the image (default: the machine's cores, at most 8; 1 = this thread
+   * only). The image bytes are the same for any count.
+   */
+  readonly workers?: number;
+  /** Darken face corners next to other blocks (default true). */
+  readonly ambientOcclusion?: boolean;
 }
 
 export interface Capture {
@@ -55,6 +62,9 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
     return fail(mcbError("invalid_request", `view distance must be within 1..${MAX_VIEW_DISTANCE}`, { reason: "view_distance" }));
   const sections = frustumSections(p.value, maxDistance, options.bounds);
   const maxSections = options.maxSections ?? 4096;
+  const workers = options.workers ?? defaultWorkers();
+  if (!(Number.isInteger(workers) && workers >= 1 && workers <= 64))
+    return fail(mcbError("invalid_request", "workers must be an integer within 1..64", { reason: "workers" }));
   if (sections.length > maxSections)
     return fail(mcbError("budget_exceeded", `the view needs ${sections.length} sections; the limit is ${maxSections}`, { limit: maxSections }));
   const grid = new SectionGrid();
@@ -89,16 +99,13 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
   }
   if (sections.length > 0 && unloaded === sections.length)
     return fail(mcbError("camera_unavailable", "nothing in view is loaded on the server (reads never load chunks); move the camera near players or loaded chunks", { reason: "scene_not_loaded", sections: unloaded }));
-  grid.seal();
+  const scene = grid.seal();
   const { width, height } = p.value;
-  const rgb = new Uint8Array(width * height * 3);
-  const stats = raycast(grid, p.value, maxDistance, rgb);
-  const png = new PNG({ width, height, colorType: 2, inputColorType: 2, inputHasAlpha: false });
-  png.data = Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength);
-  const bytes = PNG.sync.write(png, { colorType: 2, inputColorType: 2, inputHasAlpha: false });
   const [x, y, z] = p.value.eye;
+  const inside = lookAt(scene, Math.floor(x), Math.floor(y), Math.floor(z));
+  const { png, hits } = await renderPng(scene, p.value, maxDistance, { ambientOcclusion: options.ambientOcclusion ?? true }, workers);
   return ok({
-    png: bytes,
+    png,
     mimeType: "image/png",
     width,
     height,
@@ -106,7 +113,7 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
     sectionsRead: sections.length,
     sectionsWithBlocks: grid.nonEmpty,
     sectionsUnloaded: unloaded,
-    hitFraction: stats.hitPixels / (width * height),
-    insideBlock: stats.insideBlock,
+    hitFraction: hits / (width * height),
+    insideBlock: inside !== 0 && scene.looks[inside * LOOK_STRIDE + Look.surface] === SURFACE_OPAQUE,
   });
 }

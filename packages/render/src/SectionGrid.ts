@@ -1,4 +1,6 @@
 import { lookOf, type BlockLook } from "./BlockColors.js";
+import { brickDistances, columnTops } from "./BrickDistance.js";
+import { allocateScene, COLUMN_RADII, type Scene } from "./Scene.js";
 
 /** An inclusive box (engine `Box3` shape). */
 export interface Box {
@@ -11,23 +13,14 @@ export interface Box {
 }
 
 /**
- * Loaded 16³ sections as look indices (0 = nothing drawn). A section that draws nothing is stored
- * as `null` so rays skip it whole; a section never loaded is `undefined` (also skipped).
+ * Collects section reads as look indices (0 = nothing drawn), then `seal` flattens them into a
+ * `Scene`. A section that draws nothing, or was never loaded, is skipped by rays whole.
  */
 export class SectionGrid {
-  readonly looks: BlockLook[] = [{ r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null }];
+  readonly looks: BlockLook[] = [{ r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null, texture: 0 }];
   private readonly byState = new Map<string, number>();
-  /** Sections as added: coordinates and cells (null when nothing in them is drawn). */
   private readonly added: { sx: number; sy: number; sz: number; cells: Uint16Array | null }[] = [];
   nonEmpty = 0;
-  // Dense lookup over the loaded sections' bounding box, built by `seal` (ray casting is hot).
-  private ox = 0;
-  private oy = 0;
-  private oz = 0;
-  private nx = 0;
-  private ny = 0;
-  private nz = 0;
-  private dense: (Uint16Array | null | undefined)[] = [];
 
   private lookIndex(state: string): number {
     let i = this.byState.get(state);
@@ -39,7 +32,7 @@ export class SectionGrid {
     return i;
   }
 
-  /** Stores one section read: `states` in y, z, x order over the section-aligned `box`. */
+  /** Stores one section read: `states` in y, z, x order over the whole 16³ section. */
   addSection(sx: number, sy: number, sz: number, palette: readonly string[], states: Uint32Array): void {
     const map = palette.map((s) => this.lookIndex(s));
     if (map.every((m) => m === 0)) {
@@ -52,23 +45,29 @@ export class SectionGrid {
     this.nonEmpty++;
   }
 
-  /** Builds the dense lookup once every section is added (sections added later are not seen). */
-  seal(): void {
-    if (this.added.length === 0) return;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    for (const { sx, sy, sz } of this.added) {
-      x0 = Math.min(x0, sx), y0 = Math.min(y0, sy), z0 = Math.min(z0, sz);
-      x1 = Math.max(x1, sx), y1 = Math.max(y1, sy), z1 = Math.max(z1, sz);
+  /** Flattens every added section into a scene (sections added later are not in it). */
+  seal(): Scene {
+    let x0 = 0, y0 = 0, z0 = 0, x1 = -1, y1 = -1, z1 = -1;
+    const drawn = this.added.filter((a) => a.cells !== null);
+    if (drawn.length > 0) {
+      [x0, y0, z0, x1, y1, z1] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+      for (const { sx, sy, sz } of drawn) {
+        x0 = Math.min(x0, sx), y0 = Math.min(y0, sy), z0 = Math.min(z0, sz);
+        x1 = Math.max(x1, sx), y1 = Math.max(y1, sy), z1 = Math.max(z1, sz);
+      }
     }
-    this.ox = x0, this.oy = y0, this.oz = z0;
-    this.nx = x1 - x0 + 1, this.ny = y1 - y0 + 1, this.nz = z1 - z0 + 1;
-    this.dense = new Array(this.nx * this.ny * this.nz).fill(undefined);
-    for (const { sx, sy, sz, cells } of this.added) this.dense[(sx - x0) + ((sz - z0) + (sy - y0) * this.nz) * this.nx] = cells;
-  }
-
-  section(sx: number, sy: number, sz: number): Uint16Array | null | undefined {
-    const x = sx - this.ox, y = sy - this.oy, z = sz - this.oz;
-    if (x < 0 || y < 0 || z < 0 || x >= this.nx || y >= this.ny || z >= this.nz) return undefined;
-    return this.dense[x + (z + y * this.nz) * this.nx];
+    const nx = x1 - x0 + 1, ny = y1 - y0 + 1, nz = z1 - z0 + 1;
+    const scene = allocateScene([x0, y0, z0], [nx, ny, nz], drawn.length, this.looks);
+    const occupied = new Uint8Array(scene.bricks.length);
+    const bnx = nx * 4, bnz = nz * 4;
+    drawn.forEach(({ sx, sy, sz, cells }, k) => {
+      scene.slots[(sx - x0) + ((sz - z0) + (sy - y0) * nz) * nx] = k + 1;
+      scene.cells.set(cells!, k * 4096);
+      const bx = (sx - x0) * 4, by = (sy - y0) * 4, bz = (sz - z0) * 4;
+      for (let i = 0; i < 4096; i++) if (cells![i] !== 0) occupied[bx + ((i >> 2) & 3) + (bz + ((i >> 6) & 3) + (by + ((i >> 10) & 3)) * bnz) * bnx] = 1;
+    });
+    brickDistances(occupied, bnx, ny * 4, bnz, scene.bricks);
+    columnTops(occupied, bnx, ny * 4, bnz, COLUMN_RADII, scene.tops);
+    return scene;
   }
 }

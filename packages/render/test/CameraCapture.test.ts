@@ -54,8 +54,10 @@ describe("camera capture", () => {
     const { capture, png, px } = await shoot(world, { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 64, height: 36 });
     expect([png.width, png.height]).toEqual([64, 36]);
     const stone = lookOf("minecraft:stone");
-    const c = px(32, 18);
-    for (let k = 0; k < 3; k++) expect(Math.abs(c[k]! - [stone.r, stone.g, stone.b][k]! * 0.8)).toBeLessThanOrEqual(2);
+    // The face's mean over its middle is the north-face shade (its texture varies texels by ±10%).
+    const mean = [0, 0, 0];
+    for (let j = 16; j <= 20; j++) for (let i = 30; i <= 34; i++) px(i, j).forEach((v, k) => (mean[k]! += v / 25));
+    for (let k = 0; k < 3; k++) expect(Math.abs(mean[k]! - [stone.r, stone.g, stone.b][k]! * 0.8)).toBeLessThanOrEqual(5);
     expect(capture.hitFraction).toBeGreaterThan(0.01);
     expect(capture.hitFraction).toBeLessThan(0.5);
     const sky = new Float64Array(3);
@@ -79,8 +81,9 @@ describe("camera capture", () => {
     const world = new MapSource().set(0, 60, 0, "minecraft:grass_block[snowy=false]");
     const { px } = await shoot(world, { x: 0.5, y: 63, z: 0.5, yaw: 0, pitch: 90, width: 32, height: 32 });
     const top = lookOf("minecraft:grass_block[snowy=false]").top!;
-    const c = px(16, 16);
-    for (let k = 0; k < 3; k++) expect(Math.abs(c[k]! - top[k]!)).toBeLessThanOrEqual(2);
+    const mean = [0, 0, 0];
+    for (let j = 14; j <= 18; j++) for (let i = 14; i <= 18; i++) px(i, j).forEach((v, k) => (mean[k]! += v / 25));
+    for (let k = 0; k < 3; k++) expect(Math.abs(mean[k]! - top[k]!)).toBeLessThanOrEqual(6);
   });
 
   it("blends glass over what is behind it", async () => {

@@ -1,0 +1,69 @@
+import type { ResolvedPose } from "./CameraPose.js";
+import { deflateChunk, PNG_CHUNK_ROWS, pngChunkCount, type PngPart } from "./PngEncode.js";
+import { raycastRows } from "./Raycaster.js";
+import type { Scene } from "./Scene.js";
+import type { ShadeOptions } from "./Shading.js";
+
+/** Rows claimed at a time: small enough to balance workers, large enough to amortize the claim. */
+export const BAND_ROWS = 8;
+
+/**
+ * One image to render and compress, shared by every thread working on it: bands of rows are
+ * claimed from `counters[0]`, then PNG chunks from `counters[1]`; `rowsDone[c]` counts the rows
+ * of PNG chunk c already drawn (a chunk is compressed once all its rows are there).
+ */
+export interface RenderJob {
+  readonly scene: Scene;
+  readonly pose: ResolvedPose;
+  readonly maxDistance: number;
+  readonly options: ShadeOptions;
+  /** width·height·3 bytes (on a SharedArrayBuffer when threads share the job). */
+  readonly rgb: Uint8Array;
+  readonly counters: Int32Array;
+  readonly rowsDone: Int32Array;
+}
+
+export interface JobShare {
+  readonly hits: number;
+  readonly parts: [number, PngPart][];
+}
+
+export function createJob(scene: Scene, pose: ResolvedPose, maxDistance: number, options: ShadeOptions, shared: boolean): RenderJob {
+  const Buf = shared ? SharedArrayBuffer : ArrayBuffer;
+  return {
+    scene, pose, maxDistance, options,
+    rgb: new Uint8Array(new Buf(pose.width * pose.height * 3)),
+    counters: new Int32Array(new Buf(8)),
+    rowsDone: new Int32Array(new Buf(4 * pngChunkCount(pose.height))),
+  };
+}
+
+/**
+ * Does this thread's share of a job: draws bands of rows until none are left, then compresses
+ * PNG chunks until none are left, waiting for rows other threads are still drawing.
+ */
+export function workOn(job: RenderJob): JobShare {
+  const { height } = job.pose;
+  let hits = 0;
+  for (;;) {
+    const j0 = Atomics.add(job.counters, 0, BAND_ROWS);
+    if (j0 >= height) break;
+    const j1 = Math.min(height, j0 + BAND_ROWS);
+    hits += raycastRows(job.scene, job.pose, job.maxDistance, job.rgb, j0, j1, job.options);
+    const c = Math.floor(j0 / PNG_CHUNK_ROWS); // bands never straddle chunks (BAND_ROWS divides PNG_CHUNK_ROWS)
+    if (Atomics.add(job.rowsDone, c, j1 - j0) + (j1 - j0) === chunkRows(c, height)) Atomics.notify(job.rowsDone, c);
+  }
+  const parts: [number, PngPart][] = [];
+  const chunks = pngChunkCount(height);
+  for (;;) {
+    const c = Atomics.add(job.counters, 1, 1);
+    if (c >= chunks) break;
+    for (let done = Atomics.load(job.rowsDone, c); done < chunkRows(c, height); done = Atomics.load(job.rowsDone, c)) Atomics.wait(job.rowsDone, c, done, 1000);
+    parts.push([c, deflateChunk(job.rgb, job.pose.width, height, c)]);
+  }
+  return { hits, parts };
+}
+
+function chunkRows(c: number, height: number): number {
+  return Math.min(PNG_CHUNK_ROWS, height - c * PNG_CHUNK_ROWS);
+}
