@@ -100,7 +100,7 @@ function attached(p: Record<string, string>, w: number, h: number, depth: number
 function lever(p: Record<string, string>): number[] {
   return attached(p, 6, 8, 3, (face) => {
     const f = p["facing"];
-    if (face === "wall") return turned(f, 7, 7, 6, 9, 9, 13, 1);
+    if (face === "wall") return turned(f, 7, 7, 8, 9, 9, 13, 1);
     return face === "floor" ? box(7, 3, 7, 9, 11, 9, 1) : box(7, 5, 7, 9, 13, 9, 1);
   });
 }
@@ -127,7 +127,11 @@ function vine(p: Record<string, string>): number[] {
 
 function torch(name: string, p: Record<string, string>): number[] {
   // The game's torch is a 2×10 stick with the flame at its top; on a wall it leans out from the wall.
-  if (name.endsWith("wall_torch")) return [...turned(p["facing"], 7, 3.5, 11, 9, 11.5, 16), ...turned(p["facing"], 7, 11.5, 10.5, 9, 13.5, 12.5, 1)];
+  // (a staircase of three 2×2 pieces stands for the leaning stick).
+  if (name.endsWith("wall_torch")) {
+    const f = p["facing"];
+    return [...turned(f, 7, 3.5, 14, 9, 6.3, 16), ...turned(f, 7, 6.3, 12.5, 9, 9, 14.5), ...turned(f, 7, 9, 11, 9, 11.5, 13), ...turned(f, 7, 11.5, 10.5, 9, 13.5, 12.5, 1)];
+  }
   return [...box(7, 0, 7, 9, 8, 9), ...box(7, 8, 7, 9, 10, 9, 1)];
 }
 

@@ -90,10 +90,12 @@ export function raycastRows(s: Scene, p: ResolvedPose, maxDistance: number, rgb:
           const d = bricks[qx + (qz + qy * bnz) * bnx]!;
           if (d === 0) break;
           // Above the height field of a square of columns: cross the square, or come down to it.
-          let level = LEVELS - 1;
-          while (level >= 0 && qy < tops[level * columns + qx + qz * bnx]!) level--;
+          // (Tops grow with the radius: the largest square the ray is above, if any.)
+          const column = qx + qz * bnx;
+          let level = qy >= tops[column]! ? 0 : -1;
+          while (level >= 0 && level + 1 < LEVELS && qy >= tops[(level + 1) * columns + column]!) level++;
           if (level >= 0) {
-            const k = COLUMN_RADII[level]!, top = tops[level * columns + qx + qz * bnx]!;
+            const k = COLUMN_RADII[level]!, top = tops[level * columns + column]!;
             const bx = (qx + BX - k) * 4, bz = (qz + BZ - k) * 4, size = (2 * k + 1) * 4;
             const txe = dx > 0 ? (bx + size - ex) * idx : dx < 0 ? (bx - ex) * idx : Infinity;
             const tze = dz > 0 ? (bz + size - ez) * idz : dz < 0 ? (bz - ez) * idz : Infinity;

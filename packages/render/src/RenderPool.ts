@@ -70,8 +70,16 @@ const pool = new Pool();
  * workers claiming bands of rows and then PNG chunks. The bytes do not depend on the worker count.
  */
 export async function renderPng(scene: Scene, pose: ResolvedPose, maxDistance: number, options: ShadeOptions, workers: number): Promise<{ png: Buffer; hits: number }> {
-  const job = createJob(scene, pose, maxDistance, options, workers > 1);
-  const shares = workers > 1 ? await pool.run(job, workers) : [workOn(job)];
+  let shares: JobShare[];
+  if (workers > 1) {
+    try {
+      shares = await pool.run(createJob(scene, pose, maxDistance, options, true), workers);
+    } catch {
+      // Workers that cannot start or fail (their error replaced them): this thread draws the
+      // same bytes; an error of the drawing itself is thrown from here.
+      shares = [workOn(createJob(scene, pose, maxDistance, options, false))];
+    }
+  } else shares = [workOn(createJob(scene, pose, maxDistance, options, false))];
   const parts: PngPart[] = [];
   for (const share of shares) for (const [c, part] of share.parts) parts[c] = part;
   return { png: assemblePng(pose.width, pose.height, parts), hits: shares.reduce((n, s) => n + s.hits, 0) };

@@ -52,7 +52,7 @@ export function texelFactor(kind: number, face: number, tu: number, tv: number, 
     case Texture.planks: {
       const row = tv >> 2;
       if ((tv & 3) === 0) return 0.72;
-      if (face !== 1 && tu === ((row * 7 + 3 + ((x + z) & 1) * 5) & 15)) return 0.8;
+      if (face !== 1 && (row & 1) === 1 && tu === ((row * 7 + 3 + ((x + y + z) & 1) * 5) & 15)) return 0.8;
       return 0.94 + hash(tu >> 2, row, 11) / 2560 + ((hash(tu, row, 1) & 7) === 0 ? -0.05 : 0);
     }
     case Texture.bricks: {

@@ -33,9 +33,11 @@ class MapSource implements BlockSource {
 }
 
 const BOUNDS: Box = { minX: -1000, minY: -64, minZ: -1000, maxX: 1000, maxY: 319, maxZ: 1000 };
+/** One roofed world reused by the property's runs (its blocks are reset each run). */
+const roof = new MapSource();
 
-async function shoot(source: BlockSource, pose: CameraPose, bounds: Box = BOUNDS) {
-  const r = await captureCamera(source, pose, { bounds });
+async function shoot(source: BlockSource, pose: CameraPose, bounds: Box = BOUNDS, workers?: number) {
+  const r = await captureCamera(source, pose, { bounds, ...(workers !== undefined ? { workers } : {}) });
   if (!r.ok) throw new Error(r.error.message);
   const png = PNG.sync.read(r.value.png);
   const px = (i: number, j: number) => {
@@ -142,23 +144,34 @@ describe("camera capture", () => {
     }
   });
 
-  it("agrees with a brute-force slab test on which pixels hit a block (property)", async () => {
+  // Near: blocks around the eye (voxel steps, brick steps). Far: blocks spread over 80 blocks,
+  // so rays cross long empty stretches by the height field's and the distance field's jumps.
+  // Roofed: a stone roof at y 100 over everything keeps the height field above every ray, so
+  // the empty stretches below it are crossed by the distance field alone.
+  it.each([
+    ["near", 6, [58, 70], 8, [56, 68], false],
+    ["far", 40, [40, 90], 30, [50, 80], false],
+    ["roofed", 40, [40, 90], 30, [50, 80], true],
+  ] as const)("agrees with a brute-force slab test on which pixels hit a block, at every worker count (property, %s blocks)", async (_, spread, [ylo, yhi], eyeSpread, [eylo, eyhi], roofed) => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ x: fc.integer({ min: -6, max: 6 }), y: fc.integer({ min: 58, max: 70 }), z: fc.integer({ min: -6, max: 6 }) }), { minLength: 1, maxLength: 25 }),
+        fc.array(fc.record({ x: fc.integer({ min: -spread, max: spread }), y: fc.integer({ min: ylo, max: yhi }), z: fc.integer({ min: -spread, max: spread }) }), { minLength: 1, maxLength: 25 }),
         // Uniform poses (fc.double spreads over bit patterns: nearly every draw would sit at x, z ≈ 0,
         // on a block face, where rays along the face are ambiguous — seed 1950329704). The 0.00005
         // offset keeps the eye off every face plane.
-        fc.record({ x: tenThousandths(-8, 8), y: tenThousandths(56, 68), z: tenThousandths(-8, 8), yaw: tenThousandths(-180, 180), pitch: tenThousandths(-89, 89) }),
-        async (cells, pose) => {
-          const world = new MapSource();
+        fc.record({ x: tenThousandths(-eyeSpread, eyeSpread), y: tenThousandths(eylo, eyhi), z: tenThousandths(-eyeSpread, eyeSpread), yaw: tenThousandths(-180, 180), pitch: tenThousandths(-89, 89) }),
+        fc.constantFrom(1, 2, 3),
+        async (cells, pose, workers) => {
+          const world = roofed ? roof : new MapSource();
+          world.blocks.clear();
+          if (roofed) for (let x = -64; x < 64; x++) for (let z = -64; z < 64; z++) world.set(x, 100, z, "minecraft:stone");
           for (const c of cells) world.set(c.x, c.y, c.z, "minecraft:stone");
           const full: CameraPose = { ...pose, width: 24, height: 16 };
           const p = resolvePose(full);
           if (!p.ok) throw new Error(p.error.message);
           const [ex, ey, ez] = p.value.eye;
           if (cells.some((c) => Math.floor(ex) === c.x && Math.floor(ey) === c.y && Math.floor(ez) === c.z)) return; // inside a block
-          const { px } = await shoot(world, full, { minX: -32, minY: 32, minZ: -32, maxX: 31, maxY: 95, maxZ: 31 });
+          const { px } = await shoot(world, full, { minX: -64, minY: 0, minZ: -64, maxX: 63, maxY: 127, maxZ: 63 }, workers);
           const d = new Float64Array(3);
           const sky = new Float64Array(3);
           let mismatches = 0;
@@ -180,7 +193,10 @@ describe("camera capture", () => {
                   t0 = Math.max(t0, a), t1 = Math.min(t1, b);
                 }
                 return t0 <= t1;
-              });
+              }) || (roofed && dir[1]! > 0 && (() => {
+                const t = (100 - ey) / dir[1]!, x = ex + dir[0]! * t, z = ez + dir[2]! * t;
+                return t <= 128 && x >= -64 && x < 64 && z >= -64 && z < 64;
+              })());
               skyColor(dir[1]!, sky);
               const c = px(i, j);
               const isSky = c.every((v, k) => v === Math.round(sky[k]!));
@@ -189,8 +205,33 @@ describe("camera capture", () => {
           expect(mismatches).toBeLessThanOrEqual(1); // a ray grazing an edge may round either way
         },
       ),
-      { numRuns: 120 },
+      { numRuns: 100 },
     );
+  });
+
+  it("gives the same bytes for any worker count, with and without ambient occlusion", async () => {
+    const world = new MapSource();
+    for (let x = -20; x <= 20; x++)
+      for (let z = -20; z <= 30; z++) {
+        const h = 60 + Math.round(2 * Math.sin(x / 5) + 2 * Math.cos(z / 4));
+        for (let y = h - 1; y <= h; y++) world.set(x, y, z, y === h ? "minecraft:grass_block[snowy=false]" : "minecraft:dirt");
+        if (h < 60) world.set(x, 60, z, "minecraft:water[level=0]");
+      }
+    for (let y = 61; y <= 66; y++) for (let x = -3; x <= 3; x++) world.set(x, y, 8, x === 0 && y < 64 ? "minecraft:glass" : "minecraft:bricks");
+    for (let x = -3; x <= 3; x++) world.set(x, 67, 7, "minecraft:oak_stairs[facing=south,half=bottom,shape=straight,waterlogged=false]");
+    world.set(4, 63, 6, "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]").set(0, 64, 7, "minecraft:wall_torch[facing=north]");
+    const pose = { x: 0.5, y: 64, z: -6.5, yaw: 5, pitch: 14, width: 203, height: 117 };
+    const shots = [];
+    for (const workers of [1, 2, 3, 4]) {
+      const r = await captureCamera(world, pose, { bounds: BOUNDS, workers });
+      if (!r.ok) throw new Error(r.error.message);
+      shots.push(r.value);
+    }
+    for (const s of shots.slice(1)) expect(s.png.equals(shots[0]!.png)).toBe(true);
+    expect(new Set(shots.map((s) => s.hitFraction)).size).toBe(1);
+    const flat = await captureCamera(world, pose, { bounds: BOUNDS, workers: 2, ambientOcclusion: false });
+    expect(flat.ok && flat.value.png.equals(shots[0]!.png)).toBe(false);
+    expect(await captureCamera(world, pose, { bounds: BOUNDS, workers: 0 })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "workers" } } });
   });
 });
 
