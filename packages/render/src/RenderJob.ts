@@ -9,8 +9,9 @@ export const BAND_ROWS = 8;
 
 /**
  * One image to render and compress, shared by every thread working on it: bands of rows are
- * claimed from `counters[0]`, then PNG chunks from `counters[1]`; `rowsDone[c]` counts the rows
- * of PNG chunk c already drawn (a chunk is compressed once all its rows are there).
+ * claimed from `counters[0]`, then PNG chunks from `counters[1]`; `counters[2]` ≠ 0 aborts the
+ * job; `rowsDone[c]` counts the rows of PNG chunk c already drawn (a chunk is compressed once all
+ * its rows are there).
  */
 export interface RenderJob {
   readonly scene: Scene;
@@ -33,7 +34,7 @@ export function createJob(scene: Scene, pose: ResolvedPose, maxDistance: number,
   return {
     scene, pose, maxDistance, options,
     rgb: new Uint8Array(new Buf(pose.width * pose.height * 3)),
-    counters: new Int32Array(new Buf(8)),
+    counters: new Int32Array(new Buf(12)),
     rowsDone: new Int32Array(new Buf(4 * pngChunkCount(pose.height))),
   };
 }
@@ -58,10 +59,19 @@ export function workOn(job: RenderJob): JobShare {
   for (;;) {
     const c = Atomics.add(job.counters, 1, 1);
     if (c >= chunks) break;
-    for (let done = Atomics.load(job.rowsDone, c); done < chunkRows(c, height); done = Atomics.load(job.rowsDone, c)) Atomics.wait(job.rowsDone, c, done, 1000);
+    for (let done = Atomics.load(job.rowsDone, c); done < chunkRows(c, height); done = Atomics.load(job.rowsDone, c)) {
+      if (Atomics.load(job.counters, 2) !== 0) throw new Error("render job aborted");
+      Atomics.wait(job.rowsDone, c, done, 200);
+    }
     parts.push([c, deflateChunk(job.rgb, job.pose.width, height, c)]);
   }
   return { hits, parts };
+}
+
+/** Stops every thread still working on the job (one failed: its rows will never be drawn). */
+export function abortJob(job: RenderJob): void {
+  Atomics.store(job.counters, 2, 1);
+  for (let c = 0; c < job.rowsDone.length; c++) Atomics.notify(job.rowsDone, c);
 }
 
 function chunkRows(c: number, height: number): number {

@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { ResolvedPose } from "./CameraPose.js";
 import { assemblePng, type PngPart } from "./PngEncode.js";
-import { createJob, workOn, type JobShare, type RenderJob } from "./RenderJob.js";
+import { abortJob, createJob, workOn, type JobShare, type RenderJob } from "./RenderJob.js";
 import type { Scene } from "./Scene.js";
 import type { ShadeOptions } from "./Shading.js";
 
@@ -44,10 +44,13 @@ class Pool {
       if (m.error !== undefined) p.reject(new Error(`render worker: ${m.error}`));
       else p.resolve(m.share!);
     });
-    w.on("error", (error) => {
-      if (this.workers[slot] === w) this.workers.splice(slot, 1, this.spawn(slot));
+    const lost = (error: Error) => {
+      if (this.workers[slot] !== w) return;
+      this.workers.splice(slot, 1, this.spawn(slot));
       for (const [id, p] of this.pending) this.pending.delete(id), p.reject(error);
-    });
+    };
+    w.on("error", lost);
+    w.on("exit", (code) => lost(new Error(`render worker exited with code ${code}`)));
     return w;
   }
 
@@ -55,11 +58,16 @@ class Pool {
     while (this.workers.length < count) this.workers.push(this.spawn(this.workers.length));
     const used = this.workers.slice(0, count);
     for (const w of used) w.ref();
-    return Promise.all(used.map((w) => new Promise<JobShare>((resolve, reject) => {
-      const id = this.nextId++;
-      this.pending.set(id, { resolve, reject });
-      w.postMessage({ ...job, id });
-    })));
+    try {
+      return await Promise.all(used.map((w) => new Promise<JobShare>((resolve, reject) => {
+        const id = this.nextId++;
+        this.pending.set(id, { resolve, reject });
+        w.postMessage({ ...job, id });
+      })));
+    } catch (error) {
+      abortJob(job); // the others stop waiting for rows that will never be drawn
+      throw error;
+    }
   }
 }
 
