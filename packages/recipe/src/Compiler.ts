@@ -1,7 +1,8 @@
 import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { z } from "zod";
-import { createCollector, DenseScratch, type RawRuns } from "./BlockCollector.js";
-import { pointMapper, type Frame } from "./Frame.js";
+import { createCollector, type RawRuns } from "./BlockCollector.js";
+import { CollectorScratch } from "./RowCollector.js";
+import { pointMapper, spanMapper, type Frame } from "./Frame.js";
 import { jsonShapeExcess } from "./JsonGuard.js";
 import { DEFAULT_LIMITS, type CompileLimits } from "./Limits.js";
 import { lowerRecipe } from "./Lowering.js";
@@ -36,7 +37,7 @@ function schemaError(error: z.ZodError): ReturnType<typeof mcbError> {
  * position is emitted, "compile" when the deduplicated count is over `maxBlocks`).
  */
 export function compileRecipe(registry: BlockRegistry, input: unknown, options: CompileOptions = {}): Result<Plan> {
-  return compileWith(registry, new DenseScratch(), input, options);
+  return compileWith(registry, new CollectorScratch(), input, options);
 }
 
 /** A compiler that keeps its scratch memory between calls: use one per long-lived process. */
@@ -46,11 +47,11 @@ export interface RecipeCompiler {
 }
 
 export function createRecipeCompiler(registry: BlockRegistry): RecipeCompiler {
-  const scratch = new DenseScratch();
+  const scratch = new CollectorScratch();
   return { registry, compile: (input, options = {}) => compileWith(registry, scratch, input, options) };
 }
 
-function compileWith(registry: BlockRegistry, scratch: DenseScratch, input: unknown, options: CompileOptions): Result<Plan> {
+function compileWith(registry: BlockRegistry, scratch: CollectorScratch, input: unknown, options: CompileOptions): Result<Plan> {
   const limits: CompileLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const excess = jsonShapeExcess(input, MAX_JSON_DEPTH, MAX_JSON_NODES);
   if (excess !== undefined) return fail(mcbError("invalid_request", `recipe too large: ${excess}`, { reason: "json_shape" }));
@@ -72,7 +73,7 @@ function compileWith(registry: BlockRegistry, scratch: DenseScratch, input: unkn
   let raw: RawRuns = { y: new Int32Array(0), z: new Int32Array(0), x: new Int32Array(0), length: new Int32Array(0), value: new Uint32Array(0), count: 0 };
   if (bounds !== null) {
     const collector = createCollector(bounds, emitted, scratch);
-    const world = new Int32Array(3);
+    const world = new Int32Array(4);
     for (const leaf of leaves) {
       const shift = leaf.filter * 0x10000;
       const m = leaf.material;
@@ -80,6 +81,24 @@ function compileWith(registry: BlockRegistry, scratch: DenseScratch, input: unkn
         for (const slab of boxSlabs(leaf.worldBox.box, leaf.worldBox.hollow)) {
           if (m.kind === "state") collector.fillBox(slab, shift + m.value);
           else collector.fillBoxPalette(slab, m, shift);
+        }
+        continue;
+      }
+      const spans = leaf.shape.emitSpans === undefined ? null : spanMapper(leaf.frame);
+      if (spans !== null) {
+        // Shapes with x-runs (cylinders, arches) go in as intervals, not position by position.
+        const w = world;
+        if (m.kind === "state") {
+          const value = shift + m.value;
+          leaf.shape.emitSpans!((x0, x1, y, z) => {
+            spans(x0, x1, y, z, w);
+            collector.putSpan(w[0]!, w[1]!, w[2]!, w[3]!, value);
+          });
+        } else {
+          leaf.shape.emitSpans!((x0, x1, y, z) => {
+            spans(x0, x1, y, z, w);
+            collector.putSpanPalette(w[0]!, w[1]!, w[2]!, w[3]!, m, shift);
+          });
         }
         continue;
       }

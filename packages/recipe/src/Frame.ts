@@ -86,3 +86,21 @@ export function pointMapper(f: Frame): (x: number, y: number, z: number, out: In
     out[2] = zx * x + zz * z + oz;
   };
 }
+
+/**
+ * Maps local x-intervals to world x-intervals when the frame keeps the x axis along ±x (no
+ * quarter turn); null otherwise. `out` gets world x0 ≤ x1, y, z.
+ */
+export function spanMapper(f: Frame): ((x0: number, x1: number, y: number, z: number, out: Int32Array) => void) | null {
+  const { ox, oy, oz } = f;
+  const [xx, zx] = orientXZ(f.orientation, 1, 0);
+  const [xz, zz] = orientXZ(f.orientation, 0, 1);
+  if (zx !== 0) return null;
+  return (x0, x1, y, z, out) => {
+    const a = xx * x0 + xz * z + ox, b = xx * x1 + xz * z + ox;
+    out[0] = a < b ? a : b;
+    out[1] = a < b ? b : a;
+    out[2] = y + oy;
+    out[3] = zz * z + oz;
+  };
+}

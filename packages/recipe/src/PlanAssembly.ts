@@ -18,14 +18,9 @@ export function finishPlan(
   dependencies: readonly Vec3[],
   blockData: readonly PlanBlockData[] = [],
 ): Plan {
-  const n = raw.length.length;
   const stateUsed = new Uint8Array(states.length);
   const filterUsed = new Uint8Array(filters.length + 1);
-  for (let r = 0; r < n; r++) {
-    const v = raw.value[r]!;
-    stateUsed[(v & 0xffff) - 1] = 1;
-    filterUsed[v >>> 16] = 1;
-  }
+  markUsed(raw.value, stateUsed, filterUsed);
   const usedStates = [...stateUsed.keys()].filter((i) => stateUsed[i] === 1);
   const usedFilters = [...filterUsed.keys()].filter((i) => i > 0 && filterUsed[i] === 1);
   const palette = usedStates.map((i) => states[i]!).sort();
@@ -35,17 +30,30 @@ export function finishPlan(
   const filterList = usedFilters.map((i) => filters[i - 1]!).sort((a, b) => (filterKey(a) < filterKey(b) ? -1 : 1));
   const filterRemap = new Int32Array(filters.length + 1);
   for (const i of usedFilters) filterRemap[i] = filterList.indexOf(filters[i - 1]!) + 1;
-  const state = new Uint16Array(n);
-  const filter = new Uint16Array(n);
-  for (let r = 0; r < n; r++) {
-    const v = raw.value[r]!;
-    state[r] = stateRemap[(v & 0xffff) - 1]!;
-    filter[r] = filterRemap[v >>> 16]!;
-  }
+  const { state, filter } = remapValues(raw.value, stateRemap, filterRemap);
   const runs = { y: raw.y, z: raw.z, x: raw.x, length: raw.length, state, filter };
   const reads = sortedReads(dependencies);
   const body = { minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, palette, filters: filterList, runs, reads, blockData };
   return Object.freeze({ format: 1 as const, ...body, count: raw.count, bounds: raw.count === 0 ? null : tightBounds(runs), hash: planHash(body) });
+}
+
+// Hot loops in small functions of their own (see PlanHash's interleavedRuns).
+function markUsed(value: Uint32Array, stateUsed: Uint8Array, filterUsed: Uint8Array): void {
+  for (let r = 0; r < value.length; r++) {
+    const v = value[r]!;
+    stateUsed[(v & 0xffff) - 1] = 1;
+    filterUsed[v >>> 16] = 1;
+  }
+}
+
+function remapValues(value: Uint32Array, stateRemap: Int32Array, filterRemap: Int32Array): { state: Uint16Array; filter: Uint16Array } {
+  const n = value.length, state = new Uint16Array(n), filter = new Uint16Array(n);
+  for (let r = 0; r < n; r++) {
+    const v = value[r]!;
+    state[r] = stateRemap[(v & 0xffff) - 1]!;
+    filter[r] = filterRemap[v >>> 16]!;
+  }
+  return { state, filter };
 }
 
 /** Explicit blocks for `planFromBlocks`: parallel arrays, one entry per position, any order. */

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createCollector, DENSE_CELL_LIMIT } from "../src/BlockCollector.js";
+import { createCollector, type BlockCollector } from "../src/BlockCollector.js";
+import type { Material } from "../src/Material.js";
+import { ROW_LIMIT } from "../src/RowCollector.js";
 import { archShape } from "../src/shapes/ArchShape.js";
 import { boxShape } from "../src/shapes/BoxShape.js";
 import { cylinderShape } from "../src/shapes/CylinderShape.js";
@@ -42,20 +44,61 @@ describe("shape counts are exact (preflight relies on them)", () => {
   });
 });
 
-describe("dense and sparse collection agree", () => {
-  it("same runs for the same puts, later put winning (property)", () => {
-    const put = fc.tuple(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 1, max: 3 }));
+describe("row-interval and sparse collection agree", () => {
+  const palette: Material = { kind: "palette", values: Uint32Array.of(1, 2, 3), cumulative: Uint32Array.of(2, 3, 5), salt: 77 };
+  const coord = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 7 }));
+  const write = fc.oneof(
+    fc.tuple(fc.constant("put" as const), coord, fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 3 })),
+    fc.tuple(fc.constant("span" as const), coord, fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 3 })),
+    fc.tuple(fc.constant("spanPalette" as const), coord, fc.integer({ min: 0, max: 9 }), fc.constant(0x10000)),
+    fc.tuple(fc.constant("box" as const), coord, fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 3 })),
+    fc.tuple(fc.constant("boxPalette" as const), coord, fc.integer({ min: 0, max: 9 }), fc.constant(0)),
+  );
+  const apply = (c: BlockCollector, [kind, [x, y, z], x1, v]: readonly [string, readonly [number, number, number], number, number]) => {
+    const lo = Math.min(x, x1), hi = Math.max(x, x1);
+    if (kind === "put") c.put(x, y, z, v);
+    else if (kind === "span") c.putSpan(lo, hi, y, z, v);
+    else if (kind === "spanPalette") c.putSpanPalette(lo, hi, y, z, palette, v);
+    else if (kind === "box") c.fillBox({ minX: lo, minY: y, minZ: Math.min(z, 2), maxX: hi, maxY: 3, maxZ: z }, v);
+    else c.fillBoxPalette({ minX: lo, minY: 0, minZ: z, maxX: hi, maxY: y, maxZ: 7 }, palette, v);
+  };
+  it("same maximal runs for the same writes, later writes winning, palettes picked per position (property)", () => {
     fc.assert(
-      fc.property(fc.array(put, { minLength: 1, maxLength: 200 }), (puts) => {
-        const bounds = { minX: 0, minY: 0, minZ: 0, maxX: 7, maxY: 3, maxZ: 7 };
-        const far = { ...bounds, maxX: DENSE_CELL_LIMIT };
-        const dense = createCollector(bounds, puts.length);
-        const sparse = createCollector(far, puts.length);
-        for (const [x, y, z, v] of puts) {
-          dense.put(x, y, z, v);
-          sparse.put(x, y, z, v);
-        }
-        expect(sparse.toRuns()).toEqual(dense.toRuns());
+      fc.property(fc.array(write, { minLength: 1, maxLength: 120 }), (writes) => {
+        const bounds = { minX: 0, minY: 0, minZ: 0, maxX: 9, maxY: 3, maxZ: 7 };
+        // More rows than ROW_LIMIT: the sparse collector (sorted append log) takes these bounds.
+        const far = { ...bounds, minY: 0, maxY: 3, maxZ: ROW_LIMIT };
+        const rows = createCollector(bounds, 10_000);
+        const sparse = createCollector(far, 10_000);
+        for (const w of writes) (apply(rows, w), apply(sparse, w));
+        const a = rows.toRuns(), b = sparse.toRuns();
+        expect(a).toEqual(b);
+        // Runs are maximal: no two neighbours in one row continue each other with the same value.
+        for (let r = 1; r < a.length.length; r++)
+          expect(a.y[r] === a.y[r - 1] && a.z[r] === a.z[r - 1] && a.x[r - 1]! + a.length[r - 1]! === a.x[r] && a.value[r] === a.value[r - 1]).toBe(false);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe("shapes' spans cover exactly their positions", () => {
+  const spanShapes = fc.oneof(
+    fc.tuple(vec, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), fc.constantFrom("x" as const, "y" as const, "z" as const)).map(
+      ([p, r, h, hollow, axis]) => cylinderShape(p, r, h, hollow, axis),
+    ),
+    fc.tuple(vec, vec, fc.constantFrom("x" as const, "z" as const), fc.integer({ min: 1, max: 5 })).map(([a, b, axis, t]) => archShape(a, b, axis, t)),
+  );
+  it("emitSpans gives the positions of emit, each once (property)", () => {
+    fc.assert(
+      fc.property(spanShapes, (shape) => {
+        const fromSpans: string[] = [];
+        shape.emitSpans!((x0, x1, y, z) => {
+          expect(x0).toBeLessThanOrEqual(x1);
+          for (let x = x0; x <= x1; x++) fromSpans.push(`${x},${y},${z}`);
+        });
+        expect(new Set(fromSpans).size).toBe(fromSpans.length);
+        expect(fromSpans.sort()).toEqual(emitted(shape).sort());
       }),
       { numRuns: 300 },
     );

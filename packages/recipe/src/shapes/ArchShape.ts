@@ -1,4 +1,4 @@
-import { normalizeBox, type Put, type Shape } from "./Shape.js";
+import { normalizeBox, type Put, type Shape, type Span } from "./Shape.js";
 
 /**
  * Semi-elliptical arch in the vertical plane spanned by `axis` and y. The outer ellipse has its
@@ -45,14 +45,34 @@ export function archShape(
       return (cells().length / 2) * depth;
     },
     emit(put: Put): void {
+      // Along x in the inner loop (collectors merge a row's consecutive positions into one interval).
       const c = cells();
-      for (let i = 0; i < c.length; i += 2) {
-        const u = c[i]!;
+      if (axis === "z") {
+        for (let i = 0; i < c.length; i += 2) for (let w = wMin; w <= wMax; w++) put(w, box.minY + c[i + 1]!, c[i]!);
+        return;
+      }
+      for (let i = 0; i < c.length;) {
+        // Cells come by v, then u: one v's cells, repeated for each w.
+        let j = i;
+        while (j < c.length && c[j + 1] === c[i + 1]) j += 2;
         const y = box.minY + c[i + 1]!;
-        for (let w = wMin; w <= wMax; w++) {
-          if (axis === "x") put(u, y, w);
-          else put(w, y, u);
-        }
+        for (let w = wMin; w <= wMax; w++) for (let k = i; k < j; k += 2) put(c[k]!, y, w);
+        i = j;
+      }
+    },
+    emitSpans(span: Span): void {
+      const c = cells();
+      if (axis === "z") {
+        for (let i = 0; i < c.length; i += 2) span(wMin, wMax, box.minY + c[i + 1]!, c[i]!);
+        return;
+      }
+      for (let i = 0; i < c.length;) {
+        // One v's cells as u-intervals, repeated for each w.
+        let j = i + 2;
+        while (j < c.length && c[j + 1] === c[i + 1] && c[j] === c[j - 2]! + 1) j += 2;
+        const y = box.minY + c[i + 1]!;
+        for (let w = wMin; w <= wMax; w++) span(c[i]!, c[j - 2]!, y, w);
+        i = j;
       }
     },
   };

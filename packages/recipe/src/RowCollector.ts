@@ -1,0 +1,201 @@
+import type { BlockCollector, RawRuns } from "./BlockCollector.js";
+import { pick, type Material } from "./Material.js";
+import type { Box3 } from "./shapes/Shape.js";
+
+/** Most (y, z) rows a row collector takes (4 bytes each for the counting sort). */
+export const ROW_LIMIT = 4_194_304;
+/** A row with more intervals than this is painted (overlaps resolved in a row buffer) unsorted. */
+const SORT_LIMIT = 12;
+
+/** Growable typed arrays kept by one compiler between calls (fresh multi-megabyte arrays cost page faults). */
+export class CollectorScratch {
+  row = new Int32Array(1024);
+  x0 = new Int32Array(1024);
+  x1 = new Int32Array(1024);
+  value = new Uint32Array(1024);
+  /** 0 for a state value, k for the palette material k − 1 (value then holds the filter shift). */
+  mat = new Int32Array(1024);
+  counts = new Int32Array(0);
+  order = new Int32Array(0);
+  paint = new Uint32Array(0);
+  /** Output runs (grown to the bound `rowRuns` computes before writing). */
+  out = { y: new Int32Array(1024), z: new Int32Array(1024), x: new Int32Array(1024), length: new Int32Array(1024), value: new Uint32Array(1024) };
+
+  growIntervals(): void {
+    const n = this.row.length * 2;
+    const widen = <T extends Int32Array | Uint32Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      return b;
+    };
+    this.row = widen(this.row), this.x0 = widen(this.x0), this.x1 = widen(this.x1), this.value = widen(this.value), this.mat = widen(this.mat);
+  }
+
+  growRuns(): void {
+    const o = this.out, n = o.y.length * 2;
+    const widen = <T extends Int32Array | Uint32Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      return b;
+    };
+    this.out = { y: widen(o.y), z: widen(o.z), x: widen(o.x), length: widen(o.length), value: widen(o.value) };
+  }
+}
+
+/**
+ * Row-interval painting: every write is an x-interval of one (y, z) row, appended in emission
+ * order (consecutive points of a row merge into one interval). `toRuns` groups intervals by row
+ * with a stable counting sort; a row whose intervals do not overlap is emitted in x order, a row
+ * with overlaps is painted into a row buffer in emission order (later writes win). Palette
+ * intervals pick per position when emitted. Cost follows intervals and rows, not the box volume.
+ */
+export function rowCollector(bounds: Box3, s: CollectorScratch): BlockCollector {
+  const { minX, minY, minZ } = bounds;
+  const sx = bounds.maxX - minX + 1, sz = bounds.maxZ - minZ + 1, rows = (bounds.maxY - minY + 1) * sz;
+  const materials: Material[] = [];
+  const materialId = new Map<Material, number>();
+  const idOf = (material: Material): number => {
+    let id = materialId.get(material);
+    if (id === undefined) materialId.set(material, (id = materials.push(material)));
+    return id;
+  };
+  let n = 0;
+  const append = (row: number, x0: number, x1: number, value: number, mat: number): void => {
+    if (n === s.row.length) s.growIntervals();
+    s.row[n] = row, s.x0[n] = x0, s.x1[n] = x1, s.value[n] = value, s.mat[n] = mat;
+    n++;
+  };
+  return {
+    put(x, y, z, value) {
+      const row = (y - minY) * sz + (z - minZ), last = n - 1;
+      // Consecutive points of a row (either direction: mirrored frames emit x descending) extend it.
+      if (last >= 0 && s.row[last] === row && s.value[last] === value && s.mat[last] === 0) {
+        if (s.x1[last] === x - 1) return void (s.x1[last] = x);
+        if (s.x0[last] === x + 1) return void (s.x0[last] = x);
+      }
+      append(row, x, x, value, 0);
+    },
+    putSpan(x0, x1, y, z, value) {
+      append((y - minY) * sz + (z - minZ), x0, x1, value, 0);
+    },
+    putSpanPalette(x0, x1, y, z, material, shift) {
+      append((y - minY) * sz + (z - minZ), x0, x1, shift, idOf(material));
+    },
+    fillBox(box, value) {
+      for (let y = box.minY; y <= box.maxY; y++) {
+        const base = (y - minY) * sz - minZ;
+        for (let z = box.minZ; z <= box.maxZ; z++) append(base + z, box.minX, box.maxX, value, 0);
+      }
+    },
+    fillBoxPalette(box, material, shift) {
+      const id = idOf(material);
+      for (let y = box.minY; y <= box.maxY; y++) {
+        const base = (y - minY) * sz - minZ;
+        for (let z = box.minZ; z <= box.maxZ; z++) append(base + z, box.minX, box.maxX, shift, id);
+      }
+    },
+    toRuns() {
+      return rowRuns(s, n, rows, sx, sz, minX, minY, minZ, materials);
+    },
+  };
+}
+
+/**
+ * Resolves the collected intervals into maximal runs in (y, z, x) order. One function with local
+ * state only (no closures over mutable variables: those would live in heap contexts).
+ */
+function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: number, minX: number, minY: number, minZ: number, materials: readonly Material[]): RawRuns {
+  const R = s.row, X0 = s.x0, X1 = s.x1, V = s.value, M = s.mat;
+  // Stable counting sort of the intervals by row; counts[r] ends as the end of row r's intervals.
+  if (s.counts.length < rows + 1) s.counts = new Int32Array(rows + 1);
+  const counts = s.counts;
+  counts.fill(0, 0, rows + 1);
+  let bound = 0; // the most runs the rows can give: 2 per interval, 1 per palette position
+  for (let i = 0; i < n; i++) {
+    counts[R[i]! + 1]!++;
+    bound += M[i] === 0 ? 2 : X1[i]! - X0[i]! + 2;
+  }
+  for (let r = 0; r < rows; r++) counts[r + 1]! += counts[r]!;
+  if (s.order.length < n) s.order = new Int32Array(Math.max(n, s.order.length * 2));
+  const order = s.order;
+  for (let i = 0; i < n; i++) order[counts[R[i]!]!++] = i;
+  if (s.paint.length < sx) s.paint = new Uint32Array(sx);
+  const paint = s.paint;
+  while (s.out.y.length < bound) s.growRuns();
+  const OY = s.out.y, OZ = s.out.z, OX = s.out.x, OL = s.out.length, OV = s.out.value;
+  let runs = 0, count = 0, start = 0, ry = 0, rz = -1;
+  for (let r = 0; r < rows; r++) {
+    if (++rz === sz) (rz = 0), ry++;
+    const end = counts[r]!;
+    const k = end - start;
+    if (k === 0) continue;
+    const y = minY + ry, z = minZ + rz;
+    const rowFirst = runs; // runs of this row start here (merging never crosses rows)
+    // Intervals already in x order without overlaps (rows of repeated copies) are emitted as they come.
+    let sorted = true;
+    for (let a = start + 1; a < end && sorted; a++) sorted = X0[order[a]!]! > X1[order[a - 1]!]!;
+    let paintRow = !sorted && k > SORT_LIMIT;
+    if (!sorted && !paintRow) {
+      // Sort a few intervals by x (insertion sort of their indices); an overlap means painting.
+      for (let a = start + 1; a < end; a++) {
+        const i = order[a]!, x = X0[i]!;
+        let b = a - 1;
+        while (b >= start && X0[order[b]!]! > x) (order[b + 1] = order[b]!), b--;
+        order[b + 1] = i;
+      }
+      for (let a = start + 1; a < end && !paintRow; a++) paintRow = X0[order[a]!]! <= X1[order[a - 1]!]!;
+      // Painting follows emission order: restore it (indices ascend in emission order).
+      if (paintRow) order.subarray(start, end).sort();
+    }
+    if (!paintRow) {
+      for (let a = start; a < end; a++) {
+        const i = order[a]!, m = M[i]!;
+        if (m === 0) {
+          const x = X0[i]!, len = X1[i]! - x + 1, v = V[i]!, last = runs - 1;
+          if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += len;
+          else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = len), (OV[runs] = v), runs++;
+          count += len;
+          continue;
+        }
+        const material = materials[m - 1]!, shift = V[i]!;
+        for (let x = X0[i]!, xe = X1[i]!; x <= xe; x++) {
+          const v = shift + pick(material, x, y, z), last = runs - 1;
+          if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]!++;
+          else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = 1), (OV[runs] = v), runs++;
+          count++;
+        }
+      }
+      start = end;
+      continue;
+    }
+    let lo = X0[order[start]!]!, hi = X1[order[start]!]!;
+    for (let a = start + 1; a < end; a++) {
+      const i = order[a]!;
+      if (X0[i]! < lo) lo = X0[i]!;
+      if (X1[i]! > hi) hi = X1[i]!;
+    }
+    if (hi - lo >= 32) paint.fill(0, lo - minX, hi - minX + 1);
+    else for (let x = lo - minX; x <= hi - minX; x++) paint[x] = 0;
+    for (let a = start; a < end; a++) {
+      const i = order[a]!, m = M[i]!;
+      if (m === 0) {
+        // TypedArray#fill has a fixed call cost that dominates short intervals.
+        const v = V[i]!, from = X0[i]! - minX, to = X1[i]! - minX + 1;
+        if (to - from >= 32) paint.fill(v, from, to);
+        else for (let x = from; x < to; x++) paint[x] = v;
+      } else {
+        const material = materials[m - 1]!, shift = V[i]!;
+        for (let x = X0[i]!, xe = X1[i]!; x <= xe; x++) paint[x - minX] = shift + pick(material, x, y, z);
+      }
+    }
+    for (let x = lo; x <= hi;) {
+      const v = paint[x - minX]!;
+      let e = x + 1;
+      while (e <= hi && paint[e - minX] === v) e++;
+      if (v !== 0) (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++, (count += e - x);
+      x = e;
+    }
+    start = end;
+  }
+  return { y: OY.slice(0, runs), z: OZ.slice(0, runs), x: OX.slice(0, runs), length: OL.slice(0, runs), value: OV.slice(0, runs), count };
+}
