@@ -19,6 +19,9 @@ import { cylinderShape } from "./shapes/CylinderShape.js";
 import { lineShape } from "./shapes/LineShape.js";
 import type { Box3, Shape } from "./shapes/Shape.js";
 
+/** A recipe path (operations[2].block…), built only when an error needs it. */
+type Path = () => string;
+
 /** Largest arch plane (span × rise) examined while counting. */
 export const MAX_ARCH_PLANE = 4_194_304;
 
@@ -101,17 +104,18 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
   let instances = 0;
   let bounds: Box3 | null = null;
 
-  const resolve = (text: string, path: string): number => {
+  // Paths are built only for an error message (a repeat walks its operations once per copy).
+  const resolve = (text: string, path: Path): number => {
     const r = registry.resolveState(text);
-    if (!r.ok) throw new LoweringFailure({ ...r.error, details: { ...r.error.details, path } });
+    if (!r.ok) throw new LoweringFailure({ ...r.error, details: { ...r.error.details, path: path() } });
     return states.add(r.value.canonical);
   };
 
-  const material = (ref: BlockRef, o: Orientation, path: string): Material => {
+  const material = (ref: BlockRef, o: Orientation, path: Path): Material => {
     if (typeof ref === "string") return { kind: "state", value: states.orient(resolve(ref, path), o) + 1 };
     const def = palettes.get(ref.palette);
     if (def === undefined) {
-      throw new LoweringFailure(mcbError("invalid_request", `unknown palette "${ref.palette}"`, { reason: "unknown_palette", path }));
+      throw new LoweringFailure(mcbError("invalid_request", `unknown palette "${ref.palette}"`, { reason: "unknown_palette", path: path() }));
     }
     const key = `${ref.palette}|${o.mirrorX ? 1 : 0}${o.turns}`;
     const hit = paletteMaterials.get(key);
@@ -127,16 +131,16 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
     return m;
   };
 
-  const filterFor = (from: readonly string[], o: Orientation, path: string): number => {
+  const filterFor = (from: readonly string[], o: Orientation, path: Path): number => {
     const ids = new Set<string>();
     const exact = new Set<string>();
     from.forEach((entry, i) => {
       if (!entry.includes("[")) {
         const r = registry.resolveState(entry);
-        if (!r.ok) throw new LoweringFailure({ ...r.error, details: { ...r.error.details, path: `${path}[${i}]` } });
+        if (!r.ok) throw new LoweringFailure({ ...r.error, details: { ...r.error.details, path: `${path()}[${i}]` } });
         ids.add(r.value.id);
       } else {
-        exact.add(states.states[states.orient(resolve(entry, `${path}[${i}]`), o)]!);
+        exact.add(states.states[states.orient(resolve(entry, () => `${path()}[${i}]`), o)]!);
       }
     });
     const key = { ids: [...ids].sort(), states: [...exact].sort() };
@@ -151,27 +155,42 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
     return index;
   };
 
-  const addLeaf = (shape: Shape, frame: Frame, m: Material, filter: number, path: string, box?: { hollow: boolean }): void => {
+  // A repeat's copies share their operations' local shapes and materials (per orientation).
+  const shapes = new Map<Operation, Shape>();
+  const shapeOf = (op: Operation, make: () => Shape): Shape => {
+    let shape = shapes.get(op);
+    if (shape === undefined) shapes.set(op, (shape = make()));
+    return shape;
+  };
+  const opMaterials = new Map<Operation, (Material | undefined)[]>();
+  const materialOf = (op: Operation, ref: BlockRef, o: Orientation, path: Path): Material => {
+    let byOrientation = opMaterials.get(op);
+    if (byOrientation === undefined) opMaterials.set(op, (byOrientation = []));
+    const k = (o.mirrorX ? 4 : 0) + o.turns;
+    return (byOrientation[k] ??= material(ref, o, path));
+  };
+
+  const addLeaf = (shape: Shape, frame: Frame, m: Material, filter: number, path: Path, box?: { hollow: boolean }): void => {
     if (++instances > limits.maxOperations) {
-      throw budget(`more than ${limits.maxOperations} operation instances after expanding repeats`, { limit: limits.maxOperations, path });
+      throw budget(`more than ${limits.maxOperations} operation instances after expanding repeats`, { limit: limits.maxOperations, path: path() });
     }
     const count = shape.count;
     if (count > limits.maxBlocks) {
       throw budget(`operation writes ${count} blocks; a plan may change at most ${limits.maxBlocks}`, {
         limit: limits.maxBlocks,
         requested: count,
-        path,
+        path: path(),
       });
     }
     emitted += count;
     if (emitted > limits.maxEmitted) {
-      throw budget(`recipe emits more than ${limits.maxEmitted} positions`, { limit: limits.maxEmitted, path });
+      throw budget(`recipe emits more than ${limits.maxEmitted} positions`, { limit: limits.maxEmitted, path: path() });
     }
     const wb = worldBounds(frame, shape.bounds);
     if (wb.minX < -MAX_HORIZONTAL || wb.maxX > MAX_HORIZONTAL || wb.minZ < -MAX_HORIZONTAL || wb.maxZ > MAX_HORIZONTAL || wb.minY < MIN_Y || wb.maxY > MAX_Y) {
       throw new LoweringFailure(
         mcbError("out_of_bounds", "operation reaches outside the largest possible world", {
-          path,
+          path: path(),
           bounds: { min: { x: wb.minX, y: wb.minY, z: wb.minZ }, max: { x: wb.maxX, y: wb.maxY, z: wb.maxZ } },
         }),
       );
@@ -180,44 +199,48 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
     leaves.push(box === undefined ? { shape, frame, material: m, filter } : { shape, frame, material: m, filter, worldBox: { box: wb, hollow: box.hollow } });
   };
 
-  const walk = (ops: readonly Operation[], frame: Frame, depth: number, path: string): void => {
-    if (depth > limits.maxDepth) throw budget(`repeat/transform nesting deeper than ${limits.maxDepth}`, { limit: limits.maxDepth, path });
+  const walk = (ops: readonly Operation[], frame: Frame, depth: number, path: Path): void => {
+    if (depth > limits.maxDepth) throw budget(`repeat/transform nesting deeper than ${limits.maxDepth}`, { limit: limits.maxDepth, path: path() });
     ops.forEach((op, i) => {
-      const p = `${path}[${i}]`;
+      const p = (): string => `${path()}[${i}]`;
+      const block = (): string => `${p()}.block`;
       const o = frame.orientation;
       switch (op.type) {
         case "box":
-          addLeaf(boxShape(op.min, op.max, op.hollow === true), frame, material(op.block, o, `${p}.block`), 0, p, { hollow: op.hollow === true });
+          addLeaf(shapeOf(op, () => boxShape(op.min, op.max, op.hollow === true)), frame, materialOf(op, op.block, o, block), 0, p, { hollow: op.hollow === true });
           break;
         case "replace":
-          addLeaf(boxShape(op.min, op.max, false), frame, material(op.block, o, `${p}.block`), filterFor(op.from, o, `${p}.from`), p, { hollow: false });
+          addLeaf(shapeOf(op, () => boxShape(op.min, op.max, false)), frame, materialOf(op, op.block, o, block), filterFor(op.from, o, () => `${p()}.from`), p, { hollow: false });
           break;
         case "line":
-          addLeaf(lineShape(op.from, op.to), frame, material(op.block, o, `${p}.block`), 0, p);
+          addLeaf(shapeOf(op, () => lineShape(op.from, op.to)), frame, materialOf(op, op.block, o, block), 0, p);
           break;
         case "cylinder":
-          addLeaf(cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y"), frame, material(op.block, o, `${p}.block`), 0, p);
+          addLeaf(shapeOf(op, () => cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y")), frame, materialOf(op, op.block, o, block), 0, p);
           break;
         case "arch": {
-          const shape = archShape(op.min, op.max, op.axis, op.thickness ?? 1);
-          if (shape.planeArea > MAX_ARCH_PLANE) throw budget(`arch plane larger than ${MAX_ARCH_PLANE} cells`, { limit: MAX_ARCH_PLANE, path: p });
-          addLeaf(shape, frame, material(op.block, o, `${p}.block`), 0, p);
+          const shape = shapeOf(op, () => {
+            const arch = archShape(op.min, op.max, op.axis, op.thickness ?? 1);
+            if (arch.planeArea > MAX_ARCH_PLANE) throw budget(`arch plane larger than ${MAX_ARCH_PLANE} cells`, { limit: MAX_ARCH_PLANE, path: p() });
+            return arch;
+          });
+          addLeaf(shape, frame, materialOf(op, op.block, o, block), 0, p);
           break;
         }
         case "repeat": {
           const projected = instances + op.count;
           if (projected > limits.maxOperations) {
-            throw budget(`more than ${limits.maxOperations} operation instances after expanding repeats`, { limit: limits.maxOperations, path: p });
+            throw budget(`more than ${limits.maxOperations} operation instances after expanding repeats`, { limit: limits.maxOperations, path: p() });
           }
           for (let k = 0; k < op.count; k++) {
             const child = composeFrame(frame, translation(op.offset.x * k, op.offset.y * k, op.offset.z * k));
-            walk(op.operations, child, depth + 1, `${p}.operations`);
+            walk(op.operations, child, depth + 1, () => `${p()}.operations`);
           }
           break;
         }
         case "transform": {
           const local = transformFrame(orientationOf(op.rotate ?? 0, op.mirror), op.anchor ?? { x: 0, y: 0, z: 0 }, op.translate ?? { x: 0, y: 0, z: 0 });
-          walk(op.operations, composeFrame(frame, local), depth + 1, `${p}.operations`);
+          walk(op.operations, composeFrame(frame, local), depth + 1, () => `${p()}.operations`);
           break;
         }
       }
@@ -239,10 +262,10 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
     for (const [name, palette] of Object.entries(recipe.palettes ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
       palettes.set(name, {
         salt: fnv1a(name) ^ (palette.seed ?? seed),
-        choices: palette.choices.map((c, i) => ({ state: resolve(c.block, `palettes.${name}.choices[${i}].block`), weight: c.weight })),
+        choices: palette.choices.map((c, i) => ({ state: resolve(c.block, () => `palettes.${name}.choices[${i}].block`), weight: c.weight })),
       });
     }
-    walk(recipe.operations, IDENTITY, 0, "operations");
+    walk(recipe.operations, IDENTITY, 0, () => "operations");
   } catch (e) {
     if (e instanceof LoweringFailure) return { ok: false, error: e.error };
     if (e instanceof StateLimitReached) {

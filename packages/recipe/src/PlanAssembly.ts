@@ -20,7 +20,7 @@ export function finishPlan(
 ): Plan {
   const stateUsed = new Uint8Array(states.length);
   const filterUsed = new Uint8Array(filters.length + 1);
-  markUsed(raw.value, stateUsed, filterUsed);
+  const bounds = raw.count === 0 ? null : markUsed(raw, stateUsed, filterUsed);
   const usedStates = [...stateUsed.keys()].filter((i) => stateUsed[i] === 1);
   const usedFilters = [...filterUsed.keys()].filter((i) => i > 0 && filterUsed[i] === 1);
   const palette = usedStates.map((i) => states[i]!).sort();
@@ -34,16 +34,26 @@ export function finishPlan(
   const runs = { y: raw.y, z: raw.z, x: raw.x, length: raw.length, state, filter };
   const reads = sortedReads(dependencies);
   const body = { minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, palette, filters: filterList, runs, reads, blockData };
-  return Object.freeze({ format: 1 as const, ...body, count: raw.count, bounds: raw.count === 0 ? null : tightBounds(runs), hash: planHash(body) });
+  return Object.freeze({ format: 1 as const, ...body, count: raw.count, bounds, hash: planHash(body) });
 }
 
 // Hot loops in small functions of their own (see PlanHash's interleavedRuns).
-function markUsed(value: Uint32Array, stateUsed: Uint8Array, filterUsed: Uint8Array): void {
-  for (let r = 0; r < value.length; r++) {
-    const v = value[r]!;
+/** Marks the states and filters the runs use; returns the runs' bounds (tight: positions written). */
+function markUsed(raw: RawRuns, stateUsed: Uint8Array, filterUsed: Uint8Array) {
+  const { value, x: xs, z: zs, length } = raw;
+  const n = value.length;
+  let minX = Infinity, minZ = Infinity, maxX = -Infinity, maxZ = -Infinity;
+  for (let r = 0; r < n; r++) {
+    const v = value[r]!, x = xs[r]!, z = zs[r]!, end = x + length[r]! - 1;
     stateUsed[(v & 0xffff) - 1] = 1;
     filterUsed[v >>> 16] = 1;
+    if (x < minX) minX = x;
+    if (end > maxX) maxX = end;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
   }
+  // Runs are sorted by y.
+  return { minX, minY: raw.y[0]!, minZ, maxX, maxY: raw.y[n - 1]!, maxZ };
 }
 
 function remapValues(value: Uint32Array, stateRemap: Int32Array, filterRemap: Int32Array): { state: Uint16Array; filter: Uint16Array } {
@@ -158,19 +168,4 @@ function sortedReads(deps: readonly Vec3[]): Int32Array {
     out.push(p.x, p.y, p.z);
   }
   return Int32Array.from(out);
-}
-
-/** Bounds of the written positions (an overwritten or filtered primitive may not reach the recipe bounds). */
-function tightBounds(runs: Plan["runs"]) {
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  for (let r = 0; r < runs.length.length; r++) {
-    const x = runs.x[r]!, y = runs.y[r]!, z = runs.z[r]!, end = x + runs.length[r]! - 1;
-    if (x < minX) minX = x;
-    if (end > maxX) maxX = end;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-    if (z < minZ) minZ = z;
-    if (z > maxZ) maxZ = z;
-  }
-  return { minX, minY, minZ, maxX, maxY, maxZ };
 }

@@ -50,8 +50,10 @@ export function planHash(plan: HashablePlan): string {
     u32(f.states.length);
     f.states.forEach(str);
   }
-  u32(plan.runs.length.length);
-  hash.update(littleEndian(interleavedRuns(plan.runs)));
+  const n = plan.runs.length.length;
+  u32(n);
+  // In chunks through one small reused buffer: cache-resident, no fresh memory per plan.
+  for (let r = 0; r < n; r += CHUNK_RUNS) hash.update(littleEndian(interleavedRuns(plan.runs, r, Math.min(n, r + CHUNK_RUNS))));
   u32(plan.reads.length / 3);
   hash.update(littleEndian(plan.reads));
   const data = plan.blockData ?? [];
@@ -67,23 +69,26 @@ export function planHash(plan: HashablePlan): string {
   return hash.digest("hex");
 }
 
+/** Runs hashed per chunk (24 bytes each: a 48 KiB buffer). */
+const CHUNK_RUNS = 2048;
+const chunk = new Int32Array(CHUNK_RUNS * 6);
+
 /**
- * The runs as i32[6] records. (Hot loops live in small functions of their own: inside a large
- * function called once per plan, V8 compiles them on-stack and throws the code away again.)
+ * Runs [from, to) as i32[6] records, in a buffer reused by every call (valid until the next).
+ * (Hot loops live in small functions of their own: inside a large function called once per plan,
+ * V8 compiles them on-stack and throws the code away again.)
  */
-function interleavedRuns(runs: HashablePlan["runs"]): Int32Array {
+function interleavedRuns(runs: HashablePlan["runs"], from: number, to: number): Int32Array {
   const { y, z, x, length, state, filter } = runs;
-  const n = length.length;
-  const out = new Int32Array(n * 6);
-  for (let r = 0, o = 0; r < n; r++, o += 6) {
-    out[o] = y[r]!;
-    out[o + 1] = z[r]!;
-    out[o + 2] = x[r]!;
-    out[o + 3] = length[r]!;
-    out[o + 4] = state[r]!;
-    out[o + 5] = filter[r]!;
+  for (let r = from, o = 0; r < to; r++, o += 6) {
+    chunk[o] = y[r]!;
+    chunk[o + 1] = z[r]!;
+    chunk[o + 2] = x[r]!;
+    chunk[o + 3] = length[r]!;
+    chunk[o + 4] = state[r]!;
+    chunk[o + 5] = filter[r]!;
   }
-  return out;
+  return chunk.subarray(0, (to - from) * 6);
 }
 
 const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

@@ -46,58 +46,91 @@ export class CollectorScratch {
  * Row-interval painting: every write is an x-interval of one (y, z) row, appended in emission
  * order (consecutive points of a row merge into one interval). `toRuns` groups intervals by row
  * with a stable counting sort; a row whose intervals do not overlap is emitted in x order, a row
- * with overlaps is painted into a row buffer in emission order (later writes win). Palette
- * intervals pick per position when emitted. Cost follows intervals and rows, not the box volume.
+ * with a few overlapping ones is resolved as a list of disjoint segments (each interval cuts what
+ * it covers), a row with many is painted into a row buffer; later writes win. Palette intervals
+ * pick per position when emitted. Cost follows intervals and rows, not the box volume.
  */
 export function rowCollector(bounds: Box3, s: CollectorScratch): BlockCollector {
-  const { minX, minY, minZ } = bounds;
-  const sx = bounds.maxX - minX + 1, sz = bounds.maxZ - minZ + 1, rows = (bounds.maxY - minY + 1) * sz;
-  const materials: Material[] = [];
-  const materialId = new Map<Material, number>();
-  const idOf = (material: Material): number => {
-    let id = materialId.get(material);
-    if (id === undefined) materialId.set(material, (id = materials.push(material)));
+  return new RowCollector(bounds, s);
+}
+
+/** A class with plain fields (not closures over mutable variables): appends stay a few stores. */
+class RowCollector implements BlockCollector {
+  private readonly minX: number;
+  private readonly minY: number;
+  private readonly minZ: number;
+  private readonly sx: number;
+  private readonly sz: number;
+  private readonly rows: number;
+  private readonly materials: Material[] = [];
+  private readonly materialId = new Map<Material, number>();
+  private n = 0;
+  private row: Int32Array;
+  private x0: Int32Array;
+  private x1: Int32Array;
+  private value: Uint32Array;
+  private mat: Int32Array;
+
+  constructor(bounds: Box3, private readonly s: CollectorScratch) {
+    this.minX = bounds.minX, this.minY = bounds.minY, this.minZ = bounds.minZ;
+    this.sx = bounds.maxX - bounds.minX + 1, this.sz = bounds.maxZ - bounds.minZ + 1;
+    this.rows = (bounds.maxY - bounds.minY + 1) * this.sz;
+    this.row = s.row, this.x0 = s.x0, this.x1 = s.x1, this.value = s.value, this.mat = s.mat;
+  }
+
+  private idOf(material: Material): number {
+    let id = this.materialId.get(material);
+    if (id === undefined) this.materialId.set(material, (id = this.materials.push(material)));
     return id;
-  };
-  let n = 0;
-  const append = (row: number, x0: number, x1: number, value: number, mat: number): void => {
-    if (n === s.row.length) s.growIntervals();
-    s.row[n] = row, s.x0[n] = x0, s.x1[n] = x1, s.value[n] = value, s.mat[n] = mat;
-    n++;
-  };
-  return {
-    put(x, y, z, value) {
-      const row = (y - minY) * sz + (z - minZ), last = n - 1;
-      // Consecutive points of a row (either direction: mirrored frames emit x descending) extend it.
-      if (last >= 0 && s.row[last] === row && s.value[last] === value && s.mat[last] === 0) {
-        if (s.x1[last] === x - 1) return void (s.x1[last] = x);
-        if (s.x0[last] === x + 1) return void (s.x0[last] = x);
-      }
-      append(row, x, x, value, 0);
-    },
-    putSpan(x0, x1, y, z, value) {
-      append((y - minY) * sz + (z - minZ), x0, x1, value, 0);
-    },
-    putSpanPalette(x0, x1, y, z, material, shift) {
-      append((y - minY) * sz + (z - minZ), x0, x1, shift, idOf(material));
-    },
-    fillBox(box, value) {
-      for (let y = box.minY; y <= box.maxY; y++) {
-        const base = (y - minY) * sz - minZ;
-        for (let z = box.minZ; z <= box.maxZ; z++) append(base + z, box.minX, box.maxX, value, 0);
-      }
-    },
-    fillBoxPalette(box, material, shift) {
-      const id = idOf(material);
-      for (let y = box.minY; y <= box.maxY; y++) {
-        const base = (y - minY) * sz - minZ;
-        for (let z = box.minZ; z <= box.maxZ; z++) append(base + z, box.minX, box.maxX, shift, id);
-      }
-    },
-    toRuns() {
-      return rowRuns(s, n, rows, sx, sz, minX, minY, minZ, materials);
-    },
-  };
+  }
+
+  private append(row: number, x0: number, x1: number, value: number, mat: number): void {
+    const n = this.n;
+    if (n === this.row.length) {
+      this.s.growIntervals();
+      this.row = this.s.row, this.x0 = this.s.x0, this.x1 = this.s.x1, this.value = this.s.value, this.mat = this.s.mat;
+    }
+    this.row[n] = row, this.x0[n] = x0, this.x1[n] = x1, this.value[n] = value, this.mat[n] = mat;
+    this.n = n + 1;
+  }
+
+  put(x: number, y: number, z: number, value: number): void {
+    const row = (y - this.minY) * this.sz + (z - this.minZ), last = this.n - 1;
+    // Consecutive points of a row (either direction: mirrored frames emit x descending) extend it.
+    if (last >= 0 && this.row[last] === row && this.value[last] === value && this.mat[last] === 0) {
+      if (this.x1[last] === x - 1) return void (this.x1[last] = x);
+      if (this.x0[last] === x + 1) return void (this.x0[last] = x);
+    }
+    this.append(row, x, x, value, 0);
+  }
+
+  putSpan(x0: number, x1: number, y: number, z: number, value: number): void {
+    this.append((y - this.minY) * this.sz + (z - this.minZ), x0, x1, value, 0);
+  }
+
+  putSpanPalette(x0: number, x1: number, y: number, z: number, material: Material, shift: number): void {
+    this.append((y - this.minY) * this.sz + (z - this.minZ), x0, x1, shift, this.idOf(material));
+  }
+
+  fillBox(box: Box3, value: number): void {
+    this.fillRows(box, value, 0);
+  }
+
+  fillBoxPalette(box: Box3, material: Material, shift: number): void {
+    this.fillRows(box, shift, this.idOf(material));
+  }
+
+  private fillRows(box: Box3, value: number, mat: number): void {
+    const { sz, minY, minZ } = this;
+    for (let y = box.minY; y <= box.maxY; y++) {
+      const base = (y - minY) * sz - minZ;
+      for (let z = box.minZ; z <= box.maxZ; z++) this.append(base + z, box.minX, box.maxX, value, mat);
+    }
+  }
+
+  toRuns(): RawRuns {
+    return rowRuns(this.s, this.n, this.rows, this.sx, this.sz, this.minX, this.minY, this.minZ, this.materials);
+  }
 }
 
 /**
@@ -123,6 +156,9 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
   const paint = s.paint;
   while (s.out.y.length < bound) s.growRuns();
   const OY = s.out.y, OZ = s.out.z, OX = s.out.x, OL = s.out.length, OV = s.out.value;
+  // Segment lists of a row with a few overlapping intervals (at most 2k + 1 segments).
+  const SX0 = new Int32Array(2 * SORT_LIMIT + 2), SX1 = new Int32Array(2 * SORT_LIMIT + 2), SI = new Int32Array(2 * SORT_LIMIT + 2);
+  const TX0 = new Int32Array(2 * SORT_LIMIT + 2), TX1 = new Int32Array(2 * SORT_LIMIT + 2), TI = new Int32Array(2 * SORT_LIMIT + 2);
   let runs = 0, count = 0, start = 0, ry = 0, rz = -1;
   for (let r = 0; r < rows; r++) {
     if (++rz === sz) (rz = 0), ry++;
@@ -144,8 +180,14 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
         order[b + 1] = i;
       }
       for (let a = start + 1; a < end && !paintRow; a++) paintRow = X0[order[a]!]! <= X1[order[a - 1]!]!;
-      // Painting follows emission order: restore it (indices ascend in emission order).
-      if (paintRow) order.subarray(start, end).sort();
+      // Overlaps are resolved in emission order: restore it (indices ascend in emission order).
+      if (paintRow)
+        for (let a = start + 1; a < end; a++) {
+          const i = order[a]!;
+          let b = a - 1;
+          while (b >= start && order[b]! > i) (order[b + 1] = order[b]!), b--;
+          order[b + 1] = i;
+        }
     }
     if (!paintRow) {
       for (let a = start; a < end; a++) {
@@ -159,6 +201,48 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
         }
         const material = materials[m - 1]!, shift = V[i]!;
         for (let x = X0[i]!, xe = X1[i]!; x <= xe; x++) {
+          const v = shift + pick(material, x, y, z), last = runs - 1;
+          if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]!++;
+          else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = 1), (OV[runs] = v), runs++;
+          count++;
+        }
+      }
+      start = end;
+      continue;
+    }
+    if (k <= SORT_LIMIT) {
+      // Disjoint segments [SX0, SX1] → interval SI, in x order; each interval in emission order
+      // replaces what it covers (the segments it overlaps are cut or dropped).
+      let segs = 0;
+      for (let a = start; a < end; a++) {
+        const i = order[a]!, a0 = X0[i]!, a1 = X1[i]!;
+        let t = 0;
+        for (let q = 0; q < segs; q++) {
+          const q0 = SX0[q]!, q1 = SX1[q]!, qi = SI[q]!;
+          if (q1 < a0 || q0 > a1) (TX0[t] = q0), (TX1[t] = q1), (TI[t] = qi), t++;
+          else {
+            if (q0 < a0) (TX0[t] = q0), (TX1[t] = a0 - 1), (TI[t] = qi), t++;
+            if (q1 > a1) (TX0[t] = a1 + 1), (TX1[t] = q1), (TI[t] = qi), t++;
+          }
+        }
+        // Insert the new interval in x order.
+        let at = t;
+        while (at > 0 && TX0[at - 1]! > a0) (TX0[at] = TX0[at - 1]!), (TX1[at] = TX1[at - 1]!), (TI[at] = TI[at - 1]!), at--;
+        (TX0[at] = a0), (TX1[at] = a1), (TI[at] = i), t++;
+        for (let q = 0; q < t; q++) (SX0[q] = TX0[q]!), (SX1[q] = TX1[q]!), (SI[q] = TI[q]!);
+        segs = t;
+      }
+      for (let q = 0; q < segs; q++) {
+        const i = SI[q]!, m = M[i]!;
+        if (m === 0) {
+          const x = SX0[q]!, len = SX1[q]! - x + 1, v = V[i]!, last = runs - 1;
+          if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += len;
+          else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = len), (OV[runs] = v), runs++;
+          count += len;
+          continue;
+        }
+        const material = materials[m - 1]!, shift = V[i]!;
+        for (let x = SX0[q]!, xe = SX1[q]!; x <= xe; x++) {
           const v = shift + pick(material, x, y, z), last = runs - 1;
           if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]!++;
           else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = 1), (OV[runs] = v), runs++;

@@ -104,3 +104,28 @@ describe("shapes' spans cover exactly their positions", () => {
     );
   });
 });
+
+describe("arch rows solved per row equal the cell-by-cell ellipse test", () => {
+  it("same positions as scanning every cell of the plane with the ring inequalities (property)", () => {
+    const size = fc.integer({ min: 0, max: 60 });
+    fc.assert(
+      fc.property(vec, size, fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3 }), fc.constantFrom("x" as const, "z" as const), fc.integer({ min: 1, max: 12 }), (p, span, rise, depth, axis, t) => {
+        const max = { x: p.x + (axis === "x" ? span : depth), y: p.y + rise, z: p.z + (axis === "z" ? span : depth) };
+        const shape = archShape(p, max, axis, t);
+        // The definition, cell by cell (doubled coordinates, exact integers).
+        const uMin = axis === "x" ? p.x : p.z, uMax = uMin + span, A = span + 1, B = 2 * rise + 1, Ai = A - 2 * t, Bi = B - 2 * t;
+        const want: string[] = [];
+        for (let v = 0; v <= rise; v++)
+          for (let u = uMin; u <= uMax; u++) {
+            const U = 2 * u - (uMin + uMax), V = 2 * v;
+            if (U * U * B * B + V * V * A * A > A * A * B * B) continue;
+            if (Ai > 0 && Bi > 0 && U * U * Bi * Bi + V * V * Ai * Ai < Ai * Ai * Bi * Bi) continue;
+            for (let w = 0; w <= depth; w++) want.push(axis === "x" ? `${u},${p.y + v},${p.z + w}` : `${p.x + w},${p.y + v},${u}`);
+          }
+        expect(emitted(shape).sort()).toEqual(want.sort());
+        expect(shape.count).toBe(want.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

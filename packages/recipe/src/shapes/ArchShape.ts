@@ -23,26 +23,58 @@ export function archShape(
   const Ai = A - 2 * thickness;
   const Bi = B - 2 * thickness;
   const planeArea = A * (rise + 1);
-  const inRing = (u: number, v: number): boolean => {
-    const U = 2 * u - (uMin + uMax);
-    const V = 2 * v;
-    if (U * U * B * B + V * V * A * A > A * A * B * B) return false;
-    return !(Ai > 0 && Bi > 0 && U * U * Bi * Bi + V * V * Ai * Ai < Ai * Ai * Bi * Bi);
+  const S = uMin + uMax;
+  /** Largest U ≥ 0 with U²·b² + V²·a² ≤ a²·b² (strict: <), or −1 when none: exact integers. */
+  const reach = (a: number, b: number, V: number, strict: boolean): number => {
+    const rest = a * a * b * b - V * V * a * a;
+    const fits = (U: number): boolean => (strict ? U * U * b * b < rest : U * U * b * b <= rest);
+    if (!fits(0)) return -1;
+    let U = Math.floor(Math.sqrt(Math.max(0, rest) / (b * b)));
+    while (U > 0 && !fits(U)) U--;
+    while (fits(U + 1)) U++;
+    return U;
   };
   let cached: Int32Array | undefined;
-  const cells = (): Int32Array => {
+  /**
+   * The ring's cells by row: [u0, u1, v] triples, by v then u. Per row (doubled coordinates
+   * U = 2u − (uMin + uMax), V = 2v) the cells inside the outer ellipse form one interval of U,
+   * minus the interval strictly inside the ellipse shrunk by `thickness`.
+   */
+  const rowSpans = (): Int32Array => {
     if (cached !== undefined) return cached;
     const out: number[] = [];
-    for (let v = 0; v <= rise; v++) for (let u = uMin; u <= uMax; u++) if (inRing(u, v)) out.push(u, v);
+    const lowest = (U: number) => Math.ceil((S - U) / 2), highest = (U: number) => Math.floor((S + U) / 2);
+    for (let v = 0; v <= rise; v++) {
+      const outer = reach(A, B, 2 * v, false);
+      if (outer < 0) continue;
+      const u0 = Math.max(uMin, lowest(outer)), u1 = Math.min(uMax, highest(outer));
+      const inner = Ai > 0 && Bi > 0 ? reach(Ai, Bi, 2 * v, true) : -1;
+      if (inner < 0) {
+        if (u0 <= u1) out.push(u0, u1, v);
+        continue;
+      }
+      const i0 = lowest(inner), i1 = highest(inner);
+      if (u0 <= Math.min(u1, i0 - 1)) out.push(u0, Math.min(u1, i0 - 1), v);
+      if (Math.max(u0, i1 + 1) <= u1) out.push(Math.max(u0, i1 + 1), u1, v);
+    }
     cached = Int32Array.from(out);
     return cached;
+  };
+  /** The same cells one by one: (u, v) pairs. */
+  const cells = (): Int32Array => {
+    const spans = rowSpans(), out: number[] = [];
+    for (let i = 0; i < spans.length; i += 3) for (let u = spans[i]!; u <= spans[i + 1]!; u++) out.push(u, spans[i + 2]!);
+    return Int32Array.from(out);
   };
   const depth = wMax - wMin + 1;
   return {
     bounds: box,
     planeArea,
     get count(): number {
-      return (cells().length / 2) * depth;
+      const spans = rowSpans();
+      let cellsInPlane = 0;
+      for (let i = 0; i < spans.length; i += 3) cellsInPlane += spans[i + 1]! - spans[i]! + 1;
+      return cellsInPlane * depth;
     },
     emit(put: Put): void {
       // Along x in the inner loop (collectors merge a row's consecutive positions into one interval).
@@ -61,18 +93,11 @@ export function archShape(
       }
     },
     emitSpans(span: Span): void {
-      const c = cells();
-      if (axis === "z") {
-        for (let i = 0; i < c.length; i += 2) span(wMin, wMax, box.minY + c[i + 1]!, c[i]!);
-        return;
-      }
-      for (let i = 0; i < c.length;) {
-        // One v's cells as u-intervals, repeated for each w.
-        let j = i + 2;
-        while (j < c.length && c[j + 1] === c[i + 1] && c[j] === c[j - 2]! + 1) j += 2;
-        const y = box.minY + c[i + 1]!;
-        for (let w = wMin; w <= wMax; w++) span(c[i]!, c[j - 2]!, y, w);
-        i = j;
+      const spans = rowSpans();
+      for (let i = 0; i < spans.length; i += 3) {
+        const y = box.minY + spans[i + 2]!;
+        if (axis === "x") for (let w = wMin; w <= wMax; w++) span(spans[i]!, spans[i + 1]!, y, w);
+        else for (let u = spans[i]!; u <= spans[i + 1]!; u++) span(wMin, wMax, y, u);
       }
     },
   };
