@@ -2,7 +2,10 @@ import type { Box3 } from "./shapes/Shape.js";
 import { pick, type Material } from "./Material.js";
 import { CollectorScratch, ROW_LIMIT, rowCollector } from "./RowCollector.js";
 
-/** Raw runs in collection order (y, z, x); `value` = (filter << 16) | (state + 1). */
+/**
+ * Raw runs in collection order (y, z, x); `value` = (filter << 16) | (state + 1). `value` may be
+ * a view of a collector's scratch memory: read it before the collector's next compile.
+ */
 export interface RawRuns {
   readonly y: Int32Array;
   readonly z: Int32Array;

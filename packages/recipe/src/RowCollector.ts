@@ -4,8 +4,8 @@ import type { Box3 } from "./shapes/Shape.js";
 
 /** Most (y, z) rows a row collector takes (4 bytes each for the counting sort). */
 export const ROW_LIMIT = 4_194_304;
-/** A row with more intervals than this is painted (overlaps resolved in a row buffer) unsorted. */
-const SORT_LIMIT = 12;
+/** A row with more intervals than this, out of x order, is painted whole rather than sorted. */
+const SORT_LIMIT = 32;
 
 /** Growable typed arrays kept by one compiler between calls (fresh multi-megabyte arrays cost page faults). */
 export class CollectorScratch {
@@ -121,10 +121,12 @@ class RowCollector implements BlockCollector {
   }
 
   private fillRows(box: Box3, value: number, mat: number): void {
+    // Box fields read once: boxes come in several object shapes (property loads in the loop would be megamorphic).
     const { sz, minY, minZ } = this;
-    for (let y = box.minY; y <= box.maxY; y++) {
+    const x0 = box.minX, x1 = box.maxX, y0 = box.minY, y1 = box.maxY, z0 = box.minZ, z1 = box.maxZ;
+    for (let y = y0; y <= y1; y++) {
       const base = (y - minY) * sz - minZ;
-      for (let z = box.minZ; z <= box.maxZ; z++) this.append(base + z, box.minX, box.maxX, value, mat);
+      for (let z = z0; z <= z1; z++) this.append(base + z, x0, x1, value, mat);
     }
   }
 
@@ -156,9 +158,6 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
   const paint = s.paint;
   while (s.out.y.length < bound) s.growRuns();
   const OY = s.out.y, OZ = s.out.z, OX = s.out.x, OL = s.out.length, OV = s.out.value;
-  // Segment lists of a row with a few overlapping intervals (at most 2k + 1 segments).
-  const SX0 = new Int32Array(2 * SORT_LIMIT + 2), SX1 = new Int32Array(2 * SORT_LIMIT + 2), SI = new Int32Array(2 * SORT_LIMIT + 2);
-  const TX0 = new Int32Array(2 * SORT_LIMIT + 2), TX1 = new Int32Array(2 * SORT_LIMIT + 2), TI = new Int32Array(2 * SORT_LIMIT + 2);
   let runs = 0, count = 0, start = 0, ry = 0, rz = -1;
   for (let r = 0; r < rows; r++) {
     if (++rz === sz) (rz = 0), ry++;
@@ -167,119 +166,108 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
     if (k === 0) continue;
     const y = minY + ry, z = minZ + rz;
     const rowFirst = runs; // runs of this row start here (merging never crosses rows)
-    // Intervals already in x order without overlaps (rows of repeated copies) are emitted as they come.
+    // Intervals already in x order (rows of repeated copies) need no sort.
     let sorted = true;
-    for (let a = start + 1; a < end && sorted; a++) sorted = X0[order[a]!]! > X1[order[a - 1]!]!;
-    let paintRow = !sorted && k > SORT_LIMIT;
-    if (!sorted && !paintRow) {
-      // Sort a few intervals by x (insertion sort of their indices); an overlap means painting.
+    for (let a = start + 1; a < end && sorted; a++) sorted = X0[order[a]!]! >= X0[order[a - 1]!]!;
+    if (!sorted && k > SORT_LIMIT) {
+      // Many intervals out of order: paint the row in emission order.
+      let lo = X0[order[start]!]!, hi = X1[order[start]!]!;
+      for (let a = start + 1; a < end; a++) {
+        const i = order[a]!;
+        if (X0[i]! < lo) lo = X0[i]!;
+        if (X1[i]! > hi) hi = X1[i]!;
+      }
+      paintRange(paint, lo - minX, hi - minX + 1, 0);
+      for (let a = start; a < end; a++) paintInterval(paint, order[a]!, X0, X1, V, M, materials, minX, y, z);
+      runs = emitPainted(paint, lo, hi, minX, y, z, runs, rowFirst, OY, OZ, OX, OL, OV);
+      for (let x = lo; x <= hi; x++) if (paint[x - minX] !== 0) count++;
+      start = end;
+      continue;
+    }
+    if (!sorted) {
+      // Insertion sort of the indices by x (stable: equal starts keep emission order).
       for (let a = start + 1; a < end; a++) {
         const i = order[a]!, x = X0[i]!;
         let b = a - 1;
         while (b >= start && X0[order[b]!]! > x) (order[b + 1] = order[b]!), b--;
         order[b + 1] = i;
       }
-      for (let a = start + 1; a < end && !paintRow; a++) paintRow = X0[order[a]!]! <= X1[order[a - 1]!]!;
-      // Overlaps are resolved in emission order: restore it (indices ascend in emission order).
-      if (paintRow)
-        for (let a = start + 1; a < end; a++) {
-          const i = order[a]!;
-          let b = a - 1;
-          while (b >= start && order[b]! > i) (order[b + 1] = order[b]!), b--;
-          order[b + 1] = i;
-        }
     }
-    if (!paintRow) {
-      for (let a = start; a < end; a++) {
+    // Sweep clusters of chained overlaps: a lone interval is emitted as it is, a cluster is painted
+    // over its own x-range in emission order (later writes win).
+    for (let a = start; a < end;) {
+      let hi = X1[order[a]!]!, e = a + 1;
+      while (e < end && X0[order[e]!]! <= hi) {
+        if (X1[order[e]!]! > hi) hi = X1[order[e]!]!;
+        e++;
+      }
+      if (e === a + 1) {
         const i = order[a]!, m = M[i]!;
         if (m === 0) {
           const x = X0[i]!, len = X1[i]! - x + 1, v = V[i]!, last = runs - 1;
           if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += len;
           else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = len), (OV[runs] = v), runs++;
           count += len;
-          continue;
-        }
-        const material = materials[m - 1]!, shift = V[i]!;
-        for (let x = X0[i]!, xe = X1[i]!; x <= xe; x++) {
-          const v = shift + pick(material, x, y, z), last = runs - 1;
-          if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]!++;
-          else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = 1), (OV[runs] = v), runs++;
-          count++;
-        }
-      }
-      start = end;
-      continue;
-    }
-    if (k <= SORT_LIMIT) {
-      // Disjoint segments [SX0, SX1] → interval SI, in x order; each interval in emission order
-      // replaces what it covers (the segments it overlaps are cut or dropped).
-      let segs = 0;
-      for (let a = start; a < end; a++) {
-        const i = order[a]!, a0 = X0[i]!, a1 = X1[i]!;
-        let t = 0;
-        for (let q = 0; q < segs; q++) {
-          const q0 = SX0[q]!, q1 = SX1[q]!, qi = SI[q]!;
-          if (q1 < a0 || q0 > a1) (TX0[t] = q0), (TX1[t] = q1), (TI[t] = qi), t++;
-          else {
-            if (q0 < a0) (TX0[t] = q0), (TX1[t] = a0 - 1), (TI[t] = qi), t++;
-            if (q1 > a1) (TX0[t] = a1 + 1), (TX1[t] = q1), (TI[t] = qi), t++;
+        } else {
+          const material = materials[m - 1]!, shift = V[i]!;
+          for (let x = X0[i]!, xe = X1[i]!; x <= xe; x++) {
+            const v = shift + pick(material, x, y, z), last = runs - 1;
+            if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]!++;
+            else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = 1), (OV[runs] = v), runs++;
+            count++;
           }
         }
-        // Insert the new interval in x order.
-        let at = t;
-        while (at > 0 && TX0[at - 1]! > a0) (TX0[at] = TX0[at - 1]!), (TX1[at] = TX1[at - 1]!), (TI[at] = TI[at - 1]!), at--;
-        (TX0[at] = a0), (TX1[at] = a1), (TI[at] = i), t++;
-        for (let q = 0; q < t; q++) (SX0[q] = TX0[q]!), (SX1[q] = TX1[q]!), (SI[q] = TI[q]!);
-        segs = t;
+        a = e;
+        continue;
       }
-      for (let q = 0; q < segs; q++) {
-        const i = SI[q]!, m = M[i]!;
-        if (m === 0) {
-          const x = SX0[q]!, len = SX1[q]! - x + 1, v = V[i]!, last = runs - 1;
-          if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += len;
-          else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = len), (OV[runs] = v), runs++;
-          count += len;
-          continue;
-        }
-        const material = materials[m - 1]!, shift = V[i]!;
-        for (let x = SX0[q]!, xe = SX1[q]!; x <= xe; x++) {
-          const v = shift + pick(material, x, y, z), last = runs - 1;
-          if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]!++;
-          else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = 1), (OV[runs] = v), runs++;
-          count++;
-        }
+      const lo = X0[order[a]!]!; // sorted by x: the cluster's first start is its lowest
+      // Back to emission order within the cluster (indices ascend in emission order).
+      for (let c = a + 1; c < e; c++) {
+        const i = order[c]!;
+        let b = c - 1;
+        while (b >= a && order[b]! > i) (order[b + 1] = order[b]!), b--;
+        order[b + 1] = i;
       }
-      start = end;
-      continue;
-    }
-    let lo = X0[order[start]!]!, hi = X1[order[start]!]!;
-    for (let a = start + 1; a < end; a++) {
-      const i = order[a]!;
-      if (X0[i]! < lo) lo = X0[i]!;
-      if (X1[i]! > hi) hi = X1[i]!;
-    }
-    if (hi - lo >= 32) paint.fill(0, lo - minX, hi - minX + 1);
-    else for (let x = lo - minX; x <= hi - minX; x++) paint[x] = 0;
-    for (let a = start; a < end; a++) {
-      const i = order[a]!, m = M[i]!;
-      if (m === 0) {
-        // TypedArray#fill has a fixed call cost that dominates short intervals.
-        const v = V[i]!, from = X0[i]! - minX, to = X1[i]! - minX + 1;
-        if (to - from >= 32) paint.fill(v, from, to);
-        else for (let x = from; x < to; x++) paint[x] = v;
-      } else {
-        const material = materials[m - 1]!, shift = V[i]!;
-        for (let x = X0[i]!, xe = X1[i]!; x <= xe; x++) paint[x - minX] = shift + pick(material, x, y, z);
-      }
-    }
-    for (let x = lo; x <= hi;) {
-      const v = paint[x - minX]!;
-      let e = x + 1;
-      while (e <= hi && paint[e - minX] === v) e++;
-      if (v !== 0) (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++, (count += e - x);
-      x = e;
+      paintRange(paint, lo - minX, hi - minX + 1, 0);
+      for (let c = a; c < e; c++) paintInterval(paint, order[c]!, X0, X1, V, M, materials, minX, y, z);
+      runs = emitPainted(paint, lo, hi, minX, y, z, runs, rowFirst, OY, OZ, OX, OL, OV);
+      count += hi - lo + 1; // a chained cluster covers its whole range
+      a = e;
     }
     start = end;
   }
-  return { y: OY.slice(0, runs), z: OZ.slice(0, runs), x: OX.slice(0, runs), length: OL.slice(0, runs), value: OV.slice(0, runs), count };
+  // `value` is a view of the scratch (read once by the plan assembly, before the next compile).
+  return { y: OY.slice(0, runs), z: OZ.slice(0, runs), x: OX.slice(0, runs), length: OL.slice(0, runs), value: OV.subarray(0, runs), count };
+}
+
+/** Sets paint[from, to) to `v` (TypedArray#fill has a fixed call cost that dominates short ranges). */
+function paintRange(paint: Uint32Array, from: number, to: number, v: number): void {
+  if (to - from >= 32) paint.fill(v, from, to);
+  else for (let x = from; x < to; x++) paint[x] = v;
+}
+
+function paintInterval(paint: Uint32Array, i: number, X0: Int32Array, X1: Int32Array, V: Uint32Array, M: Int32Array, materials: readonly Material[], minX: number, y: number, z: number): void {
+  const m = M[i]!;
+  if (m === 0) return paintRange(paint, X0[i]! - minX, X1[i]! - minX + 1, V[i]!);
+  const material = materials[m - 1]!, shift = V[i]!;
+  for (let x = X0[i]!, xe = X1[i]!; x <= xe; x++) paint[x - minX] = shift + pick(material, x, y, z);
+}
+
+/** Emits the painted cells lo..hi of a row as runs (0 = not written); returns the new run count. */
+function emitPainted(
+  paint: Uint32Array, lo: number, hi: number, minX: number, y: number, z: number, runs: number, rowFirst: number,
+  OY: Int32Array, OZ: Int32Array, OX: Int32Array, OL: Int32Array, OV: Uint32Array,
+): number {
+  for (let x = lo; x <= hi;) {
+    const v = paint[x - minX]!;
+    let e = x + 1;
+    while (e <= hi && paint[e - minX] === v) e++;
+    if (v !== 0) {
+      const last = runs - 1;
+      if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += e - x;
+      else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++;
+    }
+    x = e;
+  }
+  return runs;
 }
