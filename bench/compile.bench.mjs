@@ -1,7 +1,7 @@
 // Issue 2 target: compiling a 100,000-block recipe costs at most 3× a baseline loop that writes
 // the same positions into a typed array.
 import { createBlockRegistry } from "@mcb/blocks";
-import { compileRecipe, createRecipeCompiler, forEachPlanBlock } from "@mcb/recipe";
+import { compileRecipe, createRecipeCompiler, forEachPlanBlock, planHash } from "@mcb/recipe";
 import { compare, row } from "./timing.mjs";
 
 const v = (x, y, z) => ({ x, y, z });
@@ -68,6 +68,10 @@ export async function run() {
     const compiler = createRecipeCompiler(reg.value);
     const { baselineMs, candidateMs } = compare(baseline, () => compiler.compile(recipe));
     ok = row(`compile ${name} (${n} blocks)`, candidateMs, baselineMs, target) && ok;
+    // The canonical plan hash alone (SHA-256 over 24 bytes per run, format mcb-plan/1): a floor
+    // no compiler can go under without changing every plan's hash.
+    const { baselineMs: b2, candidateMs: hashMs } = compare(baseline, () => planHash(plan.value));
+    console.log(`  of which the plan hash of its ${plan.value.runs.length.length} runs alone: ${hashMs.toFixed(3)} ms = ${(hashMs / b2).toFixed(2)}× the baseline`);
   }
   const compiler = createRecipeCompiler(reg.value);
   const house = compiler.compile(HOUSE);
