@@ -45,24 +45,38 @@ export function brickDistances(occupied: Uint8Array, nx: number, ny: number, nz:
 
 /**
  * The bricks' height field (see Scene.tops): per column the top of what it draws, then for each
- * radius the largest top within that many columns either way (a separable square max filter).
+ * radius the largest top within that many columns either way (a square max filter). Each radius
+ * must be 2r + 1 for the previous r (the first 1 or any r from the column itself), so a level is
+ * three lookups of the previous one per axis: [x − 2r − 1, x + 2r + 1] is covered by the squares
+ * of radius r around x − r − 1, x and x + r + 1.
  */
 export function columnTops(occupied: Uint8Array, nx: number, ny: number, nz: number, radii: readonly number[], out: Uint16Array): void {
   const area = nx * nz, top = new Uint16Array(area), row = new Uint16Array(area);
   for (let y = 0; y < ny; y++)
     for (let c = 0; c < area; c++) if (occupied[c + y * area] !== 0) top[c] = y + 1;
+  let prev: Uint16Array = top, prevRadius = 0;
   radii.forEach((k, l) => {
+    const level = out.subarray(l * area, (l + 1) * area);
+    // From radius r to k = 2r + 1 by three shifted lookups; the first level from the columns (r = 0) directly.
+    const step = prevRadius === 0 ? 1 : prevRadius + 1, spans = prevRadius === 0 ? k : 1;
     for (let z = 0; z < nz; z++)
       for (let x = 0; x < nx; x++) {
         let m = 0;
-        for (let i = Math.max(0, x - k); i <= Math.min(nx - 1, x + k); i++) m = Math.max(m, top[i + z * nx]!);
+        for (let d = -spans * step; d <= spans * step; d += step) {
+          const i = x + d;
+          if (i >= 0 && i < nx) m = Math.max(m, prev[i + z * nx]!);
+        }
         row[x + z * nx] = m;
       }
     for (let z = 0; z < nz; z++)
       for (let x = 0; x < nx; x++) {
         let m = 0;
-        for (let j = Math.max(0, z - k); j <= Math.min(nz - 1, z + k); j++) m = Math.max(m, row[x + j * nx]!);
-        out[l * area + x + z * nx] = m;
+        for (let d = -spans * step; d <= spans * step; d += step) {
+          const j = z + d;
+          if (j >= 0 && j < nz) m = Math.max(m, row[x + j * nx]!);
+        }
+        level[x + z * nx] = m;
       }
+    prev = level, prevRadius = k;
   });
 }

@@ -44,6 +44,8 @@ export interface Capture {
   /** Fraction of pixels showing at least one block (0 = only sky). */
   readonly hitFraction: number;
   readonly insideBlock: boolean;
+  /** Threads that drew the image: the `workers` asked for, or 1 when workers could not run (same bytes). */
+  readonly threads: number;
 }
 
 export const DEFAULT_VIEW_DISTANCE = 128;
@@ -103,7 +105,7 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
   const { width, height } = p.value;
   const [x, y, z] = p.value.eye;
   const inside = lookAt(scene, Math.floor(x), Math.floor(y), Math.floor(z));
-  const { png, hits } = await renderPng(scene, p.value, maxDistance, { ambientOcclusion: options.ambientOcclusion ?? true }, workers);
+  const { png, hits, threads } = await renderPng(scene, p.value, maxDistance, { ambientOcclusion: options.ambientOcclusion ?? true }, workers);
   return ok({
     png,
     mimeType: "image/png",
@@ -114,6 +116,7 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
     sectionsWithBlocks: grid.nonEmpty,
     sectionsUnloaded: unloaded,
     hitFraction: hits / (width * height),
+    threads,
     insideBlock: inside !== 0 && scene.looks[inside * LOOK_STRIDE + Look.surface] === SURFACE_OPAQUE,
   });
 }

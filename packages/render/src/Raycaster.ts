@@ -40,7 +40,7 @@ export function raycastRows(s: Scene, p: ResolvedPose, maxDistance: number, rgb:
   // The drawn sections' box in blocks and in bricks.
   const X0 = ox * 16, Y0 = oy * 16, Z0 = oz * 16, X1 = (ox + nx) * 16, Y1 = (oy + s.ny) * 16, Z1 = (oz + nz) * 16;
   const BX = ox * 4, BY = oy * 4, BZ = oz * 4, bnx = nx * 4, bny = s.ny * 4, bnz = nz * 4;
-  const columns = bnx * bnz, LEVELS = COLUMN_RADII.length;
+  const columns = bnx * bnz, LEVELS = COLUMN_RADII.length, radii = Int32Array.from(COLUMN_RADII);
   const sky = new Float64Array(3), color = new Float64Array(3), ao = new AoCache();
   const [ex, ey, ez] = p.eye;
   const fx = Math.floor(ex), fy = Math.floor(ey), fz = Math.floor(ez);
@@ -95,7 +95,7 @@ export function raycastRows(s: Scene, p: ResolvedPose, maxDistance: number, rgb:
           let level = qy >= tops[column]! ? 0 : -1;
           while (level >= 0 && level + 1 < LEVELS && qy >= tops[(level + 1) * columns + column]!) level++;
           if (level >= 0) {
-            const k = COLUMN_RADII[level]!, top = tops[level * columns + column]!;
+            const k = radii[level]!, top = tops[level * columns + column]!;
             const bx = (qx + BX - k) * 4, bz = (qz + BZ - k) * 4, size = (2 * k + 1) * 4;
             const txe = dx > 0 ? (bx + size - ex) * idx : dx < 0 ? (bx - ex) * idx : Infinity;
             const tze = dz > 0 ? (bz + size - ez) * idz : dz < 0 ? (bz - ez) * idz : Infinity;

@@ -77,8 +77,9 @@ const pool = new Pool();
  * Renders and PNG-encodes the image: in this thread when `workers` ≤ 1, else across that many
  * workers claiming bands of rows and then PNG chunks. The bytes do not depend on the worker count.
  */
-export async function renderPng(scene: Scene, pose: ResolvedPose, maxDistance: number, options: ShadeOptions, workers: number): Promise<{ png: Buffer; hits: number }> {
+export async function renderPng(scene: Scene, pose: ResolvedPose, maxDistance: number, options: ShadeOptions, workers: number): Promise<{ png: Buffer; hits: number; threads: number }> {
   let shares: JobShare[];
+  let threads = workers;
   if (workers > 1) {
     try {
       shares = await pool.run(createJob(scene, pose, maxDistance, options, true), workers);
@@ -86,9 +87,10 @@ export async function renderPng(scene: Scene, pose: ResolvedPose, maxDistance: n
       // Workers that cannot start or fail (their error replaced them): this thread draws the
       // same bytes; an error of the drawing itself is thrown from here.
       shares = [workOn(createJob(scene, pose, maxDistance, options, false))];
+      threads = 1;
     }
   } else shares = [workOn(createJob(scene, pose, maxDistance, options, false))];
   const parts: PngPart[] = [];
   for (const share of shares) for (const [c, part] of share.parts) parts[c] = part;
-  return { png: assemblePng(pose.width, pose.height, parts), hits: shares.reduce((n, s) => n + s.hits, 0) };
+  return { png: assemblePng(pose.width, pose.height, parts), hits: shares.reduce((n, s) => n + s.hits, 0), threads };
 }

@@ -39,8 +39,8 @@ export interface Scene {
 /** Field offsets inside one look's LOOK_STRIDE numbers. */
 export const Look = Object.freeze({ r: 0, g: 1, b: 2, topR: 3, topG: 4, topB: 5, accentR: 6, accentG: 7, accentB: 8, surface: 9, alpha: 10, texture: 11, boxStart: 12, boxEnd: 13, occludes: 14 });
 export const LOOK_STRIDE = 16;
-/** Square radii, in brick columns, of the height field's levels (smallest first). */
-export const COLUMN_RADII = Object.freeze([1, 3, 7, 15]);
+/** Square radii, in brick columns, of the height field's levels (smallest first; each 2r + 1 of the previous). */
+export const COLUMN_RADII = Object.freeze([1, 3, 7, 15, 31, 63]);
 /** `Look.surface` values. */
 export const SURFACE_NONE = 0, SURFACE_OPAQUE = 1, SURFACE_TRANSLUCENT = 2;
 

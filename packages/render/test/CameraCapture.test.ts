@@ -227,6 +227,7 @@ describe("camera capture", () => {
       if (!r.ok) throw new Error(r.error.message);
       shots.push(r.value);
     }
+    expect(shots.map((s) => s.threads)).toEqual([1, 2, 3, 4]); // the workers really drew them
     for (const s of shots.slice(1)) expect(s.png.equals(shots[0]!.png)).toBe(true);
     expect(new Set(shots.map((s) => s.hitFraction)).size).toBe(1);
     const flat = await captureCamera(world, pose, { bounds: BOUNDS, workers: 2, ambientOcclusion: false });

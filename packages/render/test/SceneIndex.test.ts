@@ -37,7 +37,7 @@ describe("scene index", () => {
   });
 
   it("column tops are the highest drawn brick + 1 within each radius (property)", () => {
-    const radii = [1, 3];
+    const radii = [1, 3, 7];
     fc.assert(
       fc.property(grid, (g) => {
         const { nx, ny, nz } = g, occ = occupancy(g), out = new Uint16Array(radii.length * nx * nz);
