@@ -11,6 +11,10 @@ import type { Shape } from "../src/shapes/Shape.js";
 
 const c = fc.integer({ min: -20, max: 20 });
 const vec = fc.record({ x: c, y: c, z: c });
+const cylinders = fc.tuple(vec, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), fc.constantFrom("x" as const, "y" as const, "z" as const)).map(
+  ([p, r, h, hollow, axis]) => cylinderShape(p, r, h, hollow, axis),
+);
+const arches = fc.tuple(vec, vec, fc.constantFrom("x" as const, "z" as const), fc.integer({ min: 1, max: 5 })).map(([a, b, axis, t]) => archShape(a, b, axis, t));
 
 function emitted(shape: Shape): string[] {
   const out: string[] = [];
@@ -26,10 +30,8 @@ describe("shape counts are exact (preflight relies on them)", () => {
   const shapes = fc.oneof(
     fc.tuple(vec, vec, fc.boolean()).map(([a, b, h]) => boxShape(a, b, h)),
     fc.tuple(vec, vec).map(([a, b]) => lineShape(a, b)),
-    fc.tuple(vec, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), fc.constantFrom("x" as const, "y" as const, "z" as const)).map(
-      ([p, r, h, hollow, axis]) => cylinderShape(p, r, h, hollow, axis),
-    ),
-    fc.tuple(vec, vec, fc.constantFrom("x" as const, "z" as const), fc.integer({ min: 1, max: 5 })).map(([a, b, axis, t]) => archShape(a, b, axis, t)),
+    cylinders,
+    arches,
   );
   it("count equals the number of distinct emitted positions, all inside the bounds", () => {
     fc.assert(
@@ -90,10 +92,8 @@ describe("row-interval and sparse collection agree", () => {
 
 describe("shapes' spans cover exactly their positions", () => {
   const spanShapes = fc.oneof(
-    fc.tuple(vec, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), fc.constantFrom("x" as const, "y" as const, "z" as const)).map(
-      ([p, r, h, hollow, axis]) => cylinderShape(p, r, h, hollow, axis),
-    ),
-    fc.tuple(vec, vec, fc.constantFrom("x" as const, "z" as const), fc.integer({ min: 1, max: 5 })).map(([a, b, axis, t]) => archShape(a, b, axis, t)),
+    cylinders,
+    arches,
   );
   it("emitSpans gives the positions of emit, each once (property)", () => {
     fc.assert(

@@ -59,24 +59,24 @@ export function columnTops(occupied: Uint8Array, nx: number, ny: number, nz: num
     const level = out.subarray(l * area, (l + 1) * area);
     // From radius r to k = 2r + 1 by three shifted lookups; the first level from the columns (r = 0) directly.
     const step = prevRadius === 0 ? 1 : prevRadius + 1, spans = prevRadius === 0 ? k : 1;
-    for (let z = 0; z < nz; z++)
-      for (let x = 0; x < nx; x++) {
-        let m = 0;
-        for (let d = -spans * step; d <= spans * step; d += step) {
-          const i = x + d;
-          if (i >= 0 && i < nx) m = Math.max(m, prev[i + z * nx]!);
-        }
-        row[x + z * nx] = m;
-      }
-    for (let z = 0; z < nz; z++)
-      for (let x = 0; x < nx; x++) {
-        let m = 0;
-        for (let d = -spans * step; d <= spans * step; d += step) {
-          const j = z + d;
-          if (j >= 0 && j < nz) m = Math.max(m, row[x + j * nx]!);
-        }
-        level[x + z * nx] = m;
-      }
+    shiftedMax(prev, row, nx, nz, 1, nx, spans, step);
+    shiftedMax(row, level, nz, nx, nx, 1, spans, step);
     prev = level, prevRadius = k;
   });
+}
+
+/**
+ * dst = the max of src at offsets −spans·step … +spans·step (in steps of `step`) along one axis of
+ * a 2-D grid: `n` cells along it (index stride `along`), `m` lines across (stride `across`).
+ */
+function shiftedMax(src: Uint16Array, dst: Uint16Array, n: number, m: number, along: number, across: number, spans: number, step: number): void {
+  for (let line = 0; line < m; line++)
+    for (let i = 0; i < n; i++) {
+      let max = 0;
+      for (let d = -spans * step; d <= spans * step; d += step) {
+        const j = i + d;
+        if (j >= 0 && j < n) max = Math.max(max, src[j * along + line * across]!);
+      }
+      dst[i * along + line * across] = max;
+    }
 }

@@ -2,35 +2,10 @@ import fc from "fast-check";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { captureCamera, type BlockSource, type Box, type CameraPose } from "../src/index.js";
+import { MapSource } from "./MapSource.js";
 import { lookOf } from "../src/BlockColors.js";
 import { skyColor } from "../src/Raycaster.js";
 import { rayDirection, resolvePose } from "../src/CameraPose.js";
-
-/** A tiny world: a map of positions to states, air elsewhere; reads count sections. */
-class MapSource implements BlockSource {
-  readonly blocks = new Map<string, string>();
-  reads = 0;
-  set(x: number, y: number, z: number, state: string): this {
-    this.blocks.set(`${x},${y},${z}`, state);
-    return this;
-  }
-  async read(box: Box) {
-    this.reads++;
-    const palette = ["minecraft:air"];
-    const index = new Map([["minecraft:air", 0]]);
-    const states = new Uint32Array((box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1));
-    let i = 0;
-    for (let y = box.minY; y <= box.maxY; y++)
-      for (let z = box.minZ; z <= box.maxZ; z++)
-        for (let x = box.minX; x <= box.maxX; x++, i++) {
-          const s = this.blocks.get(`${x},${y},${z}`);
-          if (s === undefined) continue;
-          if (!index.has(s)) index.set(s, palette.push(s) - 1);
-          states[i] = index.get(s)!;
-        }
-    return { palette, states };
-  }
-}
 
 const BOUNDS: Box = { minX: -1000, minY: -64, minZ: -1000, maxX: 1000, maxY: 319, maxZ: 1000 };
 /** One roofed world reused by the property's runs (its blocks are reset each run). */

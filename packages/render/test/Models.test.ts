@@ -2,31 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { captureCamera, type BlockSource, type Box } from "../src/index.js";
+import { captureCamera, type Box } from "../src/index.js";
+import { MapSource } from "./MapSource.js";
 import { shapeOf } from "../src/BlockShapes.js";
-
-/** Positions to states, air elsewhere. */
-class MapSource implements BlockSource {
-  readonly blocks = new Map<string, string>();
-  set(x: number, y: number, z: number, state: string): this {
-    this.blocks.set(`${x},${y},${z}`, state);
-    return this;
-  }
-  async read(box: Box) {
-    const palette = ["minecraft:air"], index = new Map([["minecraft:air", 0]]);
-    const states = new Uint32Array((box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1));
-    let i = 0;
-    for (let y = box.minY; y <= box.maxY; y++)
-      for (let z = box.minZ; z <= box.maxZ; z++)
-        for (let x = box.minX; x <= box.maxX; x++, i++) {
-          const s = this.blocks.get(`${x},${y},${z}`);
-          if (s === undefined) continue;
-          if (!index.has(s)) index.set(s, palette.push(s) - 1);
-          states[i] = index.get(s)!;
-        }
-    return { palette, states };
-  }
-}
 
 const BOUNDS: Box = { minX: -64, minY: 0, minZ: -64, maxX: 63, maxY: 127, maxZ: 63 };
 const TILE_W = 128, TILE_H = 96, COLUMNS = 5;
