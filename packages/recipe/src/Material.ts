@@ -45,3 +45,28 @@ export function pick(material: Material, x: number, y: number, z: number): numbe
   while (material.cumulative[i]! <= r) i++;
   return material.values[i]!;
 }
+
+/**
+ * `shift + pick(material, x, y, z)` for x = x0..x1 of one row into out[0 …]: the same values, with
+ * the row's y and z terms and the palette's fields hoisted out of a tight loop.
+ */
+export function pickRow(material: Material, x0: number, x1: number, y: number, z: number, shift: number, out: Uint32Array): void {
+  if (material.kind === "state") {
+    out.fill(shift + material.value, 0, x1 - x0 + 1);
+    return;
+  }
+  const { salt, cumulative, values } = material;
+  const total = cumulative[cumulative.length - 1]!, yk = Math.imul(y, 0xc2b2ae35), zk = Math.imul(z, 0x27d4eb2f);
+  for (let x = x0, o = 0; x <= x1; x++, o++) {
+    // positionHash(salt, x, y, z), inlined.
+    let h = salt ^ Math.imul(x, 0x9e3779b1);
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ yk;
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ zk;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    const r = ((h ^ (h >>> 16)) >>> 2) % total;
+    let i = 0;
+    while (cumulative[i]! <= r) i++;
+    out[o] = shift + values[i]!;
+  }
+}

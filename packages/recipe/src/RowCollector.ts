@@ -1,5 +1,5 @@
 import type { BlockCollector, RawRuns } from "./BlockCollector.js";
-import { pick, type Material } from "./Material.js";
+import { pickRow, type Material } from "./Material.js";
 import type { Box3 } from "./shapes/Shape.js";
 
 /** Most (y, z) rows a row collector takes (4 bytes each for the counting sort). */
@@ -18,6 +18,8 @@ export class CollectorScratch {
   counts = new Int32Array(0);
   order = new Int32Array(0);
   paint = new Uint32Array(0);
+  /** One row's palette picks. */
+  picks = new Uint32Array(0);
   /** Output runs (grown to the bound `rowRuns` computes before writing). */
   out = { y: new Int32Array(1024), z: new Int32Array(1024), x: new Int32Array(1024), length: new Int32Array(1024), value: new Uint32Array(1024) };
 
@@ -154,8 +156,8 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
   if (s.order.length < n) s.order = new Int32Array(Math.max(n, s.order.length * 2));
   const order = s.order;
   for (let i = 0; i < n; i++) order[counts[R[i]!]!++] = i;
-  if (s.paint.length < sx) s.paint = new Uint32Array(sx);
-  const paint = s.paint;
+  if (s.paint.length < sx) (s.paint = new Uint32Array(sx)), (s.picks = new Uint32Array(sx));
+  const paint = s.paint, picks = s.picks;
   while (s.out.y.length < bound) s.growRuns();
   const OY = s.out.y, OZ = s.out.z, OX = s.out.x, OL = s.out.length, OV = s.out.value;
   let runs = 0, count = 0, start = 0, ry = 0, rz = -1;
@@ -209,13 +211,19 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
           else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = len), (OV[runs] = v), runs++;
           count += len;
         } else {
-          const material = materials[m - 1]!, shift = V[i]!;
-          for (let x = X0[i]!, xe = X1[i]!; x <= xe; x++) {
-            const v = shift + pick(material, x, y, z), last = runs - 1;
-            if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]!++;
-            else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = 1), (OV[runs] = v), runs++;
-            count++;
+          // A palette interval: its picks for the whole row at once, then runs of equal picks.
+          const x0 = X0[i]!, x1 = X1[i]!;
+          pickRow(materials[m - 1]!, x0, x1, y, z, V[i]!, picks);
+          for (let x = x0; x <= x1;) {
+            const v = picks[x - x0]!;
+            let e = x + 1;
+            while (e <= x1 && picks[e - x0] === v) e++;
+            const last = runs - 1;
+            if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += e - x;
+            else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++;
+            x = e;
           }
+          count += x1 - x0 + 1;
         }
         a = e;
         continue;
@@ -249,8 +257,7 @@ function paintRange(paint: Uint32Array, from: number, to: number, v: number): vo
 function paintInterval(paint: Uint32Array, i: number, X0: Int32Array, X1: Int32Array, V: Uint32Array, M: Int32Array, materials: readonly Material[], minX: number, y: number, z: number): void {
   const m = M[i]!;
   if (m === 0) return paintRange(paint, X0[i]! - minX, X1[i]! - minX + 1, V[i]!);
-  const material = materials[m - 1]!, shift = V[i]!;
-  for (let x = X0[i]!, xe = X1[i]!; x <= xe; x++) paint[x - minX] = shift + pick(material, x, y, z);
+  pickRow(materials[m - 1]!, X0[i]!, X1[i]!, y, z, V[i]!, paint.subarray(X0[i]! - minX));
 }
 
 /** Emits the painted cells lo..hi of a row as runs (0 = not written); returns the new run count. */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createCollector, type BlockCollector } from "../src/BlockCollector.js";
-import type { Material } from "../src/Material.js";
+import { pick, pickRow, type Material } from "../src/Material.js";
 import { ROW_LIMIT } from "../src/RowCollector.js";
 import { archShape } from "../src/shapes/ArchShape.js";
 import { boxShape } from "../src/shapes/BoxShape.js";
@@ -130,6 +130,23 @@ describe("arch rows solved per row equal the cell-by-cell ellipse test", () => {
           }
         expect(emitted(shape).sort()).toEqual(want.sort());
         expect(shape.count).toBe(want.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("row palette picks", () => {
+  it("pickRow gives pick's value at every position of the row (property)", () => {
+    const palette = fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }).map((weights): Material => {
+      let total = 0;
+      return { kind: "palette", values: Uint32Array.from(weights, (_, i) => i + 1), cumulative: Uint32Array.from(weights, (w) => (total += w)), salt: weights.length * 7919 };
+    });
+    fc.assert(
+      fc.property(palette, fc.integer({ min: -30_000_000, max: 30_000_000 }), fc.integer({ min: 0, max: 200 }), fc.integer({ min: -64, max: 319 }), fc.integer({ min: -30_000_000, max: 30_000_000 }), fc.integer({ min: 0, max: 3 }), (m, x0, len, y, z, filter) => {
+        const out = new Uint32Array(len + 1);
+        pickRow(m, x0, x0 + len, y, z, filter * 0x10000, out);
+        for (let k = 0; k <= len; k++) expect(out[k]).toBe(filter * 0x10000 + pick(m, x0 + k, y, z));
       }),
       { numRuns: 300 },
     );
