@@ -84,9 +84,19 @@ function compileWith(registry: BlockRegistry, scratch: CollectorScratch, input: 
         }
         continue;
       }
+      const f = leaf.frame;
+      if (leaf.shape.emitSpans !== undefined && !f.orientation.mirrorX && f.orientation.turns === 0) {
+        // Shapes with x-runs (cylinders, arches, lines) go in as intervals; a translation is added inline.
+        const { ox, oy, oz } = f;
+        if (m.kind === "state") {
+          const value = shift + m.value;
+          leaf.shape.emitSpans((x0, x1, y, z) => collector.putSpan(x0 + ox, x1 + ox, y + oy, z + oz, value));
+        } else leaf.shape.emitSpans((x0, x1, y, z) => collector.putSpanPalette(x0 + ox, x1 + ox, y + oy, z + oz, m, shift));
+        continue;
+      }
       const spans = leaf.shape.emitSpans === undefined ? null : spanMapper(leaf.frame);
       if (spans !== null) {
-        // Shapes with x-runs (cylinders, arches) go in as intervals, not position by position.
+        // Other frames that keep x along ±x: intervals mapped end to end.
         const w = world;
         if (m.kind === "state") {
           const value = shift + m.value;

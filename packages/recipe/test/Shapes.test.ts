@@ -91,10 +91,7 @@ describe("row-interval and sparse collection agree", () => {
 });
 
 describe("shapes' spans cover exactly their positions", () => {
-  const spanShapes = fc.oneof(
-    cylinders,
-    arches,
-  );
+  const spanShapes = fc.oneof(cylinders, arches, fc.tuple(vec, vec).map(([a, b]) => lineShape(a, b)));
   it("emitSpans gives the positions of emit, each once (property)", () => {
     fc.assert(
       fc.property(spanShapes, (shape) => {

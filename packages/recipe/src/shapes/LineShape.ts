@@ -1,4 +1,4 @@
-import { normalizeBox, type Put, type Shape } from "./Shape.js";
+import { normalizeBox, type Put, type Shape, type Span } from "./Shape.js";
 
 /**
  * Digital line from `from` to `to`, both included: one block per step of the dominant axis, the
@@ -19,6 +19,21 @@ export function lineShape(from: { x: number; y: number; z: number }, to: { x: nu
         return;
       }
       for (let i = 0; i <= n; i++) put(step(from.x, dx, i), step(from.y, dy, i), step(from.z, dz, i));
+    },
+    emitSpans(span: Span): void {
+      // Consecutive points of one row (a line mostly along x) become one span.
+      let x0 = from.x, x1 = from.x, y = from.y, z = from.z;
+      for (let i = 1; i <= n; i++) {
+        const x = step(from.x, dx, i), py = step(from.y, dy, i), pz = step(from.z, dz, i);
+        if (py === y && pz === z && (x === x1 + 1 || x === x0 - 1)) {
+          if (x > x1) x1 = x;
+          else x0 = x;
+          continue;
+        }
+        span(x0, x1, y, z);
+        (x0 = x), (x1 = x), (y = py), (z = pz);
+      }
+      span(x0, x1, y, z);
     },
   };
 }
