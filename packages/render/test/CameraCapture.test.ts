@@ -205,6 +205,16 @@ describe("camera capture", () => {
     expect(shots.map((s) => s.threads)).toEqual([1, 2, 3, 4]); // the workers really drew them
     for (const s of shots.slice(1)) expect(s.png.equals(shots[0]!.png)).toBe(true);
     expect(new Set(shots.map((s) => s.hitFraction)).size).toBe(1);
+    // Captures running at the same time on the shared workers (as concurrent MCP requests do).
+    const other = { ...pose, yaw: -30, width: 150, height: 90 };
+    const png = async (p: CameraPose, workers: number) => {
+      const r = await captureCamera(world, p, { bounds: BOUNDS, workers });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value.png;
+    };
+    const alone = await png(other, 3);
+    const together = await Promise.all([png(pose, 2), png(other, 3), png(pose, 4)]);
+    expect([together[0]!.equals(shots[0]!.png), together[1]!.equals(alone), together[2]!.equals(shots[0]!.png)]).toEqual([true, true, true]);
     const flat = await captureCamera(world, pose, { bounds: BOUNDS, workers: 2, ambientOcclusion: false });
     expect(flat.ok && flat.value.png.equals(shots[0]!.png)).toBe(false);
     expect(await captureCamera(world, pose, { bounds: BOUNDS, workers: 0 })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "workers" } } });
