@@ -3,8 +3,8 @@ import { pick, type Material } from "./Material.js";
 import { CollectorScratch, ROW_LIMIT, rowCollector } from "./RowCollector.js";
 
 /**
- * Raw runs in collection order (y, z, x); `value` = (filter << 16) | (state + 1). `value` may be
- * a view of a collector's scratch memory: read it before the collector's next compile.
+ * Raw runs in collection order (y, z, x); `value` = (filter << 16) | (state + 1). The arrays may be
+ * views of a collector's scratch memory: the plan assembly copies them before its next compile.
  */
 export interface RawRuns {
   readonly y: Int32Array;

@@ -30,8 +30,7 @@ export function finishPlan(
   const filterList = usedFilters.map((i) => filters[i - 1]!).sort((a, b) => (filterKey(a) < filterKey(b) ? -1 : 1));
   const filterRemap = new Int32Array(filters.length + 1);
   for (const i of usedFilters) filterRemap[i] = filterList.indexOf(filters[i - 1]!) + 1;
-  const { state, filter } = remapValues(raw.value, stateRemap, filterRemap);
-  const runs = { y: raw.y, z: raw.z, x: raw.x, length: raw.length, state, filter };
+  const runs = planRuns(raw, stateRemap, filterRemap);
   const reads = sortedReads(dependencies);
   const body = { minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, palette, filters: filterList, runs, reads, blockData };
   return Object.freeze({ format: 1 as const, ...body, count: raw.count, bounds, hash: planHash(body) });
@@ -56,14 +55,22 @@ function markUsed(raw: RawRuns, stateUsed: Uint8Array, filterUsed: Uint8Array) {
   return { minX, minY: raw.y[0]!, minZ, maxX, maxY: raw.y[n - 1]!, maxZ };
 }
 
-function remapValues(value: Uint32Array, stateRemap: Int32Array, filterRemap: Int32Array): { state: Uint16Array; filter: Uint16Array } {
-  const n = value.length, state = new Uint16Array(n), filter = new Uint16Array(n);
+/**
+ * The plan's run arrays, all views of one buffer (one allocation however small the plan): copies
+ * of the raw positions (which may be a collector's scratch) and the remapped states and filters.
+ */
+function planRuns(raw: RawRuns, stateRemap: Int32Array, filterRemap: Int32Array): Plan["runs"] {
+  const n = raw.length.length, buffer = new ArrayBuffer(n * 20);
+  const y = new Int32Array(buffer, 0, n), z = new Int32Array(buffer, 4 * n, n), x = new Int32Array(buffer, 8 * n, n), length = new Int32Array(buffer, 12 * n, n);
+  const state = new Uint16Array(buffer, 16 * n, n), filter = new Uint16Array(buffer, 18 * n, n);
+  y.set(raw.y), z.set(raw.z), x.set(raw.x), length.set(raw.length);
+  const value = raw.value;
   for (let r = 0; r < n; r++) {
     const v = value[r]!;
     state[r] = stateRemap[(v & 0xffff) - 1]!;
     filter[r] = filterRemap[v >>> 16]!;
   }
-  return { state, filter };
+  return { y, z, x, length, state, filter };
 }
 
 /** Explicit blocks for `planFromBlocks`: parallel arrays, one entry per position, any order. */

@@ -244,8 +244,8 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
     }
     start = end;
   }
-  // `value` is a view of the scratch (read once by the plan assembly, before the next compile).
-  return { y: OY.slice(0, runs), z: OZ.slice(0, runs), x: OX.slice(0, runs), length: OL.slice(0, runs), value: OV.subarray(0, runs), count };
+  // Views of the scratch: the plan assembly copies them before the next compile reuses it.
+  return { y: OY.subarray(0, runs), z: OZ.subarray(0, runs), x: OX.subarray(0, runs), length: OL.subarray(0, runs), value: OV.subarray(0, runs), count };
 }
 
 /** Sets paint[from, to) to `v` (TypedArray#fill has a fixed call cost that dominates short ranges). */
