@@ -88,6 +88,7 @@ function textureOf(name: string, state: string): number {
     return state.includes("axis=x") ? Texture.logX : state.includes("axis=z") ? Texture.logZ : Texture.logY;
   }
   if (name.includes("leaves")) return Texture.leaves;
+  if (name === "grass_block" || name === "mycelium" || name === "podzol") return Texture.grassy;
   if (name.includes("glass")) return Texture.glass;
   if (name.includes("cobble")) return Texture.cobble;
   if (name.includes("wool") || name.endsWith("_carpet")) return Texture.wool;

@@ -1,5 +1,5 @@
 import { Look, LOOK_STRIDE, lookAt, type Scene } from "./Scene.js";
-import { texelFactor } from "./Textures.js";
+import { grassyEdge, texelFactor, Texture } from "./Textures.js";
 
 /** Face shading, Minecraft-like: top 1.0, bottom 0.5, north/south 0.8, east/west 0.6. */
 const SHADE_X = 0.6, SHADE_Z = 0.8, SHADE_TOP = 1.0, SHADE_BOTTOM = 0.5;
@@ -82,15 +82,18 @@ export function shadeHit(
   const u = face === 0 ? pz : px, v = face === 1 ? pz : py;
   const fu = u - Math.floor(u), fv = v - Math.floor(v);
   if (t < EDGE_DISTANCE && Math.min(fu, 1 - fu, fv, 1 - fv) < EDGE_WIDTH && cube) shade *= EDGE_SHADE;
+  const kind = L[o + Look.texture]!;
+  const tu = Math.min(15, Math.floor(fu * 16)), tv = Math.min(15, Math.floor(fv * 16));
   if (t < TEXTURE_DISTANCE) {
-    const tu = Math.min(15, Math.floor(fu * 16)), tv = Math.min(15, Math.floor(fv * 16));
-    const f = texelFactor(L[o + Look.texture]!, face, tu, tv, x, y, z);
+    const f = texelFactor(kind, face, tu, tv, x, y, z);
     shade *= 1 + (f - 1) * (1 - t / TEXTURE_DISTANCE);
   }
   if (options.ambientOcclusion && cube && t < AO_DISTANCE) {
     const ao = ambient(s, face, face === 0 ? x - step : x, face === 1 ? y - step : y, face === 2 ? z - step : z, fu, fv, cache);
     shade *= 1 - (1 - ao) * (1 - t / AO_DISTANCE);
   }
-  const c = part === 1 ? o + Look.accentR : down ? o + Look.topR : o;
+  // The top colour on an upward face, and on the upper edge of a grassy block's sides.
+  const top = down || (kind === Texture.grassy && face !== 1 && grassyEdge(tu, tv));
+  const c = part === 1 ? o + Look.accentR : top ? o + Look.topR : o;
   out[0] = Math.min(255, L[c]! * shade), out[1] = Math.min(255, L[c + 1]! * shade), out[2] = Math.min(255, L[c + 2]! * shade);
 }

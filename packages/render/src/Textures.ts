@@ -17,7 +17,14 @@ export const Texture = Object.freeze({
   smooth: 10,
   logX: 11,
   logZ: 12,
+  /** Speckled like `noise`; side faces show the top colour in their upper texels (grass, mycelium, podzol). */
+  grassy: 13,
 });
+
+/** Whether texel (tu, tv) of a side face of a `grassy` block shows the top colour (a ragged strip). */
+export function grassyEdge(tu: number, tv: number): boolean {
+  return tv >= 13 || (tv === 12 && (hash(tu, 5, 9) & 3) !== 0) || (tv === 11 && (hash(tu, 6, 9) & 7) === 0);
+}
 
 function hash(a: number, b: number, c: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
@@ -44,6 +51,7 @@ function logFactor(axis: number, face: number, tu: number, tv: number): number {
 export function texelFactor(kind: number, face: number, tu: number, tv: number, x: number, y: number, z: number): number {
   switch (kind) {
     case Texture.noise:
+    case Texture.grassy:
       return 0.9 + hash(tu + (x << 4), tv + (z << 4), y * 3 + face) / 1280;
     case Texture.wool:
       return 0.95 + hash(tu, tv, face) / 2560;

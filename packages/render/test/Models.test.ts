@@ -38,6 +38,10 @@ const TILES: Tile[] = [
   { name: "bricks", state: "minecraft:bricks" },
   { name: "stone bricks", state: "minecraft:stone_bricks" },
   { name: "cobblestone", state: "minecraft:cobblestone" },
+  { name: "grass block", state: "minecraft:grass_block[snowy=false]" },
+  { name: "oak log", state: "minecraft:oak_log[axis=y]" },
+  { name: "oak leaves", state: "minecraft:oak_leaves[distance=7,persistent=true,waterlogged=false]" },
+  { name: "glass", state: "minecraft:glass" },
 ];
 
 function world(tile: Tile): MapSource {
