@@ -47,10 +47,10 @@ export class CollectorScratch {
 /**
  * Row-interval painting: every write is an x-interval of one (y, z) row, appended in emission
  * order (consecutive points of a row merge into one interval). `toRuns` groups intervals by row
- * with a stable counting sort; a row whose intervals do not overlap is emitted in x order, a row
- * with a few overlapping ones is resolved as a list of disjoint segments (each interval cuts what
- * it covers), a row with many is painted into a row buffer; later writes win. Palette intervals
- * pick per position when emitted. Cost follows intervals and rows, not the box volume.
+ * with a stable counting sort; a row's intervals are swept in x order, a lone one emitted as it
+ * is and a cluster of chained overlaps painted over its own range in emission order (later writes
+ * win); a row with many intervals out of x order is painted whole. Palette intervals pick a row
+ * at a time (pickRow). Cost follows intervals and rows, not the box volume.
  */
 export function rowCollector(bounds: Box3, s: CollectorScratch): BlockCollector {
   return new RowCollector(bounds, s);
