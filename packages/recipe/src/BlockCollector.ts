@@ -14,6 +14,8 @@ export interface RawRuns {
   readonly value: Uint32Array;
   /** Total positions. */
   readonly count: number;
+  /** Tight bounds of the runs when the collector computed them on the way (absent: computed from the runs). */
+  readonly bounds?: Box3;
 }
 
 /**

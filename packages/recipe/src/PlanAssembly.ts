@@ -20,7 +20,8 @@ export function finishPlan(
 ): Plan {
   const stateUsed = new Uint8Array(states.length);
   const filterUsed = new Uint8Array(filters.length + 1);
-  const bounds = raw.count === 0 ? null : markUsed(raw, stateUsed, filterUsed);
+  const bounds = raw.count === 0 ? null : raw.bounds ?? markUsed(raw, stateUsed, filterUsed);
+  if (raw.bounds !== undefined) markValues(raw.value, stateUsed, filterUsed);
   const usedStates = [...stateUsed.keys()].filter((i) => stateUsed[i] === 1);
   const usedFilters = [...filterUsed.keys()].filter((i) => i > 0 && filterUsed[i] === 1);
   const palette = usedStates.map((i) => states[i]!).sort();
@@ -37,6 +38,14 @@ export function finishPlan(
 }
 
 // Hot loops in small functions of their own (see PlanHash's interleavedRuns).
+function markValues(value: Uint32Array, stateUsed: Uint8Array, filterUsed: Uint8Array): void {
+  for (let r = 0; r < value.length; r++) {
+    const v = value[r]!;
+    stateUsed[(v & 0xffff) - 1] = 1;
+    filterUsed[v >>> 16] = 1;
+  }
+}
+
 /** Marks the states and filters the runs use; returns the runs' bounds (tight: positions written). */
 function markUsed(raw: RawRuns, stateUsed: Uint8Array, filterUsed: Uint8Array) {
   const { value, x: xs, z: zs, length } = raw;

@@ -161,6 +161,8 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
   while (s.out.y.length < bound) s.growRuns();
   const OY = s.out.y, OZ = s.out.z, OX = s.out.x, OL = s.out.length, OV = s.out.value;
   let runs = 0, count = 0, start = 0, ry = 0, rz = -1;
+  // Bounds of the runs, per row (x from its first and last run; y from the first and last run).
+  let bx0 = Infinity, bx1 = -Infinity, bz0 = Infinity, bz1 = -Infinity;
   for (let r = 0; r < rows; r++) {
     if (++rz === sz) (rz = 0), ry++;
     const end = counts[r]!;
@@ -183,6 +185,7 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
       for (let a = start; a < end; a++) paintInterval(paint, order[a]!, X0, X1, V, M, materials, minX, y, z);
       runs = emitPainted(paint, lo, hi, minX, y, z, runs, rowFirst, OY, OZ, OX, OL, OV);
       for (let x = lo; x <= hi; x++) if (paint[x - minX] !== 0) count++;
+      if (runs > rowFirst) (bx0 = Math.min(bx0, OX[rowFirst]!)), (bx1 = Math.max(bx1, OX[runs - 1]! + OL[runs - 1]! - 1)), (bz0 = Math.min(bz0, z)), (bz1 = Math.max(bz1, z));
       start = end;
       continue;
     }
@@ -242,10 +245,12 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
       count += hi - lo + 1; // a chained cluster covers its whole range
       a = e;
     }
+    if (runs > rowFirst) (bx0 = Math.min(bx0, OX[rowFirst]!)), (bx1 = Math.max(bx1, OX[runs - 1]! + OL[runs - 1]! - 1)), (bz0 = Math.min(bz0, z)), (bz1 = Math.max(bz1, z));
     start = end;
   }
   // Views of the scratch: the plan assembly copies them before the next compile reuses it.
-  return { y: OY.subarray(0, runs), z: OZ.subarray(0, runs), x: OX.subarray(0, runs), length: OL.subarray(0, runs), value: OV.subarray(0, runs), count };
+  const bounds = runs === 0 ? undefined : { minX: bx0, minY: OY[0]!, minZ: bz0, maxX: bx1, maxY: OY[runs - 1]!, maxZ: bz1 };
+  return { y: OY.subarray(0, runs), z: OZ.subarray(0, runs), x: OX.subarray(0, runs), length: OL.subarray(0, runs), value: OV.subarray(0, runs), count, ...(bounds ? { bounds } : {}) };
 }
 
 /** Sets paint[from, to) to `v` (TypedArray#fill has a fixed call cost that dominates short ranges). */

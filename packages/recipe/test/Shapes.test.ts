@@ -73,14 +73,20 @@ describe("row-interval and sparse collection agree", () => {
   ] as const)("same maximal runs for the same writes, later writes winning, palettes picked per position (property, %s)", (_, minLength, maxLength, shape) => {
     fc.assert(
       fc.property(fc.array(write.map(shape), { minLength, maxLength }), (writes) => {
-        const bounds = { minX: 0, minY: 0, minZ: 0, maxX: 9, maxY: 3, maxZ: 7 };
+        const area = { minX: 0, minY: 0, minZ: 0, maxX: 9, maxY: 3, maxZ: 7 };
         // More rows than ROW_LIMIT: the sparse collector (sorted append log) takes these bounds.
-        const far = { ...bounds, minY: 0, maxY: 3, maxZ: ROW_LIMIT };
-        const rows = createCollector(bounds, 10_000);
+        const far = { ...area, minY: 0, maxY: 3, maxZ: ROW_LIMIT };
+        const rows = createCollector(area, 10_000);
         const sparse = createCollector(far, 10_000);
         for (const w of writes) (apply(rows, w), apply(sparse, w));
-        const a = rows.toRuns(), b = sparse.toRuns();
+        const { bounds, ...a } = rows.toRuns(), b = sparse.toRuns();
         expect(a).toEqual(b);
+        // The bounds found on the way are the runs' tight bounds.
+        if (a.count === 0) expect(bounds).toBeUndefined();
+        else {
+          const ends = [...a.x].map((x, r) => x + a.length[r]! - 1);
+          expect(bounds).toEqual({ minX: Math.min(...a.x), minY: Math.min(...a.y), minZ: Math.min(...a.z), maxX: Math.max(...ends), maxY: Math.max(...a.y), maxZ: Math.max(...a.z) });
+        }
         // Runs are maximal: no two neighbours in one row continue each other with the same value.
         for (let r = 1; r < a.length.length; r++)
           expect(a.y[r] === a.y[r - 1] && a.z[r] === a.z[r - 1] && a.x[r - 1]! + a.length[r - 1]! === a.x[r] && a.value[r] === a.value[r - 1]).toBe(false);
