@@ -126,10 +126,18 @@ class RowCollector implements BlockCollector {
     // Box fields read once: boxes come in several object shapes (property loads in the loop would be megamorphic).
     const { sz, minY, minZ } = this;
     const x0 = box.minX, x1 = box.maxX, y0 = box.minY, y1 = box.maxY, z0 = box.minZ, z1 = box.maxZ;
+    let n = this.n;
+    const end = n + (y1 - y0 + 1) * (z1 - z0 + 1);
+    while (this.row.length < end) {
+      this.s.growIntervals();
+      this.row = this.s.row, this.x0 = this.s.x0, this.x1 = this.s.x1, this.value = this.s.value, this.mat = this.s.mat;
+    }
+    const R = this.row, X0 = this.x0, X1 = this.x1, V = this.value, M = this.mat;
     for (let y = y0; y <= y1; y++) {
       const base = (y - minY) * sz - minZ;
-      for (let z = z0; z <= z1; z++) this.append(base + z, x0, x1, value, mat);
+      for (let z = z0; z <= z1; z++, n++) (R[n] = base + z), (X0[n] = x0), (X1[n] = x1), (V[n] = value), (M[n] = mat);
     }
+    this.n = n;
   }
 
   toRuns(): RawRuns {
