@@ -65,14 +65,28 @@ function markUsed(raw: RawRuns, stateUsed: Uint8Array, filterUsed: Uint8Array) {
 }
 
 /**
- * The plan's run arrays, all views of one buffer (one allocation however small the plan): copies
- * of the raw positions (which may be a collector's scratch) and the remapped states and filters.
+ * Largest plan whose run arrays share one buffer: one allocation instead of six for small plans;
+ * larger arrays each get their own (a big single buffer is mapped fresh from the system and
+ * faulted in page by page on every compile, which costs more than six allocations).
+ */
+const ONE_BUFFER_BYTES = 65_536;
+
+/**
+ * The plan's run arrays: copies of the raw positions (which may be a collector's scratch) and the
+ * remapped states and filters.
  */
 function planRuns(raw: RawRuns, stateRemap: Int32Array, filterRemap: Int32Array): Plan["runs"] {
-  const n = raw.length.length, buffer = new ArrayBuffer(n * 20);
-  const y = new Int32Array(buffer, 0, n), z = new Int32Array(buffer, 4 * n, n), x = new Int32Array(buffer, 8 * n, n), length = new Int32Array(buffer, 12 * n, n);
-  const state = new Uint16Array(buffer, 16 * n, n), filter = new Uint16Array(buffer, 18 * n, n);
-  y.set(raw.y), z.set(raw.z), x.set(raw.x), length.set(raw.length);
+  const n = raw.length.length;
+  let y: Int32Array, z: Int32Array, x: Int32Array, length: Int32Array, state: Uint16Array, filter: Uint16Array;
+  if (n * 20 <= ONE_BUFFER_BYTES) {
+    const buffer = new ArrayBuffer(n * 20);
+    (y = new Int32Array(buffer, 0, n)), (z = new Int32Array(buffer, 4 * n, n)), (x = new Int32Array(buffer, 8 * n, n)), (length = new Int32Array(buffer, 12 * n, n));
+    (state = new Uint16Array(buffer, 16 * n, n)), (filter = new Uint16Array(buffer, 18 * n, n));
+    y.set(raw.y), z.set(raw.z), x.set(raw.x), length.set(raw.length);
+  } else {
+    (y = raw.y.slice()), (z = raw.z.slice()), (x = raw.x.slice()), (length = raw.length.slice());
+    (state = new Uint16Array(n)), (filter = new Uint16Array(n));
+  }
   const value = raw.value;
   for (let r = 0; r < n; r++) {
     const v = value[r]!;
