@@ -1,6 +1,6 @@
 import type { Box3 } from "./shapes/Shape.js";
 import { pick, type Material } from "./Material.js";
-import { CollectorScratch, ROW_LIMIT, rowCollector } from "./RowCollector.js";
+import { CollectorScratch, doubled, ROW_LIMIT, rowCollector } from "./RowCollector.js";
 
 /**
  * Raw runs in collection order (y, z, x); `value` = (filter << 16) | (state + 1). The arrays may be
@@ -50,41 +50,19 @@ class RunWriter {
   private runs = 0;
   private count = 0;
 
-  private grow(): void {
-    const size = this.y.length * 2;
-    const widen = <T extends Int32Array | Uint32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.y = widen(this.y, (n) => new Int32Array(n));
-    this.z = widen(this.z, (n) => new Int32Array(n));
-    this.x = widen(this.x, (n) => new Int32Array(n));
-    this.length = widen(this.length, (n) => new Int32Array(n));
-    this.value = widen(this.value, (n) => new Uint32Array(n));
-  }
-
   /** Adds one position, extending the last run when it continues it. */
   push(x: number, y: number, z: number, value: number): void {
     const last = this.runs - 1;
+    this.count++;
     if (last >= 0 && this.y[last] === y && this.z[last] === z && this.value[last] === value && this.x[last]! + this.length[last]! === x) {
       this.length[last]!++;
-      this.count++;
-    } else {
-      this.pushRun(x, y, z, 1, value);
+      return;
     }
-  }
-
-  /** Adds a whole run (the dense scan sees maximal runs already). */
-  pushRun(x: number, y: number, z: number, length: number, value: number): void {
-    if (this.runs === this.y.length) this.grow();
+    if (this.runs === this.y.length) {
+      (this.y = doubled(this.y)), (this.z = doubled(this.z)), (this.x = doubled(this.x)), (this.length = doubled(this.length)), (this.value = doubled(this.value));
+    }
     const r = this.runs++;
-    this.y[r] = y;
-    this.z[r] = z;
-    this.x[r] = x;
-    this.length[r] = length;
-    this.value[r] = value;
-    this.count += length;
+    (this.y[r] = y), (this.z[r] = z), (this.x[r] = x), (this.length[r] = 1), (this.value[r] = value);
   }
 
   finish(): RawRuns {

@@ -84,30 +84,19 @@ function compileWith(registry: BlockRegistry, scratch: CollectorScratch, input: 
         }
         continue;
       }
-      const f = leaf.frame;
-      if (leaf.shape.emitSpans !== undefined && !f.orientation.mirrorX && f.orientation.turns === 0) {
-        // Shapes with x-runs (cylinders, arches, lines) go in as intervals; a translation is added inline.
-        const { ox, oy, oz } = f;
-        if (m.kind === "state") {
-          const value = shift + m.value;
-          leaf.shape.emitSpans((x0, x1, y, z) => collector.putSpan(x0 + ox, x1 + ox, y + oy, z + oz, value));
-        } else leaf.shape.emitSpans((x0, x1, y, z) => collector.putSpanPalette(x0 + ox, x1 + ox, y + oy, z + oz, m, shift));
-        continue;
-      }
       const spans = leaf.shape.emitSpans === undefined ? null : spanMapper(leaf.frame);
       if (spans !== null) {
-        // Other frames that keep x along ±x: intervals mapped end to end.
-        const w = world;
+        // Shapes with x-runs (cylinders, arches, lines) go in as intervals when the frame keeps x along ±x.
         if (m.kind === "state") {
           const value = shift + m.value;
           leaf.shape.emitSpans!((x0, x1, y, z) => {
-            spans(x0, x1, y, z, w);
-            collector.putSpan(w[0]!, w[1]!, w[2]!, w[3]!, value);
+            spans(x0, x1, y, z, world);
+            collector.putSpan(world[0]!, world[1]!, world[2]!, world[3]!, value);
           });
         } else {
           leaf.shape.emitSpans!((x0, x1, y, z) => {
-            spans(x0, x1, y, z, w);
-            collector.putSpanPalette(w[0]!, w[1]!, w[2]!, w[3]!, m, shift);
+            spans(x0, x1, y, z, world);
+            collector.putSpanPalette(world[0]!, world[1]!, world[2]!, world[3]!, m, shift);
           });
         }
         continue;

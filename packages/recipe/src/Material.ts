@@ -29,26 +29,35 @@ export function fnv1a(text: string): number {
  * stays a small integer in V8 (no heap numbers on the per-block path).
  */
 export function positionHash(salt: number, x: number, y: number, z: number): number {
+  return rowHash(salt, x, Math.imul(y, 0xc2b2ae35), Math.imul(z, 0x27d4eb2f));
+}
+
+/** `positionHash` with its y and z terms given (the same for a whole row). */
+function rowHash(salt: number, x: number, yTerm: number, zTerm: number): number {
   let h = salt ^ Math.imul(x, 0x9e3779b1);
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ Math.imul(y, 0xc2b2ae35);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ Math.imul(z, 0x27d4eb2f);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ yTerm;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ zTerm;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 2;
 }
 
+/** The palette choice a hash selects (by cumulative weight). */
+function choose(cumulative: Uint32Array, values: Uint32Array, hash: number): number {
+  const r = hash % cumulative[cumulative.length - 1]!;
+  let i = 0;
+  while (cumulative[i]! <= r) i++;
+  return values[i]!;
+}
+
 export function pick(material: Material, x: number, y: number, z: number): number {
   if (material.kind === "state") return material.value;
-  const total = material.cumulative[material.cumulative.length - 1]!;
-  const r = positionHash(material.salt, x, y, z) % total;
-  let i = 0;
-  while (material.cumulative[i]! <= r) i++;
-  return material.values[i]!;
+  return choose(material.cumulative, material.values, positionHash(material.salt, x, y, z));
 }
 
 /**
- * `shift + pick(material, x, y, z)` for x = x0..x1 of one row into out[0 …]: the same values, with
- * the row's y and z terms and the palette's fields hoisted out of a tight loop.
+ * `shift + pick(material, x, y, z)` for x = x0..x1 of one row into out[0 …]: the same values,
+ * with the row's y and z terms computed once.
  */
 export function pickRow(material: Material, x0: number, x1: number, y: number, z: number, shift: number, out: Uint32Array): void {
   if (material.kind === "state") {
@@ -56,17 +65,6 @@ export function pickRow(material: Material, x0: number, x1: number, y: number, z
     return;
   }
   const { salt, cumulative, values } = material;
-  const total = cumulative[cumulative.length - 1]!, yk = Math.imul(y, 0xc2b2ae35), zk = Math.imul(z, 0x27d4eb2f);
-  for (let x = x0, o = 0; x <= x1; x++, o++) {
-    // positionHash(salt, x, y, z), inlined.
-    let h = salt ^ Math.imul(x, 0x9e3779b1);
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ yk;
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ zk;
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    const r = ((h ^ (h >>> 16)) >>> 2) % total;
-    let i = 0;
-    while (cumulative[i]! <= r) i++;
-    out[o] = shift + values[i]!;
-  }
+  const yTerm = Math.imul(y, 0xc2b2ae35), zTerm = Math.imul(z, 0x27d4eb2f);
+  for (let x = x0, o = 0; x <= x1; x++, o++) out[o] = shift + choose(cumulative, values, rowHash(salt, x, yTerm, zTerm));
 }

@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS, MAX_HORIZONTAL, MAX_Y, MIN_Y } from "./Limits.js";
 import type { Plan, PlanBlockData, SourceFilter } from "./Plan.js";
 import { planHash } from "./PlanHash.js";
 import type { Vec3 } from "./RecipeSchema.js";
+import type { Box3 } from "./shapes/Shape.js";
 
 /**
  * Turns collected runs into the canonical immutable plan: palette and filters sorted, only the
@@ -20,8 +21,8 @@ export function finishPlan(
 ): Plan {
   const stateUsed = new Uint8Array(states.length);
   const filterUsed = new Uint8Array(filters.length + 1);
-  const bounds = raw.count === 0 ? null : raw.bounds ?? markUsed(raw, stateUsed, filterUsed);
-  if (raw.bounds !== undefined) markValues(raw.value, stateUsed, filterUsed);
+  markValues(raw.value, stateUsed, filterUsed);
+  const bounds = raw.count === 0 ? null : raw.bounds ?? runBounds(raw);
   const usedStates = [...stateUsed.keys()].filter((i) => stateUsed[i] === 1);
   const usedFilters = [...filterUsed.keys()].filter((i) => i > 0 && filterUsed[i] === 1);
   const palette = usedStates.map((i) => states[i]!).sort();
@@ -38,6 +39,7 @@ export function finishPlan(
 }
 
 // Hot loops in small functions of their own (see PlanHash's interleavedRuns).
+/** Marks the states and filters the runs use. */
 function markValues(value: Uint32Array, stateUsed: Uint8Array, filterUsed: Uint8Array): void {
   for (let r = 0; r < value.length; r++) {
     const v = value[r]!;
@@ -46,15 +48,13 @@ function markValues(value: Uint32Array, stateUsed: Uint8Array, filterUsed: Uint8
   }
 }
 
-/** Marks the states and filters the runs use; returns the runs' bounds (tight: positions written). */
-function markUsed(raw: RawRuns, stateUsed: Uint8Array, filterUsed: Uint8Array) {
-  const { value, x: xs, z: zs, length } = raw;
-  const n = value.length;
+/** Tight bounds of the runs (an overwritten or filtered primitive may not reach the recipe bounds). */
+function runBounds(raw: RawRuns): Box3 {
+  const { x: xs, z: zs, length } = raw;
+  const n = length.length;
   let minX = Infinity, minZ = Infinity, maxX = -Infinity, maxZ = -Infinity;
   for (let r = 0; r < n; r++) {
-    const v = value[r]!, x = xs[r]!, z = zs[r]!, end = x + length[r]! - 1;
-    stateUsed[(v & 0xffff) - 1] = 1;
-    filterUsed[v >>> 16] = 1;
+    const x = xs[r]!, z = zs[r]!, end = x + length[r]! - 1;
     if (x < minX) minX = x;
     if (end > maxX) maxX = end;
     if (z < minZ) minZ = z;

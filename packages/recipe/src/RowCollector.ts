@@ -7,6 +7,13 @@ export const ROW_LIMIT = 4_194_304;
 /** A row with more intervals than this, out of x order, is painted whole rather than sorted. */
 const SORT_LIMIT = 32;
 
+/** A copy of `a` twice as long (the rest zero). */
+export function doubled<T extends Int32Array | Uint32Array>(a: T): T {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 /** Growable typed arrays kept by one compiler between calls (fresh multi-megabyte arrays cost page faults). */
 export class CollectorScratch {
   row = new Int32Array(1024);
@@ -20,27 +27,17 @@ export class CollectorScratch {
   paint = new Uint32Array(0);
   /** One row's palette picks. */
   picks = new Uint32Array(0);
-  /** Output runs (grown to the bound `rowRuns` computes before writing). */
+  /** Output runs (reserved up to the bound `rowRuns` computes before writing). */
   out = { y: new Int32Array(1024), z: new Int32Array(1024), x: new Int32Array(1024), length: new Int32Array(1024), value: new Uint32Array(1024) };
 
   growIntervals(): void {
-    const n = this.row.length * 2;
-    const widen = <T extends Int32Array | Uint32Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(n);
-      b.set(a);
-      return b;
-    };
-    this.row = widen(this.row), this.x0 = widen(this.x0), this.x1 = widen(this.x1), this.value = widen(this.value), this.mat = widen(this.mat);
+    this.row = doubled(this.row), this.x0 = doubled(this.x0), this.x1 = doubled(this.x1), this.value = doubled(this.value), this.mat = doubled(this.mat);
   }
 
-  growRuns(): void {
-    const o = this.out, n = o.y.length * 2;
-    const widen = <T extends Int32Array | Uint32Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(n);
-      b.set(a);
-      return b;
-    };
-    this.out = { y: widen(o.y), z: widen(o.z), x: widen(o.x), length: widen(o.length), value: widen(o.value) };
+  /** Room for `runs` output runs (the output is rewritten from the start, so nothing is copied). */
+  reserveRuns(runs: number): void {
+    const n = Math.max(runs, this.out.y.length * 2);
+    this.out = { y: new Int32Array(n), z: new Int32Array(n), x: new Int32Array(n), length: new Int32Array(n), value: new Uint32Array(n) };
   }
 }
 
@@ -166,7 +163,7 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
   for (let i = 0; i < n; i++) order[counts[R[i]!]!++] = i;
   if (s.paint.length < sx) (s.paint = new Uint32Array(sx)), (s.picks = new Uint32Array(sx));
   const paint = s.paint, picks = s.picks;
-  while (s.out.y.length < bound) s.growRuns();
+  if (s.out.y.length < bound) s.reserveRuns(bound);
   const OY = s.out.y, OZ = s.out.z, OX = s.out.x, OL = s.out.length, OV = s.out.value;
   let runs = 0, count = 0, start = 0, ry = 0, rz = -1;
   // Bounds of the runs, per row (x from its first and last run; y from the first and last run).

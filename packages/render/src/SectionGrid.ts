@@ -19,8 +19,12 @@ export interface Box {
 export class SectionGrid {
   readonly looks: BlockLook[] = [{ r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null, texture: 0 }];
   private readonly byState = new Map<string, number>();
-  private readonly added: { sx: number; sy: number; sz: number; cells: Uint16Array | null }[] = [];
-  nonEmpty = 0;
+  /** The sections that draw something (the others are skipped by rays like unloaded ones). */
+  private readonly drawn: { sx: number; sy: number; sz: number; cells: Uint16Array }[] = [];
+
+  get nonEmpty(): number {
+    return this.drawn.length;
+  }
 
   private lookIndex(state: string): number {
     let i = this.byState.get(state);
@@ -35,20 +39,16 @@ export class SectionGrid {
   /** Stores one section read: `states` in y, z, x order over the whole 16³ section. */
   addSection(sx: number, sy: number, sz: number, palette: readonly string[], states: Uint32Array): void {
     const map = palette.map((s) => this.lookIndex(s));
-    if (map.every((m) => m === 0)) {
-      this.added.push({ sx, sy, sz, cells: null });
-      return;
-    }
+    if (map.every((m) => m === 0)) return;
     const cells = new Uint16Array(4096);
     for (let i = 0; i < 4096; i++) cells[i] = map[states[i]!]!;
-    this.added.push({ sx, sy, sz, cells });
-    this.nonEmpty++;
+    this.drawn.push({ sx, sy, sz, cells });
   }
 
   /** Flattens every added section into a scene (sections added later are not in it). */
   seal(): Scene {
     let x0 = 0, y0 = 0, z0 = 0, x1 = -1, y1 = -1, z1 = -1;
-    const drawn = this.added.filter((a) => a.cells !== null);
+    const drawn = this.drawn;
     if (drawn.length > 0) {
       [x0, y0, z0, x1, y1, z1] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
       for (const { sx, sy, sz } of drawn) {
@@ -62,9 +62,9 @@ export class SectionGrid {
     const bnx = nx * 4, bnz = nz * 4;
     drawn.forEach(({ sx, sy, sz, cells }, k) => {
       scene.slots[(sx - x0) + ((sz - z0) + (sy - y0) * nz) * nx] = k + 1;
-      scene.cells.set(cells!, k * 4096);
+      scene.cells.set(cells, k * 4096);
       const bx = (sx - x0) * 4, by = (sy - y0) * 4, bz = (sz - z0) * 4;
-      for (let i = 0; i < 4096; i++) if (cells![i] !== 0) occupied[bx + ((i >> 2) & 3) + (bz + ((i >> 6) & 3) + (by + ((i >> 10) & 3)) * bnz) * bnx] = 1;
+      for (let i = 0; i < 4096; i++) if (cells[i] !== 0) occupied[bx + ((i >> 2) & 3) + (bz + ((i >> 6) & 3) + (by + ((i >> 10) & 3)) * bnz) * bnx] = 1;
     });
     brickDistances(occupied, bnx, ny * 4, bnz, scene.bricks);
     columnTops(occupied, bnx, ny * 4, bnz, COLUMN_RADII, scene.tops);

@@ -60,13 +60,15 @@ export function archShape(
     cached = Int32Array.from(out);
     return cached;
   };
-  /** The same cells one by one: (u, v) pairs. */
-  const cells = (): Int32Array => {
-    const spans = rowSpans(), out: number[] = [];
-    for (let i = 0; i < spans.length; i += 3) for (let u = spans[i]!; u <= spans[i + 1]!; u++) out.push(u, spans[i + 2]!);
-    return Int32Array.from(out);
-  };
   const depth = wMax - wMin + 1;
+  const emitSpans = (span: Span): void => {
+    const spans = rowSpans();
+    for (let i = 0; i < spans.length; i += 3) {
+      const y = box.minY + spans[i + 2]!;
+      if (axis === "x") for (let w = wMin; w <= wMax; w++) span(spans[i]!, spans[i + 1]!, y, w);
+      else for (let u = spans[i]!; u <= spans[i + 1]!; u++) span(wMin, wMax, y, u);
+    }
+  };
   return {
     bounds: box,
     planeArea,
@@ -77,28 +79,10 @@ export function archShape(
       return cellsInPlane * depth;
     },
     emit(put: Put): void {
-      // Along x in the inner loop (collectors merge a row's consecutive positions into one interval).
-      const c = cells();
-      if (axis === "z") {
-        for (let i = 0; i < c.length; i += 2) for (let w = wMin; w <= wMax; w++) put(w, box.minY + c[i + 1]!, c[i]!);
-        return;
-      }
-      for (let i = 0; i < c.length;) {
-        // Cells come by v, then u: one v's cells, repeated for each w.
-        let j = i;
-        while (j < c.length && c[j + 1] === c[i + 1]) j += 2;
-        const y = box.minY + c[i + 1]!;
-        for (let w = wMin; w <= wMax; w++) for (let k = i; k < j; k += 2) put(c[k]!, y, w);
-        i = j;
-      }
+      emitSpans((x0, x1, y, z) => {
+        for (let x = x0; x <= x1; x++) put(x, y, z);
+      });
     },
-    emitSpans(span: Span): void {
-      const spans = rowSpans();
-      for (let i = 0; i < spans.length; i += 3) {
-        const y = box.minY + spans[i + 2]!;
-        if (axis === "x") for (let w = wMin; w <= wMax; w++) span(spans[i]!, spans[i + 1]!, y, w);
-        else for (let u = spans[i]!; u <= spans[i + 1]!; u++) span(wMin, wMax, y, u);
-      }
-    },
+    emitSpans,
   };
 }
