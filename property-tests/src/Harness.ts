@@ -81,8 +81,14 @@ export class Harness {
     });
   }
 
+  /** The host and the process restart: the world comes back with a new event session (events not pulled are lost). */
   async restart(): Promise<void> {
     this.world.restart();
+    await this.reopen();
+  }
+
+  /** Only the engine's process restarts: the world keeps running, with its event log. */
+  async reopen(): Promise<void> {
     if (this.dir !== null) {
       this.journal.close();
       this.journal = new SqliteJournal(join(this.dir, "journal.db"));

@@ -187,9 +187,21 @@ describe("block-entity data: what a paste may not do", () => {
       const playerData = Buffer.from(nbt.writeUncompressed({ type: "compound", name: "", value: { Items: { type: "list", value: { type: "compound", value: [{ id: { type: "string", value: "minecraft:emerald" } }] } } } } as unknown as nbt.NBT));
       h.world.setBlockEntityData(5, 64, 5, playerData);
       const plan = unwrap(schematicToPlan(registry, unwrap(readSchematic(registry, file())).schematic, { target: { x: 5, y: 64, z: 5 } }));
+      // The player's chest is their edit: a conflict found in advance, naming it …
       const r = await h.engine.buildPrepare(h.agent, { plan });
-      expect(r).toMatchObject({ ok: false, error: { code: "unsupported_block", details: { reason: "block_entity_data", count: 1, sample: [{ pos: { x: 5, y: 64, z: 5 }, replaces_data: true }] } } });
+      expect(r).toMatchObject({ ok: false, error: { code: "conflict", details: { reason: "manual_edits", count: 1, sample: [{ pos: { x: 5, y: 64, z: 5 } }] } } });
+      // … and even an owner's replace cannot destroy its contents: the data is never overwritten.
+      const replaced = await h.engine.buildPrepare(h.agent, { plan, replace: [{ x: 5, y: 64, z: 5 }] });
+      expect(replaced).toMatchObject({ ok: false, error: { code: "unsupported_block", details: { reason: "block_entity_data", count: 1, sample: [{ pos: { x: 5, y: 64, z: 5 }, replaces_data: true }] } } });
+      // Kept, the paste leaves the chest as it is.
+      const kept = unwrap(await h.engine.buildPrepare(h.agent, { plan, on_manual_edit: "keep" }));
+      expect(kept.manual_edits.kept).toBe(1);
       expect(h.world.digestAt(5, 64, 5)).toBe(sha(playerData));
+      // A chest that was there before the project (no edit observed) is refused by the data rule alone.
+      h.world.externalEdit(6, 64, 5, CHEST, { emitEvent: false });
+      h.world.setBlockEntityData(6, 64, 5, playerData, false);
+      const before = unwrap(schematicToPlan(registry, unwrap(readSchematic(registry, file())).schematic, { target: { x: 6, y: 64, z: 5 } }));
+      expect(await h.engine.buildPrepare(h.agent, { plan: before })).toMatchObject({ ok: false, error: { code: "unsupported_block", details: { reason: "block_entity_data" } } });
     } finally {
       h.close();
     }

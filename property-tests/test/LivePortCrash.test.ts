@@ -63,7 +63,7 @@ describe("live: the Minestom server is killed (kill -9) mid-apply", () => {
     expect(refused.ok || refused.error.code).toBe("recovery_required");
 
     const abandoned = unwrap(await live.engine.recoveryAbandon(live.admin, { operation_id: op.operation_id, expected_digest: review.currentDigest }));
-    expect(abandoned).toMatchObject({ status: "failed", undoable: false });
+    expect(abandoned).toMatchObject({ status: "failed", undoable: true });
     expect(abandoned.counters.written + abandoned.counters.unconfirmed).toBe(stones);
     // Nothing was replayed or rolled back: the restarted server received no write at all.
     expect(await blocksWritten(live)).toBe(0);
@@ -73,5 +73,12 @@ describe("live: the Minestom server is killed (kill -9) mid-apply", () => {
     unwrap(await live.engine.buildApply(live.agent, { plan_id: resumed.plan_id, plan_hash: resumed.plan_hash, idempotency_key: "resumed" }));
     await live.engine.settle();
     expect(await blocksWritten(live)).toBe(1);
+    // Checked undo still restores every confirmed write; the unfinished slice is reported, never written.
+    const undo = unwrap(await live.engine.operationUndoPrepare(live.agent, { operation_id: op.operation_id }));
+    expect([undo.changed_blocks, undo.conflicts.count, undo.uncertain_blocks]).toEqual([abandoned.counters.written, 0, 128]);
+    unwrap(await live.engine.buildApply(live.agent, { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: "undo-abandoned" }));
+    await live.engine.settle();
+    expect(await blocksWritten(live)).toBe(1 + abandoned.counters.written);
+    expect(await countStone(live)).toBe(stones - abandoned.counters.written); // the unconfirmed ones stay
   }, 180_000);
 });

@@ -50,6 +50,25 @@ describe("model suite regressions", () => {
     await replay([new PrepareCommand(0, 5, "minecraft:stone"), new ApplyCommand(0, 19)]);
   });
 
+  it("keep my windows: a rebuild keeps a person's block, a redesign of it is refused, then kept or replaced only as asked", async () => {
+    await replay([
+      new PrepareCommand(0, 5, "minecraft:stone"),
+      new ApplyCommand(0),
+      new ExternalEditCommand(2, "minecraft:glass", true), // the person's window
+      new ExternalEditCommand(4, "minecraft:dirt", false), // and an edit no event reported (found by content)
+      new PrepareCommand(0, 5, "minecraft:stone"), // the same design again: both kept, nothing to write
+      new PrepareCommand(0, 5, "minecraft:bricks"), // a redesign over them: refused
+      new PrepareCommand(0, 5, "minecraft:dirt", null, "keep"),
+      new ApplyCommand(0),
+      new PrepareCommand(0, 5, "minecraft:air", null, "replace"),
+      new ApplyCommand(0),
+    ]);
+  });
+
+  it("a read crash's unfinished slice is not a confirmed write: after abandon, undo has nothing of it to restore (seed 1349822525 family)", async () => {
+    await replay([new PrepareCommand(1, 5, "minecraft:glass", 0), new CrashDuringApplyCommand(0, "read", 4), new RecoverCommand(), new UndoCommand(0)]);
+  });
+
   it("abandoned recovery revokes earlier ownership over the unfinished slice's mask", async () => {
     await replay([
       new PrepareCommand(0, 5, "minecraft:stone"),

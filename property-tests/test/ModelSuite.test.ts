@@ -30,6 +30,13 @@ class LateHeadJournal extends MemoryJournal {
   }
 }
 
+/** Planted bug 5: the standing-write index never sees our writes, so the merge has no G0 (only touches). */
+class MergeWithoutG0Journal extends MemoryJournal {
+  override slicesAfter(afterSeq: number, box: Parameters<MemoryJournal["slicesAfter"]>[1]): ReturnType<MemoryJournal["slicesAfter"]> {
+    return box.minX === -(2 ** 31) ? [] : super.slicesAfter(afterSeq, box); // the index's fold asks for everything
+  }
+}
+
 /** The model's own complaint (fast-check keeps it as the report's cause), or "passed". */
 async function complaint(journalFactory: () => MemoryJournal): Promise<string> {
   try {
@@ -65,6 +72,15 @@ describe("model-based suite", () => {
       "undo refused some blocks",
       "undo refused an ABA block",
       "recovery abandoned (non-empty mask)",
+      "apply next to people's edits",
+      "merge unchanged",
+      "merge write",
+      "merge kept (refuse)",
+      "merge kept (keep)",
+      "merge kept (replace)",
+      "merge conflict (refuse)",
+      "merge conflict (keep)",
+      "merge conflict (replace)",
     ]) {
       expect(stats.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
     }
@@ -75,18 +91,22 @@ describe("model-based suite", () => {
   }, 300_000);
 
   it("catches planted bug: forgotten external-edit events", async () => {
-    expect(await complaint(() => new ForgetfulTouchesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed): got/);
+    expect(await complaint(() => new ForgetfulTouchesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block/);
   }, 300_000);
 
   it("catches planted bug: later writes hidden from undo ownership", async () => {
-    expect(await complaint(() => new HiddenLaterWritesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed): got/);
+    expect(await complaint(() => new HiddenLaterWritesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block/);
   }, 300_000);
 
   it("catches planted bug: plan uniqueness checked before an await instead of atomically", async () => {
     expect(await complaint(() => new CallerCheckedPlanJournal())).toMatch(/^operations created by concurrent applies of one plan: got 2, model expects 1$/);
   }, 300_000);
 
+  it("catches planted bug: a merge that ignores G0 (our earlier writes) and writes over people's edits", async () => {
+    expect(await complaint(() => new MergeWithoutG0Journal())).toMatch(/^(changed_blocks|manual_edits|prepare over people's edits|refused positions|invariant: a person's block)/);
+  }, 300_000);
+
   it("catches planted bug: a stale base written over (plans blind to changes since preparation)", async () => {
-    expect(await complaint(() => new LateHeadJournal())).toMatch(/^(operation status|conflicts|written|world diverged|engine crashed): got/);
+    expect(await complaint(() => new LateHeadJournal())).toMatch(/^(operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|prepare over people's edits): (got|succeeded)|^invariant: a person's block/);
   }, 300_000);
 });

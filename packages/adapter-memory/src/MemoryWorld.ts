@@ -10,9 +10,9 @@ import {
   type EventPage,
   type RegionRead,
   type WorldAdapter,
-  type WorldEvent,
   type WorldInfo,
 } from "@mcb/engine";
+import { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
 import { Faults } from "./Faults.js";
 import { AIR, VoxelStore } from "./VoxelStore.js";
 import { WorldDirectory } from "./WorldDirectory.js";
@@ -29,8 +29,19 @@ export interface MemoryWorldOptions {
   readonly hasBlockEntity?: (state: string) => boolean;
   /** External events kept for `events()`; older cursors report a gap. */
   readonly eventRetention?: number;
-  /** Persist every change to this directory (loads it when it already holds a world). */
+  /**
+   * Persist every change to this directory (loads it when it already holds a world), the event
+   * log included: edits made while no engine reads them are reported to the next one.
+   */
   readonly dir?: string;
+}
+
+/** One block of `externalEdits`. */
+export interface ExternalEdit {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  readonly state: string;
 }
 
 export interface ExternalEditOptions {
@@ -60,9 +71,10 @@ export class MemoryWorld implements WorldAdapter {
   private readonly options: Required<Omit<MemoryWorldOptions, "dir" | "hasBlockEntity">>;
   private readonly hasBlockEntity: (state: string) => boolean;
   private readonly directory: WorldDirectory | null;
-  private session = randomUUID();
+  private readonly eventFile: EventLogFile | null;
+  private session: string = randomUUID();
   private seq = 0;
-  private log: (WorldEvent & { seq: number })[] = [];
+  private log: LoggedEvent[] = [];
   private down = false;
   private closed = false;
   private casCalls = 0;
@@ -83,6 +95,8 @@ export class MemoryWorld implements WorldAdapter {
     };
     this.store = loaded?.store ?? new VoxelStore();
     if (this.directory !== null && loaded === null) this.directory.saveMeta(this.meta());
+    this.eventFile = options.dir === undefined ? null : new EventLogFile(options.dir, this.options.eventRetention);
+    if (this.eventFile !== null) ({ session: this.session, seq: this.seq, log: this.log } = this.eventFile.load());
   }
 
   private meta() {
@@ -235,7 +249,19 @@ export class MemoryWorld implements WorldAdapter {
     if (y < this.options.minY || y > this.options.maxY) throw new RangeError(`y=${y} outside the world`);
     this.place(x, y, z, state, options.data);
     this.persist();
-    if (options.emitEvent !== false) this.emit(x, y, z);
+    if (options.emitEvent !== false) this.emit([{ x, y, z }]);
+  }
+
+  /**
+   * Many blocks changed by hand at once (a player's fill), one event each, persisted together.
+   * Every position is checked against the build height before anything changes.
+   */
+  externalEdits(edits: readonly ExternalEdit[]): void {
+    this.alive();
+    for (const e of edits) if (e.y < this.options.minY || e.y > this.options.maxY) throw new RangeError(`y=${e.y} outside the world`);
+    for (const e of edits) this.place(e.x, e.y, e.z, e.state, undefined);
+    this.persist();
+    this.emit(edits);
   }
 
   /** Replaces the data of an existing block entity (a player filling a chest). */
@@ -244,7 +270,7 @@ export class MemoryWorld implements WorldAdapter {
     if (this.store.entity(x, y, z) === undefined) throw new Error(`no block entity at ${x},${y},${z}`);
     this.store.set(x, y, z, this.store.get(x, y, z), data.slice());
     this.persist();
-    if (emitEvent) this.emit(x, y, z);
+    if (emitEvent) this.emit([{ x, y, z }]);
   }
 
   /** Current state (void air outside the build height). */
@@ -274,6 +300,7 @@ export class MemoryWorld implements WorldAdapter {
     this.session = randomUUID();
     this.seq = 0;
     this.log = [];
+    this.eventFile?.reset(this.session);
     this.faults.disarm();
   }
 
@@ -300,9 +327,10 @@ export class MemoryWorld implements WorldAdapter {
     this.store.set(x, y, z, state === VOID_AIR ? AIR : state, entity);
   }
 
-  private emit(x: number, y: number, z: number): void {
-    this.seq++;
-    this.log.push({ seq: this.seq, x, y, z, state: this.stateAt(x, y, z), digest: this.digestAt(x, y, z) });
+  private emit(at: readonly { readonly x: number; readonly y: number; readonly z: number }[]): void {
+    const added = at.map(({ x, y, z }) => ({ seq: ++this.seq, x, y, z, state: this.stateAt(x, y, z), digest: this.digestAt(x, y, z) }));
+    this.log.push(...added);
+    this.eventFile?.append(added, this.session);
     const excess = this.log.length - this.options.eventRetention;
     if (excess > 0) this.log.splice(0, excess);
   }

@@ -1,2 +1,2 @@
-export { MemoryWorld, type MemoryWorldOptions, type ExternalEditOptions } from "./MemoryWorld.js";
+export { MemoryWorld, type MemoryWorldOptions, type ExternalEditOptions, type ExternalEdit } from "./MemoryWorld.js";
 export { Faults, CRASH_POINTS, type CrashPoint } from "./Faults.js";

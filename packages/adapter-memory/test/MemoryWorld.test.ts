@@ -142,6 +142,41 @@ describe("MemoryWorld persistence", () => {
   });
 });
 
+describe("MemoryWorld persisted event log", () => {
+  it("a stored world reports the edits another instance made after a cursor; a restart starts a new session", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcb-world-"));
+    dirs.push(dir);
+    const a = new MemoryWorld({ dir });
+    const cursor = (await a.events(null)).cursor;
+    a.externalEdit(1, 64, 1, "minecraft:glass");
+    a.externalEdits([
+      { x: 2, y: 64, z: 1, state: "minecraft:dirt" },
+      { x: 3, y: 64, z: 1, state: "minecraft:dirt" },
+    ]);
+    const b = new MemoryWorld({ dir }); // another process, later
+    const page = await b.events(cursor);
+    expect(page.gap).toBe(false);
+    expect(page.events.map((e) => [e.x, e.state])).toEqual([[1, "minecraft:glass"], [2, "minecraft:dirt"], [3, "minecraft:dirt"]]);
+    expect((await b.events(page.cursor)).events).toEqual([]);
+    expect(() => b.externalEdits([{ x: 4, y: 64, z: 1, state: "minecraft:dirt" }, { x: 5, y: 999, z: 1, state: "minecraft:dirt" }])).toThrow(/outside the world/);
+    expect(b.stateAt(4, 64, 1)).toBe("minecraft:air"); // nothing of a refused batch
+    b.restart();
+    expect((await new MemoryWorld({ dir }).events(page.cursor)).gap).toBe(true);
+  });
+
+  it("keeps the newest events within its retention across compactions; an older cursor reports a gap", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcb-world-"));
+    dirs.push(dir);
+    const a = new MemoryWorld({ dir, eventRetention: 5 });
+    const start = (await a.events(null)).cursor;
+    for (let i = 0; i < 23; i++) a.externalEdit(i, 64, 0, "minecraft:stone");
+    const mid = `${start.split(":")[0]}:20`;
+    const b = new MemoryWorld({ dir, eventRetention: 5 });
+    expect((await b.events(start)).gap).toBe(true);
+    expect((await b.events(mid)).events.map((e) => e.x)).toEqual([20, 21, 22]);
+  });
+});
+
 describe("MemoryWorld section-wise reads", () => {
   it("read() equals stateAt/digestAt at every position, across section borders and the height limits (property)", async () => {
     const STATES = ["minecraft:stone", "minecraft:dirt", CHEST, "minecraft:air", "minecraft:oak_log[axis=z]"];

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
-import type { OperationStatusView } from "@mcb/engine";
+import type { ManualEditPolicy, OperationStatusView } from "@mcb/engine";
 import type { Plan } from "@mcb/recipe";
 import type { EmbeddedWorld } from "./EmbeddedWorld.js";
 
@@ -16,6 +16,8 @@ interface TileEntry {
   operation_id?: string;
   written?: number;
   conflicts?: number;
+  /** Earlier attempts at this tile that wrote blocks before they stopped (cancelled, conflict): part of the paste too. */
+  earlier?: string[];
 }
 
 interface BatchFile {
@@ -37,12 +39,14 @@ export interface BatchSpec {
   readonly keyPrefix: string;
   readonly plan: (tile: number) => Result<Plan>;
   /**
-   * Whether a tile that ended in conflict is prepared again from the live world on a rerun (its
-   * new plan writes over what changed). Terrain: yes (its filters keep builds). Pastes: only when asked.
+   * Whether a tile that ended in conflict is prepared again from the live world on a rerun (the
+   * three-way merge still keeps or refuses people's edits there). Terrain: yes. Pastes: only when asked.
    */
   readonly retryConflicts: boolean;
-  /** Runs once when every tile is finished (applied or empty), with the applied operations in order. */
+  /** Runs once when every tile is finished (applied or empty), with every operation that wrote its blocks, in order. */
   readonly onComplete?: (operationIds: string[]) => Promise<Result<Record<string, unknown>>>;
+  /** How each tile meets people's edits (default refuse: such a tile is left in conflict, the rest go on). */
+  readonly onManualEdit?: ManualEditPolicy;
 }
 
 export interface BatchSummary {
@@ -57,6 +61,8 @@ export interface BatchSummary {
   readonly operation_ids: string[];
   readonly completed?: Record<string, unknown>;
   readonly progress_file: string;
+  /** A signal stopped the batch: the current tile's operation was cancelled after its slice, no new tile started. */
+  readonly interrupted: boolean;
 }
 
 export type ProgressSink = (done: number, total: number, line: string) => void;
@@ -67,7 +73,10 @@ const TERMINAL = new Set(["applied", "conflict", "cancelled", "failed", "recover
  * Prepares and applies every tile in order on the embedded world. Progress is saved before each
  * apply (plan, hash, idempotency key), so a rerun resumes: finished tiles are skipped, an
  * interrupted apply is re-sent with the same key (the engine returns the same operation), an
- * expired tile is prepared again from the live world. `maxTiles` stops after that many tiles.
+ * expired or cancelled tile is prepared again from the live world. A tile that would change blocks
+ * people edited is left in conflict (unless `onManualEdit` keeps them) and the others go on. A
+ * signal (Ctrl-C) cancels the current tile's operation after its slice and starts no more tiles.
+ * `maxTiles` stops after that many tiles.
  */
 export async function runBatch(w: EmbeddedWorld, spec: BatchSpec, progress: ProgressSink, maxTiles = Infinity): Promise<Result<BatchSummary>> {
   mkdirSync(dirname(spec.file), { recursive: true });
@@ -85,14 +94,14 @@ export async function runBatch(w: EmbeddedWorld, spec: BatchSpec, progress: Prog
   const total = spec.total;
   let skippedDone = 0, ran = 0;
   const finished = () => Object.values(batch.entries).filter((e) => e.state === "applied" || e.state === "empty").length;
-  for (let i = 0; i < total && ran < maxTiles; i++) {
+  for (let i = 0; i < total && ran < maxTiles && !w.interrupt.requested; i++) {
     const entry = batch.entries[i];
     if (entry !== undefined && (entry.state === "applied" || entry.state === "empty")) {
       skippedDone++;
       continue;
     }
     if (entry?.state === "conflict" && !spec.retryConflicts) {
-      progress(finished(), total, `tile ${i}: left in conflict (${entry.conflicts ?? 0} blocks changed by someone else; --retry-conflicts prepares it again and writes over them)`);
+      progress(finished(), total, `tile ${i}: left in conflict (${entry.conflicts ?? 0} blocks changed by someone else; --retry-conflicts prepares it again from the world as it is)`);
       continue;
     }
     ran++;
@@ -104,22 +113,37 @@ export async function runBatch(w: EmbeddedWorld, spec: BatchSpec, progress: Prog
     }
     if (op === null) {
       const attempt = (entry?.attempt ?? 0) + 1;
+      const earlier = [...(entry?.earlier ?? []), ...(entry?.operation_id !== undefined && (entry.written ?? 0) > 0 ? [entry.operation_id] : [])];
+      const kept = earlier.length === 0 ? {} : { earlier };
       const plan = spec.plan(i);
       if (!plan.ok) return plan;
-      const prepared = await w.engine.buildPrepare(w.ctx, { plan: plan.value });
+      const prepared = await w.engine.buildPrepare(w.ctx, { plan: plan.value, ...(spec.onManualEdit === undefined ? {} : { on_manual_edit: spec.onManualEdit }) });
+      if (!prepared.ok && prepared.error.code === "conflict" && prepared.error.details?.reason === "manual_edits") {
+        // People changed blocks this tile would change: it is left as it is; the other tiles go on.
+        const count = Number(prepared.error.details.count);
+        batch.entries[i] = { state: "conflict", attempt, conflicts: count, ...kept };
+        save();
+        progress(finished(), total, `tile ${i}: ${count} blocks changed by hand where the tile differs; left as it is (--on-manual-edit keep writes the rest of it)`);
+        continue;
+      }
       if (!prepared.ok) return prepared;
       if (prepared.value.changed_blocks === 0) {
-        batch.entries[i] = { state: "empty", attempt };
+        batch.entries[i] = { state: "empty", attempt, ...kept };
         save();
         progress(finished(), total, `tile ${i}: nothing to change`);
         continue;
       }
       const key = `${spec.keyPrefix}-${i}-${attempt}`;
-      batch.entries[i] = { state: "applying", attempt, key, plan_id: prepared.value.plan_id, plan_hash: prepared.value.plan_hash };
+      batch.entries[i] = { state: "applying", attempt, key, plan_id: prepared.value.plan_id, plan_hash: prepared.value.plan_hash, ...kept };
       save(); // the key is durable before the write starts
       const applied = await w.engine.buildApply(w.ctx, { plan_id: prepared.value.plan_id, plan_hash: prepared.value.plan_hash, idempotency_key: key });
       if (!applied.ok) return applied;
       op = applied.value;
+      process.stderr.write(`mcb: tile ${i}: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)\n`);
+    }
+    if (w.interrupt.requested) {
+      await w.engine.operationCancel(w.ctx, { operation_id: op.operation_id });
+      w.interrupt.add(op.operation_id);
     }
     while (!TERMINAL.has(op.status)) {
       await new Promise((r) => setTimeout(r, 10));
@@ -134,8 +158,10 @@ export async function runBatch(w: EmbeddedWorld, spec: BatchSpec, progress: Prog
   }
   const entries = Object.entries(batch.entries).sort(([a], [b]) => Number(a) - Number(b)).map(([, e]) => e);
   const operationIds = entries.filter((e) => e.state === "applied" && e.operation_id !== undefined).map((e) => e.operation_id!);
+  // Every operation that wrote blocks of the finished tiles, earlier stopped attempts first.
+  const writers = entries.filter((e) => e.state === "applied" || e.state === "empty").flatMap((e) => [...(e.earlier ?? []), ...(e.state === "applied" ? [e.operation_id!] : [])]);
   if (finished() === total && batch.completed === undefined && spec.onComplete !== undefined) {
-    const done = await spec.onComplete(operationIds);
+    const done = await spec.onComplete(writers);
     if (!done.ok) return done;
     batch.completed = done.value;
     save();
@@ -151,6 +177,7 @@ export async function runBatch(w: EmbeddedWorld, spec: BatchSpec, progress: Prog
     operation_ids: operationIds,
     ...(batch.completed === undefined ? {} : { completed: batch.completed }),
     progress_file: spec.file,
+    interrupted: w.interrupt.requested,
   });
 }
 

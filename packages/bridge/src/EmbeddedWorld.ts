@@ -4,6 +4,8 @@ import { MemoryWorld } from "@mcb/adapter-memory";
 import { PortWorld } from "@mcb/adapter-paper";
 import { blockEntityPredicate, createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { Engine, SqliteJournal, type EngineLimits, type RequestContext, type WorldAdapter } from "@mcb/engine";
+import { serveEditInbox } from "./EditInbox.js";
+import { Interrupt } from "./Interrupt.js";
 import { acquireStateLock } from "./StateLock.js";
 
 /** The embedded default world's project: one local owner, a 8192 × 8192 area around the origin. */
@@ -24,6 +26,8 @@ export interface EmbeddedWorld {
   readonly ctx: RequestContext;
   /** The same project with the administrator role (recovery review/abandon). */
   readonly admin: RequestContext;
+  /** Ctrl-C / SIGTERM handling for commands that write (see `Interrupt`); idle until installed. */
+  readonly interrupt: Interrupt;
   /** Waits for running operations, then closes the journal. */
   close(): Promise<void>;
 }
@@ -75,32 +79,38 @@ async function connectPort(target: WorldTarget): Promise<Result<{ world: WorldAd
  * Opens the world: the embedded one persisted under `stateDir` (voxels in `world/`), or a running
  * server through its world port; the durable journal is `stateDir/journal.db` either way. An
  * operation left unfinished by a previous process comes back as recovery_required. One process at
- * a time: a directory locked by a live process is `busy` (see `acquireStateLock`).
+ * a time: a directory locked by a live process is `busy` (see `acquireStateLock`); an embedded
+ * world serves the people's edits other processes post (`mcb edit`, see `serveEditInbox`) while
+ * it is open.
  */
 export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, target: WorldTarget = {}, limits: Partial<EngineLimits> = {}): Promise<Result<EmbeddedWorld>> {
   const dir = resolve(stateDir);
   mkdirSync(dir, { recursive: true });
-  let world: WorldAdapter;
-  let memory: MemoryWorld | null = null;
-  let registry: BlockRegistry;
-  if (target.portUrl !== undefined) {
-    const port = await connectPort(target);
-    if (!port.ok) return port;
-    ({ world, registry } = port.value);
-  } else {
-    const built = createBlockRegistry();
-    if (!built.ok) return built;
-    registry = built.value;
-    world = memory = new MemoryWorld({ dir: join(dir, "world"), hasBlockEntity: blockEntityPredicate(registry) });
-  }
+  // The lock first: nothing of the world or the journal is read while another process holds them.
   const lock = acquireStateLock(dir);
-  if (!lock.ok) {
-    await world.close();
-    return lock;
-  }
+  if (!lock.ok) return lock;
+  let world: WorldAdapter | undefined;
   let journal: SqliteJournal | undefined;
   let engine: Engine;
+  let memory: MemoryWorld | null = null;
+  let registry: BlockRegistry;
   try {
+    if (target.portUrl !== undefined) {
+      const port = await connectPort(target);
+      if (!port.ok) {
+        lock.value.release();
+        return port;
+      }
+      ({ world, registry } = port.value);
+    } else {
+      const built = createBlockRegistry();
+      if (!built.ok) {
+        lock.value.release();
+        return built;
+      }
+      registry = built.value;
+      world = memory = new MemoryWorld({ dir: join(dir, "world"), hasBlockEntity: blockEntityPredicate(registry) });
+    }
     journal = new SqliteJournal(join(dir, "journal.db"));
     engine = await Engine.open({
       adapter: world,
@@ -111,11 +121,11 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, ta
     });
   } catch (e) {
     journal?.close();
-    await world.close();
+    await world?.close();
     lock.value.release();
     throw e;
   }
-  return ok({
+  const opened: EmbeddedWorld = {
     dir,
     registry,
     engine,
@@ -123,8 +133,11 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, ta
     memory,
     ctx: { principal: { playerId: EMBEDDED_OWNER, role: "agent" }, projectId: EMBEDDED_PROJECT },
     admin: { principal: { playerId: EMBEDDED_OWNER, role: "admin" }, projectId: EMBEDDED_PROJECT },
+    interrupt: new Interrupt(engine),
     close: async () => {
       try {
+        opened.interrupt.dispose();
+        await inbox?.stop();
         await engine.settle();
         journal.close();
         await world.close();
@@ -132,5 +145,8 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, ta
         lock.value.release();
       }
     },
-  });
+  };
+  // People's edits from other processes (mcb edit) land here while this process holds the world.
+  const inbox = memory === null ? null : serveEditInbox(opened);
+  return ok(opened);
 }

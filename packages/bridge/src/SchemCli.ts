@@ -5,14 +5,14 @@ import { DEFAULT_SCHEMATIC_LIMITS, DROP_CATEGORIES, schematicLimits, type DropCa
 import { emit, intOption, vec, withWorld, type Out } from "./CliSupport.js";
 import { progressBar } from "./Batch.js";
 import { buildSchematicFile, exportSchematic, importSchematic, schematicFileInfo, type SourceView } from "./SchematicCommands.js";
-import { formatOperation } from "./WorldCommands.js";
+import { formatManualEdits, formatOperation } from "./WorldCommands.js";
 
 export const SCHEM_USAGE = `  mcb schem build <recipe.json> -o <out.schem> [--origin x,y,z] [--max-positions N] [--sponge-version 2|3]
   mcb schem info <file> [read limits]      .schem (Sponge v1/v2/v3), .litematic, structure .nbt
   mcb schem export <name> [-o <out.schem>] [--sponge-version 2|3] [--origin x,y,z] -- x1 y1 z1 x2 y2 z2
                                      a region of the embedded world into its library (and a file)
   mcb schem import <asset_id | file> --at x,y,z [--rotation 0|90|180|270] [--drop entities,biomes,...]
-        [read limits] [--part <name>] [--max-tiles N] [--retry-conflicts]
+        [read limits] [--part <name>] [--max-tiles N] [--retry-conflicts] [--on-manual-edit keep] [--max-rate N]
                                      paste: prepare, apply and wait; over 100,000 positions a
                                      resumable batch of tiles that becomes one part
   read limits: --max-positions N (default ${DEFAULT_SCHEMATIC_LIMITS.maxPositions}) --max-file-bytes N (${DEFAULT_SCHEMATIC_LIMITS.maxCompressedBytes})
@@ -32,7 +32,7 @@ export const SCHEM_OPTIONS = {
   "sponge-version": { type: "string" },
 } as const;
 
-type Values = Readonly<Record<string, string | boolean | undefined>>;
+type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
 /** The read limits from --max-* flags (each a positive integer, at most MAX_SCHEMATIC_LIMITS), or a usage error. */
 export function limitsFromFlags(v: Values): Result<SchematicLimits> {
@@ -111,8 +111,12 @@ export async function runSchemCommand(args: readonly string[], v: Values, state:
     const drop = dropFromFlag(typeof v.drop === "string" ? v.drop : undefined);
     const maxTiles = intOption(typeof v["max-tiles"] === "string" ? v["max-tiles"] : undefined);
     if (at === null || at === undefined || ![0, 90, 180, 270].includes(rotation) || drop === null || maxTiles === null) return usage();
+    const onManualEdit = v["on-manual-edit"] === "keep" ? "keep" : undefined;
+    const maxRate = intOption(typeof v["max-rate"] === "string" ? v["max-rate"] : undefined);
+    if (maxRate === null) return usage();
     return withWorld(state, async (w) => {
       const r = await importSchematic(w, file, at, {
+        ...(onManualEdit === undefined ? {} : { onManualEdit }),
         rotation: rotation as 0 | 90 | 180 | 270,
         drop,
         limits: limits.value,
@@ -125,7 +129,7 @@ export async function runSchemCommand(args: readonly string[], v: Values, state:
         const head = sourceLines(x.source);
         if (x.mode === "single") {
           const op: OperationStatusView | null = x.operation;
-          return [...head, `paste plan ${x.plan.plan_id} (${x.plan.changed_blocks} changes, ${x.plan.unchanged_blocks} already in place)`, op === null ? "nothing to write: the world already holds this paste (no operation)" : formatOperation(op)].join("\n");
+          return [...head, `paste plan ${x.plan.plan_id} (${x.plan.changed_blocks} changes, ${x.plan.unchanged_blocks} already in place)`, ...formatManualEdits(x.plan), op === null ? "nothing to write: the world already holds this paste (no operation)" : formatOperation(op)].join("\n");
         }
         const b = x.batch;
         const part = b.completed?.part_id ? `; part ${String(b.completed.part_id)} "${String(b.completed.part_name)}" (${String(b.completed.part_blocks)} blocks)` : "";
@@ -134,7 +138,7 @@ export async function runSchemCommand(args: readonly string[], v: Values, state:
       if (!r.ok) return code;
       if (r.value.mode === "single") return r.value.operation === null || r.value.operation.status === "applied" ? 0 : 3;
       return r.value.batch.unfinished > 0 ? 3 : 0;
-    });
+    }, { writes: true, limits: maxRate === undefined ? {} : { maxBlocksPerSecond: maxRate } });
   }
   if (action === "info" && file !== undefined && args.length === 2)
     return emit(await schematicFileInfo(file, limits.value), o, (a) =>

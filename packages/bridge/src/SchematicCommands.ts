@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import type { OperationStatusView, PrepareView, Vec3 } from "@mcb/engine";
+import type { ManualEditPolicy, OperationStatusView, PrepareView, Vec3 } from "@mcb/engine";
 import { compileRecipe } from "@mcb/recipe";
 import {
   ASSET_ID,
@@ -127,6 +127,8 @@ export interface ImportOptions {
   readonly retryConflicts?: boolean;
   readonly maxTiles?: number;
   readonly progress?: ProgressSink;
+  /** How the paste meets people's edits (default: refused, a batch tile left in conflict). */
+  readonly onManualEdit?: ManualEditPolicy;
 }
 
 /** One tile: the plan and its operation (null: nothing to write). */
@@ -170,7 +172,7 @@ export async function importSchematic(w: EmbeddedWorld, source: string, target: 
   const rotation = options.rotation ?? 0;
   const paste = pasteOf(w.registry, read.schematic, target, rotation);
   if (paste.count === 1) {
-    const plan = await preparePasteTile(w, paste, 0);
+    const plan = await preparePasteTile(w, paste, 0, options.onManualEdit === undefined ? {} : { on_manual_edit: options.onManualEdit });
     if (!plan.ok) return plan;
     const op = await applyAndWait(w, plan.value, `cli-${plan.value.plan_id}`);
     return op.ok ? ok({ mode: "single", plan: plan.value, operation: op.value, source: read.source }) : op;
@@ -190,6 +192,7 @@ export async function importSchematic(w: EmbeddedWorld, source: string, target: 
         return t.ok ? ok(t.value.plan) : t;
       },
       retryConflicts: options.retryConflicts === true,
+      ...(options.onManualEdit === undefined ? {} : { onManualEdit: options.onManualEdit }),
       onComplete: async (operationIds) => {
         if (operationIds.length === 0) return ok({ part_id: null });
         const part = await w.engine.partDefine(w.ctx, { name: partName, operation_ids: operationIds });

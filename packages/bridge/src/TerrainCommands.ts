@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
+import type { ManualEditPolicy } from "@mcb/engine";
 import { compileTerrain, heightPreviewPng, terrainTilePlan, type CompiledTerrain } from "@mcb/terrain";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
 import type { EmbeddedWorld } from "./EmbeddedWorld.js";
@@ -39,7 +40,7 @@ export interface TerrainBatchSummary extends Omit<BatchSummary, "completed" | "o
  * `runBatch`), progress in `terrain/<terrain_id>.json`. A tile that ended in conflict is prepared
  * again from the live world on a rerun: terrain changes natural blocks only, so builds stay.
  */
-export async function runTerrainBatch(w: EmbeddedWorld, recipePath: string, progress: ProgressSink, maxTiles = Infinity): Promise<Result<TerrainBatchSummary>> {
+export async function runTerrainBatch(w: EmbeddedWorld, recipePath: string, progress: ProgressSink, maxTiles = Infinity, onManualEdit?: ManualEditPolicy): Promise<Result<TerrainBatchSummary>> {
   const value = await readRecipeFile(recipePath);
   if (!value.ok) return value;
   const t = compileTerrain(w.registry, value.value);
@@ -57,6 +58,7 @@ export async function runTerrainBatch(w: EmbeddedWorld, recipePath: string, prog
         return tile.ok ? ok(tile.value.plan) : tile;
       },
       retryConflicts: true,
+      ...(onManualEdit === undefined ? {} : { onManualEdit }),
     },
     progress,
     maxTiles,

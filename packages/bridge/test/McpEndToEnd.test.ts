@@ -14,7 +14,7 @@ const TOOLS = [
   "project_context", "material_search", "material_describe", "region_inspect", "build_prepare", "build_apply", "operation_status",
   "operation_cancel", "operation_undo_prepare", "part_get", "part_define", "camera_list", "camera_capture", "asset_list",
   "schematic_export", "schematic_import_prepare", "terrain_preview", "terrain_prepare", "terrain_brush_prepare",
-  "region_changes", "region_surface", "operation_list",
+  "region_changes", "region_surface", "operation_list", "part_diff", "part_rename", "part_delete",
 ];
 
 const v = (x: number, y: number, z: number) => ({ x, y, z });
@@ -78,7 +78,7 @@ afterAll(async () => {
 });
 
 describe("mcb mcp over stdio with a real MCP client", () => {
-  it("lists the seeds' 19 tools plus region_changes, region_surface and operation_list, and shares the building guidance", async () => {
+  it("lists the seeds' 19 tools plus region_changes, region_surface, operation_list and the part tools, and shares the building guidance", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
     for (const t of tools) {
@@ -249,7 +249,7 @@ describe("agent ergonomics over stdio", () => {
     expect(seen).toHaveLength(hut.changed_blocks + roof.changed_blocks);
     expect(new Set(seen.map((c) => c.operation_id))).toEqual(new Set([built.operation_id, roofOp.operation_id]));
     expect(seen.every((c) => c.source === "operation")).toBe(true);
-    expect(errorOf(await call("region_changes", { min: v(0, 0, 0), max: v(1, 1, 1), since_cursor: "ch1.0000000000000000.0" }))).toMatchObject({ error: { code: "resync_required" } });
+    expect(errorOf(await call("region_changes", { min: v(0, 0, 0), max: v(1, 1, 1), since_cursor: "ch2.0000000000000000.1.0" }))).toMatchObject({ error: { code: "resync_required" } });
 
     // operation_list: all operations, two per page, no repeats; filters.
     const ids: string[] = [];
@@ -308,13 +308,19 @@ describe("mcb mcp state survives a restart", () => {
       return { c, run };
     };
     const first = await start();
+    const cursor = (await first.run("project_context")).change_cursor as string;
     const plan = await first.run("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(3, 66, 3), block: "minecraft:bricks", hollow: true }] } });
     let op = await first.run("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "persist-1", wait_ms: 5000 });
     expect(op.status).toBe("applied");
     await first.run("schematic_export", { name: "hut", min: v(0, 64, 0), max: v(3, 66, 3) });
     await first.c.close();
+    // A person's edit while no server runs: the next one reports it, and the first one's cursor still works.
+    expect((await mcb("edit", "9", "64", "9", "minecraft:glass", "--state", dir)).code).toBe(0);
 
     const second = await start();
+    const changes = await second.run("region_changes", { min: v(0, 64, 0), max: v(9, 66, 9), since_cursor: cursor });
+    expect(changes.changes.filter((c: { source: string }) => c.source === "operation")).toHaveLength(plan.changed_blocks);
+    expect(changes.changes.filter((c: { source: string }) => c.source === "external")).toEqual([expect.objectContaining({ pos: v(9, 64, 9), state: "minecraft:glass", source: "external" })]);
     const ctx = await second.run("project_context");
     expect(ctx.recent_operations.map((o: { operation_id: string }) => o.operation_id)).toContain(op.operation_id);
     expect((await second.run("asset_list")).assets.map((a: { asset_id: string }) => a.asset_id)).toEqual(["hut"]);
@@ -325,5 +331,41 @@ describe("mcb mcp state survives a restart", () => {
     expect(op.status).toBe("applied");
     expect((await second.run("region_inspect", { min: v(0, 64, 0), max: v(3, 66, 3), detail: "summary" })).palette).toEqual([{ state: "minecraft:air", count: 48 }]);
     await second.c.close();
+  });
+});
+
+describe("people's edits over MCP (the three-way merge, part tools)", () => {
+  it("a person's edit (mcb edit, through the running server) is kept by a rebuild, found by part_diff, and a redesign over it is a structured conflict", async () => {
+    const wall = { version: 1, operations: [{ type: "box", min: v(500, 64, 500), max: v(509, 67, 500), block: "minecraft:stone_bricks" }] };
+    const op = await applied(await ok("build_prepare", { recipe: wall }), "merge-wall");
+    const part = await ok("part_define", { name: "merge wall", operation_id: op.operation_id });
+    expect(part).toMatchObject({ count: 40, revision: 1, retired: false });
+    // The person's window, posted from another process into this server's world.
+    const edit = await mcb("edit", "--fill", "503", "65", "500", "505", "66", "500", "minecraft:glass", "--state", state);
+    expect(edit.code, edit.stderr).toBe(0);
+    const diff = await ok("part_diff", { part_id: part.part_id });
+    expect(diff).toMatchObject({ positions: 40, changed: 6, observed: 6, boxes: [{ min: v(503, 65, 500), max: v(505, 66, 500) }], boxes_truncated: false });
+    const again = await ok("build_prepare", { recipe: wall });
+    expect(again).toMatchObject({ changed_blocks: 0, manual_edits: { kept: 6, conflicts: 0, replaced: 0 } });
+    const redesign = { version: 1, operations: [{ type: "box", min: v(500, 64, 500), max: v(509, 67, 500), block: "minecraft:bricks" }] };
+    const refused = errorOf(await call("build_prepare", { recipe: redesign }));
+    expect(refused.error).toMatchObject({ code: "conflict", retryable: false, details: { reason: "manual_edits", count: 6, boxes: [{ min: v(503, 65, 500), max: v(505, 66, 500) }] } });
+    const kept = await ok("build_prepare", { recipe: redesign, on_manual_edit: "keep" });
+    expect(kept).toMatchObject({ changed_blocks: 34, manual_edits: { kept: 6, conflicts: 6 } });
+    const bad = errorOf(await call("build_prepare", { recipe: redesign, replace: [v(500, 64, 500)] }));
+    expect(bad.error).toMatchObject({ code: "invalid_request", details: { reason: "replace_not_manual_edit" } });
+    const badPolicy = errorOf(await call("build_prepare", { recipe: redesign, on_manual_edit: "overwrite" }));
+    expect(badPolicy.error).toMatchObject({ code: "invalid_request", details: { reason: "schema" } });
+
+    // Parts: rename, undo takes the blocks out (retired), operation_status no longer undoable, delete.
+    expect(await ok("part_rename", { part_id: part.part_id, name: "north wall" })).toMatchObject({ name: "north wall", revision: 2 });
+    const undo = await ok("operation_undo_prepare", { operation_id: op.operation_id });
+    expect(undo).toMatchObject({ changed_blocks: 34, conflicts: { count: 6 }, uncertain_blocks: 0 });
+    await applied(undo, "merge-wall-undo");
+    expect(await ok("operation_status", { operation_id: op.operation_id })).toMatchObject({ undoable: false });
+    expect(await ok("part_get", { part_id: part.part_id })).toMatchObject({ count: 6, retired: false, revision: 3 });
+    expect(await ok("part_delete", { part_id: part.part_id })).toMatchObject({ name: "north wall" });
+    expect(errorOf(await call("part_get", { part_id: part.part_id })).error.code).toBe("not_found");
+    expect((await blocks(v(503, 65, 500), v(505, 65, 500))).get("504,65,500")).toBe("minecraft:glass");
   });
 });

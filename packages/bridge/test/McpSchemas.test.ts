@@ -43,8 +43,8 @@ function resolved(root: Json, node: Json): Json {
 }
 
 describe("published MCP schemas", () => {
-  it("22 tools; every input is a strict object and every input field has a description", () => {
-    expect(tools).toHaveLength(22);
+  it("25 tools; every input is a strict object and every input field has a description", () => {
+    expect(tools).toHaveLength(25);
     const missing: string[] = [];
     for (const t of tools) {
       const input = t.inputSchema as Json;

@@ -44,7 +44,7 @@ describe("mcb schem import of a large file", () => {
     expect(inspect.palette.find((p: { state: string }) => p.state === "minecraft:stone").count).toBe(20);
   }, 120_000);
 
-  it("a tile left in conflict stays as it is on a rerun unless --retry-conflicts (its new plan would write over the edits)", async () => {
+  it("a tile left in conflict stays as it is on a rerun; --retry-conflicts prepares it again, which still keeps the person's block", async () => {
     const dir = tmp();
     const file = join(dir, "cube.schem");
     writeFileSync(file, writeSchematic(cube()));
@@ -63,9 +63,15 @@ describe("mcb schem import of a large file", () => {
       expect(kept.ok && kept.value.mode === "batch" && kept.value.batch).toMatchObject({ applied: 1, conflicts: 1, unfinished: 1 });
       expect(lines.at(-1)).toMatch(/^tile 1: left in conflict \(1 blocks changed by someone else; --retry-conflicts/);
       expect(w.memory!.stateAt(0, 40, 0)).toBe("minecraft:gold_block");
-      const retried = await importSchematic(w, file, { x: 0, y: 0, z: 0 }, { retryConflicts: true, progress: () => undefined });
-      expect(retried.ok && retried.value.mode === "batch" && retried.value.batch).toMatchObject({ applied: 2, conflicts: 0, unfinished: 0 });
-      expect(w.memory!.stateAt(0, 40, 0)).toBe("minecraft:stone");
+      // Prepared again from the world as it is: the person's gold block is a manual edit, so the tile is refused again …
+      const retried = await importSchematic(w, file, { x: 0, y: 0, z: 0 }, { retryConflicts: true, progress: (_d, _t, l) => lines.push(l) });
+      expect(retried.ok && retried.value.mode === "batch" && retried.value.batch).toMatchObject({ applied: 1, conflicts: 1, unfinished: 1 });
+      expect(lines.at(-1)).toMatch(/^tile 1: 1 blocks changed by hand where the tile differs; left as it is \(--on-manual-edit keep/);
+      // … unless the person's blocks are kept: the rest of the tile is written around the gold block.
+      const keptEdits = await importSchematic(w, file, { x: 0, y: 0, z: 0 }, { retryConflicts: true, onManualEdit: "keep", progress: () => undefined });
+      expect(keptEdits.ok && keptEdits.value.mode === "batch" && keptEdits.value.batch).toMatchObject({ applied: 2, conflicts: 0, unfinished: 0 });
+      expect(w.memory!.stateAt(0, 40, 0)).toBe("minecraft:gold_block");
+      expect(w.memory!.stateAt(5, 40, 0)).toBe("minecraft:stone"); // every fifth block of the cube is stone
     } finally {
       await w.close();
     }

@@ -1,7 +1,10 @@
 import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { afterEach } from "vitest";
 import { openEmbeddedWorld, type EmbeddedWorld } from "../src/EmbeddedWorld.js";
 
 const run = promisify(execFile);
@@ -25,4 +28,17 @@ export async function openWorld(stateDir: string): Promise<EmbeddedWorld> {
   const opened = await openEmbeddedWorld(stateDir);
   if (!opened.ok) throw new Error(opened.error.message);
   return opened.value;
+}
+
+/** A test file's temporary directories: `make()` creates one, each is removed after its test. */
+export function tempDirs(prefix: string): () => Promise<string> {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+  });
+  return async () => {
+    const d = await mkdtemp(join(tmpdir(), prefix));
+    dirs.push(d);
+    return d;
+  };
 }

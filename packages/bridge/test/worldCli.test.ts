@@ -1,22 +1,11 @@
 import { existsSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { mcb, openWorld, tower } from "./support.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { mcb, openWorld, tempDirs, tower } from "./support.js";
+import { describe, expect, it } from "vitest";
 import { openEmbeddedWorld } from "../src/index.js";
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
-
-async function stateDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), "mcb-cli-state-"));
-  dirs.push(d);
-  return d;
-}
-
+const stateDir = tempDirs("mcb-cli-state-");
 
 describe("mcb build / undo / inspect / status on the embedded world (built CLI)", () => {
   it("builds the example tower across processes, undoes it, and keeps state on disk", async () => {

@@ -1,6 +1,5 @@
 import { setImmediate as yieldToLoop, setTimeout as sleep } from "node:timers/promises";
 import type { McbError } from "@mcb/blocks";
-import type { ChangeFeed } from "./ChangeFeed.js";
 import { ChangedSincePrepare } from "./ChangedSincePrepare.js";
 import { boundsOf, setBit } from "./Geometry.js";
 import { sliceBounds } from "./Multipart.js";
@@ -13,7 +12,6 @@ import { readPositions } from "./WorldReader.js";
 export interface ApplierDeps {
   readonly adapter: WorldAdapter;
   readonly journal: Journal;
-  readonly feed: ChangeFeed;
   readonly limits: EngineLimits;
   readonly clock: () => number;
   /** Prepared plans by id (cached; throws for a plan missing from the journal). */
@@ -155,8 +153,6 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
         setBit(written, off);
         const d = res.entityDigests.get(w);
         if (d !== undefined) entityDigests.push([off, d]);
-        const p = (start + off) * 3;
-        deps.feed.push(plan.pos[p]!, plan.pos[p + 1]!, plan.pos[p + 2]!, writes[w]!.after, operationId);
       }
       counters = { ...counters, written: counters.written + res.written, slicesDone: s + 1 };
       pending = { operationId, sliceNo: s, written, entityDigests };

@@ -4,6 +4,23 @@ import type { Journal, OperationRecord } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits, RequestContext } from "./Project.js";
 
+export interface ApplyInput {
+  readonly plan_id: string;
+  readonly plan_hash: string;
+  readonly idempotency_key: string;
+}
+
+const KEY = /^[\x21-\x7e]{1,128}$/;
+
+/** build_apply's untrusted input: string ids and a printable idempotency key. Errors: invalid_request. */
+export function checkApplyInput(input: unknown): Result<ApplyInput> {
+  const { plan_id, plan_hash, idempotency_key } = (input ?? {}) as Partial<ApplyInput>;
+  if (typeof idempotency_key !== "string" || !KEY.test(idempotency_key))
+    return fail(mcbError("invalid_request", "idempotency_key must be 1–128 printable characters without spaces", { reason: "idempotency_key" }));
+  if (typeof plan_id !== "string" || typeof plan_hash !== "string") return fail(mcbError("invalid_request", "plan_id and plan_hash are required"));
+  return ok({ plan_id, plan_hash, idempotency_key });
+}
+
 export function alreadyApplied(operationId: string | null): McbError {
   return mcbError("invalid_request", "this plan was already applied under another key; prepare a new plan", { reason: "plan_already_applied", operation_id: operationId });
 }

@@ -1,7 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { Interner, fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { Box3 } from "@mcb/recipe";
-import { inBox, type Vec3 } from "./Geometry.js";
+import { getBit, inBox, type Vec3 } from "./Geometry.js";
+import type { Journal } from "./Journal.js";
+import type { PreparedPlan } from "./PreparedPlan.js";
 
 export interface BlockChange {
   readonly seq: number;
@@ -19,85 +20,80 @@ export interface ChangePage {
   readonly complete: boolean;
 }
 
-const GAP = -2;
-const CURSOR = /^ch1\.([0-9a-f]{16})\.(\d{1,15})$/;
+/** ch2.<journal id>.<seq>.<sub>: everything before record `seq`, and its entries before `sub`, was seen. */
+const CURSOR = /^ch2\.([0-9a-f]{16})\.(\d{1,15})\.(\d{1,15})$/;
+/** Cursors of the in-memory feed before this one. */
+const OLD_CURSOR = /^ch1\.[0-9a-f]{16}\.\d{1,15}$/;
 
 /**
- * Recent block changes for region_changes, held in process memory as a bounded ring. A cursor is
- * stale (resync_required) when it comes from another process, when the ring overwrote entries it
- * still needed, or when the world's event log lost continuity after it was issued.
+ * Block changes for region_changes, read from the journal itself: our confirmed writes (slices)
+ * and observed external edits (touches), in journal sequence order. Cursors are durable: they stay
+ * valid across restarts of the process while the journal lives. A cursor is stale
+ * (resync_required) when it comes from another journal, or from before a gap in the world's event
+ * log (edits may have been missed then).
  */
 export class ChangeFeed {
-  private readonly id = randomBytes(8).toString("hex");
-  private readonly xyz: Int32Array;
-  private readonly state: Uint32Array;
-  private readonly op: Int32Array;
-  /** Interned states and operation ids. */
-  private readonly strings = new Interner();
-  private head = 0;
-  private continuityFrom = 0;
+  constructor(
+    private readonly journal: Journal,
+    private readonly operationPlan: (operationId: string) => PreparedPlan,
+  ) {}
 
-  constructor(private readonly capacity: number) {
-    this.xyz = new Int32Array(capacity * 3);
-    this.state = new Uint32Array(capacity);
-    this.op = new Int32Array(capacity);
-  }
-
-  /** Records one change; `operationId` null for an external change. */
-  push(x: number, y: number, z: number, state: string, operationId: string | null): void {
-    const slot = this.head % this.capacity;
-    this.xyz[slot * 3] = x;
-    this.xyz[slot * 3 + 1] = y;
-    this.xyz[slot * 3 + 2] = z;
-    this.state[slot] = this.strings.id(state);
-    this.op[slot] = operationId === null ? -1 : this.strings.id(operationId);
-    this.head++;
-  }
-
-  /** The world's event log lost continuity: every earlier cursor must resync. */
-  markGap(): void {
-    // A marker entry, so that a cursor taken at the current head is also before the gap.
-    this.op[this.head % this.capacity] = GAP;
-    this.head++;
-    this.continuityFrom = this.head;
-  }
-
+  /** A cursor at the journal's head: the next change recorded comes after it. */
   cursor(): string {
-    return `ch1.${this.id}.${this.head}`;
+    return `ch2.${this.journal.journalId()}.${this.journal.headSeq() + 1}.0`;
   }
 
   page(cursor: string, box: Box3, limit: number): Result<ChangePage> {
+    const resync = (why: string): Result<never> =>
+      fail(mcbError("resync_required", `change cursor is stale (${why}); take a fresh region_inspect summary and a new cursor`, { reason: why, cursor: this.cursor() }));
+    if (OLD_CURSOR.test(cursor)) return resync("issued by an earlier version");
     const m = CURSOR.exec(cursor);
     if (m === null) return fail(mcbError("invalid_request", "malformed change cursor", { reason: "cursor" }));
     const from = Number(m[2]);
-    const resync = (why: string): Result<never> =>
-      fail(mcbError("resync_required", `change cursor is stale (${why}); take a fresh region_inspect summary and a new cursor`, { reason: why, cursor: this.cursor() }));
-    if (m[1] !== this.id) return resync("issued before a restart");
-    if (from > this.head) return fail(mcbError("invalid_request", "change cursor is from the future", { reason: "cursor" }));
-    if (from < this.continuityFrom) return resync("world event log lost continuity");
-    if (from < this.head - this.capacity) return resync("changes since the cursor were dropped");
-    const changes: BlockChange[] = [];
-    let at = from;
-    for (; at < this.head && changes.length < limit; at++) {
-      const slot = at % this.capacity;
-      const x = this.xyz[slot * 3]!, y = this.xyz[slot * 3 + 1]!, z = this.xyz[slot * 3 + 2]!;
-      const op = this.op[slot]!;
-      if (op === GAP || !inBox(box, x, y, z)) continue;
-      changes.push({
-        seq: at,
-        pos: { x, y, z },
-        state: this.strings.values[this.state[slot]!]!,
-        source: op < 0 ? "external" : "operation",
-        ...(op < 0 ? {} : { operation_id: this.strings.values[op]! }),
-      });
-    }
-    // Skip non-matching tail entries so an idle region returns the head cursor.
-    while (changes.length >= limit && at < this.head && !this.matchesAt(at, box)) at++;
-    return ok({ changes, next_cursor: `ch1.${this.id}.${at}`, complete: at === this.head });
-  }
+    const sub = Number(m[3]);
+    if (m[1] !== this.journal.journalId()) return resync("issued by another journal");
+    const head = this.journal.headSeq();
+    if (from > head + 1) return fail(mcbError("invalid_request", "change cursor is from the future", { reason: "cursor" }));
+    if (from <= this.journal.lastGapSeq()) return resync("world event log lost continuity");
 
-  private matchesAt(at: number, box: Box3): boolean {
-    const slot = at % this.capacity;
-    return this.op[slot] !== GAP && inBox(box, this.xyz[slot * 3]!, this.xyz[slot * 3 + 1]!, this.xyz[slot * 3 + 2]!);
+    const changes: BlockChange[] = [];
+    let next: [number, number] = [head + 1, 0];
+    const slices = this.journal.slicesAfter(from - 1, box);
+    const t = this.journal.touchesAfter(from - 1, box);
+    let k = 0;
+    /** Adds one entry; false (and `next` set to it) when the page is full. */
+    const add = (seq: number, subIndex: number, change: BlockChange): boolean => {
+      if (seq === from && subIndex < sub) return true;
+      if (changes.length >= limit) {
+        next = [seq, subIndex];
+        return false;
+      }
+      changes.push(change);
+      return true;
+    };
+    const touchesBefore = (seq: number): boolean => {
+      for (; k < t.kinds.length && t.quads[k * 4]! < seq; k++) {
+        const state = t.states[k]!;
+        if (t.kinds[k] !== 0 || state === null) continue; // baselines and uncertain marks are not changes
+        const s = t.quads[k * 4]!;
+        if (!add(s, t.rows[k]!, { seq: s, pos: { x: t.quads[k * 4 + 1]!, y: t.quads[k * 4 + 2]!, z: t.quads[k * 4 + 3]! }, state, source: "external" })) return false;
+      }
+      return true;
+    };
+    outer: for (const s of slices) {
+      if (!touchesBefore(s.seq)) break;
+      if (s.written === null) continue;
+      const plan = this.operationPlan(s.operationId);
+      for (let off = 0; off < s.end - s.start; off++) {
+        if (!getBit(s.written, off)) continue;
+        const i = s.start + off;
+        const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
+        if (!inBox(box, x, y, z)) continue;
+        if (!add(s.seq, off, { seq: s.seq, pos: { x, y, z }, state: plan.states[plan.after[i]!]!, source: "operation", operation_id: s.operationId })) break outer;
+      }
+    }
+    if (changes.length < limit || next[0] === head + 1) touchesBefore(Infinity);
+    const complete = next[0] === head + 1;
+    return ok({ changes, next_cursor: `ch2.${this.journal.journalId()}.${next[0]}.${next[1]}`, complete });
   }
 }

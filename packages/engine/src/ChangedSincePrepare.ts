@@ -1,25 +1,27 @@
 import { boundsOf, posKey } from "./Geometry.js";
 import type { Journal } from "./Journal.js";
-import { forEachWritten } from "./Ownership.js";
+import { forEachWritten, operationPlans } from "./Ownership.js";
 import { writeIndexOf, type PreparedPlan } from "./PreparedPlan.js";
 
 /**
  * Which write-set positions of a plan held something other than their base after the plan was
  * prepared, as far as the journal knows: a confirmed write of another state by any other
- * operation, or an observed external change to another state (or an uncertain one). Such a
+ * operation, an observed external change (a person's edit, whatever state it left), or an
+ * uncertain one. Such a
  * position may be back at its base now (a player broke the block an earlier build placed, a
  * duplicate plan, a second undo of the same operation): writing the plan's desired state there
  * would overwrite that edit, so the applier treats it as a conflict (DESIGN §10, ABA).
  *
- * Records from during the preparation itself are included too (a slice confirmed or an event
- * pulled while the base was being read): comparing with the base keeps them harmless — a change
- * the base already shows has the base's state.
+ * Records from during the preparation itself are included too (a slice confirmed while the base
+ * was being read): comparing with the base keeps our own harmless — a change the base already
+ * shows has the base's state. A person's edit pulled by a concurrent request during preparation
+ * counts, at worst a needless conflict: nothing is written over.
  */
 export class ChangedSincePrepare {
   private readonly marked: Uint8Array;
   private readonly bounds;
   private seen: number;
-  private readonly otherPlans = new Map<string, PreparedPlan>();
+  private readonly planOf: (operationId: string) => PreparedPlan;
   /** Position → write-set index, built on first use for plans whose multi-block pairs break the sort. */
   private index: Map<string, number> | null = null;
   count = 0;
@@ -33,6 +35,7 @@ export class ChangedSincePrepare {
     this.marked = new Uint8Array(plan.pos.length / 3);
     this.bounds = boundsOf(plan.pos);
     this.seen = plan.preparedSeq;
+    this.planOf = operationPlans(journal, plans);
   }
 
   /** Takes in journal records newer than the last call. Cheap when nothing happened. */
@@ -47,7 +50,9 @@ export class ChangedSincePrepare {
       forEachWritten(other, s, (w) => this.note(w.x, w.y, w.z, other.states[other.after[w.index]!]!));
     }
     const t = this.journal.touchesAfter(from, this.bounds);
-    for (let k = 0; k < t.states.length; k++) this.note(t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!, t.states[k]!);
+    // A person's edit after preparation makes the block theirs, even when it put back the base
+    // (the merge's rule): only an accepted baseline that equals the base is harmless.
+    for (let k = 0; k < t.states.length; k++) this.note(t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!, t.kinds[k] === 0 ? null : t.states[k]!);
   }
 
   /** True when write-set position `i` held another state since preparation. */
@@ -73,14 +78,4 @@ export class ChangedSincePrepare {
     this.count++;
   }
 
-  private planOf(operationId: string): PreparedPlan {
-    let p = this.otherPlans.get(operationId);
-    if (p === undefined) {
-      const op = this.journal.getOperation(operationId);
-      if (op === null) throw new Error(`journal slice of unknown operation ${operationId}`);
-      p = this.plans(op.planId);
-      this.otherPlans.set(operationId, p);
-    }
-    return p;
-  }
 }

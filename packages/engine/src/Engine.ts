@@ -1,26 +1,32 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createMaterialCatalog, fail, mcbError, ok, type BlockRegistry, type MaterialCatalog, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type Box3, type RecipeCompiler } from "@mcb/recipe";
-import { admitPlan, alreadyApplied, newOperation } from "./ApplyAdmission.js";
+import { admitPlan, alreadyApplied, checkApplyInput, newOperation, type ApplyInput } from "./ApplyAdmission.js";
 import { OperationQueue } from "./OperationQueue.js";
 import { ConnectionRules } from "./ConnectionRules.js";
 import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
-import { boxJson } from "./Geometry.js";
-import { inspectRegion, readRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "./Inspect.js";
-import { listOperations, type OperationListInput, type OperationListView } from "./OperationList.js";
-import { surfaceSample, type SurfaceInput, type SurfaceView } from "./Surface.js";
-import type { Journal, OperationRecord, PartRecord } from "./Journal.js";
-import { MAX_PART_OPERATIONS, definePart, partView, type PartView } from "./Parts.js";
+import { EventSync } from "./EventSync.js";
+import type { RegionInspectInput, RegionInspectView } from "./Inspect.js";
+import type { OperationListInput, OperationListView } from "./OperationList.js";
+import type { SurfaceInput, SurfaceView } from "./Surface.js";
+import type { Journal, OperationRecord } from "./Journal.js";
+import { NO_MANUAL_EDITS } from "./ManualEdits.js";
+import { operationPlans } from "./Ownership.js";
+import type { PartDiffView } from "./PartDiff.js";
+import { PartDesk } from "./PartDesk.js";
+import { ReadDesk } from "./ReadDesk.js";
+import { partView, partsAfterUndo, type PartView } from "./Parts.js";
 import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
 import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
 import { DEFAULT_ENGINE_LIMITS, denied, validateLimits, type EngineLimits, type ProjectAccess, type ProjectConfig, type RequestContext } from "./Project.js";
 import { ProjectRegistry } from "./ProjectRegistry.js";
 import { checkProtectedParts } from "./ProtectedParts.js";
-import { reviewRecovery, type RecoveryReview } from "./Recovery.js";
+import { abandonRecovery, reviewRecovery, type RecoveryReview } from "./Recovery.js";
+import { StandingIndex } from "./StandingIndex.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
-import { conflictView, operationView, prepareView, type ConflictView, type OperationStatusView, type PrepareView } from "./Views.js";
+import { conflictView, operationView, prepareView, type OperationStatusView, type PrepareView, type UndoPrepareView } from "./Views.js";
 import type { RegionRead, WorldAdapter } from "./WorldAdapter.js";
-import { projectContext, type ProjectContextView } from "./ProjectContext.js";
+import type { ProjectContextView } from "./ProjectContext.js";
 import { planWarnings } from "./Warnings.js";
 import { guardWorld } from "./WorldGuard.js";
 
@@ -36,15 +42,6 @@ export interface EngineOptions {
   readonly newId?: (prefix: string) => string;
 }
 
-export interface ApplyInput {
-  readonly plan_id: string;
-  readonly plan_hash: string;
-  readonly idempotency_key: string;
-}
-
-export type UndoPrepareView = PrepareView & { readonly undo_of: string; readonly conflicts: { readonly count: number; readonly sample: readonly ConflictView[] } };
-
-const KEY = /^[\x21-\x7e]{1,128}$/;
 
 /**
  * The world engine: checked preparation, sliced compare-and-set application with a write-ahead
@@ -61,10 +58,12 @@ export class Engine {
   private readonly catalog: MaterialCatalog;
   private readonly connections: ConnectionRules;
   private readonly feed: ChangeFeed;
+  private readonly events: EventSync;
+  private readonly index: StandingIndex;
   private readonly planCache = new Map<string, PreparedPlan>();
   private readonly ops: OperationQueue;
-  private eventCursor: string | null = null;
-  private syncing: Promise<void> = Promise.resolve();
+  private readonly parts: PartDesk;
+  private readonly reads: ReadDesk;
 
   private constructor(private readonly o: EngineOptions) {
     this.limits = { ...DEFAULT_ENGINE_LIMITS, ...o.limits };
@@ -74,13 +73,17 @@ export class Engine {
     this.compiler = createRecipeCompiler(o.registry);
     this.catalog = createMaterialCatalog(o.registry);
     this.connections = new ConnectionRules(o.registry);
-    this.feed = new ChangeFeed(this.limits.changeFeedCapacity);
+    this.feed = new ChangeFeed(o.journal, operationPlans(o.journal, (id) => this.plan(id)));
+    this.events = new EventSync(o.adapter, o.journal);
+    this.index = new StandingIndex(o.journal, (id) => this.plan(id));
+    const desk = { adapter: o.adapter, journal: o.journal, limits: this.limits, clock: this.clock, scope: (ctx: RequestContext) => this.scope(ctx), syncEvents: () => this.syncEvents() };
+    this.reads = new ReadDesk({ ...desk, catalog: this.catalog, feed: this.feed });
+    this.parts = new PartDesk({ ...desk, index: this.index, newId: this.newId, plan: (id) => this.plan(id), ownOperation: (ctx, id) => this.ownOperation(ctx, id) });
     this.projects = new ProjectRegistry(o.projects, o.journal, (id) => this.plan(id));
     this.ops = new OperationQueue(
       {
         adapter: o.adapter,
         journal: o.journal,
-        feed: this.feed,
         limits: this.limits,
         clock: this.clock,
         plans: (id) => this.plan(id),
@@ -93,7 +96,8 @@ export class Engine {
 
   /**
    * Opens the engine: unfinished operations found in the journal become `recovery_required` (a
-   * queued one that never started becomes `cancelled`), and the event cursor starts at the head.
+   * queued one that never started becomes `cancelled`), and the external edits the world observed
+   * since the journal's saved event cursor are pulled in (a new journal starts at the world's head).
    */
   static async open(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
@@ -104,7 +108,7 @@ export class Engine {
       const message = started ? "the process stopped during this operation; review it before new writes" : "the process stopped before this operation started";
       options.journal.commit({ ...op, status, updatedAt: engine.clock(), error: { code: status === "cancelled" ? "cancelled" : "recovery_required", message } }, null, null);
     }
-    engine.eventCursor = (await options.adapter.events(null)).cursor;
+    await engine.events.start();
     return engine;
   }
 
@@ -140,7 +144,7 @@ export class Engine {
   protectPart(ctx: RequestContext, partId: string, on: boolean): Result<PartView> {
     const scope = this.scope(ctx);
     if (!scope.ok) return scope;
-    const part = this.ownPart(ctx, partId);
+    const part = this.parts.own(ctx, partId);
     if (!part.ok) return part;
     scope.value.protect(part.value.partId, on);
     return ok(partView(part.value));
@@ -168,99 +172,60 @@ export class Engine {
     return p;
   }
 
-  /** Pulls external events into the journal (undo ownership) and the change feed. Serialized. */
+  /** Pulls external events into the journal (undo ownership, manual edits, region_changes). Serialized. */
   private syncEvents(): Promise<void> {
-    const run = async (): Promise<void> => {
-      for (let round = 0; round < 1000; round++) {
-        const page = await this.o.adapter.events(this.eventCursor);
-        if (page.gap) this.feed.markGap();
-        this.eventCursor = page.cursor;
-        if (page.events.length === 0) return;
-        const touched = new Int32Array(page.events.length * 3);
-        page.events.forEach((e, i) => {
-          touched.set([e.x, e.y, e.z], i * 3);
-          this.feed.push(e.x, e.y, e.z, e.state, null);
-        });
-        this.o.journal.addTouches(touched, page.events.map((e) => e.state));
-      }
-    };
-    const next = this.syncing.then(run, run);
-    this.syncing = next.catch(() => undefined);
-    return next;
+    return this.events.sync();
   }
 
-  // ---- reads ------------------------------------------------------------------------------
-
-  async projectContext(ctx: RequestContext): Promise<Result<ProjectContextView>> {
+  /**
+   * Host control: pulls the external edits the world observed into the journal now (a host that
+   * just made a person's edit, e.g. `mcb edit`, calls it so the edit is on record at once).
+   */
+  async sync(): Promise<Result<void>> {
     return guardWorld(async () => {
-      const scope = this.scope(ctx);
-      if (!scope.ok) return scope;
-      const world = await this.o.adapter.info();
-      return ok(projectContext(scope.value.config, world, this.limits, this.catalog.summary, this.o.journal, this.feed.cursor()));
-    });
-  }
-
-  async regionInspect(ctx: RequestContext, input: RegionInspectInput): Promise<Result<RegionInspectView>> {
-    return guardWorld(async () => {
-      const scope = this.scope(ctx);
-      if (!scope.ok) return scope;
-      return inspectRegion(this.o.adapter, await this.o.adapter.info(), scope.value.config.area, input, this.limits.maxInspectPositions, this.clock());
+      await this.syncEvents();
+      return ok(undefined);
     });
   }
 
   /**
-   * Every block of a region as dense arrays (one adapter read), under region_inspect's checks:
-   * project scope, area, at most `maxInspectPositions`. For exports and scans by other tools.
+   * Host control (an interrupted command): asks every queued or running operation to stop before
+   * its next slice, as operation_cancel does. Returns the operations asked.
    */
-  async regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown; entityData?: boolean }): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
-    return guardWorld(async () => {
-      const scope = this.scope(ctx);
-      if (!scope.ok) return scope;
-      const r = await readRegion(this.o.adapter, scope.value.config.area, input?.min, input?.max, this.limits.maxInspectPositions);
-      if (!r.ok || input.entityData !== true || r.value.digests.size === 0 || this.o.adapter.readBlockEntities === undefined) return r;
-      const entityData = await this.o.adapter.readBlockEntities(r.value.box);
-      // Two reads, not one moment: the data must be what the first read's digests describe.
-      for (const [i, digest] of r.value.digests) {
-        const d = entityData.get(i);
-        if (d === undefined || createHash("sha256").update(d).digest("hex") !== digest)
-          return fail(mcbError("busy", "a block entity changed while the region was read; read again", { reason: "changed_during_read" }));
-      }
-      return ok({ ...r.value, entityData });
-    });
+  cancelAll(): string[] {
+    const ids = this.o.journal.unfinishedOperations().filter((o) => o.status === "queued" || o.status === "applying").map((o) => o.operationId);
+    for (const id of ids) this.ops.cancel(id);
+    return ids;
+  }
+
+  // ---- reads (see ReadDesk) ------------------------------------------------------------------
+
+  projectContext(ctx: RequestContext): Promise<Result<ProjectContextView>> {
+    return this.reads.projectContext(ctx);
+  }
+
+  regionInspect(ctx: RequestContext, input: RegionInspectInput): Promise<Result<RegionInspectView>> {
+    return this.reads.regionInspect(ctx, input);
+  }
+
+  /** Every block of a region as dense arrays, under region_inspect's checks (exports, scans). */
+  regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown; entityData?: boolean }): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
+    return this.reads.regionBlocks(ctx, input);
   }
 
   /** A heightmap sample: the top non-air block of each sampled column (see `surfaceSample`). */
-  async regionSurface(ctx: RequestContext, input: SurfaceInput): Promise<Result<SurfaceView>> {
-    return guardWorld(async () => {
-      const scope = this.scope(ctx);
-      if (!scope.ok) return scope;
-      if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "region_surface needs an object"));
-      return surfaceSample(this.o.adapter, await this.o.adapter.info(), scope.value.config.area, input, this.limits.maxSurfaceColumns, this.clock());
-    });
+  regionSurface(ctx: RequestContext, input: SurfaceInput): Promise<Result<SurfaceView>> {
+    return this.reads.regionSurface(ctx, input);
   }
 
   /** The project's operations, newest first, filtered and paged (see `listOperations`). */
-  async operationList(ctx: RequestContext, input: OperationListInput): Promise<Result<OperationListView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    return listOperations(this.o.journal, ctx.projectId, input ?? {}, this.limits.operationPageLimit);
+  operationList(ctx: RequestContext, input: OperationListInput): Promise<Result<OperationListView>> {
+    return this.reads.operationList(ctx, input);
   }
 
   /** Changes since a cursor inside a region; without a cursor, returns the current cursor. */
-  async regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number }): Promise<Result<ChangePage>> {
-    return guardWorld(async () => {
-      const scope = this.scope(ctx);
-      if (!scope.ok) return scope;
-      const region = regionOf(input.min, input.max);
-      if (!region.ok) return region;
-      const limit = input.limit ?? this.limits.changePageLimit;
-      if (!Number.isInteger(limit) || limit < 1 || limit > this.limits.changePageLimit)
-        return fail(mcbError("invalid_request", `limit must be 1..${this.limits.changePageLimit}`, { reason: "limit" }));
-      await this.syncEvents();
-      if (input.since_cursor === undefined) return ok({ changes: [], next_cursor: this.feed.cursor(), complete: true });
-      if (typeof input.since_cursor !== "string") return fail(mcbError("invalid_request", "since_cursor must be a string"));
-      return this.feed.page(input.since_cursor, region.value, limit);
-    });
+  regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number }): Promise<Result<ChangePage>> {
+    return this.reads.regionChanges(ctx, input);
   }
 
   // ---- preparation --------------------------------------------------------------------------
@@ -282,13 +247,14 @@ export class Engine {
       const world = await this.o.adapter.info();
       await this.syncEvents();
       const seq = this.o.journal.headSeq();
-      const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits, connections: this.connections };
+      this.index.catchUp();
+      const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits, connections: this.connections, index: this.index };
       const prepared = await prepareContent(deps, scope.value.config, world, input);
       if (!prepared.ok) return prepared;
       const guarded = checkProtectedParts(this.o.journal, scope.value.protectedParts, prepared.value.content);
       if (!guarded.ok) return guarded;
       const plan = this.store(prepared.value.content, seq);
-      return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(this.o.registry, plan)]));
+      return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(this.o.registry, plan)], prepared.value.manualEdits));
     });
   }
 
@@ -307,7 +273,12 @@ export class Engine {
       if (!guarded.ok) return guarded;
       const plan = this.store(undo.value.content, seq);
       const { count, sample } = undo.value.conflicts;
-      return ok({ ...prepareView(plan, planWarnings(this.o.registry, plan)), undo_of: op.value.operationId, conflicts: { count, sample: sample.map(conflictView) } });
+      return ok({
+        ...prepareView(plan, planWarnings(this.o.registry, plan), NO_MANUAL_EDITS),
+        undo_of: op.value.operationId,
+        conflicts: { count, sample: sample.map(conflictView) },
+        uncertain_blocks: undo.value.uncertain,
+      });
     });
   }
 
@@ -316,10 +287,9 @@ export class Engine {
   async buildApply(ctx: RequestContext, input: ApplyInput): Promise<Result<OperationStatusView>> {
     const scope = this.scope(ctx);
     if (!scope.ok) return scope;
-    const { plan_id, plan_hash, idempotency_key } = input ?? ({} as ApplyInput);
-    if (typeof idempotency_key !== "string" || !KEY.test(idempotency_key))
-      return fail(mcbError("invalid_request", "idempotency_key must be 1–128 printable characters without spaces", { reason: "idempotency_key" }));
-    if (typeof plan_id !== "string" || typeof plan_hash !== "string") return fail(mcbError("invalid_request", "plan_id and plan_hash are required"));
+    const checked = checkApplyInput(input);
+    if (!checked.ok) return checked;
+    const { plan_id, plan_hash, idempotency_key } = checked.value;
     const journal = this.o.journal;
     const existing = journal.findOperationByKey(ctx.projectId, idempotency_key);
     if (existing !== null) {
@@ -370,48 +340,41 @@ export class Engine {
     return operationView(op, this.ops.cancelRequested(op.operationId));
   }
 
+  /** After an operation ends: an undo takes its restored blocks out of the undone operation's parts. */
   private finished(operationId: string): void {
     this.projects.finished(operationId);
     const done = this.o.journal.getOperation(operationId);
-    if (done === null || done.kind !== "undo" || done.undoOf === null || done.status !== "applied") return;
+    if (done === null || done.kind !== "undo" || done.undoOf === null) return;
+    partsAfterUndo(this.o.journal, (id) => this.plan(id), done);
+    if (done.status !== "applied") return;
     const original = this.o.journal.getOperation(done.undoOf);
     if (original !== null) this.o.journal.commit({ ...original, undoneBy: done.operationId, updatedAt: this.clock() }, null, null);
   }
 
-  // ---- parts ---------------------------------------------------------------------------------
+  // ---- parts (see PartDesk) -----------------------------------------------------------------
 
   /** part_define: from `operation_id`, or from `operation_ids` (a batch; 1..1024 distinct), not both. */
-  async partDefine(ctx: RequestContext, input: { name: string; operation_id?: string; operation_ids?: readonly string[] }): Promise<Result<PartView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    const one = input?.operation_id !== undefined, many = input?.operation_ids !== undefined;
-    if (one === many) return fail(mcbError("invalid_request", "give operation_id or operation_ids (one of them)", { reason: "operation_ids" }));
-    const ids = one ? [input.operation_id] : input.operation_ids;
-    if (!Array.isArray(ids) || ids.length < 1 || ids.length > MAX_PART_OPERATIONS || new Set(ids).size !== ids.length)
-      return fail(mcbError("invalid_request", `operation_ids must be 1..${MAX_PART_OPERATIONS} distinct operation ids`, { reason: "operation_ids", limit: MAX_PART_OPERATIONS }));
-    const sources: { op: OperationRecord; plan: PreparedPlan }[] = [];
-    for (const id of ids) {
-      const op = this.ownOperation(ctx, id);
-      if (!op.ok) return op;
-      sources.push({ op: op.value, plan: this.plan(op.value.planId) });
-    }
-    const part = definePart(this.o.journal, sources, input.name, this.newId("part"), this.clock());
-    if (!part.ok) return part;
-    this.o.journal.putPart(part.value);
-    return ok(partView(part.value));
+  partDefine(ctx: RequestContext, input: { name: string; operation_id?: string; operation_ids?: readonly string[] }): Promise<Result<PartView>> {
+    return this.parts.define(ctx, input);
   }
 
-  async partGet(ctx: RequestContext, input: { part_id: string }): Promise<Result<PartView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    const part = this.ownPart(ctx, input?.part_id);
-    return part.ok ? ok(partView(part.value)) : part;
+  partGet(ctx: RequestContext, input: { part_id: string }): Promise<Result<PartView>> {
+    return this.parts.get(ctx, input);
   }
 
-  private ownPart(ctx: RequestContext, id: unknown): Result<PartRecord> {
-    const part = typeof id === "string" ? this.o.journal.getPart(id) : null;
-    if (part === null || part.projectId !== ctx.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(id)} in this project`));
-    return ok(part);
+  /** part_rename: a new name, unique among the project's active parts. */
+  partRename(ctx: RequestContext, input: { part_id: string; name: string }): Promise<Result<PartView>> {
+    return this.parts.rename(ctx, input);
+  }
+
+  /** part_delete: forgets the part; blocks and history stay. A protected part is refused. */
+  partDelete(ctx: RequestContext, input: { part_id: string }): Promise<Result<PartView>> {
+    return this.parts.delete(ctx, input);
+  }
+
+  /** part_diff: where the world no longer holds what we wrote (a part's mask or an operation's writes). */
+  partDiff(ctx: RequestContext, input: { part_id?: string; operation_id?: string }): Promise<Result<PartDiffView>> {
+    return this.parts.diff(ctx, input);
   }
 
   // ---- recovery (administrator) ----------------------------------------------------------------
@@ -437,29 +400,13 @@ export class Engine {
     });
   }
 
-  /**
-   * Leaves every block as it is, marks the operation failed with undo disabled, and revokes
-   * earlier undo ownership over the reviewed mask. Refused (invalid_request, stale_digest) when
-   * the mask changed since the review that produced `expected_digest`.
-   */
+  /** Leaves every block as it is and ends the operation `failed` (see `abandonRecovery`). */
   async recoveryAbandon(ctx: RequestContext, input: { operation_id: string; expected_digest: string }): Promise<Result<OperationStatusView>> {
     return guardWorld(async () => {
       const op = this.recoveryTarget(ctx, input?.operation_id);
       if (!op.ok) return op;
-      const { review, mask, unconfirmedAfter } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
-      if (input.expected_digest !== review.currentDigest)
-        return fail(mcbError("invalid_request", "the reviewed blocks changed (or the digest is wrong); review again", { reason: "stale_digest" }));
-      if (mask.length > 0) this.o.journal.addTouches(mask);
-      const done: OperationRecord = {
-        ...op.value,
-        status: "failed",
-        undoable: false,
-        counters: { ...op.value.counters, unconfirmed: unconfirmedAfter },
-        updatedAt: this.clock(),
-        error: { code: "abandoned", message: `recovery abandoned by an administrator: ${review.matchesAfter} blocks match the plan, ${review.matchesBefore} the original, ${review.foreignStates} neither; world left as is` },
-      };
-      this.o.journal.commit(done, null, null);
-      return ok(this.view(done));
+      const done = await abandonRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, input.expected_digest, this.clock());
+      return done.ok ? ok(this.view(done.value)) : done;
     });
   }
 

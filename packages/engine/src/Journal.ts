@@ -103,12 +103,35 @@ export interface PartRecord {
   readonly bounds: Box3;
   /** Exact mask as (x, y, z) triples sorted by (y, z, x). */
   readonly mask: Int32Array;
+  /** Counts changes of name or mask (absent in records from before: 1). */
+  readonly revision?: number;
+  /** True once undo left the mask empty: kept for history, out of the way of new parts. */
+  readonly retired?: boolean;
 }
+
+/**
+ * What a touch records. `external`: an observed change by someone else (a player, another plugin,
+ * `mcb edit`): a person's edit. `baseline`: the state an administrator accepted as it is when
+ * abandoning a recovery (the block may be ours or not; nobody edited it at that moment).
+ */
+export type TouchKind = "external" | "baseline";
 
 /** Observed external changes: (seq, x, y, z) quads and the state after each (null: uncertain). */
 export interface TouchList {
   readonly quads: Float64Array;
   readonly states: readonly (string | null)[];
+  /** Per touch: 0 external, 1 baseline (see `TouchKind`). */
+  readonly kinds: Uint8Array;
+  /** Per touch: its order in the journal (increasing within a sequence; stable across calls). */
+  readonly rows: Float64Array;
+}
+
+/** Everything the standing-write index holds (see `StandingIndex`); the journal only stores it. */
+export interface IndexHead {
+  /** Journal sequence folded into the index so far. */
+  readonly seq: number;
+  /** Interned index entries (id = position + 1). */
+  readonly entries: readonly string[];
 }
 
 export interface OperationFilter {
@@ -150,15 +173,37 @@ export interface Journal {
   /** Confirmed slices with seq > `afterSeq` whose bounds intersect `box`. */
   slicesAfter(afterSeq: number, box: Box3): SliceRecord[];
   /**
-   * Records observed external changes as (x, y, z) triples with the state each now holds (`states`
-   * absent or an entry null: uncertain, e.g. an abandoned recovery mask); returns their sequence.
+   * Records touches as (x, y, z) triples with the state each now holds (`states` absent or an
+   * entry null: uncertain), of one kind (default external), and, in the same transaction, the
+   * world's event cursor they were pulled up to. Returns their sequence.
    */
-  addTouches(positions: Int32Array, states?: readonly (string | null)[]): number;
+  addTouches(positions: Int32Array, states?: readonly (string | null)[], options?: { readonly kind?: TouchKind; readonly eventCursor?: string }): number;
   /** Touches with seq > `afterSeq` inside `box`, in sequence order. */
   touchesAfter(afterSeq: number, box: Box3): TouchList;
   /** The last sequence number given out: every later slice result or touch gets a larger one. */
   headSeq(): number;
+  /** The world's event cursor pulled up to (null: never pulled). Survives restarts. */
+  eventCursor(): string | null;
+  saveEventCursor(cursor: string): void;
+  /**
+   * The world's event log lost continuity (edits may have been missed): takes a sequence for the
+   * gap and saves the new cursor, in one transaction. Returns the gap's sequence.
+   */
+  markGap(eventCursor: string): number;
+  /** Sequence of the newest gap (0: none). Change cursors from before it are stale. */
+  lastGapSeq(): number;
+  /** 16 hex digits, random per journal: change cursors are bound to it. */
+  journalId(): string;
+  /** The standing-write index's head (see `StandingIndex`). */
+  indexHead(): IndexHead;
+  /** Index sections by key "cx,cy,cz" (4096 entries each, y-z-x order); absent ones are empty. */
+  indexSections(keys: readonly string[]): Map<string, Uint32Array>;
+  /** One transaction: appends interned entries, replaces the given sections, moves the head to `seq`. */
+  saveIndex(seq: number, newEntries: readonly string[], sections: ReadonlyMap<string, Uint32Array>): void;
   putPart(part: PartRecord): void;
+  /** Replaces a stored part (same id): a new mask, name, revision or retirement. */
+  updatePart(part: PartRecord): void;
+  deletePart(partId: string): void;
   getPart(partId: string): PartRecord | null;
   listParts(projectId: string): PartRecord[];
   /** Bytes of durable storage used (for benchmarks and quotas). */

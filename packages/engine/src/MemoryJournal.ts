@@ -1,6 +1,7 @@
+import { randomBytes } from "node:crypto";
 import type { Box3 } from "@mcb/recipe";
 import { boxesIntersect, inBox } from "./Geometry.js";
-import type { Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchList } from "./Journal.js";
+import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchKind, TouchList } from "./Journal.js";
 import { TERMINAL_STATUSES } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { encodedPlanSize } from "./PreparedPlan.js";
@@ -18,9 +19,16 @@ export class MemoryJournal implements Journal {
   private readonly confirmed: SliceRecord[] = [];
   private touches: number[] = [];
   private touchStates: (string | null)[] = [];
+  private touchKinds: number[] = [];
   private readonly parts = new Map<string, PartRecord>();
   private seq = 0;
   private bytes = 0;
+  private cursor: string | null = null;
+  private gapSeq = 0;
+  private readonly id = randomBytes(8).toString("hex");
+  private indexSeq = 0;
+  private readonly indexEntries: string[] = [];
+  private readonly index = new Map<string, Uint32Array>();
 
   putPlan(plan: PreparedPlan): void {
     this.plans.set(plan.planId, plan);
@@ -116,37 +124,97 @@ export class MemoryJournal implements Journal {
     return this.confirmed.filter((s) => s.seq > afterSeq && boxesIntersect(s.bounds, box));
   }
 
-  addTouches(positions: Int32Array, states?: readonly (string | null)[]): number {
+  addTouches(positions: Int32Array, states?: readonly (string | null)[], options: { readonly kind?: TouchKind; readonly eventCursor?: string } = {}): number {
     const seq = ++this.seq;
+    const kind = options.kind === "baseline" ? 1 : 0;
     for (let i = 0; i < positions.length; i += 3) {
       this.touches.push(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!);
       const state = states?.[i / 3] ?? null;
       this.touchStates.push(state);
+      this.touchKinds.push(kind);
       this.bytes += 16 + (state?.length ?? 0);
     }
+    if (options.eventCursor !== undefined) this.cursor = options.eventCursor;
     return seq;
   }
 
   touchesAfter(afterSeq: number, box: Box3): TouchList {
     const quads: number[] = [];
     const states: (string | null)[] = [];
+    const kinds: number[] = [];
+    const rows: number[] = [];
     const t = this.touches;
     for (let i = 0; i < t.length; i += 4) {
       if (t[i]! > afterSeq && inBox(box, t[i + 1]!, t[i + 2]!, t[i + 3]!)) {
         quads.push(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!);
         states.push(this.touchStates[i / 4]!);
+        kinds.push(this.touchKinds[i / 4]!);
+        rows.push(i / 4);
       }
     }
-    return { quads: Float64Array.from(quads), states };
+    return { quads: Float64Array.from(quads), states, kinds: Uint8Array.from(kinds), rows: Float64Array.from(rows) };
   }
 
   headSeq(): number {
     return this.seq;
   }
 
+  eventCursor(): string | null {
+    return this.cursor;
+  }
+
+  saveEventCursor(cursor: string): void {
+    this.cursor = cursor;
+  }
+
+  markGap(eventCursor: string): number {
+    this.gapSeq = ++this.seq;
+    this.cursor = eventCursor;
+    return this.gapSeq;
+  }
+
+  lastGapSeq(): number {
+    return this.gapSeq;
+  }
+
+  journalId(): string {
+    return this.id;
+  }
+
+  indexHead(): IndexHead {
+    return { seq: this.indexSeq, entries: [...this.indexEntries] };
+  }
+
+  indexSections(keys: readonly string[]): Map<string, Uint32Array> {
+    const out = new Map<string, Uint32Array>();
+    for (const k of keys) {
+      const s = this.index.get(k);
+      if (s !== undefined) out.set(k, s.slice());
+    }
+    return out;
+  }
+
+  saveIndex(seq: number, newEntries: readonly string[], sections: ReadonlyMap<string, Uint32Array>): void {
+    this.indexEntries.push(...newEntries);
+    for (const [k, s] of sections) {
+      if (!this.index.has(k)) this.bytes += s.byteLength;
+      this.index.set(k, s.slice());
+    }
+    this.indexSeq = seq;
+  }
+
   putPart(part: PartRecord): void {
     this.parts.set(part.partId, { ...part, mask: part.mask.slice() });
     this.bytes += part.mask.byteLength + 128;
+  }
+
+  updatePart(part: PartRecord): void {
+    if (!this.parts.has(part.partId)) throw new Error(`unknown part ${part.partId}`);
+    this.parts.set(part.partId, { ...part, mask: part.mask.slice() });
+  }
+
+  deletePart(partId: string): void {
+    this.parts.delete(partId);
   }
 
   getPart(partId: string): PartRecord | null {

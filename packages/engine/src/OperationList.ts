@@ -44,7 +44,7 @@ function summary(o: OperationRecord): OperationSummary {
     written: o.counters.written,
     total: o.counters.total,
     conflicts: o.counters.conflicts,
-    undoable: o.undoable,
+    undoable: o.undoable && o.undoneBy === null,
     undone_by: o.undoneBy,
     created_at: new Date(o.createdAt).toISOString(),
     updated_at: new Date(o.updatedAt).toISOString(),

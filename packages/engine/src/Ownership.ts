@@ -15,6 +15,25 @@ export interface ConfirmedWrite {
   readonly afterDigest: string | null;
 }
 
+/**
+ * The prepared plan of an operation by id, looked up through the journal once per operation: for
+ * readers of slices (a slice names its operation, not its plan). Throws for a slice whose operation
+ * the journal does not have (a broken invariant).
+ */
+export function operationPlans(journal: Journal, plans: (planId: string) => PreparedPlan): (operationId: string) => PreparedPlan {
+  const cache = new Map<string, PreparedPlan>();
+  return (operationId) => {
+    let p = cache.get(operationId);
+    if (p === undefined) {
+      const op = journal.getOperation(operationId);
+      if (op === null) throw new Error(`journal slice of unknown operation ${operationId}`);
+      p = plans(op.planId);
+      cache.set(operationId, p);
+    }
+    return p;
+  };
+}
+
 /** Every write the journal confirms for `op` (skipped and unwritten positions excluded). */
 export function confirmedWrites(journal: Journal, plan: PreparedPlan, operationId: string): ConfirmedWrite[] {
   const out: ConfirmedWrite[] = [];
@@ -52,17 +71,9 @@ export function ownership(
   const note = (key: string, seq: number): void => {
     if ((lastTouch.get(key) ?? -1) < seq) lastTouch.set(key, seq);
   };
-  const opPlan = new Map<string, PreparedPlan>();
+  const planOf = operationPlans(journal, plans);
   for (const s of journal.slicesAfter(minSeq, box)) {
-    if (s.operationId === op.operationId) continue;
-    let p = opPlan.get(s.operationId);
-    if (p === undefined) {
-      const other = journal.getOperation(s.operationId);
-      if (other === null) throw new Error(`journal slice of unknown operation ${s.operationId}`);
-      p = plans(other.planId);
-      opPlan.set(s.operationId, p);
-    }
-    forEachWritten(p, s, (w) => note(posKey(w.x, w.y, w.z), w.seq));
+    if (s.operationId !== op.operationId) forEachWritten(planOf(s.operationId), s, (w) => note(posKey(w.x, w.y, w.z), w.seq));
   }
   const t = journal.touchesAfter(minSeq, box).quads;
   for (let i = 0; i < t.length; i += 4) note(posKey(t[i + 1]!, t[i + 2]!, t[i + 3]!), t[i]!);

@@ -1,6 +1,8 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { coverBoxes } from "./BoxCover.js";
 import { boundsOf, boxesIntersect, boxJson, posKey, type Vec3 } from "./Geometry.js";
 import type { Journal, OperationRecord, PartRecord } from "./Journal.js";
+import { MAX_REPORT_BOXES } from "./ManualEdits.js";
 import { confirmedWrites } from "./Ownership.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 
@@ -10,15 +12,21 @@ export interface PartView {
   readonly operation_id: string;
   /** Every operation it was defined from ([operation_id] for one). */
   readonly operation_ids: readonly string[];
-  /** Lookup bounds; the mask (not the bounds) is what build_prepare(part_id) enforces. */
-  readonly bounds: { readonly min: Vec3; readonly max: Vec3 };
+  /** Lookup bounds; the mask (not the bounds) is what build_prepare(part_id) enforces. Null once retired. */
+  readonly bounds: { readonly min: Vec3; readonly max: Vec3 } | null;
   readonly count: number;
   readonly protection: { readonly mode: "exact_mask"; readonly description: string };
-  readonly revision: 1;
+  /** Starts at 1; every rename and every mask change (undo, redo) adds one. */
+  readonly revision: number;
+  /** Undo emptied the mask: kept for history, no longer in the way of new parts or names. */
+  readonly retired: boolean;
   readonly created_at: string;
 }
 
 const NAME = /^[\x20-\x7e]{1,64}$/;
+/** Operations whose confirmed writes may define a part. */
+const DEFINING: ReadonlySet<string> = new Set(["applied", "conflict", "cancelled"]);
+const SAMPLE = 8;
 
 export function partView(p: PartRecord): PartView {
   return {
@@ -26,10 +34,11 @@ export function partView(p: PartRecord): PartView {
     name: p.name,
     operation_id: p.operationId,
     operation_ids: p.operationIds ?? [p.operationId],
-    bounds: boxJson(p.bounds),
+    bounds: p.mask.length === 0 ? null : boxJson(p.bounds),
     count: p.mask.length / 3,
     protection: { mode: "exact_mask", description: "build_prepare with this part_id may write only the blocks of this mask" },
-    revision: 1,
+    revision: p.revision ?? 1,
+    retired: p.retired === true,
     created_at: new Date(p.createdAt).toISOString(),
   };
 }
@@ -37,10 +46,49 @@ export function partView(p: PartRecord): PartView {
 /** Operations one part may be defined from (a schematic batch of 200 tiles is 200 operations). */
 export const MAX_PART_OPERATIONS = 1024;
 
+function partIds(p: PartRecord): readonly string[] {
+  return p.operationIds ?? [p.operationId];
+}
+
+function checkName(journal: Journal, projectId: string, name: unknown, self: string | null): Result<string> {
+  if (typeof name !== "string" || !NAME.test(name)) return fail(mcbError("invalid_request", "name must be 1–64 printable ASCII characters", { reason: "name" }));
+  const other = journal.listParts(projectId).find((p) => p.retired !== true && p.name === name && p.partId !== self);
+  if (other !== undefined) return fail(mcbError("invalid_request", `a part named ${JSON.stringify(name)} exists (${other.partId})`, { reason: "duplicate_name", part_id: other.partId }));
+  return ok(name);
+}
+
+/** The first active part whose mask meets `keys` (positions), with the exact overlap; null when none. */
+function overlapOf(journal: Journal, projectId: string, keys: ReadonlySet<string>, bounds: PartRecord["bounds"], self: string | null): Result<void> {
+  for (const other of journal.listParts(projectId)) {
+    if (other.retired === true || other.partId === self || !boxesIntersect(other.bounds, bounds)) continue;
+    const shared: number[] = [];
+    for (let i = 0; i < other.mask.length; i += 3) if (keys.has(posKey(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!))) shared.push(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!);
+    if (shared.length === 0) continue;
+    const boxes = coverBoxes(shared);
+    return fail(
+      mcbError(
+        "invalid_request",
+        `${shared.length / 3} of these blocks already belong to part ${JSON.stringify(other.name)} (${other.partId}); parts never overlap: define the new part from operations that do not overlap it, or part_delete / undo the other part first`,
+        {
+          reason: "part_overlap",
+          part_id: other.partId,
+          name: other.name,
+          count: shared.length / 3,
+          boxes: boxes.slice(0, MAX_REPORT_BOXES).map(boxJson),
+          boxes_truncated: boxes.length > MAX_REPORT_BOXES,
+          sample: Array.from({ length: Math.min(SAMPLE, shared.length / 3) }, (_, k) => ({ x: shared[k * 3]!, y: shared[k * 3 + 1]!, z: shared[k * 3 + 2]! })),
+        },
+      ),
+    );
+  }
+  return ok(undefined);
+}
+
 /**
- * part_define: registers exactly the blocks that completed (`applied`) operations wrote: one
- * operation, or the operations of a batch (their union). Masks of one project never overlap
- * (v0.1); an extension is a separate part.
+ * part_define: registers exactly the blocks that finished operations (applied, or stopped by a
+ * conflict or a cancel; not undone) confirmed: one operation, or the operations of a batch (their
+ * union). Masks of a project's active
+ * parts never overlap (v0.1); an extension is a separate part.
  */
 export function definePart(
   journal: Journal,
@@ -49,11 +97,16 @@ export function definePart(
   partId: string,
   now: number,
 ): Result<PartRecord> {
-  if (typeof name !== "string" || !NAME.test(name)) return fail(mcbError("invalid_request", "name must be 1–64 printable ASCII characters", { reason: "name" }));
+  const projectId = sources[0]!.op.projectId;
+  const checked = checkName(journal, projectId, name, null);
+  if (!checked.ok) return checked;
   const keys = new Set<string>();
   const points: [number, number, number][] = [];
   for (const { op, plan } of sources) {
-    if (op.status !== "applied") return fail(mcbError("invalid_request", `operation ${op.operationId} is ${op.status}; only an applied operation defines a part`, { reason: "operation_status", operation_id: op.operationId }));
+    // A stopped operation's confirmed writes are real blocks too (a batch's tile cancelled, then resumed).
+    if (!DEFINING.has(op.status))
+      return fail(mcbError("invalid_request", `operation ${op.operationId} is ${op.status}; only a finished operation (applied, or stopped by a conflict or a cancel) defines a part`, { reason: "operation_status", operation_id: op.operationId }));
+    if (op.undoneBy !== null) return fail(mcbError("invalid_request", `operation ${op.operationId} was undone by ${op.undoneBy}; its blocks are gone`, { reason: "operation_undone", operation_id: op.operationId, undone_by: op.undoneBy }));
     for (const w of confirmedWrites(journal, plan, op.operationId)) {
       const k = posKey(w.x, w.y, w.z);
       if (keys.has(k)) continue;
@@ -62,18 +115,75 @@ export function definePart(
     }
   }
   if (points.length === 0) return fail(mcbError("invalid_request", `${sources.length === 1 ? `operation ${sources[0]!.op.operationId}` : "the operations"} wrote no blocks`, { reason: "empty_mask" }));
+  const mask = sortedMask(points);
+  const bounds = boundsOf(mask)!;
+  const overlap = overlapOf(journal, projectId, keys, bounds, null);
+  if (!overlap.ok) return overlap;
+  const ids = sources.map((s) => s.op.operationId);
+  return ok({ partId, projectId, name: checked.value, operationId: ids[0]!, ...(ids.length > 1 ? { operationIds: ids } : {}), createdAt: now, bounds, mask, revision: 1 });
+}
+
+/** part_rename: a new name, unique among the project's active parts. */
+export function renamePart(journal: Journal, part: PartRecord, name: unknown): Result<PartRecord> {
+  const checked = checkName(journal, part.projectId, name, part.partId);
+  if (!checked.ok) return checked;
+  const renamed = { ...part, name: checked.value, revision: (part.revision ?? 1) + 1 };
+  journal.updatePart(renamed);
+  return ok(renamed);
+}
+
+function sortedMask(points: [number, number, number][]): Int32Array {
   points.sort((a, b) => a[1] - b[1] || a[2] - b[2] || a[0] - b[0]);
   const mask = new Int32Array(points.length * 3);
   points.forEach((p, i) => mask.set(p, i * 3));
-  const bounds = boundsOf(mask)!;
-  for (const other of journal.listParts(sources[0]!.op.projectId)) {
-    if (other.name === name) return fail(mcbError("invalid_request", `a part named ${JSON.stringify(name)} exists`, { reason: "duplicate_name", part_id: other.partId }));
-    if (!boxesIntersect(other.bounds, bounds)) continue;
-    for (let i = 0; i < other.mask.length; i += 3) {
-      if (keys.has(posKey(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!)))
-        return fail(mcbError("invalid_request", `mask overlaps part ${other.partId}`, { reason: "part_overlap", part_id: other.partId }));
+  return mask;
+}
+
+/**
+ * After an undo operation ran (whatever its status): the positions it restored leave the parts
+ * defined from the operation it undid (a part left empty is retired), and, when it undid an undo
+ * (a redo), come back to the parts defined from the operation that undo had undone (where no other
+ * active part has taken them meanwhile). Returns the parts changed.
+ */
+export function partsAfterUndo(journal: Journal, plans: (planId: string) => PreparedPlan, undo: OperationRecord): PartRecord[] {
+  if (undo.kind !== "undo" || undo.undoOf === null) return [];
+  const restored = confirmedWrites(journal, plans(undo.planId), undo.operationId);
+  if (restored.length === 0) return [];
+  const keys = new Set(restored.map((w) => posKey(w.x, w.y, w.z)));
+  const changed: PartRecord[] = [];
+  const parts = journal.listParts(undo.projectId);
+  for (const p of parts) {
+    if (!partIds(p).includes(undo.undoOf) || p.mask.length === 0) continue;
+    const points: [number, number, number][] = [];
+    for (let i = 0; i < p.mask.length; i += 3) if (!keys.has(posKey(p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!))) points.push([p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!]);
+    if (points.length * 3 === p.mask.length) continue;
+    const mask = sortedMask(points);
+    changed.push({ ...p, mask, bounds: boundsOf(mask) ?? p.bounds, revision: (p.revision ?? 1) + 1, ...(points.length === 0 ? { retired: true } : {}) });
+  }
+  const undone = journal.getOperation(undo.undoOf);
+  if (undone?.kind === "undo" && undone.undoOf !== null) {
+    const taken = new Set<string>();
+    for (const p of parts) if (p.retired !== true) for (let i = 0; i < p.mask.length; i += 3) taken.add(posKey(p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!));
+    for (const p of parts) {
+      if (!partIds(p).includes(undone.undoOf)) continue;
+      if (p.retired === true && parts.some((o) => o.retired !== true && o.name === p.name)) continue; // its name went to another part
+      const own = new Set<string>();
+      const points: [number, number, number][] = [];
+      for (let i = 0; i < p.mask.length; i += 3) {
+        own.add(posKey(p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!));
+        points.push([p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!]);
+      }
+      const before = points.length;
+      for (const w of restored) {
+        const k = posKey(w.x, w.y, w.z);
+        if (!own.has(k) && !taken.has(k)) points.push([w.x, w.y, w.z]);
+      }
+      if (points.length === before) continue;
+      const mask = sortedMask(points);
+      const { retired: _retired, ...rest } = p;
+      changed.push({ ...rest, mask, bounds: boundsOf(mask)!, revision: (p.revision ?? 1) + 1 });
     }
   }
-  const ids = sources.map((s) => s.op.operationId);
-  return ok({ partId, projectId: sources[0]!.op.projectId, name, operationId: ids[0]!, ...(ids.length > 1 ? { operationIds: ids } : {}), createdAt: now, bounds, mask });
+  for (const p of changed) journal.updatePart(p);
+  return changed;
 }

@@ -7,6 +7,8 @@ import type { PlanContent } from "./PreparedPlan.js";
 import type { EngineLimits, ProjectConfig } from "./Project.js";
 import { ConnectionRules } from "./ConnectionRules.js";
 import { planConnections, type ConnectionMode } from "./Connections.js";
+import { ManualEditTally, mergeOutcome, type ManualEditPolicy, type ManualEditsView } from "./ManualEdits.js";
+import { TOUCHED, type StandingIndex } from "./StandingIndex.js";
 import { WriteSetBuilder } from "./WriteSet.js";
 import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
@@ -31,6 +33,18 @@ export interface BuildPrepareInput {
    * own `connections` ("auto" when absent); "pinned" for a compiled plan (schematics, terrain).
    */
   readonly connections?: ConnectionMode;
+  /**
+   * Where a person changed a block since we wrote it (or placed it where we never built) and the
+   * new design differs: "refuse" (default) refuses the plan with the exact positions; "keep"
+   * leaves those blocks as the person made them and prepares the rest.
+   */
+  readonly on_manual_edit?: ManualEditPolicy;
+  /**
+   * Positions of people's edits to write over anyway, after an explicit owner decision: each must
+   * be a person's edit this plan meets, conflicting or kept (others are refused), at most
+   * `maxExpectedBlocks`.
+   */
+  readonly replace?: readonly Vec3[];
 }
 
 export interface PrepareDeps {
@@ -40,12 +54,16 @@ export interface PrepareDeps {
   readonly journal: Journal;
   readonly limits: EngineLimits;
   readonly connections: ConnectionRules;
+  /** Our standing writes (G0), caught up with the journal by the caller. */
+  readonly index: StandingIndex;
 }
 
 export interface PreparedContent {
   readonly content: PlanContent;
   /** Notes for the caller (connection decisions), shown with the plan's warnings. */
   readonly notes: readonly string[];
+  /** What the three-way merge kept or replaced of people's edits. */
+  readonly manualEdits: ManualEditsView;
 }
 
 function filterMatches(f: SourceFilter, state: string): boolean {
@@ -137,6 +155,10 @@ export async function prepareContent(
 
   const expected = checkExpectedShape(deps.registry, input.expected_blocks, pos, n, limits.maxExpectedBlocks);
   if (!expected.ok) return expected;
+  const policy = input.on_manual_edit ?? "refuse";
+  if (policy !== "refuse" && policy !== "keep") return fail(mcbError("invalid_request", 'on_manual_edit must be "refuse" or "keep"', { reason: "on_manual_edit", allowed: ["refuse", "keep"] }));
+  const replace = replaceSet(input.replace, limits.maxExpectedBlocks);
+  if (!replace.ok) return replace;
 
   const blockData = blockDataOf(deps.registry, plan);
   if (blockData !== null && !blockData.ok) return blockData;
@@ -153,17 +175,25 @@ export async function prepareContent(
   const mayWrite = (x: number, y: number, z: number): string | null =>
     !inBox(area, x, y, z) ? "outside the project area" : mask !== null && !mask.has(posKey(x, y, z)) ? "outside the part" : null;
   const joined = await planConnections(deps.connections, deps.adapter, keptPos, kept.map((i) => plan.palette[desired[i]!]!), mode, mayWrite);
+  const entries = deps.index.entries(pos);
+  const tally = new ManualEditTally(limits.conflictSampleSize);
+  const replaced = new Set<string>();
+  const notes = [...joined.notes];
   const desiredOf = new Array<string | undefined>(n);
   kept.forEach((i, k) => (desiredOf[i] = joined.desired[k]!));
   const neighbours = joined.neighbours;
   let nb = 0;
   const out = new WriteSetBuilder();
   /** Adds the existing neighbours that sort before position i (plan order is kept). */
+  // A neighbour joining back is our side effect: never written where a person edited the block.
   const addNeighboursBefore = (x: number, y: number, z: number): void => {
     for (; nb < neighbours.length; nb++) {
       const u = neighbours[nb]!;
       if ((u.y - y || u.z - z || u.x - x) >= 0) return;
-      out.add(u.x, u.y, u.z, u.before, u.digest, u.after);
+      const e = deps.index.entryAt(u.x, u.y, u.z);
+      if (mergeOutcome(deps.index.standing(e), (e & TOUCHED) !== 0, { state: u.before, digest: u.digest }, { state: u.after, dataDigest: null }) === "write")
+        out.add(u.x, u.y, u.z, u.before, u.digest, u.after);
+      else notes.push(`${u.before} at ${u.x} ${u.y} ${u.z} was placed or changed by hand: it keeps its connections (not joined to the build)`);
     }
   };
   let unchanged = 0;
@@ -192,9 +222,25 @@ export async function prepareContent(
       continue;
     }
     const data = blockData?.ok ? (blockData.value.get(posKey(x, y, z)) ?? null) : null;
-    if (c === d && (data === null || sha256(data) === dc)) {
+    const g0 = deps.index.standing(entries[i]!);
+    const outcome = mergeOutcome(g0, (entries[i]! & TOUCHED) !== 0, { state: c, digest: dc }, { state: d, dataDigest: data === null ? null : sha256(data) });
+    if (outcome === "unchanged") {
       unchanged++;
       continue;
+    }
+    if (outcome !== "write") {
+      // A person's edit: kept (the design there is unchanged, or on_manual_edit "keep"), refused,
+      // or written over because the owner named it in replace.
+      const edit = { pos: { x, y, z }, expected: g0?.state ?? null, actual: c, new: d };
+      const key = posKey(x, y, z);
+      if (replace.value?.has(key) === true) {
+        replaced.add(key);
+        tally.replace(edit, outcome === "conflict");
+      } else {
+        if (outcome === "kept" || policy === "keep") tally.keep(edit, outcome === "conflict");
+        else tally.refuse(edit);
+        continue;
+      }
     }
     // Existing block-entity data is never destroyed: not by another block, not by other data (undo
     // could not bring it back: the journal keeps its digest, not the data).
@@ -215,6 +261,24 @@ export async function prepareContent(
     return fail(mcbError("stale_snapshot", `${staleCount} expected blocks changed since they were inspected`, { count: staleCount, sample: stale }));
   if (entityLossCount > 0)
     return fail(mcbError("unsupported_block", `${entityLossCount} positions hold block-entity data that the plan would destroy`, { reason: "block_entity_data", count: entityLossCount, sample: entityLoss }));
+  if (replace.value !== null && replaced.size < replace.value.size) {
+    const extra = [...replace.value.keys()].filter((k) => !replaced.has(k));
+    return fail(
+      mcbError("invalid_request", `replace names ${extra.length} positions where this plan meets no person's edit; name only positions a conflict or manual_edits listed`, {
+        reason: "replace_not_manual_edit",
+        count: extra.length,
+        sample: extra.slice(0, SAMPLE).map((k) => replace.value!.get(k)!),
+      }),
+    );
+  }
+  if (tally.refusedCount > 0)
+    return fail(
+      mcbError(
+        "conflict",
+        `${tally.refusedCount === 1 ? "1 block" : `${tally.refusedCount} blocks`} of this plan ${tally.refusedCount === 1 ? "was" : "were"} changed by hand (after we built there, or where we never built) and the new design differs; nothing was prepared. Keep them (on_manual_edit: "keep"), change the design, or, only if the owner says so, name them in replace`,
+        tally.refusal(),
+      ),
+    );
 
   // Dependencies that are also written are covered by the write's own compare-and-set.
   let depPos = new Int32Array(0);
@@ -231,7 +295,8 @@ export async function prepareContent(
   const depRead = await readPositions(deps.adapter, depPos);
   out.setDependencies(depPos, depRead.states, depRead.digests);
   return ok({
-    notes: joined.notes,
+    notes,
+    manualEdits: tally.view(),
     content: out.build({
       projectId: project.projectId,
       kind: "build",
@@ -244,6 +309,22 @@ export async function prepareContent(
       filtered,
     }),
   });
+}
+
+/** `replace` as a map from position key to position; null when absent. */
+function replaceSet(list: readonly Vec3[] | undefined, max: number): Result<Map<string, Vec3> | null> {
+  if (list === undefined) return ok(null);
+  if (!Array.isArray(list)) return fail(mcbError("invalid_request", "replace must be an array of {x, y, z}", { reason: "replace" }));
+  if (list.length > max) return fail(mcbError("budget_exceeded", `replace has ${list.length} positions; at most ${max}`, { reason: "replace", limit: max }));
+  const out = new Map<string, Vec3>();
+  for (const [i, p] of list.entries()) {
+    if (typeof p !== "object" || p === null || ![p.x, p.y, p.z].every(Number.isSafeInteger))
+      return fail(mcbError("invalid_request", `replace entry ${i} must be an integer position {x, y, z}`, { reason: "replace", index: i }));
+    const key = posKey(p.x, p.y, p.z);
+    if (out.has(key)) return fail(mcbError("invalid_request", `replace names ${key} twice`, { reason: "replace", index: i }));
+    out.set(key, { x: p.x, y: p.y, z: p.z });
+  }
+  return ok(out);
 }
 
 /** The plan's block data by position; each must be at a block that has a block entity. */

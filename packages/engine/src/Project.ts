@@ -17,8 +17,6 @@ export interface EngineLimits {
   readonly conflictSampleSize: number;
   /** Entries per region_changes page. */
   readonly changePageLimit: number;
-  /** Changes remembered for region_changes before older cursors need a resync. */
-  readonly changeFeedCapacity: number;
   /** Journal size above which build_apply refuses new operations (disk quota, DESIGN §15). */
   readonly maxJournalBytes: number;
   /** Sampled columns in one region_surface. */
@@ -43,7 +41,6 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   planTtlMs: 10 * 60 * 1000,
   conflictSampleSize: 16,
   changePageLimit: 100,
-  changeFeedCapacity: 200_000,
   maxJournalBytes: 8 * 1024 ** 3,
   maxSurfaceColumns: 4096,
   operationPageLimit: 50,

@@ -21,7 +21,8 @@ export interface ProjectContextView {
   readonly limits: Readonly<Record<string, number>>;
   readonly capabilities: Readonly<Record<string, boolean>>;
   readonly material_catalog: CatalogSummary;
-  readonly parts: readonly { readonly part_id: string; readonly name: string; readonly count: number }[];
+  /** Active parts first, then retired ones (emptied by undo), each in creation order; at most 32. */
+  readonly parts: readonly { readonly part_id: string; readonly name: string; readonly count: number; readonly retired: boolean }[];
   readonly parts_truncated: boolean;
   readonly recent_operations: readonly { readonly operation_id: string; readonly kind: string; readonly status: string; readonly written: number; readonly total: number }[];
   /** Operations awaiting administrator recovery: no new writes start until they are decided. */
@@ -42,7 +43,8 @@ export function projectContext(
   journal: Journal,
   cursor: string,
 ): ProjectContextView {
-  const parts = journal.listParts(project.projectId);
+  const all = journal.listParts(project.projectId);
+  const parts = [...all.filter((p) => p.retired !== true), ...all.filter((p) => p.retired === true)];
   return {
     schema_version: 1,
     project_id: project.projectId,
@@ -78,9 +80,11 @@ export function projectContext(
       region_surface: true,
       operation_list: true,
       crash_recovery: true,
+      manual_edit_merge: true,
+      part_diff: true,
     },
     material_catalog: catalog,
-    parts: parts.slice(0, PARTS).map((p) => ({ part_id: p.partId, name: p.name, count: p.mask.length / 3 })),
+    parts: parts.slice(0, PARTS).map((p) => ({ part_id: p.partId, name: p.name, count: p.mask.length / 3, retired: p.retired === true })),
     parts_truncated: parts.length > PARTS,
     recent_operations: journal.listOperations(project.projectId, {}, RECENT).map((o) => ({
       operation_id: o.operationId,

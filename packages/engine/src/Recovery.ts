@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { getBit, posKey } from "./Geometry.js";
 import type { Journal, OperationRecord } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
@@ -47,7 +48,7 @@ export async function reviewRecovery(
   plan: PreparedPlan,
   op: OperationRecord,
   now: number,
-): Promise<{ review: RecoveryReview; mask: Int32Array; unconfirmedAfter: number }> {
+): Promise<{ review: RecoveryReview; unconfirmedAfter: number; unfinished: { pos: number[]; states: string[]; ours: boolean[] } }> {
   const { indices: idx, unfinished } = recoveryMask(journal, op.operationId);
   let unconfirmedAfter = 0;
   const mask = new Int32Array(idx.length * 3);
@@ -55,14 +56,21 @@ export async function reviewRecovery(
   const current = await readPositions(adapter, mask);
   let matchesBefore = 0, matchesAfter = 0, foreignStates = 0;
   const hash = createHash("sha256").update(`mcb-recovery/1\0${op.operationId}\0`);
+  const open = { pos: [] as number[], states: [] as string[], ours: [] as boolean[] };
   idx.forEach((i, k) => {
     const c = current.states[k]!;
     const d = current.digests[k] ?? "";
+    const known = c === plan.states[plan.before[i]!] || c === plan.states[plan.after[i]!];
     if (c === plan.states[plan.before[i]!]) matchesBefore++;
     else if (c === plan.states[plan.after[i]!]) {
       matchesAfter++;
       if (unfinished.has(i)) unconfirmedAfter++;
     } else foreignStates++;
+    if (unfinished.has(i)) {
+      open.pos.push(mask[k * 3]!, mask[k * 3 + 1]!, mask[k * 3 + 2]!);
+      open.states.push(c);
+      open.ours.push(known);
+    }
     hash.update(`${posKey(mask[k * 3]!, mask[k * 3 + 1]!, mask[k * 3 + 2]!)}=${c}#${d}\n`);
   });
   return {
@@ -76,7 +84,52 @@ export async function reviewRecovery(
       currentDigest: hash.digest("hex"),
       sampledAtMillis: now,
     },
-    mask,
     unconfirmedAfter,
+    unfinished: open,
   };
+}
+
+/**
+ * recovery abandon: leaves every block as it is and ends the operation `failed`. Its confirmed
+ * writes stay undoable (checked undo restores them where the world still holds them). The
+ * unfinished slice's positions are uncertain: recorded as touches, so no earlier undo writes
+ * there blindly, and the merge takes them as they are — a `baseline` where they hold the plan's
+ * base or result, a person's edit where they hold something else. Refused (invalid_request,
+ * stale_digest) when the reviewed blocks changed since the review that produced `expectedDigest`.
+ */
+export async function abandonRecovery(
+  journal: Journal,
+  adapter: WorldAdapter,
+  plan: PreparedPlan,
+  op: OperationRecord,
+  expectedDigest: unknown,
+  now: number,
+): Promise<Result<OperationRecord>> {
+  const { review, unconfirmedAfter, unfinished } = await reviewRecovery(journal, adapter, plan, op, now);
+  if (expectedDigest !== review.currentDigest) return fail(mcbError("invalid_request", "the reviewed blocks changed (or the digest is wrong); review again", { reason: "stale_digest" }));
+  const pick = (ours: boolean): [Int32Array, string[]] => {
+    const pos: number[] = [], states: string[] = [];
+    unfinished.ours.forEach((o, k) => {
+      if (o !== ours) return;
+      pos.push(unfinished.pos[k * 3]!, unfinished.pos[k * 3 + 1]!, unfinished.pos[k * 3 + 2]!);
+      states.push(unfinished.states[k]!);
+    });
+    return [Int32Array.from(pos), states];
+  };
+  const [basePos, baseStates] = pick(true);
+  const [foreignPos, foreignStates] = pick(false);
+  if (basePos.length > 0) journal.addTouches(basePos, baseStates, { kind: "baseline" });
+  if (foreignPos.length > 0) journal.addTouches(foreignPos, foreignStates);
+  const done: OperationRecord = {
+    ...op,
+    status: "failed",
+    counters: { ...op.counters, unconfirmed: unconfirmedAfter },
+    updatedAt: now,
+    error: {
+      code: "abandoned",
+      message: `recovery abandoned by an administrator: ${review.matchesAfter} blocks match the plan, ${review.matchesBefore} the original, ${review.foreignStates} neither; world left as is. Undo restores the ${op.counters.written} confirmed writes; the ${unfinished.states.length} blocks of the unfinished slice stay as they are`,
+    },
+  };
+  journal.commit(done, null, null);
+  return ok(done);
 }

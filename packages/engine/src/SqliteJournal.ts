@@ -1,11 +1,20 @@
+import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import type { Box3 } from "@mcb/recipe";
-import type { Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchList } from "./Journal.js";
+import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchKind, TouchList } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { decodePreparedPlan, encodePreparedPlan } from "./PreparedPlan.js";
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
+
+/** Tables added by schema 3: settings (event cursor, journal id, gap), the standing-write index. */
+const SCHEMA_3_TABLES = `
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS index_entries (id INTEGER PRIMARY KEY, value TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS index_sections (cx INTEGER NOT NULL, cy INTEGER NOT NULL, cz INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY (cx, cy, cz)) STRICT, WITHOUT ROWID;
+`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
@@ -23,10 +32,11 @@ CREATE TABLE IF NOT EXISTS slices (
   max_x INTEGER NOT NULL, max_y INTEGER NOT NULL, max_z INTEGER NOT NULL,
   digests TEXT, PRIMARY KEY (op_id, slice_no)) STRICT, WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS slices_seq ON slices (seq) WHERE written IS NOT NULL;
-CREATE TABLE IF NOT EXISTS touches (seq INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL, state TEXT) STRICT;
+CREATE TABLE IF NOT EXISTS touches (seq INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL, state TEXT, kind INTEGER NOT NULL DEFAULT 0) STRICT;
 CREATE INDEX IF NOT EXISTS touches_seq ON touches (seq);
 CREATE TABLE IF NOT EXISTS parts (
   part_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL, mask BLOB NOT NULL) STRICT;
+${SCHEMA_3_TABLES}
 `;
 
 /**
@@ -39,6 +49,16 @@ ALTER TABLE operations ADD COLUMN kind TEXT;
 ALTER TABLE operations ADD COLUMN part_id TEXT;
 UPDATE operations SET kind = json_extract(body, '$.kind');
 UPDATE meta SET value = 2 WHERE key = 'schema';
+`;
+
+/**
+ * Schema 2 → 3: touches get a kind (old rows: external); settings, and the standing-write index,
+ * empty (the engine folds the whole history into it on first use).
+ */
+const MIGRATE_2_TO_3 = `
+ALTER TABLE touches ADD COLUMN kind INTEGER NOT NULL DEFAULT 0;
+${SCHEMA_3_TABLES}
+UPDATE meta SET value = 3 WHERE key = 'schema';
 `;
 
 interface SliceRow {
@@ -89,6 +109,7 @@ export class SqliteJournal implements Journal {
   /** Path of the database file. */
   readonly file: string;
   private readonly s;
+  private readonly id: string;
 
   constructor(file: string) {
     this.file = file;
@@ -102,6 +123,10 @@ export class SqliteJournal implements Journal {
       this.db.transaction(() => this.db.exec(MIGRATE_1_TO_2)).immediate();
       version = 2;
     }
+    if (version === 2) {
+      this.db.transaction(() => this.db.exec(MIGRATE_2_TO_3)).immediate();
+      version = 3;
+    }
     if (version === undefined) {
       this.db.exec(SCHEMA);
       this.db.prepare("INSERT OR IGNORE INTO meta VALUES ('schema', ?), ('seq', 0)").run(SCHEMA_VERSION);
@@ -110,6 +135,13 @@ export class SqliteJournal implements Journal {
       throw new Error(`journal ${file} has schema ${version}; this mcb reads schema ${SCHEMA_VERSION}`);
     }
     const db = this.db;
+    let id = db.prepare("SELECT value FROM settings WHERE key = 'journal_id'").pluck().get() as string | undefined;
+    if (id === undefined) {
+      id = randomBytes(8).toString("hex");
+      db.prepare("INSERT OR IGNORE INTO settings VALUES ('journal_id', ?)").run(id);
+      id = db.prepare("SELECT value FROM settings WHERE key = 'journal_id'").pluck().get() as string;
+    }
+    this.id = id;
     this.s = {
       putPlan: db.prepare("INSERT INTO plans VALUES (?, ?, ?)"),
       getPlan: db.prepare("SELECT body FROM plans WHERE plan_id = ?").pluck(),
@@ -135,11 +167,21 @@ export class SqliteJournal implements Journal {
       slicesAfter: db.prepare(
         "SELECT * FROM slices WHERE written IS NOT NULL AND seq > ? AND min_x <= ? AND max_x >= ? AND min_y <= ? AND max_y >= ? AND min_z <= ? AND max_z >= ? ORDER BY seq",
       ),
-      touch: db.prepare("INSERT INTO touches VALUES (?, ?, ?, ?, ?)"),
+      touch: db.prepare("INSERT INTO touches VALUES (?, ?, ?, ?, ?, ?)"),
       touchesAfter: db.prepare(
-        "SELECT seq, x, y, z, state FROM touches WHERE seq > ? AND x BETWEEN ? AND ? AND y BETWEEN ? AND ? AND z BETWEEN ? AND ? ORDER BY seq, rowid",
+        "SELECT seq, x, y, z, state, kind, rowid FROM touches WHERE seq > ? AND x BETWEEN ? AND ? AND y BETWEEN ? AND ? AND z BETWEEN ? AND ? ORDER BY seq, rowid",
       ).raw(),
+      getSetting: db.prepare("SELECT value FROM settings WHERE key = ?").pluck(),
+      setSetting: db.prepare("INSERT INTO settings VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
+      indexSeq: db.prepare("SELECT value FROM meta WHERE key = 'index_seq'").pluck(),
+      setIndexSeq: db.prepare("INSERT INTO meta VALUES ('index_seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
+      indexEntries: db.prepare("SELECT value FROM index_entries ORDER BY id").pluck(),
+      addIndexEntry: db.prepare("INSERT INTO index_entries VALUES (?, ?)"),
+      indexSection: db.prepare("SELECT body FROM index_sections WHERE cx = ? AND cy = ? AND cz = ?").pluck(),
+      putIndexSection: db.prepare("INSERT INTO index_sections VALUES (?, ?, ?, ?) ON CONFLICT (cx, cy, cz) DO UPDATE SET body = excluded.body"),
       putPart: db.prepare("INSERT INTO parts VALUES (?, ?, ?, ?, ?)"),
+      updatePart: db.prepare("UPDATE parts SET body = ?, mask = ? WHERE part_id = ?"),
+      deletePart: db.prepare("DELETE FROM parts WHERE part_id = ?"),
       getPart: db.prepare("SELECT body, mask FROM parts WHERE part_id = ?"),
       listParts: db.prepare("SELECT body, mask FROM parts WHERE project_id = ? ORDER BY created_at, part_id"),
     };
@@ -223,28 +265,100 @@ export class SqliteJournal implements Journal {
     return rows.map(toSlice);
   }
 
-  addTouches(positions: Int32Array, states?: readonly (string | null)[]): number {
+  addTouches(positions: Int32Array, states?: readonly (string | null)[], options: { readonly kind?: TouchKind; readonly eventCursor?: string } = {}): number {
+    const kind = options.kind === "baseline" ? 1 : 0;
     return this.db.transaction((): number => {
       const seq = this.s.nextSeq.get() as number;
-      for (let i = 0; i < positions.length; i += 3) this.s.touch.run(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!, states?.[i / 3] ?? null);
+      for (let i = 0; i < positions.length; i += 3) this.s.touch.run(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!, states?.[i / 3] ?? null, kind);
+      if (options.eventCursor !== undefined) this.s.setSetting.run("event_cursor", options.eventCursor);
       return seq;
     }).immediate();
   }
 
   touchesAfter(afterSeq: number, box: Box3): TouchList {
-    const rows = this.s.touchesAfter.all(afterSeq, box.minX, box.maxX, box.minY, box.maxY, box.minZ, box.maxZ) as [number, number, number, number, string | null][];
+    const rows = this.s.touchesAfter.all(afterSeq, box.minX, box.maxX, box.minY, box.maxY, box.minZ, box.maxZ) as [number, number, number, number, string | null, number, number][];
     const quads = new Float64Array(rows.length * 4);
-    rows.forEach((r, i) => quads.set([r[0], r[1], r[2], r[3]], i * 4));
-    return { quads, states: rows.map((r) => r[4]) };
+    const kinds = new Uint8Array(rows.length);
+    const order = new Float64Array(rows.length);
+    rows.forEach((r, i) => {
+      quads.set([r[0], r[1], r[2], r[3]], i * 4);
+      kinds[i] = r[5];
+      order[i] = r[6];
+    });
+    return { quads, states: rows.map((r) => r[4]), kinds, rows: order };
   }
 
   headSeq(): number {
     return this.s.headSeq.get() as number;
   }
 
+  eventCursor(): string | null {
+    return (this.s.getSetting.get("event_cursor") as string | undefined) ?? null;
+  }
+
+  saveEventCursor(cursor: string): void {
+    this.s.setSetting.run("event_cursor", cursor);
+  }
+
+  markGap(eventCursor: string): number {
+    return this.db.transaction((): number => {
+      const seq = this.s.nextSeq.get() as number;
+      this.s.setSetting.run("gap_seq", String(seq));
+      this.s.setSetting.run("event_cursor", eventCursor);
+      return seq;
+    }).immediate();
+  }
+
+  lastGapSeq(): number {
+    return Number((this.s.getSetting.get("gap_seq") as string | undefined) ?? 0);
+  }
+
+  journalId(): string {
+    return this.id;
+  }
+
+  indexHead(): IndexHead {
+    return { seq: (this.s.indexSeq.get() as number | undefined) ?? 0, entries: this.s.indexEntries.all() as string[] };
+  }
+
+  indexSections(keys: readonly string[]): Map<string, Uint32Array> {
+    const out = new Map<string, Uint32Array>();
+    for (const key of keys) {
+      const [cx, cy, cz] = key.split(",").map(Number) as [number, number, number];
+      const body = this.s.indexSection.get(cx, cy, cz) as Buffer | undefined;
+      if (body === undefined) continue;
+      const raw = inflateRawSync(body);
+      if (raw.length !== 4096 * 4) throw new Error(`journal index section ${key}: ${raw.length} bytes, expected ${4096 * 4}`);
+      const s = new Uint32Array(4096);
+      new Uint8Array(s.buffer).set(raw);
+      out.set(key, s);
+    }
+    return out;
+  }
+
+  saveIndex(seq: number, newEntries: readonly string[], sections: ReadonlyMap<string, Uint32Array>): void {
+    const bodies = [...sections].map(([key, s]) => [key.split(",").map(Number), deflateRawSync(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), { level: 1 })] as const);
+    this.db.transaction(() => {
+      let id = (this.db.prepare("SELECT count(*) FROM index_entries").pluck().get() as number) + 1;
+      for (const e of newEntries) this.s.addIndexEntry.run(id++, e);
+      for (const [[cx, cy, cz], body] of bodies) this.s.putIndexSection.run(cx!, cy!, cz!, body);
+      this.s.setIndexSeq.run(seq);
+    }).immediate();
+  }
+
   putPart(part: PartRecord): void {
     const { mask, ...meta } = part;
     this.s.putPart.run(part.partId, part.projectId, part.createdAt, JSON.stringify(meta), Buffer.from(mask.buffer, mask.byteOffset, mask.byteLength));
+  }
+
+  updatePart(part: PartRecord): void {
+    const { mask, ...meta } = part;
+    const r = this.s.updatePart.run(JSON.stringify(meta), Buffer.from(mask.buffer, mask.byteOffset, mask.byteLength), part.partId);
+    if (r.changes !== 1) throw new Error(`unknown part ${part.partId}`);
+  }
+
+  deletePart(partId: string): void {
+    this.s.deletePart.run(partId);
   }
 
   getPart(partId: string): PartRecord | null {

@@ -1,4 +1,5 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { getBit } from "./Geometry.js";
 import type { ConflictSample, Journal, OperationRecord } from "./Journal.js";
 import { TERMINAL_STATUSES } from "./Journal.js";
 import { ownership } from "./Ownership.js";
@@ -11,6 +12,8 @@ export interface UndoContent {
   readonly content: PlanContent;
   /** Confirmed writes that will not be restored, and why. */
   readonly conflicts: { readonly count: number; readonly sample: readonly ConflictSample[] };
+  /** Positions of slices never confirmed (an abandoned recovery's unfinished slice): not restored. */
+  readonly uncertain: number;
 }
 
 /**
@@ -31,7 +34,7 @@ export async function prepareUndoContent(
   if (!TERMINAL_STATUSES.has(op.status)) return fail(mcbError("busy", `operation ${op.operationId} is still ${op.status}`));
   if (op.undoneBy !== null)
     return fail(mcbError("invalid_request", `operation ${op.operationId} was already undone by ${op.undoneBy}; undo that operation to redo it`, { reason: "already_undone", undone_by: op.undoneBy }));
-  if (!op.undoable) return fail(mcbError("invalid_request", `operation ${op.operationId} has uncertain history (abandoned recovery); undo is unavailable`, { reason: "undo_unavailable" }));
+  if (!op.undoable) return fail(mcbError("invalid_request", `operation ${op.operationId} has uncertain history (abandoned by an earlier version of mcb); undo is unavailable`, { reason: "undo_unavailable" }));
   const plan = plans(op.planId);
   if (plan.worldId !== world.worldId || plan.epoch !== world.epoch)
     return fail(mcbError("stale_snapshot", "the world was restored or replaced since this operation; its undo no longer applies", { reason: "epoch" }));
@@ -69,5 +72,7 @@ export async function prepareUndoContent(
     unchanged: 0,
     filtered: 0,
   });
-  return ok({ content, conflicts: { count, sample } });
+  let uncertain = 0;
+  for (const s of journal.slices(op.operationId)) if (s.written === null) for (let off = 0; off < s.end - s.start; off++) if (getBit(s.intent, off)) uncertain++;
+  return ok({ content, conflicts: { count, sample }, uncertain });
 }

@@ -1,6 +1,7 @@
 import type { Box3 } from "@mcb/recipe";
 import { boundsOf, boxJson, type Vec3 } from "./Geometry.js";
 import type { ConflictSample, OperationRecord, OperationStatus } from "./Journal.js";
+import type { ManualEditsView } from "./ManualEdits.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 
 /** Wire shapes (snake_case, as in PROTOCOL.md) of engine responses. */
@@ -57,7 +58,7 @@ export function operationView(op: OperationRecord, cancelRequested: boolean): Op
     counters: { total: c.total, written: c.written, skipped: c.skipped, conflicts: c.conflicts, slices_done: c.slicesDone, slices_total: c.slicesTotal, unconfirmed: c.unconfirmed ?? 0 },
     conflicts: op.conflictSample.map(conflictView),
     error: op.error,
-    undoable: op.undoable,
+    undoable: op.undoable && op.undoneBy === null,
     undone_by: op.undoneBy,
     cancel_requested: cancelRequested,
     created_at: new Date(op.createdAt).toISOString(),
@@ -82,11 +83,21 @@ export interface PrepareView {
   readonly materials: readonly { readonly state: string; readonly count: number }[];
   readonly materials_truncated: boolean;
   readonly warnings: readonly string[];
+  /** The three-way merge with people's edits (see `ManualEdits`). */
+  readonly manual_edits: ManualEditsView;
 }
+
+/** operation_undo_prepare's answer. */
+export type UndoPrepareView = PrepareView & {
+  readonly undo_of: string;
+  readonly conflicts: { readonly count: number; readonly sample: readonly ConflictView[] };
+  /** Positions of a slice never confirmed (an abandoned recovery): left as they are, never written blindly. */
+  readonly uncertain_blocks: number;
+};
 
 const MATERIALS = 32;
 
-export function prepareView(plan: PreparedPlan, warnings: readonly string[]): PrepareView {
+export function prepareView(plan: PreparedPlan, warnings: readonly string[], manualEdits: ManualEditsView): PrepareView {
   const counts = new Map<number, number>();
   for (const a of plan.after) counts.set(a, (counts.get(a) ?? 0) + 1);
   const materials = [...counts]
@@ -106,5 +117,6 @@ export function prepareView(plan: PreparedPlan, warnings: readonly string[]): Pr
     materials: materials.slice(0, MATERIALS),
     materials_truncated: materials.length > MATERIALS,
     warnings,
+    manual_edits: manualEdits,
   };
 }

@@ -1,4 +1,5 @@
-export { Engine, type EngineOptions, type ApplyInput, type UndoPrepareView } from "./Engine.js";
+export { Engine, type EngineOptions } from "./Engine.js";
+export type { ApplyInput } from "./ApplyAdmission.js";
 export {
   HostCrash,
   isHostCrash,
@@ -19,17 +20,20 @@ export {
   type WorldEvent,
   type WorldInfo,
 } from "./WorldAdapter.js";
-export type { Journal, OperationStatus, OperationRecord, SliceRecord, PartRecord, ConflictSample } from "./Journal.js";
+export type { Journal, OperationStatus, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./Journal.js";
 export { MemoryJournal } from "./MemoryJournal.js";
 export { SqliteJournal } from "./SqliteJournal.js";
 export { DEFAULT_ENGINE_LIMITS, PROJECT_ID, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";
 export type { BuildPrepareInput, ExpectedBlock } from "./Prepare.js";
-export type { OperationStatusView, PrepareView, ConflictView } from "./Views.js";
+export type { OperationStatusView, PrepareView, ConflictView, UndoPrepareView } from "./Views.js";
 export { expandInspectedBlocks, type RegionInspectInput, type RegionInspectView, type InspectedBlock } from "./Inspect.js";
 export type { SurfaceInput, SurfaceView } from "./Surface.js";
 export type { OperationListInput, OperationListView, OperationSummary } from "./OperationList.js";
 export type { BlockChange, ChangePage } from "./ChangeFeed.js";
 export type { PartView } from "./Parts.js";
+export type { PartDiffView } from "./PartDiff.js";
+export { mergeOutcome, type MergeOutcome, type ManualEditPolicy, type ManualEditsView, type ManualEditSample, type Held, type Designed } from "./ManualEdits.js";
+export { coverBoxes } from "./BoxCover.js";
 export type { RecoveryReview } from "./Recovery.js";
 export type { ProjectContextView } from "./ProjectContext.js";
 export type { Vec3 } from "./Geometry.js";

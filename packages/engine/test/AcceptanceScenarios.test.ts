@@ -190,15 +190,21 @@ describe("§19 acceptance scenarios", () => {
           const wrong = await h.engine.recoveryAbandon(h.admin, { operation_id: op.operation_id, expected_digest: "0".repeat(64) });
           expect(wrong.ok || wrong.error).toMatchObject({ code: "invalid_request", details: { reason: "stale_digest" } });
           const abandoned = unwrap(await h.engine.recoveryAbandon(h.admin, { operation_id: op.operation_id, expected_digest: review.currentDigest }));
-          expect(abandoned).toMatchObject({ status: "failed", undoable: false });
+          expect(abandoned).toMatchObject({ status: "failed", undoable: true });
           // The counters account for every block of ours in the world: the unfinished slice's too.
           expect(abandoned.counters.unconfirmed).toBe({ read: 8, before_write: 0, mid_slice: 4, after_write: 8 }[point]);
           expect(abandoned.counters.written + abandoned.counters.unconfirmed).toBe(stones);
-          // World untouched by recovery; the unrelated block kept; undo refused; writes resume.
+          // World untouched by recovery; the unrelated block kept; writes resume.
           expect(countState(h, STONE)).toBe(stones);
           expect(h.world.stateAt(10, 64, 10)).toBe(GLASS);
-          const undo = await h.engine.operationUndoPrepare(h.agent, { operation_id: op.operation_id });
-          expect(undo.ok || undo.error).toMatchObject({ code: "invalid_request", details: { reason: "undo_unavailable" } });
+          // Checked undo still restores every confirmed write; the unfinished slice is reported, never written.
+          const undo = unwrap(await h.engine.operationUndoPrepare(h.agent, { operation_id: op.operation_id }));
+          expect([undo.changed_blocks, undo.conflicts.count, undo.uncertain_blocks]).toEqual([abandoned.counters.written, 0, review.positions - abandoned.counters.written]);
+          if (undo.changed_blocks > 0) {
+            unwrap(await h.engine.buildApply(h.agent, { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: `s6-undo-${point}` }));
+            await h.engine.settle();
+          }
+          expect(countState(h, STONE)).toBe(abandoned.counters.unconfirmed);
           const resumed = await h.build(boxRecipe({ x: 20, y: 64, z: 20 }, { x: 20, y: 64, z: 20 }, STONE));
           expect(resumed.status).toBe("applied");
         });
@@ -224,7 +230,7 @@ describe("§19 acceptance scenarios", () => {
   describe("7. lost change journal", () => {
     const region = { min: { x: 0, y: 60, z: 0 }, max: { x: 15, y: 70, z: 15 } };
 
-    it("a cursor from before a restart needs a resync; a fresh summary and cursor work", async () => {
+    it("a cursor from before a host restart (events lost) needs a resync; a fresh summary and cursor work", async () => {
       const h = await harness({ journal: "sqlite" });
       const start = unwrap(await h.engine.regionChanges(h.agent, region)).next_cursor;
       await h.build(boxRecipe({ x: 1, y: 64, z: 1 }, { x: 2, y: 64, z: 1 }, STONE));
@@ -245,24 +251,47 @@ describe("§19 acceptance scenarios", () => {
       expect(unwrap(await h.engine.regionChanges(h.agent, { ...region, since_cursor: fresh })).changes).toHaveLength(1);
     });
 
-    it("a gap in the world's event log and an overflowing feed both require a resync", async () => {
-      const h = await harness({ world: { eventRetention: 4 }, limits: { changeFeedCapacity: 64 } });
+    it("a gap in the world's event log requires a resync; a cursor from another journal too", async () => {
+      const h = await harness({ world: { eventRetention: 4 } });
       const cursor = unwrap(await h.engine.regionChanges(h.agent, region)).next_cursor;
       for (let i = 0; i < 6; i++) h.world.externalEdit(i, 64, 0, GLASS); // 6 events, only 4 retained
       const gap = await h.engine.regionChanges(h.agent, { ...region, since_cursor: cursor });
       expect(gap.ok || gap.error).toMatchObject({ code: "resync_required", details: { reason: "world event log lost continuity" } });
       const c2 = unwrap(await h.engine.regionChanges(h.agent, region)).next_cursor;
-      await h.build(boxRecipe({ x: 0, y: 65, z: 0 }, { x: 9, y: 65, z: 9 }, STONE)); // 100 changes > 64
-      const overflow = await h.engine.regionChanges(h.agent, { ...region, since_cursor: c2 });
-      expect(overflow.ok || overflow.error).toMatchObject({ code: "resync_required", details: { reason: "changes since the cursor were dropped" } });
+      await h.build(boxRecipe({ x: 0, y: 65, z: 0 }, { x: 9, y: 65, z: 9 }, STONE)); // 100 changes: all kept by the journal
+      const pages: number[] = [];
+      for (let c = c2, complete = false; !complete; ) {
+        const page = unwrap(await h.engine.regionChanges(h.agent, { ...region, since_cursor: c, limit: 30 }));
+        pages.push(page.changes.length);
+        ({ next_cursor: c, complete } = page);
+      }
+      expect(pages).toEqual([30, 30, 30, 10]);
+      const other = await harness();
+      const foreign = await other.engine.regionChanges(other.agent, { ...region, since_cursor: c2 });
+      expect(foreign.ok || foreign.error).toMatchObject({ code: "resync_required", details: { reason: "issued by another journal" } });
+    });
+
+    it("a cursor survives a restart of the process when the world kept its event log (edits made meanwhile are reported)", async () => {
+      const h = await harness({ journal: "sqlite" });
+      const start = unwrap(await h.engine.regionChanges(h.agent, region)).next_cursor;
+      await h.build(boxRecipe({ x: 1, y: 64, z: 1 }, { x: 2, y: 64, z: 1 }, STONE));
+      await h.reopen(); // the engine process restarts; the world (and its event log) keeps running
+      h.world.externalEdit(3, 64, 3, GLASS); // while the new engine has not pulled events yet
+      const page = unwrap(await h.engine.regionChanges(h.agent, { ...region, since_cursor: start }));
+      expect(page.changes.map((c) => [c.pos.x, c.state, c.source])).toEqual([
+        [1, STONE, "operation"],
+        [2, STONE, "operation"],
+        [3, GLASS, "external"],
+      ]);
     });
   });
 
   describe("10. unsupported data is rejected before writing", () => {
     it("replacing a chest (block-entity data) is refused; a same-material state edit keeps its data", async () => {
       const h = await harness();
-      h.world.externalEdit(0, 64, 0, "minecraft:chest[facing=north,type=single,waterlogged=false]");
-      h.world.setBlockEntityData(0, 64, 0, new TextEncoder().encode('{"Items":[{"id":"minecraft:diamond"}]}'));
+      // A chest that was there before the project (no edit the engine observed).
+      h.world.externalEdit(0, 64, 0, "minecraft:chest[facing=north,type=single,waterlogged=false]", { emitEvent: false });
+      h.world.setBlockEntityData(0, 64, 0, new TextEncoder().encode('{"Items":[{"id":"minecraft:diamond"}]}'), false);
       const digest = h.world.digestAt(0, 64, 0);
       const r = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 1, y: 64, z: 0 }, STONE) });
       expect(r.ok || r.error).toMatchObject({ code: "unsupported_block", details: { reason: "block_entity_data", count: 1 } });

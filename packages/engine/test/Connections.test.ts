@@ -87,8 +87,8 @@ describe("connection states at preparation", () => {
 
   it("existing neighbours join the new build (only their sides facing it); undo puts them back", async () => {
     const h = await harness();
-    h.world.externalEdit(0, 64, 0, "minecraft:oak_fence[east=false,north=false,south=true,waterlogged=false,west=false]"); // a stale south arm stays
-    h.world.externalEdit(2, 64, 5, "minecraft:cobblestone_wall[east=low,north=none,south=none,up=false,waterlogged=false,west=low]");
+    h.world.externalEdit(0, 64, 0, "minecraft:oak_fence[east=false,north=false,south=true,waterlogged=false,west=false]", { emitEvent: false }); // a stale south arm stays
+    h.world.externalEdit(2, 64, 5, "minecraft:cobblestone_wall[east=low,north=none,south=none,up=false,waterlogged=false,west=low]", { emitEvent: false });
     const { plan, st } = await build(h, recipe([at(1, 64, 0, "minecraft:oak_fence"), at(2, 65, 5, "minecraft:stone")]), "join");
     expect(plan.changed_blocks).toBe(4); // 2 placed + 2 existing updated
     expect(props(h, 0, 64, 0)).toMatchObject({ east: "true", south: "true" });
@@ -102,11 +102,22 @@ describe("connection states at preparation", () => {
     expect(props(h, 0, 64, 0)).toMatchObject({ east: "false", south: "true" });
   });
 
+  it("a fence a person placed by hand keeps its state: it is not joined to the build, and a note says so", async () => {
+    const h = await harness();
+    const lone = "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]";
+    h.world.externalEdit(0, 64, 0, lone); // observed: a person's edit
+    const { plan } = await build(h, recipe([at(1, 64, 0, "minecraft:oak_fence")]), "hand");
+    expect(plan.changed_blocks).toBe(1);
+    expect(h.world.stateAt(0, 64, 0)).toBe(lone);
+    expect(sides(h, 1, 64, 0)).toEqual(["west"]);
+    expect(plan.warnings).toContain(`${lone} at 0 64 0 was placed or changed by hand: it keeps its connections (not joined to the build)`);
+  });
+
   it("an existing fence joins a new solid block; one beside new air or leaves does not", async () => {
     const h = await harness();
     const lone = "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]";
-    h.world.externalEdit(0, 64, 0, lone);
-    h.world.externalEdit(5, 64, 0, lone);
+    h.world.externalEdit(0, 64, 0, lone, { emitEvent: false });
+    h.world.externalEdit(5, 64, 0, lone, { emitEvent: false });
     const { plan } = await build(h, recipe([at(1, 64, 0, "minecraft:stone_bricks"), at(6, 64, 0, "minecraft:oak_leaves[persistent=true]")]), "solid");
     expect(plan.changed_blocks).toBe(3);
     expect(sides(h, 0, 64, 0)).toEqual(["east"]);
@@ -130,7 +141,7 @@ describe("connection states at preparation", () => {
 
   it("existing neighbours outside the project area are left alone and reported", async () => {
     const h = await harness({ area: { minX: 0, minY: 0, minZ: 0, maxX: 10, maxY: 100, maxZ: 10 } });
-    h.world.externalEdit(-1, 64, 0, "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]");
+    h.world.externalEdit(-1, 64, 0, "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]", { emitEvent: false });
     const { plan } = await build(h, recipe([at(0, 64, 0, "minecraft:oak_fence")]), "edge");
     expect(plan.changed_blocks).toBe(1);
     expect(sides(h, 0, 64, 0)).toEqual(["west"]);
@@ -140,7 +151,7 @@ describe("connection states at preparation", () => {
 
   it("a wall under an existing wall that joins the plan back sees that wall's new arm (regression, seed 981476047)", async () => {
     const h = await harness();
-    h.world.externalEdit(0, 65, 1, "minecraft:cobblestone_wall[east=none,north=none,south=none,up=true,waterlogged=false,west=none]");
+    h.world.externalEdit(0, 65, 1, "minecraft:cobblestone_wall[east=none,north=none,south=none,up=true,waterlogged=false,west=none]", { emitEvent: false });
     await build(h, recipe([at(0, 65, 0, "minecraft:stone"), at(0, 64, 0, "minecraft:cobblestone_wall"), at(0, 64, 1, "minecraft:cobblestone_wall")]), "under");
     expect(props(h, 0, 65, 1).north).toBe("low"); // joined the stone back
     expect(props(h, 0, 64, 1).north).toBe("tall"); // covered by the upper wall's new north arm

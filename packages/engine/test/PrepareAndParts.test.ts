@@ -13,8 +13,8 @@ const harness = harnessPool();
 describe("build_prepare", () => {
   it("reports changed, unchanged and filtered blocks, materials and behaviour warnings", async () => {
     const h = await harness();
-    h.world.externalEdit(0, 64, 0, STONE);
-    h.world.externalEdit(1, 64, 0, "minecraft:dirt");
+    h.world.externalEdit(0, 64, 0, STONE, { emitEvent: false }); // there before the project
+    h.world.externalEdit(1, 64, 0, "minecraft:dirt", { emitEvent: false });
     const recipe = {
       version: 1,
       operations: [
@@ -45,7 +45,7 @@ describe("build_prepare", () => {
 
   it("checks expected_blocks: full coverage, stale states, block-entity digests", async () => {
     const h = await harness();
-    h.world.externalEdit(1, 64, 0, CHEST);
+    h.world.externalEdit(1, 64, 0, CHEST, { emitEvent: false }); // there before the project
     const recipe = boxRecipe({ x: 0, y: 64, z: 0 }, { x: 1, y: 64, z: 0 }, CHEST.replace("north", "east"));
     const inspected = unwrap(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 1, y: 64, z: 0 }, detail: "blocks" }));
     const digest = expandInspectedBlocks(inspected)[1]!.snapshot_id!;
@@ -59,7 +59,7 @@ describe("build_prepare", () => {
     expect(partial).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "expected_blocks" } } });
     const twice = await h.engine.buildPrepare(h.agent, { recipe, expected_blocks: [expected[0]!, expected[0]!] });
     expect(twice).toMatchObject({ ok: false, error: { code: "invalid_request" } });
-    h.world.setBlockEntityData(1, 64, 0, new TextEncoder().encode("new items"));
+    h.world.setBlockEntityData(1, 64, 0, new TextEncoder().encode("new items"), false);
     const stale = await h.engine.buildPrepare(h.agent, { recipe, expected_blocks: expected });
     expect(stale).toMatchObject({ ok: false, error: { code: "stale_snapshot", details: { count: 1, sample: [{ data_changed: true }] } } });
   });
@@ -106,7 +106,7 @@ describe("region_inspect", () => {
 describe("parts", () => {
   it("registers exactly the written blocks and restricts build_prepare(part_id) to that mask", async () => {
     const h = await harness();
-    h.world.externalEdit(1, 64, 0, STONE); // already stone: not written, not part of the mask
+    h.world.externalEdit(1, 64, 0, STONE, { emitEvent: false }); // already stone: not written, not part of the mask
     const op = await h.build(boxRecipe({ x: 0, y: 64, z: 0 }, { x: 3, y: 64, z: 0 }, STONE));
     const part = unwrap(await h.engine.partDefine(h.agent, { name: "wall", operation_id: op.operation_id }));
     expect(part).toMatchObject({ name: "wall", count: 3, bounds: { min: { x: 0, y: 64, z: 0 }, max: { x: 3, y: 64, z: 0 } }, protection: { mode: "exact_mask" } });
@@ -119,7 +119,7 @@ describe("parts", () => {
     expect(await h.engine.partDefine(h.agent, { name: "again", operation_id: op.operation_id })).toMatchObject({ ok: false, error: { details: { reason: "part_overlap" } } });
     expect(await h.engine.partGet(h.agent, { part_id: "part_missing" })).toMatchObject({ ok: false, error: { code: "not_found" } });
     const ctx = unwrap(await h.engine.projectContext(h.agent));
-    expect(ctx.parts).toEqual([{ part_id: part.part_id, name: "wall", count: 3 }]);
+    expect(ctx.parts).toEqual([{ part_id: part.part_id, name: "wall", count: 3, retired: false }]);
   });
 });
 

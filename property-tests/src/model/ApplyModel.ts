@@ -9,6 +9,7 @@ import {
   expectError,
   nextKey,
   note,
+  ours,
   remember,
   sync,
   type Model,
@@ -65,26 +66,27 @@ function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): 
       m.owner.set(w.key, op.id);
       op.written.set(w.key, { before: w.before, after: w.after });
       remember(m, w.key, w.after);
-    }
+      ours(m, w.key, w.after);
+    } else m.hand.delete(w.key); // ours, most likely, though never confirmed
     written++;
   };
   const toWrite = slices.map((s) => s.filter((w) => m.world.get(w.key) === w.before));
+  // The slice at which the crash fires (decided first: the slices before it are written once).
+  const fireAt = crash === null ? -1 : crash.point === "read" ? (crash.skip >= preReads ? Math.floor((crash.skip - preReads) / perSlice) : -1) : crash.skip;
+  if (crash !== null && fireAt >= 0 && fireAt < slices.length) {
+    const k = fireAt;
+    // Slices before k-1 are confirmed; for a read crash, k-1's result was to be committed with k's intent.
+    const readCrash = crash.point === "read";
+    const lastIntent = readCrash ? k - 1 : k;
+    for (let j = 0; j < k; j++) for (const w of toWrite[j]!) write(w, readCrash ? j < k - 1 : true);
+    if (crash.point === "mid_slice") toWrite[k]!.slice(0, Math.floor(toWrite[k]!.length / 2)).forEach((w) => write(w, false));
+    if (crash.point === "after_write") toWrite[k]!.forEach((w) => write(w, false));
+    if (lastIntent < 0) return { status: "cancelled", written, conflicts: 0, crashed: true };
+    op.mask = toWrite.slice(0, lastIntent + 1).flat();
+    op.unfinished = toWrite[lastIntent]!;
+    return { status: "recovery_required", written, conflicts: 0, crashed: true };
+  }
   for (let k = 0; k < slices.length; k++) {
-    if (crash !== null) {
-      const fires = crash.point === "read" ? crash.skip >= preReads && Math.floor((crash.skip - preReads) / perSlice) === k : crash.skip === k;
-      if (fires) {
-        // Slices before k-1 are confirmed; k-1's result was to be committed with k's intent.
-        const readCrash = crash.point === "read";
-        const lastIntent = readCrash ? k - 1 : k;
-        for (let j = 0; j < k; j++) for (const w of toWrite[j]!) write(w, readCrash ? j < k - 1 : true);
-        if (crash.point === "mid_slice") toWrite[k]!.slice(0, Math.floor(toWrite[k]!.length / 2)).forEach((w) => write(w, false));
-        if (crash.point === "after_write") toWrite[k]!.forEach((w) => write(w, false));
-        if (lastIntent < 0) return { status: "cancelled", written, conflicts: 0, crashed: true };
-        op.mask = toWrite.slice(0, lastIntent + 1).flat();
-        op.unfinished = toWrite[lastIntent]!;
-        return { status: "recovery_required", written, conflicts: 0, crashed: true };
-      }
-    }
     for (const w of toWrite[k]!) write(w, true);
     if (interrupt.kind === "cancel" && interrupt.atSlice === k && k + 1 < slices.length) return { status: "cancelled", written, conflicts: 0, crashed: false };
   }
@@ -118,6 +120,12 @@ export async function applyAndCheck(m: Model, h: Harness, planIndex: number, int
   const op: ModelOp = { id: started.operation_id, status: "queued", written: new Map(), undoable: true, undoneBy: null, mask: [], unfinished: [] };
   m.ops.push(op);
 
+  // The invariant: a block a person changed after our write (an edit the engine observed, or one
+  // its content shows: the world differs from our newest write there) is never written by a plan
+  // that did not name it in replace. (A silent edit where we never built cannot be told apart.)
+  sync(m);
+  const hand = [...m.hand].filter(([k, v]) => !plan.replaced.has(k) && m.world.get(k) === v && (m.touched.has(k) || (m.g0.has(k) && m.g0.get(k) !== v)));
+  if (hand.length > 0) note(m, "apply next to people's edits");
   const casBase = h.world.compareAndSetCalls;
   if (interrupt.kind === "cancel") {
     h.world.faults.beforeCompareAndSet = (call) => {
@@ -135,6 +143,10 @@ export async function applyAndCheck(m: Model, h: Harness, planIndex: number, int
   if (p.crashed) {
     await h.restart();
     m.unsynced.length = 0; // events held in process memory are gone
+  }
+  for (const [k, state] of hand) {
+    const [x, y, z] = k.split(",").map(Number) as [number, number, number];
+    if (h.world.stateAt(x, y, z) !== state) throw new Error(`invariant: a person's block at ${k} (${state}) was written over by a plan that did not name it in replace`);
   }
   op.status = p.status;
   if (p.status === "recovery_required") m.pending = op;

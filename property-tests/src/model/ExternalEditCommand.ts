@@ -14,6 +14,7 @@ export class ExternalEditCommand implements fc.AsyncCommand<Model, Harness> {
     const p = ARENA[this.at % ARENA.length]!;
     h.world.externalEdit(p.x, p.y, p.z, this.state, { emitEvent: this.withEvent });
     m.world.set(key(p), this.state);
+    m.hand.set(key(p), this.state);
     if (this.withEvent) m.unsynced.push({ key: key(p), state: this.state });
   }
 

@@ -27,6 +27,8 @@ export interface ModelPlan {
   readonly planHash: string;
   /** Positions where base ≠ desired at preparation, in plan order (y, z, x). */
   readonly writeSet: readonly ModelWrite[];
+  /** People's edits the owner named in `replace`: the only ones this plan may write over. */
+  readonly replaced: ReadonlySet<string>;
   /** Read dependencies (not in the write set) and the state each must keep. */
   readonly deps: readonly { readonly key: string; readonly state: string }[];
   /** `Model.clock` when it was prepared: later `history` entries happened after preparation. */
@@ -53,10 +55,18 @@ export interface ModelChange {
   readonly key: string;
   readonly state: string | null;
   readonly at: number;
+  /** A person's edit (an event the engine pulled): it counts whatever state it left. */
+  readonly person?: boolean;
 }
 
 export interface Model {
   readonly world: Map<string, string>;
+  /** G0: what our newest confirmed write (or an abandoned recovery's accepted state) left at a position. */
+  readonly g0: Map<string, string>;
+  /** Positions a person changed (an event the engine pulled) after our newest write there. */
+  readonly touched: Set<string>;
+  /** The invariant's witness: positions whose last change was a person's (with or without an event), and what they left. */
+  readonly hand: Map<string, string>;
   /** Operation allowed to undo the block, or null once something else touched it. */
   readonly owner: Map<string, string | null>;
   /** External edits (with an event) that the engine has not pulled yet, in order. */
@@ -80,16 +90,34 @@ export function note(m: Model, outcome: string): void {
 export function emptyModel(stats: Map<string, number> = new Map()): Model {
   const world = new Map<string, string>();
   for (const p of ARENA) world.set(key(p), "minecraft:air");
-  return { world, owner: new Map(), unsynced: [], history: [], clock: 0, plans: [], ops: [], pending: null, keys: 0, stats };
+  return { world, g0: new Map(), touched: new Set(), hand: new Map(), owner: new Map(), unsynced: [], history: [], clock: 0, plans: [], ops: [], pending: null, keys: 0, stats };
 }
 
-/** The engine pulls external events: each revokes undo ownership of its block and is remembered. */
+/** The engine pulls external events: each revokes undo ownership of its block, marks it a person's, and is remembered. */
 export function sync(m: Model): void {
   for (const e of m.unsynced) {
     m.owner.set(e.key, null);
-    remember(m, e.key, e.state);
+    m.touched.add(e.key);
+    m.history.push({ key: e.key, state: e.state, at: ++m.clock, person: true });
   }
   m.unsynced.length = 0;
+}
+
+/** A confirmed write of ours (a build, an undo): the new G0 there, no longer a person's block. */
+export function ours(m: Model, key: string, state: string): void {
+  m.g0.set(key, state);
+  m.touched.delete(key);
+  m.hand.delete(key);
+}
+
+/** The three-way merge at preparation, in model terms (see `mergeOutcome` in the engine). */
+export function mergeAt(m: Model, key: string, g1: string): "unchanged" | "write" | "kept" | "conflict" {
+  const c = m.world.get(key)!;
+  if (c === g1) return "unchanged";
+  const g0 = m.g0.get(key);
+  const touched = m.touched.has(key);
+  if (!touched && (g0 === undefined || c === g0)) return "write";
+  return g0 !== undefined && g1 === g0 ? "kept" : "conflict";
 }
 
 export function remember(m: Model, key: string, state: string | null): void {
@@ -97,11 +125,12 @@ export function remember(m: Model, key: string, state: string | null): void {
 }
 
 /**
- * The plan's base at `w` is stale: since preparation the journal saw the block hold another state
- * (or an uncertain one), even if it is back at the base now. The engine refuses to write there.
+ * The plan's base at `w` is stale: since preparation a person edited the block (whatever state it
+ * left), or the journal saw it hold another state (or an uncertain one), even if it is back at the
+ * base now. The engine refuses to write there.
  */
 export function changedSincePrepare(m: Model, plan: ModelPlan, w: ModelWrite): boolean {
-  return m.history.some((c) => c.key === w.key && c.at > plan.preparedAt && c.state !== w.before);
+  return m.history.some((c) => c.key === w.key && c.at > plan.preparedAt && (c.person === true || c.state !== w.before));
 }
 
 export function nextKey(m: Model): string {

@@ -8,7 +8,7 @@ import { CrashDuringApplyCommand } from "./CrashDuringApplyCommand.js";
 import { ExternalEditCommand } from "./ExternalEditCommand.js";
 import { InspectCommand } from "./InspectCommand.js";
 import { ARENA, SLICE_SIZE, STATES, emptyModel, type Model } from "./Model.js";
-import { PrepareCommand } from "./PrepareCommand.js";
+import { PrepareCommand, type EditPolicy } from "./PrepareCommand.js";
 import { RecoverCommand } from "./RecoverCommand.js";
 import { RestartCommand } from "./RestartCommand.js";
 import { UndoCommand } from "./UndoCommand.js";
@@ -33,6 +33,7 @@ export function commandArbitrary(maxCommands: number): fc.Arbitrary<Iterable<fc.
     [
       fc.tuple(fc.nat(n), fc.nat(n), state).map(([a, b, s]) => new PrepareCommand(a, b, s)),
       fc.tuple(fc.nat(n), fc.nat(n), state, fc.nat(n)).map(([a, b, s, d]) => new PrepareCommand(a, b, s, d)),
+      fc.tuple(fc.nat(n), fc.nat(n), state, fc.constantFrom<EditPolicy>("keep", "replace")).map(([a, b, s, p]) => new PrepareCommand(a, b, s, null, p)),
       fc.nat(3).map((i) => new ApplyCommand(i)),
       fc.nat(3).map((i) => new ApplyCommand(i)),
       fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 4 })).map(([i, d]) => new ApplyCommand(i, d)),
@@ -51,9 +52,11 @@ export function commandArbitrary(maxCommands: number): fc.Arbitrary<Iterable<fc.
 }
 
 /**
- * The model-based suite: random command sequences over prepare / apply / cancel / crash-and-restart
- * / external edit / undo / recovery on a real engine + memory world, each step checked against the
- * model. Rejects (throws fast-check's report, with seed and path) on the first divergence.
+ * The model-based suite: random command sequences over prepare (merged three ways with people's
+ * edits: refused, kept or replaced) / apply / cancel / crash-and-restart / external edit / undo /
+ * recovery on a real engine + memory world, each step checked against the model, and after every
+ * apply the invariant that a person's block is never written over unless the plan named it in
+ * replace. Rejects (throws fast-check's report, with seed and path) on the first divergence.
  */
 export async function runModelSuite(options: ModelSuiteOptions): Promise<void> {
   await fc.assert(

@@ -15,17 +15,24 @@ export class RecoverCommand implements fc.AsyncCommand<Model, Harness> {
     const after = op.mask.filter((w) => m.world.get(w.key) !== w.before && m.world.get(w.key) === w.after).length;
     expectEqual("review counts", [review.positions, review.matchesBefore, review.matchesAfter], [op.mask.length, before, after]);
     const done = unwrap(await h.engine.recoveryAbandon(h.admin, { operation_id: op.id, expected_digest: review.currentDigest }));
-    expectEqual("abandoned status", [done.status, done.undoable], ["failed", false]);
+    expectEqual("abandoned status", [done.status, done.undoable], ["failed", true]);
     // The unfinished slice's blocks that are in the world are reported, not left out of the counters.
     expectEqual("unconfirmed count", done.counters.unconfirmed, op.unfinished.filter((w) => m.world.get(w.key) === w.after).length);
     if (done.counters.unconfirmed > 0) note(m, "abandoned recovery reports unconfirmed writes");
     note(m, `recovery abandoned (${op.mask.length > 0 ? "non-empty" : "empty"} mask)`);
-    for (const w of op.mask) {
+    // The unfinished slice is uncertain: no undo writes there any more, and the merge takes each
+    // block as it is now (accepted where it holds the plan's base or result, a person's otherwise).
+    // The finished slices stay confirmed writes of ours, undoable.
+    for (const w of op.unfinished) {
+      const now = m.world.get(w.key)!;
       m.owner.set(w.key, null);
-      remember(m, w.key, null); // uncertain: the journal no longer knows what happened there
+      remember(m, w.key, now);
+      if (now === w.before || now === w.after) {
+        m.g0.set(w.key, now);
+        m.touched.delete(w.key);
+      } else m.touched.add(w.key);
     }
     op.status = "failed";
-    op.undoable = false;
     m.pending = null;
     assertWorld(m, h);
   }

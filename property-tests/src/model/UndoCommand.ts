@@ -1,6 +1,6 @@
 import type fc from "fast-check";
 import { unwrap, type Harness } from "../Harness.js";
-import { assertWorld, expectEqual, expectError, nextKey, note, remember, sync, type Model, type ModelOp } from "./Model.js";
+import { assertWorld, expectEqual, expectError, nextKey, note, ours, remember, sync, type Model, type ModelOp } from "./Model.js";
 
 /**
  * operation_undo_prepare + build_apply. The model's rule: restore a block only where this
@@ -25,6 +25,7 @@ export class UndoCommand implements fc.AsyncCommand<Model, Harness> {
     }
     if (!op.undoable) return expectError("undo of an abandoned operation", r, "invalid_request");
     const undo = unwrap(r);
+    // Only where this operation still owns the block: never over a person's edit (ABA included).
     const restorable = [...op.written].filter(([k, w]) => m.owner.get(k) === op.id && m.world.get(k) === w.after);
     expectEqual("undo changed_blocks", undo.changed_blocks, restorable.length);
     expectEqual("undo conflicts", undo.conflicts.count, op.written.size - restorable.length);
@@ -45,6 +46,7 @@ export class UndoCommand implements fc.AsyncCommand<Model, Harness> {
       m.owner.set(k, undoOp.id);
       undoOp.written.set(k, { before: w.after, after: w.before });
       remember(m, k, w.before);
+      ours(m, k, w.before);
     }
     op.undoneBy = undoOp.id;
     m.ops.push(undoOp);

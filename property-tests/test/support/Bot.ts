@@ -1,4 +1,5 @@
 import mineflayer, { type Bot } from "mineflayer";
+import loadItem from "prismarine-item";
 import { Vec3 } from "vec3";
 
 /** A real Minecraft 26.1 client (mineflayer, offline mode) joined to a loopback server. */
@@ -55,4 +56,21 @@ export async function breakBlock(bot: Bot, x: number, y: number, z: number): Pro
   const block = bot.blockAt(new Vec3(x, y, z));
   if (block === null) throw new Error(`the bot cannot see ${x},${y},${z}`);
   await bot.dig(block, true);
+}
+
+/**
+ * The bot places a block by hand as a player does (creative): the item in its hand, a click on the
+ * top face of the block below the target; returns when the bot sees the block placed.
+ */
+export async function placeBlock(bot: Bot, x: number, y: number, z: number, item: string): Promise<void> {
+  // A CommonJS module whose typings declare an ES default: at run time the import is the loader itself.
+  const Item = (loadItem as unknown as typeof loadItem.default)(bot.registry);
+  const def = bot.registry.itemsByName[item];
+  if (def === undefined) throw new Error(`no item ${item}`);
+  await bot.creative.setInventorySlot(36, new Item(def.id, 1));
+  await bot.equip(def.id, "hand");
+  const below = bot.blockAt(new Vec3(x, y - 1, z));
+  if (below === null) throw new Error(`the bot cannot see ${x},${y - 1},${z}`);
+  await bot.lookAt(new Vec3(x + 0.5, y, z + 0.5), true);
+  await bot.placeBlock(below, new Vec3(0, 1, 0));
 }

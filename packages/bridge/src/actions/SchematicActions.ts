@@ -1,5 +1,5 @@
 import { blockEntityPredicate, fail, mcbError, ok, type BlockRegistry, type QuarterTurns, type Result } from "@mcb/blocks";
-import type { Box3, Engine, PrepareView, RequestContext, Vec3, WorldAdapter } from "@mcb/engine";
+import type { Box3, BuildPrepareInput, Engine, PrepareView, RequestContext, Vec3, WorldAdapter } from "@mcb/engine";
 import { SchematicPaste, schematicFromRegion, type AssetInfo, type LossReport, type Schematic, type SchematicFormat, type SchematicLibrary } from "@mcb/schematic";
 
 /** An asset on the wire (snake_case like every answer), for MCP and the CLI's --json alike. */
@@ -94,7 +94,12 @@ export function pasteOf(registry: BlockRegistry, schematic: Schematic, target: V
  * tile, 0, the default). Without a tile index, a paste of several tiles is refused with their count
  * (budget_exceeded, reason tiles). Shared by schematic_import_prepare and `mcb schem import`.
  */
-export async function preparePasteTile(d: Pick<SchematicDeps, "engine" | "ctx">, paste: SchematicPaste, tileIndex?: number): Promise<Result<PrepareView & TileView>> {
+export async function preparePasteTile(
+  d: Pick<SchematicDeps, "engine" | "ctx">,
+  paste: SchematicPaste,
+  tileIndex?: number,
+  resolution: Pick<BuildPrepareInput, "on_manual_edit" | "replace"> = {},
+): Promise<Result<PrepareView & TileView>> {
   if (tileIndex === undefined && paste.count > 1)
     return fail(
       mcbError("budget_exceeded", `the paste has more than ${paste.tileBlocks} positions: prepare it tile by tile (tile_index 0..${paste.count - 1}, bottom up), then part_define with every tile's operation_ids makes it one part`, {
@@ -105,7 +110,7 @@ export async function preparePasteTile(d: Pick<SchematicDeps, "engine" | "ctx">,
     );
   const tile = paste.tile(tileIndex ?? 0);
   if (!tile.ok) return tile;
-  const r = await d.engine.buildPrepare(d.ctx, { plan: tile.value.plan });
+  const r = await d.engine.buildPrepare(d.ctx, { plan: tile.value.plan, ...resolution });
   if (!r.ok) return r;
   return ok({ ...r.value, tile_index: tile.value.index, tiles: { count: paste.count, tile_blocks: paste.tileBlocks }, tile_bounds: boxView(tile.value.bounds) });
 }

@@ -3,17 +3,17 @@ import { z } from "zod";
 import { waitForOperation } from "../OperationWait.js";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { ConflictOutput, OperationId, OperationOutput, OperationSummaryOutput, PartOutput, PrepareFields, PrepareOutput, Vec3 } from "./Schemas.js";
+import { ConflictOutput, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
-/** build_prepare, build_apply, operation_status/_cancel/_undo_prepare, part_define, part_get. */
+/** build_prepare, build_apply, operation_status/_cancel/_undo_prepare/_list, part_define/_get/_diff/_rename/_delete. */
 export function registerBuildTools(tools: ToolTable, m: McpContext): void {
   tools.register(
     "build_prepare",
     {
       title: "Prepare a build",
       description:
-        "Compile a recipe {version: 1, operations: [...]} into a checked, immutable plan against the live world. Nothing is written. Optional: dependencies (positions the build relies on), part_id (restrict writes to a part's exact mask), expected_blocks (every desired position exactly once, from an earlier region_inspect, snapshot_id copied unchanged). Returns plan_id, plan_hash, changed_blocks, region, expires_at. A plan with changed_blocks 0 is already in the world: do not apply it.",
+        "Compile a recipe {version: 1, operations: [...]} into a checked, immutable plan against the live world. Nothing is written. Blocks a person changed by hand are merged: kept where your design there is unchanged (manual_edits.kept); where it differs the plan is refused (conflict, reason manual_edits, with the exact positions): ask the person, then keep them (on_manual_edit: \"keep\"), change the design, or replace only the positions they agreed to. Optional: dependencies (positions the build relies on), part_id (restrict writes to a part's exact mask), expected_blocks (every desired position exactly once, from an earlier region_inspect, snapshot_id copied unchanged). Returns plan_id, plan_hash, changed_blocks, region, expires_at, manual_edits. A plan with changed_blocks 0 is already in the world: do not apply it.",
       inputSchema: {
         recipe: RecipeSchema,
         dependencies: z.array(Vec3).max(4096).optional().describe("positions the build relies on but does not write (supports, clear passages): a change there stops the apply"),
@@ -29,6 +29,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
           .max(4096)
           .optional()
           .describe("what you saw: every desired position exactly once; a change since is stale_snapshot"),
+        ...ManualEditInputs,
       },
       outputSchema: PrepareOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -83,9 +84,9 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Prepare an undo",
       description:
-        "A reverse plan of an operation's confirmed writes, only where the world still holds what we wrote and nothing touched it since; other blocks are reported as conflicts. Apply it with build_apply. An operation already undone is refused (already_undone): undo the undo to redo.",
+        "A reverse plan of an operation's confirmed writes, only where the world still holds what we wrote and nothing touched it since; other blocks are reported as conflicts (a person's edit is never undone). Apply it with build_apply. Undoing removes the blocks from the operation's part (a part left empty is retired). An operation already undone is refused (already_undone): undo the undo to redo. uncertain_blocks: blocks of a slice never confirmed (after a crash), left as they are.",
       inputSchema: { operation_id: OperationId },
-      outputSchema: z.strictObject({ ...PrepareFields, undo_of: z.string(), conflicts: z.strictObject({ count: z.number().int(), sample: z.array(ConflictOutput) }) }),
+      outputSchema: z.strictObject({ ...PrepareFields, undo_of: z.string(), conflicts: z.strictObject({ count: z.number().int(), sample: z.array(ConflictOutput) }), uncertain_blocks: z.number().int() }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => toolResult(await m.engine.operationUndoPrepare(m.ctx, args)),
@@ -115,7 +116,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Define a part",
       description:
-        "Register the blocks actually written by a completed operation as a named part (exact mask), or by several (operation_ids: the tiles of one schematic or terrain batch become one part). Give operation_id or operation_ids, not both. Extensions are separate parts.",
+        "Register the blocks actually written by a finished operation (applied, or stopped by a conflict or cancel; not undone) as a named part (exact mask), or by several (operation_ids: the tiles of one schematic or terrain batch become one part). Give operation_id or operation_ids, not both. Parts never overlap (part_overlap names the other part and the positions). Extensions are separate parts.",
       inputSchema: {
         name: z.string().min(1).max(64).describe("1–64 printable characters, e.g. \"north tower roof\""),
         operation_id: OperationId.optional(),
@@ -131,11 +132,48 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     "part_get",
     {
       title: "Get a part",
-      description: "A part's name, bounds, block count and protection. Bounds are for lookup; build_prepare(part_id) enforces the exact mask.",
-      inputSchema: { part_id: z.string().max(128).describe("part id from part_define or project_context") },
+      description: "A part's name, bounds, block count, revision and protection; retired: undo emptied it. Bounds are for lookup; build_prepare(part_id) enforces the exact mask.",
+      inputSchema: { part_id: PartId },
       outputSchema: PartOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args) => toolResult(await m.engine.partGet(m.ctx, args)),
+  );
+
+  tools.register(
+    "part_diff",
+    {
+      title: "Find people's edits",
+      description:
+        "Where the world no longer holds what we built, over a part (part_id) or an operation's writes (operation_id): count, compact boxes and a sample with expected (ours) and actual. observed: seen as a player's or mcb edit's change; the rest were found by comparing content. Use it before rebuilding a part a person may have changed.",
+      inputSchema: { part_id: PartId.optional(), operation_id: OperationId.optional() },
+      outputSchema: PartDiffOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => toolResult(await m.engine.partDiff(m.ctx, args)),
+  );
+
+  tools.register(
+    "part_rename",
+    {
+      title: "Rename a part",
+      description: "A new name (unique among active parts); the mask and history stay.",
+      inputSchema: { part_id: PartId, name: z.string().min(1).max(64).describe('1–64 printable characters, e.g. "north tower roof"') },
+      outputSchema: PartOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => toolResult(await m.engine.partRename(m.ctx, args)),
+  );
+
+  tools.register(
+    "part_delete",
+    {
+      title: "Delete a part",
+      description: "Forget a part (its name and mask). Its blocks stay in the world and its operations stay in history. A protected part is refused.",
+      inputSchema: { part_id: PartId },
+      outputSchema: PartOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (args) => toolResult(await m.engine.partDelete(m.ctx, args)),
   );
 }

@@ -12,13 +12,19 @@ Workflow
 5. build_apply(plan_id, plan_hash, idempotency_key). Keep the key for that logical call: after a timeout, check operation_status and repeat with the same key; never invent a new key for the same write. A plan is applied once.
 6. Verify with region_inspect and camera_capture(after_operation_id). Undo with operation_undo_prepare + build_apply: it restores only blocks still as we left them; changed blocks are reported, never overwritten. A conflict with changed_since_prepare: true is a block someone changed and changed back since you prepared: prepare again from the world as it is.
 
+People's edits (the person builds too)
+- Every build_prepare merges three ways: what we built there before, what is there now, your new design. A block a person changed by hand is kept when your design there is unchanged (manual_edits.kept in the answer: say so briefly). Where your design differs, the plan is refused: error conflict, details.reason "manual_edits", with the exact count, boxes and a sample (expected = ours, actual = theirs, new = yours). Nothing was written.
+- Then ask the person, naming the positions: keep their blocks (prepare again with on_manual_edit: "keep"), change your design around them, or, only if they say so, replace exactly those positions (replace: [...]). Never replace without their answer.
+- Before rebuilding a part, part_diff(part_id) shows what people changed in it. region_changes lists their edits as source "external".
+- Parts: undoing an operation takes its blocks out of its part (an emptied part is retired and its name is free); part_rename and part_delete tidy up (deleting keeps the blocks).
+
 Design
 - Deliberate silhouettes: a clear base, body and roof line; vary depth with stairs, slabs and walls rather than flat boxes.
 - Calm walking areas: keep paths and floors level and two blocks of headroom; doors need both halves (lower and upper) in the same plan.
 - Organic foundations: blend builds into terrain; use terrain_brush_prepare (raise/lower/flatten/smooth with soft edges, preserve columns) rather than cubes of dirt.
 - Slope-aware materials: grass on gentle ground, stone or gravel on steep faces, sand or gravel on dry basin floors; keep mountain detail local.
 - Connections are automatic: fences, panes, bars, walls and stairs in a recipe join their neighbours at preparation (walls get posts and tall sides under blocks, stairs form inner and outer corners), and existing ones next to the build join it back, as the game does on placement. Give only facing and half; set the recipe's "connections": "pinned" to keep every state exactly as written. Warnings name lone posts and neighbours left unconnected.
-- Preserve what exists: replace filters and part masks (part_define, then build_prepare with part_id) keep edits inside their intended blocks. Manual edits by players are never overwritten: a mismatch is a conflict.
+- Preserve what exists: replace filters and part masks (part_define, then build_prepare with part_id) keep edits inside their intended blocks. Manual edits by players are never overwritten (see above).
 
 Boundaries (exact)
 - Recipes are JSON data, never code. This server accepts box, line, cylinder, arch, replace, repeat (nested) and transform; palettes are seeded and deterministic.

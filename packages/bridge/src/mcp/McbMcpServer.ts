@@ -15,7 +15,7 @@ export const MCP_SERVER_NAME = "minecraft-builder";
 export const GUIDANCE_URI = "mcb://guidance/building";
 
 /**
- * The seeds' 19 tools (BRIDGE-README "MCP") plus region_changes, region_surface and operation_list
+ * The seeds' 19 tools plus region_changes, region_surface, operation_list, part_diff, part_rename and part_delete
  * over one project, with the building guidance as instructions, as a resource and as a prompt.
  */
 export function createMcbMcpServer(m: McpContext, version: string): McpServer {

@@ -14,6 +14,20 @@ export const Vec3 = z
   .describe("integer block position {x, y, z}");
 export const Column = z.strictObject({ x: int.describe("east (+) / west (−)"), z: int.describe("south (+) / north (−)") }).describe("column {x, z}");
 export const OperationId = z.string().max(128).describe("operation id, as build_apply or operation_list returned it");
+export const PartId = z.string().max(128).describe("part id from part_define or project_context");
+
+/** How a prepare meets people's edits: the inputs every tool that prepares a plan takes. */
+export const ManualEditInputs = {
+  on_manual_edit: z
+    .enum(["refuse", "keep"])
+    .optional()
+    .describe("where a person changed a block and the new design differs there: refuse (default: the plan is refused naming them) or keep (leave them, prepare the rest)"),
+  replace: z
+    .array(Vec3)
+    .max(4096)
+    .optional()
+    .describe("only after the owner said so: positions of people's edits (from a conflict or manual_edits) to write over; any other position is refused"),
+};
 
 export const Pose = z
   .strictObject({
@@ -44,6 +58,14 @@ export const ConflictOutput = z.strictObject({
   changed_since_prepare: z.boolean(),
 });
 
+const ManualEditSampleOut = z.strictObject({ pos: Vec3Out, expected: z.string().nullable(), actual: z.string(), new: z.string() });
+export const ManualEditsOutput = z.strictObject({
+  kept: int,
+  conflicts: int,
+  replaced: int,
+  sample: z.array(ManualEditSampleOut.extend({ outcome: z.enum(["kept", "replaced"]) })),
+});
+
 export const PrepareFields = {
   plan_id: z.string(),
   plan_hash: z.string(),
@@ -57,6 +79,7 @@ export const PrepareFields = {
   materials: z.array(z.strictObject({ state: z.string(), count: int })),
   materials_truncated: z.boolean(),
   warnings: z.array(z.string()),
+  manual_edits: ManualEditsOutput,
 };
 export const PrepareOutput = z.strictObject(PrepareFields);
 
@@ -96,11 +119,24 @@ export const PartOutput = z.strictObject({
   name: z.string(),
   operation_id: z.string(),
   operation_ids: z.array(z.string()),
-  bounds: RegionOut,
+  bounds: RegionOut.nullable(),
   count: int,
   protection: z.strictObject({ mode: z.literal("exact_mask"), description: z.string() }),
   revision: int,
+  retired: z.boolean(),
   created_at: z.string(),
+});
+
+export const PartDiffOutput = z.strictObject({
+  part_id: z.string().nullable(),
+  operation_id: z.string().nullable(),
+  positions: int,
+  changed: int,
+  observed: int,
+  boxes: z.array(RegionOut),
+  boxes_truncated: z.boolean(),
+  sample: z.array(z.strictObject({ pos: Vec3Out, expected: z.string(), actual: z.string(), observed: z.boolean() })),
+  observed_at: z.string(),
 });
 
 /** What an import leaves behind, by category (only the categories present). */

@@ -4,7 +4,7 @@ import { assetView, exportRegionAsset, pasteOf, preparePasteTile } from "../acti
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { AssetOutput, LossOutput, PrepareFields, RegionOut, Vec3 } from "./Schemas.js";
+import { AssetOutput, LossOutput, ManualEditInputs, PrepareFields, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 const int = z.number().int();
@@ -77,6 +77,7 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
           })
           .optional()
           .describe("read limits for this file, each at most the server's policy"),
+        ...ManualEditInputs,
       },
       outputSchema: z.strictObject({
         ...PrepareFields,
@@ -87,7 +88,7 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async ({ asset_id, target, rotation, tile_index, drop, limits }) => {
+    async ({ asset_id, target, rotation, tile_index, drop, limits, ...resolution }) => {
       const l = m.library.limitsFor({
         maxPositions: limits?.max_positions,
         maxCompressedBytes: limits?.max_compressed_bytes,
@@ -103,7 +104,7 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
       }
       const asset = m.library.load(asset_id, { drop: drop ?? [], limits: l.value });
       if (!asset.ok) return toolResult(asset);
-      const r = await preparePasteTile(m, pasteOf(m.registry, asset.value.schematic, target, rotation), tile_index);
+      const r = await preparePasteTile(m, pasteOf(m.registry, asset.value.schematic, target, rotation), tile_index, resolution);
       if (!r.ok) return toolResult(r);
       const { info, upgrades } = asset.value;
       return toolResult({ ok: true, value: { ...r.value, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss } } });

@@ -3,7 +3,7 @@ import { BrushSchema, PREVIEW_DEFAULT_RESOLUTION, TerrainRecipeSchema, PREVIEW_M
 import { z } from "zod";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { ColumnRectOut, PrepareFields } from "./Schemas.js";
+import { ColumnRectOut, ManualEditInputs, PrepareFields } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 const int = z.number().int();
@@ -69,6 +69,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       inputSchema: {
         terrain_id: z.string().max(64).describe("terrain_id from terrain_preview"),
         tile_index: z.number().int().min(0).describe("0..tiles.count − 1, row-major"),
+        ...ManualEditInputs,
       },
       outputSchema: z.strictObject({
         ...OptionalPlan,
@@ -82,15 +83,16 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async ({ terrain_id, tile_index }) => {
+    async ({ terrain_id, tile_index, ...resolution }) => {
       const t = m.terrain.get(terrain_id);
       if (t === undefined) return toolResult(fail(mcbError("not_found", "unknown terrain_id: preview the recipe again (the cache keeps 32 recipes until restart)")));
       const tile = terrainTilePlan(m.registry, t, tile_index);
       if (!tile.ok) return toolResult(tile);
-      const r = await m.engine.buildPrepare(m.ctx, { plan: tile.value.plan });
+      const r = await m.engine.buildPrepare(m.ctx, { plan: tile.value.plan, ...resolution });
       if (!r.ok) return toolResult(r);
       const extra = { tile_index, tile_bounds: columnRect(tile.value.bounds), preserved_columns: tile.value.preservedColumns };
-      if (r.value.changed_blocks === 0) return toolResult(ok({ status: "empty" as const, changed_blocks: 0, unchanged_blocks: r.value.unchanged_blocks, filtered_blocks: r.value.filtered_blocks, ...extra }));
+      if (r.value.changed_blocks === 0)
+        return toolResult(ok({ status: "empty" as const, changed_blocks: 0, unchanged_blocks: r.value.unchanged_blocks, filtered_blocks: r.value.filtered_blocks, manual_edits: r.value.manual_edits, ...extra }));
       return toolResult(ok({ status: "prepared" as const, ...r.value, ...extra }));
     },
   );
@@ -101,7 +103,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       title: "Prepare a relative terrain edit",
       description:
         "Edit the live surface: brush {action: raise|lower|flatten|smooth, center: {x,z}, radius ≤ 24, amount? (raise/lower), target_y? (flatten), strength? 0..1, soft_edge? 0..1, y_range: {min, max} (≤ 80 levels scanned for the surface), preserve?: [{x,z}]}. The scanned surface becomes read dependencies. Returns a before | after | delta image and a plan summary (plan_state prepared), or plan_state empty with no plan.",
-      inputSchema: { brush: BrushSchema },
+      inputSchema: { brush: BrushSchema, ...ManualEditInputs },
       outputSchema: z.strictObject({
         ...OptionalPlan,
         plan_state: z.enum(["prepared", "empty"]),
@@ -111,7 +113,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async ({ brush }) => {
+    async ({ brush, ...resolution }) => {
       const b = parseBrush(brush);
       if (!b.ok) return toolResult(b);
       // Scans go through region_inspect: the same permission, area and 4096-position limit as any read.
@@ -123,7 +125,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       const image = [{ data: r.value.png, mimeType: "image/png" as const }];
       const summary = { columns: r.value.columns, raised: r.value.raised, lowered: r.value.lowered };
       if (r.value.plan === null) return toolResult(ok({ plan_state: "empty" as const, ...summary }), image);
-      const prepared = await m.engine.buildPrepare(m.ctx, { plan: r.value.plan });
+      const prepared = await m.engine.buildPrepare(m.ctx, { plan: r.value.plan, ...resolution });
       if (!prepared.ok) return toolResult(prepared);
       return toolResult(ok({ plan_state: "prepared" as const, ...prepared.value, ...summary }), image);
     },

@@ -31,7 +31,7 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
         limits: z.record(z.string(), z.number()),
         capabilities: z.record(z.string(), z.boolean()),
         material_catalog: z.strictObject({ version: z.string(), materials: int, blocks: int, items: int, search_default_limit: int, search_max_limit: int }),
-        parts: z.array(z.strictObject({ part_id: z.string(), name: z.string(), count: int })),
+        parts: z.array(z.strictObject({ part_id: z.string(), name: z.string(), count: int, retired: z.boolean() })),
         parts_truncated: z.boolean(),
         recent_operations: z.array(z.strictObject({ operation_id: z.string(), kind: z.string(), status: z.string(), written: int, total: int })),
         recovery_required: z.array(z.string()),

@@ -1,0 +1,60 @@
+import type { Engine } from "@mcb/engine";
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM while a command writes are not crashes: the first signal asks every
+ * running operation to stop after its current slice (it ends `cancelled` with exact counts and
+ * stays undoable) and tells loops of tiles to start no more; the command then finishes normally and
+ * exits 130 (SIGINT) or 143 (SIGTERM). A repeated signal only says that it is still stopping. Only
+ * a real crash (kill -9, power loss) leaves an operation to recovery.
+ */
+export class Interrupt {
+  private received: NodeJS.Signals | null = null;
+  private readonly cancelled = new Set<string>();
+  private handler: ((signal: NodeJS.Signals) => void) | null = null;
+
+  constructor(private readonly engine: Engine) {}
+
+  /** Takes over SIGINT and SIGTERM until `dispose`; `onSignal` runs once, after the operations were asked to stop. */
+  install(onSignal?: () => void): void {
+    if (this.handler !== null) return;
+    this.handler = (signal) => {
+      if (this.received !== null) {
+        process.stderr.write(`mcb: still stopping after the current slice (${signal} again)\n`);
+        return;
+      }
+      this.received = signal;
+      for (const id of this.engine.cancelAll()) this.cancelled.add(id);
+      process.stderr.write(`mcb: ${signal}: stopping after the current slice\n`);
+      onSignal?.();
+    };
+    process.on("SIGINT", this.handler);
+    process.on("SIGTERM", this.handler);
+  }
+
+  dispose(): void {
+    if (this.handler === null) return;
+    process.off("SIGINT", this.handler);
+    process.off("SIGTERM", this.handler);
+    this.handler = null;
+  }
+
+  /** True once a signal came: start nothing new. */
+  get requested(): boolean {
+    return this.received !== null;
+  }
+
+  /** Records an operation stopped on account of the signal after it came (a race with its start). */
+  add(operationId: string): void {
+    this.cancelled.add(operationId);
+  }
+
+  /** The operations the signal stopped. */
+  get operations(): readonly string[] {
+    return [...this.cancelled];
+  }
+
+  /** 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM. */
+  get exitCode(): number {
+    return this.received === "SIGTERM" ? 143 : 130;
+  }
+}

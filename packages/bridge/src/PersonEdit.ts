@@ -1,0 +1,81 @@
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import type { Vec3 } from "@mcb/engine";
+import type { EmbeddedWorld } from "./EmbeddedWorld.js";
+
+/** A person's edit of the embedded world: every block of the inclusive box set to `state`. */
+export interface PersonEditRequest {
+  readonly min: Vec3;
+  readonly max: Vec3;
+  readonly state: string;
+}
+
+export interface PersonEditReport {
+  readonly min: Vec3;
+  readonly max: Vec3;
+  /** The canonical state placed. */
+  readonly state: string;
+  readonly blocks: number;
+  /** Blocks that held something else before. */
+  readonly changed: number;
+}
+
+/** Most blocks one edit may change (a person's fill, not a build). */
+export const MAX_PERSON_EDIT = 100_000;
+/** Blocks changed between two pulls of the world's events (well under its event retention). */
+const CHUNK = 4096;
+
+function isVec(v: unknown): v is Vec3 {
+  return typeof v === "object" && v !== null && [(v as Vec3).x, (v as Vec3).y, (v as Vec3).z].every((n) => Number.isSafeInteger(n));
+}
+
+/**
+ * Changes blocks of the embedded world as a player would by hand: not an operation of ours (no
+ * plan, no journal record, never undone by us), but an observed external edit — the world reports
+ * it as an event and the engine pulls it at once, so the three-way merge, part_diff and
+ * region_changes see it as the person's. Checked first (the embedded world, a valid block state,
+ * the project area and the world height, at most `MAX_PERSON_EDIT` blocks); a refused edit changes
+ * nothing. Errors: invalid_request, unsupported_block, out_of_bounds, budget_exceeded.
+ */
+export async function applyPersonEdit(w: EmbeddedWorld, request: unknown): Promise<Result<PersonEditReport>> {
+  const memory = w.memory;
+  if (memory === null)
+    return fail(mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", { reason: "not_embedded" }));
+  const r = request as Partial<PersonEditRequest> | null;
+  if (typeof r !== "object" || r === null || !isVec(r.min) || !isVec(r.max) || typeof r.state !== "string")
+    return fail(mcbError("invalid_request", "an edit needs integer corners min and max {x, y, z} and a block state", { reason: "edit" }));
+  const state = w.registry.resolveState(r.state);
+  if (!state.ok) return state;
+  const min = { x: Math.min(r.min.x, r.max.x), y: Math.min(r.min.y, r.max.y), z: Math.min(r.min.z, r.max.z) };
+  const max = { x: Math.max(r.min.x, r.max.x), y: Math.max(r.min.y, r.max.y), z: Math.max(r.min.z, r.max.z) };
+  const volume = (max.x - min.x + 1) * (max.y - min.y + 1) * (max.z - min.z + 1);
+  if (volume > MAX_PERSON_EDIT) return fail(mcbError("budget_exceeded", `the edit covers ${volume} blocks; at most ${MAX_PERSON_EDIT}`, { limit: MAX_PERSON_EDIT, count: volume }));
+  const scope = w.engine.projectScope(w.ctx);
+  if (!scope.ok) return scope;
+  const info = await w.world.info();
+  const a = scope.value.area;
+  const inside = min.x >= a.minX && max.x <= a.maxX && min.z >= a.minZ && max.z <= a.maxZ && min.y >= Math.max(a.minY, info.minY) && max.y <= Math.min(a.maxY, info.maxY);
+  if (!inside)
+    return fail(mcbError("out_of_bounds", "the edit reaches outside the project area or the world height", { area: { min: { x: a.minX, y: Math.max(a.minY, info.minY), z: a.minZ }, max: { x: a.maxX, y: Math.min(a.maxY, info.maxY), z: a.maxZ } } }));
+  const canonical = state.value.canonical;
+  let changed = 0;
+  let batch: { x: number; y: number; z: number; state: string }[] = [];
+  const flush = async (): Promise<Result<void>> => {
+    if (batch.length === 0) return ok(undefined);
+    memory.externalEdits(batch);
+    batch = [];
+    return w.engine.sync(); // on record at once, before the world's event log could drop it
+  };
+  for (let y = min.y; y <= max.y; y++)
+    for (let z = min.z; z <= max.z; z++)
+      for (let x = min.x; x <= max.x; x++) {
+        if (memory.stateAt(x, y, z) !== canonical) changed++;
+        batch.push({ x, y, z, state: canonical });
+        if (batch.length >= CHUNK) {
+          const synced = await flush();
+          if (!synced.ok) return synced;
+        }
+      }
+  const synced = await flush();
+  if (!synced.ok) return synced;
+  return ok({ min, max, state: canonical, blocks: volume, changed });
+}
