@@ -406,7 +406,9 @@ export class Engine {
       const op = this.recoveryTarget(ctx, input?.operation_id);
       if (!op.ok) return op;
       const done = await abandonRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, input.expected_digest, this.clock());
-      return done.ok ? ok(this.view(done.value)) : done;
+      if (!done.ok) return done;
+      partsAfterUndo(this.o.journal, (id) => this.plan(id), done.value); // an abandoned undo's confirmed writes leave their parts too
+      return ok(this.view(done.value));
     });
   }
 
