@@ -67,4 +67,37 @@ describe("terrain tiles applied through the engine", () => {
       await w.close();
     }
   });
+
+  it("a person's edit in applied terrain: a rerun keeps it, a redesign of its tile is left in conflict unless the edit is kept", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcb-terrain-"));
+    const a = join(dir, "a.json"), b = join(dir, "b.json");
+    const redesign = { ...recipe, palette: { ...recipe.palette, surface: "minecraft:podzol[snowy=false]" } };
+    writeFileSync(a, JSON.stringify(recipe));
+    writeFileSync(b, JSON.stringify(redesign));
+    const w = await openWorld(join(dir, "state"));
+    try {
+      const first = await runTerrainBatch(w, a, () => undefined);
+      expect(first.ok && first.value.unfinished).toBe(0);
+      const ta = compileTerrain(w.registry, recipe), tb = compileTerrain(w.registry, redesign);
+      if (!ta.ok || !tb.ok) throw new Error("terrain");
+      // A surface block the redesign changes, dug out by hand.
+      let dug: { x: number; y: number; z: number } | null = null;
+      for (let x = -15; x <= 25 && dug === null; x++)
+        for (let z = 12; z <= 40 && dug === null; z++)
+          if (surfaceState(ta.value.field, ta.value.materials, x, z) !== surfaceState(tb.value.field, tb.value.materials, x, z)) dug = { x, y: heightAt(ta.value.field, x, z), z };
+      if (dug === null) throw new Error("no column to dig");
+      w.memory!.externalEdit(dug.x, dug.y, dug.z, "minecraft:air");
+      const lines: string[] = [];
+      const refused = await runTerrainBatch(w, b, (_d, _t, l) => lines.push(l));
+      expect(refused.ok && refused.value).toMatchObject({ conflicts: 1, unfinished: 1 });
+      expect(lines.some((l) => /^tile \d+: 1 blocks changed by hand where the tile differs; left as it is/.test(l))).toBe(true);
+      expect(w.memory!.stateAt(dug.x, dug.y, dug.z)).toBe("minecraft:air");
+      const kept = await runTerrainBatch(w, b, () => undefined, Infinity, "keep");
+      expect(kept.ok && kept.value).toMatchObject({ conflicts: 0, unfinished: 0 });
+      expect(w.memory!.stateAt(dug.x, dug.y, dug.z)).toBe("minecraft:air");
+      expect(w.memory!.stateAt(dug.x + 1, heightAt(tb.value.field, dug.x + 1, dug.z), dug.z)).toBe(surfaceState(tb.value.field, tb.value.materials, dug.x + 1, dug.z));
+    } finally {
+      await w.close();
+    }
+  });
 });
