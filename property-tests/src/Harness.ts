@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemoryWorld, type MemoryWorldOptions } from "@mcb/adapter-memory";
-import { blockEntityPredicate, createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
+import { blockEntityPredicate, type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
 import {
   Engine,
   MemoryJournal,
@@ -12,7 +12,6 @@ import {
   type OperationStatusView,
   type RequestContext,
 } from "@mcb/engine";
-import type { Box3 } from "@mcb/recipe";
 
 let cachedRegistry: BlockRegistry | undefined;
 

@@ -1,17 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { Interner, blockIdOf } from "@mcb/blocks";
-import {
-  HostCrash,
-  MAX_ADAPTER_READ,
-  type Box3,
-  type CasMismatch,
-  type CasResult,
-  type CasSlice,
-  type EventPage,
-  type RegionRead,
-  type WorldAdapter,
-  type WorldInfo,
-} from "@mcb/engine";
+import { blockIdOf, type Box3, Interner } from "@mcb/blocks";
+import { HostCrash, MAX_ADAPTER_READ, type CasMismatch, type CasResult, type CasSlice, type EventPage, type RegionRead, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
 import { Faults } from "./Faults.js";
 import { AIR, VoxelStore } from "./VoxelStore.js";

@@ -12,8 +12,7 @@ import {
   type WorldEvent,
   type WorldInfo,
 } from "@mcb/engine";
-import { Interner } from "@mcb/blocks";
-import type { Box3 } from "@mcb/recipe";
+import { type Box3, Interner } from "@mcb/blocks";
 import { unpackIndices } from "./PackedIndices.js";
 import { PortClient, PortCallError, type PortClientOptions } from "./PortClient.js";
 

@@ -32,3 +32,15 @@ export { rotateState, mirrorState, type MirrorAxis, type QuarterTurns } from "./
 export { blockEntityPredicate } from "./BlockEntities.js";
 export { Interner } from "./Interner.js";
 export { blockShapes, type BlockShapes, type Face, type FaceRect, type ShapeBox } from "./BlockShapes.js";
+export {
+  boundsOf,
+  boxContains,
+  boxFromCorners,
+  boxJson,
+  boxVolume,
+  boxesIntersect,
+  inBox,
+  posKey,
+  type Box3,
+  type Vec3,
+} from "./Geometry.js";

@@ -1,11 +1,12 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
-import type { ManualEditPolicy, OperationStatusView } from "@mcb/engine";
+import { isSettled, type ManualEditPolicy, type OperationStatus, type OperationStatusView } from "@mcb/engine";
 import type { Plan } from "@mcb/recipe";
 import type { EmbeddedWorld } from "./EmbeddedWorld.js";
 
-type TileState = "applying" | "applied" | "empty" | "conflict" | "cancelled" | "failed" | "recovery_required";
+/** A tile: "empty" when it had nothing to change, else the state of its operation. */
+type TileState = Exclude<OperationStatus, "queued"> | "empty";
 
 interface TileEntry {
   state: TileState;
@@ -67,7 +68,6 @@ export interface BatchSummary {
 
 export type ProgressSink = (done: number, total: number, line: string) => void;
 
-const TERMINAL = new Set(["applied", "conflict", "cancelled", "failed", "recovery_required"]);
 
 /**
  * Prepares and applies every tile in order on the embedded world. Progress is saved before each
@@ -145,7 +145,7 @@ export async function runBatch(w: EmbeddedWorld, spec: BatchSpec, progress: Prog
       await w.engine.operationCancel(w.ctx, { operation_id: op.operation_id });
       w.interrupt.add(op.operation_id);
     }
-    while (!TERMINAL.has(op.status)) {
+    while (!isSettled(op.status)) {
       await new Promise((r) => setTimeout(r, 10));
       const s = await w.engine.operationStatus(w.ctx, { operation_id: op.operation_id });
       if (!s.ok) return s;

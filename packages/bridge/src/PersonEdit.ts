@@ -1,5 +1,4 @@
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Vec3 } from "@mcb/engine";
+import { fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
 import type { EmbeddedWorld } from "./EmbeddedWorld.js";
 
 /** A person's edit of the embedded world: every block of the inclusive box set to `state`. */

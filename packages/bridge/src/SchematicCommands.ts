@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import type { ManualEditPolicy, OperationStatusView, PrepareView, Vec3 } from "@mcb/engine";
+import { type BlockRegistry, boxJson, createBlockRegistry, fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
+import type { ManualEditPolicy, OperationStatusView, PrepareView } from "@mcb/engine";
 import { compileRecipe } from "@mcb/recipe";
 import {
   ASSET_ID,
@@ -19,7 +19,7 @@ import {
   type SchematicFormat,
   type SchematicLimits,
 } from "@mcb/schematic";
-import { assetView, boxView, exportRegionAsset, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./actions/SchematicActions.js";
+import { assetView, exportRegionAsset, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./actions/SchematicActions.js";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
 import type { EmbeddedWorld } from "./EmbeddedWorld.js";
 import { loadRecipeFile } from "./RecipeCommand.js";
@@ -203,5 +203,5 @@ export async function importSchematic(w: EmbeddedWorld, source: string, target: 
     options.maxTiles ?? Infinity,
   );
   if (!r.ok) return r;
-  return ok({ mode: "batch", paste_id: pasteId, batch: r.value, bounds: boxView(paste.box()), source: read.source });
+  return ok({ mode: "batch", paste_id: pasteId, batch: r.value, bounds: boxJson(paste.box()), source: read.source });
 }

@@ -1,13 +1,14 @@
 import { setImmediate as yieldToLoop, setTimeout as sleep } from "node:timers/promises";
-import type { McbError } from "@mcb/blocks";
+import { boundsOf, type McbError } from "@mcb/blocks";
 import { ChangedSincePrepare } from "./ChangedSincePrepare.js";
-import { boundsOf, setBit } from "./Geometry.js";
 import { sliceBounds } from "./Multipart.js";
-import type { ConflictSample, Journal, OperationCounters, OperationRecord, OperationStatus, SliceResult } from "./Journal.js";
+import type { ConflictSample, Journal, OperationCounters, OperationRecord, SliceResult } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits } from "./Project.js";
 import { isHostCrash, isSliceRefused, type CasCheck, type CasWrite, type WorldAdapter } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
+import { setBit } from "./BitMask.js";
+import type { OperationStatus } from "./OperationStatus.js";
 
 export interface ApplierDeps {
   readonly adapter: WorldAdapter;

@@ -1,4 +1,4 @@
-import type { Box3 } from "@mcb/recipe";
+import type { Box3 } from "@mcb/blocks";
 
 /**
  * An exact cover of a set of positions by boxes, for compact reports (conflicts, diffs): the boxes

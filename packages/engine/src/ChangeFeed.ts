@@ -1,8 +1,7 @@
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Box3 } from "@mcb/recipe";
-import { getBit, inBox, type Vec3 } from "./Geometry.js";
+import { type Box3, fail, inBox, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
 import type { Journal } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
+import { getBit } from "./BitMask.js";
 
 export interface BlockChange {
   readonly seq: number;

@@ -1,7 +1,7 @@
-import { boundsOf, posKey } from "./Geometry.js";
 import type { Journal } from "./Journal.js";
 import { forEachWritten, operationPlans } from "./Ownership.js";
 import { writeIndexOf, type PreparedPlan } from "./PreparedPlan.js";
+import { boundsOf, posKey } from "@mcb/blocks";
 
 /**
  * Which write-set positions of a plan held something other than their base after the plan was

@@ -1,7 +1,7 @@
-import { boundsOf } from "./Geometry.js";
 import { ConnectionRules, DIRS, STEP, type At, type Dir } from "./ConnectionRules.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
+import { boundsOf } from "@mcb/blocks";
 
 /** "auto": connections computed from neighbours (recipes); "pinned": states as written (schematics, terrain). */
 export type ConnectionMode = "auto" | "pinned";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createMaterialCatalog, fail, mcbError, ok, type BlockRegistry, type MaterialCatalog, type Result } from "@mcb/blocks";
-import { createRecipeCompiler, type Box3, type RecipeCompiler } from "@mcb/recipe";
+import { type BlockRegistry, type Box3, createMaterialCatalog, fail, type MaterialCatalog, mcbError, ok, type Result } from "@mcb/blocks";
+import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
 import { admitPlan, alreadyApplied, checkApplyInput, newOperation, type ApplyInput } from "./ApplyAdmission.js";
 import { OperationQueue } from "./OperationQueue.js";
 import { ConnectionRules } from "./ConnectionRules.js";

@@ -1,6 +1,4 @@
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Box3 } from "@mcb/recipe";
-import { boxContains, boxFromCorners, boxJson, boxVolume, type Vec3 } from "./Geometry.js";
+import { type Box3, boxContains, boxFromCorners, boxJson, boxVolume, fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
 import type { RegionRead, WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 
 export interface RegionInspectInput {

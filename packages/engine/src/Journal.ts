@@ -1,20 +1,6 @@
-import type { Box3 } from "@mcb/recipe";
+import type { OperationStatus } from "./OperationStatus.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
-
-/**
- * DESIGN §11 states. `applying` and `queued` are unfinished: after a restart they become
- * `recovery_required` until an administrator reviews and abandons them.
- */
-export type OperationStatus =
-  | "queued"
-  | "applying"
-  | "applied"
-  | "conflict"
-  | "cancelled"
-  | "failed"
-  | "recovery_required";
-
-export const TERMINAL_STATUSES: ReadonlySet<OperationStatus> = new Set(["applied", "conflict", "cancelled", "failed"]);
+import type { Box3 } from "@mcb/blocks";
 
 export interface ConflictSample {
   readonly pos: { readonly x: number; readonly y: number; readonly z: number };

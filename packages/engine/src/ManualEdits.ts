@@ -1,6 +1,5 @@
-import type { Box3 } from "@mcb/recipe";
 import { coverBoxes } from "./BoxCover.js";
-import { boxJson, type Vec3 } from "./Geometry.js";
+import { type Box3, boxJson, type Vec3 } from "@mcb/blocks";
 
 /**
  * The three-way merge at preparation, across rebuilds. For one position of a new plan:

@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { Box3 } from "@mcb/recipe";
-import { boxesIntersect, inBox } from "./Geometry.js";
 import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchKind, TouchList } from "./Journal.js";
-import { TERMINAL_STATUSES } from "./Journal.js";
+import { hasEnded } from "./OperationStatus.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { encodedPlanSize } from "./PreparedPlan.js";
+import { type Box3, boxesIntersect, inBox } from "@mcb/blocks";
 
 /**
  * The journal held in process memory: same contract as `SqliteJournal`, lost with the process
@@ -87,7 +86,7 @@ export class MemoryJournal implements Journal {
   }
 
   unfinishedOperations(): OperationRecord[] {
-    return [...this.ops.values()].filter((o) => !TERMINAL_STATUSES.has(o.status)).map((o) => structuredClone(o));
+    return [...this.ops.values()].filter((o) => !hasEnded(o.status)).map((o) => structuredClone(o));
   }
 
   commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number {

@@ -1,4 +1,4 @@
-import { posKey } from "./Geometry.js";
+import { posKey } from "@mcb/blocks";
 
 /**
  * Multi-block structures written as indivisible groups (DESIGN §11): the two halves of a door or

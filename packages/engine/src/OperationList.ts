@@ -1,5 +1,6 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Journal, OperationFilter, OperationRecord, OperationStatus } from "./Journal.js";
+import type { Journal, OperationFilter, OperationRecord } from "./Journal.js";
+import { isOperationStatus, OPERATION_STATUSES, type OperationStatus } from "./OperationStatus.js";
 
 export interface OperationListInput {
   readonly kind?: "build" | "undo";
@@ -31,7 +32,6 @@ export interface OperationListView {
   readonly next_cursor?: string;
 }
 
-const STATUSES: ReadonlySet<string> = new Set(["queued", "applying", "applied", "conflict", "cancelled", "failed", "recovery_required"]);
 const CURSOR = /^ol1\.(\d{1,15})\.([\x21-\x7e]{1,128})$/;
 
 function summary(o: OperationRecord): OperationSummary {
@@ -62,7 +62,7 @@ export function listOperations(journal: Journal, projectId: string, input: Opera
   const limit = input.limit ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) return bad("limit", `limit must be 1..${maxLimit}`);
   if (input.kind !== undefined && input.kind !== "build" && input.kind !== "undo") return bad("kind", 'kind must be "build" or "undo"');
-  if (input.status !== undefined && !STATUSES.has(input.status)) return bad("status", `status must be one of ${[...STATUSES].join(", ")}`);
+  if (input.status !== undefined && !isOperationStatus(input.status)) return bad("status", `status must be one of ${OPERATION_STATUSES.join(", ")}`);
   let filter: OperationFilter = { ...(input.kind ? { kind: input.kind } : {}), ...(input.status ? { status: input.status } : {}) };
   if (input.part_id !== undefined) {
     const part = typeof input.part_id === "string" ? journal.getPart(input.part_id) : null;

@@ -1,6 +1,7 @@
-import { boundsOf, getBit, posKey } from "./Geometry.js";
 import type { Journal, OperationRecord, SliceRecord } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
+import { getBit } from "./BitMask.js";
+import { boundsOf, posKey } from "@mcb/blocks";
 
 /** One confirmed write of an operation, in plan order. */
 export interface ConfirmedWrite {

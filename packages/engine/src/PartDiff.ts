@@ -1,10 +1,9 @@
-import type { Box3 } from "@mcb/recipe";
 import { coverBoxes } from "./BoxCover.js";
-import { boxJson, type Vec3 } from "./Geometry.js";
 import { MAX_REPORT_BOXES } from "./ManualEdits.js";
 import { TOUCHED, type StandingIndex } from "./StandingIndex.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
+import { type Box3, boxJson, type Vec3 } from "@mcb/blocks";
 
 export interface PartDiffView {
   readonly part_id: string | null;

@@ -1,6 +1,5 @@
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { boundsOf, boxesIntersect, boxJson, fail, mcbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
 import { coverBoxes } from "./BoxCover.js";
-import { boundsOf, boxesIntersect, boxJson, posKey, type Vec3 } from "./Geometry.js";
 import type { Journal, OperationRecord, PartRecord } from "./Journal.js";
 import { MAX_REPORT_BOXES } from "./ManualEdits.js";
 import { confirmedWrites } from "./Ownership.js";

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { blockEntityPredicate, blockIdOf, fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
+import { blockEntityPredicate, blockIdOf, type BlockRegistry, boxContains, fail, inBox, mcbError, type McbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
 import { forEachPlanBlock, planHash, type Plan, type RecipeCompiler, type SourceFilter } from "@mcb/recipe";
-import { boxContains, inBox, posKey, type Vec3 } from "./Geometry.js";
 import type { Journal } from "./Journal.js";
 import type { PlanContent } from "./PreparedPlan.js";
 import type { EngineLimits, ProjectConfig } from "./Project.js";

@@ -1,5 +1,4 @@
-import type { Box3 } from "@mcb/recipe";
-import { mcbError, type McbError } from "@mcb/blocks";
+import { type Box3, mcbError, type McbError } from "@mcb/blocks";
 
 /** Budgets of DESIGN §17, enforced by the engine (the server side of every boundary). */
 export interface EngineLimits {

@@ -1,5 +1,4 @@
-import type { CatalogSummary } from "@mcb/blocks";
-import { boxJson, type Vec3 } from "./Geometry.js";
+import { boxJson, type CatalogSummary, type Vec3 } from "@mcb/blocks";
 import type { Journal } from "./Journal.js";
 import type { EngineLimits, ProjectConfig } from "./Project.js";
 import type { WorldInfo } from "./WorldAdapter.js";

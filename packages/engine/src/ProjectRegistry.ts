@@ -1,5 +1,4 @@
-import { fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
-import { boundsOf, boxContains } from "./Geometry.js";
+import { boundsOf, boxContains, fail, mcbError, type McbError, ok, type Result } from "@mcb/blocks";
 import type { Journal, OperationRecord } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { PROJECT_ID, ProjectAccess, denied, type ProjectConfig } from "./Project.js";

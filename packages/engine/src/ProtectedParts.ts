@@ -1,5 +1,4 @@
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import { boundsOf, boxesIntersect, posKey } from "./Geometry.js";
+import { boundsOf, boxesIntersect, fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
 import type { Journal } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 

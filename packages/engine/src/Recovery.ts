@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import { getBit, posKey } from "./Geometry.js";
+import { fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
 import type { Journal, OperationRecord } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
+import { getBit } from "./BitMask.js";
 
 /** PROTOCOL.md "Crash recovery": field names follow the seeds' Java record. */
 export interface RecoveryReview {

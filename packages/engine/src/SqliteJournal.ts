@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
-import type { Box3 } from "@mcb/recipe";
 import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchKind, TouchList } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { decodePreparedPlan, encodePreparedPlan } from "./PreparedPlan.js";
+import type { Box3 } from "@mcb/blocks";
 
 const SCHEMA_VERSION = 3;
 

@@ -1,8 +1,8 @@
-import type { Box3 } from "@mcb/recipe";
 import type { Journal } from "./Journal.js";
 import { operationPlans } from "./Ownership.js";
 import type { Held } from "./ManualEdits.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
+import type { Box3 } from "@mcb/blocks";
 
 /** Bit set in an entry when a person changed the block after our newest write there. */
 export const TOUCHED = 0x4000_0000;

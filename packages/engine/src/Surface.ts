@@ -1,6 +1,4 @@
-import { Interner, fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Box3 } from "@mcb/recipe";
-import { boxJson } from "./Geometry.js";
+import { type Box3, boxJson, fail, Interner, mcbError, ok, type Result } from "@mcb/blocks";
 import { MAX_ADAPTER_READ, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
 
 export interface SurfaceInput {

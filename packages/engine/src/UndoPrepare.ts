@@ -1,12 +1,12 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import { getBit } from "./Geometry.js";
 import type { ConflictSample, Journal, OperationRecord } from "./Journal.js";
-import { TERMINAL_STATUSES } from "./Journal.js";
+import { hasEnded } from "./OperationStatus.js";
 import { ownership } from "./Ownership.js";
 import type { PlanContent, PreparedPlan } from "./PreparedPlan.js";
 import { WriteSetBuilder } from "./WriteSet.js";
 import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
+import { getBit } from "./BitMask.js";
 
 export interface UndoContent {
   readonly content: PlanContent;
@@ -31,7 +31,7 @@ export async function prepareUndoContent(
   sampleSize: number,
 ): Promise<Result<UndoContent>> {
   if (op.status === "recovery_required") return fail(mcbError("recovery_required", `operation ${op.operationId} awaits recovery review`));
-  if (!TERMINAL_STATUSES.has(op.status)) return fail(mcbError("busy", `operation ${op.operationId} is still ${op.status}`));
+  if (!hasEnded(op.status)) return fail(mcbError("busy", `operation ${op.operationId} is still ${op.status}`));
   if (op.undoneBy !== null)
     return fail(mcbError("invalid_request", `operation ${op.operationId} was already undone by ${op.undoneBy}; undo that operation to redo it`, { reason: "already_undone", undone_by: op.undoneBy }));
   if (!op.undoable) return fail(mcbError("invalid_request", `operation ${op.operationId} has uncertain history (abandoned by an earlier version of mcb); undo is unavailable`, { reason: "undo_unavailable" }));

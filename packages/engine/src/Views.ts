@@ -1,8 +1,8 @@
-import type { Box3 } from "@mcb/recipe";
-import { boundsOf, boxJson, type Vec3 } from "./Geometry.js";
-import type { ConflictSample, OperationRecord, OperationStatus } from "./Journal.js";
+import type { ConflictSample, OperationRecord } from "./Journal.js";
 import type { ManualEditsView } from "./ManualEdits.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
+import { boundsOf, type Box3, boxJson, type Vec3 } from "@mcb/blocks";
+import type { OperationStatus } from "./OperationStatus.js";
 
 /** Wire shapes (snake_case, as in PROTOCOL.md) of engine responses. */
 

@@ -1,4 +1,4 @@
-import type { Box3 } from "@mcb/recipe";
+import type { Box3 } from "@mcb/blocks";
 
 /**
  * The small seam between the engine and a world (ARCHITECTURE.md "Key contracts"). An adapter owns

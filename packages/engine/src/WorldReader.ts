@@ -1,6 +1,5 @@
-import type { Box3 } from "@mcb/recipe";
-import { boundsOf } from "./Geometry.js";
 import { MAX_ADAPTER_READ, type WorldAdapter } from "./WorldAdapter.js";
+import { boundsOf, type Box3 } from "@mcb/blocks";
 
 export interface PositionsRead {
   readonly states: string[];

@@ -20,7 +20,8 @@ export {
   type WorldEvent,
   type WorldInfo,
 } from "./WorldAdapter.js";
-export type { Journal, OperationStatus, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./Journal.js";
+export type { Journal, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./Journal.js";
+export { OPERATION_STATUSES, hasEnded, isSettled, type OperationStatus } from "./OperationStatus.js";
 export { MemoryJournal } from "./MemoryJournal.js";
 export { SqliteJournal } from "./SqliteJournal.js";
 export { DEFAULT_ENGINE_LIMITS, PROJECT_ID, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";
@@ -36,5 +37,3 @@ export { mergeOutcome, type MergeOutcome, type ManualEditPolicy, type ManualEdit
 export { coverBoxes } from "./BoxCover.js";
 export type { RecoveryReview } from "./Recovery.js";
 export type { ProjectContextView } from "./ProjectContext.js";
-export type { Vec3 } from "./Geometry.js";
-export type { Box3 } from "@mcb/recipe";

@@ -1,6 +1,6 @@
-import type { Box3 } from "./shapes/Shape.js";
 import { pick, type Material } from "./Material.js";
 import { CollectorScratch, doubled, ROW_LIMIT, rowCollector } from "./RowCollector.js";
+import type { Box3 } from "@mcb/blocks";
 
 /**
  * Raw runs in collection order (y, z, x); `value` = (filter << 16) | (state + 1). The arrays may be

@@ -1,4 +1,4 @@
-import { mcbError, type BlockRegistry, type McbError } from "@mcb/blocks";
+import { type BlockRegistry, type Box3, mcbError, type McbError } from "@mcb/blocks";
 import {
   IDENTITY,
   composeFrame,
@@ -17,7 +17,7 @@ import { archShape } from "./shapes/ArchShape.js";
 import { boxShape } from "./shapes/BoxShape.js";
 import { cylinderShape } from "./shapes/CylinderShape.js";
 import { lineShape } from "./shapes/LineShape.js";
-import type { Box3, Shape } from "./shapes/Shape.js";
+import type { Shape } from "./shapes/Shape.js";
 
 /** A recipe path (operations[2].block…), built only when an error needs it. */
 type Path = () => string;

@@ -1,4 +1,4 @@
-import type { Box3 } from "./shapes/Shape.js";
+import type { Box3 } from "@mcb/blocks";
 
 /** Source filter of a `replace`: a position is written only where the current block matches. */
 export interface SourceFilter {

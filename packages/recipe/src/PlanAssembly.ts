@@ -1,10 +1,9 @@
-import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
+import { type BlockRegistry, type Box3, fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { RawRuns } from "./BlockCollector.js";
 import { DEFAULT_LIMITS, MAX_HORIZONTAL, MAX_Y, MIN_Y } from "./Limits.js";
 import type { Plan, PlanBlockData, SourceFilter } from "./Plan.js";
 import { planHash } from "./PlanHash.js";
 import type { Vec3 } from "./RecipeSchema.js";
-import type { Box3 } from "./shapes/Shape.js";
 
 /**
  * Turns collected runs into the canonical immutable plan: palette and filters sorted, only the

@@ -1,4 +1,5 @@
 import { paletteCounts, type Plan } from "./Plan.js";
+import { boxJson } from "@mcb/blocks";
 
 /** Compact, JSON-ready description of a plan for people and models: never the block list. */
 export interface PlanSummary {
@@ -22,7 +23,7 @@ export function summarizePlan(plan: Plan): PlanSummary {
   return {
     plan_hash: plan.hash,
     changed_blocks: plan.count,
-    bounds: b === null ? null : { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } },
+    bounds: b === null ? null : boxJson(b),
     palette,
     filtered_blocks: filtered,
     dependencies: plan.reads.length / 3,

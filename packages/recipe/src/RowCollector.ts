@@ -1,6 +1,6 @@
 import type { BlockCollector, RawRuns } from "./BlockCollector.js";
 import { pickRow, type Material } from "./Material.js";
-import type { Box3 } from "./shapes/Shape.js";
+import type { Box3 } from "@mcb/blocks";
 
 /** Most (y, z) rows a row collector takes (4 bytes each for the counting sort). */
 export const ROW_LIMIT = 4_194_304;

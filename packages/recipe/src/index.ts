@@ -21,5 +21,4 @@ export { forEachPlanBlock, paletteCounts, type Plan, type PlanBlockData, type Pl
 export { planHash } from "./PlanHash.js";
 export { jsonShapeExcess } from "./JsonGuard.js";
 export { planFromBlocks, type PlanBlocks, type PlanFromBlocksInput } from "./PlanAssembly.js";
-export type { Box3 } from "./shapes/Shape.js";
 export { summarizePlan, type PlanSummary } from "./PlanSummary.js";

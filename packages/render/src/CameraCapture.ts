@@ -1,18 +1,18 @@
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { fail, mcbError, ok, type Result, type Box3 } from "@mcb/blocks";
 import { resolvePose, type CameraPose } from "./CameraPose.js";
 import { frustumSections } from "./FrustumSections.js";
 import { defaultWorkers, renderPng } from "./RenderPool.js";
 import { Look, LOOK_STRIDE, lookAt, SURFACE_OPAQUE } from "./Scene.js";
-import { SectionGrid, type Box } from "./SectionGrid.js";
+import { SectionGrid } from "./SectionGrid.js";
 
 /** Authoritative block reads (the engine's `WorldAdapter.read` fits): states in y, z, x order. */
 export interface BlockSource {
-  read(box: Box): Promise<{ readonly palette: readonly string[]; readonly states: Uint32Array }>;
+  read(box: Box3): Promise<{ readonly palette: readonly string[]; readonly states: Uint32Array }>;
 }
 
 export interface CaptureOptions {
   /** Readable area (project area ∩ build height); blocks outside are not read and draw nothing. */
-  readonly bounds: Box;
+  readonly bounds: Box3;
   /** View distance in blocks (default 128, at most 256). */
   readonly maxDistance?: number;
   /** Most 16³ sections read for one capture (default 4096). */

@@ -1,5 +1,5 @@
 import type { ResolvedPose } from "./CameraPose.js";
-import type { Box } from "./SectionGrid.js";
+import type { Box3 } from "@mcb/blocks";
 
 const SECTION_RADIUS = 8 * Math.sqrt(3);
 
@@ -7,7 +7,7 @@ const SECTION_RADIUS = 8 * Math.sqrt(3);
  * Section coordinates (16³) that can hold a visible block: inside the view frustum up to
  * `maxDistance`, inside `bounds` (readable area and build height). Sorted near to far.
  */
-export function frustumSections(p: ResolvedPose, maxDistance: number, bounds: Box): [number, number, number][] {
+export function frustumSections(p: ResolvedPose, maxDistance: number, bounds: Box3): [number, number, number][] {
   const [ex, ey, ez] = p.eye;
   const corners: [number, number, number][] = [];
   for (const sx of [-1, 1])

@@ -2,16 +2,6 @@ import { lookOf, type BlockLook } from "./BlockColors.js";
 import { brickDistances, columnTops } from "./BrickDistance.js";
 import { allocateScene, COLUMN_RADII, type Scene } from "./Scene.js";
 
-/** An inclusive box (engine `Box3` shape). */
-export interface Box {
-  readonly minX: number;
-  readonly minY: number;
-  readonly minZ: number;
-  readonly maxX: number;
-  readonly maxY: number;
-  readonly maxZ: number;
-}
-
 /**
  * Collects section reads as look indices (0 = nothing drawn), then `seal` flattens them into a
  * `Scene`. A section that draws nothing, or was never loaded, is skipped by rays whole.

@@ -1,3 +1,2 @@
 export { CAPTURE_LIMITS, EYE_HEIGHT, resolvePose, type CameraPose, type ResolvedPose } from "./CameraPose.js";
 export { DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, captureCamera, type BlockSource, type Capture, type CaptureOptions } from "./CameraCapture.js";
-export type { Box } from "./SectionGrid.js";

@@ -1,17 +1,18 @@
 import fc from "fast-check";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { captureCamera, type BlockSource, type Box, type CameraPose } from "../src/index.js";
+import { captureCamera, type BlockSource, type CameraPose } from "../src/index.js";
 import { MapSource } from "./MapSource.js";
 import { lookOf } from "../src/BlockColors.js";
 import { skyColor } from "../src/Raycaster.js";
 import { rayDirection, resolvePose } from "../src/CameraPose.js";
+import type { Box3 } from "@mcb/blocks";
 
-const BOUNDS: Box = { minX: -1000, minY: -64, minZ: -1000, maxX: 1000, maxY: 319, maxZ: 1000 };
+const BOUNDS: Box3 = { minX: -1000, minY: -64, minZ: -1000, maxX: 1000, maxY: 319, maxZ: 1000 };
 /** One roofed world reused by the property's runs (its blocks are reset each run). */
 const roof = new MapSource();
 
-async function shoot(source: BlockSource, pose: CameraPose, bounds: Box = BOUNDS, workers?: number) {
+async function shoot(source: BlockSource, pose: CameraPose, bounds: Box3 = BOUNDS, workers?: number) {
   const r = await captureCamera(source, pose, { bounds, ...(workers !== undefined ? { workers } : {}) });
   if (!r.ok) throw new Error(r.error.message);
   const png = PNG.sync.read(r.value.png);
@@ -279,7 +280,7 @@ describe("unloaded sections", () => {
   class NotLoaded extends Error {}
   /** Only chunk columns with x ≥ 0 are loaded; reads elsewhere throw as a server's would. */
   class HalfLoaded extends MapSource {
-    override async read(box: Box) {
+    override async read(box: Box3) {
       if (box.minX < 0) throw new NotLoaded(`chunk ${box.minX >> 4} not loaded`);
       return super.read(box);
     }

@@ -1,4 +1,5 @@
-import type { BlockSource, Box } from "../src/index.js";
+import type { BlockSource } from "../src/index.js";
+import type { Box3 } from "@mcb/blocks";
 
 /** A tiny world for tests: a map of positions to states, air elsewhere; reads are counted. */
 export class MapSource implements BlockSource {
@@ -8,7 +9,7 @@ export class MapSource implements BlockSource {
     this.blocks.set(`${x},${y},${z}`, state);
     return this;
   }
-  async read(box: Box) {
+  async read(box: Box3) {
     this.reads++;
     const palette = ["minecraft:air"];
     const index = new Map([["minecraft:air", 0]]);

@@ -2,11 +2,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { captureCamera, type Box } from "../src/index.js";
+import { captureCamera } from "../src/index.js";
+import type { Box3 } from "@mcb/blocks";
 import { MapSource } from "./MapSource.js";
 import { shapeOf } from "../src/BlockShapes.js";
 
-const BOUNDS: Box = { minX: -64, minY: 0, minZ: -64, maxX: 63, maxY: 127, maxZ: 63 };
+const BOUNDS: Box3 = { minX: -64, minY: 0, minZ: -64, maxX: 63, maxY: 127, maxZ: 63 };
 const TILE_W = 128, TILE_H = 96, COLUMNS = 5;
 
 /** One model on a stone floor, with a stone wall south of it (z = 1) for things hung on a wall. */

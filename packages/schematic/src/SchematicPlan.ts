@@ -1,5 +1,5 @@
-import { fail, mcbError, type BlockRegistry, type QuarterTurns, type Result } from "@mcb/blocks";
-import { planFromBlocks, type Box3, type Plan } from "@mcb/recipe";
+import { type BlockRegistry, type Box3, fail, mcbError, type QuarterTurns, type Result } from "@mcb/blocks";
+import { planFromBlocks, type Plan } from "@mcb/recipe";
 import { STRUCTURE_VOID } from "./read/StructureRead.js";
 import type { Schematic } from "./Schematic.js";
 import { rotateSchematic } from "./SchematicRotate.js";

@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PortWorld } from "@mcb/adapter-paper";
-import { createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
+import { type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
 import { Engine, SqliteJournal, type CasResult, type CasSlice, type EngineLimits, type RequestContext, type WorldAdapter } from "@mcb/engine";
-import type { Box3 } from "@mcb/recipe";
 import type { MinestomHost } from "./MinestomHost.js";
 
 /**

@@ -1,5 +1,5 @@
-import { blockEntityPredicate, fail, mcbError, ok, type BlockRegistry, type QuarterTurns, type Result } from "@mcb/blocks";
-import type { Box3, BuildPrepareInput, Engine, PrepareView, RequestContext, Vec3, WorldAdapter } from "@mcb/engine";
+import { blockEntityPredicate, type BlockRegistry, type Box3, boxJson, fail, mcbError, ok, type QuarterTurns, type Result, type Vec3 } from "@mcb/blocks";
+import type { BuildPrepareInput, Engine, PrepareView, RequestContext, WorldAdapter } from "@mcb/engine";
 import { SchematicPaste, schematicFromRegion, type AssetInfo, type LossReport, type Schematic, type SchematicFormat, type SchematicLibrary } from "@mcb/schematic";
 
 /** An asset on the wire (snake_case like every answer), for MCP and the CLI's --json alike. */
@@ -80,10 +80,6 @@ export interface TileView {
   readonly tile_bounds: { readonly min: Vec3; readonly max: Vec3 };
 }
 
-export function boxView(b: Box3): { min: Vec3; max: Vec3 } {
-  return { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } };
-}
-
 /** A turned, placed schematic cut into tiles (see `SchematicPaste`). */
 export function pasteOf(registry: BlockRegistry, schematic: Schematic, target: Vec3, rotation: Rotation = 0): SchematicPaste {
   return new SchematicPaste(registry, schematic, target, (rotation / 90) as QuarterTurns);
@@ -112,5 +108,5 @@ export async function preparePasteTile(
   if (!tile.ok) return tile;
   const r = await d.engine.buildPrepare(d.ctx, { plan: tile.value.plan, ...resolution });
   if (!r.ok) return r;
-  return ok({ ...r.value, tile_index: tile.value.index, tiles: { count: paste.count, tile_blocks: paste.tileBlocks }, tile_bounds: boxView(tile.value.bounds) });
+  return ok({ ...r.value, tile_index: tile.value.index, tiles: { count: paste.count, tile_blocks: paste.tileBlocks }, tile_bounds: boxJson(tile.value.bounds) });
 }

@@ -1,5 +1,4 @@
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Box3 } from "@mcb/recipe";
+import { boxesIntersect, fail, mcbError, ok, type Box3, type Result } from "@mcb/blocks";
 import type { ChatProject, ChatProjects } from "./ChatProjects.js";
 import type { ChatMessage } from "./ChatSource.js";
 
@@ -14,10 +13,6 @@ export interface AreaPolicy {
 }
 
 export const DEFAULT_AREA_POLICY: Omit<AreaPolicy, "zone"> = { maxSide: 512, defaultSide: 64 };
-
-function overlaps(a: Box3, b: Box3): boolean {
-  return a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY && a.minZ <= b.maxZ && b.minZ <= a.maxZ;
-}
 
 /**
  * `/ai project create` and `/ai area set`: an area must lie inside the zone, have horizontal
@@ -36,7 +31,7 @@ export class ChatAreas {
       return fail(mcbError("out_of_bounds", `The area must lie inside x ${z.minX}..${z.maxX}, y ${z.minY}..${z.maxY}, z ${z.minZ}..${z.maxZ}.`, { reason: "zone" }));
     const side = Math.max(area.maxX - area.minX + 1, area.maxZ - area.minZ + 1);
     if (side > this.policy.maxSide) return fail(mcbError("budget_exceeded", `Areas are at most ${this.policy.maxSide} blocks on a side (this one is ${side}).`, { reason: "area_size", limit: this.policy.maxSide }));
-    const other = this.projects.all().find((p) => p.projectId !== except && p.ownerId !== ownerId && overlaps(p.area, area));
+    const other = this.projects.all().find((p) => p.projectId !== except && p.ownerId !== ownerId && boxesIntersect(p.area, area));
     if (other !== undefined) return fail(mcbError("permission_denied", `The area overlaps project ${other.projectId} of another player.`, { reason: "area_taken" }));
     return ok(undefined);
   }

@@ -1,8 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
-import { createMaterialCatalog } from "@mcb/blocks";
+import { type Box3, createMaterialCatalog } from "@mcb/blocks";
 import type { ProjectConfig, RequestContext } from "@mcb/engine";
-import type { Box3 } from "@mcb/recipe";
 import { SchematicLibrary } from "@mcb/schematic";
 import { join } from "node:path";
 import type { EmbeddedWorld } from "../EmbeddedWorld.js";

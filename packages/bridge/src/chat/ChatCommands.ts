@@ -1,4 +1,4 @@
-import type { Box3 } from "@mcb/recipe";
+import { type Box3, boxFromCorners } from "@mcb/blocks";
 
 /** One `/ai …` line, parsed. Anything that is not exactly a command is a request to the agent. */
 export type ChatCommand =
@@ -51,7 +51,7 @@ export function parseChatCommand(line: string): ChatCommand {
   if (head === "area") {
     if (n === 8 && t[1]!.toLowerCase() === "set" && t.slice(2).every((v) => INT.test(v))) {
       const [x1, y1, z1, x2, y2, z2] = t.slice(2).map(Number) as [number, number, number, number, number, number];
-      return { kind: "area_set", box: { minX: Math.min(x1, x2), minY: Math.min(y1, y2), minZ: Math.min(z1, z2), maxX: Math.max(x1, x2), maxY: Math.max(y1, y2), maxZ: Math.max(z1, z2) } };
+      return { kind: "area_set", box: boxFromCorners({ x: x1, y: y1, z: z1 }, { x: x2, y: y2, z: z2 }) };
     }
     return { kind: "usage", message: "usage: /ai area set x1 y1 z1 x2 y2 z2 (integers, two opposite corners)" };
   }

@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Box3 } from "@mcb/recipe";
+import { type Box3, fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { readJson, writeJsonAtomic } from "./JsonFile.js";
 
 /** A chat project: its owner (the server's player UUID), area and protected parts. */

@@ -1,6 +1,6 @@
 import type * as acp from "@agentclientprotocol/sdk";
-import type { Box3 } from "@mcb/recipe";
 import { MCP_SERVER_NAME } from "../mcp/McbMcpServer.js";
+import type { Box3 } from "@mcb/blocks";
 
 /** What a permission decision is checked against: the turn in progress, if any. */
 export interface PermissionScope {

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import type { Box3 } from "@mcb/recipe";
 import { BUILDING_GUIDANCE } from "../mcp/BuildingGuidance.js";
 import { MCP_SERVER_NAME } from "../mcp/McbMcpServer.js";
 import { AcpAgent, type AgentLaunch } from "./AcpAgent.js";
@@ -9,6 +8,7 @@ import type { ChatMessage } from "./ChatSource.js";
 import { SentenceAssembler } from "./ChatText.js";
 import { decidePermission, permissionResponse } from "./PermissionPolicy.js";
 import type { SessionRecord, SessionStore } from "./SessionStore.js";
+import type { Box3 } from "@mcb/blocks";
 
 /** Requests waiting behind the running turn of one project (BRIDGE-README: eight). */
 export const MAX_QUEUED = 8;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { waitForOperation } from "../OperationWait.js";
 import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { ConflictOutput, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Vec3 } from "./Schemas.js";
+import { ConflictOutput, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 /** build_prepare, build_apply, operation_status/_cancel/_undo_prepare/_list, part_define/_get/_diff/_rename/_delete. */
@@ -100,7 +100,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
         "The project's operations, newest first, in pages (default 20, at most 50), optionally only one kind, one status, or those of a part (prepared with its part_id, plus the one it was defined from). Pass next_cursor with the same filters for the next page.",
       inputSchema: {
         kind: z.enum(["build", "undo"]).optional().describe("only builds or only undos"),
-        status: z.enum(["queued", "applying", "applied", "conflict", "cancelled", "failed", "recovery_required"]).optional().describe("only operations in this status"),
+        status: Status.optional().describe("only operations in this status"),
         part_id: z.string().max(128).optional().describe("only operations of this part"),
         limit: z.number().int().min(1).max(50).optional().describe("operations per page, 1..50, default 20"),
         cursor: z.string().max(200).optional().describe("next_cursor of the previous page, unchanged"),

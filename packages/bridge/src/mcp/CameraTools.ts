@@ -7,8 +7,8 @@ import type { McpContext } from "./McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { OperationId, Pose, PoseOutput } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
+import { hasEnded } from "@mcb/engine";
 
-const FINISHED = new Set(["applied", "conflict", "cancelled", "failed"]);
 
 const CaptureOutput = z.strictObject({
   status: z.literal("completed"),
@@ -99,7 +99,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
       if (args.after_operation_id !== undefined) {
         const op = await m.engine.operationStatus(m.ctx, { operation_id: args.after_operation_id });
         if (!op.ok) return toolResult(op);
-        if (!FINISHED.has(op.value.status))
+        if (!hasEnded(op.value.status))
           return toolResult(fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })));
       }
       const r = await captureProjectView(m.engine, m.ctx, m.world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);

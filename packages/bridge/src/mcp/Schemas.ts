@@ -1,3 +1,4 @@
+import { OPERATION_STATUSES } from "@mcb/engine";
 import { z } from "zod";
 
 /**
@@ -47,7 +48,7 @@ export const Pose = z
 const Vec3Out = z.strictObject({ x: int, y: int, z: int });
 export const RegionOut = z.strictObject({ min: Vec3Out, max: Vec3Out });
 export const ColumnRectOut = z.strictObject({ min: z.strictObject({ x: int, z: int }), max: z.strictObject({ x: int, z: int }) });
-const Status = z.enum(["queued", "applying", "applied", "conflict", "cancelled", "failed", "recovery_required"]);
+export const Status = z.enum(OPERATION_STATUSES);
 
 export const ConflictOutput = z.strictObject({
   pos: Vec3Out,

@@ -1,4 +1,5 @@
-import { normalizeBox, type Put, type Shape, type Span } from "./Shape.js";
+import { boxFromCorners } from "@mcb/blocks";
+import type { Put, Shape, Span } from "./Shape.js";
 
 /**
  * Semi-elliptical arch in the vertical plane spanned by `axis` and y. The outer ellipse has its
@@ -12,7 +13,7 @@ export function archShape(
   axis: "x" | "z",
   thickness: number,
 ): Shape & { readonly planeArea: number } {
-  const box = normalizeBox(min, max);
+  const box = boxFromCorners(min, max);
   const uMin = axis === "x" ? box.minX : box.minZ;
   const uMax = axis === "x" ? box.maxX : box.maxZ;
   const wMin = axis === "x" ? box.minZ : box.minX;

@@ -1,4 +1,5 @@
-import { boxVolume, normalizeBox, type Box3, type Put, type Shape } from "./Shape.js";
+import { boxFromCorners, boxVolume, type Box3 } from "@mcb/blocks";
+import type { Put, Shape } from "./Shape.js";
 
 export interface BoxShape extends Shape {
   readonly kind: "box";
@@ -8,7 +9,7 @@ export interface BoxShape extends Shape {
 
 /** Solid box, or with `hollow` only its six faces. */
 export function boxShape(min: { x: number; y: number; z: number }, max: { x: number; y: number; z: number }, hollow: boolean): BoxShape {
-  const box = normalizeBox(min, max);
+  const box = boxFromCorners(min, max);
   const dx = box.maxX - box.minX + 1;
   const dy = box.maxY - box.minY + 1;
   const dz = box.maxZ - box.minZ + 1;

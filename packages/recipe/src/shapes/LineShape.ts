@@ -1,4 +1,5 @@
-import { normalizeBox, type Put, type Shape, type Span } from "./Shape.js";
+import { boxFromCorners } from "@mcb/blocks";
+import type { Put, Shape, Span } from "./Shape.js";
 
 /**
  * Digital line from `from` to `to`, both included: one block per step of the dominant axis, the
@@ -11,7 +12,7 @@ export function lineShape(from: { x: number; y: number; z: number }, to: { x: nu
   const n = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
   const step = (start: number, d: number, i: number): number => start + Math.floor((2 * i * d + n) / (2 * n));
   return {
-    bounds: normalizeBox(from, to),
+    bounds: boxFromCorners(from, to),
     count: n + 1,
     emit(put: Put): void {
       if (n === 0) {

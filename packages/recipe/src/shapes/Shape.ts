@@ -1,12 +1,4 @@
-/** Inclusive integer box. */
-export interface Box3 {
-  readonly minX: number;
-  readonly minY: number;
-  readonly minZ: number;
-  readonly maxX: number;
-  readonly maxY: number;
-  readonly maxZ: number;
-}
+import type { Box3 } from "@mcb/blocks";
 
 export type Put = (x: number, y: number, z: number) => void;
 /** An inclusive x-interval x0..x1 (x0 ≤ x1) of the row (y, z). */
@@ -24,17 +16,3 @@ export interface Shape {
   emitSpans?(span: Span): void;
 }
 
-export function normalizeBox(a: { x: number; y: number; z: number }, b: { x: number; y: number; z: number }): Box3 {
-  return {
-    minX: Math.min(a.x, b.x),
-    minY: Math.min(a.y, b.y),
-    minZ: Math.min(a.z, b.z),
-    maxX: Math.max(a.x, b.x),
-    maxY: Math.max(a.y, b.y),
-    maxZ: Math.max(a.z, b.z),
-  };
-}
-
-export function boxVolume(b: Box3): number {
-  return (b.maxX - b.minX + 1) * (b.maxY - b.minY + 1) * (b.maxZ - b.minZ + 1);
-}

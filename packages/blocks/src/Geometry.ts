@@ -1,11 +1,23 @@
-import type { Box3 } from "@mcb/recipe";
+/**
+ * Block positions and inclusive integer boxes: the one spelling of `Vec3` and `Box3` and their
+ * helpers for every package (recipe, render, engine, bridge). Pure functions over plain values.
+ */
 
-/** Pure helpers over inclusive integer boxes and (x, y, z) triples. */
-
+/** An integer block position. */
 export interface Vec3 {
   readonly x: number;
   readonly y: number;
   readonly z: number;
+}
+
+/** An inclusive integer box (min ≤ max on every axis). */
+export interface Box3 {
+  readonly minX: number;
+  readonly minY: number;
+  readonly minZ: number;
+  readonly maxX: number;
+  readonly maxY: number;
+  readonly maxZ: number;
 }
 
 export function boxesIntersect(a: Box3, b: Box3): boolean {
@@ -16,6 +28,7 @@ export function inBox(b: Box3, x: number, y: number, z: number): boolean {
   return x >= b.minX && x <= b.maxX && y >= b.minY && y <= b.maxY && z >= b.minZ && z <= b.maxZ;
 }
 
+/** True when `inner` lies wholly inside `outer`. */
 export function boxContains(outer: Box3, inner: Box3): boolean {
   return (
     inner.minX >= outer.minX && inner.maxX <= outer.maxX &&
@@ -24,10 +37,12 @@ export function boxContains(outer: Box3, inner: Box3): boolean {
   );
 }
 
+/** Positions in the box (a float beyond 2^53 for absurd boxes: compare, never index). */
 export function boxVolume(b: Box3): number {
   return (b.maxX - b.minX + 1) * (b.maxY - b.minY + 1) * (b.maxZ - b.minZ + 1);
 }
 
+/** The box spanned by two corners in any order. */
 export function boxFromCorners(a: Vec3, b: Vec3): Box3 {
   return {
     minX: Math.min(a.x, b.x), minY: Math.min(a.y, b.y), minZ: Math.min(a.z, b.z),
@@ -36,7 +51,7 @@ export function boxFromCorners(a: Vec3, b: Vec3): Box3 {
 }
 
 /** Bounds of the triples in `pos[from*3 .. to*3)`, or null when empty. */
-export function boundsOf(pos: Int32Array, from = 0, to = pos.length / 3): Box3 | null {
+export function boundsOf(pos: Int32Array | readonly number[], from = 0, to = pos.length / 3): Box3 | null {
   if (to <= from) return null;
   let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
   for (let i = from * 3; i < to * 3; i += 3) {
@@ -56,15 +71,7 @@ export function posKey(x: number, y: number, z: number): string {
   return `${x},${y},${z}`;
 }
 
+/** The wire form of a box: `{min, max}` corners. */
 export function boxJson(b: Box3): { min: Vec3; max: Vec3 } {
   return { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } };
-}
-
-/** Bit helpers for slice masks. */
-export function getBit(mask: Uint8Array, i: number): boolean {
-  return (mask[i >> 3]! & (1 << (i & 7))) !== 0;
-}
-
-export function setBit(mask: Uint8Array, i: number): void {
-  mask[i >> 3]! |= 1 << (i & 7);
 }

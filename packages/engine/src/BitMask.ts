@@ -1,0 +1,8 @@
+/** Bit helpers for slice masks (bit i of a `Uint8Array`, little-endian within each byte). */
+export function getBit(mask: Uint8Array, i: number): boolean {
+  return (mask[i >> 3]! & (1 << (i & 7))) !== 0;
+}
+
+export function setBit(mask: Uint8Array, i: number): void {
+  mask[i >> 3]! |= 1 << (i & 7);
+}
