@@ -14,7 +14,7 @@ import { startMinestomHost, type MinestomHost } from "../src/index.js";
  * every one of the seeds' 19 tools (and the three added ones) works on a real server world.
  */
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const cli = join(root, "packages/bridge/dist/cli.js");
+const cli = join(root, "packages/bridge/dist/bin.js");
 const v = (x: number, y: number, z: number) => ({ x, y, z });
 
 describe("live: mcb mcp on a server world through the world port", () => {

@@ -5,11 +5,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MemoryWorld } from "@mcb/adapter-memory";
-import { blockEntityPredicate, createMaterialCatalog } from "@mcb/blocks";
+import { blockEntityPredicate } from "@mcb/blocks";
 import { Engine, MemoryJournal } from "@mcb/engine";
-import { SchematicLibrary, type SchematicLimits } from "@mcb/schematic";
+import type { SchematicLimits } from "@mcb/schematic";
 import { registry } from "../../blocks/test/registry.js";
-import { CameraStore, CaptureCache, TerrainCache, createMcbMcpServer } from "../src/index.js";
+import { createMcbMcpServer, mcpContextFor } from "../src/index.js";
 
 export const AREA = { minX: 0, minY: -64, minZ: 0, maxX: 31, maxY: 319, maxZ: 31 };
 export const v = (x: number, y: number, z: number) => ({ x, y, z });
@@ -20,13 +20,7 @@ export async function setup(options: { libraryLimits?: SchematicLimits } = {}) {
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
   const engine = await Engine.open({ adapter: world, journal: new MemoryJournal(), registry: registry(), projects: [{ projectId: "p", ownerId: "alice", area: AREA }] });
   const ctx = { principal: { playerId: "alice", role: "agent" as const }, projectId: "p" };
-  const server = createMcbMcpServer(
-    {
-      engine, ctx, registry: registry(), catalog: createMaterialCatalog(registry()), world,
-      library: new SchematicLibrary(join(dir, "schematics"), registry(), options.libraryLimits), terrain: new TerrainCache(), cameras: new CameraStore(dir), captures: new CaptureCache(),
-    },
-    "test",
-  );
+  const server = createMcbMcpServer(mcpContextFor({ engine, registry: registry(), world, dir }, ctx, options.libraryLimits), "test");
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: "lib", version: "1" });

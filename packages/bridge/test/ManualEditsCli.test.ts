@@ -96,6 +96,9 @@ describe("keep my windows on the built CLI", () => {
 
   it("bad edits are refused with structured errors and change nothing", async () => {
     const state = await stateDir();
+    const none = await mcb("edit", "0", "64", "0", "stone", "--state", state); // no world here yet: nothing is made
+    expect([none.code, JSON.parse(none.stderr).error.details.reason]).toEqual([1, "state_missing"]);
+    expect((await mcb("status", "--state", state, "--init")).code).toBe(0);
     const err = async (...args: string[]) => {
       const r = await mcb("edit", ...args, "--state", state);
       expect(r.code).toBe(1);

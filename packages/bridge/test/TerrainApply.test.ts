@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileTerrain, heightAt, surfaceState } from "@mcb/terrain";
-import { runTerrainBatch } from "../src/TerrainCommands.js";
+import { runTerrainBatch } from "../src/workspace/TerrainJobs.js";
 import { openWorld } from "./support.js";
 
 const recipe = {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createBlockRegistry } from "@mcb/blocks";
 import { readSchematic } from "@mcb/schematic";
 import { compileTerrain, terrainTilePlan } from "@mcb/terrain";
-import { runTerrainBatch } from "../src/TerrainCommands.js";
+import { runTerrainBatch } from "../src/workspace/TerrainJobs.js";
 import { mcb, tower, openWorld } from "./support.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "mcb-cli-"));
@@ -116,7 +116,10 @@ describe("mcb terrain", () => {
 describe("mcb camera", () => {
   it("saves and lists viewpoints, refusing bad names and poses", async () => {
     const state = tmp();
-    expect((await mcb("camera", "save", "front", "--state", state, "--", "3.5", "66", "-20", "0", "10")).code).toBe(0);
+    // No world here yet: a save is refused rather than making a new state directory, unless --init.
+    const missing = await mcb("camera", "save", "front", "--state", state, "--", "3.5", "66", "-20", "0", "10");
+    expect([missing.code, JSON.parse(missing.stderr).error.details.reason]).toEqual([1, "state_missing"]);
+    expect((await mcb("camera", "save", "front", "--state", state, "--init", "--", "3.5", "66", "-20", "0", "10")).code).toBe(0);
     expect((await mcb("camera", "save", "../x", "--state", state, "--", "0", "0", "0", "0", "0")).code).toBe(1);
     expect((await mcb("camera", "save", "up", "--state", state, "--", "0", "0", "0", "0", "120")).code).toBe(1);
     const list = JSON.parse((await mcb("camera", "list", "--state", state, "--json")).stdout);

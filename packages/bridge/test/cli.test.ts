@@ -60,3 +60,70 @@ describe("README", () => {
     expect(result.ok && result.value.filtered_blocks).toBe(25);
   });
 });
+
+describe("usage errors name the mistake (in process)", () => {
+  it("an unknown command suggests the near one; then the list of commands, not the whole usage", async () => {
+    const r = await mcb("biuld", "x.json");
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines[0]).toBe('mcb: unknown command "biuld" (did you mean "build"?)');
+    expect(lines).toHaveLength(2);
+    expect((await mcb("frobnicate")).stderr.split("\n")[0]).toBe('mcb: unknown command "frobnicate"');
+    expect((await mcb()).stderr.split("\n")[0]).toBe("mcb: missing a command");
+  });
+
+  it("a missing option or argument is said first, then only that command's usage", async () => {
+    const r = await mcb("camera", "capture", "front");
+    expect(r.code).toBe(2);
+    const [first, second, ...rest] = r.stderr.trim().split("\n");
+    expect([first, second]).toEqual(["mcb camera: capture: missing -o <out.png>", "usage:"]);
+    expect(rest.every((l) => !/^ {2}mcb (?!camera)/.test(l))).toBe(true);
+    expect(rest.some((l) => l.startsWith("  mcb camera capture"))).toBe(true);
+    expect((await mcb("build")).stderr.split("\n")[0]).toBe("mcb build: missing the recipe file");
+    expect((await mcb("build", "a.json", "b.json")).stderr.split("\n")[0]).toBe("mcb build: expected one recipe file, got 2 arguments");
+    expect((await mcb("schem", "import", "x.schem")).stderr.split("\n")[0]).toBe("mcb schem: import: missing --at x,y,z");
+    expect((await mcb("build", "a.json", "--replace", "1,2")).stderr.split("\n")[0]).toBe('mcb build: --replace takes a position x,y,z, not "1,2"');
+    const option = await mcb("status", "--stat", "x");
+    expect([option.code, option.stderr.split("\n")[0]]).toEqual([2, "mcb status: unknown option --stat (did you mean --state?)"]);
+  });
+
+  it("--help prints the usage on stdout: all of it, or one command's", async () => {
+    const all = await mcb("--help");
+    expect(all.code).toBe(0);
+    for (const name of ["recipe", "build", "undo", "status", "inspect", "recovery", "edit", "part", "schem", "terrain", "camera", "mcp", "chat", "doctor"]) expect(all.stdout).toContain(`  mcb ${name}`);
+    const one = await mcb("edit", "--help");
+    expect(one.code).toBe(0);
+    expect(one.stdout.split("\n").filter((l) => l.startsWith("  mcb ")).every((l) => l.startsWith("  mcb edit"))).toBe(true);
+  });
+
+  it("a mistyped --state is not_found with the path and a hint, and makes nothing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mcb-nostate-"));
+    const missing = join(dir, "typo");
+    for (const args of [["status"], ["inspect", "0", "0", "0", "1", "1", "1"], ["undo", "op_x"], ["part", "list"], ["camera", "list"], ["edit", "0", "64", "0", "stone"]]) {
+      const r = await mcb(...args, "--state", missing);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(JSON.parse(r.stderr).error).toMatchObject({ code: "not_found", details: { reason: "state_missing", path: missing } });
+      expect(JSON.parse(r.stderr).error.message).toMatch(/mcb build .* creates it.*--init/);
+    }
+    expect((await import("node:fs")).existsSync(missing)).toBe(false);
+    const init = await mcb("status", "--state", missing, "--init");
+    expect([init.code, init.stderr.trim()]).toEqual([0, `mcb: a new state directory (world and journal) in ${missing}`]);
+    expect(init.stdout).toContain(`state directory ${missing}`);
+  });
+});
+
+describe("the mcb bin (its own process)", () => {
+  it("is on node_modules/.bin after npm ci, answers --help and names a mistake", async () => {
+    const bin = join(root, "node_modules/.bin/mcb");
+    const { execFile } = await import("node:child_process");
+    const run = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(bin, args, { cwd: root }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr }));
+      });
+    const help = await run(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage:\n {2}mcb recipe compile/);
+    const typo = await run(["biuld"]);
+    expect([typo.code, typo.stderr.split("\n")[0]]).toEqual([2, 'mcb: unknown command "biuld" (did you mean "build"?)']);
+  });
+});

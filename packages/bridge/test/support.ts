@@ -5,15 +5,35 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach } from "vitest";
-import { openEmbeddedWorld, type EmbeddedWorld } from "../src/EmbeddedWorld.js";
+import { main } from "../src/index.js";
+import { openWorkspace, type Workspace } from "../src/workspace/Workspace.js";
 
 const run = promisify(execFile);
 export const root = fileURLToPath(new URL("../../../", import.meta.url));
-export const cli = join(root, "packages/bridge/dist/cli.js");
+export const cli = join(root, "packages/bridge/dist/bin.js");
 export const tower = join(root, "examples/tower.json");
 
-/** Runs the built CLI; never throws for a non-zero exit. */
-export async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the `mcb` command line in this process (`main(argv, io)`), capturing what it writes. */
+export async function mcb(...args: string[]): Promise<CliRun> {
+  let stdout = "", stderr = "";
+  const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: process.env });
+  return { code, stdout, stderr };
+}
+
+/** The structured error a failed command printed (the last line of its stderr). */
+export function errorOf(r: CliRun): { code: string; message: string; retryable: boolean; details?: Record<string, unknown> } {
+  const last = r.stderr.trim().split("\n").at(-1) ?? "";
+  return (JSON.parse(last) as { error: ReturnType<typeof errorOf> }).error;
+}
+
+/** Runs the built bin as its own process (for what only a process shows: the bin, signals). Never throws for a non-zero exit. */
+export async function mcbProcess(...args: string[]): Promise<CliRun> {
   try {
     const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: root, timeout: 30_000 });
     return { code: 0, stdout, stderr };
@@ -24,8 +44,8 @@ export async function mcb(...args: string[]): Promise<{ code: number; stdout: st
 }
 
 /** Opens the embedded world in this process, failing the test on a refusal. */
-export async function openWorld(stateDir: string): Promise<EmbeddedWorld> {
-  const opened = await openEmbeddedWorld(stateDir);
+export async function openWorld(stateDir: string): Promise<Workspace> {
+  const opened = await openWorkspace(stateDir);
   if (!opened.ok) throw new Error(opened.error.message);
   return opened.value;
 }

@@ -1,9 +1,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { mcb, openWorld, tempDirs, tower } from "./support.js";
+import { errorOf, mcb, openWorld, tempDirs, tower } from "./support.js";
 import { describe, expect, it } from "vitest";
-import { openEmbeddedWorld } from "../src/index.js";
+import { openWorkspace } from "../src/index.js";
 
 const stateDir = tempDirs("mcb-cli-state-");
 
@@ -42,9 +42,10 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     await writeFile(bad, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 9000, y: 64, z: 0 }, block: "minecraft:stone" }] }));
     const out = await mcb("build", bad, "--state", state);
     expect(out.code).toBe(1);
-    expect(JSON.parse(out.stderr).error.code).toBe("out_of_bounds");
+    expect(errorOf(out).code).toBe("out_of_bounds");
     expect((await mcb("undo", "op_missing", "--state", state)).code).toBe(1);
-    expect((await mcb("inspect", "--state", state, "--", "1", "2")).code).toBe(1);
+    const inspect = await mcb("inspect", "--state", state, "--", "1", "2");
+    expect([inspect.code, inspect.stderr.split("\n")[0]]).toEqual([2, "mcb inspect: expected six integers: x1 y1 z1 x2 y2 z2"]);
     expect((await mcb("frobnicate")).code).toBe(2);
   });
 
@@ -54,7 +55,7 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     const locked = await mcb("status", "--state", state);
     expect(locked.code).toBe(1);
     expect(JSON.parse(locked.stderr).error).toMatchObject({ code: "busy", retryable: true, details: { reason: "state_locked", pid: process.pid } });
-    expect(await openEmbeddedWorld(state)).toMatchObject({ ok: false, error: { code: "busy" } }); // not twice in one process either
+    expect(await openWorkspace(state)).toMatchObject({ ok: false, error: { code: "busy" } }); // not twice in one process either
     await held.close();
     expect((await mcb("status", "--state", state)).code).toBe(0);
     writeFileSync(join(state, "lock"), "999999999\n"); // a pid that cannot be alive

@@ -122,6 +122,11 @@ export class Engine {
     return ok(p);
   }
 
+  /** The material catalog of the engine's registry (material_search, material_describe, project_context). */
+  get materials(): MaterialCatalog {
+    return this.catalog;
+  }
+
   /** The caller's project scope now (revocation is immediate): its area, or permission_denied / busy. */
   projectScope(ctx: RequestContext): Result<{ readonly projectId: string; readonly area: Box3 }> {
     const s = this.scope(ctx);

@@ -35,18 +35,29 @@ export const MAX_SCHEMATIC_LIMITS: SchematicLimits = Object.freeze({
   maxBlockEntities: 10_000_000,
 });
 
+/** What each limit bounds, for messages (front ends name the field their own way in `details`). */
+const LIMIT_NAMES: Readonly<Record<keyof SchematicLimits, string>> = {
+  maxPositions: "the position limit (width × height × length)",
+  maxCompressedBytes: "the file size limit (bytes)",
+  maxNbtBytes: "the decompressed NBT limit (bytes)",
+  maxPaletteEntries: "the palette limit (entries)",
+  maxBlockEntities: "the block entity limit",
+};
+
 /**
  * Limits with some fields changed, each a positive integer no higher than `ceiling` (default
- * `MAX_SCHEMATIC_LIMITS`). Errors: invalid_request naming the field, budget_exceeded over the ceiling.
+ * `MAX_SCHEMATIC_LIMITS`). Errors: invalid_request, budget_exceeded over the ceiling; both carry
+ * the limit in `details.field` (its key in `SchematicLimits`).
  */
 export function schematicLimits(changes: Partial<Record<keyof SchematicLimits, unknown>>, base: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS, ceiling: SchematicLimits = MAX_SCHEMATIC_LIMITS): Result<SchematicLimits> {
   const out: Record<string, number> = { ...base };
   for (const [k, v] of Object.entries(changes)) {
     if (v === undefined) continue;
-    if (!(k in base)) return fail(mcbError("invalid_request", `unknown schematic limit ${k}`, { reason: "limit", field: k }));
-    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) return fail(mcbError("invalid_request", `${k} must be a positive integer`, { reason: "limit", field: k }));
+    if (!(k in base)) return fail(mcbError("invalid_request", `unknown schematic limit ${JSON.stringify(k.slice(0, 40))}`, { reason: "limit", field: k.slice(0, 40) }));
+    const name = LIMIT_NAMES[k as keyof SchematicLimits];
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) return fail(mcbError("invalid_request", `${name} must be a positive integer`, { reason: "limit", field: k }));
     const max = ceiling[k as keyof SchematicLimits];
-    if (v > max) return fail(mcbError("budget_exceeded", `${k} may be at most ${max}`, { reason: "limit", field: k, limit: max }));
+    if (v > max) return fail(mcbError("budget_exceeded", `${name} may be at most ${max}`, { reason: "limit", field: k, limit: max }));
     out[k] = v;
   }
   return ok(out as unknown as SchematicLimits);

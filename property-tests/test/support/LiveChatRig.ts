@@ -9,7 +9,7 @@ import { startMinestomHost, type MinestomHost } from "../../src/index.js";
 import { joinBot } from "./Bot.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const cli = join(root, "packages/bridge/dist/cli.js");
+const cli = join(root, "packages/bridge/dist/bin.js");
 const agent = join(root, "property-tests/dist/acp/ScriptedAgent.js");
 
 /** What a live chat test works with; filled in by `beforeAll`. */

@@ -1,15 +1,14 @@
-import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
-import { type Box3, createMaterialCatalog } from "@mcb/blocks";
+import type { Box3 } from "@mcb/blocks";
 import type { ProjectConfig, RequestContext } from "@mcb/engine";
-import { SchematicLibrary } from "@mcb/schematic";
+import type { SchematicLimits } from "@mcb/schematic";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { join } from "node:path";
-import type { EmbeddedWorld } from "../EmbeddedWorld.js";
-import { CameraStore } from "../mcp/CameraStore.js";
-import { CaptureCache } from "../mcp/CaptureCache.js";
-import { createMcbMcpServer, MCP_SERVER_NAME } from "../mcp/McbMcpServer.js";
-import { TerrainCache } from "../mcp/TerrainCache.js";
-import { MCB_VERSION } from "../McpCommand.js";
+import type { Workspace } from "../workspace/Workspace.js";
+import { CameraStore } from "../workspace/CameraStore.js";
+import { CaptureCache } from "../workspace/CaptureCache.js";
+import { MCP_SERVER_NAME, mcpContextFor, type McpContext } from "../workspace/McpContext.js";
+import { TerrainCache } from "../workspace/TerrainCache.js";
 import { agentEnvironment, type AgentConfig } from "./AgentConfig.js";
 import { ChatAreas, type AreaPolicy } from "./ChatAreas.js";
 import { CHAT_HELP, parseChatCommand } from "./ChatCommands.js";
@@ -22,7 +21,7 @@ import { SessionStore } from "./SessionStore.js";
 import { activeOperations, stopProject, undoForPlayer } from "./WorldActions.js";
 
 export interface ChatBridgeOptions {
-  readonly world: EmbeddedWorld;
+  readonly world: Workspace;
   readonly source: ChatSource;
   /** Null: no agent configured (requests are answered with what is missing). */
   readonly agent: AgentConfig | null;
@@ -30,9 +29,13 @@ export interface ChatBridgeOptions {
   /** The console player, who starts in the embedded default project. */
   readonly consolePlayer?: { readonly playerId: string; readonly projectId: string };
   readonly log?: (line: string) => void;
+  /** The MCP server the relay serves each project's agent (the composition root passes the tools' server). */
+  readonly mcpServer: (context: McpContext) => McpServer;
+  /** The limits policy of the schematic library, as `mcb mcp` applies it. */
+  readonly schematicLimits: SchematicLimits;
+  /** The command line an agent runs to reach the relay: `node <bin> mcp --attach`. */
+  readonly attachCommand: { readonly command: string; readonly args: readonly string[] };
 }
-
-const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
 
 /**
  * `mcb chat`: reads `/ai` messages (game or console), runs chat commands, and forwards requests to
@@ -198,17 +201,12 @@ export class ChatBridge {
     const engine = this.o.world.engine;
     const world = this.o.world;
     const ctx = this.ctxOf(project);
-    const shared = { catalog: createMaterialCatalog(world.registry), terrain: new TerrainCache(), captures: new CaptureCache() };
-    const token = this.relay.grant(() =>
-      createMcbMcpServer(
-        { engine, ctx, registry: world.registry, world: world.world, library: new SchematicLibrary(join(world.dir, "schematics"), world.registry), cameras: this.cameras, ...shared },
-        MCB_VERSION,
-      ),
-    );
+    const shared = { terrain: new TerrainCache(), captures: new CaptureCache(), cameras: this.cameras };
+    const token = this.relay.grant(() => this.o.mcpServer(mcpContextFor(world, ctx, this.o.schematicLimits, shared)));
     const mcp: acp.McpServerStdio = {
       name: MCP_SERVER_NAME,
-      command: process.execPath,
-      args: [CLI, "mcp", "--attach"],
+      command: this.o.attachCommand.command,
+      args: [...this.o.attachCommand.args],
       env: [
         { name: "MCB_CHAT_MCP", value: this.relay.address },
         { name: "MCB_CHAT_MCP_TOKEN", value: token },

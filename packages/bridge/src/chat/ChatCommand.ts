@@ -1,14 +1,14 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { PortWorld } from "@mcb/adapter-paper";
-import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, openEmbeddedWorld, type WorldLocation } from "../EmbeddedWorld.js";
+import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, openWorkspace, type WorldLocation } from "../workspace/Workspace.js";
 import { agentConfigFrom } from "./AgentConfig.js";
 import { DEFAULT_AREA_POLICY } from "./ChatAreas.js";
-import { ChatBridge } from "./ChatBridge.js";
+import { ChatBridge, type ChatBridgeOptions } from "./ChatBridge.js";
 import type { ChatSource } from "./ChatSource.js";
 import { ConsoleChat } from "./ConsoleChat.js";
 import { PortChat } from "./PortChat.js";
 
-export interface ChatOptions {
+export interface ChatOptions extends Pick<ChatBridgeOptions, "mcpServer" | "schematicLimits" | "attachCommand"> {
   /** Read `/ai` lines from stdin as the local player instead of the game's chat queue. */
   readonly console: boolean;
   /** Engine write pacing in blocks per second (default: unpaced). */
@@ -28,7 +28,7 @@ const WORLD_EDGE = 29_999_984;
 export async function runChat(where: WorldLocation, options: ChatOptions): Promise<Result<void>> {
   if (!options.console && where.target.portUrl === undefined)
     return fail(mcbError("invalid_request", "mcb chat needs --console (the local player on this terminal) or --world port://127.0.0.1:PORT (players in game)", { reason: "usage" }));
-  const opened = await openEmbeddedWorld(where.dir, where.target, options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate });
+  const opened = await openWorkspace(where, { create: true, limits: options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate } });
   if (!opened.ok) return opened;
   const w = opened.value;
   const agent = agentConfigFrom(process.env, w.dir);
@@ -50,6 +50,9 @@ export async function runChat(where: WorldLocation, options: ChatOptions): Promi
       agent: agent.ok ? agent.value : null,
       area: { ...DEFAULT_AREA_POLICY, ...(options.maxAreaSide === undefined ? {} : { maxSide: options.maxAreaSide }), zone },
       ...(options.console ? { consolePlayer: { playerId: EMBEDDED_OWNER, projectId: EMBEDDED_PROJECT } } : {}),
+      mcpServer: options.mcpServer,
+      schematicLimits: options.schematicLimits,
+      attachCommand: options.attachCommand,
     });
   } catch (e) {
     await w.close();

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PortClient } from "@mcb/adapter-paper";
-import type { WorldLocation } from "../EmbeddedWorld.js";
+import type { WorldLocation } from "../workspace/Workspace.js";
 import { AcpAgent } from "./AcpAgent.js";
 import { agentConfigFrom, agentEnvironment, codexAcpPath } from "./AgentConfig.js";
 import { projectWorkDir } from "./ProjectTurns.js";
@@ -37,7 +37,7 @@ const SECRET_NAMES = ["MCB_PORT_TOKEN", "MCB_OPENAI_API_KEY", "MCB_CODEX_API_KEY
  * Starts the agent and asks ACP `initialize` (no model is contacted), and asks a world port's
  * `/health` when `--world` is given.
  */
-export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv = process.env): Promise<Record<string, unknown>> {
+export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv = process.env): Promise<Record<string, unknown> & { readonly ok: boolean }> {
   const dir = resolve(where.dir);
   const missing: string[] = [];
   const secrets = Object.fromEntries(SECRET_NAMES.map((k) => [k, env[k] !== undefined && env[k]!.length > 0 ? "set" : "missing"]));

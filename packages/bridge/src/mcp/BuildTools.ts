@@ -1,7 +1,7 @@
 import { RecipeSchema } from "@mcb/recipe";
 import { z } from "zod";
-import { waitForOperation } from "../OperationWait.js";
-import type { McpContext } from "./McpContext.js";
+import { waitForOperation } from "../workspace/OperationWait.js";
+import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { ConflictOutput, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { fail, mcbError, ok } from "@mcb/blocks";
 import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, type CameraPose } from "@mcb/render";
-import { captureProjectView } from "../actions/ProjectCapture.js";
+import { captureProjectView } from "../workspace/ProjectCapture.js";
 import { z } from "zod";
-import type { McpContext } from "./McpContext.js";
+import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { OperationId, Pose, PoseOutput } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";

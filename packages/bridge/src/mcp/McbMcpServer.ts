@@ -1,15 +1,13 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { BUILDING_GUIDANCE } from "./BuildingGuidance.js";
+import { BUILDING_GUIDANCE } from "../workspace/BuildingGuidance.js";
 import { registerBuildTools } from "./BuildTools.js";
 import { registerCameraTools } from "./CameraTools.js";
-import type { McpContext } from "./McpContext.js";
+import { MCB_VERSION, MCP_SERVER_NAME, type McpContext } from "../workspace/McpContext.js";
 import { registerSchematicTools } from "./SchematicTools.js";
 import { registerTerrainTools } from "./TerrainTools.js";
 import { ToolTable } from "./ToolTable.js";
 import { registerWorldTools } from "./WorldTools.js";
-
-export const MCP_SERVER_NAME = "minecraft-builder";
 
 /** Where the building guidance is served as a resource (for clients that hide server instructions). */
 export const GUIDANCE_URI = "mcb://guidance/building";
@@ -18,7 +16,7 @@ export const GUIDANCE_URI = "mcb://guidance/building";
  * The seeds' 19 tools plus region_changes, region_surface, operation_list, part_diff, part_rename and part_delete
  * over one project, with the building guidance as instructions, as a resource and as a prompt.
  */
-export function createMcbMcpServer(m: McpContext, version: string): McpServer {
+export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version }, { instructions: BUILDING_GUIDANCE, capabilities: { tools: {} } });
   server.registerResource(
     "building_guidance",

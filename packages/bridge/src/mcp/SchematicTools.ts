@@ -1,8 +1,8 @@
 import { fail, mcbError } from "@mcb/blocks";
 import { ASSET_ID, DROP_CATEGORIES, type DropCategory } from "@mcb/schematic";
-import { assetView, exportRegionAsset, pasteOf, preparePasteTile } from "../actions/SchematicActions.js";
+import { assetView, exportRegionAsset, pasteOf, preparePasteTile } from "../workspace/SchematicActions.js";
 import { z } from "zod";
-import type { McpContext } from "./McpContext.js";
+import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { AssetOutput, LossOutput, ManualEditInputs, PrepareFields, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
@@ -97,10 +97,9 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
         maxBlockEntities: limits?.max_block_entities,
       });
       if (!l.ok) {
-        // The library names its fields in camelCase; the client wrote snake_case.
-        const field = String(l.error.details?.field ?? "");
-        const wire = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-        return toolResult(fail(mcbError(l.error.code, l.error.message.replace(field, `limits.${wire}`), { ...l.error.details, field: `limits.${wire}` })));
+        // The library names its fields in camelCase; the client wrote them in snake_case under limits.
+        const wire = String(l.error.details?.field ?? "").replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+        return toolResult(fail({ ...l.error, details: { ...l.error.details, field: `limits.${wire}` } }));
       }
       const asset = m.library.load(asset_id, { drop: drop ?? [], limits: l.value });
       if (!asset.ok) return toolResult(asset);

@@ -1,7 +1,7 @@
 import { fail, mcbError, ok } from "@mcb/blocks";
 import { BrushSchema, PREVIEW_DEFAULT_RESOLUTION, TerrainRecipeSchema, PREVIEW_MAX_RESOLUTION, brushColumns, compileTerrain, heightPreviewPng, parseBrush, planBrush, scanSurface, terrainTilePlan, type BoxReader } from "@mcb/terrain";
 import { z } from "zod";
-import type { McpContext } from "./McpContext.js";
+import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { ColumnRectOut, ManualEditInputs, PrepareFields } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";

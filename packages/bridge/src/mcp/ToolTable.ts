@@ -3,7 +3,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { mcbError, type Result } from "@mcb/blocks";
 import { jsonShapeExcess } from "@mcb/recipe";
 import { z } from "zod";
-import { describeIssues } from "./SchemaIssues.js";
+import { describeIssues } from "../workspace/SchemaIssues.js";
 import { errorResult } from "./ToolResult.js";
 
 export interface ToolConfig<S extends z.ZodRawShape> {

@@ -1,6 +1,6 @@
 import { describeMaterial, ok, searchMaterials } from "@mcb/blocks";
 import { z } from "zod";
-import type { McpContext } from "./McpContext.js";
+import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { Column, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";

@@ -8,14 +8,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MemoryWorld } from "@mcb/adapter-memory";
-import { blockEntityPredicate, createMaterialCatalog } from "@mcb/blocks";
+import { blockEntityPredicate } from "@mcb/blocks";
 import { Engine, MemoryJournal } from "@mcb/engine";
-import { SchematicLibrary } from "@mcb/schematic";
 import { registry } from "../../../blocks/test/registry.js";
 import { AcpAgent } from "../../src/chat/AcpAgent.js";
 import { CODEX_CONFIG, agentConfigFrom, agentEnvironment, codexAcpPath, ensureCodexConfig } from "../../src/chat/AgentConfig.js";
 import { McpRelay } from "../../src/chat/McpRelay.js";
-import { CameraStore, CaptureCache, TerrainCache, createMcbMcpServer } from "../../src/index.js";
+import { createMcbMcpServer, mcpContextFor } from "../../src/index.js";
 import { cli, root } from "../support.js";
 import { scriptedAgent } from "./ChatProcess.js";
 
@@ -38,12 +37,7 @@ async function relayWithProject(): Promise<{ relay: McpRelay; token: string }> {
   const relay = await McpRelay.start();
   cleanup.push(() => relay.close());
   const ctx = { principal: { playerId: "alice", role: "agent" as const }, projectId: "bound" };
-  const token = relay.grant(() =>
-    createMcbMcpServer(
-      { engine, ctx, registry: registry(), catalog: createMaterialCatalog(registry()), world, library: new SchematicLibrary(join(dir, "schematics"), registry()), terrain: new TerrainCache(), cameras: new CameraStore(dir), captures: new CaptureCache() },
-      "test",
-    ),
-  );
+  const token = relay.grant(() => createMcbMcpServer(mcpContextFor({ engine, registry: registry(), world, dir }, ctx), "test"));
   return { relay, token };
 }
 

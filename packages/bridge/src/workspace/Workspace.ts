@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { PortWorld } from "@mcb/adapter-paper";
@@ -13,8 +13,10 @@ export const EMBEDDED_PROJECT = "default";
 export const EMBEDDED_OWNER = "local";
 export const EMBEDDED_AREA = { minX: -4096, minY: -64, minZ: -4096, maxX: 4095, maxY: 319, maxZ: 4095 };
 export const DEFAULT_STATE_DIR = ".state";
+/** The file that marks a directory as an mcb state directory (a journal marks one made before it). */
+const STATE_MARKER = "mcb-state";
 
-export interface EmbeddedWorld {
+export interface Workspace {
   /** Absolute state directory. */
   readonly dir: string;
   readonly registry: BlockRegistry;
@@ -28,6 +30,8 @@ export interface EmbeddedWorld {
   readonly admin: RequestContext;
   /** Ctrl-C / SIGTERM handling for commands that write (see `Interrupt`); idle until installed. */
   readonly interrupt: Interrupt;
+  /** Where diagnostics and progress lines go (one line each, no newline). */
+  readonly log: (line: string) => void;
   /** Waits for running operations, then closes the journal. */
   close(): Promise<void>;
 }
@@ -76,16 +80,56 @@ async function connectPort(target: WorldTarget): Promise<Result<{ world: WorldAd
 }
 
 /**
- * Opens the world: the embedded one persisted under `stateDir` (voxels in `world/`), or a running
- * server through its world port; the durable journal is `stateDir/journal.db` either way. An
- * operation left unfinished by a previous process comes back as recovery_required. One process at
- * a time: a directory locked by a live process is `busy` (see `acquireStateLock`); an embedded
- * world serves the people's edits other processes post (`mcb edit`, see `serveEditInbox`) while
- * it is open.
+ * The absolute state directory; with `create`, made (and marked with `mcb-state`) when missing.
+ * Without, a directory that is not one (no marker, no journal) is `not_found` (reason
+ * `state_missing`): a mistyped `--state`, or a command run from another directory, never makes a
+ * new empty world.
  */
-export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, target: WorldTarget = {}, limits: Partial<EngineLimits> = {}): Promise<Result<EmbeddedWorld>> {
+export function stateDirectory(stateDir: string, create: boolean, log?: (line: string) => void): Result<string> {
   const dir = resolve(stateDir);
+  const marker = join(dir, STATE_MARKER);
+  const exists = existsSync(marker) || existsSync(join(dir, "journal.db"));
+  if (!create && !exists)
+    return fail(
+      mcbError("not_found", `no mcb state directory at ${dir}: build something first (mcb build <recipe.json> creates it), pass --init to create it here, or --state <dir> for another`, {
+        reason: "state_missing",
+        path: dir,
+      }),
+    );
   mkdirSync(dir, { recursive: true });
+  if (!exists) {
+    writeFileSync(marker, "an mcb state directory: the world, its journal, cameras and schematics\n");
+    log?.(`mcb: a new state directory (world and journal) in ${dir}`);
+  }
+  return ok(dir);
+}
+
+export interface OpenOptions {
+  readonly limits?: Partial<EngineLimits>;
+  /**
+   * Create the state directory when it holds no journal yet (default true). Commands that only look
+   * or change what exists pass false: a mistyped `--state` is then `not_found`, not a new empty world.
+   */
+  readonly create?: boolean;
+  /** Diagnostics and progress lines (default: stderr). */
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * Opens the world: the embedded one persisted under the state directory (voxels in `world/`), or a
+ * running server through its world port; the durable journal is `<state>/journal.db` either way.
+ * An operation left unfinished by a previous process comes back as recovery_required. One process
+ * at a time: a directory locked by a live process is `busy` (see `acquireStateLock`); an embedded
+ * world serves the people's edits other processes post (`mcb edit`, see `serveEditInbox`) while
+ * it is open. Errors: not_found (no state directory and `create: false`), busy, and the port's.
+ */
+export async function openWorkspace(where: string | WorldLocation, options: OpenOptions = {}): Promise<Result<Workspace>> {
+  const { dir: stateDir, target } = locationOf(where);
+  const limits = options.limits ?? {};
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const located = stateDirectory(stateDir, options.create !== false, options.log);
+  if (!located.ok) return located;
+  const dir = located.value;
   // The lock first: nothing of the world or the journal is read while another process holds them.
   const lock = acquireStateLock(dir);
   if (!lock.ok) return lock;
@@ -125,7 +169,7 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, ta
     lock.value.release();
     throw e;
   }
-  const opened: EmbeddedWorld = {
+  const opened: Workspace = {
     dir,
     registry,
     engine,
@@ -133,7 +177,8 @@ export async function openEmbeddedWorld(stateDir: string = DEFAULT_STATE_DIR, ta
     memory,
     ctx: { principal: { playerId: EMBEDDED_OWNER, role: "agent" }, projectId: EMBEDDED_PROJECT },
     admin: { principal: { playerId: EMBEDDED_OWNER, role: "admin" }, projectId: EMBEDDED_PROJECT },
-    interrupt: new Interrupt(engine),
+    interrupt: new Interrupt(engine, log),
+    log,
     close: async () => {
       try {
         opened.interrupt.dispose();

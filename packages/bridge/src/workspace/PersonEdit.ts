@@ -1,5 +1,5 @@
 import { fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
-import type { EmbeddedWorld } from "./EmbeddedWorld.js";
+import type { Workspace } from "./Workspace.js";
 
 /** A person's edit of the embedded world: every block of the inclusive box set to `state`. */
 export interface PersonEditRequest {
@@ -35,7 +35,7 @@ function isVec(v: unknown): v is Vec3 {
  * the project area and the world height, at most `MAX_PERSON_EDIT` blocks); a refused edit changes
  * nothing. Errors: invalid_request, unsupported_block, out_of_bounds, budget_exceeded.
  */
-export async function applyPersonEdit(w: EmbeddedWorld, request: unknown): Promise<Result<PersonEditReport>> {
+export async function applyPersonEdit(w: Workspace, request: unknown): Promise<Result<PersonEditReport>> {
   const memory = w.memory;
   if (memory === null)
     return fail(mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", { reason: "not_embedded" }));

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
 import { isSettled, type ManualEditPolicy, type OperationStatus, type OperationStatusView } from "@mcb/engine";
 import type { Plan } from "@mcb/recipe";
-import type { EmbeddedWorld } from "./EmbeddedWorld.js";
+import type { Workspace } from "./Workspace.js";
 
 /** A tile: "empty" when it had nothing to change, else the state of its operation. */
 type TileState = Exclude<OperationStatus, "queued"> | "empty";
@@ -78,7 +78,7 @@ export type ProgressSink = (done: number, total: number, line: string) => void;
  * signal (Ctrl-C) cancels the current tile's operation after its slice and starts no more tiles.
  * `maxTiles` stops after that many tiles.
  */
-export async function runBatch(w: EmbeddedWorld, spec: BatchSpec, progress: ProgressSink, maxTiles = Infinity): Promise<Result<BatchSummary>> {
+export async function runBatch(w: Workspace, spec: BatchSpec, progress: ProgressSink, maxTiles = Infinity): Promise<Result<BatchSummary>> {
   mkdirSync(dirname(spec.file), { recursive: true });
   let batch: BatchFile;
   try {
@@ -139,7 +139,7 @@ export async function runBatch(w: EmbeddedWorld, spec: BatchSpec, progress: Prog
       const applied = await w.engine.buildApply(w.ctx, { plan_id: prepared.value.plan_id, plan_hash: prepared.value.plan_hash, idempotency_key: key });
       if (!applied.ok) return applied;
       op = applied.value;
-      process.stderr.write(`mcb: tile ${i}: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)\n`);
+      w.log(`mcb: tile ${i}: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`);
     }
     if (w.interrupt.requested) {
       await w.engine.operationCancel(w.ctx, { operation_id: op.operation_id });
@@ -179,14 +179,4 @@ export async function runBatch(w: EmbeddedWorld, spec: BatchSpec, progress: Prog
     progress_file: spec.file,
     interrupted: w.interrupt.requested,
   });
-}
-
-/** A one-line progress bar for a terminal (carriage return) or a log (one line per tile). */
-export function progressBar(stream: NodeJS.WriteStream): ProgressSink {
-  return (done, total, line) => {
-    const width = 24;
-    const filled = Math.round((done / Math.max(1, total)) * width);
-    const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} tiles  ${line}`;
-    stream.write(stream.isTTY ? `\r\x1b[2K${bar}${done === total ? "\n" : ""}` : `${bar}\n`);
-  };
 }

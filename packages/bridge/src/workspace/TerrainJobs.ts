@@ -4,10 +4,10 @@ import { ok, type Result } from "@mcb/blocks";
 import type { ManualEditPolicy } from "@mcb/engine";
 import { compileTerrain, heightPreviewPng, terrainTilePlan, type CompiledTerrain } from "@mcb/terrain";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
-import type { EmbeddedWorld } from "./EmbeddedWorld.js";
+import type { Workspace } from "./Workspace.js";
 
-export { progressBar, type ProgressSink } from "./Batch.js";
-import { loadRecipeFile, readRecipeFile } from "./RecipeCommand.js";
+export type { ProgressSink } from "./Batch.js";
+import { loadRecipeFile, readRecipeFile } from "./RecipeFiles.js";
 
 export interface PreviewSummary {
   readonly terrain_id: string;
@@ -40,7 +40,7 @@ export interface TerrainBatchSummary extends Omit<BatchSummary, "completed" | "o
  * `runBatch`), progress in `terrain/<terrain_id>.json`. A tile that ended in conflict is prepared
  * again from the live world on a rerun: terrain changes natural blocks only, so builds stay.
  */
-export async function runTerrainBatch(w: EmbeddedWorld, recipePath: string, progress: ProgressSink, maxTiles = Infinity, onManualEdit?: ManualEditPolicy): Promise<Result<TerrainBatchSummary>> {
+export async function runTerrainBatch(w: Workspace, recipePath: string, progress: ProgressSink, maxTiles = Infinity, onManualEdit?: ManualEditPolicy): Promise<Result<TerrainBatchSummary>> {
   const value = await readRecipeFile(recipePath);
   if (!value.ok) return value;
   const t = compileTerrain(w.registry, value.value);

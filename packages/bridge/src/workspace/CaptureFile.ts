@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { CameraPose } from "@mcb/render";
-import { captureProjectView } from "./actions/ProjectCapture.js";
-import type { EmbeddedWorld } from "./EmbeddedWorld.js";
-import { CameraStore } from "./mcp/CameraStore.js";
+import { captureProjectView } from "./ProjectCapture.js";
+import type { Workspace } from "./Workspace.js";
+import { CameraStore } from "./CameraStore.js";
 
 export interface CaptureReport {
   readonly output: string;
@@ -19,7 +19,7 @@ export interface CaptureReport {
  * `mcb camera capture (<camera_id> | -- x y z yaw pitch [fov]) -o out.png`: what camera_capture
  * renders, written to a PNG file. Errors: camera_unavailable (unknown camera), invalid_request.
  */
-export async function captureToFile(w: EmbeddedWorld, view: { camera: string } | { pose: CameraPose }, output: string, viewDistance?: number): Promise<Result<CaptureReport>> {
+export async function captureToFile(w: Workspace, view: { camera: string } | { pose: CameraPose }, output: string, viewDistance?: number): Promise<Result<CaptureReport>> {
   let pose: CameraPose;
   if ("camera" in view) {
     const saved = new CameraStore(w.dir).get(view.camera);

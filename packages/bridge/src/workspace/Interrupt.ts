@@ -12,19 +12,22 @@ export class Interrupt {
   private readonly cancelled = new Set<string>();
   private handler: ((signal: NodeJS.Signals) => void) | null = null;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(
+    private readonly engine: Engine,
+    private readonly log: (line: string) => void,
+  ) {}
 
   /** Takes over SIGINT and SIGTERM until `dispose`; `onSignal` runs once, after the operations were asked to stop. */
   install(onSignal?: () => void): void {
     if (this.handler !== null) return;
     this.handler = (signal) => {
       if (this.received !== null) {
-        process.stderr.write(`mcb: still stopping after the current slice (${signal} again)\n`);
+        this.log(`mcb: still stopping after the current slice (${signal} again)`);
         return;
       }
       this.received = signal;
       for (const id of this.engine.cancelAll()) this.cancelled.add(id);
-      process.stderr.write(`mcb: ${signal}: stopping after the current slice\n`);
+      this.log(`mcb: ${signal}: stopping after the current slice`);
       onSignal?.();
     };
     process.on("SIGINT", this.handler);

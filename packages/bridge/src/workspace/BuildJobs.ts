@@ -1,7 +1,7 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { BuildPrepareInput, OperationStatusView, PrepareView, RegionInspectView } from "@mcb/engine";
-import type { EmbeddedWorld } from "./EmbeddedWorld.js";
-import { readRecipeFile } from "./RecipeCommand.js";
+import type { Workspace } from "./Workspace.js";
+import { readRecipeFile } from "./RecipeFiles.js";
 
 export interface BuildReport {
   readonly plan: PrepareView;
@@ -13,12 +13,12 @@ export interface BuildReport {
  * Applies a prepared plan and waits for its operation; null for a plan with nothing to change, or
  * when an interrupt came before it started (nothing written). Says on stderr which operation runs.
  */
-export async function applyAndWait(w: EmbeddedWorld, plan: PrepareView, key: string): Promise<Result<OperationStatusView | null>> {
+export async function applyAndWait(w: Workspace, plan: PrepareView, key: string): Promise<Result<OperationStatusView | null>> {
   if (plan.changed_blocks === 0 || w.interrupt.requested) return ok(null);
   const started = await w.engine.buildApply(w.ctx, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key });
   if (!started.ok) return started;
   const op = started.value;
-  process.stderr.write(`mcb: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)\n`);
+  w.log(`mcb: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`);
   if (w.interrupt.requested) {
     await w.engine.operationCancel(w.ctx, { operation_id: op.operation_id });
     w.interrupt.add(op.operation_id);
@@ -31,7 +31,7 @@ export async function applyAndWait(w: EmbeddedWorld, plan: PrepareView, key: str
 export type EditResolution = Pick<BuildPrepareInput, "on_manual_edit" | "replace">;
 
 /** `mcb build`: prepare the recipe against the embedded world, apply it, wait for the result. */
-export async function buildRecipeFile(w: EmbeddedWorld, path: string, resolution: EditResolution = {}): Promise<Result<BuildReport>> {
+export async function buildRecipeFile(w: Workspace, path: string, resolution: EditResolution = {}): Promise<Result<BuildReport>> {
   const recipe = await readRecipeFile(path);
   if (!recipe.ok) return recipe;
   const plan = await w.engine.buildPrepare(w.ctx, { recipe: recipe.value, ...resolution });
@@ -42,7 +42,7 @@ export async function buildRecipeFile(w: EmbeddedWorld, path: string, resolution
 }
 
 /** `mcb undo`: a checked reverse plan of one operation, applied like any other. */
-export async function undoOperation(w: EmbeddedWorld, operationId: string): Promise<Result<BuildReport & { conflicts: number; uncertain: number }>> {
+export async function undoOperation(w: Workspace, operationId: string): Promise<Result<BuildReport & { conflicts: number; uncertain: number }>> {
   const plan = await w.engine.operationUndoPrepare(w.ctx, { operation_id: operationId });
   if (!plan.ok) return plan;
   const op = await applyAndWait(w, plan.value, `cli-${plan.value.plan_id}`);
@@ -50,30 +50,9 @@ export async function undoOperation(w: EmbeddedWorld, operationId: string): Prom
 }
 
 /** `mcb inspect x1 y1 z1 x2 y2 z2`: a palette summary of at most 4096 positions. */
-export async function inspectRegion(w: EmbeddedWorld, coords: readonly string[]): Promise<Result<RegionInspectView>> {
+export async function inspectRegion(w: Workspace, coords: readonly string[]): Promise<Result<RegionInspectView>> {
   const n = coords.map(Number);
   if (n.length !== 6 || !n.every(Number.isSafeInteger)) return fail(mcbError("invalid_request", "inspect needs six integers: x1 y1 z1 x2 y2 z2"));
   const [x1, y1, z1, x2, y2, z2] = n as [number, number, number, number, number, number];
   return w.engine.regionInspect(w.ctx, { min: { x: x1, y: y1, z: z1 }, max: { x: x2, y: y2, z: z2 }, detail: "summary" });
-}
-
-/** The plan's merge with people's edits, in a line or a few (empty when it met none). */
-export function formatManualEdits(plan: PrepareView): string[] {
-  const m = plan.manual_edits;
-  if (m.kept === 0 && m.replaced === 0) return [];
-  const lines = [`kept ${m.kept} blocks a person changed by hand${m.conflicts > 0 ? ` (${m.conflicts} where the new design differs)` : ""}${m.replaced > 0 ? `; replaced ${m.replaced} as asked` : ""}`];
-  for (const e of m.sample) lines.push(`  ${e.outcome} ${e.pos.x} ${e.pos.y} ${e.pos.z}: ${e.actual}${e.expected === null ? "" : ` (we had built ${e.expected})`}`);
-  return lines;
-}
-
-export function formatOperation(op: OperationStatusView): string {
-  const c = op.counters;
-  const lines = [
-    `operation ${op.operation_id} ${op.status}${op.kind === "undo" ? ` (undo of ${op.undo_of})` : ""}`,
-    `  written ${c.written} of ${c.total}, skipped ${c.skipped}, conflicts ${c.conflicts}, slices ${c.slices_done}/${c.slices_total}${c.unconfirmed > 0 ? `, ${c.unconfirmed} more in the world but never confirmed` : ""}`,
-  ];
-  for (const k of op.conflicts)
-    lines.push(`  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}${k.changed_since_prepare ? " (changed and changed back since the plan was prepared)" : ""}`);
-  if (op.error !== null) lines.push(`  ${op.error.code}: ${op.error.message}`);
-  return lines.join("\n");
 }

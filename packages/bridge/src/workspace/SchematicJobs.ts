@@ -19,11 +19,11 @@ import {
   type SchematicFormat,
   type SchematicLimits,
 } from "@mcb/schematic";
-import { assetView, exportRegionAsset, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./actions/SchematicActions.js";
+import { assetView, exportRegionAsset, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./SchematicActions.js";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
-import type { EmbeddedWorld } from "./EmbeddedWorld.js";
-import { loadRecipeFile } from "./RecipeCommand.js";
-import { applyAndWait } from "./WorldCommands.js";
+import type { Workspace } from "./Workspace.js";
+import { loadRecipeFile } from "./RecipeFiles.js";
+import { applyAndWait } from "./BuildJobs.js";
 
 export interface SchemBuildOptions {
   readonly origin?: { x: number; y: number; z: number };
@@ -96,7 +96,7 @@ export async function schematicFileInfo(path: string, limits: SchematicLimits = 
   return ok({ ...assetView(info), upgrades: source.upgrades, palette });
 }
 
-function libraryOf(w: EmbeddedWorld, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS): SchematicLibrary {
+function libraryOf(w: Workspace, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS): SchematicLibrary {
   return new SchematicLibrary(join(w.dir, "schematics"), w.registry, limits);
 }
 
@@ -105,7 +105,7 @@ function libraryOf(w: EmbeddedWorld, limits: SchematicLimits = DEFAULT_SCHEMATIC
  * the state directory), and with `outPath` the same schematic also written to a file (Sponge v3,
  * or v2 with `version`).
  */
-export async function exportSchematic(w: EmbeddedWorld, name: string, min: Vec3, max: Vec3, origin?: Vec3, outPath?: string, version: 2 | 3 = 3): Promise<Result<AssetView>> {
+export async function exportSchematic(w: Workspace, name: string, min: Vec3, max: Vec3, origin?: Vec3, outPath?: string, version: 2 | 3 = 3): Promise<Result<AssetView>> {
   const library = libraryOf(w);
   const saved = await exportRegionAsset({ ...w, library }, name, min, max, origin);
   if (!saved.ok) return saved;
@@ -155,7 +155,7 @@ export interface BatchImport {
  * (bottom up, each a checked, undoable operation; progress in `batches/<paste_id>.json`), and the
  * finished batch is defined as one part.
  */
-export async function importSchematic(w: EmbeddedWorld, source: string, target: Vec3, options: ImportOptions = {}): Promise<Result<SingleImport | BatchImport>> {
+export async function importSchematic(w: Workspace, source: string, target: Vec3, options: ImportOptions = {}): Promise<Result<SingleImport | BatchImport>> {
   const limits = options.limits ?? DEFAULT_SCHEMATIC_LIMITS;
   const drop = options.drop ?? [];
   let read: ReadFile;

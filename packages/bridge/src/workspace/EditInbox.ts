@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync,
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fail, mcbError, type McbError, type Result } from "@mcb/blocks";
-import { locationOf, openEmbeddedWorld, type EmbeddedWorld, type WorldLocation } from "./EmbeddedWorld.js";
+import { locationOf, openWorkspace, type Workspace, type WorldLocation } from "./Workspace.js";
 import { applyPersonEdit, type PersonEditReport, type PersonEditRequest } from "./PersonEdit.js";
 
 /**
@@ -27,7 +27,7 @@ function writeWhole(path: string, text: string): void {
 }
 
 /** The holder's side: polls the inbox every `intervalMs` (a timer that keeps no process alive). */
-export function serveEditInbox(w: EmbeddedWorld, intervalMs = 100): { stop(): Promise<void> } {
+export function serveEditInbox(w: Workspace, intervalMs = 100): { stop(): Promise<void> } {
   const inbox = inboxOf(w.dir);
   let running: Promise<void> | null = null;
   let stopped = false;
@@ -54,7 +54,7 @@ export function serveEditInbox(w: EmbeddedWorld, intervalMs = 100): { stop(): Pr
     }
   };
   const timer = setInterval(() => {
-    if (running === null) running = tick().catch((e: unknown) => void process.stderr.write(`mcb: edit inbox: ${(e as Error).message}\n`)).finally(() => (running = null));
+    if (running === null) running = tick().catch((e: unknown) => w.log(`mcb: edit inbox: ${(e as Error).message}`)).finally(() => (running = null));
   }, intervalMs);
   timer.unref();
   return {
@@ -68,11 +68,13 @@ export function serveEditInbox(w: EmbeddedWorld, intervalMs = 100): { stop(): Pr
 
 /**
  * `mcb edit`: applies a person's edit to the embedded world in `where`. When no other process holds
- * the state directory this process opens it and applies the edit itself; otherwise the edit goes to
- * the holder's inbox and this waits (at most `timeoutMs`) for its answer.
+ * the state directory this process opens it and applies the edit itself (a missing state directory
+ * is not_found unless `create`); otherwise the edit goes to the holder's inbox and this waits (at
+ * most `timeoutMs`, default 15 s) for its answer.
  */
-export async function submitPersonEdit(where: string | WorldLocation, request: PersonEditRequest, timeoutMs = 15_000): Promise<Result<PersonEditReport>> {
+export async function submitPersonEdit(where: string | WorldLocation, request: PersonEditRequest, options: { readonly create?: boolean; readonly timeoutMs?: number } = {}): Promise<Result<PersonEditReport>> {
   const location = locationOf(where);
+  const timeoutMs = options.timeoutMs ?? 15_000;
   if (location.target.portUrl !== undefined)
     return fail(mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", { reason: "not_embedded" }));
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
@@ -89,7 +91,7 @@ export async function submitPersonEdit(where: string | WorldLocation, request: P
     }
     if (!posted || existsSync(req)) {
       // Free (again)? Then apply it here, after withdrawing the posted request.
-      const opened = await openEmbeddedWorld(location.dir, location.target);
+      const opened = await openWorkspace(location, { create: options.create ?? false });
       if (opened.ok) {
         try {
           if (posted) unlinkSync(req);

@@ -43,21 +43,3 @@ export async function compileRecipeFile(path: string, options: CompileFileOption
   const plan = compileRecipe(loaded.value.registry, loaded.value.value);
   return plan.ok ? ok(summarizePlan(plan.value)) : plan;
 }
-
-/** Human-readable summary: hash, count, bounds and size, palette counts. */
-export function formatSummary(s: PlanSummary): string {
-  const lines = [`plan_hash      ${s.plan_hash}`, `changed_blocks ${s.changed_blocks}`];
-  if (s.bounds !== null) {
-    const { min, max } = s.bounds;
-    const size = `${max.x - min.x + 1}×${max.y - min.y + 1}×${max.z - min.z + 1}`;
-    lines.push(`bounds         (${min.x}, ${min.y}, ${min.z}) .. (${max.x}, ${max.y}, ${max.z})  ${size}`);
-  } else {
-    lines.push("bounds         (empty plan)");
-  }
-  if (s.filtered_blocks > 0) lines.push(`filtered       ${s.filtered_blocks} (written only where the source filter matches)`);
-  if (s.dependencies > 0) lines.push(`dependencies   ${s.dependencies}`);
-  lines.push(`palette        ${s.palette.length} states (Minecraft ${s.minecraft_version})`);
-  const width = String(s.palette[0]?.count ?? 0).length;
-  for (const p of s.palette) lines.push(`  ${String(p.count).padStart(width)}  ${p.state}`);
-  return lines.join("\n");
-}

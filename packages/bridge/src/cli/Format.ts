@@ -1,0 +1,65 @@
+import type { OperationStatusView, PrepareView } from "@mcb/engine";
+import type { PlanSummary } from "@mcb/recipe";
+import type { ProgressSink } from "../workspace/Batch.js";
+import type { CliOut } from "./Io.js";
+
+/** How the command line shows engine answers (the `--json` form is the answer itself). */
+
+/** The plan's merge with people's edits, in a line or a few (empty when it met none). */
+export function formatManualEdits(plan: PrepareView): string[] {
+  const m = plan.manual_edits;
+  if (m.kept === 0 && m.replaced === 0) return [];
+  const lines = [`kept ${m.kept} blocks a person changed by hand${m.conflicts > 0 ? ` (${m.conflicts} where the new design differs)` : ""}${m.replaced > 0 ? `; replaced ${m.replaced} as asked` : ""}`];
+  for (const e of m.sample) lines.push(`  ${e.outcome} ${e.pos.x} ${e.pos.y} ${e.pos.z}: ${e.actual}${e.expected === null ? "" : ` (we had built ${e.expected})`}`);
+  return lines;
+}
+
+export function formatOperation(op: OperationStatusView): string {
+  const c = op.counters;
+  const lines = [
+    `operation ${op.operation_id} ${op.status}${op.kind === "undo" ? ` (undo of ${op.undo_of})` : ""}`,
+    `  written ${c.written} of ${c.total}, skipped ${c.skipped}, conflicts ${c.conflicts}, slices ${c.slices_done}/${c.slices_total}${c.unconfirmed > 0 ? `, ${c.unconfirmed} more in the world but never confirmed` : ""}`,
+  ];
+  for (const k of op.conflicts)
+    lines.push(`  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}${k.changed_since_prepare ? " (changed and changed back since the plan was prepared)" : ""}`);
+  if (op.error !== null) lines.push(`  ${op.error.code}: ${op.error.message}`);
+  return lines.join("\n");
+}
+
+/** Human-readable summary: hash, count, bounds and size, palette counts. */
+export function formatSummary(s: PlanSummary): string {
+  const lines = [`plan_hash      ${s.plan_hash}`, `changed_blocks ${s.changed_blocks}`];
+  if (s.bounds !== null) {
+    const { min, max } = s.bounds;
+    const size = `${max.x - min.x + 1}×${max.y - min.y + 1}×${max.z - min.z + 1}`;
+    lines.push(`bounds         (${min.x}, ${min.y}, ${min.z}) .. (${max.x}, ${max.y}, ${max.z})  ${size}`);
+  } else {
+    lines.push("bounds         (empty plan)");
+  }
+  if (s.filtered_blocks > 0) lines.push(`filtered       ${s.filtered_blocks} (written only where the source filter matches)`);
+  if (s.dependencies > 0) lines.push(`dependencies   ${s.dependencies}`);
+  lines.push(`palette        ${s.palette.length} states (Minecraft ${s.minecraft_version})`);
+  const width = String(s.palette[0]?.count ?? 0).length;
+  for (const p of s.palette) lines.push(`  ${String(p.count).padStart(width)}  ${p.state}`);
+  return lines.join("\n");
+}
+
+/** A one-line progress bar for a terminal (carriage return) or a log (one line per tile). */
+export function progressBar(stream: CliOut): ProgressSink {
+  return (done, total, line) => {
+    const width = 24;
+    const filled = Math.round((done / Math.max(1, total)) * width);
+    const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} tiles  ${line}`;
+    stream.write(stream.isTTY ? `\r\x1b[2K${bar}${done === total ? "\n" : ""}` : `${bar}\n`);
+  };
+}
+
+/** The text of an apply: the operation, or that there was nothing to write. */
+export function operationText(op: OperationStatusView | null): string {
+  return op === null ? "nothing to write (no operation)" : formatOperation(op);
+}
+
+/** 0 when the operation applied (or nothing needed writing), 3 when it ended otherwise. */
+export function operationExit(op: OperationStatusView | null): number {
+  return op === null || op.status === "applied" ? 0 : 3;
+}

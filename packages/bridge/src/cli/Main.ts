@@ -1,0 +1,72 @@
+import { DEFAULT_STATE_DIR, worldTargetOf } from "../workspace/Workspace.js";
+import { closest, parse } from "./Args.js";
+import { cameraCommand } from "./CameraCli.js";
+import type { Command } from "./Command.js";
+import { editCommand } from "./EditCli.js";
+import { invocation } from "./Invocation.js";
+import type { CliIo } from "./Io.js";
+import { partCommand } from "./PartCli.js";
+import { recipeCommand } from "./RecipeCli.js";
+import { roomCommands, type Rooms } from "./RoomCli.js";
+import { schemCommand } from "./SchemCli.js";
+import { terrainCommand } from "./TerrainCli.js";
+import { buildCommand, inspectCommand, recoveryCommand, statusCommand, undoCommand } from "./WorldCli.js";
+
+const OPTIONS_USAGE = `options: --state <dir> (the world and journal directory, default ${DEFAULT_STATE_DIR}; only build,
+  schem import, terrain batch, mcp and chat create it, or any command with --init), --json,
+  --max-rate N (commands that write: at most N blocks per second, e.g. to spare a busy server),
+  --world port://127.0.0.1:PORT (a running server's world port instead of the embedded world;
+  its token from the MCB_PORT_TOKEN environment variable; give each server its own --state),
+  <command> --help (that command's usage)
+
+Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error,
+3 an operation that ended other than "applied" (conflict, cancelled, failed),
+130 / 143 interrupted by Ctrl-C / SIGTERM: the running operation stopped after its current slice
+(cancelled, exact counts, undoable); build, undo, schem import and terrain batch.`;
+
+export type Main = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+/**
+ * The `mcb` command line as a function (a two-line bin calls it; tests call it in process): parses
+ * argv, runs one command through the workspace, writes to `io`, returns the exit status. A usage
+ * error names the mistake first (`unknown command "biuld" (did you mean "build"?)`), then only
+ * that command's usage.
+ */
+export function createMain(rooms: Rooms): Main {
+  const commands: Command[] = [recipeCommand, buildCommand, undoCommand, statusCommand, inspectCommand, recoveryCommand, editCommand, partCommand, schemCommand, terrainCommand, cameraCommand, ...roomCommands(rooms)];
+  const byName = new Map(commands.map((c) => [c.name, c]));
+  const fullUsage = `usage:\n${commands.map((c) => c.usage).join("\n")}\n${OPTIONS_USAGE}`;
+  const names = `commands: ${commands.map((c) => c.name).join(", ")} (mcb --help for all of them)`;
+  return async (argv, io) => {
+    const parsed = parse(argv);
+    if (!parsed.ok) {
+      const cmd = byName.get(argv.find((a) => !a.startsWith("-")) ?? "");
+      io.stderr.write(`mcb${cmd === undefined ? "" : ` ${cmd.name}`}: ${parsed.problem}\n${cmd === undefined ? names : `usage:\n${cmd.usage}`}\n`);
+      return 2;
+    }
+    const [name, ...args] = parsed.positionals;
+    const help = parsed.values.help === true;
+    if (name === undefined) {
+      if (help) {
+        io.stdout.write(`${fullUsage}\n`);
+        return 0;
+      }
+      io.stderr.write(`mcb: missing a command\n${names}\n`);
+      return 2;
+    }
+    const command = byName.get(name);
+    if (command === undefined) {
+      const near = closest(name, [...byName.keys()]);
+      io.stderr.write(`mcb: unknown command ${JSON.stringify(name)}${near === null ? "" : ` (did you mean "${near}"?)`}\n${names}\n`);
+      return 2;
+    }
+    if (help) {
+      io.stdout.write(`usage:\n${command.usage}\n`);
+      return 0;
+    }
+    const state = typeof parsed.values.state === "string" ? parsed.values.state : DEFAULT_STATE_DIR;
+    const world = typeof parsed.values.world === "string" ? parsed.values.world : undefined;
+    const location = { dir: state, target: worldTargetOf(world, io.env) };
+    return command.run(invocation(name, args, parsed.values, io, location, command.usage));
+  };
+}

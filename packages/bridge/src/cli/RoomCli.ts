@@ -1,0 +1,76 @@
+import type { Result } from "@mcb/blocks";
+import type { EngineLimits } from "@mcb/engine";
+import type { SchematicLimits } from "@mcb/schematic";
+import type { WorldLocation } from "../workspace/Workspace.js";
+import { intOption } from "./Args.js";
+import type { Command } from "./Command.js";
+import { limitsFromFlags, READ_LIMITS_USAGE } from "./SchemCli.js";
+import { rateLimits } from "./WorldCli.js";
+
+/**
+ * The commands that run another front end for as long as it serves: the MCP server, the chat
+ * bridge and its diagnosis. The command line parses their options; the composition root
+ * (`index.ts`) hands in the rooms that run them, so `cli/` never imports `mcp/` or `chat/`.
+ */
+export interface Rooms {
+  /** `mcb mcp`: the MCP server over stdio until the client closes it (creates the state directory). */
+  mcp(where: WorldLocation, policy: SchematicLimits, limits: Partial<EngineLimits>): Promise<Result<void>>;
+  /** `mcb mcp --attach`: an agent's MCP connection to the chat's relay (environment only). */
+  attach(env: Readonly<Record<string, string | undefined>>): Promise<Result<void>>;
+  /** `mcb chat`: the `/ai` bridge until a signal or the console's end. */
+  chat(where: WorldLocation, options: { readonly console: boolean; readonly maxRate?: number; readonly maxAreaSide?: number; readonly schematicLimits: SchematicLimits }): Promise<Result<void>>;
+  /** `mcb doctor`: what is configured and what is missing. */
+  doctor(where: WorldLocation): Promise<{ readonly ok: boolean }>;
+}
+
+export function roomCommands(rooms: Rooms): Command[] {
+  return [
+    {
+      name: "mcp",
+      usage: `  mcb mcp [read limits] [--max-rate N]   MCP server over stdio (25 tools) on the world
+  mcb mcp --attach                   MCP for an agent of mcb chat (MCB_CHAT_MCP/_TOKEN from the chat)
+${READ_LIMITS_USAGE}`,
+      async run(c) {
+        if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
+        // stdout belongs to the protocol: errors go to stderr only
+        const failed = (r: Result<void>): number => (r.ok ? 0 : (c.io.stderr.write(`${JSON.stringify({ error: r.error })}\n`), 1));
+        if (c.values.attach === true) return failed(await rooms.attach(c.io.env));
+        const policy = limitsFromFlags(c.values);
+        if (!policy.ok) return failed(policy);
+        const limits = rateLimits(c);
+        if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
+        return failed(await rooms.mcp(c.location, policy.value, limits));
+      },
+    },
+    {
+      name: "chat",
+      usage: `  mcb chat --console [--max-rate N] [--max-area N]   in-game /ai bridge over ACP; --console: stdin
+                                     lines are the local player's /ai messages (with --world: players in game)`,
+      async run(c) {
+        if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
+        const maxRate = intOption(c.values["max-rate"]);
+        const maxArea = intOption(c.values["max-area"]);
+        if (maxRate === null || maxArea === null) return c.usage("--max-rate and --max-area take positive integers");
+        const policy = limitsFromFlags(c.values);
+        if (!policy.ok) return c.emit(policy, () => "");
+        const r = await rooms.chat(c.location, {
+          console: c.values.console === true,
+          schematicLimits: policy.value,
+          ...(maxRate === undefined ? {} : { maxRate }),
+          ...(maxArea === undefined ? {} : { maxAreaSide: maxArea }),
+        });
+        return r.ok ? 0 : c.emit(r, () => "");
+      },
+    },
+    {
+      name: "doctor",
+      usage: "  mcb doctor                         configuration and what is missing, as JSON",
+      async run(c) {
+        if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
+        const report = await rooms.doctor(c.location);
+        c.io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return report.ok ? 0 : 1;
+      },
+    },
+  ];
+}

@@ -1,0 +1,113 @@
+import type { Vec3 } from "@mcb/blocks";
+import type { BuildPrepareInput } from "@mcb/engine";
+import { buildRecipeFile, inspectRegion, undoOperation } from "../workspace/BuildJobs.js";
+import { intOption, vecOption, type Values } from "./Args.js";
+import type { Command } from "./Command.js";
+import { formatManualEdits, formatOperation, operationExit, operationText } from "./Format.js";
+import type { Invocation } from "./Invocation.js";
+
+/** --on-manual-edit and --replace, or the problem with them. */
+function resolutionOf(v: Values): { ok: true; value: Pick<BuildPrepareInput, "on_manual_edit" | "replace"> } | { ok: false; problem: string } {
+  const policy = v["on-manual-edit"];
+  if (policy !== undefined && policy !== "keep" && policy !== "refuse") return { ok: false, problem: "--on-manual-edit is keep or refuse" };
+  const replace: Vec3[] = [];
+  for (const r of (v.replace as readonly string[] | undefined) ?? []) {
+    const p = vecOption(r);
+    if (p === null || p === undefined) return { ok: false, problem: `--replace takes a position x,y,z, not ${JSON.stringify(r)}` };
+    replace.push(p);
+  }
+  return { ok: true, value: { ...(policy === undefined ? {} : { on_manual_edit: policy }), ...(replace.length === 0 ? {} : { replace }) } };
+}
+
+/** --max-rate as engine limits, or null (a usage error) when it is not a positive integer. */
+export function rateLimits(c: Invocation): { maxBlocksPerSecond?: number } | null {
+  const rate = intOption(c.values["max-rate"]);
+  return rate === null ? null : rate === undefined ? {} : { maxBlocksPerSecond: rate };
+}
+
+export const buildCommand: Command = {
+  name: "build",
+  usage: `  mcb build <recipe.json> [--on-manual-edit keep] [--replace x,y,z]... [--max-rate N]
+                                     prepare, apply and wait; blocks a person changed by hand are
+                                     kept where the design there is unchanged, else the build is
+                                     refused naming them (keep them, or replace named ones)`,
+  async run(c) {
+    if (c.args.length !== 1) return c.usage(c.args.length === 0 ? "missing the recipe file" : `expected one recipe file, got ${c.args.length} arguments`);
+    const resolution = resolutionOf(c.values);
+    if (!resolution.ok) return c.usage(resolution.problem);
+    const limits = rateLimits(c);
+    if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
+    return c.withWorkspace(
+      async (w) => {
+        const r = await buildRecipeFile(w, c.args[0]!, resolution.value);
+        const code = c.emit(r, (v) => [`plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`, ...formatManualEdits(v.plan), operationText(v.operation)].join("\n"));
+        return r.ok ? operationExit(r.value.operation) : code;
+      },
+      { create: true, writes: true, limits },
+    );
+  },
+};
+
+export const undoCommand: Command = {
+  name: "undo",
+  usage: "  mcb undo <operation_id> [--max-rate N]   checked undo of one operation (never over a person's edit)",
+  async run(c) {
+    if (c.args.length !== 1) return c.usage(c.args.length === 0 ? "missing the operation id" : `expected one operation id, got ${c.args.length} arguments`);
+    const limits = rateLimits(c);
+    if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
+    return c.withWorkspace(
+      async (w) => {
+        const r = await undoOperation(w, c.args[0]!);
+        const code = c.emit(r, (v) =>
+          `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)${v.uncertain > 0 ? `, ${v.uncertain} of an unfinished slice left as they are (uncertain)` : ""}\n${operationText(v.operation)}`,
+        );
+        return r.ok ? operationExit(r.value.operation) : code;
+      },
+      { writes: true, limits },
+    );
+  },
+};
+
+export const statusCommand: Command = {
+  name: "status",
+  usage: "  mcb status                         the world, recent operations, recovery",
+  async run(c) {
+    if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
+    return c.withWorkspace(async (w) =>
+      c.emit(await w.engine.projectContext(w.ctx), (p) =>
+        [
+          `world ${p.world.id} epoch ${p.world.epoch} (${p.world.minecraft_version}), project ${p.project_id}, state directory ${w.dir}`,
+          ...p.recent_operations.map((op) => `  ${op.operation_id} ${op.kind} ${op.status} ${op.written}/${op.total}`),
+          p.recovery_required.length > 0 ? `recovery required: ${p.recovery_required.join(", ")} (mcb recovery review <id>)` : "no recovery pending",
+        ].join("\n"),
+      ),
+    );
+  },
+};
+
+export const inspectCommand: Command = {
+  name: "inspect",
+  usage: "  mcb inspect x1 y1 z1 x2 y2 z2      palette summary of a box (≤ 4096 positions)",
+  async run(c) {
+    if (c.args.length !== 6 || !c.args.map(Number).every(Number.isSafeInteger)) return c.usage("expected six integers: x1 y1 z1 x2 y2 z2");
+    return c.withWorkspace(async (w) => c.emit(await inspectRegion(w, c.args), (v) => [`${v.positions} positions`, ...v.palette.map((p) => `  ${String(p.count).padStart(5)} ${p.state}`)].join("\n")));
+  },
+};
+
+export const recoveryCommand: Command = {
+  name: "recovery",
+  usage: `  mcb recovery review <operation_id>             administrator, after a crash
+  mcb recovery abandon <operation_id> <digest>   leave the world as it is (digest from the review)`,
+  async run(c) {
+    const [action, id, digest] = c.args;
+    if (action === "review") {
+      if (id === undefined || c.args.length !== 2) return c.usage("recovery review takes one operation id");
+      return c.withWorkspace(async (w) => c.emit(await w.engine.recoveryReview(w.admin, { operation_id: id }), (r) => JSON.stringify(r, null, 2)));
+    }
+    if (action === "abandon") {
+      if (id === undefined || digest === undefined || c.args.length !== 3) return c.usage("recovery abandon takes an operation id and the review's digest");
+      return c.withWorkspace(async (w) => c.emit(await w.engine.recoveryAbandon(w.admin, { operation_id: id, expected_digest: digest }), formatOperation));
+    }
+    return c.usage(action === undefined ? "missing the action (review or abandon)" : `unknown action "${action}"`);
+  },
+};

@@ -1,0 +1,53 @@
+import { join } from "node:path";
+import type { BlockRegistry, MaterialCatalog } from "@mcb/blocks";
+import type { Engine, RequestContext, WorldAdapter } from "@mcb/engine";
+import { DEFAULT_SCHEMATIC_LIMITS, SchematicLibrary, type SchematicLimits } from "@mcb/schematic";
+import { CameraStore } from "./CameraStore.js";
+import { CaptureCache } from "./CaptureCache.js";
+import { TerrainCache } from "./TerrainCache.js";
+import type { Workspace } from "./Workspace.js";
+
+/** The MCP server's name as clients and agents see it (ACP's mcpServers entry, permission checks). */
+export const MCP_SERVER_NAME = "minecraft-builder";
+/** The version the MCP server reports. */
+export const MCB_VERSION = "0.1.0";
+
+/** Everything the MCP tools act on: one project of one engine, plus the local stores. */
+export interface McpContext {
+  readonly engine: Engine;
+  readonly ctx: RequestContext;
+  readonly registry: BlockRegistry;
+  readonly catalog: MaterialCatalog;
+  /** Read-only world access for the camera renderer (never writes). */
+  readonly world: Pick<WorldAdapter, "read" | "info">;
+  readonly library: SchematicLibrary;
+  readonly terrain: TerrainCache;
+  readonly cameras: CameraStore;
+  readonly captures: CaptureCache;
+}
+
+/** Stores that several MCP sessions of one process share (the chat's projects share cameras). */
+export interface SharedStores {
+  readonly cameras?: CameraStore;
+  readonly terrain?: TerrainCache;
+  readonly captures?: CaptureCache;
+}
+
+/**
+ * The one way to assemble an MCP context: `mcb mcp`, the chat's relay and the tests use it, so
+ * every front end gets the same stores and the same limits `policy` for the schematic library. `w`
+ * is a workspace, or a library caller's own engine, registry, world and directory.
+ */
+export function mcpContextFor(w: Pick<Workspace, "engine" | "registry" | "dir"> & { readonly world: McpContext["world"] }, ctx: RequestContext, policy: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS, shared: SharedStores = {}): McpContext {
+  return {
+    engine: w.engine,
+    ctx,
+    registry: w.registry,
+    catalog: w.engine.materials,
+    world: w.world,
+    library: new SchematicLibrary(join(w.dir, "schematics"), w.registry, policy),
+    terrain: shared.terrain ?? new TerrainCache(),
+    cameras: shared.cameras ?? new CameraStore(w.dir),
+    captures: shared.captures ?? new CaptureCache(),
+  };
+}
