@@ -44,3 +44,6 @@ export {
   type Box3,
   type Vec3,
 } from "./Geometry.js";
+export { ECHO_LIMITS, boundEcho, clip } from "./EchoBounds.js";
+export { describeIssues, schemaError, type IssueView, type SchemaIssue } from "./SchemaIssues.js";
+export { JSON_LIMITS, jsonShapeError, jsonShapeExcess } from "./JsonGuard.js";

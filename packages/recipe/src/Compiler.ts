@@ -1,9 +1,8 @@
-import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
+import { fail, jsonShapeError, mcbError, ok, schemaError, type BlockRegistry, type Result } from "@mcb/blocks";
 import { z } from "zod";
 import { createCollector, type RawRuns } from "./BlockCollector.js";
 import { CollectorScratch } from "./RowCollector.js";
 import { pointMapper, spanMapper, type Frame } from "./Frame.js";
-import { jsonShapeExcess } from "./JsonGuard.js";
 import { DEFAULT_LIMITS, type CompileLimits } from "./Limits.js";
 import { lowerRecipe } from "./Lowering.js";
 import { pick } from "./Material.js";
@@ -18,17 +17,6 @@ export interface CompileOptions {
   readonly dependencies?: readonly Vec3[];
 }
 
-const MAX_JSON_DEPTH = 64;
-const MAX_JSON_NODES = 200_000;
-
-function schemaError(error: z.ZodError): ReturnType<typeof mcbError> {
-  const issues = error.issues.slice(0, 8).map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
-  const first = issues[0];
-  return mcbError("invalid_request", `invalid recipe${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, {
-    reason: "schema",
-    issues,
-  });
-}
 
 /**
  * Compiles an untrusted recipe value into a deterministic plan. Errors (nothing allocated beyond
@@ -53,10 +41,10 @@ export function createRecipeCompiler(registry: BlockRegistry): RecipeCompiler {
 
 function compileWith(registry: BlockRegistry, scratch: CollectorScratch, input: unknown, options: CompileOptions): Result<Plan> {
   const limits: CompileLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const excess = jsonShapeExcess(input, MAX_JSON_DEPTH, MAX_JSON_NODES);
-  if (excess !== undefined) return fail(mcbError("invalid_request", `recipe too large: ${excess}`, { reason: "json_shape" }));
+  const tooLarge = jsonShapeError(input, "recipe");
+  if (tooLarge !== null) return fail(tooLarge);
   const parsed = RecipeSchema.safeParse(input);
-  if (!parsed.success) return fail(schemaError(parsed.error));
+  if (!parsed.success) return fail(schemaError("recipe", parsed.error.issues));
   const recipe = parsed.data;
 
   const deps = options.dependencies ?? [];
@@ -64,7 +52,7 @@ function compileWith(registry: BlockRegistry, scratch: CollectorScratch, input: 
     return fail(mcbError("budget_exceeded", `more than ${limits.maxDependencies} dependencies`, { stage: "preflight", limit: limits.maxDependencies }));
   }
   const depsParsed = z.array(Vec3Schema).safeParse(deps);
-  if (!depsParsed.success) return fail(schemaError(depsParsed.error));
+  if (!depsParsed.success) return fail(schemaError("dependencies", depsParsed.error.issues));
 
   const lowered = lowerRecipe(registry, recipe, limits, recipe.seed ?? 0);
   if (!lowered.ok) return lowered;

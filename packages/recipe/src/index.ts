@@ -19,6 +19,5 @@ export { DEFAULT_LIMITS, MAX_HORIZONTAL, MAX_Y, MIN_Y, type CompileLimits } from
 export { compileRecipe, createRecipeCompiler, type CompileOptions, type RecipeCompiler } from "./Compiler.js";
 export { forEachPlanBlock, paletteCounts, type Plan, type PlanBlockData, type PlanRuns, type SourceFilter } from "./Plan.js";
 export { planHash } from "./PlanHash.js";
-export { jsonShapeExcess } from "./JsonGuard.js";
 export { planFromBlocks, type PlanBlocks, type PlanFromBlocksInput } from "./PlanAssembly.js";
 export { summarizePlan, type PlanSummary } from "./PlanSummary.js";

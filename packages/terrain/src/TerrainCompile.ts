@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { fail, mcbError, ok, type BlockRegistry, type McbError, type Result } from "@mcb/blocks";
+import { type BlockRegistry, fail, jsonShapeError, mcbError, type McbError, ok, type Result, schemaError } from "@mcb/blocks";
 import type { z } from "zod";
 import { evaluateHeightField, heightStats, type HeightField, type HeightStats } from "./HeightField.js";
 import { TERRAIN_LIMITS, TerrainRecipeSchema, type TerrainRecipe } from "./TerrainSchema.js";
@@ -30,12 +30,6 @@ export interface CompiledTerrain {
   readonly tiles: TileLayout;
 }
 
-function schemaError(error: z.ZodError): McbError {
-  const issues = error.issues.slice(0, 8).map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
-  const first = issues[0];
-  return mcbError("invalid_request", `invalid terrain recipe${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, { reason: "schema", issues });
-}
-
 /** JSON with object keys sorted at every level: the canonical text that the terrain id hashes. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -50,8 +44,10 @@ export function canonicalJson(value: unknown): string {
  * budget_exceeded (area over 1024 columns a side).
  */
 export function compileTerrain(registry: BlockRegistry, input: unknown, maxPlanBlocks = 100_000): Result<CompiledTerrain> {
+  const tooLarge = jsonShapeError(input, "terrain recipe");
+  if (tooLarge !== null) return fail(tooLarge);
   const parsed = TerrainRecipeSchema.safeParse(input);
-  if (!parsed.success) return fail(schemaError(parsed.error));
+  if (!parsed.success) return fail(schemaError("terrain recipe", parsed.error.issues));
   const recipe = parsed.data;
   const { min, max } = recipe.area;
   if (max.x < min.x || max.z < min.z) return fail(mcbError("invalid_request", "area.max must not be below area.min", { reason: "area" }));

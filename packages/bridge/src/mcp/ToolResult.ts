@@ -1,6 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { mcbError, type McbError, type Result } from "@mcb/blocks";
-import { boundEcho, clip } from "../workspace/EchoBounds.js";
+import { boundEcho, clip, mcbError, type McbError, type Result } from "@mcb/blocks";
 
 /** Ordinary text responses are limited to 64 KiB (BRIDGE-README "Camera"); larger ones fail. */
 export const MAX_TEXT_BYTES = 64 * 1024;

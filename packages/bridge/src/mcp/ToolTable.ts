@@ -1,9 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import { mcbError, type Result } from "@mcb/blocks";
-import { jsonShapeExcess } from "@mcb/recipe";
+import { jsonShapeError, mcbError, schemaError, type Result } from "@mcb/blocks";
 import { z } from "zod";
-import { describeIssues } from "../workspace/SchemaIssues.js";
 import { errorResult } from "./ToolResult.js";
 
 export interface ToolConfig<S extends z.ZodRawShape> {
@@ -13,10 +11,6 @@ export interface ToolConfig<S extends z.ZodRawShape> {
   readonly outputSchema: z.ZodObject;
   readonly annotations: ToolAnnotations;
 }
-
-/** Bounds on argument JSON before any schema walks it (recipes nest, but not this deep). */
-const MAX_JSON_DEPTH = 64;
-const MAX_JSON_NODES = 200_000;
 
 interface Entry {
   readonly input: z.ZodObject;
@@ -83,20 +77,12 @@ export class ToolTable {
     this.server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = this.tools.get(request.params.name);
       if (tool === undefined) return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
-      const excess = jsonShapeExcess(request.params.arguments ?? {}, MAX_JSON_DEPTH, MAX_JSON_NODES);
-      if (excess !== undefined) return errorResult(mcbError("invalid_request", `arguments too large: ${excess}`, { reason: "json_shape" }));
+      const tooLarge = jsonShapeError(request.params.arguments ?? {}, "arguments");
+      if (tooLarge !== null) return errorResult(tooLarge);
       const args = tool.input.safeParse(request.params.arguments ?? {});
       if (!args.success) {
-        const issues = describeIssues(args.error.issues);
-        const first = issues[0];
         const unknown = args.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0);
-        return errorResult(
-          mcbError("invalid_request", `invalid arguments for ${request.params.name}${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, {
-            reason: "schema",
-            issues,
-            ...(unknown ? { arguments: Object.keys(tool.input.shape) } : {}),
-          }),
-        );
+        return errorResult(schemaError(`arguments for ${request.params.name}`, args.error.issues, [], unknown ? { arguments: Object.keys(tool.input.shape) } : {}));
       }
       const allowed = this.gate();
       if (!allowed.ok) return errorResult(allowed.error);

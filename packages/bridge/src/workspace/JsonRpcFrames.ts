@@ -13,8 +13,7 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { boundEcho, clip } from "./EchoBounds.js";
-import { describeIssues } from "./SchemaIssues.js";
+import { boundEcho, clip, describeIssues } from "@mcb/blocks";
 
 export type RequestId = string | number;
 

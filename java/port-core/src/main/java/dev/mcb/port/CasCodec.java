@@ -112,11 +112,11 @@ final class CasCodec {
     for (int i = 0; i < req.writes().size(); i++) {
       CasRequest.Write w = req.writes().get(i);
       String why = valid.contains(w.after()) ? null : world.checkState(w.after());
-      if (why != null) throw new PortError("unsupported_block", why, false, 400, Map.of("path", "writes[" + i + "].after"));
+      if (why != null) throw new PortError(PortError.Code.UNSUPPORTED_BLOCK, why, Map.of("path", "writes[" + i + "].after"));
       valid.add(w.after());
       if (w.afterData() != null) {
         String bad = world.checkData(w.after(), w.afterData());
-        if (bad != null) throw new PortError("unsupported_block", bad, false, 400, Map.of("path", "data of writes[" + i + "]"));
+        if (bad != null) throw new PortError(PortError.Code.UNSUPPORTED_BLOCK, bad, Map.of("path", "data of writes[" + i + "]"));
       }
     }
   }

@@ -68,10 +68,10 @@ public final class CompareAndSet {
 
   static void requireLoaded(WorldAccess world, WorldFacts facts, int x, int y, int z) {
     if (y < facts.minY() || y > facts.maxY())
-      throw new PortError("out_of_bounds", "y=" + y + " is outside the world's build height " + facts.minY() + ".." + facts.maxY(), false, 400,
+      throw new PortError(PortError.Code.OUT_OF_BOUNDS, "y=" + y + " is outside the world's build height " + facts.minY() + ".." + facts.maxY(),
           Map.of("reason", "outside_height", "pos", Map.of("x", x, "y", y, "z", z)));
     if (!world.isLoaded(x, z))
-      throw new PortError("out_of_bounds", "the chunk holding " + x + "," + z + " is not loaded (the port never loads or generates chunks)", true, 409,
+      throw new PortError(PortError.Code.CHUNK_NOT_LOADED, "the chunk holding " + x + "," + z + " is not loaded (the port never loads or generates chunks)",
           Map.of("reason", "chunk_not_loaded", "chunk", Map.of("x", x >> 4, "z", z >> 4)));
   }
 }

@@ -56,10 +56,10 @@ public final class Port {
       case "chat_reply" -> chatReply(params);
       case "stats" -> stats(params);
       case "test_edit" -> {
-        if (!config.testHooks()) throw new PortError("not_found", "unknown method " + Json.shorten(method), false, 404, Map.of());
+        if (!config.testHooks()) throw new PortError(PortError.Code.NOT_FOUND, "unknown method " + Json.shorten(method));
         yield testEdit(params);
       }
-      default -> throw new PortError("not_found", "unknown method " + Json.shorten(method), false, 404,
+      default -> throw new PortError(PortError.Code.NOT_FOUND, "unknown method " + Json.shorten(method),
           Map.of("allowed", List.of("info", "read", "read_block_entities", "cas", "events", "chat_poll", "chat_reply", "stats")));
     };
   }
@@ -241,7 +241,7 @@ public final class Port {
     onGameThread(() -> {
       CompareAndSet.requireLoaded(world, world.facts(), x, y, z);
       String why = world.checkState(state);
-      if (why != null) throw new PortError("unsupported_block", why, false, 400, Map.of("path", "state"));
+      if (why != null) throw new PortError(PortError.Code.UNSUPPORTED_BLOCK, why, Map.of("path", "state"));
       world.set(x, y, z, state, null);
       world.endOfJob();
       String now = world.stateAt(x, y, z);
@@ -272,6 +272,6 @@ public final class Port {
     Throwable c = e instanceof ExecutionException ? e.getCause() : e;
     if (c instanceof PortError pe) return pe;
     if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-    return new PortError("busy", "the host failed while running the request: " + Json.shorten(String.valueOf(c)), false, 500, Map.of("reason", "host_error"));
+    return new PortError(PortError.Code.FAILED, "the host failed while running the request: " + Json.shorten(String.valueOf(c)), Map.of("reason", "host_error"));
   }
 }

@@ -4,42 +4,80 @@ import java.util.Map;
 
 /**
  * A structured refusal, as every port response carries it: {@code {code, message, retryable, details}}
- * with a code from DESIGN §14. Thrown inside the port and turned into an HTTP error body; the request
- * that raised it changed nothing unless {@code details} says otherwise.
+ * (codes as in docs/DESIGN.md "Errors"). Thrown inside the port and turned into an HTTP error body;
+ * the request that raised it changed nothing unless {@code details} says otherwise. The {@link Code}
+ * decides the wire code, whether a retry can succeed and the HTTP status, once for every place.
  */
 public final class PortError extends RuntimeException {
   private static final long serialVersionUID = 1L;
-  private final String code;
-  private final boolean retryable;
-  private final int httpStatus;
+
+  /** Each kind of refusal: its wire code, whether repeating the request can succeed, its HTTP status. */
+  public enum Code {
+    INVALID_REQUEST("invalid_request", false, 400),
+    /** The route exists, the HTTP method does not (GET for methods, POST for /health). */
+    METHOD_NOT_ALLOWED("invalid_request", false, 405),
+    /** A body without a Content-Length (chunked encoding is not accepted). */
+    LENGTH_REQUIRED("invalid_request", false, 411),
+    NOT_FOUND("not_found", false, 404),
+    PERMISSION_DENIED("permission_denied", false, 401),
+    UNSUPPORTED_BLOCK("unsupported_block", false, 400),
+    OUT_OF_BOUNDS("out_of_bounds", false, 400),
+    /** Outside what is loaded now: the same request can succeed once the chunk is loaded. */
+    CHUNK_NOT_LOADED("out_of_bounds", true, 409),
+    BUDGET_EXCEEDED("budget_exceeded", false, 413),
+    /** The port or host is saturated: try again shortly. */
+    BUSY("busy", true, 503),
+    /** The port or the host failed on this request (a bug, logged): repeating it would fail again. */
+    FAILED("busy", false, 500);
+
+    private final String wire;
+    private final boolean retryable;
+    private final int httpStatus;
+
+    Code(String wire, boolean retryable, int httpStatus) {
+      this.wire = wire;
+      this.retryable = retryable;
+      this.httpStatus = httpStatus;
+    }
+
+    public String wire() { return wire; }
+    public boolean retryable() { return retryable; }
+    public int httpStatus() { return httpStatus; }
+  }
+
+  private final Code code;
   private final Map<String, Object> details;
 
-  public PortError(String code, String message, boolean retryable, int httpStatus, Map<String, Object> details) {
+  public PortError(Code code, String message, Map<String, Object> details) {
     super(message, null, false, false);
     this.code = code;
-    this.retryable = retryable;
-    this.httpStatus = httpStatus;
     this.details = details == null ? Map.of() : Map.copyOf(details);
   }
 
+  public PortError(Code code, String message) {
+    this(code, message, Map.of());
+  }
+
   public static PortError invalid(String message, String path) {
-    return new PortError("invalid_request", message, false, 400, path == null ? Map.of() : Map.of("path", path));
+    return new PortError(Code.INVALID_REQUEST, message, path == null ? Map.of() : Map.of("path", path));
   }
 
   public static PortError invalid(String message, Map<String, Object> details) {
-    return new PortError("invalid_request", message, false, 400, details);
+    return new PortError(Code.INVALID_REQUEST, message, details);
   }
 
   public static PortError tooLarge(String message, String limit, long max) {
-    return new PortError("budget_exceeded", message, false, 413, Map.of("limit", limit, "max", max));
+    return new PortError(Code.BUDGET_EXCEEDED, message, Map.of("limit", limit, "max", max));
   }
 
   public static PortError busy(String message, String reason) {
-    return new PortError("busy", message, true, 503, Map.of("reason", reason));
+    return new PortError(Code.BUSY, message, Map.of("reason", reason));
   }
 
-  public String code() { return code; }
-  public boolean retryable() { return retryable; }
-  public int httpStatus() { return httpStatus; }
+  /** The wire code ("invalid_request", "busy", …). */
+  public String code() { return code.wire(); }
+  public Code kind() { return code; }
+  public boolean retryable() { return code.retryable(); }
+  public int httpStatus() { return code.httpStatus(); }
   public Map<String, Object> details() { return details; }
 }

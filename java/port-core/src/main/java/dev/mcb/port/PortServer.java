@@ -46,10 +46,10 @@ public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
 
   @Override
   public LoopbackHttp.Response precheck(String method, String path, Map<String, String> headers, long contentLength) {
-    if (path.equals("/health")) return method.equals("GET") ? null : refuse(new PortError("invalid_request", "use GET /health", false, 405, Map.of()));
-    if (!path.startsWith("/v1/")) return refuse(new PortError("not_found", "no such route (use /health or POST /v1/<method>)", false, 404, Map.of()));
-    if (!method.equals("POST")) return refuse(new PortError("invalid_request", "methods are called with POST", false, 405, Map.of()));
-    if (!authorized(headers.get("authorization"))) return refuse(new PortError("permission_denied", "missing or wrong bearer token", false, 401, Map.of()));
+    if (path.equals("/health")) return method.equals("GET") ? null : refuse(new PortError(PortError.Code.METHOD_NOT_ALLOWED, "use GET /health"));
+    if (!path.startsWith("/v1/")) return refuse(new PortError(PortError.Code.NOT_FOUND, "no such route (use /health or POST /v1/<method>)"));
+    if (!method.equals("POST")) return refuse(new PortError(PortError.Code.METHOD_NOT_ALLOWED, "methods are called with POST"));
+    if (!authorized(headers.get("authorization"))) return refuse(new PortError(PortError.Code.PERMISSION_DENIED, "missing or wrong bearer token"));
     return null;
   }
 
@@ -69,14 +69,19 @@ public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
     } catch (PortError e) {
       return new LoopbackHttp.Response(e.httpStatus(), bytes(error(e)), false);
     } catch (RuntimeException | StackOverflowError e) { // never lets a bad request take down the port
-      return new LoopbackHttp.Response(500, bytes(error(new PortError("busy", "the port failed on this request: " + Json.shorten(e.getClass().getSimpleName()), false, 500, Map.of("reason", "port_error")))), false);
+      return new LoopbackHttp.Response(500, bytes(error(new PortError(PortError.Code.FAILED, "the port failed on this request: " + Json.shorten(e.getClass().getSimpleName()), Map.of("reason", "port_error")))), false);
     }
   }
 
   @Override
   public LoopbackHttp.Response malformed(int status, String message) {
-    String code = status == 413 ? "budget_exceeded" : status == 503 ? "busy" : "invalid_request";
-    return refuse(new PortError(code, message, status == 503, status, Map.of()));
+    PortError.Code code = switch (status) {
+      case 411 -> PortError.Code.LENGTH_REQUIRED;
+      case 413 -> PortError.Code.BUDGET_EXCEEDED;
+      case 503 -> PortError.Code.BUSY;
+      default -> PortError.Code.INVALID_REQUEST;
+    };
+    return refuse(new PortError(code, message));
   }
 
   private static LoopbackHttp.Response refuse(PortError e) {

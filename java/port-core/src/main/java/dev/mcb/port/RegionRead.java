@@ -35,7 +35,7 @@ public record RegionRead(List<String> palette, int[] indices, Map<Integer, Strin
     for (int cx = box.minX() >> 4; cx <= box.maxX() >> 4; cx++)
       for (int cz = box.minZ() >> 4; cz <= box.maxZ() >> 4; cz++)
         if (!world.isLoaded(cx << 4, cz << 4))
-          throw new PortError("out_of_bounds", "chunk " + cx + "," + cz + " is not loaded (the port never loads or generates chunks)", true, 409,
+          throw new PortError(PortError.Code.CHUNK_NOT_LOADED, "chunk " + cx + "," + cz + " is not loaded (the port never loads or generates chunks)",
               Map.of("reason", "chunk_not_loaded", "chunk", Map.of("x", cx, "z", cz)));
     int[] indices = new int[(int) box.volume()];
     List<String> palette = new ArrayList<>();

@@ -1,3 +1,8 @@
+import { mcbError, type McbError } from "./McbError.js";
+
+/** Bounds on untrusted JSON before any schema walks it (recipes nest, but not this deep). */
+export const JSON_LIMITS = Object.freeze({ maxDepth: 64, maxNodes: 200_000 });
+
 /**
  * Bounds the shape of untrusted JSON before schema validation walks it recursively.
  * Returns a description of the first excess, or undefined when within bounds.
@@ -13,4 +18,10 @@ export function jsonShapeExcess(value: unknown, maxDepth: number, maxNodes: numb
     else if (v !== null && typeof v === "object") for (const item of Object.values(v)) stack.push([item, depth + 1]);
   }
   return undefined;
+}
+
+/** The refusal of JSON past `JSON_LIMITS` (`invalid_request`, reason `json_shape`), or null: one guard for every front end. */
+export function jsonShapeError(value: unknown, what: string): McbError | null {
+  const excess = jsonShapeExcess(value, JSON_LIMITS.maxDepth, JSON_LIMITS.maxNodes);
+  return excess === undefined ? null : mcbError("invalid_request", `${what} too large: ${excess}`, { reason: "json_shape" });
 }

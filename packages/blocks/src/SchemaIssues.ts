@@ -1,7 +1,23 @@
-import type { z } from "zod";
 import { ECHO_LIMITS, clip } from "./EchoBounds.js";
+import { mcbError, type McbError } from "./McbError.js";
 
-type Issue = z.core.$ZodIssue;
+/**
+ * One schema failure as a validator reports it (zod's issues have this shape): a code, a path,
+ * a message, and per code what was allowed, unknown or tried.
+ */
+export interface SchemaIssue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly values?: readonly unknown[];
+  readonly keys?: readonly string[];
+  readonly expected?: string;
+  readonly discriminator?: string;
+  readonly options?: readonly unknown[];
+  readonly errors?: readonly (readonly SchemaIssue[])[];
+}
+
+type Issue = SchemaIssue;
 type Primitive = string | number | boolean | null;
 
 const isPrimitive = (v: unknown): v is Primitive => v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
@@ -29,9 +45,9 @@ const article = (word: string): string => `${/^[aeiou]/.test(word) ? "an" : "a"}
 /** What one union branch wanted, in a few words: "a string", "an object", "one of 0, 90". */
 function branchShape(branch: readonly Issue[]): string {
   const root = branch.find((i) => i.path.length === 0 && i.code === "invalid_type");
-  if (root !== undefined && root.code === "invalid_type") return article(root.expected);
+  if (root !== undefined && root.expected !== undefined) return article(root.expected);
   const first = branch[0];
-  if (first?.code === "invalid_value" && first.path.length === 0) return `one of ${quoteList(first.values)}`;
+  if (first?.code === "invalid_value" && first.path.length === 0) return `one of ${quoteList(first.values ?? [])}`;
   return "an object";
 }
 
@@ -42,17 +58,21 @@ function depth(branch: readonly Issue[]): number {
 function describeIssue(issue: Issue, base: readonly PropertyKey[]): IssueView {
   const path = pathOf(base, issue.path);
   switch (issue.code) {
-    case "invalid_value":
-      return { path, message: `expected one of ${quoteList(issue.values)}`, allowed: issue.values.filter(isPrimitive) };
-    case "unrecognized_keys":
-      return { path, message: `unknown ${issue.keys.length === 1 ? "key" : "keys"} ${quoteList(issue.keys)}` };
+    case "invalid_value": {
+      const values = issue.values ?? [];
+      return { path, message: `expected one of ${quoteList(values)}`, allowed: values.filter(isPrimitive) };
+    }
+    case "unrecognized_keys": {
+      const keys = issue.keys ?? [];
+      return { path, message: `unknown ${keys.length === 1 ? "key" : "keys"} ${quoteList(keys)}` };
+    }
     case "invalid_union": {
-      const options = "options" in issue ? issue.options : undefined;
+      const options = issue.options;
       if (issue.discriminator !== undefined && options !== undefined) {
         const allowed = options.filter(isPrimitive);
         return { path, message: `${JSON.stringify(issue.discriminator)} must be one of ${quoteList(allowed)}`, allowed };
       }
-      const branches = issue.errors;
+      const branches = issue.errors ?? [];
       if (branches.length === 0) return { path, message: clip(issue.message) };
       // The branch that got furthest explains best what was meant; every branch names its shape.
       const best = branches.reduce((a, b) => (depth(b) > depth(a) ? b : a));
@@ -69,9 +89,21 @@ function describeIssue(issue: Issue, base: readonly PropertyKey[]): IssueView {
 }
 
 /**
- * Zod issues as bounded, readable views: union failures name the allowed values or shapes,
- * unknown keys are listed (clipped), every echoed name and value is bounded.
+ * Schema issues as bounded, readable views: union failures name the allowed values or shapes,
+ * unknown keys are listed (clipped), every echoed name and value is bounded. The one formatter of
+ * every front end: the same bad recipe gives the same issues through the CLI and through MCP.
  */
 export function describeIssues(issues: readonly Issue[], base: readonly PropertyKey[] = []): IssueView[] {
   return issues.slice(0, MAX_ISSUES).map((i) => describeIssue(i, base));
+}
+
+/**
+ * The refusal of a value that failed its schema: `invalid_request`, reason `schema`, the first
+ * issue in the message ("invalid recipe at operations.0.block: …") and every issue (≤ 8) in
+ * `details.issues`. `extra` adds details (a tool's allowed argument names).
+ */
+export function schemaError(subject: string, issues: readonly Issue[], base: readonly PropertyKey[] = [], extra: Readonly<Record<string, unknown>> = {}): McbError {
+  const described = describeIssues(issues, base);
+  const first = described[0];
+  return mcbError("invalid_request", `invalid ${subject}${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, { reason: "schema", issues: described, ...extra });
 }
