@@ -11,7 +11,7 @@ import { startMinestomHost, type MinestomHost } from "../src/index.js";
 
 /**
  * `mcb mcp --world port://…` with a real MCP client over stdio against the live Minestom host:
- * every one of the seeds' 19 tools (and the three added ones) works on a real server world.
+ * the tools of docs/PROTOCOL.md work on a real server world (all but part_diff, part_rename and part_delete, tested on the embedded world).
  */
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const cli = join(root, "packages/bridge/dist/bin.js");

@@ -1,5 +1,5 @@
 /**
- * Compact behaviour hints for material_describe (MATERIALS.md "Placement behavior"). They are
+ * Compact behaviour hints for material_describe (how a block behaves when placed). They are
  * advisory facts about the vanilla block type, derived from its id and property names; they never
  * decide whether a state is valid. Facts already visible in the property domains (such as
  * `waterlogged`) are not repeated. Order is fixed: gravity, fluid, attachment, multipart, block_entity.

@@ -1,6 +1,6 @@
 import { fail, mcbError, ok, type McbError, type Result } from "./McbError.js";
 
-/** Longest accepted state string, in characters (PROTOCOL.md "Reading and writing"). */
+/** Longest accepted state string, in characters (docs/PROTOCOL.md "Spelling and shared rules"). */
 export const MAX_STATE_STRING_LENGTH = 1024;
 
 /** A syntactically valid state string, not yet checked against a registry. */

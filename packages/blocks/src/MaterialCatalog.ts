@@ -10,7 +10,7 @@ export interface MaterialEntry {
   readonly item: boolean;
 }
 
-/** project_context.material_catalog (PROTOCOL.md "Material discovery"). Block and item counts overlap. */
+/** project_context.material_catalog (docs/PROTOCOL.md). Block and item counts overlap. */
 export interface CatalogSummary {
   readonly version: string;
   readonly materials: number;

@@ -14,7 +14,7 @@ export interface MaterialSearchInput {
   readonly cursor?: unknown;
 }
 
-/** material_search response (PROTOCOL.md); `next_cursor` is present only when more results exist. */
+/** material_search response (docs/PROTOCOL.md); `next_cursor` is present only when more results exist. */
 export interface MaterialSearchPage {
   readonly catalog_version: string;
   readonly query: string;

@@ -1,5 +1,5 @@
 /**
- * Structured errors shared by every mcb package (DESIGN §14). Expected failures are returned,
+ * Structured errors shared by every mcb package (docs/DESIGN.md "Errors"). Expected failures are returned,
  * never thrown; `retryable` tells a caller whether repeating the same request can succeed.
  */
 export type ErrorCode =

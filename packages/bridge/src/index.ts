@@ -10,14 +10,14 @@ import { runMcpServer } from "./mcp/McpCommand.js";
 // workspace/ and never each other; the command line reaches the MCP server and the chat through
 // the rooms passed here, and the chat reaches the MCP tools through the server factory.
 
-/** The command an agent of `mcb chat` runs to reach the chat's MCP relay. */
-const ATTACH = { command: process.execPath, args: [fileURLToPath(new URL("./bin.js", import.meta.url)), "mcp", "--attach"] } as const;
+/** The command an agent of `mcb chat` runs to reach the chat's MCP relay (`ChatBridgeOptions.attachCommand`). */
+export const ATTACH_COMMAND = { command: process.execPath, args: [fileURLToPath(new URL("./bin.js", import.meta.url)), "mcp", "--attach"] } as const;
 
 /** `mcb` as a function: `main(argv, {stdout, stderr, env})` → exit status (see `createMain`). */
 export const main: Main = createMain({
   mcp: (where, policy, limits) => runMcpServer(where, policy, limits),
   attach: (env) => attachToChat(env),
-  chat: (where, options) => runChat(where, { ...options, mcpServer: (context) => createMcbMcpServer(context), attachCommand: ATTACH }),
+  chat: (where, options) => runChat(where, { ...options, mcpServer: (context) => createMcbMcpServer(context), attachCommand: ATTACH_COMMAND }),
   doctor: (where) => doctorReport(where),
 });
 

@@ -78,7 +78,7 @@ afterAll(async () => {
 });
 
 describe("mcb mcp over stdio with a real MCP client", () => {
-  it("lists the seeds' 19 tools plus region_changes, region_surface, operation_list and the part tools, and shares the building guidance", async () => {
+  it("lists the first design's 19 tools plus region_changes, region_surface, operation_list and the part tools, and shares the building guidance", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
     for (const t of tools) {

@@ -112,6 +112,28 @@ describe("usage errors name the mistake (in process)", () => {
   });
 });
 
+describe("negative numbers are coordinates, not options", () => {
+  it("inspect, camera save and schem export take them without --, and give what -- gives", async () => {
+    const state = join(await mkdtemp(join(tmpdir(), "mcb-neg-")), "state");
+    expect((await mcb("build", tower, "--state", state)).code).toBe(0);
+    const bare = await mcb("inspect", "-6", "64", "-6", "6", "70", "6", "--state", state, "--json");
+    const dashed = await mcb("inspect", "--state", state, "--json", "--", "-6", "64", "-6", "6", "70", "6");
+    expect([bare.code, bare.stderr]).toEqual([0, ""]);
+    const { observed_at: _a, ...bareView } = JSON.parse(bare.stdout) as Record<string, unknown>;
+    const { observed_at: _b, ...dashedView } = JSON.parse(dashed.stdout) as Record<string, unknown>;
+    expect(bareView).toEqual(dashedView);
+    expect(JSON.parse(bare.stdout).region).toEqual({ min: { x: -6, y: 64, z: -6 }, max: { x: 6, y: 70, z: 6 } });
+    expect((await mcb("camera", "save", "front", "3.5", "66", "-20", "0", "-10", "--state", state)).code).toBe(0);
+    const cams = JSON.parse((await mcb("camera", "list", "--state", state, "--json")).stdout) as { camera_id: string; pose: { z: number; pitch: number } }[];
+    expect(cams.find((c) => c.camera_id === "front")?.pose).toMatchObject({ z: -20, pitch: -10 });
+    const exported = await mcb("schem", "export", "t", "-6", "64", "-6", "6", "66", "6", "--state", state, "--json");
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ asset_id: "t", width: 13, height: 3, length: 13 });
+    // A negative number where an option's value is expected is that value, and a misspelt option is still an option.
+    expect((await mcb("inspect", "-6", "64", "-6", "6", "70", "6", "--stat", state)).stderr.split("\n")[0]).toBe("mcb inspect: unknown option --stat (did you mean --state?)");
+  });
+});
+
 describe("the mcb bin (its own process)", () => {
   it("is on node_modules/.bin after npm ci, answers --help and names a mistake", async () => {
     const bin = join(root, "node_modules/.bin/mcb");

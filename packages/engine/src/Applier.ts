@@ -38,7 +38,7 @@ async function paced(rate: number, pace: { since: number; from: number }, at: nu
 }
 
 /**
- * Runs one operation slice by slice (DESIGN §11): before each slice it checks cancellation,
+ * Runs one operation slice by slice (docs/DESIGN.md "Slices and the journal"): before each slice it checks cancellation,
  * access and the world epoch, syncs external events, reads the slice's targets and the plan's
  * dependencies and classifies each target (current = base: write; current = desired: skip, not
  * ours; else conflict, stop before writing; a base position that held something else since the
@@ -72,7 +72,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
   const checks = dependencyChecks(plan); // the same read set guards the precheck and every slice
   const changed = new ChangedSincePrepare(journal, deps.plans, plan, operationId);
 
-  // A conflict found in advance means the plan does not begin writing (DESIGN §10).
+  // A conflict found in advance means the plan does not begin writing (docs/DESIGN.md "Write rule").
   if (counters.slicesDone === 0) {
     try {
       await deps.syncEvents();
@@ -191,7 +191,7 @@ async function precheck(
 }
 
 /**
- * DESIGN §10 for write-set position i: at base (state and digest) → write, unless the block held
+ * docs/DESIGN.md "Write rule" for write-set position i: at base (state and digest) → write, unless the block held
  * something else since preparation (`changed`: the base is stale); at desired → skip; else conflict.
  */
 function classify(plan: PreparedPlan, i: number, current: string, digest: string | null, changed: ChangedSincePrepare): "write" | "skip" | "conflict" | "changed" {

@@ -10,7 +10,7 @@ import { boundsOf, posKey } from "@mcb/blocks";
  * uncertain one. Such a
  * position may be back at its base now (a player broke the block an earlier build placed, a
  * duplicate plan, a second undo of the same operation): writing the plan's desired state there
- * would overwrite that edit, so the applier treats it as a conflict (DESIGN §10, ABA).
+ * would overwrite that edit, so the applier treats it as a conflict (docs/DESIGN.md "Write rule", ABA).
  *
  * Records from during the preparation itself are included too (a slice confirmed while the base
  * was being read): comparing with the base keeps our own harmless — a change the base already

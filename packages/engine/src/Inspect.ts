@@ -60,7 +60,7 @@ export async function readRegion(adapter: WorldAdapter, area: Box3, min: unknown
   return ok(await adapter.read(box));
 }
 
-/** region_inspect (PROTOCOL.md "Reading and writing"): a palette summary, or every block compactly. */
+/** region_inspect (docs/PROTOCOL.md): a palette summary, or every block compactly. */
 export async function inspectRegion(
   adapter: WorldAdapter,
   world: WorldInfo,

@@ -1,7 +1,7 @@
 import { posKey } from "@mcb/blocks";
 
 /**
- * Multi-block structures written as indivisible groups (DESIGN §11): the two halves of a door or
+ * Multi-block structures written as indivisible groups (docs/DESIGN.md "Slices and the journal"): the two halves of a door or
  * tall plant (`half=lower|upper`, stacked) and the two parts of a bed (`part=foot|head`, along
  * `facing`). A pair is grouped only when both members are in the same write set and point at each
  * other with the same block id.

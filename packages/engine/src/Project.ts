@@ -1,6 +1,6 @@
 import { type Box3, mcbError, type McbError } from "@mcb/blocks";
 
-/** Budgets of DESIGN §17, enforced by the engine (the server side of every boundary). */
+/** Budgets (docs/DESIGN.md "Limits and budgets"), enforced by the engine (the server side of every boundary). */
 export interface EngineLimits {
   /** Changed blocks in one plan. */
   readonly maxPlanBlocks: number;
@@ -16,7 +16,7 @@ export interface EngineLimits {
   readonly conflictSampleSize: number;
   /** Entries per region_changes page. */
   readonly changePageLimit: number;
-  /** Journal size above which build_apply refuses new operations (disk quota, DESIGN §15). */
+  /** Journal size above which build_apply refuses new operations (disk quota). */
   readonly maxJournalBytes: number;
   /** Sampled columns in one region_surface. */
   readonly maxSurfaceColumns: number;
@@ -56,7 +56,7 @@ export interface ProjectConfig {
   readonly members?: readonly string[];
   readonly area: Box3;
   readonly description?: string;
-  /** Parts the agent may not write (DESIGN §7 `/ai protect`): every plan touching their mask is refused. */
+  /** Parts the agent may not write (docs/DESIGN.md "Parts", `/ai protect`): every plan touching their mask is refused. */
   readonly protectedParts?: readonly string[];
 }
 
@@ -118,6 +118,6 @@ export function validateLimits(l: EngineLimits): void {
     if (k === "maxBlocksPerSecond" && v === Infinity) continue;
     if (!Number.isInteger(v) || v <= 0) throw new RangeError(`engine limit ${k} must be a positive integer, got ${String(v)}`);
   }
-  if (l.sliceSize > 512) throw new RangeError("sliceSize is at most 512 (DESIGN §17)");
+  if (l.sliceSize > 512) throw new RangeError("sliceSize is at most 512");
   if (l.sliceSize < 2) throw new RangeError("sliceSize is at least 2 (a multi-block pair is never split)");
 }

@@ -6,7 +6,7 @@ import type { PreparedPlan } from "./PreparedPlan.js";
 const SAMPLE = 8;
 
 /**
- * Refuses a plan that would write any block of a protected part (DESIGN §7 `/ai protect`): the
+ * Refuses a plan that would write any block of a protected part (docs/DESIGN.md "Parts", `/ai protect`): the
  * exact mask decides, not the bounds. Checked when a plan is prepared (build or undo) and again
  * when it is admitted for application, so a part protected in between still stops it.
  * Error: `permission_denied` with reason `protected_part`, the part, the exact count and a sample.

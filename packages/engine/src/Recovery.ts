@@ -6,7 +6,7 @@ import type { WorldAdapter } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
 import { getBit } from "./BitMask.js";
 
-/** PROTOCOL.md "Crash recovery": field names follow the seeds' Java record. */
+/** docs/DESIGN.md "Recovery"; the review's field names are those of docs/PROTOCOL.md (camelCase, as first designed). */
 export interface RecoveryReview {
   readonly operationId: string;
   readonly planId: string;

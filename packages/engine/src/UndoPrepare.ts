@@ -17,7 +17,7 @@ export interface UndoContent {
 }
 
 /**
- * Builds the reverse plan of an operation (DESIGN §11): only blocks it actually wrote, only where
+ * Builds the reverse plan of an operation (docs/DESIGN.md "Undo"): only blocks it actually wrote, only where
  * the world still holds our confirmed result (state and block-entity digest) and no later write
  * (ours or observed external, ABA included) touched the block. The result is a normal plan whose
  * base is our result, applied through build_apply with the usual checks.

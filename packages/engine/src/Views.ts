@@ -4,7 +4,7 @@ import type { PreparedPlan } from "./PreparedPlan.js";
 import { boundsOf, type Box3, boxJson, type Vec3 } from "@mcb/blocks";
 import type { OperationStatus } from "./OperationStatus.js";
 
-/** Wire shapes (snake_case, as in PROTOCOL.md) of engine responses. */
+/** Wire shapes (snake_case, as in docs/PROTOCOL.md) of engine responses. */
 
 export interface ConflictView {
   readonly pos: Vec3;

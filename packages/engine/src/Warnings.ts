@@ -9,7 +9,7 @@ const NOTES: Readonly<Record<string, string>> = {
   block_entity: "gets default block-entity data",
 };
 
-/** Behaviour warnings for the materials a plan writes (MATERIALS.md): advisory, never blocking. */
+/** Behaviour warnings for the materials a plan writes (see `behaviorHints` in @mcb/blocks): advisory, never blocking. */
 export function planWarnings(registry: BlockRegistry, plan: PreparedPlan): string[] {
   if (plan.pos.length === 0) return ["nothing to change: the world already holds this plan (build_apply refuses it, no operation is created)"];
   const byHint = new Map<string, Set<string>>();

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CRASH_POINTS, type CrashPoint } from "@mcb/adapter-memory";
 import { Harness, boxRecipe, unwrap } from "@mcb/property-tests";
 
-/** DESIGN.md §19 acceptance scenarios 1–7, 10 and 11, on the real engine, memory world and journals. */
+/** docs/DESIGN.md "Acceptance scenarios" 1–7, 10 and 11, on the real engine, memory world and journals. */
 
 const STONE = "minecraft:stone";
 const BRICKS = "minecraft:stone_bricks";
@@ -40,7 +40,7 @@ function countState(h: Harness, state: string): number {
   return n;
 }
 
-describe("§19 acceptance scenarios", () => {
+describe("acceptance scenarios (docs/DESIGN.md)", () => {
   for (const journal of ["memory", "sqlite"] as const) {
     describe(`${journal} journal`, () => {
       it("1. manual edit after preparation: conflict, the manual value is kept, nothing is written", async () => {

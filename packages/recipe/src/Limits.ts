@@ -1,9 +1,9 @@
 /**
- * Compile limits (DESIGN §9, §17). All are enforced before the plan is allocated, except
+ * Compile limits (docs/DESIGN.md "Plans"). All are enforced before the plan is allocated, except
  * `maxBlocks`, which is also rechecked on the deduplicated result.
  */
 export interface CompileLimits {
-  /** Unique changed positions in one plan (DESIGN §17: 100,000). */
+  /** Unique changed positions in one plan (100,000). */
   readonly maxBlocks: number;
   /** Positions produced before "later operation wins" deduplication: the compiler's work bound. */
   readonly maxEmitted: number;

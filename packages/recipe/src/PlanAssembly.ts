@@ -114,7 +114,7 @@ export interface PlanFromBlocksInput {
   readonly dependencies?: readonly Vec3[];
   /** Block-entity data for some of the positions (each one a listed position, at most once). */
   readonly blockData?: readonly PlanBlockData[];
-  /** Largest plan accepted (default 100,000, DESIGN §17). */
+  /** Largest plan accepted (default 100,000; docs/DESIGN.md "Plans"). */
   readonly maxBlocks?: number;
 }
 

@@ -15,7 +15,7 @@ export const MAX_LIBRARY_FILES = 64;
 const EXTENSIONS = [".schem", ".litematic", ".nbt"] as const;
 const EXT = ".schem";
 
-/** Metadata of one library file (PROTOCOL.md "Local schematics"); `blockCount` counts non-air positions. */
+/** Metadata of one library file (docs/PROTOCOL.md `asset_list`); `blockCount` counts non-air positions. */
 export interface AssetInfo {
   readonly assetId: string;
   readonly name: string;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Bounds of the terrain language (DESIGN §17 budgets; previews and tiles stay bounded). */
+/** Bounds of the terrain language (docs/DESIGN.md "Limits and budgets"; previews and tiles stay bounded). */
 export const TERRAIN_LIMITS = Object.freeze({
   /** Columns along x or z in one recipe. */
   maxSide: 1024,

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 
-/** The agent program and how it is set up, from environment variables only (BRIDGE-README). */
+/** The agent program and how it is set up, from environment variables only (docs/CHAT.md "Agent and secrets"). */
 export interface AgentConfig {
   readonly command: string;
   readonly args: readonly string[];

@@ -17,7 +17,7 @@ export const DEFAULT_AREA_POLICY: Omit<AreaPolicy, "zone"> = { maxSide: 512, def
 /**
  * `/ai project create` and `/ai area set`: an area must lie inside the zone, have horizontal
  * sides of at most `maxSide`, and not overlap a project of another player (areas are permissions,
- * DESIGN §16). The engine is updated first; the file only after it accepted.
+ * docs/DESIGN.md "Permissions and secrets"). The engine is updated first; the file only after it accepted.
  */
 export class ChatAreas {
   constructor(

@@ -152,7 +152,7 @@ export class ChatBridge {
     if (project === null) return this.say(who, "You have no project selected: /ai project create <name> (an area around you), or /ai project use <name>.");
     const ctx = this.ctxOf(project);
     const engine = this.o.world.engine;
-    // After /ai stop, writing stays paused until the owner's next request (DESIGN §7); these are requests.
+    // After /ai stop, writing stays paused until the owner's next request (docs/CHAT.md); these are requests.
     if (cmd.kind === "undo" || cmd.kind === "protect" || cmd.kind === "area_set") engine.setAccess(project.projectId, project.ownerId, true);
     switch (cmd.kind) {
       case "area_set": {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { splitForChat } from "./ChatText.js";
 
-/** At most this many messages per player in any one-second window (BRIDGE-README). */
+/** At most this many messages per player in any one-second window (docs/DESIGN.md "Chat"). */
 export const MESSAGES_PER_SECOND = 4;
 /** Pending messages per player beyond which the oldest are dropped and counted. */
 const MAX_PENDING = 64;

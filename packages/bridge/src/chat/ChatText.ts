@@ -1,4 +1,4 @@
-/** Longest chat message we send (BRIDGE-README "Conversations and cancellation"). */
+/** Longest chat message we send (docs/DESIGN.md "Chat"). */
 export const MAX_CHAT_MESSAGE = 240;
 
 /** Formatting codes (§) and control characters other than newline never reach the game. */
@@ -35,7 +35,7 @@ export function splitForChat(text: string, max = MAX_CHAT_MESSAGE): string[] {
 const SENTENCE_END = /[.!?…:](?=\s)|\n/g;
 
 /**
- * Collects streamed text into complete sentences or lines (BRIDGE-README): `push` returns the
+ * Collects streamed text into complete sentences or lines (docs/CHAT.md): `push` returns the
  * messages that became complete, `flush` the rest at the end of the turn. A passage with no
  * sentence end that outgrows a message is released at word boundaries, keeping its unfinished tail.
  */

@@ -26,7 +26,7 @@ function points(v: unknown, depth = 0, out: { x: number; y: number; z: number }[
 }
 
 /**
- * The bridge's answer to `session/request_permission` (DESIGN §16): during a turn, a call to a tool
+ * The bridge's answer to `session/request_permission` (docs/DESIGN.md "Permissions and secrets"): during a turn, a call to a tool
  * of our own MCP server whose coordinates (if any) lie inside the project's area is allowed once;
  * everything else — shell, files, other servers, out-of-area coordinates, requests between turns —
  * is rejected. The world engine checks area, ownership and protections again on its side.

@@ -10,9 +10,9 @@ import { decidePermission, permissionResponse } from "./PermissionPolicy.js";
 import type { SessionRecord, SessionStore } from "./SessionStore.js";
 import type { Box3 } from "@mcb/blocks";
 
-/** Requests waiting behind the running turn of one project (BRIDGE-README: eight). */
+/** Requests waiting behind the running turn of one project (docs/DESIGN.md "Chat": eight). */
 export const MAX_QUEUED = 8;
-/** An agent that ignores session/cancel this long is terminated (BRIDGE-README). */
+/** An agent that ignores session/cancel this long is terminated (docs/DESIGN.md "Chat"). */
 export const CANCEL_GRACE_MS = 5_000;
 
 export const GUIDANCE_FINGERPRINT = createHash("sha256").update(BUILDING_GUIDANCE).digest("hex").slice(0, 16);
@@ -43,7 +43,7 @@ export interface Turn {
 
 /**
  * One project's conversation: at most one agent turn at a time and a queue of at most eight more
- * (DESIGN §7). Keeps the project's agent process and ACP session (persisted by `SessionStore`;
+ * (docs/CHAT.md). Keeps the project's agent process and ACP session (persisted by `SessionStore`;
  * after a restart `session/load` is tried, and when that fails a new session starts with the
  * project summary, which the player is told). Streams the agent's text to the initiating player as
  * whole sentences, and tool calls as short stage lines.

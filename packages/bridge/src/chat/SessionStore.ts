@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { readJson, writeJsonAtomic } from "./JsonFile.js";
 
-/** What the bridge remembers of a project's conversation (BRIDGE-README "Conversations"). */
+/** What the bridge remembers of a project's conversation (docs/CHAT.md). */
 export interface SessionRecord {
   /** The ACP session id, or null before the first turn. */
   readonly sessionId: string | null;

@@ -27,7 +27,7 @@ function n(v: number): string {
 }
 
 /**
- * `/ai stop` (DESIGN §7, §11): cancels the project's running and queued world changes (no new
+ * `/ai stop` (docs/CHAT.md "Commands"): cancels the project's running and queued world changes (no new
  * slice starts; completed slices stay written), pauses the project's writing until the owner's
  * next request, cancels the agent's turn (terminating an agent that ignores it for 5 s), and
  * reports exactly how many blocks each stopped operation wrote.

@@ -13,7 +13,7 @@ import { registerWorldTools } from "./WorldTools.js";
 export const GUIDANCE_URI = "mcb://guidance/building";
 
 /**
- * The seeds' 19 tools plus region_changes, region_surface, operation_list, part_diff, part_rename and part_delete
+ * The 25 tools (docs/PROTOCOL.md): the first design's 19 plus region_changes, region_surface, operation_list, part_diff, part_rename and part_delete
  * over one project, with the building guidance as instructions, as a resource and as a prompt.
  */
 export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION): McpServer {

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { boundEcho, clip, mcbError, type McbError, type Result } from "@mcb/blocks";
 
-/** Ordinary text responses are limited to 64 KiB (BRIDGE-README "Camera"); larger ones fail. */
+/** Ordinary text responses are limited to 64 KiB (docs/DESIGN.md "Limits and budgets"); larger ones fail. */
 export const MAX_TEXT_BYTES = 64 * 1024;
 
 export interface ToolImage {

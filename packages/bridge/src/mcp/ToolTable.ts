@@ -42,7 +42,7 @@ export function publishedSchema(schema: z.ZodType, io: "input" | "output"): Reco
  * issues}}}` — instead of free text. Unknown argument names are refused (strict objects). A result
  * that does not match its output schema is a server bug: a JSON-RPC internal error, never sent.
  * Every tool, reads of the catalog and the local library included, acts within the caller's
- * authorized project scope (PROTOCOL.md): a revoked caller gets permission_denied from all of them.
+ * authorized project scope (docs/PROTOCOL.md): a revoked caller gets permission_denied from all of them.
  */
 export class ToolTable {
   private readonly tools = new Map<string, Entry>();

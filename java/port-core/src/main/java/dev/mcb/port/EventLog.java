@@ -8,7 +8,7 @@ import java.util.UUID;
 /**
  * Block changes made by players and other plugins (never the port's own writes), with cursors
  * {@code session:seq}. A cursor from another session (the server restarted) or older than the
- * retained log gives {@code gap}: the engine then falls back to content checks (DESIGN §10).
+ * retained log gives {@code gap}: the engine then falls back to content checks (docs/DESIGN.md "Change feed").
  */
 public final class EventLog {
   public record Event(long seq, int x, int y, int z, String state, String digest) {}
