@@ -33,6 +33,8 @@ export interface HarnessOptions {
   readonly world?: MemoryWorldOptions;
   /** A custom memory-kind journal (planted-bug variants). */
   readonly journalFactory?: () => Journal;
+  /** The engine's log (default: silent). */
+  readonly log?: (line: string) => void;
 }
 
 export const DEFAULT_AREA: Box3 = { minX: -256, minY: -64, minZ: -256, maxX: 256, maxY: 319, maxZ: 256 };
@@ -77,6 +79,7 @@ export class Harness {
       projects: [{ projectId: PROJECT, ownerId: OWNER, area: this.options.area ?? DEFAULT_AREA }],
       ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
       ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
+      ...(this.options.log === undefined ? {} : { log: this.options.log }),
     });
   }
 

@@ -40,6 +40,11 @@ export interface EngineOptions {
   readonly clock?: () => number;
   /** Id generator (prefix "plan", "op", "part"); default random. */
   readonly newId?: (prefix: string) => string;
+  /**
+   * Where the engine reports what no caller is waiting for (the queue stopped by a journal that
+   * can no longer persist). The engine never writes to stdout or stderr itself; default: silent.
+   */
+  readonly log?: (line: string) => void;
 }
 
 
@@ -91,6 +96,7 @@ export class Engine {
         mayWrite: (op) => this.projects.mayWrite(op),
       },
       (id) => this.finished(id),
+      o.log ?? (() => {}),
     );
   }
 

@@ -15,6 +15,7 @@ export class OperationQueue {
   constructor(
     private readonly deps: Omit<ApplierDeps, "cancelRequested">,
     private readonly onFinished: (operationId: string) => void,
+    private readonly log: (line: string) => void,
   ) {}
 
   get stoppedBy(): Error | null {
@@ -54,7 +55,7 @@ export class OperationQueue {
       } catch (error) {
         this.failure = error instanceof Error ? error : new Error(String(error));
         this.queue.length = 0;
-        if (!isHostCrash(error)) process.stderr.write(`mcb engine stopped: ${this.failure.message}\n`);
+        if (!isHostCrash(error)) this.log(`mcb engine stopped: ${this.failure.message}`);
       }
     }
   }

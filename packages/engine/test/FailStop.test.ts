@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Harness, boxRecipe, unwrap } from "@mcb/property-tests";
 import { MemoryJournal, type OperationRecord, type SliceRecord } from "../src/index.js";
 import type { SliceResult } from "../src/Journal.js";
@@ -15,12 +15,18 @@ class FillingJournal extends MemoryJournal {
 describe("fail-stop", () => {
   it("a journal that cannot persist stops the engine before any unjournaled write; recovery follows", async () => {
     const journal = new FillingJournal();
-    const h = await Harness.create({ journalFactory: () => journal, limits: { sliceSize: 4 } });
+    const logged: string[] = [];
+    const h = await Harness.create({ journalFactory: () => journal, limits: { sliceSize: 4 }, log: (line) => logged.push(line) });
+    const stderr = vi.spyOn(process.stderr, "write");
     const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 15, y: 64, z: 0 }, "minecraft:stone") }));
     const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "full" }));
     journal.budget = 2; // intents of slices 0 and 1 persist; the third commit fails
     await h.engine.settle();
     expect(h.engine.stopped).toBe(true);
+    // The engine reports through the logger it was given, never to stderr itself.
+    expect(logged).toEqual(["mcb engine stopped: SQLITE_FULL: database or disk is full"]);
+    expect(stderr).not.toHaveBeenCalled();
+    stderr.mockRestore();
     let stones = 0;
     for (let x = 0; x < 16; x++) if (h.world.stateAt(x, 64, 0) === "minecraft:stone") stones++;
     expect(stones).toBe(8); // never more than what intents cover

@@ -1,5 +1,5 @@
 import { blockIdOf } from "@mcb/blocks";
-import { shapeOf, type Shape } from "./BlockShapes.js";
+import { modelOf, type BoxModel } from "./BlockModels.js";
 import { Texture } from "./Textures.js";
 
 /** How a block is drawn: opaque cube, translucent cube (blended, the ray goes on), or nothing. */
@@ -15,8 +15,8 @@ export interface BlockLook {
   readonly alpha: number;
   /** Top-face colour when it differs (grass, podzol, mycelium...). */
   readonly top?: readonly [number, number, number];
-  /** Boxes inside the block (see BlockShapes); null for a full cube. */
-  readonly shape: Shape;
+  /** Boxes inside the block (see BlockModels); null for a full cube. */
+  readonly model: BoxModel;
   /** Colour of the boxes marked as accent (a torch's flame, a lever's handle); the main colour otherwise. */
   readonly accent?: readonly [number, number, number];
   /** Procedural face texture (see Textures). */
@@ -76,7 +76,7 @@ const FRAGMENTS: [string, [number, number, number]][] = [
   ["tulip", [220, 100, 80]], ["wool", [233, 236, 236]],
 ];
 
-/** Accent colours (see BlockShapes' part 1). */
+/** Accent colours (see BlockModels' part 1). */
 const ACCENTS: Record<string, [number, number, number]> = {
   torch: [255, 216, 80], wall_torch: [255, 216, 80], soul_torch: [110, 225, 235], soul_wall_torch: [110, 225, 235],
   redstone_torch: [235, 45, 20], redstone_wall_torch: [235, 45, 20], lantern: [250, 200, 110], soul_lantern: [120, 220, 230],
@@ -144,7 +144,7 @@ export function lookOf(state: string): BlockLook {
   let look = cache.get(state);
   if (look !== undefined) return look;
   const name = blockIdOf(state).replace(/^minecraft:/, "");
-  if (INVISIBLE.has(name)) look = { r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null, texture: Texture.flat };
+  if (INVISIBLE.has(name)) look = { r: 0, g: 0, b: 0, surface: "none", alpha: 0, model: null, texture: Texture.flat };
   else {
     const [r, g, b] = baseColor(name);
     const translucent = TRANSLUCENT_FRAGMENTS.some((f) => name.includes(f)) && !name.includes("glazed");
@@ -155,7 +155,7 @@ export function lookOf(state: string): BlockLook {
       b,
       surface: translucent ? "translucent" : "opaque",
       alpha: name.includes("water") ? 0.65 : name.includes("glass") ? 0.4 : 0.75,
-      shape: shapeOf(state),
+      model: modelOf(state),
       texture: textureOf(name, state),
       ...(top ? { top } : {}),
       ...(ACCENTS[name] ? { accent: ACCENTS[name] } : {}),

@@ -32,7 +32,7 @@ export interface Scene {
   readonly tops: Uint16Array;
   /** LOOK_STRIDE numbers per look index (see `Look`). Index 0 draws nothing. */
   readonly looks: Float64Array;
-  /** 7 numbers per box: x0 y0 z0 x1 y1 z1 part (see BlockShapes). */
+  /** 7 numbers per box: x0 y0 z0 x1 y1 z1 part (see BlockModels). */
   readonly boxes: Float64Array;
 }
 
@@ -50,7 +50,7 @@ function shared<T extends Float64Array | Int32Array | Uint16Array | Uint8Array>(
 
 /** Flattens looks (index 0 = nothing) into the look table and its boxes. */
 export function lookTable(looks: readonly BlockLook[]): { looks: Float64Array; boxes: Float64Array } {
-  const boxCount = looks.reduce((n, l) => n + (l.shape?.length ?? 0), 0);
+  const boxCount = looks.reduce((n, l) => n + (l.model?.length ?? 0), 0);
   const table = shared(Float64Array, looks.length * LOOK_STRIDE);
   const boxes = shared(Float64Array, boxCount);
   let b = 0;
@@ -61,10 +61,10 @@ export function lookTable(looks: readonly BlockLook[]): { looks: Float64Array; b
     table[o + Look.surface] = i === 0 || l.surface === "none" ? SURFACE_NONE : l.surface === "opaque" ? SURFACE_OPAQUE : SURFACE_TRANSLUCENT;
     table[o + Look.alpha] = l.alpha;
     table[o + Look.texture] = l.texture;
-    table[o + Look.boxStart] = l.shape === null ? -1 : b;
-    if (l.shape !== null) boxes.set(l.shape, b), (b += l.shape.length);
+    table[o + Look.boxStart] = l.model === null ? -1 : b;
+    if (l.model !== null) boxes.set(l.model, b), (b += l.model.length);
     table[o + Look.boxEnd] = b;
-    table[o + Look.occludes] = table[o + Look.surface] === SURFACE_OPAQUE && l.shape === null ? 1 : 0;
+    table[o + Look.occludes] = table[o + Look.surface] === SURFACE_OPAQUE && l.model === null ? 1 : 0;
   });
   return { looks: table, boxes };
 }

@@ -7,7 +7,7 @@ import { allocateScene, COLUMN_RADII, type Scene } from "./Scene.js";
  * `Scene`. A section that draws nothing, or was never loaded, is skipped by rays whole.
  */
 export class SectionGrid {
-  readonly looks: BlockLook[] = [{ r: 0, g: 0, b: 0, surface: "none", alpha: 0, shape: null, texture: 0 }];
+  readonly looks: BlockLook[] = [{ r: 0, g: 0, b: 0, surface: "none", alpha: 0, model: null, texture: 0 }];
   private readonly byState = new Map<string, number>();
   /** The sections that draw something (the others are skipped by rays like unloaded ones). */
   private readonly drawn: { sx: number; sy: number; sz: number; cells: Uint16Array }[] = [];

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { captureCamera } from "../src/index.js";
 import type { Box3 } from "@mcb/blocks";
 import { MapSource } from "./MapSource.js";
-import { shapeOf } from "../src/BlockShapes.js";
+import { modelOf } from "../src/BlockModels.js";
 
 const BOUNDS: Box3 = { minX: -64, minY: 0, minZ: -64, maxX: 63, maxY: 127, maxZ: 63 };
 const TILE_W = 128, TILE_H = 96, COLUMNS = 5;
@@ -117,7 +117,7 @@ describe("box models and textures (golden image)", () => {
 
 /** Whether the point (in block units) is inside one of the state's boxes. */
 function solidAt(state: string, x: number, y: number, z: number): boolean {
-  const s = shapeOf(state);
+  const s = modelOf(state);
   if (s === null) return true;
   for (let k = 0; k < s.length; k += 7) if (x > s[k]! && x < s[k + 3]! && y > s[k + 1]! && y < s[k + 4]! && z > s[k + 2]! && z < s[k + 5]!) return true;
   return false;
@@ -154,7 +154,7 @@ describe("attached models sit against the block they hang on", () => {
     ["minecraft:oak_wall_sign[facing=south,waterlogged=false]", "z", 0], ["minecraft:stone_button[face=wall,facing=east,powered=false]", "x", 0],
     ["minecraft:lever[face=wall,facing=north,powered=false]", "z", 1], ["minecraft:vine[east=true,north=false,south=false,up=false,west=false]", "x", 1],
   ] as const)("%s touches the %s = %d side", (state, axis, side) => {
-    const s = shapeOf(state)!;
+    const s = modelOf(state)!;
     const a = axis === "x" ? 0 : 2;
     let touches = false, far = 0;
     for (let k = 0; k < s.length; k += 7) {
@@ -166,8 +166,8 @@ describe("attached models sit against the block they hang on", () => {
   });
 
   it("lanterns stand on the floor or hang from the ceiling; chains follow their axis", () => {
-    const lowest = (state: string) => Math.min(...[...shapeOf(state)!].filter((_, i) => i % 7 === 1));
-    const highest = (state: string) => Math.max(...[...shapeOf(state)!].filter((_, i) => i % 7 === 4));
+    const lowest = (state: string) => Math.min(...[...modelOf(state)!].filter((_, i) => i % 7 === 1));
+    const highest = (state: string) => Math.max(...[...modelOf(state)!].filter((_, i) => i % 7 === 4));
     expect(lowest("minecraft:lantern[hanging=false,waterlogged=false]")).toBe(0);
     expect(highest("minecraft:lantern[hanging=true,waterlogged=false]")).toBeGreaterThan(highest("minecraft:lantern[hanging=false,waterlogged=false]"));
     expect(solidAt("minecraft:iron_chain[axis=x,waterlogged=false]", 0.05, 0.5, 0.5)).toBe(true);

@@ -161,6 +161,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
       journal,
       registry,
       limits,
+      log,
       projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: target.portUrl === undefined ? "embedded default world" : "server world through the world port" }],
     });
   } catch (e) {

@@ -5,7 +5,7 @@
  * outline shapes (stairs by facing/half/shape, wall torches, lanterns, chains, buttons, levers,
  * signs, ladders, vines, slabs, fences, walls, panes, doors, trapdoors...), axis-aligned.
  */
-export type Shape = Float64Array | null;
+export type BoxModel = Float64Array | null;
 
 const P = 1 / 16;
 type Dir = "north" | "south" | "east" | "west";
@@ -135,7 +135,7 @@ function torch(name: string, p: Record<string, string>): number[] {
   return [...box(7, 0, 7, 9, 8, 9), ...box(7, 8, 7, 9, 10, 9, 1)];
 }
 
-function shapeBoxes(state: string): number[] | null {
+function modelBoxes(state: string): number[] | null {
   const name = state.replace(/^minecraft:/, "").replace(/\[.*$/, "");
   const p = props(state);
   if (name.endsWith("_stairs")) return stairs(p);
@@ -179,12 +179,12 @@ function shapeBoxes(state: string): number[] | null {
   return null;
 }
 
-const cache = new Map<string, Shape>();
+const cache = new Map<string, BoxModel>();
 
-export function shapeOf(state: string): Shape {
+export function modelOf(state: string): BoxModel {
   let s = cache.get(state);
   if (s === undefined) {
-    const boxes = shapeBoxes(state);
+    const boxes = modelBoxes(state);
     s = boxes === null ? null : Float64Array.from(boxes);
     if (cache.size < 10_000) cache.set(state, s);
   }
