@@ -41,6 +41,17 @@ export class CollectorScratch {
   }
 }
 
+/** The (y, z) rows of a collector's bounds: row r is y = minY + ⌊r / sz⌋, z = minZ + r mod sz. */
+interface RowGrid {
+  readonly minX: number;
+  readonly minY: number;
+  readonly minZ: number;
+  /** Extent along x (the paint buffer's length) and z. */
+  readonly sx: number;
+  readonly sz: number;
+  readonly rows: number;
+}
+
 /**
  * Row-interval painting: every write is an x-interval of one (y, z) row, appended in emission
  * order (consecutive points of a row merge into one interval). `toRuns` groups intervals by row
@@ -54,13 +65,13 @@ export function rowCollector(bounds: Box3, s: CollectorScratch): BlockCollector 
 }
 
 /** A class with plain fields (not closures over mutable variables): appends stay a few stores. */
-class RowCollector implements BlockCollector {
-  private readonly minX: number;
-  private readonly minY: number;
-  private readonly minZ: number;
-  private readonly sx: number;
-  private readonly sz: number;
-  private readonly rows: number;
+class RowCollector implements BlockCollector, RowGrid {
+  readonly minX: number;
+  readonly minY: number;
+  readonly minZ: number;
+  readonly sx: number;
+  readonly sz: number;
+  readonly rows: number;
   private readonly materials: Material[] = [];
   private readonly materialId = new Map<Material, number>();
   private n = 0;
@@ -138,15 +149,18 @@ class RowCollector implements BlockCollector {
   }
 
   toRuns(): RawRuns {
-    return rowRuns(this.s, this.n, this.rows, this.sx, this.sz, this.minX, this.minY, this.minZ, this.materials);
+    return rowRuns(this.s, this, this.n, this.materials);
   }
 }
 
 /**
- * Resolves the collected intervals into maximal runs in (y, z, x) order. One function with local
- * state only (no closures over mutable variables: those would live in heap contexts).
+ * Resolves the `n` intervals collected in `s` into maximal runs in (y, z, x) order, written to
+ * `s.out`. One function with local state only (no closures over mutable variables: those would
+ * live in heap contexts). The compile benchmark measures it (`bench/compile.bench.mjs`: box,
+ * hollow box, castle, repeat).
  */
-function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: number, minX: number, minY: number, minZ: number, materials: readonly Material[]): RawRuns {
+function rowRuns(s: CollectorScratch, grid: RowGrid, n: number, materials: readonly Material[]): RawRuns {
+  const { rows, sx, sz, minX, minY, minZ } = grid;
   const R = s.row, X0 = s.x0, X1 = s.x1, V = s.value, M = s.mat;
   // Stable counting sort of the intervals by row; counts[r] ends as the end of row r's intervals.
   if (s.counts.length < rows + 1) s.counts = new Int32Array(rows + 1);
@@ -187,8 +201,8 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
         if (X1[i]! > hi) hi = X1[i]!;
       }
       paintRange(paint, lo - minX, hi - minX + 1, 0);
-      for (let a = start; a < end; a++) paintInterval(paint, order[a]!, X0, X1, V, M, materials, minX, y, z);
-      runs = emitPainted(paint, lo, hi, minX, y, z, runs, rowFirst, OY, OZ, OX, OL, OV);
+      for (let a = start; a < end; a++) paintInterval(s, order[a]!, materials, minX, y, z);
+      runs = emitPainted(s, lo, hi, minX, y, z, runs, rowFirst);
       for (let x = lo; x <= hi; x++) if (paint[x - minX] !== 0) count++;
       if (runs > rowFirst) (bx0 = Math.min(bx0, OX[rowFirst]!)), (bx1 = Math.max(bx1, OX[runs - 1]! + OL[runs - 1]! - 1)), (bz0 = Math.min(bz0, z)), (bz1 = Math.max(bz1, z));
       start = end;
@@ -245,8 +259,8 @@ function rowRuns(s: CollectorScratch, n: number, rows: number, sx: number, sz: n
         order[b + 1] = i;
       }
       paintRange(paint, lo - minX, hi - minX + 1, 0);
-      for (let c = a; c < e; c++) paintInterval(paint, order[c]!, X0, X1, V, M, materials, minX, y, z);
-      runs = emitPainted(paint, lo, hi, minX, y, z, runs, rowFirst, OY, OZ, OX, OL, OV);
+      for (let c = a; c < e; c++) paintInterval(s, order[c]!, materials, minX, y, z);
+      runs = emitPainted(s, lo, hi, minX, y, z, runs, rowFirst);
       count += hi - lo + 1; // a chained cluster covers its whole range
       a = e;
     }
@@ -264,17 +278,20 @@ function paintRange(paint: Uint32Array, from: number, to: number, v: number): vo
   else for (let x = from; x < to; x++) paint[x] = v;
 }
 
-function paintInterval(paint: Uint32Array, i: number, X0: Int32Array, X1: Int32Array, V: Uint32Array, M: Int32Array, materials: readonly Material[], minX: number, y: number, z: number): void {
-  const m = M[i]!;
+/** Paints interval i of `s` into `s.paint` (x relative to minX) in row (y, z). */
+function paintInterval(s: CollectorScratch, i: number, materials: readonly Material[], minX: number, y: number, z: number): void {
+  const paint = s.paint, X0 = s.x0, X1 = s.x1, V = s.value, m = s.mat[i]!;
   if (m === 0) return paintRange(paint, X0[i]! - minX, X1[i]! - minX + 1, V[i]!);
   pickRow(materials[m - 1]!, X0[i]!, X1[i]!, y, z, V[i]!, paint.subarray(X0[i]! - minX));
 }
 
-/** Emits the painted cells lo..hi of a row as runs (0 = not written); returns the new run count. */
-function emitPainted(
-  paint: Uint32Array, lo: number, hi: number, minX: number, y: number, z: number, runs: number, rowFirst: number,
-  OY: Int32Array, OZ: Int32Array, OX: Int32Array, OL: Int32Array, OV: Uint32Array,
-): number {
+/**
+ * Emits the cells lo..hi of `s.paint` (row y, z; 0 = not written) as runs appended to `s.out` after
+ * `runs`, merging with the row's last run (runs of this row start at `rowFirst`); returns the new
+ * run count. Measured by `bench/compile.bench.mjs` (castle, palette castle).
+ */
+function emitPainted(s: CollectorScratch, lo: number, hi: number, minX: number, y: number, z: number, runs: number, rowFirst: number): number {
+  const paint = s.paint, OY = s.out.y, OZ = s.out.z, OX = s.out.x, OL = s.out.length, OV = s.out.value;
   for (let x = lo; x <= hi;) {
     const v = paint[x - minX]!;
     let e = x + 1;

@@ -28,23 +28,50 @@ export function columnDirections(p: ResolvedPose): Float64Array {
   return cols;
 }
 
+/** What `raycastRows` draws: a scene seen from a pose into `rgb` (a `RenderJob` is one). */
+export interface RayJob {
+  readonly scene: Scene;
+  readonly pose: ResolvedPose;
+  readonly maxDistance: number;
+  readonly options: ShadeOptions;
+  /** width·height·3 bytes. */
+  readonly rgb: Uint8Array;
+}
+
 /**
- * Renders rows [j0, j1) as RGB (3 bytes per pixel, at row j·width·3) by voxel traversal
+ * What one thread reuses over its bands of one job: the columns' ray directions (computed once
+ * per job, not per band), colour buffers, the ambient-occlusion memo and the column radii.
+ */
+export class RayScratch {
+  readonly sky = new Float64Array(3);
+  readonly color = new Float64Array(3);
+  readonly ao = new AoCache();
+  readonly radii = Int32Array.from(COLUMN_RADII);
+  readonly cols: Float64Array;
+
+  constructor(pose: ResolvedPose) {
+    this.cols = columnDirections(pose);
+  }
+}
+
+/**
+ * Renders rows [j0, j1) of `job` as RGB (3 bytes per pixel, at row j·width·3) by voxel traversal
  * (Amanatides–Woo) from the eye, jumping over empty space by the bricks' distances (see Scene).
  * Opaque blocks end a ray; translucent ones blend and let it through (a run of the same
  * translucent block blends once). Distance fog towards the sky. Each pixel depends only on the
  * scene and the pose, so any split of the rows gives the same bytes. Returns the pixels that hit.
+ * `scratch` belongs to one thread and this job's pose. Measured by `bench/render.bench.mjs`.
  */
-export function raycastRows(s: Scene, p: ResolvedPose, maxDistance: number, rgb: Uint8Array, j0: number, j1: number, options: ShadeOptions): number {
+export function raycastRows(job: RayJob, scratch: RayScratch, j0: number, j1: number): number {
+  const { scene: s, pose: p, maxDistance, rgb, options } = job;
   const { slots, cells, bricks, tops, looks, boxes, ox, oy, oz, nx, nz } = s;
   // The drawn sections' box in blocks and in bricks.
   const X0 = ox * 16, Y0 = oy * 16, Z0 = oz * 16, X1 = (ox + nx) * 16, Y1 = (oy + s.ny) * 16, Z1 = (oz + nz) * 16;
   const BX = ox * 4, BY = oy * 4, BZ = oz * 4, bnx = nx * 4, bny = s.ny * 4, bnz = nz * 4;
-  const columns = bnx * bnz, LEVELS = COLUMN_RADII.length, radii = Int32Array.from(COLUMN_RADII);
-  const sky = new Float64Array(3), color = new Float64Array(3), ao = new AoCache();
+  const columns = bnx * bnz, LEVELS = COLUMN_RADII.length;
+  const { sky, color, ao, radii, cols } = scratch;
   const [ex, ey, ez] = p.eye;
   const fx = Math.floor(ex), fy = Math.floor(ey), fz = Math.floor(ez);
-  const cols = columnDirections(p);
   const width = p.width;
   let hits = 0;
   for (let j = j0; j < j1; j++) {

@@ -1,6 +1,6 @@
 import type { ResolvedPose } from "./CameraPose.js";
 import { deflateChunk, PNG_CHUNK_ROWS, pngChunkCount, type PngPart } from "./PngEncode.js";
-import { raycastRows } from "./Raycaster.js";
+import { raycastRows, RayScratch, type RayJob } from "./Raycaster.js";
 import type { Scene } from "./Scene.js";
 import type { ShadeOptions } from "./Shading.js";
 
@@ -13,11 +13,7 @@ export const BAND_ROWS = 8;
  * job; `rowsDone[c]` counts the rows of PNG chunk c already drawn (a chunk is compressed once all
  * its rows are there).
  */
-export interface RenderJob {
-  readonly scene: Scene;
-  readonly pose: ResolvedPose;
-  readonly maxDistance: number;
-  readonly options: ShadeOptions;
+export interface RenderJob extends RayJob {
   /** width·height·3 bytes (on a SharedArrayBuffer when threads share the job). */
   readonly rgb: Uint8Array;
   readonly counters: Int32Array;
@@ -45,12 +41,13 @@ export function createJob(scene: Scene, pose: ResolvedPose, maxDistance: number,
  */
 export function workOn(job: RenderJob): JobShare {
   const { height } = job.pose;
+  const scratch = new RayScratch(job.pose);
   let hits = 0;
   for (;;) {
     const j0 = Atomics.add(job.counters, 0, BAND_ROWS);
     if (j0 >= height) break;
     const j1 = Math.min(height, j0 + BAND_ROWS);
-    hits += raycastRows(job.scene, job.pose, job.maxDistance, job.rgb, j0, j1, job.options);
+    hits += raycastRows(job, scratch, j0, j1);
     const c = Math.floor(j0 / PNG_CHUNK_ROWS); // bands never straddle chunks (BAND_ROWS divides PNG_CHUNK_ROWS)
     if (Atomics.add(job.rowsDone, c, j1 - j0) + (j1 - j0) === chunkRows(c, height)) Atomics.notify(job.rowsDone, c);
   }
