@@ -28,7 +28,7 @@ export class ChangedSincePrepare {
 
   constructor(
     private readonly journal: Journal,
-    private readonly plans: (planId: string) => PreparedPlan,
+    plans: (planId: string) => PreparedPlan,
     private readonly plan: PreparedPlan,
     private readonly operationId: string,
   ) {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type BlockRegistry, type Box3, createMaterialCatalog, fail, type MaterialCatalog, mcbError, ok, type Result } from "@mcb/blocks";
+import { type Box3, createMaterialCatalog, fail, type MaterialCatalog, mcbError, ok, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
 import { admitPlan, alreadyApplied, checkApplyInput, newOperation, type ApplyInput } from "./ApplyAdmission.js";
 import { OperationQueue } from "./OperationQueue.js";
@@ -9,7 +9,7 @@ import { EventSync } from "./EventSync.js";
 import type { RegionInspectInput, RegionInspectView } from "./Inspect.js";
 import type { OperationListInput, OperationListView } from "./OperationList.js";
 import type { SurfaceInput, SurfaceView } from "./Surface.js";
-import type { Journal, OperationRecord } from "./Journal.js";
+import type { OperationRecord } from "./Journal.js";
 import { NO_MANUAL_EDITS } from "./ManualEdits.js";
 import { operationPlans } from "./Ownership.js";
 import type { PartDiffView } from "./PartDiff.js";
@@ -25,28 +25,13 @@ import { abandonRecovery, reviewRecovery, type RecoveryReview } from "./Recovery
 import { StandingIndex } from "./StandingIndex.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
 import { conflictView, operationView, prepareView, type OperationStatusView, type PrepareView, type UndoPrepareView } from "./Views.js";
-import type { RegionRead, WorldAdapter } from "./WorldAdapter.js";
+import type { RegionRead } from "./WorldAdapter.js";
 import type { ProjectContextView } from "./ProjectContext.js";
 import { planWarnings } from "./Warnings.js";
 import { guardWorld } from "./WorldGuard.js";
+import type { EngineOptions } from "./EngineOptions.js";
 
-export interface EngineOptions {
-  readonly adapter: WorldAdapter;
-  readonly journal: Journal;
-  readonly registry: BlockRegistry;
-  readonly projects: readonly ProjectConfig[];
-  readonly limits?: Partial<EngineLimits>;
-  /** Epoch milliseconds; injectable for expiry tests. */
-  readonly clock?: () => number;
-  /** Id generator (prefix "plan", "op", "part"); default random. */
-  readonly newId?: (prefix: string) => string;
-  /**
-   * Where the engine reports what no caller is waiting for (the queue stopped by a journal that
-   * can no longer persist). The engine never writes to stdout or stderr itself; default: silent.
-   */
-  readonly log?: (line: string) => void;
-}
-
+export type { EngineOptions };
 
 /**
  * The world engine: checked preparation, sliced compare-and-set application with a write-ahead

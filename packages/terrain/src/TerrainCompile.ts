@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { type BlockRegistry, fail, jsonShapeError, mcbError, type McbError, ok, type Result, schemaError } from "@mcb/blocks";
-import type { z } from "zod";
+import { type BlockRegistry, fail, jsonShapeError, mcbError, ok, type Result, schemaError } from "@mcb/blocks";
 import { evaluateHeightField, heightStats, type HeightField, type HeightStats } from "./HeightField.js";
 import { TERRAIN_LIMITS, TerrainRecipeSchema, type TerrainRecipe } from "./TerrainSchema.js";
 import { tileLayout, type TileLayout } from "./Tiling.js";

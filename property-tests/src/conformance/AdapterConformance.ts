@@ -15,7 +15,6 @@ export interface AdapterDriver {
 
 const Y = 64;
 const STATES = ["minecraft:air", "minecraft:stone", "minecraft:glass", "minecraft:dirt"];
-const cell = fc.record({ x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 1 }) });
 const state = fc.constantFrom(...STATES);
 
 type Step =

@@ -1,4 +1,4 @@
-import { fail, mcbError } from "@mcb/blocks";
+import { fail } from "@mcb/blocks";
 import { ASSET_ID, DROP_CATEGORIES, type DropCategory } from "@mcb/schematic";
 import { assetView, exportRegionAsset, pasteOf, preparePasteTile } from "../workspace/SchematicActions.js";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-import { blockEntityPredicate, type BlockRegistry, type Box3, boxJson, fail, mcbError, ok, type QuarterTurns, type Result, type Vec3 } from "@mcb/blocks";
+import { blockEntityPredicate, type BlockRegistry, boxJson, fail, mcbError, ok, type QuarterTurns, type Result, type Vec3 } from "@mcb/blocks";
 import type { BuildPrepareInput, Engine, PrepareView, RequestContext, WorldAdapter } from "@mcb/engine";
 import { SchematicPaste, schematicFromRegion, type AssetInfo, type LossReport, type Schematic, type SchematicFormat, type SchematicLibrary } from "@mcb/schematic";
 
