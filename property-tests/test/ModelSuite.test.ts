@@ -91,11 +91,11 @@ describe("model-based suite", () => {
   }, 300_000);
 
   it("catches planted bug: forgotten external-edit events", async () => {
-    expect(await complaint(() => new ForgetfulTouchesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block/);
+    expect(await complaint(() => new ForgetfulTouchesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
   }, 300_000);
 
   it("catches planted bug: later writes hidden from undo ownership", async () => {
-    expect(await complaint(() => new HiddenLaterWritesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block/);
+    expect(await complaint(() => new HiddenLaterWritesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
   }, 300_000);
 
   it("catches planted bug: plan uniqueness checked before an await instead of atomically", async () => {
@@ -103,10 +103,10 @@ describe("model-based suite", () => {
   }, 300_000);
 
   it("catches planted bug: a merge that ignores G0 (our earlier writes) and writes over people's edits", async () => {
-    expect(await complaint(() => new MergeWithoutG0Journal())).toMatch(/^(changed_blocks|manual_edits|prepare over people's edits|refused positions|invariant: a person's block)/);
+    expect(await complaint(() => new MergeWithoutG0Journal())).toMatch(/^(changed_blocks|manual_edits|prepare over people's edits|refused positions|invariant: a person's block|prepare refused where the model expects a plan: conflict)/);
   }, 300_000);
 
   it("catches planted bug: a stale base written over (plans blind to changes since preparation)", async () => {
-    expect(await complaint(() => new LateHeadJournal())).toMatch(/^(operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|prepare over people's edits): (got|succeeded)|^invariant: a person's block/);
+    expect(await complaint(() => new LateHeadJournal())).toMatch(/^(operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
   }, 300_000);
 });

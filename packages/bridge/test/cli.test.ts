@@ -148,4 +148,17 @@ describe("the mcb bin (its own process)", () => {
     const typo = await run(["biuld"]);
     expect([typo.code, typo.stderr.split("\n")[0]]).toEqual([2, 'mcb: unknown command "biuld" (did you mean "build"?)']);
   });
+
+  it("is a committed launcher (npm links it before the first build) that says when the command is not built", async () => {
+    const { readlinkSync, copyFileSync, mkdirSync } = await import("node:fs");
+    expect(readlinkSync(join(root, "node_modules/.bin/mcb"))).toBe("../@mcb/bridge/bin/mcb.js");
+    // The same launcher in a package without dist/: a clear message, exit 1.
+    const pkg = await mkdtemp(join(tmpdir(), "mcb-unbuilt-"));
+    mkdirSync(join(pkg, "bin"));
+    copyFileSync(join(root, "packages/bridge/bin/mcb.js"), join(pkg, "bin/mcb.js"));
+    await writeFile(join(pkg, "package.json"), JSON.stringify({ type: "module" }));
+    const { spawnSync } = await import("node:child_process");
+    const r = spawnSync(process.execPath, [join(pkg, "bin/mcb.js"), "--help"], { encoding: "utf8" });
+    expect([r.status, r.stdout, r.stderr]).toEqual([1, "", "mcb: the command is not built yet: run `npm run build` in the mcb repository first\n"]);
+  });
 });

@@ -1,5 +1,5 @@
 import type fc from "fast-check";
-import { boxRecipe, unwrap, type Harness } from "../Harness.js";
+import { boxRecipe, type Harness } from "../Harness.js";
 import { ARENA, expectEqual, expectError, key, mergeAt, note, sync, type Model, type ModelWrite } from "./Model.js";
 
 /** How a prepare meets people's edits: refuse (default), keep them, or name every one in `replace`. */
@@ -42,7 +42,8 @@ export class PrepareCommand implements fc.AsyncCommand<Model, Harness> {
       if (!r.ok) expectEqual("refused positions", (r.error.details as { count: number }).count, refused.length);
       return;
     }
-    const plan = unwrap(r);
+    if (!r.ok) throw new Error(`prepare refused where the model expects a plan: ${r.error.code}: ${r.error.message}`);
+    const plan = r.value;
     // ARENA is in (y, z, x) order, as plans are.
     const written = new Set(replace.map(key));
     const writeSet: ModelWrite[] = outcomes
