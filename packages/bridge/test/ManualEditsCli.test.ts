@@ -46,7 +46,7 @@ describe("keep my windows on the built CLI", () => {
 
     const taller = await mcb("build", recipeFile(state, "tower4", tower(4)), "--state", state);
     expect(taller.code).toBe(0);
-    expect(taller.stdout).toMatch(/kept 1 blocks a person changed by hand\n {2}kept 3 66 0: minecraft:glass_pane\[.*\] \(we had built minecraft:stone_bricks\)/);
+    expect(taller.stdout).toMatch(/kept 1 block a person changed by hand\n {2}kept 3 66 0: minecraft:glass_pane\[.*\] \(we had built minecraft:stone_bricks\)/);
     expect(taller.stdout).toMatch(/operation op_\w+ applied/);
     expect(await stateAt(state, WINDOW)).toBe(PANE);
     expect(await stateAt(state, v(0, 79, 0))).toBe("minecraft:stone_bricks"); // the two floors are there

@@ -9,7 +9,7 @@ import type { CliOut } from "./Io.js";
 export function formatManualEdits(plan: PrepareView): string[] {
   const m = plan.manual_edits;
   if (m.kept === 0 && m.replaced === 0) return [];
-  const lines = [`kept ${m.kept} blocks a person changed by hand${m.conflicts > 0 ? ` (${m.conflicts} where the new design differs)` : ""}${m.replaced > 0 ? `; replaced ${m.replaced} as asked` : ""}`];
+  const lines = [`kept ${m.kept === 1 ? "1 block" : `${m.kept} blocks`} a person changed by hand${m.conflicts > 0 ? ` (${m.conflicts} where the new design differs)` : ""}${m.replaced > 0 ? `; replaced ${m.replaced} as asked` : ""}`];
   for (const e of m.sample) lines.push(`  ${e.outcome} ${e.pos.x} ${e.pos.y} ${e.pos.z}: ${e.actual}${e.expected === null ? "" : ` (we had built ${e.expected})`}`);
   return lines;
 }
