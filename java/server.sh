@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JAR=java/port-minestom/target/mcb-port-minestom.jar
-bash java/build.sh -DskipTests
+# Rebuild only when a source or build file is newer than the jar (Maven takes most of a start).
+if [ ! -f "$JAR" ] || [ -n "$(find java -path '*/target' -prune -o \( -name '*.java' -o -name 'pom.xml' -o -path '*/resources/*' \) -newer "$JAR" -print -quit)" ]; then
+  bash java/build.sh -DskipTests
+fi
 export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 exec "$JAVA_HOME/bin/java" -jar "$JAR" "$@"

@@ -35,6 +35,8 @@ export interface HarnessOptions {
   readonly journalFactory?: () => Journal;
   /** The engine's log (default: silent). */
   readonly log?: (line: string) => void;
+  /** The engine's waits between reconnection attempts (default: its own, from 250 ms). */
+  readonly reconnectDelaysMs?: readonly number[];
 }
 
 export const DEFAULT_AREA: Box3 = { minX: -256, minY: -64, minZ: -256, maxX: 256, maxY: 319, maxZ: 256 };
@@ -80,6 +82,7 @@ export class Harness {
       ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
       ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
       ...(this.options.log === undefined ? {} : { log: this.options.log }),
+      ...(this.options.reconnectDelaysMs === undefined ? {} : { reconnectDelaysMs: this.options.reconnectDelaysMs }),
     });
   }
 
@@ -91,6 +94,7 @@ export class Harness {
 
   /** Only the engine's process restarts: the world keeps running, with its event log. */
   async reopen(): Promise<void> {
+    this.engine.close(); // the old process is gone: it reconnects to nothing
     if (this.dir !== null) {
       this.journal.close();
       this.journal = new SqliteJournal(join(this.dir, "journal.db"));
@@ -107,6 +111,7 @@ export class Harness {
   }
 
   close(): void {
+    this.engine.close();
     this.journal.close();
     if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { blockIdOf, type Box3, Interner } from "@mcb/blocks";
-import { HostCrash, MAX_ADAPTER_READ, type CasMismatch, type CasResult, type CasSlice, type EventPage, type RegionRead, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import { HostCrash, MAX_ADAPTER_READ, type CasMismatch, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
 import { Faults } from "./Faults.js";
 import { AIR, VoxelStore } from "./VoxelStore.js";
@@ -23,6 +23,12 @@ export interface MemoryWorldOptions {
    * log included: edits made while no engine reads them are reported to the next one.
    */
   readonly dir?: string;
+  /**
+   * A host that saves on its own schedule, like a Minecraft server between autosaves: changes
+   * stay unsaved until `flush()` (the port's flush, or an autosave), and a crash followed by
+   * `restart()` loses them. Default false: every change is saved when the call returns.
+   */
+  readonly unsavedUntilFlush?: boolean;
 }
 
 /** One block of `externalEdits`. */
@@ -57,7 +63,7 @@ function sha256(data: Uint8Array): string {
 export class MemoryWorld implements WorldAdapter {
   readonly faults = new Faults();
   private readonly store: VoxelStore;
-  private readonly options: Required<Omit<MemoryWorldOptions, "dir" | "hasBlockEntity">>;
+  private readonly options: Required<Omit<MemoryWorldOptions, "dir" | "hasBlockEntity" | "unsavedUntilFlush">>;
   private readonly hasBlockEntity: (state: string) => boolean;
   private readonly directory: WorldDirectory | null;
   private readonly eventFile: EventLogFile | null;
@@ -68,8 +74,16 @@ export class MemoryWorld implements WorldAdapter {
   private closed = false;
   private casCalls = 0;
   private readonly digestCache = new WeakMap<Uint8Array, string>();
+  /** Saved writes: the host session, the newest write's number, what is saved. */
+  private writeSession: string = randomUUID();
+  private writeSeq = 0;
+  private savedThrough = 0;
+  /** With `unsavedUntilFlush`: what each changed position held at the last save (reverted by a crash). */
+  private readonly unsaved: Map<string, { x: number; y: number; z: number; state: string; entity: Uint8Array | undefined }> | null;
 
   constructor(options: MemoryWorldOptions = {}) {
+    if (options.unsavedUntilFlush === true && options.dir !== undefined) throw new RangeError("unsavedUntilFlush is for a world in memory (no dir)");
+    this.unsaved = options.unsavedUntilFlush === true ? new Map() : null;
     this.hasBlockEntity = options.hasBlockEntity ?? (() => false);
     this.directory = options.dir === undefined ? null : new WorldDirectory(options.dir);
     const loaded = this.directory?.load() ?? null;
@@ -100,8 +114,8 @@ export class MemoryWorld implements WorldAdapter {
 
   async info(): Promise<WorldInfo> {
     this.alive();
-    const caps: WorldInfo["capabilities"] = ["events", "block_entities", "block_entity_data", "fault_injection"];
-    return { ...this.meta(), capabilities: this.directory === null ? caps : [...caps, "persistence"] };
+    const caps: WorldInfo["capabilities"] = ["events", "block_entities", "block_entity_data", "fault_injection", "saved_writes"];
+    return { ...this.meta(), capabilities: this.directory === null ? caps : [...caps, "persistence"], saved: this.marks(this.writeSeq) };
   }
 
   async read(box: Box3): Promise<RegionRead> {
@@ -211,8 +225,27 @@ export class MemoryWorld implements WorldAdapter {
     }
     if (crashMid && mismatches.length === 0) this.crash("mid_slice"); // a slice with no groups
     this.persist();
+    const seq = written > 0 ? ++this.writeSeq : 0;
+    if (seq > 0 && this.unsaved === null) this.savedThrough = seq; // saved when the call returns
     if (crashAfter) this.crash("after_write");
-    return { written, mismatches, entityDigests };
+    return { written, mismatches, entityDigests, saved: this.marks(seq) };
+  }
+
+  /** Saves every change made so far (with `unsavedUntilFlush`; otherwise they already are). */
+  async flush(): Promise<SavedMarks> {
+    this.alive();
+    this.unsaved?.clear();
+    this.savedThrough = this.writeSeq;
+    return this.marks(this.writeSeq);
+  }
+
+  private marks(writeSeq: number): SavedMarks {
+    return { session: this.writeSession, writeSeq, savedThrough: this.savedThrough };
+  }
+
+  /** With `unsavedUntilFlush`: positions changed since the last save (what a crash would lose). */
+  get unsavedPositions(): number {
+    return this.unsaved?.size ?? 0;
   }
 
   async events(cursor: string | null): Promise<EventPage> {
@@ -283,14 +316,30 @@ export class MemoryWorld implements WorldAdapter {
     return d;
   }
 
-  /** Brings a crashed host back: the voxel state survives, the in-memory event log does not. */
+  /**
+   * Brings a crashed host back: the saved voxel state survives (with `unsavedUntilFlush`, changes
+   * since the last flush are lost), the in-memory event log does not, and a new host session
+   * numbers writes from 1 again.
+   */
   restart(): void {
+    if (this.unsaved !== null) {
+      for (const u of this.unsaved.values()) this.store.set(u.x, u.y, u.z, u.state, u.entity);
+      this.unsaved.clear();
+    }
+    this.writeSession = randomUUID();
+    this.writeSeq = 0;
+    this.savedThrough = 0;
     this.down = false;
     this.session = randomUUID();
     this.seq = 0;
     this.log = [];
     this.eventFile?.reset(this.session);
     this.faults.disarm();
+  }
+
+  /** The host dies now (kill -9): every call fails until `restart()`; with `unsavedUntilFlush`, unsaved changes are lost then. */
+  kill(): void {
+    this.down = true;
   }
 
   /** Number of compare-and-set calls served (slices). */
@@ -307,6 +356,8 @@ export class MemoryWorld implements WorldAdapter {
 
   private place(x: number, y: number, z: number, state: string, data: Uint8Array | undefined): void {
     const current = this.store.entity(x, y, z);
+    const key = `${x},${y},${z}`;
+    if (this.unsaved !== null && !this.unsaved.has(key)) this.unsaved.set(key, { x, y, z, state: this.store.get(x, y, z), entity: current });
     let entity: Uint8Array | undefined;
     if (this.hasBlockEntity(state)) {
       if (data !== undefined) entity = data.slice();

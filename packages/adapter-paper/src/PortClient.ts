@@ -82,9 +82,12 @@ export class PortClient {
       try {
         return await this.once(`/v1/${method}`, "POST", JSON.stringify(params));
       } catch (error) {
-        const again = idempotent && attempt < this.retries && error instanceof PortCallError && error.retryable && error.code === "busy";
+        // A connection refused over the port's cap was never read: retrying is safe for any call.
+        const unread = error instanceof PortCallError && error.details.reason === "too_many_connections";
+        const again = (idempotent || unread) && attempt < this.retries && error instanceof PortCallError && error.retryable && error.code === "busy";
         if (!again) throw error;
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+        const hinted = Number((error as PortCallError).details.retry_after_ms);
+        await new Promise((r) => setTimeout(r, Number.isFinite(hinted) && hinted > 0 ? Math.min(hinted, 2_000) : 50 * 2 ** attempt));
       }
     }
   }

@@ -8,6 +8,7 @@ import {
   type CasSlice,
   type EventPage,
   type RegionRead,
+  type SavedMarks,
   type WorldAdapter,
   type WorldEvent,
   type WorldInfo,
@@ -16,7 +17,15 @@ import { type Box3, Interner } from "@mcb/blocks";
 import { unpackIndices } from "./PackedIndices.js";
 import { PortClient, PortCallError, type PortClientOptions } from "./PortClient.js";
 
-const KNOWN_CAPABILITIES: ReadonlySet<string> = new Set<AdapterCapability>(["events", "block_entities", "block_entity_data", "persistence", "fault_injection"]);
+const KNOWN_CAPABILITIES: ReadonlySet<string> = new Set<AdapterCapability>(["events", "block_entities", "block_entity_data", "persistence", "saved_writes", "fault_injection"]);
+
+/** The port's saved-writes fields (java/PROTOCOL.md "Saved writes"), present with the saved_writes capability. */
+function savedMarks(r: Record<string, unknown>): SavedMarks | undefined {
+  if (typeof r.session !== "string" || r.saved_through === undefined || r.write_seq === undefined) return undefined;
+  const writeSeq = Number(r.write_seq), savedThrough = Number(r.saved_through);
+  if (!Number.isSafeInteger(writeSeq) || !Number.isSafeInteger(savedThrough) || writeSeq < 0 || savedThrough < 0) throw new TypeError("port answer: bad write_seq or saved_through");
+  return { session: r.session, writeSeq, savedThrough };
+}
 export const PORT_PROTOCOL = 1;
 
 function boxParams(box: Box3): { box: { min: { x: number; y: number; z: number }; max: { x: number; y: number; z: number } } } {
@@ -41,6 +50,10 @@ const str = (x: unknown): string => {
   return x;
 };
 const digestOrNull = (x: unknown): string | null => (x === null ? null : str(x));
+
+function withSaved(saved: SavedMarks | undefined): { saved?: SavedMarks } {
+  return saved === undefined ? {} : { saved };
+}
 
 /** The port's compact slice form: states and digests by table index (java/PROTOCOL.md "cas"). */
 export function encodeSlice(slice: CasSlice): Record<string, unknown> {
@@ -102,7 +115,16 @@ export class PortWorld implements WorldAdapter {
       minY: Number(r.min_y),
       maxY: Number(r.max_y),
       capabilities: (Array.isArray(r.capabilities) ? r.capabilities : []).filter((c): c is AdapterCapability => typeof c === "string" && KNOWN_CAPABILITIES.has(c)),
+      ...withSaved(savedMarks(r)),
     };
+  }
+
+  /** Asks the host to save what the port wrote; resolves when it is on disk (capability saved_writes). */
+  async flush(): Promise<SavedMarks> {
+    const r = await this.client.call("flush", {}, true);
+    const marks = savedMarks(r);
+    if (marks === undefined) throw new TypeError("port answer: flush without saved marks");
+    return marks;
   }
 
   async read(box: Box3): Promise<RegionRead> {
@@ -150,7 +172,7 @@ export class PortWorld implements WorldAdapter {
       expected: str(m.expected), expectedDigest: digestOrNull(m.expected_digest),
       actual: str(m.actual), actualDigest: digestOrNull(m.actual_digest),
     }));
-    return { written: Number(r.written), mismatches, entityDigests: pairs(r.entity_digests, "entity_digests", str) };
+    return { written: Number(r.written), mismatches, entityDigests: pairs(r.entity_digests, "entity_digests", str), ...withSaved(savedMarks(r)) };
   }
 
   async events(cursor: string | null): Promise<EventPage> {

@@ -5,7 +5,7 @@ import { sliceBounds } from "./Multipart.js";
 import type { ConflictSample, Journal, OperationCounters, OperationRecord, SliceResult } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits } from "./Project.js";
-import { isHostCrash, isSliceRefused, type CasCheck, type CasWrite, type WorldAdapter } from "./WorldAdapter.js";
+import { isHostCrash, isSliceRefused, type CasCheck, type CasWrite, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
 import { setBit } from "./BitMask.js";
 import type { OperationStatus } from "./OperationStatus.js";
@@ -18,7 +18,8 @@ export interface ApplierDeps {
   /** Prepared plans by id (cached; throws for a plan missing from the journal). */
   plans(planId: string): PreparedPlan;
   /** Pulls external events from the world into the journal and feed (before each slice). */
-  syncEvents(): Promise<void>;
+  /** The world now, from the host the engine knows (HostCrash when gone or restarted), with its events pulled in. */
+  syncEvents(): Promise<WorldInfo>;
   /** Null when the operation may still write; otherwise why not (access revoked, …). */
   mayWrite(op: OperationRecord): McbError | null;
   /** Cancel flags, held in process memory (a restart ends the operation anyway). */
@@ -94,10 +95,9 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       if (await paced(limits.maxBlocksPerSecond, pace, bounds[s]!, () => deps.cancelRequested(operationId))) return finish("cancelled");
       const denied = deps.mayWrite(op);
       if (denied !== null) return finish("failed", { code: denied.code, message: denied.message });
-      const info = await adapter.info();
+      const info = await deps.syncEvents();
       if (info.worldId !== plan.worldId || info.epoch !== plan.epoch)
         return finish("failed", { code: "stale_snapshot", message: "the world was restored or replaced (epoch changed) during the operation" });
-      await deps.syncEvents();
       changed.refresh();
 
       const start = bounds[s]!;
@@ -156,7 +156,8 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
         if (d !== undefined) entityDigests.push([off, d]);
       }
       counters = { ...counters, written: counters.written + res.written, slicesDone: s + 1 };
-      pending = { operationId, sliceNo: s, written, entityDigests };
+      // The world's number for these writes (when it numbers them): the journal learns when they are saved.
+      pending = { operationId, sliceNo: s, written, entityDigests, ...(res.saved === undefined ? {} : { saved: res.saved }) };
       if (res.mismatches.length > 0) {
         for (const m of res.mismatches) {
           addConflict({ pos: { x: m.x, y: m.y, z: m.z }, kind: m.kind === "check" ? "dependency" : "write", expected: m.expected, actual: m.actual, dataChanged: m.expected === m.actual });

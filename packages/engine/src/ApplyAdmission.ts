@@ -3,6 +3,51 @@ import { emptyCounters } from "./Applier.js";
 import type { Journal, OperationRecord } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits, RequestContext } from "./Project.js";
+import { checkProtectedParts } from "./ProtectedParts.js";
+import type { OperationStatusView } from "./Views.js";
+import type { WorldInfo } from "./WorldAdapter.js";
+
+export interface ApplyDeps {
+  readonly journal: Journal;
+  readonly limits: EngineLimits;
+  readonly clock: () => number;
+  readonly newId: (prefix: string) => string;
+  /** The world now, from the host the engine knows (HostCrash when it is gone or restarted). */
+  world(): Promise<WorldInfo>;
+  submit(operationId: string): void;
+  view(op: OperationRecord): OperationStatusView;
+}
+
+/**
+ * build_apply: the same key and plan return the existing operation; a new key creates the
+ * operation (atomically in the journal: a plan is applied at most once) and queues it. Checked
+ * first: the input, the plan's expiry, project, epoch and pending recovery, protected parts.
+ */
+export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyInput, protectedParts: ReadonlySet<string>): Promise<Result<OperationStatusView>> {
+  const checked = checkApplyInput(input);
+  if (!checked.ok) return checked;
+  const { plan_id, plan_hash, idempotency_key } = checked.value;
+  const journal = d.journal;
+  const existing = journal.findOperationByKey(ctx.projectId, idempotency_key);
+  if (existing !== null) {
+    if (existing.planId === plan_id && existing.planHash === plan_hash) return ok(d.view(existing));
+    return fail(mcbError("invalid_request", "this idempotency_key was used for a different plan; use a new key for a new plan", { reason: "idempotency_key_reused", operation_id: existing.operationId }));
+  }
+  const admitted = admitPlan(journal, d.limits, d.clock(), ctx.projectId, plan_id, plan_hash);
+  if (!admitted.ok) return admitted;
+  const plan = admitted.value;
+  const guarded = checkProtectedParts(journal, protectedParts, plan);
+  if (!guarded.ok) return guarded;
+  const world = await d.world();
+  if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
+  const op = newOperation(journal, plan, ctx, idempotency_key, d.newId("op"), d.clock(), d.limits.sliceSize);
+  // The checks above are advisory (they ran before an await); this one is atomic in the journal.
+  const created = journal.createOperation(op);
+  if (created === "duplicate_key") return applyPlan(d, ctx, input, protectedParts);
+  if (created === "duplicate_plan") return fail(alreadyApplied(journal.findOperationByPlan(plan_id)?.operationId ?? null));
+  d.submit(op.operationId);
+  return ok(d.view(op));
+}
 
 export interface ApplyInput {
   readonly plan_id: string;

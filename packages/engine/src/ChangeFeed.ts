@@ -73,7 +73,7 @@ export class ChangeFeed {
     const touchesBefore = (seq: number): boolean => {
       for (; k < t.kinds.length && t.quads[k * 4]! < seq; k++) {
         const state = t.states[k]!;
-        if (t.kinds[k] !== 0 || state === null) continue; // baselines and uncertain marks are not changes
+        if (t.kinds[k] !== 0 || state === null) continue; // administrators' records and uncertain marks are not changes
         const s = t.quads[k * 4]!;
         if (!add(s, t.rows[k]!, { seq: s, pos: { x: t.quads[k * 4 + 1]!, y: t.quads[k * 4 + 2]!, z: t.quads[k * 4 + 3]! }, state, source: "external" })) return false;
       }

@@ -1,4 +1,4 @@
-import type { Journal } from "./Journal.js";
+import { TOUCH_KIND_CODES, type Journal } from "./Journal.js";
 import { forEachWritten, operationPlans } from "./Ownership.js";
 import { writeIndexOf, type PreparedPlan } from "./PreparedPlan.js";
 import { boundsOf, posKey } from "@mcb/blocks";
@@ -51,8 +51,9 @@ export class ChangedSincePrepare {
     }
     const t = this.journal.touchesAfter(from, this.bounds);
     // A person's edit after preparation makes the block theirs, even when it put back the base
-    // (the merge's rule): only an accepted baseline that equals the base is harmless.
-    for (let k = 0; k < t.states.length; k++) this.note(t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!, t.kinds[k] === 0 ? null : t.states[k]!);
+    // (the merge's rule), and so does an administrator's acceptance of a foreign block: only an
+    // accepted baseline that equals the base is harmless.
+    for (let k = 0; k < t.states.length; k++) this.note(t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!, t.kinds[k] === TOUCH_KIND_CODES.baseline ? t.states[k]! : null);
   }
 
   /** True when write-set position `i` held another state since preparation. */

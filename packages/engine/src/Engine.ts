@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Box3, createMaterialCatalog, fail, type MaterialCatalog, mcbError, ok, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
-import { admitPlan, alreadyApplied, checkApplyInput, newOperation, type ApplyInput } from "./ApplyAdmission.js";
+import { applyPlan, type ApplyInput } from "./ApplyAdmission.js";
 import { OperationQueue } from "./OperationQueue.js";
 import { ConnectionRules } from "./ConnectionRules.js";
 import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
@@ -10,25 +10,26 @@ import type { RegionInspectInput, RegionInspectView } from "./Inspect.js";
 import type { OperationListInput, OperationListView } from "./OperationList.js";
 import type { SurfaceInput, SurfaceView } from "./Surface.js";
 import type { OperationRecord } from "./Journal.js";
-import { NO_MANUAL_EDITS } from "./ManualEdits.js";
 import { operationPlans } from "./Ownership.js";
 import type { PartDiffView } from "./PartDiff.js";
 import { PartDesk } from "./PartDesk.js";
 import { ReadDesk } from "./ReadDesk.js";
 import { partView, partsAfterUndo, type PartView } from "./Parts.js";
-import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
-import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
+import type { BuildPrepareInput } from "./Prepare.js";
+import type { PreparedPlan } from "./PreparedPlan.js";
 import { DEFAULT_ENGINE_LIMITS, denied, validateLimits, type EngineLimits, type ProjectAccess, type ProjectConfig, type RequestContext } from "./Project.js";
 import { ProjectRegistry } from "./ProjectRegistry.js";
-import { checkProtectedParts } from "./ProtectedParts.js";
-import { abandonRecovery, reviewRecovery, type RecoveryReview } from "./Recovery.js";
+import type { RecoveryReview } from "./Recovery.js";
 import { StandingIndex } from "./StandingIndex.js";
-import { prepareUndoContent } from "./UndoPrepare.js";
-import { conflictView, operationView, prepareView, type OperationStatusView, type PrepareView, type UndoPrepareView } from "./Views.js";
-import type { RegionRead } from "./WorldAdapter.js";
+import { operationView, type OperationStatusView, type PrepareView, type UndoPrepareView } from "./Views.js";
+import type { RegionRead, WorldInfo } from "./WorldAdapter.js";
 import type { ProjectContextView } from "./ProjectContext.js";
-import { planWarnings } from "./Warnings.js";
 import { guardWorld } from "./WorldGuard.js";
+import { HostWatch } from "./HostWatch.js";
+import { HostDesk, type FlushView } from "./HostDesk.js";
+import { PrepareDesk } from "./PrepareDesk.js";
+import { settleUnfinished } from "./HostStart.js";
+import { checkUnsavedWrites, type SavedWritesCheck } from "./SavedWrites.js";
 import type { EngineOptions } from "./EngineOptions.js";
 
 export type { EngineOptions };
@@ -54,6 +55,9 @@ export class Engine {
   private readonly ops: OperationQueue;
   private readonly parts: PartDesk;
   private readonly reads: ReadDesk;
+  private readonly host: HostWatch;
+  private readonly hostDesk: HostDesk;
+  private readonly prep: PrepareDesk;
 
   private constructor(private readonly o: EngineOptions) {
     this.limits = { ...DEFAULT_ENGINE_LIMITS, ...o.limits };
@@ -66,8 +70,24 @@ export class Engine {
     this.feed = new ChangeFeed(o.journal, operationPlans(o.journal, (id) => this.plan(id)));
     this.events = new EventSync(o.adapter, o.journal);
     this.index = new StandingIndex(o.journal, (id) => this.plan(id));
-    const desk = { adapter: o.adapter, journal: o.journal, limits: this.limits, clock: this.clock, scope: (ctx: RequestContext) => this.scope(ctx), syncEvents: () => this.syncEvents() };
+    const log = o.log ?? (() => {});
+    this.host = new HostWatch({
+      adapter: o.adapter, log, restarted: (info) => this.hostStarted(info, true).then(() => undefined),
+      ...(o.reconnectDelaysMs === undefined ? {} : { delaysMs: o.reconnectDelaysMs }),
+    });
+    const desk = {
+      adapter: o.adapter, journal: o.journal, limits: this.limits, clock: this.clock,
+      scope: (ctx: RequestContext) => this.scope(ctx), syncEvents: () => this.syncEvents(),
+      guard: <T>(run: () => Promise<Result<T>>) => this.guard(run),
+    };
     this.reads = new ReadDesk({ ...desk, catalog: this.catalog, feed: this.feed });
+    this.prep = new PrepareDesk({
+      ...desk, registry: o.registry, compiler: this.compiler, connections: this.connections, index: this.index, newId: this.newId,
+      plan: (id) => this.plan(id), ownOperation: (ctx, id) => this.ownOperation(ctx, id), cache: (plan) => this.planCache.set(plan.planId, plan),
+    });
+    this.hostDesk = new HostDesk({
+      ...desk, host: this.host, plan: (id) => this.plan(id), view: (op) => this.view(op), ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+    });
     this.parts = new PartDesk({ ...desk, index: this.index, newId: this.newId, plan: (id) => this.plan(id), ownOperation: (ctx, id) => this.ownOperation(ctx, id) });
     this.projects = new ProjectRegistry(o.projects, o.journal, (id) => this.plan(id));
     this.ops = new OperationQueue(
@@ -81,31 +101,56 @@ export class Engine {
         mayWrite: (op) => this.projects.mayWrite(op),
       },
       (id) => this.finished(id),
-      o.log ?? (() => {}),
+      log,
+      (error) => this.host.lost(error),
     );
   }
 
   /**
    * Opens the engine: unfinished operations found in the journal become `recovery_required` (a
-   * queued one that never started becomes `cancelled`), and the external edits the world observed
-   * since the journal's saved event cursor are pulled in (a new journal starts at the world's head).
+   * queued one that never started becomes `cancelled`), the external edits the world observed
+   * since the journal's saved event cursor are pulled in (a new journal starts at the world's head),
+   * and writes of earlier host sessions not known saved are checked against the world.
    */
   static async open(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
-    for (const op of options.journal.unfinishedOperations()) {
-      if (op.status === "recovery_required") continue;
-      const started = options.journal.slices(op.operationId).length > 0;
-      const status = started ? "recovery_required" : "cancelled";
-      const message = started ? "the process stopped during this operation; review it before new writes" : "the process stopped before this operation started";
-      options.journal.commit({ ...op, status, updatedAt: engine.clock(), error: { code: status === "cancelled" ? "cancelled" : "recovery_required", message } }, null, null);
-    }
-    await engine.events.start();
+    const info = await options.adapter.info();
+    engine.host.known(info);
+    engine.lastCheck = await engine.hostStarted(info, false);
     return engine;
+  }
+
+  /** What the newest saved-writes check found (at open, or after the host came back). */
+  lastCheck: SavedWritesCheck = { slices: 0, positions: 0, lost: [] };
+
+  /** A new engine, or the host back after it was down: the steps of docs/DESIGN.md "Saved writes". */
+  private async hostStarted(info: WorldInfo, reconnected: boolean): Promise<SavedWritesCheck> {
+    if (reconnected) await this.ops.settle(); // the queue stopped at the crash; nothing runs now
+    settleUnfinished(this.o.journal, this.clock());
+    await this.events.start();
+    const check = await checkUnsavedWrites(this.o.journal, this.o.adapter, (id) => this.plan(id), info, this.clock());
+    for (const l of check.lost) this.o.log?.(`mcb: operation ${l.operationId}: ${l.count} blocks it wrote were lost when the world's server stopped before saving them; it needs a recovery review`);
+    this.lastCheck = check;
+    if (reconnected) this.ops.resume();
+    return check;
+  }
+
+  /**
+   * Runs a request that talks to the world, after checking its host is the one the engine knows: a
+   * vanished or restarted host answers busy (host_down) and the engine reconnects and checks.
+   */
+  private guard<T>(run: () => Promise<Result<T>>): Promise<Result<T>> {
+    return guardWorld(async () => {
+      await this.host.check();
+      return run();
+    }, (error) => this.host.lost(error));
   }
 
   // ---- access ---------------------------------------------------------------------------
 
   private scope(ctx: RequestContext): Result<ProjectAccess> {
+    const down = this.host.refusal();
+    if (down !== null) return fail(down);
     const stopped = this.ops.stoppedBy;
     if (stopped !== null) return fail(mcbError("busy", `this engine stopped (${stopped.message}); restart the process`, { reason: "engine_stopped" }));
     const p = this.projects.get(ctx.projectId);
@@ -169,8 +214,10 @@ export class Engine {
   }
 
   /** Pulls external events into the journal (undo ownership, manual edits, region_changes). Serialized. */
-  private syncEvents(): Promise<void> {
-    return this.events.sync();
+  private async syncEvents(): Promise<WorldInfo> {
+    const info = await this.host.check(); // the same host session, or HostCrash (the engine reconnects and checks)
+    await this.events.sync();
+    return info;
   }
 
   /**
@@ -178,7 +225,7 @@ export class Engine {
    * just made a person's edit, e.g. `mcb edit`, calls it so the edit is on record at once).
    */
   async sync(): Promise<Result<void>> {
-    return guardWorld(async () => {
+    return this.guard(async () => {
       await this.syncEvents();
       return ok(undefined);
     });
@@ -224,95 +271,38 @@ export class Engine {
     return this.reads.regionChanges(ctx, input);
   }
 
-  // ---- preparation --------------------------------------------------------------------------
+  // ---- preparation (see PrepareDesk) -------------------------------------------------------
 
-  /** `preparedSeq`: the journal head taken after the event sync and before the base reads. */
-  private store(content: PlanContent, preparedSeq: number): PreparedPlan {
-    const now = this.clock();
-    const plan: PreparedPlan = { ...content, planId: this.newId("plan"), planHash: preparedPlanHash(content), createdAt: now, expiresAt: now + this.limits.planTtlMs, preparedSeq };
-    this.o.journal.putPlan(plan);
-    this.planCache.set(plan.planId, plan);
-    return plan;
+  buildPrepare(ctx: RequestContext, input: BuildPrepareInput): Promise<Result<PrepareView>> {
+    return this.prep.buildPrepare(ctx, input);
   }
 
-  async buildPrepare(ctx: RequestContext, input: BuildPrepareInput): Promise<Result<PrepareView>> {
-    return guardWorld(async () => {
-      const scope = this.scope(ctx);
-      if (!scope.ok) return scope;
-      if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "build_prepare needs an object"));
-      const world = await this.o.adapter.info();
-      await this.syncEvents();
-      const seq = this.o.journal.headSeq();
-      this.index.catchUp();
-      const deps = { registry: this.o.registry, compiler: this.compiler, adapter: this.o.adapter, journal: this.o.journal, limits: this.limits, connections: this.connections, index: this.index };
-      const prepared = await prepareContent(deps, scope.value.config, world, input);
-      if (!prepared.ok) return prepared;
-      const guarded = checkProtectedParts(this.o.journal, scope.value.protectedParts, prepared.value.content);
-      if (!guarded.ok) return guarded;
-      const plan = this.store(prepared.value.content, seq);
-      return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(this.o.registry, plan)], prepared.value.manualEdits));
-    });
-  }
-
-  async operationUndoPrepare(ctx: RequestContext, input: { operation_id: string }): Promise<Result<UndoPrepareView>> {
-    return guardWorld(async () => {
-      const scope = this.scope(ctx);
-      if (!scope.ok) return scope;
-      const op = this.ownOperation(ctx, input?.operation_id);
-      if (!op.ok) return op;
-      const world = await this.o.adapter.info();
-      await this.syncEvents();
-      const seq = this.o.journal.headSeq();
-      const undo = await prepareUndoContent(this.o.journal, this.o.adapter, (id) => this.plan(id), op.value, world, this.limits.conflictSampleSize);
-      if (!undo.ok) return undo;
-      const guarded = checkProtectedParts(this.o.journal, scope.value.protectedParts, undo.value.content);
-      if (!guarded.ok) return guarded;
-      const plan = this.store(undo.value.content, seq);
-      const { count, sample } = undo.value.conflicts;
-      return ok({
-        ...prepareView(plan, planWarnings(this.o.registry, plan), NO_MANUAL_EDITS),
-        undo_of: op.value.operationId,
-        conflicts: { count, sample: sample.map(conflictView) },
-        uncertain_blocks: undo.value.uncertain,
-      });
-    });
+  operationUndoPrepare(ctx: RequestContext, input: { operation_id: string }): Promise<Result<UndoPrepareView>> {
+    return this.prep.undoPrepare(ctx, input);
   }
 
   // ---- application ----------------------------------------------------------------------------
 
+  /** build_apply (see `applyPlan`); a vanished host answers busy (host_down), never an exception. */
   async buildApply(ctx: RequestContext, input: ApplyInput): Promise<Result<OperationStatusView>> {
     const scope = this.scope(ctx);
     if (!scope.ok) return scope;
-    const checked = checkApplyInput(input);
-    if (!checked.ok) return checked;
-    const { plan_id, plan_hash, idempotency_key } = checked.value;
-    const journal = this.o.journal;
-    const existing = journal.findOperationByKey(ctx.projectId, idempotency_key);
-    if (existing !== null) {
-      if (existing.planId === plan_id && existing.planHash === plan_hash) return ok(this.view(existing));
-      return fail(mcbError("invalid_request", "this idempotency_key was used for a different plan; use a new key for a new plan", { reason: "idempotency_key_reused", operation_id: existing.operationId }));
-    }
-    const admitted = admitPlan(journal, this.limits, this.clock(), ctx.projectId, plan_id, plan_hash);
-    if (!admitted.ok) return admitted;
-    const plan = admitted.value;
-    const guarded = checkProtectedParts(journal, scope.value.protectedParts, plan);
-    if (!guarded.ok) return guarded;
-    const world = await this.o.adapter.info();
-    if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
-    const op = newOperation(journal, plan, ctx, idempotency_key, this.newId("op"), this.clock(), this.limits.sliceSize);
-    // The checks above are advisory (they ran before an await); this one is atomic in the journal.
-    const created = journal.createOperation(op);
-    if (created === "duplicate_key") return this.buildApply(ctx, input);
-    if (created === "duplicate_plan") return fail(alreadyApplied(journal.findOperationByPlan(plan_id)?.operationId ?? null));
-    this.ops.submit(op.operationId);
-    return ok(this.view(op));
+    const deps = {
+      journal: this.o.journal, limits: this.limits, clock: this.clock, newId: this.newId, world: () => this.host.check(),
+      submit: (id: string) => this.ops.submit(id), view: (op: OperationRecord) => this.view(op),
+    };
+    return this.guard(() => applyPlan(deps, ctx, input, scope.value.protectedParts));
   }
 
   async operationStatus(ctx: RequestContext, input: { operation_id: string }): Promise<Result<OperationStatusView>> {
     const scope = this.scope(ctx);
     if (!scope.ok) return scope;
     const op = this.ownOperation(ctx, input?.operation_id);
-    return op.ok ? ok(this.view(op.value)) : op;
+    if (!op.ok) return op;
+    const view = this.view(op.value);
+    if (view.saved !== false) return ok(view);
+    // Not known saved: first make sure the world's server did not restart meanwhile (it may have lost them).
+    return this.guard(async () => ok(this.view(this.o.journal.getOperation(op.value.operationId)!)));
   }
 
   /** Stops further slices; completed slices stay written (and in history). Idempotent. */
@@ -333,7 +323,13 @@ export class Engine {
   }
 
   private view(op: OperationRecord): OperationStatusView {
-    return operationView(op, this.ops.cancelRequested(op.operationId));
+    const journal = this.o.journal;
+    return operationView(op, this.ops.cancelRequested(op.operationId), journal.savedState(op.operationId), journal.lostWrites(op.operationId).length);
+  }
+
+  /** Stops reconnecting to a vanished host (the process is closing the engine's journal). */
+  close(): void {
+    this.host.stop();
   }
 
   /** After an operation ends: an undo takes its restored blocks out of the undone operation's parts. */
@@ -375,37 +371,22 @@ export class Engine {
 
   // ---- recovery (administrator) ----------------------------------------------------------------
 
-  private recoveryTarget(ctx: RequestContext, id: unknown): Result<OperationRecord> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    if (ctx.principal.role !== "admin") return fail(mcbError("permission_denied", "recovery requires the administrator key"));
-    const op = this.ownOperation(ctx, id);
-    if (!op.ok) return op;
-    if (op.value.status !== "recovery_required")
-      return fail(mcbError("invalid_request", `operation ${op.value.operationId} is ${op.value.status}, not awaiting recovery`, { reason: "not_in_recovery" }));
-    return op;
-  }
-
-  /** Compares the uncertain mask with before/after now; returns a digest of what was seen. */
-  async recoveryReview(ctx: RequestContext, input: { operation_id: string }): Promise<Result<RecoveryReview>> {
-    return guardWorld(async () => {
-      const op = this.recoveryTarget(ctx, input?.operation_id);
-      if (!op.ok) return op;
-      const { review } = await reviewRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, this.clock());
-      return ok(review);
-    });
+  /** Compares the uncertain mask with before/after now; returns a digest of what was seen (see HostDesk). */
+  recoveryReview(ctx: RequestContext, input: { operation_id: string }): Promise<Result<RecoveryReview>> {
+    return this.hostDesk.review(ctx, input);
   }
 
   /** Leaves every block as it is and ends the operation `failed` (see `abandonRecovery`). */
-  async recoveryAbandon(ctx: RequestContext, input: { operation_id: string; expected_digest: string }): Promise<Result<OperationStatusView>> {
-    return guardWorld(async () => {
-      const op = this.recoveryTarget(ctx, input?.operation_id);
-      if (!op.ok) return op;
-      const done = await abandonRecovery(this.o.journal, this.o.adapter, this.plan(op.value.planId), op.value, input.expected_digest, this.clock());
-      if (!done.ok) return done;
-      partsAfterUndo(this.o.journal, (id) => this.plan(id), done.value); // an abandoned undo's confirmed writes leave their parts too
-      return ok(this.view(done.value));
-    });
+  recoveryAbandon(ctx: RequestContext, input: { operation_id: string; expected_digest: string }): Promise<Result<OperationStatusView>> {
+    return this.hostDesk.abandon(ctx, input);
+  }
+
+  /**
+   * Asks the world to save every block written so far (capability "saved_writes") and resolves
+   * when it has (see HostDesk).
+   */
+  flush(ctx: RequestContext): Promise<Result<FlushView>> {
+    return this.hostDesk.flush(ctx);
   }
 
   /** Resolves when no operation is queued or running. */

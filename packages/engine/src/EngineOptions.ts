@@ -19,4 +19,6 @@ export interface EngineOptions {
    * can no longer persist). The engine never writes to stdout or stderr itself; default: silent.
    */
   readonly log?: (line: string) => void;
+  /** Waits between attempts to reach a world's server that went away (default 250 ms doubling to 5 s). */
+  readonly reconnectDelaysMs?: readonly number[];
 }

@@ -1,6 +1,7 @@
 import type { OperationStatus } from "./OperationStatus.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import type { Box3 } from "@mcb/blocks";
+import type { SavedMarks } from "./WorldAdapter.js";
 
 export interface ConflictSample {
   readonly pos: { readonly x: number; readonly y: number; readonly z: number };
@@ -27,6 +28,8 @@ export interface OperationCounters {
    * when the administrator abandoned it — in the world, most likely ours, never confirmed.
    */
   readonly unconfirmed?: number;
+  /** Confirmed writes the world lost when its server stopped before saving them (after an abandoned review). */
+  readonly lost?: number;
   /** Positions found already at the desired state when their slice ran (not ours). */
   readonly skipped: number;
   readonly conflicts: number;
@@ -98,15 +101,21 @@ export interface PartRecord {
 /**
  * What a touch records. `external`: an observed change by someone else (a player, another plugin,
  * `mcb edit`): a person's edit. `baseline`: the state an administrator accepted as it is when
- * abandoning a recovery (the block may be ours or not; nobody edited it at that moment).
+ * abandoning a recovery, where it is the plan's base or result (ours or not; nobody edited it at
+ * that moment). `accepted`: the same decision where the block holds something else: a person's
+ * block from then on (the merge keeps it, a plan prepared before may not write it), but no change
+ * event for region_changes.
  */
-export type TouchKind = "external" | "baseline";
+export type TouchKind = "external" | "baseline" | "accepted";
+
+/** The stored number of a touch kind (`TouchList.kinds`). */
+export const TOUCH_KIND_CODES: Readonly<Record<TouchKind, number>> = { external: 0, baseline: 1, accepted: 2 };
 
 /** Observed external changes: (seq, x, y, z) quads and the state after each (null: uncertain). */
 export interface TouchList {
   readonly quads: Float64Array;
   readonly states: readonly (string | null)[];
-  /** Per touch: 0 external, 1 baseline (see `TouchKind`). */
+  /** Per touch: 0 external, 1 baseline, 2 accepted (see `TouchKind`). */
   readonly kinds: Uint8Array;
   /** Per touch: its order in the journal (increasing within a sequence; stable across calls). */
   readonly rows: Float64Array;
@@ -192,6 +201,22 @@ export interface Journal {
   deletePart(partId: string): void;
   getPart(partId: string): PartRecord | null;
   listParts(projectId: string): PartRecord[];
+  /**
+   * A saved mark the world reported: every slice of `session` numbered up to `savedThrough` is
+   * saved. Marks only move forward.
+   */
+  noteSaved(session: string, savedThrough: number): void;
+  /** Confirmed slices whose writes are not known to be saved, in commit order. */
+  unsavedSlices(): UnsavedSlice[];
+  /**
+   * After checking slices against the world (a new host session): they are settled for good, and
+   * the write-set indices found missing are added to their operation's lost writes; one transaction.
+   */
+  settleUnsaved(slices: readonly UnsavedSlice[], lost: ReadonlyMap<string, readonly number[]>): void;
+  /** Whether the operation's confirmed writes are known to be saved (null: the world never said). */
+  savedState(operationId: string): SavedState;
+  /** Write-set indices of the operation found lost after a host crash, ascending. */
+  lostWrites(operationId: string): number[];
   /** Bytes of durable storage used (for benchmarks and quotas). */
   sizeBytes(): number;
   close(): void;
@@ -202,4 +227,20 @@ export interface SliceResult {
   readonly sliceNo: number;
   readonly written: Uint8Array;
   readonly entityDigests: readonly (readonly [number, string])[];
+  /** The world's numbering of this slice's writes, when it reports saved writes (and it wrote). */
+  readonly saved?: SavedMarks;
 }
+
+/** A confirmed slice whose writes are not known to be in the world's files (docs/DESIGN.md "Saved writes"). */
+export interface UnsavedSlice {
+  readonly operationId: string;
+  readonly sliceNo: number;
+  readonly session: string;
+  readonly writeSeq: number;
+}
+
+/**
+ * Whether an operation's writes are in the world's files: `lost` when a restart check found some
+ * missing, null when the world does not number its writes (or the operation wrote nothing).
+ */
+export type SavedState = "saved" | "unsaved" | "lost" | null;

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchKind, TouchList } from "./Journal.js";
+import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SavedState, SliceRecord, SliceResult, TouchKind, TouchList, UnsavedSlice } from "./Journal.js";
+import { TOUCH_KIND_CODES } from "./Journal.js";
+import { MemorySavedWrites } from "./MemorySavedWrites.js";
 import { hasEnded } from "./OperationStatus.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { encodedPlanSize } from "./PreparedPlan.js";
@@ -28,6 +30,7 @@ export class MemoryJournal implements Journal {
   private indexSeq = 0;
   private readonly indexEntries: string[] = [];
   private readonly index = new Map<string, Uint32Array>();
+  private readonly saves = new MemorySavedWrites();
 
   putPlan(plan: PreparedPlan): void {
     this.plans.set(plan.planId, plan);
@@ -101,6 +104,7 @@ export class MemoryJournal implements Journal {
       const done: SliceRecord = { ...open, written: result.written.slice(), seq, entityDigests: [...result.entityDigests] };
       list[i] = done;
       this.confirmed.push(done);
+      this.saves.record(result);
       this.bytes += result.written.length + 16;
     }
     if (intent !== null) {
@@ -125,7 +129,7 @@ export class MemoryJournal implements Journal {
 
   addTouches(positions: Int32Array, states?: readonly (string | null)[], options: { readonly kind?: TouchKind; readonly eventCursor?: string } = {}): number {
     const seq = ++this.seq;
-    const kind = options.kind === "baseline" ? 1 : 0;
+    const kind = TOUCH_KIND_CODES[options.kind ?? "external"];
     for (let i = 0; i < positions.length; i += 3) {
       this.touches.push(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!);
       const state = states?.[i / 3] ?? null;
@@ -222,6 +226,26 @@ export class MemoryJournal implements Journal {
 
   listParts(projectId: string): PartRecord[] {
     return [...this.parts.values()].filter((p) => p.projectId === projectId).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  noteSaved(session: string, savedThrough: number): void {
+    this.saves.noteSaved(session, savedThrough);
+  }
+
+  unsavedSlices(): UnsavedSlice[] {
+    return this.saves.unsavedSlices();
+  }
+
+  settleUnsaved(slices: readonly UnsavedSlice[], lost: ReadonlyMap<string, readonly number[]>): void {
+    this.saves.settleUnsaved(slices, lost);
+  }
+
+  savedState(operationId: string): SavedState {
+    return this.saves.savedState(operationId);
+  }
+
+  lostWrites(operationId: string): number[] {
+    return this.saves.lostWrites(operationId);
   }
 
   sizeBytes(): number {

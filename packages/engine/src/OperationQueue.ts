@@ -3,8 +3,9 @@ import { isHostCrash } from "./WorldAdapter.js";
 
 /**
  * Runs operations one at a time in the background, in submission order (one writer per world: no
- * hidden concurrency between our writes). Fail-stop: a host crash, or a journal that can no longer
- * persist, stops the queue for good; the next engine recovers the operation from the journal.
+ * hidden concurrency between our writes). Fail-stop: a journal that can no longer persist stops
+ * the queue for good (the next engine recovers the operation from the journal); a host crash
+ * stops it until the engine reconnected and recovered (`resume`).
  */
 export class OperationQueue {
   private readonly queue: string[] = [];
@@ -16,7 +17,13 @@ export class OperationQueue {
     private readonly deps: Omit<ApplierDeps, "cancelRequested">,
     private readonly onFinished: (operationId: string) => void,
     private readonly log: (line: string) => void,
+    private readonly onHostCrash: (error: Error) => void = () => {},
   ) {}
+
+  /** After a host crash was recovered from: the queue runs again (a journal failure stays fatal). */
+  resume(): void {
+    if (this.failure !== null && isHostCrash(this.failure)) this.failure = null;
+  }
 
   get stoppedBy(): Error | null {
     return this.failure;
@@ -56,6 +63,7 @@ export class OperationQueue {
         this.failure = error instanceof Error ? error : new Error(String(error));
         this.queue.length = 0;
         if (!isHostCrash(error)) this.log(`mcb engine stopped: ${this.failure.message}`);
+        else this.onHostCrash(this.failure);
       }
     }
   }

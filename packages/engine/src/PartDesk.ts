@@ -7,7 +7,6 @@ import type { PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits, ProjectAccess, RequestContext } from "./Project.js";
 import type { StandingIndex } from "./StandingIndex.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
-import { guardWorld } from "./WorldGuard.js";
 
 /** What the part requests need of the engine. */
 export interface PartDeskDeps {
@@ -20,7 +19,9 @@ export interface PartDeskDeps {
   scope(ctx: RequestContext): Result<ProjectAccess>;
   plan(planId: string): PreparedPlan;
   ownOperation(ctx: RequestContext, id: unknown): Result<OperationRecord>;
-  syncEvents(): Promise<void>;
+  syncEvents(): Promise<unknown>;
+  /** Runs a request that talks to the world (see `guardWorld`), telling the engine when its host is gone. */
+  guard<T>(run: () => Promise<Result<T>>): Promise<Result<T>>;
 }
 
 /** The engine's part requests: define, get, rename, delete, diff. Each validates its untrusted input. */
@@ -90,7 +91,7 @@ export class PartDesk {
    * (more positions than one preparation may inspect), busy (world unavailable).
    */
   async diff(ctx: RequestContext, input: { part_id?: string; operation_id?: string }): Promise<Result<PartDiffView>> {
-    return guardWorld(async () => {
+    return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
       if ((input?.part_id === undefined) === (input?.operation_id === undefined))

@@ -8,7 +8,6 @@ import type { EngineLimits, ProjectAccess, RequestContext } from "./Project.js";
 import { projectContext, type ProjectContextView } from "./ProjectContext.js";
 import { surfaceSample, type SurfaceInput, type SurfaceView } from "./Surface.js";
 import type { RegionRead, WorldAdapter } from "./WorldAdapter.js";
-import { guardWorld } from "./WorldGuard.js";
 
 /** What the read requests need of the engine. */
 export interface ReadDeskDeps {
@@ -19,7 +18,9 @@ export interface ReadDeskDeps {
   readonly catalog: MaterialCatalog;
   readonly feed: ChangeFeed;
   scope(ctx: RequestContext): Result<ProjectAccess>;
-  syncEvents(): Promise<void>;
+  syncEvents(): Promise<unknown>;
+  /** Runs a request that talks to the world (see `guardWorld`), telling the engine when its host is gone. */
+  guard<T>(run: () => Promise<Result<T>>): Promise<Result<T>>;
 }
 
 /** The engine's read requests: nothing here writes to the world. Each validates its untrusted input. */
@@ -27,7 +28,7 @@ export class ReadDesk {
   constructor(private readonly d: ReadDeskDeps) {}
 
   async projectContext(ctx: RequestContext): Promise<Result<ProjectContextView>> {
-    return guardWorld(async () => {
+    return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
       const world = await this.d.adapter.info();
@@ -36,7 +37,7 @@ export class ReadDesk {
   }
 
   async regionInspect(ctx: RequestContext, input: RegionInspectInput): Promise<Result<RegionInspectView>> {
-    return guardWorld(async () => {
+    return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
       return inspectRegion(this.d.adapter, await this.d.adapter.info(), scope.value.config.area, input, this.d.limits.maxInspectPositions, this.d.clock());
@@ -48,7 +49,7 @@ export class ReadDesk {
    * project scope, area, at most `maxInspectPositions`. For exports and scans by other tools.
    */
   async regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown; entityData?: boolean }): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
-    return guardWorld(async () => {
+    return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
       const r = await readRegion(this.d.adapter, scope.value.config.area, input?.min, input?.max, this.d.limits.maxInspectPositions);
@@ -66,7 +67,7 @@ export class ReadDesk {
 
   /** A heightmap sample: the top non-air block of each sampled column (see `surfaceSample`). */
   async regionSurface(ctx: RequestContext, input: SurfaceInput): Promise<Result<SurfaceView>> {
-    return guardWorld(async () => {
+    return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
       if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "region_surface needs an object"));
@@ -83,7 +84,7 @@ export class ReadDesk {
 
   /** Changes since a cursor inside a region; without a cursor, returns the current cursor. */
   async regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number }): Promise<Result<ChangePage>> {
-    return guardWorld(async () => {
+    return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
       const region = regionOf(input.min, input.max);

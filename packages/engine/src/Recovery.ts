@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
+import { type Box3, fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
+import { coverBoxes } from "./BoxCover.js";
 import type { Journal, OperationRecord } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
@@ -14,6 +15,13 @@ export interface RecoveryReview {
   readonly matchesBefore: number;
   readonly matchesAfter: number;
   readonly foreignStates: number;
+  /**
+   * Writes this operation confirmed that the world lost when its server stopped before saving them
+   * (reason lost_after_host_crash): their count and an exact cover of at most 16 boxes.
+   */
+  readonly lost: number;
+  readonly lostBoxes: readonly Box3[];
+  readonly lostBoxesTruncated: boolean;
   /** SHA-256 of the reviewed snapshot: pass it to recovery_abandon as expected_digest. */
   readonly currentDigest: string;
   readonly sampledAtMillis: number;
@@ -49,7 +57,13 @@ export async function reviewRecovery(
   op: OperationRecord,
   now: number,
 ): Promise<{ review: RecoveryReview; unconfirmedAfter: number; unfinished: { pos: number[]; states: string[]; ours: boolean[] } }> {
-  const { indices: idx, unfinished } = recoveryMask(journal, op.operationId);
+  const { indices: idx, unfinished: open0 } = recoveryMask(journal, op.operationId);
+  // Lost writes are uncertain as an unfinished slice is: the administrator's abandon takes them as they are.
+  const lost = journal.lostWrites(op.operationId);
+  const unfinished = new Set([...open0, ...lost]);
+  const lostPos = new Int32Array(lost.length * 3);
+  lost.forEach((i, k) => lostPos.set(plan.pos.subarray(i * 3, i * 3 + 3), k * 3));
+  const boxes = coverBoxes(lostPos);
   let unconfirmedAfter = 0;
   const mask = new Int32Array(idx.length * 3);
   idx.forEach((i, k) => mask.set(plan.pos.subarray(i * 3, i * 3 + 3), k * 3));
@@ -81,6 +95,9 @@ export async function reviewRecovery(
       matchesBefore,
       matchesAfter,
       foreignStates,
+      lost: lost.length,
+      lostBoxes: boxes.slice(0, 16),
+      lostBoxesTruncated: boxes.length > 16,
       currentDigest: hash.digest("hex"),
       sampledAtMillis: now,
     },
@@ -94,7 +111,7 @@ export async function reviewRecovery(
  * writes stay undoable (checked undo restores them where the world still holds them). The
  * unfinished slice's positions are uncertain: recorded as touches, so no earlier undo writes
  * there blindly, and the merge takes them as they are — a `baseline` where they hold the plan's
- * base or result, a person's edit where they hold something else. Refused (invalid_request,
+ * base or result, `accepted` (a person's edit, but no change event) where they hold something else. Refused (invalid_request,
  * stale_digest) when the reviewed blocks changed since the review that produced `expectedDigest`.
  */
 export async function abandonRecovery(
@@ -119,15 +136,16 @@ export async function abandonRecovery(
   const [basePos, baseStates] = pick(true);
   const [foreignPos, foreignStates] = pick(false);
   if (basePos.length > 0) journal.addTouches(basePos, baseStates, { kind: "baseline" });
-  if (foreignPos.length > 0) journal.addTouches(foreignPos, foreignStates);
+  if (foreignPos.length > 0) journal.addTouches(foreignPos, foreignStates, { kind: "accepted" });
+  const lostNote = review.lost > 0 ? `; the ${review.lost} blocks lost when the server stopped before saving them stay as the world has them (build again to restore them)` : "";
   const done: OperationRecord = {
     ...op,
     status: "failed",
-    counters: { ...op.counters, unconfirmed: unconfirmedAfter },
+    counters: { ...op.counters, unconfirmed: unconfirmedAfter, ...(review.lost > 0 ? { lost: review.lost } : {}) },
     updatedAt: now,
     error: {
       code: "abandoned",
-      message: `recovery abandoned by an administrator: ${review.matchesAfter} blocks match the plan, ${review.matchesBefore} the original, ${review.foreignStates} neither; world left as is. Undo restores the ${op.counters.written} confirmed writes; the ${unfinished.states.length} blocks of the unfinished slice stay as they are`,
+      message: `recovery abandoned by an administrator: ${review.matchesAfter} blocks match the plan, ${review.matchesBefore} the original, ${review.foreignStates} neither; world left as is. Undo restores the confirmed writes the world still holds; the ${unfinished.states.length - review.lost} blocks of the unfinished slice stay as they are${lostNote}`,
     },
   };
   journal.commit(done, null, null);

@@ -2,64 +2,13 @@ import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
-import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SliceRecord, SliceResult, TouchKind, TouchList } from "./Journal.js";
+import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SavedState, SliceRecord, SliceResult, TouchKind, TouchList, UnsavedSlice } from "./Journal.js";
+import { TOUCH_KIND_CODES } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { decodePreparedPlan, encodePreparedPlan } from "./PreparedPlan.js";
 import type { Box3 } from "@mcb/blocks";
-
-const SCHEMA_VERSION = 3;
-
-/** Tables added by schema 3: settings (event cursor, journal id, gap), the standing-write index. */
-const SCHEMA_3_TABLES = `
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
-CREATE TABLE IF NOT EXISTS index_entries (id INTEGER PRIMARY KEY, value TEXT NOT NULL) STRICT;
-CREATE TABLE IF NOT EXISTS index_sections (cx INTEGER NOT NULL, cy INTEGER NOT NULL, cz INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY (cx, cy, cz)) STRICT, WITHOUT ROWID;
-`;
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
-CREATE TABLE IF NOT EXISTS plans (plan_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, body BLOB NOT NULL) STRICT;
-CREATE TABLE IF NOT EXISTS operations (
-  op_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, idem_key TEXT NOT NULL, plan_id TEXT NOT NULL,
-  status TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL, kind TEXT, part_id TEXT,
-  UNIQUE (project_id, idem_key)) STRICT;
-CREATE INDEX IF NOT EXISTS operations_plan ON operations (plan_id);
-CREATE INDEX IF NOT EXISTS operations_recent ON operations (project_id, created_at);
-CREATE TABLE IF NOT EXISTS slices (
-  op_id TEXT NOT NULL, slice_no INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
-  intent BLOB NOT NULL, written BLOB, seq INTEGER NOT NULL,
-  min_x INTEGER NOT NULL, min_y INTEGER NOT NULL, min_z INTEGER NOT NULL,
-  max_x INTEGER NOT NULL, max_y INTEGER NOT NULL, max_z INTEGER NOT NULL,
-  digests TEXT, PRIMARY KEY (op_id, slice_no)) STRICT, WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS slices_seq ON slices (seq) WHERE written IS NOT NULL;
-CREATE TABLE IF NOT EXISTS touches (seq INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL, state TEXT, kind INTEGER NOT NULL DEFAULT 0) STRICT;
-CREATE INDEX IF NOT EXISTS touches_seq ON touches (seq);
-CREATE TABLE IF NOT EXISTS parts (
-  part_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL, mask BLOB NOT NULL) STRICT;
-${SCHEMA_3_TABLES}
-`;
-
-/**
- * Schema 1 → 2: touches remember the state they observed (old rows: null, uncertain); operations
- * get kind and part columns for filtered listing (old rows: kind from the record, no part).
- */
-const MIGRATE_1_TO_2 = `
-ALTER TABLE touches ADD COLUMN state TEXT;
-ALTER TABLE operations ADD COLUMN kind TEXT;
-ALTER TABLE operations ADD COLUMN part_id TEXT;
-UPDATE operations SET kind = json_extract(body, '$.kind');
-UPDATE meta SET value = 2 WHERE key = 'schema';
-`;
-
-/**
- * Schema 2 → 3: touches get a kind (old rows: external); settings, and the standing-write index,
- * empty (the engine folds the whole history into it on first use).
- */
-const MIGRATE_2_TO_3 = `
-ALTER TABLE touches ADD COLUMN kind INTEGER NOT NULL DEFAULT 0;
-${SCHEMA_3_TABLES}
-UPDATE meta SET value = 3 WHERE key = 'schema';
-`;
+import { MIGRATE_1_TO_2, MIGRATE_2_TO_3, MIGRATE_3_TO_4, SCHEMA, SCHEMA_VERSION } from "./SqliteSchema.js";
+import { SqliteSavedWrites } from "./SqliteSavedWrites.js";
 
 interface SliceRow {
   op_id: string;
@@ -110,6 +59,7 @@ export class SqliteJournal implements Journal {
   readonly file: string;
   private readonly s;
   private readonly id: string;
+  private readonly saves: SqliteSavedWrites;
 
   constructor(file: string) {
     this.file = file;
@@ -127,6 +77,10 @@ export class SqliteJournal implements Journal {
       this.db.transaction(() => this.db.exec(MIGRATE_2_TO_3)).immediate();
       version = 3;
     }
+    if (version === 3) {
+      this.db.transaction(() => this.db.exec(MIGRATE_3_TO_4)).immediate();
+      version = 4;
+    }
     if (version === undefined) {
       this.db.exec(SCHEMA);
       this.db.prepare("INSERT OR IGNORE INTO meta VALUES ('schema', ?), ('seq', 0)").run(SCHEMA_VERSION);
@@ -142,6 +96,7 @@ export class SqliteJournal implements Journal {
       id = db.prepare("SELECT value FROM settings WHERE key = 'journal_id'").pluck().get() as string;
     }
     this.id = id;
+    this.saves = new SqliteSavedWrites(db);
     this.s = {
       putPlan: db.prepare("INSERT INTO plans VALUES (?, ?, ?)"),
       getPlan: db.prepare("SELECT body FROM plans WHERE plan_id = ?").pluck(),
@@ -245,6 +200,7 @@ export class SqliteJournal implements Journal {
         const digests = result.entityDigests.length === 0 ? null : JSON.stringify(result.entityDigests);
         const r = this.s.confirm.run(Buffer.from(result.written), seq, digests, result.operationId, result.sliceNo);
         if (r.changes !== 1) throw new Error(`no open intent for slice ${result.sliceNo} of ${result.operationId}`);
+        this.saves.record(result, seq);
       }
       if (intent !== null) {
         const b = intent.bounds;
@@ -266,7 +222,7 @@ export class SqliteJournal implements Journal {
   }
 
   addTouches(positions: Int32Array, states?: readonly (string | null)[], options: { readonly kind?: TouchKind; readonly eventCursor?: string } = {}): number {
-    const kind = options.kind === "baseline" ? 1 : 0;
+    const kind = TOUCH_KIND_CODES[options.kind ?? "external"];
     return this.db.transaction((): number => {
       const seq = this.s.nextSeq.get() as number;
       for (let i = 0; i < positions.length; i += 3) this.s.touch.run(seq, positions[i]!, positions[i + 1]!, positions[i + 2]!, states?.[i / 3] ?? null, kind);
@@ -368,6 +324,26 @@ export class SqliteJournal implements Journal {
 
   listParts(projectId: string): PartRecord[] {
     return (this.s.listParts.all(projectId) as { body: string; mask: Buffer }[]).map((r) => toPart(r.body, r.mask));
+  }
+
+  noteSaved(session: string, savedThrough: number): void {
+    this.saves.noteSaved(session, savedThrough);
+  }
+
+  unsavedSlices(): UnsavedSlice[] {
+    return this.saves.unsavedSlices();
+  }
+
+  settleUnsaved(slices: readonly UnsavedSlice[], lost: ReadonlyMap<string, readonly number[]>): void {
+    this.saves.settleUnsaved(slices, lost);
+  }
+
+  savedState(operationId: string): SavedState {
+    return this.saves.savedState(operationId);
+  }
+
+  lostWrites(operationId: string): number[] {
+    return this.saves.lostWrites(operationId);
   }
 
   sizeBytes(): number {

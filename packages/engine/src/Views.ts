@@ -1,8 +1,8 @@
-import type { ConflictSample, OperationRecord } from "./Journal.js";
+import type { ConflictSample, OperationRecord, SavedState } from "./Journal.js";
 import type { ManualEditsView } from "./ManualEdits.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { boundsOf, type Box3, boxJson, type Vec3 } from "@mcb/blocks";
-import type { OperationStatus } from "./OperationStatus.js";
+import { hasEnded, type OperationStatus } from "./OperationStatus.js";
 
 /** Wire shapes (snake_case, as in docs/PROTOCOL.md) of engine responses. */
 
@@ -32,7 +32,14 @@ export interface OperationStatusView {
     readonly slices_total: number;
     /** Abandoned recovery: unfinished-slice positions found at the desired state (not confirmed). */
     readonly unconfirmed: number;
+    /** Confirmed writes the world lost when its server stopped before saving them (docs/DESIGN.md "Saved writes"). */
+    readonly lost: number;
   };
+  /**
+   * Whether every write of the operation is in the world's files: true, false (not yet, or some
+   * were lost: see `status` and `error`), or null when the world does not say (no saved_writes).
+   */
+  readonly saved: boolean | null;
   /** Bounded sample; `counters.conflicts` is the exact count. */
   readonly conflicts: readonly ConflictView[];
   readonly error: { readonly code: string; readonly message: string } | null;
@@ -47,7 +54,7 @@ export function conflictView(c: ConflictSample): ConflictView {
   return { pos: c.pos, kind: c.kind, expected: c.expected, actual: c.actual, data_changed: c.dataChanged, changed_since_prepare: c.changedSincePrepare === true };
 }
 
-export function operationView(op: OperationRecord, cancelRequested: boolean): OperationStatusView {
+export function operationView(op: OperationRecord, cancelRequested: boolean, saved: SavedState, lost: number): OperationStatusView {
   const c = op.counters;
   return {
     operation_id: op.operationId,
@@ -55,7 +62,8 @@ export function operationView(op: OperationRecord, cancelRequested: boolean): Op
     kind: op.kind,
     undo_of: op.undoOf,
     status: op.status,
-    counters: { total: c.total, written: c.written, skipped: c.skipped, conflicts: c.conflicts, slices_done: c.slicesDone, slices_total: c.slicesTotal, unconfirmed: c.unconfirmed ?? 0 },
+    counters: { total: c.total, written: c.written, skipped: c.skipped, conflicts: c.conflicts, slices_done: c.slicesDone, slices_total: c.slicesTotal, unconfirmed: c.unconfirmed ?? 0, lost },
+    saved: saved === null ? (c.written === 0 && hasEnded(op.status) ? true : null) : saved === "saved",
     conflicts: op.conflictSample.map(conflictView),
     error: op.error,
     undoable: op.undoable && op.undoneBy === null,

@@ -30,10 +30,28 @@ export interface WorldAdapter {
    * position index as in `read`, for exports. Same bounds as `read`.
    */
   readBlockEntities?(box: Box3): Promise<ReadonlyMap<number, Uint8Array>>;
+  /**
+   * Optional (capability "saved_writes"): saves every block written so far to the world's files
+   * and resolves when they are written, with the marks after it.
+   */
+  flush?(): Promise<SavedMarks>;
+}
+
+/**
+ * Which writes a world has saved to its files (capability "saved_writes"). Every compare-and-set
+ * that wrote gets the next number of the host session; `savedThrough` covers every write numbered
+ * up to it. A host restart starts a new session: numbers of the old one that were not covered may
+ * be lost, and the engine checks them against the world (docs/DESIGN.md "Saved writes").
+ */
+export interface SavedMarks {
+  readonly session: string;
+  /** In `info` and `flush`: the newest number; in a `compareAndSet` result: this slice's (0: it wrote nothing). */
+  readonly writeSeq: number;
+  readonly savedThrough: number;
 }
 
 /** Optional abilities, advertised rather than stubbed. */
-export type AdapterCapability = "events" | "block_entities" | "block_entity_data" | "persistence" | "fault_injection";
+export type AdapterCapability = "events" | "block_entities" | "block_entity_data" | "persistence" | "saved_writes" | "fault_injection";
 
 export interface WorldInfo {
   readonly worldId: string;
@@ -44,6 +62,8 @@ export interface WorldInfo {
   readonly minY: number;
   readonly maxY: number;
   readonly capabilities: readonly AdapterCapability[];
+  /** With "saved_writes": the host session and its marks now. */
+  readonly saved?: SavedMarks;
 }
 
 /** Largest box (in positions) one `read` call accepts. */
@@ -109,6 +129,8 @@ export interface CasResult {
   readonly mismatches: readonly CasMismatch[];
   /** Digest of the block entity now at a written position, by write index (new or preserved data). */
   readonly entityDigests: ReadonlyMap<number, string>;
+  /** With "saved_writes": this slice's write number and the session's saved mark. */
+  readonly saved?: SavedMarks;
 }
 
 export interface WorldEvent {

@@ -16,6 +16,7 @@ export {
   type CasWrite,
   type EventPage,
   type RegionRead,
+  type SavedMarks,
   type WorldAdapter,
   type WorldEvent,
   type WorldInfo,

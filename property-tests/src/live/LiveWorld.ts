@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PortWorld } from "@mcb/adapter-paper";
 import { type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
-import { Engine, SqliteJournal, type CasResult, type CasSlice, type EngineLimits, type RequestContext, type WorldAdapter } from "@mcb/engine";
+import { Engine, SqliteJournal, type CasResult, type CasSlice, type EngineLimits, type RequestContext, type SavedMarks, type WorldAdapter } from "@mcb/engine";
 import type { MinestomHost } from "./MinestomHost.js";
 
 /**
@@ -13,7 +13,10 @@ import type { MinestomHost } from "./MinestomHost.js";
 export class HookedAdapter implements WorldAdapter {
   beforeCompareAndSet: ((call: number) => Promise<void>) | null = null;
   calls = 0;
-  constructor(readonly inner: WorldAdapter) {}
+  readonly flush?: () => Promise<SavedMarks>;
+  constructor(readonly inner: WorldAdapter) {
+    if (inner.flush !== undefined) this.flush = () => inner.flush!();
+  }
   info() {
     return this.inner.info();
   }
@@ -73,6 +76,7 @@ export class LiveEngine {
   /** A new bridge process against a (possibly restarted) host: new adapter, the journal reopened from its file. */
   async reopen(host: MinestomHost): Promise<void> {
     await this.engine.settle().catch(() => undefined);
+    this.engine.close();
     this.journal.close();
     await this.port.close();
     this.port = await PortWorld.connect({ url: host.url, token: host.token });
@@ -83,6 +87,7 @@ export class LiveEngine {
 
   async close(): Promise<void> {
     await this.engine.settle().catch(() => undefined);
+    this.engine.close();
     this.journal.close();
     await this.port.close();
     rmSync(this.dir, { recursive: true, force: true });

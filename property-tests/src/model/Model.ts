@@ -120,8 +120,9 @@ export function mergeAt(m: Model, key: string, g1: string): "unchanged" | "write
   return g0 !== undefined && g1 === g0 ? "kept" : "conflict";
 }
 
-export function remember(m: Model, key: string, state: string | null): void {
-  m.history.push({ key, state, at: ++m.clock });
+/** `person`: the block counts as a person's from now on (an edit, or an administrator's acceptance of a foreign block). */
+export function remember(m: Model, key: string, state: string | null, person = false): void {
+  m.history.push({ key, state, at: ++m.clock, ...(person ? { person: true } : {}) });
 }
 
 /**

@@ -26,8 +26,9 @@ export class RecoverCommand implements fc.AsyncCommand<Model, Harness> {
     for (const w of op.unfinished) {
       const now = m.world.get(w.key)!;
       m.owner.set(w.key, null);
-      remember(m, w.key, now);
-      if (now === w.before || now === w.after) {
+      const accepted = now !== w.before && now !== w.after; // a foreign block, taken as a person's
+      remember(m, w.key, now, accepted);
+      if (!accepted) {
         m.g0.set(w.key, now);
         m.touched.delete(w.key);
       } else m.touched.add(w.key);

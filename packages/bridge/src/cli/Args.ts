@@ -33,6 +33,7 @@ export const OPTIONS = {
   part: { type: "string" },
   "retry-conflicts": { type: "boolean" },
   "sponge-version": { type: "string" },
+  "no-wait-saved": { type: "boolean" },
 } as const;
 
 export type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;

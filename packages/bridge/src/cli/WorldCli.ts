@@ -27,10 +27,11 @@ export function rateLimits(c: Invocation): { maxBlocksPerSecond?: number } | nul
 
 export const buildCommand: Command = {
   name: "build",
-  usage: `  mcb build <recipe.json> [--on-manual-edit keep] [--replace x,y,z]... [--max-rate N]
-                                     prepare, apply and wait; blocks a person changed by hand are
-                                     kept where the design there is unchanged, else the build is
-                                     refused naming them (keep them, or replace named ones)`,
+  usage: `  mcb build <recipe.json> [--on-manual-edit keep] [--replace x,y,z]... [--max-rate N] [--no-wait-saved]
+                                     prepare, apply and wait (on a server, also until it saved the
+                                     blocks to disk); blocks a person changed by hand are kept
+                                     where the design there is unchanged, else the build is refused
+                                     naming them (keep them, or replace named ones)`,
   async run(c) {
     if (c.args.length !== 1) return c.usage(c.args.length === 0 ? "missing the recipe file" : `expected one recipe file, got ${c.args.length} arguments`);
     const resolution = resolutionOf(c.values);
@@ -39,8 +40,8 @@ export const buildCommand: Command = {
     if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
     return c.withWorkspace(
       async (w) => {
-        const r = await buildRecipeFile(w, c.args[0]!, resolution.value);
-        const code = c.emit(r, (v) => [`plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`, ...formatManualEdits(v.plan), operationText(v.operation)].join("\n"));
+        const r = await buildRecipeFile(w, c.args[0]!, resolution.value, { waitSaved: c.values["no-wait-saved"] !== true });
+        const code = c.emit(r, (v) => [`plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`, ...formatManualEdits(v.plan), operationText(v.operation, v.savedMs ?? null)].join("\n"));
         return r.ok ? operationExit(r.value.operation) : code;
       },
       { create: true, writes: true, limits },
@@ -50,16 +51,16 @@ export const buildCommand: Command = {
 
 export const undoCommand: Command = {
   name: "undo",
-  usage: "  mcb undo <operation_id> [--max-rate N]   checked undo of one operation (never over a person's edit)",
+  usage: "  mcb undo <operation_id> [--max-rate N] [--no-wait-saved]   checked undo of one operation (never over a person's edit)",
   async run(c) {
     if (c.args.length !== 1) return c.usage(c.args.length === 0 ? "missing the operation id" : `expected one operation id, got ${c.args.length} arguments`);
     const limits = rateLimits(c);
     if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
     return c.withWorkspace(
       async (w) => {
-        const r = await undoOperation(w, c.args[0]!);
+        const r = await undoOperation(w, c.args[0]!, { waitSaved: c.values["no-wait-saved"] !== true });
         const code = c.emit(r, (v) =>
-          `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)${v.uncertain > 0 ? `, ${v.uncertain} of an unfinished slice left as they are (uncertain)` : ""}\n${operationText(v.operation)}`,
+          `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)${v.uncertain > 0 ? `, ${v.uncertain} of an unfinished slice left as they are (uncertain)` : ""}\n${operationText(v.operation, v.savedMs ?? null)}`,
         );
         return r.ok ? operationExit(r.value.operation) : code;
       },

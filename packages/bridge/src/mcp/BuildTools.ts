@@ -1,6 +1,6 @@
 import { RecipeSchema } from "@mcb/recipe";
 import { z } from "zod";
-import { waitForOperation } from "../workspace/OperationWait.js";
+import { waitForOperation, waitSaved } from "../workspace/OperationWait.js";
 import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { ConflictOutput, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
@@ -48,11 +48,15 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
         plan_hash: z.string().max(64).describe("plan_hash from the same answer"),
         idempotency_key: z.string().min(1).max(128).describe("1–128 printable characters, no spaces; the same for retries of this one apply"),
         wait_ms: z.number().int().min(0).max(10_000).optional().describe("wait up to this long for the operation to end (default 2000)"),
+        wait_saved: z.boolean().optional().describe("once it ended, also wait until the server saved its blocks to disk (saved: true); a server crash can then no longer lose them"),
       },
       outputSchema: OperationOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ wait_ms, ...input }) => toolResult(await waitForOperation(m.engine, m.ctx, await m.engine.buildApply(m.ctx, input), wait_ms ?? 2000)),
+    async ({ wait_ms, wait_saved, ...input }) => {
+      const done = await waitForOperation(m.engine, m.ctx, await m.engine.buildApply(m.ctx, input), wait_ms ?? 2000);
+      return toolResult(wait_saved === true ? (await waitSaved(m.engine, m.ctx, done)).status : done);
+    },
   );
 
   tools.register(

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { jsonShapeError, mcbError, schemaError, type Result } from "@mcb/blocks";
 import { z } from "zod";
-import { errorResult } from "./ToolResult.js";
+import { errorResult, thrownError } from "./ToolResult.js";
 
 export interface ToolConfig<S extends z.ZodRawShape> {
   readonly title: string;
@@ -86,7 +86,12 @@ export class ToolTable {
       }
       const allowed = this.gate();
       if (!allowed.ok) return errorResult(allowed.error);
-      const result = await tool.handler(args.data as never);
+      let result: CallToolResult;
+      try {
+        result = await tool.handler(args.data as never);
+      } catch (e) {
+        return errorResult(thrownError(e)); // a world refusal or a crash is a structured error, never -32603
+      }
       if (!result.isError) {
         const out = tool.output.safeParse(result.structuredContent);
         if (!out.success) throw new McpError(ErrorCode.InternalError, `${request.params.name} produced a result outside its output schema`);

@@ -1,5 +1,5 @@
-import type { Result } from "@mcb/blocks";
-import { isSettled, type Engine, type OperationStatusView, type RequestContext } from "@mcb/engine";
+import { ok, type Result } from "@mcb/blocks";
+import { hasEnded, isSettled, type Engine, type OperationStatusView, type RequestContext } from "@mcb/engine";
 
 
 /**
@@ -14,4 +14,17 @@ export async function waitForOperation(engine: Engine, ctx: RequestContext, r: R
     cur = await engine.operationStatus(ctx, { operation_id: cur.value.operation_id });
   }
   return cur;
+}
+
+/**
+ * After an operation ended: asks the world to save what it wrote (docs/DESIGN.md "Saved writes")
+ * and returns its status again (`saved: true`), with the time the save took. A world that does
+ * not number its writes (`no_saved_writes`), or an operation still running, is returned as it is.
+ */
+export async function waitSaved(engine: Engine, ctx: RequestContext, r: Result<OperationStatusView>): Promise<{ status: Result<OperationStatusView>; savedMs: number | null }> {
+  if (!r.ok || !hasEnded(r.value.status) || r.value.saved !== false) return { status: r, savedMs: null };
+  const flushed = await engine.flush(ctx);
+  if (!flushed.ok) return { status: flushed.error.details?.reason === "no_saved_writes" ? r : flushed, savedMs: null };
+  const again = await engine.operationStatus(ctx, { operation_id: r.value.operation_id });
+  return { status: again.ok ? again : ok(r.value), savedMs: flushed.value.ms };
 }

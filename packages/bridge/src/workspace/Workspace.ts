@@ -185,6 +185,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
         opened.interrupt.dispose();
         await inbox?.stop();
         await engine.settle();
+        engine.close();
         journal.close();
         await world.close();
       } finally {

@@ -33,8 +33,18 @@ public final class Port {
   private final TickStats stats;
   private final PortConfig config;
   private final CompareAndSet cas;
+  private final SaveLedger ledger;
+  /** Null: the host does not report saved writes (no {@code saved_writes} capability, no {@code flush}). */
+  private final Persistence persistence;
 
   public Port(WorldAccess world, TickScheduler scheduler, EventLog events, ChatQueue chat, ChatSink sink, TickStats stats, PortConfig config) {
+    this(world, scheduler, events, chat, sink, stats, config, new SaveLedger(), null);
+  }
+
+  public Port(WorldAccess world, TickScheduler scheduler, EventLog events, ChatQueue chat, ChatSink sink, TickStats stats, PortConfig config,
+      SaveLedger ledger, Persistence persistence) {
+    this.ledger = ledger;
+    this.persistence = persistence;
     this.world = world;
     this.scheduler = scheduler;
     this.events = events;
@@ -55,12 +65,13 @@ public final class Port {
       case "chat_poll" -> chatPoll(params);
       case "chat_reply" -> chatReply(params);
       case "stats" -> stats(params);
+      case "flush" -> flush(params);
       case "test_edit" -> {
         if (!config.testHooks()) throw new PortError(PortError.Code.NOT_FOUND, "unknown method " + Json.shorten(method));
         yield testEdit(params);
       }
       default -> throw new PortError(PortError.Code.NOT_FOUND, "unknown method " + Json.shorten(method),
-          Map.of("allowed", List.of("info", "read", "read_block_entities", "cas", "events", "chat_poll", "chat_reply", "stats")));
+          Map.of("allowed", List.of("info", "read", "read_block_entities", "cas", "events", "chat_poll", "chat_reply", "stats", "flush")));
     };
   }
 
@@ -85,7 +96,42 @@ public final class Port {
     limits.addProperty("max_body", config.maxBodyBytes());
     limits.addProperty("tick_budget_ms", config.budgetNanos() / 1e6);
     o.add("limits", limits);
+    addSaved(o);
     return o;
+  }
+
+  /** The host session and, with the saved_writes capability, the write and saved marks. */
+  private void addSaved(JsonObject o) {
+    o.addProperty("session", ledger.session());
+    if (persistence == null) return;
+    o.addProperty("write_seq", ledger.writeSeq());
+    o.addProperty("saved_through", ledger.savedThrough());
+  }
+
+  /**
+   * Saves every chunk the port wrote and answers when they are written: afterwards
+   * {@code saved_through} covers every write made before the call.
+   */
+  private JsonObject flush(JsonObject p) {
+    Json.onlyKeys(p, "", Set.of());
+    if (persistence == null)
+      throw new PortError(PortError.Code.NOT_FOUND, "this host does not report saved writes (no saved_writes capability)", Map.of("reason", "no_saved_writes"));
+    long t0 = System.nanoTime();
+    int chunks = onGameThread(() -> saveNow());
+    JsonObject o = new JsonObject();
+    addSaved(o);
+    o.addProperty("chunks", chunks);
+    o.addProperty("ms", (System.nanoTime() - t0) / 1e6);
+    return o;
+  }
+
+  /** On the game thread: saves what the port wrote, moving the saved mark. Used by flush and the host's autosave. */
+  public int saveNow() {
+    if (persistence == null) return 0;
+    long upTo = ledger.beginSave();
+    int chunks = persistence.saveWritten();
+    ledger.saved(upTo);
+    return chunks;
   }
 
   static RegionRead.Box box(JsonObject p, String key) {
@@ -139,17 +185,23 @@ public final class Port {
 
   private JsonObject cas(JsonObject p) {
     CasRequest req = CasCodec.decode(p);
+    long[] seq = {0};
     CasResult r = onGameThread(() -> {
       CasCodec.validateStates(world, req); // before any write: a bad state refuses the whole slice
       try {
         CasResult res = cas.run(world, req);
         stats.slice(res.written());
+        // Numbered in the job, so no save can fall between the writes and their number.
+        seq[0] = res.written() > 0 ? ledger.recordWrite() : 0;
         return res;
       } finally {
         world.endOfJob();
       }
     });
-    return CasCodec.encode(r);
+    JsonObject o = CasCodec.encode(r);
+    addSaved(o);
+    if (persistence != null) o.addProperty("write_seq", seq[0]); // this slice's number (0: it wrote nothing)
+    return o;
   }
 
   private JsonObject events(JsonObject p) {
@@ -229,6 +281,7 @@ public final class Port {
     o.addProperty("slices", s.slices());
     o.addProperty("blocks_written", s.blocksWritten());
     o.addProperty("budget_ms", scheduler.budgetNanos() / 1e6);
+    addSaved(o);
     return o;
   }
 
@@ -272,6 +325,6 @@ public final class Port {
     Throwable c = e instanceof ExecutionException ? e.getCause() : e;
     if (c instanceof PortError pe) return pe;
     if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-    return new PortError(PortError.Code.FAILED, "the host failed while running the request: " + Json.shorten(String.valueOf(c)), Map.of("reason", "host_error"));
+    return new PortError(PortError.Code.FAILED, "the host failed while running the request: " + Json.shorten(String.valueOf(c)), Map.of("reason", "host_error"), c);
   }
 }

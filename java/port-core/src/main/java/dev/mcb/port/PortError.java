@@ -18,6 +18,10 @@ public final class PortError extends RuntimeException {
     METHOD_NOT_ALLOWED("invalid_request", false, 405),
     /** A body without a Content-Length (chunked encoding is not accepted). */
     LENGTH_REQUIRED("invalid_request", false, 411),
+    /** A request line over 8 KiB. */
+    URI_TOO_LONG("invalid_request", false, 414),
+    /** A header line over 8 KiB, or more than 64 headers. */
+    HEADERS_TOO_LARGE("invalid_request", false, 431),
     NOT_FOUND("not_found", false, 404),
     PERMISSION_DENIED("permission_denied", false, 401),
     UNSUPPORTED_BLOCK("unsupported_block", false, 400),
@@ -49,7 +53,12 @@ public final class PortError extends RuntimeException {
   private final Map<String, Object> details;
 
   public PortError(Code code, String message, Map<String, Object> details) {
-    super(message, null, false, false);
+    this(code, message, details, null);
+  }
+
+  /** With the exception that caused it (a host failure), kept for the log, never sent. */
+  public PortError(Code code, String message, Map<String, Object> details, Throwable cause) {
+    super(message, cause, false, false);
     this.code = code;
     this.details = details == null ? Map.of() : Map.copyOf(details);
   }

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Loopback HTTP for the port protocol: {@code GET /health} (no secrets), {@code POST /v1/<method>}
@@ -19,6 +21,7 @@ import java.util.Map;
  * nothing a refused request carried reaches the world. Tokens are never echoed.
  */
 public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
+  private static final Logger LOG = PortLog.get(PortServer.class);
   private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
   private final Port port;
   private final byte[] tokenHash;
@@ -45,12 +48,23 @@ public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
   }
 
   @Override
-  public LoopbackHttp.Response precheck(String method, String path, Map<String, String> headers, long contentLength) {
-    if (path.equals("/health")) return method.equals("GET") ? null : refuse(new PortError(PortError.Code.METHOD_NOT_ALLOWED, "use GET /health"));
-    if (!path.startsWith("/v1/")) return refuse(new PortError(PortError.Code.NOT_FOUND, "no such route (use /health or POST /v1/<method>)"));
-    if (!method.equals("POST")) return refuse(new PortError(PortError.Code.METHOD_NOT_ALLOWED, "methods are called with POST"));
-    if (!authorized(headers.get("authorization"))) return refuse(new PortError(PortError.Code.PERMISSION_DENIED, "missing or wrong bearer token"));
-    return null;
+  public LoopbackHttp.Admission precheck(String method, String path, Map<String, String> headers, long contentLength) {
+    if (path.equals("/health")) return method.equals("GET") ? new LoopbackHttp.Admission(null, false) : refused(new PortError(PortError.Code.METHOD_NOT_ALLOWED, "use GET /health"));
+    if (!path.startsWith("/v1/")) return refused(new PortError(PortError.Code.NOT_FOUND, "no such route (use /health or POST /v1/<method>)"));
+    if (!method.equals("POST")) return refused(new PortError(PortError.Code.METHOD_NOT_ALLOWED, "methods are called with POST"));
+    if (!authorized(headers.get("authorization"))) return refused(new PortError(PortError.Code.PERMISSION_DENIED, "missing or wrong bearer token"));
+    return new LoopbackHttp.Admission(null, true);
+  }
+
+  private static LoopbackHttp.Admission refused(PortError e) {
+    LOG.info(() -> "refused a request before its body: " + e.code() + " (" + e.httpStatus() + ") " + e.getMessage());
+    return LoopbackHttp.Admission.refuse(refuse(e));
+  }
+
+  @Override
+  public LoopbackHttp.Response overloaded(String message, long retryAfterMs) {
+    LOG.warning(() -> "refused a connection: " + message);
+    return refuse(new PortError(PortError.Code.BUSY, message, Map.of("reason", "too_many_connections", "retry_after_ms", retryAfterMs)));
   }
 
   @Override
@@ -63,13 +77,22 @@ public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
         o.addProperty("software", "mcb-port");
         return new LoopbackHttp.Response(200, bytes(ok(o)), false);
       }
+      String method = r.path().substring(4);
       String body = new String(r.body(), StandardCharsets.UTF_8);
-      JsonObject params = body.isBlank() ? new JsonObject() : Json.parseObject(body);
-      return new LoopbackHttp.Response(200, bytes(ok(port.call(r.path().substring(4), params))), false);
-    } catch (PortError e) {
-      return new LoopbackHttp.Response(e.httpStatus(), bytes(error(e)), false);
-    } catch (RuntimeException | StackOverflowError e) { // never lets a bad request take down the port
-      return new LoopbackHttp.Response(500, bytes(error(new PortError(PortError.Code.FAILED, "the port failed on this request: " + Json.shorten(e.getClass().getSimpleName()), Map.of("reason", "port_error")))), false);
+      try {
+        JsonObject params = body.isBlank() ? new JsonObject() : Json.parseObject(body);
+        return new LoopbackHttp.Response(200, bytes(ok(port.call(method, params))), false);
+      } catch (PortError e) {
+        if (e.kind() == PortError.Code.FAILED) LOG.log(Level.SEVERE, "the host failed on " + Json.shorten(method) + ": " + e.getMessage(), e.getCause());
+        else LOG.info(() -> "refused " + Json.shorten(method) + ": " + e.code() + " (" + e.httpStatus() + ") " + Json.shorten(e.getMessage()));
+        return new LoopbackHttp.Response(e.httpStatus(), bytes(error(e)), false);
+      } catch (RuntimeException | StackOverflowError e) { // never lets a bad request take down the port
+        LOG.log(Level.SEVERE, "the port failed on " + Json.shorten(method), e);
+        return new LoopbackHttp.Response(500, bytes(error(new PortError(PortError.Code.FAILED, "the port failed on this request: " + Json.shorten(e.getClass().getSimpleName()), Map.of("reason", "port_error")))), false);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, "the port failed on a request", e);
+      return new LoopbackHttp.Response(500, bytes(error(new PortError(PortError.Code.FAILED, "the port failed on this request", Map.of("reason", "port_error")))), false);
     }
   }
 
@@ -78,9 +101,11 @@ public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
     PortError.Code code = switch (status) {
       case 411 -> PortError.Code.LENGTH_REQUIRED;
       case 413 -> PortError.Code.BUDGET_EXCEEDED;
-      case 503 -> PortError.Code.BUSY;
+      case 414 -> PortError.Code.URI_TOO_LONG;
+      case 431 -> PortError.Code.HEADERS_TOO_LARGE;
       default -> PortError.Code.INVALID_REQUEST;
     };
+    LOG.info(() -> "refused a malformed request: " + code.wire() + " (" + status + ") " + message);
     return refuse(new PortError(code, message));
   }
 

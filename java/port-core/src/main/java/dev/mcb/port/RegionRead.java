@@ -16,8 +16,20 @@ public record RegionRead(List<String> palette, int[] indices, Map<Integer, Strin
   public static final String VOID_AIR = "minecraft:void_air";
 
   public record Box(int minX, int minY, int minZ, int maxX, int maxY, int maxZ) {
+    /**
+     * Positions in the box, in 64-bit arithmetic: every side is at most 2^32 (int coordinates), so
+     * the product of the three sides can overflow a long too; it saturates at Long.MAX_VALUE.
+     */
     public long volume() {
-      return (long) (maxX - minX + 1) * (maxY - minY + 1) * (maxZ - minZ + 1);
+      long sx = (long) maxX - minX + 1, sy = (long) maxY - minY + 1, sz = (long) maxZ - minZ + 1;
+      if (sx <= 0 || sy <= 0 || sz <= 0) return 0;
+      long xy;
+      try {
+        xy = Math.multiplyExact(sx, sy);
+        return Math.multiplyExact(xy, sz);
+      } catch (ArithmeticException e) {
+        return Long.MAX_VALUE;
+      }
     }
   }
 

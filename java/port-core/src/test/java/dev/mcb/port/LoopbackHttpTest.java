@@ -67,12 +67,50 @@ class LoopbackHttpTest {
     assertTrue(raw("POST /v1/info HTTP/1.1\r\nAuthorization: Bearer " + TOKEN + "\r\nContent-Length: -5\r\n\r\n").startsWith("HTTP/1.1 400"));
     assertTrue(raw("POST /v1/info HTTP/1.1\r\nAuthorization: Bearer " + TOKEN + "\r\nContent-Length: 999999999\r\n\r\n").startsWith("HTTP/1.1 413"));
     assertTrue(raw("POST /v1/info HTTP/1.1\r\nno colon here\r\n\r\n").startsWith("HTTP/1.1 400"));
-    // A line past 8 KiB ends the connection without an answer.
-    assertEquals("", raw("GET /" + "a".repeat(9000) + " HTTP/1.1\r\n\r\n"));
+    // A request line past 8 KiB is 414, a header line past 8 KiB or a 65th header 431: answered, then closed.
+    assertTrue(raw("GET /" + "a".repeat(9000) + " HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 414"));
+    String big = raw("POST /v1/info HTTP/1.1\r\nAuthorization: Bearer " + TOKEN + "\r\nX-Big: " + "a".repeat(9 * 1024) + "\r\n\r\n");
+    assertTrue(big.startsWith("HTTP/1.1 431") && big.contains("invalid_request") && big.contains("Connection: close"), big);
+    assertTrue(raw("GET /health HTTP/1.1\r\n" + "X-H: 1\r\n".repeat(65) + "\r\n").startsWith("HTTP/1.1 431"));
     // An unauthenticated body is never read: the answer comes at once and the connection closes.
     String r = raw("POST /v1/cas HTTP/1.1\r\nContent-Length: 100\r\n\r\n");
     assertTrue(r.startsWith("HTTP/1.1 401") && r.contains("Connection: close") && r.contains("permission_denied"), r);
     assertEquals(0, world.sets);
+  }
+
+  @Test
+  void idleConnectionsWithoutTheTokenNeverLockOutAClientWithIt() throws Exception {
+    java.util.List<Socket> idle = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < 40; i++) idle.add(new Socket("127.0.0.1", server.port()));
+      Thread.sleep(LoopbackHttp.EVICT_AFTER_MS + 100);
+      // At once, on the first try: an idle connection without the token makes room.
+      String r = raw("POST /v1/info HTTP/1.1\r\nAuthorization: Bearer " + TOKEN + "\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+      assertTrue(r.startsWith("HTTP/1.1 200"), r);
+    } finally {
+      for (Socket s : idle) s.close();
+    }
+  }
+
+  @Test
+  void overTheCapAFreshConnectionGetsAStructured503WithRetryAfter() throws Exception {
+    java.util.List<Socket> idle = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < LoopbackHttp.MAX_UNAUTHENTICATED; i++) idle.add(new Socket("127.0.0.1", server.port()));
+      Thread.sleep(50); // all accepted, none old enough to evict
+      String r = raw("GET /health HTTP/1.1\r\n\r\n");
+      assertTrue(r.startsWith("HTTP/1.1 503") && r.contains("\"reason\":\"too_many_connections\"") && r.contains("\"retry_after_ms\":" + LoopbackHttp.EVICT_AFTER_MS), r);
+    } finally {
+      for (Socket s : idle) s.close();
+    }
+  }
+
+  @Test
+  void aConnectionWithoutTheTokenThatSendsNothingIsClosedAfterTheHeaderTimeout() throws Exception {
+    try (Socket s = new Socket("127.0.0.1", server.port())) {
+      s.setSoTimeout(LoopbackHttp.HEADER_TIMEOUT_MS * 3);
+      assertEquals(-1, s.getInputStream().read()); // closed by the port, not by our timeout
+    }
   }
 
   @Test

@@ -4,15 +4,26 @@ import dev.mcb.port.ChatQueue;
 import dev.mcb.port.EventLog;
 import dev.mcb.port.Port;
 import dev.mcb.port.PortConfig;
+import dev.mcb.port.PortError;
+import dev.mcb.port.PortLog;
 import dev.mcb.port.PortServer;
 import dev.mcb.port.PortToken;
+import dev.mcb.port.SaveLedger;
 import dev.mcb.port.TickScheduler;
 import dev.mcb.port.TickStats;
 import dev.mcb.port.WorldFacts;
 import dev.mcb.port.WorldIdentity;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import net.minestom.server.Auth;
 import net.minestom.server.MinecraftServer;
 import net.minestom.server.instance.Chunk;
@@ -24,27 +35,72 @@ import net.minestom.server.world.DimensionType;
 
 /**
  * A runnable Minecraft 26.1.2 server (Minestom, offline mode, a flat Anvil world) hosting the
- * world port. Prints one line {@code mcb-port ready ...} on stdout when both listeners are up.
+ * world port. Prints one line {@code mcb-port ready ...} on stdout when both listeners are up; logs
+ * one line per event on stderr. Every option is checked before a file is created: a bad option or
+ * token exits 2, a port in use or a world another server holds exits 1, each with one message.
  */
 public final class Main {
+  private static final Logger LOG = PortLog.get(Main.class);
+
   private Main() {}
 
-  public static void main(String[] args) throws Exception {
+  /** A start that cannot go on: the message, and the exit status. */
+  private static final class Refusal extends Exception {
+    private static final long serialVersionUID = 1L;
+    final int status;
+
+    Refusal(int status, String message) {
+      super(message, null, false, false);
+      this.status = status;
+    }
+  }
+
+  public static void main(String[] args) {
     HostOptions o;
     try {
       o = HostOptions.parse(args);
     } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.err.print(HostOptions.USAGE);
+      System.err.println("mcb-port: " + e.getMessage());
       System.exit(2);
       return;
     }
+    if (o.help()) {
+      System.out.print(HostOptions.USAGE);
+      return;
+    }
+    PortLog.configure(PortLog.level(o.logLevel()));
+    try {
+      start(o);
+    } catch (Refusal r) {
+      LOG.severe(r.getMessage()); // one line on stderr
+      System.exit(r.status);
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.SEVERE, "the host could not start: " + e.getMessage(), e);
+      System.exit(1);
+    }
+  }
+
+  private static void start(HostOptions o) throws Refusal, IOException {
+    // Checks that create nothing come first: the token's length, then both ports.
+    String token = givenToken(o);
+    requireFree(InetAddress.getLoopbackAddress(), o.httpPort(), "--http-port");
+    requireFree(InetAddress.getByName(o.gameHost()), o.gamePort(), "--game-port");
+    try {
+      SessionLock.acquire(o.worldDir());
+    } catch (IllegalStateException e) {
+      throw new Refusal(1, e.getMessage());
+    }
     WorldIdentity identity = WorldIdentity.loadOrCreate(o.worldDir());
-    String token = PortToken.resolve(o.tokenFile(), System.getenv("MCB_PORT_TOKEN"), o.worldDir());
-    PortConfig config = PortConfig.defaults(token, o.httpPort())
-        .withBudgetNanos((long) (o.budgetMs() * 1_000_000))
-        .withTestHooks(o.testHooks(), o.plantedCasBug());
-    config.bindAddress(); // refuses a non-loopback address before anything starts
+    if (token == null) token = PortToken.resolve(null, null, o.worldDir()); // created once, mode 0600
+    PortConfig config;
+    try {
+      config = PortConfig.defaults(token, o.httpPort())
+          .withBudgetNanos((long) (o.budgetMs() * 1_000_000))
+          .withTestHooks(o.testHooks(), o.plantedCasBug());
+      config.bindAddress(); // refuses a non-loopback address before anything starts
+    } catch (IllegalArgumentException e) {
+      throw new Refusal(2, e.getMessage());
+    }
 
     MinecraftServer server = MinecraftServer.init(new Auth.Offline());
     InstanceContainer instance = MinecraftServer.getInstanceManager().createInstanceContainer(DimensionType.OVERWORLD,
@@ -56,7 +112,7 @@ public final class Main {
     });
     var dim = instance.getCachedDimensionType();
     WorldFacts facts = new WorldFacts(identity.worldId(), identity.epoch(), MinecraftServer.VERSION_NAME, MinecraftServer.DATA_VERSION,
-        dim.minY(), dim.minY() + dim.height() - 1, List.of("events", "block_entities", "block_entity_data", "persistence"));
+        dim.minY(), dim.minY() + dim.height() - 1, List.of("events", "block_entities", "block_entity_data", "persistence", "saved_writes"));
     List<CompletableFuture<Chunk>> loads = new ArrayList<>();
     for (int cx = -o.loadRadius(); cx <= o.loadRadius(); cx++)
       for (int cz = -o.loadRadius(); cz <= o.loadRadius(); cz++) loads.add(instance.loadChunk(cx, cz));
@@ -72,19 +128,75 @@ public final class Main {
     hooks.register();
     gate.start(scheduler, hooks::flushEdits);
     Saver saver = new Saver(instance, world);
-    MinecraftServer.getSchedulerManager().buildTask(saver::saveDirty).repeat(TaskSchedule.millis(o.autosaveMs())).schedule();
+    SaveLedger ledger = new SaveLedger();
+    Port port = new Port(world, scheduler, events, chat, hooks, stats, config, ledger, saver);
+    // The autosave is a port job: exclusive of slices, so the saved mark is exact.
+    MinecraftServer.getSchedulerManager().buildTask(() -> {
+      try {
+        scheduler.submit(port::saveNow);
+      } catch (PortError busy) {
+        LOG.warning("autosave skipped: " + busy.getMessage());
+      }
+    }).repeat(TaskSchedule.millis(o.autosaveMs())).schedule();
 
-    PortServer http = new PortServer(new Port(world, scheduler, events, chat, hooks, stats, config), config);
-    server.start(o.gameHost(), o.gamePort());
+    PortServer http;
+    try {
+      http = new PortServer(port, config);
+    } catch (BindException e) {
+      throw new Refusal(1, "port " + o.httpPort() + " (--http-port) is in use");
+    }
+    try {
+      server.start(o.gameHost(), o.gamePort());
+    } catch (RuntimeException e) {
+      http.close();
+      if (e.getCause() instanceof BindException || e instanceof java.io.UncheckedIOException) throw new Refusal(1, "port " + o.gamePort() + " (--game-port) is in use");
+      throw e;
+    }
     http.start();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      LOG.info("stopping: saving the world");
       http.close();
       saver.saveAll();
       MinecraftServer.stopCleanly();
+      LOG.info("stopped");
     }, "mcb-port-shutdown"));
+    LOG.info(() -> "started: world " + o.worldDir().toAbsolutePath() + " (" + identity.worldId() + ", epoch " + identity.epoch() + "), session " + ledger.session()
+        + ", game " + o.gameHost() + ":" + o.gamePort() + ", port http://127.0.0.1:" + http.port());
     System.out.println("mcb-port ready game=" + o.gameHost() + ":" + o.gamePort() + " http=127.0.0.1:" + http.port()
-        + " world=" + identity.worldId() + " epoch=" + identity.epoch() + " version=" + MinecraftServer.VERSION_NAME
+        + " world=" + identity.worldId() + " epoch=" + identity.epoch() + " session=" + ledger.session() + " version=" + MinecraftServer.VERSION_NAME
         + (o.testHooks() ? " test-hooks" : "") + (o.plantedCasBug() ? " planted-bug" : ""));
     System.out.flush();
+  }
+
+  /** The token from --token-file or MCB_PORT_TOKEN, checked; null when the world folder's file is used. */
+  private static String givenToken(HostOptions o) throws Refusal {
+    String token;
+    String source;
+    if (o.tokenFile() != null) {
+      source = "the token file " + o.tokenFile();
+      try {
+        token = Files.readString(o.tokenFile()).strip();
+      } catch (IOException e) {
+        throw new Refusal(2, "cannot read " + source + " (" + e.getClass().getSimpleName() + ")");
+      }
+    } else {
+      String env = System.getenv("MCB_PORT_TOKEN");
+      if (env == null || env.isBlank()) return null;
+      source = "MCB_PORT_TOKEN";
+      token = env.strip();
+    }
+    if (token.length() < PortConfig.MIN_TOKEN_LENGTH)
+      throw new Refusal(2, source + " holds " + token.length() + " characters; the port token needs at least " + PortConfig.MIN_TOKEN_LENGTH);
+    return token;
+  }
+
+  /** Port 0 asks for any free port. A taken one is a refusal naming it; nothing is left bound. */
+  private static void requireFree(InetAddress host, int port, String flag) throws Refusal {
+    if (port == 0) return;
+    try (ServerSocket s = new ServerSocket()) {
+      s.bind(new InetSocketAddress(host, port));
+    } catch (IOException e) {
+      throw new Refusal(1, "port " + port + " (" + flag + ") is in use");
+    }
   }
 }

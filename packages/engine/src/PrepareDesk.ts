@@ -1,0 +1,92 @@
+import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
+import type { RecipeCompiler } from "@mcb/recipe";
+import type { ConnectionRules } from "./ConnectionRules.js";
+import type { Journal, OperationRecord } from "./Journal.js";
+import { NO_MANUAL_EDITS } from "./ManualEdits.js";
+import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
+import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
+import type { EngineLimits, ProjectAccess, RequestContext } from "./Project.js";
+import { checkProtectedParts } from "./ProtectedParts.js";
+import type { StandingIndex } from "./StandingIndex.js";
+import { prepareUndoContent } from "./UndoPrepare.js";
+import { conflictView, prepareView, type PrepareView, type UndoPrepareView } from "./Views.js";
+import { planWarnings } from "./Warnings.js";
+import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
+
+export interface PrepareDeskDeps {
+  readonly registry: BlockRegistry;
+  readonly compiler: RecipeCompiler;
+  readonly adapter: WorldAdapter;
+  readonly journal: Journal;
+  readonly limits: EngineLimits;
+  readonly connections: ConnectionRules;
+  readonly index: StandingIndex;
+  readonly clock: () => number;
+  readonly newId: (prefix: string) => string;
+  scope(ctx: RequestContext): Result<ProjectAccess>;
+  ownOperation(ctx: RequestContext, id: unknown): Result<OperationRecord>;
+  plan(planId: string): PreparedPlan;
+  /** Keeps a stored plan in the engine's cache. */
+  cache(plan: PreparedPlan): void;
+  /** The world now (the host the engine knows) with its events pulled in. */
+  syncEvents(): Promise<WorldInfo>;
+  guard<T>(run: () => Promise<Result<T>>): Promise<Result<T>>;
+}
+
+/**
+ * The engine's prepares: a design (build_prepare) or an undo, checked against the world, merged
+ * with people's edits, stored in the journal under an id and an expiry. Nothing is written.
+ */
+export class PrepareDesk {
+  constructor(private readonly d: PrepareDeskDeps) {}
+
+  /** `preparedSeq`: the journal head taken after the event sync and before the base reads. */
+  private store(content: PlanContent, preparedSeq: number): PreparedPlan {
+    const now = this.d.clock();
+    const plan: PreparedPlan = { ...content, planId: this.d.newId("plan"), planHash: preparedPlanHash(content), createdAt: now, expiresAt: now + this.d.limits.planTtlMs, preparedSeq };
+    this.d.journal.putPlan(plan);
+    this.d.cache(plan);
+    return plan;
+  }
+
+  buildPrepare(ctx: RequestContext, input: BuildPrepareInput): Promise<Result<PrepareView>> {
+    return this.d.guard(async () => {
+      const scope = this.d.scope(ctx);
+      if (!scope.ok) return scope;
+      if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "build_prepare needs an object"));
+      const world = await this.d.syncEvents();
+      const seq = this.d.journal.headSeq();
+      this.d.index.catchUp();
+      const { registry, compiler, adapter, journal, limits, connections, index } = this.d;
+      const prepared = await prepareContent({ registry, compiler, adapter, journal, limits, connections, index }, scope.value.config, world, input);
+      if (!prepared.ok) return prepared;
+      const guarded = checkProtectedParts(journal, scope.value.protectedParts, prepared.value.content);
+      if (!guarded.ok) return guarded;
+      const plan = this.store(prepared.value.content, seq);
+      return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(registry, plan)], prepared.value.manualEdits));
+    });
+  }
+
+  undoPrepare(ctx: RequestContext, input: { operation_id: string }): Promise<Result<UndoPrepareView>> {
+    return this.d.guard(async () => {
+      const scope = this.d.scope(ctx);
+      if (!scope.ok) return scope;
+      const op = this.d.ownOperation(ctx, input?.operation_id);
+      if (!op.ok) return op;
+      const world = await this.d.syncEvents();
+      const seq = this.d.journal.headSeq();
+      const undo = await prepareUndoContent(this.d.journal, this.d.adapter, (id) => this.d.plan(id), op.value, world, this.d.limits.conflictSampleSize);
+      if (!undo.ok) return undo;
+      const guarded = checkProtectedParts(this.d.journal, scope.value.protectedParts, undo.value.content);
+      if (!guarded.ok) return guarded;
+      const plan = this.store(undo.value.content, seq);
+      const { count, sample } = undo.value.conflicts;
+      return ok({
+        ...prepareView(plan, planWarnings(this.d.registry, plan), NO_MANUAL_EDITS),
+        undo_of: op.value.operationId,
+        conflicts: { count, sample: sample.map(conflictView) },
+        uncertain_blocks: undo.value.uncertain,
+      });
+    });
+  }
+}
