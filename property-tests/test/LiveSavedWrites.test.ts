@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -193,4 +193,44 @@ describe("live: mcb mcp survives a restart of the server", () => {
     expect(status).toMatchObject({ status: "recovery_required", error: { code: "lost_after_host_crash" }, counters: { lost: 16 } });
     expect((context!.structuredContent as { recovery_required: string[] }).recovery_required).toEqual([op.operation_id]);
   }, 180_000);
+});
+
+describe("live: mcb build when its server dies mid-apply", () => {
+  let first: MinestomHost;
+  let second: MinestomHost | undefined;
+  const dir = mkdtempSync(join(tmpdir(), "mcb-live-cli-"));
+
+  afterAll(async () => {
+    await second?.stop();
+    await first?.stop();
+    first?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("waits for the server to come back, then names the operation and what became of it (exit 3)", async () => {
+    first = await startMinestomHost({ autosaveMs: NEVER });
+    expect(first.output()).toMatch(/ INFO mcb\.Main: started: world /); // one line per event on stderr
+    expect(first.output()).not.toContain("NOP"); // SLF4J is bound (no "NOP logger" warning)
+    const recipe = join(dir, "box.json");
+    writeFileSync(recipe, JSON.stringify(boxRecipe({ x: -50, y: -40, z: -50 }, { x: 49, y: -31, z: 49 }, STONE)));
+    const child = spawn(process.execPath, [cli, "build", recipe, "--world", first.url, "--state", join(dir, "state"), "--max-rate", "20000"], {
+      cwd: root, env: { ...process.env, MCB_PORT_TOKEN: first.token }, stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "", err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const started = new Promise<void>((resolve) => child.stderr.on("data", (d: Buffer) => {
+      err += d.toString();
+      if (/writes 100000 blocks/.test(err)) resolve();
+    }));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    await started;
+    await new Promise((r) => setTimeout(r, 700)); // a few slices in (20,000 blocks/s)
+    await first.kill();
+    second = await restartOf(first);
+    const code = await exited;
+    const id = /operation (op_\w+) writes/.exec(err)![1]!;
+    expect(err).toContain(`the world's server went away during operation ${id}`);
+    expect(code).toBe(3);
+    expect(out).toMatch(new RegExp(`operation ${id} recovery_required`));
+  }, 120_000);
 });

@@ -84,27 +84,39 @@ async function missingWrites(
   plan: PreparedPlan,
   slices: readonly SliceRecord[],
 ): Promise<{ indices: number[]; checked: number }> {
-  const idx: number[] = [];
+  let count = 0;
+  for (const s of slices) for (let off = 0; off < s.end - s.start; off++) if (getBit(s.written!, off)) count++;
+  if (count === 0) return { indices: [], checked: 0 };
+  // Flat typed arrays: a restart check may read back a million positions.
+  const idx = new Int32Array(count);
+  const pos = new Int32Array(count * 3);
   const digestAt = new Map<number, string>();
   let firstSeq = Infinity;
+  let k = 0;
   for (const s of slices) {
     firstSeq = Math.min(firstSeq, s.seq);
-    for (let off = 0; off < s.end - s.start; off++) if (getBit(s.written!, off)) idx.push(s.start + off);
+    for (let off = 0; off < s.end - s.start; off++) {
+      if (!getBit(s.written!, off)) continue;
+      const i = s.start + off;
+      idx[k] = i;
+      pos[k * 3] = plan.pos[i * 3]!, pos[k * 3 + 1] = plan.pos[i * 3 + 1]!, pos[k * 3 + 2] = plan.pos[i * 3 + 2]!;
+      k++;
+    }
     for (const [off, d] of s.entityDigests) digestAt.set(s.start + off, d);
   }
-  if (idx.length === 0) return { indices: [], checked: 0 };
-  const pos = new Int32Array(idx.length * 3);
-  idx.forEach((i, k) => pos.set(plan.pos.subarray(i * 3, i * 3 + 3), k * 3));
   const now = await readPositions(adapter, pos);
   const differs: number[] = [];
-  idx.forEach((i, k) => {
-    const state = plan.states[plan.after[i]!];
-    const digest = digestAt.get(i);
-    if (now.states[k] !== state || (digest !== undefined && now.digests[k] !== digest)) differs.push(k);
-  });
-  if (differs.length === 0) return { indices: [], checked: idx.length };
+  for (let j = 0; j < count; j++) {
+    const i = idx[j]!;
+    if (now.states[j] !== plan.states[plan.after[i]!]) differs.push(j);
+    else if (digestAt.size > 0) {
+      const digest = digestAt.get(i);
+      if (digest !== undefined && now.digests[j] !== digest) differs.push(j);
+    }
+  }
+  if (differs.length === 0) return { indices: [], checked: count };
   const later = laterChanges(journal, plans, slices, firstSeq, pos, differs);
-  return { indices: differs.filter((k) => !later.has(posKey(pos[k * 3]!, pos[k * 3 + 1]!, pos[k * 3 + 2]!))).map((k) => idx[k]!), checked: idx.length };
+  return { indices: differs.filter((j) => !later.has(posKey(pos[j * 3]!, pos[j * 3 + 1]!, pos[j * 3 + 2]!))).map((j) => idx[j]!), checked: count };
 }
 
 /** Positions (of `differs`) that a later confirmed write of any operation, or an observed edit, changed after our slices. */
