@@ -13,6 +13,7 @@ export default defineConfig({
       "@mcb/render": src("render"),
       "@mcb/engine": src("engine"),
       "@mcb/adapter-memory": src("adapter-memory"),
+      "@mcb/adapter-anvil": src("adapter-anvil"),
       "@mcb/adapter-paper": src("adapter-paper"),
       "@mcb/bridge": src("bridge"),
       "@mcb/property-tests": fileURLToPath(new URL("./property-tests/src/index.ts", import.meta.url)),

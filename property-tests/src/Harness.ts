@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MemoryWorld, type MemoryWorldOptions } from "@mcb/adapter-memory";
+import { AnvilWorld } from "@mcb/adapter-anvil";
+import { MemoryWorld, type Faults, type MemoryWorldOptions } from "@mcb/adapter-memory";
 import { blockEntityPredicate, type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
 import {
   Engine,
@@ -11,7 +12,22 @@ import {
   type Journal,
   type OperationStatusView,
   type RequestContext,
+  type WorldAdapter,
 } from "@mcb/engine";
+
+/**
+ * A world the suites drive from outside as well: the memory world, or a real save on disk
+ * (AnvilWorld) with the same crash points and a person's edits.
+ */
+export type TwinWorld = WorldAdapter & {
+  readonly faults: Faults;
+  stateAt(x: number, y: number, z: number): string;
+  digestAt(x: number, y: number, z: number): string | null;
+  externalEdit(x: number, y: number, z: number, state: string, options?: { readonly emitEvent?: boolean }): void;
+  restart(): void | Promise<void>;
+  /** Compare-and-set calls served (slices). */
+  readonly compareAndSetCalls: number;
+};
 
 let cachedRegistry: BlockRegistry | undefined;
 
@@ -31,6 +47,8 @@ export interface HarnessOptions {
   readonly area?: Box3;
   readonly clock?: () => number;
   readonly world?: MemoryWorldOptions;
+  /** The world is a Minecraft save in a temporary folder (AnvilWorld, flat ground, write-through) instead of memory. */
+  readonly anvil?: boolean;
   /** A custom memory-kind journal (planted-bug variants). */
   readonly journalFactory?: () => Journal;
   /** The engine's log (default: silent). */
@@ -48,23 +66,41 @@ export const OWNER = "00000000-0000-4000-8000-000000000001";
  * memory). `restart()` simulates the process dying and coming back: the world host restarts if it
  * crashed, the SQLite journal is closed and reopened from its file, and a new engine opens.
  */
-export class Harness {
+export class Harness<W extends TwinWorld = TwinWorld> {
   readonly agent: RequestContext = { principal: { playerId: OWNER, role: "agent" }, projectId: PROJECT };
   readonly admin: RequestContext = { principal: { playerId: "admin", role: "admin" }, projectId: PROJECT };
   private dir: string | null = null;
+  private saveDir: string | null = null;
 
   private constructor(
     readonly registry: BlockRegistry,
-    readonly world: MemoryWorld,
+    readonly world: W,
     public journal: Journal,
     public engine: Engine,
     private readonly options: HarnessOptions,
   ) {}
 
+  /** A harness over the memory world (with its extra abilities), or over a save with `anvil: true`. */
+  static async create(options?: HarnessOptions & { readonly anvil?: false }): Promise<Harness<MemoryWorld>>;
+  static async create(options: HarnessOptions): Promise<Harness>;
   static async create(options: HarnessOptions = {}): Promise<Harness> {
     const registry = sharedRegistry();
-    const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry), ...options.world });
+    let world: TwinWorld;
+    let saveDir: string | null = null;
+    if (options.anvil === true) {
+      saveDir = mkdtempSync(join(tmpdir(), "mcb-save-"));
+      world = await AnvilWorld.open({
+        dir: saveDir,
+        minecraftVersion: registry.minecraftVersion,
+        dataVersion: registry.dataVersion,
+        hasBlockEntity: blockEntityPredicate(registry),
+        flatGround: true,
+        maxUnsavedChunks: 0,
+        idleSaveMs: 0,
+      });
+    } else world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry), ...options.world });
     const h = new Harness(registry, world, options.journalFactory?.() ?? new MemoryJournal(), undefined as unknown as Engine, options);
+    h.saveDir = saveDir;
     if (options.journal === "sqlite") {
       h.dir = mkdtempSync(join(tmpdir(), "mcb-journal-"));
       h.journal = new SqliteJournal(join(h.dir, "journal.db"));
@@ -88,7 +124,7 @@ export class Harness {
 
   /** The host and the process restart: the world comes back with a new event session (events not pulled are lost). */
   async restart(): Promise<void> {
-    this.world.restart();
+    await this.world.restart();
     await this.reopen();
   }
 
@@ -114,6 +150,10 @@ export class Harness {
     this.engine.close();
     this.journal.close();
     if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
+    if (this.saveDir !== null) {
+      void this.world.close(); // synchronous for a save: saved, lock released
+      rmSync(this.saveDir, { recursive: true, force: true });
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-export { Harness, sharedRegistry, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions } from "./Harness.js";
+export { Harness, sharedRegistry, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions, type TwinWorld } from "./Harness.js";
 export { runModelSuite, commandArbitrary, type ModelSuiteOptions } from "./model/ModelSuite.js";
 export { checkAdapterConformance, type AdapterDriver } from "./conformance/AdapterConformance.js";
 export { emptyModel, type Model } from "./model/Model.js";
@@ -11,3 +11,4 @@ export { RecoverCommand } from "./model/RecoverCommand.js";
 export { startMinestomHost, freePort, MINESTOM_JAR, JAVA, type MinestomHost, type MinestomHostOptions } from "./live/MinestomHost.js";
 export { portDriver } from "./live/PortDriver.js";
 export { HookedAdapter, LiveEngine, LIVE_AREA, LIVE_OWNER, LIVE_PROJECT } from "./live/LiveWorld.js";
+export { amulet, amuletPython } from "./interop/Amulet.js";

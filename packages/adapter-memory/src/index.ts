@@ -1,2 +1,4 @@
 export { MemoryWorld, type MemoryWorldOptions, type ExternalEditOptions, type ExternalEdit } from "./MemoryWorld.js";
 export { Faults, CRASH_POINTS, type CrashPoint } from "./Faults.js";
+export { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
+export { WorldDirectory, type WorldMeta } from "./WorldDirectory.js";

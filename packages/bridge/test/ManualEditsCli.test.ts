@@ -186,13 +186,13 @@ describe("interrupts are not crashes (built CLI)", () => {
     const cube: Schematic = { width: n, height: n, length: n, offset: v(0, 0, 0), dataVersion: 4786, palette: ["minecraft:air", "minecraft:stone"], blocks: new Uint32Array(n * n * n).fill(1), blockEntities: [] };
     const file = join(state, "cube.schem");
     writeFileSync(file, writeSchematic(cube));
-    const r = await interrupted(["schem", "import", file, "--at", "0,0,0", "--state", state, "--max-rate", "20000", "--part", "cube"], /writes \d+ blocks in \d+ slices/, "SIGINT");
+    const r = await interrupted(["schem", "import", file, "--at", "0,64,0", "--state", state, "--max-rate", "20000", "--part", "cube"], /writes \d+ blocks in \d+ slices/, "SIGINT");
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/mcb: interrupted: operation op_\w+ cancelled: \d+ of \d+ blocks written; undo with: mcb undo op_\w+/);
     expect(r.stderr.match(/writes \d+ blocks in/g)).toHaveLength(1); // the second tile never started
     const status = await mcb("status", "--state", state);
     expect(status.stdout).toContain("no recovery pending");
-    const again = await mcb("schem", "import", file, "--at", "0,0,0", "--state", state, "--part", "cube", "--json");
+    const again = await mcb("schem", "import", file, "--at", "0,64,0", "--state", state, "--part", "cube", "--json");
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ mode: "batch", batch: { tiles: 2, applied: 2, unfinished: 0, completed: { part_name: "cube", part_blocks: 125000 } } });
   }, 60_000);

@@ -24,23 +24,23 @@ describe("mcb schem import of a large file", () => {
     const file = join(dir, "cube.schem");
     writeFileSync(file, writeSchematic(cube()));
     const state = join(dir, "state");
-    const first = await mcb("schem", "import", file, "--at", "0,0,0", "--max-tiles", "1", "--part", "big cube", "--state", state, "--json");
+    const first = await mcb("schem", "import", file, "--at", "0,64,0", "--max-tiles", "1", "--part", "big cube", "--state", state, "--json");
     expect(first.code).toBe(3); // unfinished
     expect(first.stderr).toMatch(/1\/2 tiles {2}tile 0: applied, 20000 blocks written/);
     const r1 = JSON.parse(first.stdout);
-    expect(r1).toMatchObject({ mode: "batch", batch: { tiles: 2, applied: 1, unfinished: 1 }, bounds: { min: { x: 0, y: 0, z: 0 }, max: { x: 49, y: 49, z: 49 } } });
+    expect(r1).toMatchObject({ mode: "batch", batch: { tiles: 2, applied: 1, unfinished: 1 }, bounds: { min: { x: 0, y: 64, z: 0 }, max: { x: 49, y: 113, z: 49 } } });
     expect(r1.batch.completed).toBeUndefined();
-    const second = await mcb("schem", "import", file, "--at", "0,0,0", "--part", "big cube", "--state", state, "--json");
+    const second = await mcb("schem", "import", file, "--at", "0,64,0", "--part", "big cube", "--state", state, "--json");
     expect(second.code).toBe(0);
     const r2 = JSON.parse(second.stdout);
     expect(r2).toMatchObject({ paste_id: r1.paste_id, batch: { applied: 2, unfinished: 0, skipped_done: 1, written_blocks: 25_000, completed: { part_name: "big cube", part_blocks: 25_000 } } });
     expect(r2.batch.operation_ids).toHaveLength(2);
-    const again = JSON.parse((await mcb("schem", "import", file, "--at", "0,0,0", "--state", state, "--json")).stdout);
+    const again = JSON.parse((await mcb("schem", "import", file, "--at", "0,64,0", "--state", state, "--json")).stdout);
     expect(again.batch).toMatchObject({ skipped_done: 2, completed: { part_id: r2.batch.completed.part_id } });
     // The text form says where the progress is and names the part.
-    const text = await mcb("schem", "import", file, "--at", "0,0,0", "--state", state);
+    const text = await mcb("schem", "import", file, "--at", "0,64,0", "--state", state);
     expect(text.stdout).toMatch(new RegExp(`paste ${r1.paste_id}: 2 of 2 tiles applied, .*; part part_\\w+ "big cube" \\(25000 blocks\\)`));
-    const inspect = JSON.parse((await mcb("inspect", "--state", state, "--json", "--", "0", "49", "0", "9", "49", "9")).stdout);
+    const inspect = JSON.parse((await mcb("inspect", "--state", state, "--json", "--", "0", "113", "0", "9", "113", "9")).stdout);
     expect(inspect.palette.find((p: { state: string }) => p.state === "minecraft:stone").count).toBe(20);
   }, 120_000);
 
@@ -51,27 +51,27 @@ describe("mcb schem import of a large file", () => {
     const w = await openWorld(join(dir, "state"));
     try {
       const lines: string[] = [];
-      const first = await importSchematic(w, file, { x: 0, y: 0, z: 0 }, { maxTiles: 1, progress: (_d, _t, l) => lines.push(l) });
+      const first = await importSchematic(w, file, { x: 0, y: 64, z: 0 }, { maxTiles: 1, progress: (_d, _t, l) => lines.push(l) });
       if (!first.ok || first.value.mode !== "batch") throw new Error("batch");
       // The state a conflict leaves: tile 1 was applied up to a player's edit and stopped.
       const progress = first.value.batch.progress_file;
       const saved = JSON.parse(readFileSync(progress, "utf8"));
       saved.entries["1"] = { state: "conflict", attempt: 1, key: "k", plan_id: "x", plan_hash: "y", operation_id: "op_x", written: 0, conflicts: 1 };
       writeFileSync(progress, JSON.stringify(saved));
-      w.memory!.externalEdit(0, 40, 0, "minecraft:gold_block");
-      const kept = await importSchematic(w, file, { x: 0, y: 0, z: 0 }, { progress: (_d, _t, l) => lines.push(l) });
+      w.embedded!.externalEdit(0, 104, 0, "minecraft:gold_block");
+      const kept = await importSchematic(w, file, { x: 0, y: 64, z: 0 }, { progress: (_d, _t, l) => lines.push(l) });
       expect(kept.ok && kept.value.mode === "batch" && kept.value.batch).toMatchObject({ applied: 1, conflicts: 1, unfinished: 1 });
       expect(lines.at(-1)).toMatch(/^tile 1: left in conflict \(1 blocks changed by someone else; --retry-conflicts/);
-      expect(w.memory!.stateAt(0, 40, 0)).toBe("minecraft:gold_block");
+      expect(w.embedded!.stateAt(0, 104, 0)).toBe("minecraft:gold_block");
       // Prepared again from the world as it is: the person's gold block is a manual edit, so the tile is refused again …
-      const retried = await importSchematic(w, file, { x: 0, y: 0, z: 0 }, { retryConflicts: true, progress: (_d, _t, l) => lines.push(l) });
+      const retried = await importSchematic(w, file, { x: 0, y: 64, z: 0 }, { retryConflicts: true, progress: (_d, _t, l) => lines.push(l) });
       expect(retried.ok && retried.value.mode === "batch" && retried.value.batch).toMatchObject({ applied: 1, conflicts: 1, unfinished: 1 });
       expect(lines.at(-1)).toMatch(/^tile 1: 1 blocks changed by hand where the tile differs; left as it is \(--on-manual-edit keep/);
       // … unless the person's blocks are kept: the rest of the tile is written around the gold block.
-      const keptEdits = await importSchematic(w, file, { x: 0, y: 0, z: 0 }, { retryConflicts: true, onManualEdit: "keep", progress: () => undefined });
+      const keptEdits = await importSchematic(w, file, { x: 0, y: 64, z: 0 }, { retryConflicts: true, onManualEdit: "keep", progress: () => undefined });
       expect(keptEdits.ok && keptEdits.value.mode === "batch" && keptEdits.value.batch).toMatchObject({ applied: 2, conflicts: 0, unfinished: 0 });
-      expect(w.memory!.stateAt(0, 40, 0)).toBe("minecraft:gold_block");
-      expect(w.memory!.stateAt(5, 40, 0)).toBe("minecraft:stone"); // every fifth block of the cube is stone
+      expect(w.embedded!.stateAt(0, 104, 0)).toBe("minecraft:gold_block");
+      expect(w.embedded!.stateAt(5, 104, 0)).toBe("minecraft:stone"); // every fifth block of the cube is stone
     } finally {
       await w.close();
     }

@@ -1,3 +1,4 @@
+import { flatStateAt } from "@mcb/adapter-anvil";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,9 +26,9 @@ describe("terrain tiles applied through the engine", () => {
     const w = await openWorld(join(dir, "state"));
     try {
       // Existing things in the area: a plank pillar (a build), a water block, a preserved column's stone.
-      for (let y = 60; y <= 80; y++) w.memory!.externalEdit(5, y, 20, "minecraft:oak_planks");
-      w.memory!.externalEdit(12, 66, 15, "minecraft:water[level=0]");
-      w.memory!.externalEdit(-19, 70, 20, "minecraft:stone");
+      for (let y = 60; y <= 80; y++) w.embedded!.externalEdit(5, y, 20, "minecraft:oak_planks");
+      w.embedded!.externalEdit(12, 66, 15, "minecraft:water[level=0]");
+      w.embedded!.externalEdit(-19, 70, 20, "minecraft:stone");
       const t = compileTerrain(w.registry, recipe);
       if (!t.ok) throw new Error(t.error.message);
       const r = await runTerrainBatch(w, file, () => undefined);
@@ -44,7 +45,7 @@ describe("terrain tiles applied through the engine", () => {
       for (let z = 10; z <= 41; z++)
         for (let x = -20; x <= 27; x++) {
           if (x <= -18) {
-            expect(at(x, floor, z)).toBe("minecraft:air");
+            expect(at(x, floor, z)).toBe(flatStateAt(floor)); // preserved: the embedded world's ground as it was
             continue;
           }
           if (x === 12 && z === 15) continue; // the water block's column: checked below
@@ -86,16 +87,16 @@ describe("terrain tiles applied through the engine", () => {
         for (let z = 12; z <= 40 && dug === null; z++)
           if (surfaceState(ta.value.field, ta.value.materials, x, z) !== surfaceState(tb.value.field, tb.value.materials, x, z)) dug = { x, y: heightAt(ta.value.field, x, z), z };
       if (dug === null) throw new Error("no column to dig");
-      w.memory!.externalEdit(dug.x, dug.y, dug.z, "minecraft:air");
+      w.embedded!.externalEdit(dug.x, dug.y, dug.z, "minecraft:air");
       const lines: string[] = [];
       const refused = await runTerrainBatch(w, b, (_d, _t, l) => lines.push(l));
       expect(refused.ok && refused.value).toMatchObject({ conflicts: 1, unfinished: 1 });
       expect(lines.some((l) => /^tile \d+: 1 blocks changed by hand where the tile differs; left as it is/.test(l))).toBe(true);
-      expect(w.memory!.stateAt(dug.x, dug.y, dug.z)).toBe("minecraft:air");
+      expect(w.embedded!.stateAt(dug.x, dug.y, dug.z)).toBe("minecraft:air");
       const kept = await runTerrainBatch(w, b, () => undefined, Infinity, "keep");
       expect(kept.ok && kept.value).toMatchObject({ conflicts: 0, unfinished: 0 });
-      expect(w.memory!.stateAt(dug.x, dug.y, dug.z)).toBe("minecraft:air");
-      expect(w.memory!.stateAt(dug.x + 1, heightAt(tb.value.field, dug.x + 1, dug.z), dug.z)).toBe(surfaceState(tb.value.field, tb.value.materials, dug.x + 1, dug.z));
+      expect(w.embedded!.stateAt(dug.x, dug.y, dug.z)).toBe("minecraft:air");
+      expect(w.embedded!.stateAt(dug.x + 1, heightAt(tb.value.field, dug.x + 1, dug.z), dug.z)).toBe(surfaceState(tb.value.field, tb.value.materials, dug.x + 1, dug.z));
     } finally {
       await w.close();
     }

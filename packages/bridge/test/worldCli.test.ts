@@ -63,27 +63,30 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     expect(existsSync(join(state, "lock"))).toBe(false);
   });
 
-  it("after a crash, status shows recovery_required and the administrator review/abandon unblocks writes", async () => {
+  it("after a crash, status shows recovery_required with exactly the lost writes, and the administrator review/abandon unblocks writes", async () => {
     const state = await stateDir();
     const w = await openWorld(state);
-    w.memory!.faults.crashAt("mid_slice", 1);
+    w.embedded!.faults.crashAt("mid_slice", 1);
     const plan = await w.engine.buildPrepare(w.ctx, { recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 31, y: 64, z: 31 }, block: "minecraft:stone" }] } });
     if (!plan.ok) throw new Error(plan.error.message);
     const op = await w.engine.buildApply(w.ctx, { plan_id: plan.value.plan_id, plan_hash: plan.value.plan_hash, idempotency_key: "crash" });
     if (!op.ok) throw new Error(op.error.message);
-    await w.close(); // the host "crashed" mid-slice; this process stops here
+    await w.close(); // the process "died" mid-slice: the confirmed first slice was not saved yet
 
     const status = await mcb("status", "--state", state);
     expect(status.stdout).toContain(`recovery required: ${op.value.operation_id}`);
-    const blocked = await mcb("build", tower, "--state", state);
+    const elsewhere = join(state, "elsewhere.json");
+    writeFileSync(elsewhere, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 100, y: 64, z: 100 }, max: { x: 101, y: 64, z: 101 }, block: "minecraft:stone" }] }));
+    const blocked = await mcb("build", elsewhere, "--state", state);
     expect(blocked.code).toBe(1);
     expect(JSON.parse(blocked.stderr).error.code).toBe("recovery_required");
-    const review = JSON.parse((await mcb("recovery", "review", op.value.operation_id, "--state", state, "--json")).stdout) as { positions: number; matchesAfter: number; matchesBefore: number; currentDigest: string };
-    expect(review).toMatchObject({ positions: 1024, matchesAfter: 512 + 256, matchesBefore: 256 });
+    const review = JSON.parse((await mcb("recovery", "review", op.value.operation_id, "--state", state, "--json")).stdout) as { positions: number; lost: number; matchesAfter: number; matchesBefore: number; currentDigest: string };
+    // Nothing of the operation reached the save: the confirmed slice is lost (exactly its 512 blocks), the unfinished one never written.
+    expect(review).toMatchObject({ positions: 1024, lost: 512, matchesAfter: 0, matchesBefore: 1024 });
     const abandoned = await mcb("recovery", "abandon", op.value.operation_id, review.currentDigest, "--state", state);
     expect(abandoned.code).toBe(0);
     expect(abandoned.stdout).toContain("failed");
-    expect(abandoned.stdout).toContain("written 512 of 1024, skipped 0, conflicts 0, slices 1/2, 256 more in the world but never confirmed");
+    expect(abandoned.stdout).toContain("512 blocks lost");
     expect((await mcb("build", tower, "--state", state)).code).toBe(0);
   });
 });

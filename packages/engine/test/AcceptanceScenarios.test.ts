@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CRASH_POINTS, type CrashPoint } from "@mcb/adapter-memory";
-import { Harness, boxRecipe, unwrap } from "@mcb/property-tests";
+import { CRASH_POINTS, type CrashPoint, type MemoryWorld } from "@mcb/adapter-memory";
+import { Harness, boxRecipe, unwrap, type HarnessOptions } from "@mcb/property-tests";
 
 /** docs/DESIGN.md "Acceptance scenarios" 1–7, 10 and 11, on the real engine, memory world and journals. */
 
@@ -15,7 +15,7 @@ afterEach(() => {
   harnesses = [];
 });
 
-async function harness(options: Parameters<typeof Harness.create>[0] = {}): Promise<Harness> {
+async function harness(options: HarnessOptions & { readonly anvil?: false } = {}): Promise<Harness<MemoryWorld>> {
   const h = await Harness.create(options);
   harnesses.push(h);
   return h;

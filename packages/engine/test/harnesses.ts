@@ -1,8 +1,9 @@
 import { afterEach } from "vitest";
-import { Harness } from "@mcb/property-tests";
+import type { MemoryWorld } from "@mcb/adapter-memory";
+import { Harness, type HarnessOptions } from "@mcb/property-tests";
 
 /** `harness(options)` for a test file: every harness it creates is closed after each test. */
-export function harnessPool(): (options?: Parameters<typeof Harness.create>[0]) => Promise<Harness> {
+export function harnessPool(): (options?: HarnessOptions & { readonly anvil?: false }) => Promise<Harness<MemoryWorld>> {
   let hs: Harness[] = [];
   afterEach(() => {
     hs.forEach((h) => h.close());

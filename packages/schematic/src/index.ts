@@ -11,4 +11,6 @@ export { blockEntityTypeOf, schematicFromRegion, type FromRegionInput, type Regi
 export { ASSET_ID, MAX_LIBRARY_FILES, SchematicLibrary, infoOf, type AssetInfo, type LoadedAsset } from "./SchematicLibrary.js";
 export { schematicFromPlan, type FromPlanOptions } from "./SchematicFromPlan.js";
 export { TAG, nbt, type NbtCompound, type NbtValue, type TagId } from "./nbt/NbtValue.js";
-export { canonicalNbt } from "./nbt/NbtWriter.js";
+export { canonicalNbt, encodeNbt } from "./nbt/NbtWriter.js";
+export { MAX_NBT_DEPTH, NbtError, NbtReader } from "./nbt/NbtReader.js";
+export { stripPosition } from "./read/Walk.js";

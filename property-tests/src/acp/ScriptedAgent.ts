@@ -102,7 +102,7 @@ function promptText(p: acp.PromptRequest): { request: string; all: string } {
 
 function playerPos(all: string): { x: number; y: number; z: number } {
   const m = /player at (-?\d+) (-?\d+) (-?\d+)/.exec(all);
-  return m ? { x: Number(m[1]), y: Number(m[2]), z: Number(m[3]) } : { x: 0, y: -60, z: 0 };
+  return m ? { x: Number(m[1]), y: Number(m[2]), z: Number(m[3]) } : { x: 0, y: 64, z: 0 }; // the console player: on the embedded world's ground
 }
 
 async function waitOperation(s: Session, say: (t: string) => Promise<void>, id: string, progress: boolean): Promise<Record<string, unknown>> {

@@ -19,6 +19,8 @@ export interface ModelSuiteOptions {
   readonly path?: string;
   readonly maxCommands?: number;
   readonly journal?: "memory" | "sqlite";
+  /** The world: memory (default) or a Minecraft save in a temporary folder (AnvilWorld). */
+  readonly world?: "memory" | "anvil";
   /** Planted-bug variants swap in a faulty journal. */
   readonly journalFactory?: () => Journal;
   /** Receives outcome counts of every run (including shrinking). */
@@ -63,6 +65,7 @@ export async function runModelSuite(options: ModelSuiteOptions): Promise<void> {
     fc.asyncProperty(commandArbitrary(options.maxCommands ?? 30), async (cmds) => {
       const h = await Harness.create({
         limits: { sliceSize: SLICE_SIZE },
+        anvil: options.world === "anvil",
         ...(options.journal === undefined ? {} : { journal: options.journal }),
         ...(options.journalFactory === undefined ? {} : { journalFactory: options.journalFactory }),
       });

@@ -34,7 +34,7 @@ export async function runChat(where: WorldLocation, options: ChatOptions): Promi
   const agent = agentConfigFrom(process.env, w.dir);
   if (!agent.ok) process.stderr.write(`mcb chat: ${agent.error.message}; /ai requests will say so (commands still work)\n`);
   const info = await w.world.info();
-  const zone = w.memory !== null ? EMBEDDED_AREA : { minX: -WORLD_EDGE, minY: info.minY, minZ: -WORLD_EDGE, maxX: WORLD_EDGE, maxY: info.maxY, maxZ: WORLD_EDGE };
+  const zone = w.embedded !== null ? EMBEDDED_AREA : { minX: -WORLD_EDGE, minY: info.minY, minZ: -WORLD_EDGE, maxX: WORLD_EDGE, maxY: info.maxY, maxZ: WORLD_EDGE };
   const source: ChatSource = options.console
     ? new ConsoleChat(process.stdin, process.stdout, { playerId: EMBEDDED_OWNER, playerName: "console" })
     : new PortChat((w.world as PortWorld).port);

@@ -75,7 +75,7 @@ export function serveEditInbox(w: Workspace, intervalMs = 100): { stop(): Promis
 export async function submitPersonEdit(where: string | WorldLocation, request: PersonEditRequest, options: { readonly create?: boolean; readonly timeoutMs?: number } = {}): Promise<Result<PersonEditReport>> {
   const location = locationOf(where);
   const timeoutMs = options.timeoutMs ?? 15_000;
-  if (location.target.portUrl !== undefined)
+  if (location.target.portUrl !== undefined || location.target.savePath !== undefined)
     return fail(mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", { reason: "not_embedded" }));
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
   const inbox = inboxOf(location.dir);

@@ -36,7 +36,7 @@ function isVec(v: unknown): v is Vec3 {
  * nothing. Errors: invalid_request, unsupported_block, out_of_bounds, budget_exceeded.
  */
 export async function applyPersonEdit(w: Workspace, request: unknown): Promise<Result<PersonEditReport>> {
-  const memory = w.memory;
+  const memory = w.embedded;
   if (memory === null)
     return fail(mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", { reason: "not_embedded" }));
   const r = request as Partial<PersonEditRequest> | null;

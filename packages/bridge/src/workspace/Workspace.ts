@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { MemoryWorld } from "@mcb/adapter-memory";
+import { AnvilWorld, isSaveError } from "@mcb/adapter-anvil";
 import { PortWorld } from "@mcb/adapter-paper";
 import { blockEntityPredicate, createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { Engine, SqliteJournal, type EngineLimits, type RequestContext, type WorldAdapter } from "@mcb/engine";
 import { serveEditInbox } from "./EditInbox.js";
+import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { Interrupt } from "./Interrupt.js";
 import { acquireStateLock } from "./StateLock.js";
 
@@ -21,10 +22,10 @@ export interface Workspace {
   readonly dir: string;
   readonly registry: BlockRegistry;
   readonly engine: Engine;
-  /** The embedded memory world, or a live server through the world port (`--world port://…`). */
+  /** The embedded world, a save on disk (`--world save:PATH`) or a live server through the world port (`--world port://…`). */
   readonly world: WorldAdapter;
-  /** The same world as a MemoryWorld when it is the embedded one (null through a world port). */
-  readonly memory: MemoryWorld | null;
+  /** The same world when it is the embedded one (mcb's own save under the state directory), else null. */
+  readonly embedded: AnvilWorld | null;
   readonly ctx: RequestContext;
   /** The same project with the administrator role (recovery review/abandon). */
   readonly admin: RequestContext;
@@ -36,10 +37,12 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
-/** Where the world lives: the embedded memory world (default) or a world port on loopback. */
+/** Where the world lives: the embedded world (default), a save on disk, or a world port on loopback. */
 export interface WorldTarget {
   /** `port://127.0.0.1:PORT` (or http://): the Java world port of a running server. */
   readonly portUrl?: string;
+  /** `save:PATH`: a Minecraft Java save (the folder holding level.dat), edited offline. */
+  readonly savePath?: string;
   /** The port's token; from the MCB_PORT_TOKEN environment variable, never from argv. */
   readonly portToken?: string;
 }
@@ -54,9 +57,28 @@ export function locationOf(where: string | WorldLocation): WorldLocation {
   return typeof where === "string" ? { dir: where, target: {} } : where;
 }
 
-/** The world target of the CLI: `--world` names a port, its token comes from MCB_PORT_TOKEN. */
+/** The world target of the CLI: `--world save:PATH` names a save, anything else a port (its token from MCB_PORT_TOKEN). */
 export function worldTargetOf(world: string | undefined, env: NodeJS.ProcessEnv = process.env): WorldTarget {
-  return world === undefined ? {} : { portUrl: world, ...(env.MCB_PORT_TOKEN === undefined ? {} : { portToken: env.MCB_PORT_TOKEN }) };
+  if (world === undefined) return {};
+  if (world.startsWith("save:")) return { savePath: resolve(world.slice("save:".length)) };
+  return { portUrl: world, ...(env.MCB_PORT_TOKEN === undefined ? {} : { portToken: env.MCB_PORT_TOKEN }) };
+}
+
+/** What kind of world a target names. */
+export function worldKindOf(target: WorldTarget): "embedded" | "save" | "port" {
+  return target.portUrl !== undefined ? "port" : target.savePath !== undefined ? "save" : "embedded";
+}
+
+const SAVE_ERROR_CODES = { busy: "busy", version_mismatch: "version_mismatch", not_a_save: "not_found", corrupt_region: "invalid_request", corrupt_chunk: "invalid_request", chunk_missing: "out_of_bounds" } as const;
+
+/** Opens a save (a person's, or the embedded one); its refusals become structured errors. */
+async function openSave(open: () => Promise<AnvilWorld>): Promise<Result<AnvilWorld>> {
+  try {
+    return ok(await open());
+  } catch (e) {
+    if (!isSaveError(e)) throw e;
+    return fail(mcbError(SAVE_ERROR_CODES[e.code], e.message, { reason: e.code, ...e.details }));
+  }
 }
 
 async function connectPort(target: WorldTarget): Promise<Result<{ world: WorldAdapter; registry: BlockRegistry }>> {
@@ -136,7 +158,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
   let world: WorldAdapter | undefined;
   let journal: SqliteJournal | undefined;
   let engine: Engine;
-  let memory: MemoryWorld | null = null;
+  let embedded: AnvilWorld | null = null;
   let registry: BlockRegistry;
   try {
     if (target.portUrl !== undefined) {
@@ -153,7 +175,19 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
         return built;
       }
       registry = built.value;
-      world = memory = new MemoryWorld({ dir: join(dir, "world"), hasBlockEntity: blockEntityPredicate(registry) });
+      const reg = registry;
+      const savePath = target.savePath;
+      const opened = await openSave(() =>
+        savePath === undefined
+          ? openEmbeddedWorld(dir, reg, log)
+          : AnvilWorld.open({ dir: savePath, minecraftVersion: reg.minecraftVersion, dataVersion: reg.dataVersion, hasBlockEntity: blockEntityPredicate(reg) }),
+      );
+      if (!opened.ok) {
+        lock.value.release();
+        return opened;
+      }
+      world = opened.value;
+      if (savePath === undefined) embedded = opened.value;
     }
     journal = new SqliteJournal(join(dir, "journal.db"));
     engine = await Engine.open({
@@ -162,7 +196,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
       registry,
       limits,
       log,
-      projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: target.portUrl === undefined ? "embedded default world" : "server world through the world port" }],
+      projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: { embedded: "embedded default world", save: "world save on disk", port: "server world through the world port" }[worldKindOf(target)] }],
     });
   } catch (e) {
     journal?.close();
@@ -175,7 +209,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
     registry,
     engine,
     world,
-    memory,
+    embedded,
     ctx: { principal: { playerId: EMBEDDED_OWNER, role: "agent" }, projectId: EMBEDDED_PROJECT },
     admin: { principal: { playerId: EMBEDDED_OWNER, role: "admin" }, projectId: EMBEDDED_PROJECT },
     interrupt: new Interrupt(engine, log),
@@ -194,6 +228,6 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
     },
   };
   // People's edits from other processes (mcb edit) land here while this process holds the world.
-  const inbox = memory === null ? null : serveEditInbox(opened);
+  const inbox = embedded === null ? null : serveEditInbox(opened);
   return ok(opened);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openWorld } from "../support.js";
@@ -36,7 +36,7 @@ describe("mcb chat --console → ACP → scripted agent → MCP → engine → w
     c.send(`/ai undo ${op}`);
     await c.waitFor(new RegExp(`^Undid ${op}: 146 block\\(s\\) restored`), un);
     expect(await c.end()).toBe(0);
-    expect(await countBlocks(dir, { minX: 2, minY: -60, minZ: 2, maxX: 6, maxY: -53, maxZ: 6 }, "minecraft:stone_bricks")).toBe(0);
+    expect(await countBlocks(dir, { minX: 2, minY: 64, minZ: 2, maxX: 6, maxY: 71, maxZ: 6 }, "minecraft:stone_bricks")).toBe(0);
   });
 
   it("the tower's blocks are in the world after the turn (the agent's MCP writes through the chat's engine)", async () => {
@@ -45,8 +45,8 @@ describe("mcb chat --console → ACP → scripted agent → MCP → engine → w
     c.send("/ai tower please");
     await c.waitFor(/^✔ done$/);
     expect(await c.end()).toBe(0);
-    // hollow 5×5×8 box next to the console player's default position (0, -60, 0)
-    expect(await countBlocks(dir, { minX: 2, minY: -60, minZ: 2, maxX: 6, maxY: -53, maxZ: 6 }, "minecraft:stone_bricks")).toBe(146);
+    // hollow 5×5×8 box next to the console player's default position (0, 64, 0)
+    expect(await countBlocks(dir, { minX: 2, minY: 64, minZ: 2, maxX: 6, maxY: 71, maxZ: 6 }, "minecraft:stone_bricks")).toBe(146);
     expect(statSync(join(dir, "chat", "sessions", "default.json")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, "chat", "projects.json")).mode & 0o777).toBe(0o600);
   });
@@ -74,7 +74,7 @@ describe("mcb chat --console → ACP → scripted agent → MCP → engine → w
     c.send(`/ai undo ${op}`);
     await c.waitFor(new RegExp(`^Undid ${op}: ${written.toLocaleString("en-US")} block\\(s\\) restored`), status);
     expect(await c.end()).toBe(0);
-    expect(await countBlocks(dir, { minX: 0, minY: -60, minZ: 5, maxX: 49, maxY: -21, maxZ: 5 }, "minecraft:stone")).toBe(0);
+    expect(await countBlocks(dir, { minX: 0, minY: 64, minZ: 5, maxX: 49, maxY: 103, maxZ: 5 }, "minecraft:stone")).toBe(0);
     const w = await openWorld(dir);
     try {
       const s = await w.engine.operationStatus(w.ctx, { operation_id: op });
@@ -115,7 +115,8 @@ describe("mcb chat --console → ACP → scripted agent → MCP → engine → w
     c.send("/ai project use victim");
     await c.waitFor(/^You have no project named victim\.$/);
     expect(await c.end()).toBe(0);
-    expect(await countBlocks(dir, { minX: 5000, minY: 0, minZ: 5000, maxX: 5000, maxY: 0, maxZ: 5000 }, "minecraft:stone")).toBe(0);
+    // Nothing was ever written there: the save has no region file for it.
+    expect(existsSync(join(dir, "world", "dimensions", "minecraft", "overworld", "region", "r.9.9.mca"))).toBe(false);
   });
 
   it("permission requests are answered by policy: our tools inside the area once, nothing else", async () => {

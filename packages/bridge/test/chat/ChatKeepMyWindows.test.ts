@@ -19,25 +19,25 @@ describe("keep my windows over mcb chat (the chat stage's acceptance)", () => {
     const built = await c.waitFor(/^Tower with a roof: walls part_\w+ \(146 blocks\), roof part_\w+ \(35 blocks\)\.$/, 0, 60_000);
     await c.waitFor(/^✔ done$/, built);
 
-    // The console player's tower stands at x 2..6, z 2..6 from y -60; the window goes into the north wall.
-    const edit = await mcb("edit", "4", "-57", "2", "minecraft:glass_pane", "--state", dir);
+    // The console player's tower stands at x 2..6, z 2..6 from y 64; the window goes into the north wall.
+    const edit = await mcb("edit", "4", "67", "2", "minecraft:glass_pane", "--state", dir);
     expect(edit.code, edit.stderr).toBe(0);
 
     c.send("/ai make it a copper roof");
     const copper = await c.waitFor(/^Roof part_\w+ is copper now: 35 blocks changed, nothing outside it\.$/, built, 60_000);
     c.send("/ai add two floors and redo the roof");
-    await c.waitFor(/^You changed 1 block\(s\) of the walls by hand \(at 4 -57 2\); I will keep them\.$/, copper, 60_000);
-    const floors = await c.waitFor(/^Added two floors \(\d+ blocks; kept 1 you placed by hand\) and redid the roof at y -44 \(part_\w+\)\.$/, copper, 60_000);
+    await c.waitFor(/^You changed 1 block\(s\) of the walls by hand \(at 4 67 2\); I will keep them\.$/, copper, 60_000);
+    const floors = await c.waitFor(/^Added two floors \(\d+ blocks; kept 1 you placed by hand\) and redid the roof at y 80 \(part_\w+\)\.$/, copper, 60_000);
     c.send("/ai put stairs in front of my window");
-    await c.waitFor(/^Conflict: 1 block\(s\) you changed by hand are where the stairs would go: 4 -57 2 \(minecraft:glass_pane\)\. Keep them or replace them\?$/, floors, 60_000);
+    await c.waitFor(/^Conflict: 1 block\(s\) you changed by hand are where the stairs would go: 4 67 2 \(minecraft:glass_pane\)\. Keep them or replace them\?$/, floors, 60_000);
     await c.waitFor(/^✔ done$/, floors + 1);
     expect(await c.end()).toBe(0);
 
     const box = (x1: number, y1: number, z1: number, x2: number, y2: number, z2: number) => ({ minX: x1, minY: y1, minZ: z1, maxX: x2, maxY: y2, maxZ: z2 });
-    expect(await countBlocks(dir, box(4, -57, 2, 4, -57, 2), "minecraft:glass_pane[east=false,north=false,south=false,waterlogged=false,west=false]")).toBe(1);
-    expect(await countBlocks(dir, box(2, -57, 2, 6, -57, 2), "minecraft:stone_bricks")).toBe(4); // no stairs written
-    expect(await countBlocks(dir, box(2, -60, 2, 6, -45, 6), "minecraft:stone_bricks")).toBe(146 + 2 * 64 + 9 - 1); // 16 levels of wall, the old ceiling inside, minus the window
-    expect(await countBlocks(dir, box(2, -52, 2, 6, -50, 6), "minecraft:cut_copper")).toBe(0); // the old roof undone
-    expect(await countBlocks(dir, box(2, -44, 2, 6, -42, 6), "minecraft:oak_planks")).toBe(35); // the new one on top
+    expect(await countBlocks(dir, box(4, 67, 2, 4, 67, 2), "minecraft:glass_pane[east=false,north=false,south=false,waterlogged=false,west=false]")).toBe(1);
+    expect(await countBlocks(dir, box(2, 67, 2, 6, 67, 2), "minecraft:stone_bricks")).toBe(4); // no stairs written
+    expect(await countBlocks(dir, box(2, 64, 2, 6, 79, 6), "minecraft:stone_bricks")).toBe(146 + 2 * 64 + 9 - 1); // 16 levels of wall, the old ceiling inside, minus the window
+    expect(await countBlocks(dir, box(2, 72, 2, 6, 74, 6), "minecraft:cut_copper")).toBe(0); // the old roof undone
+    expect(await countBlocks(dir, box(2, 80, 2, 6, 82, 6), "minecraft:oak_planks")).toBe(35); // the new one on top
   }, 120_000);
 });

@@ -1,0 +1,470 @@
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { blockIdOf, type Box3, Interner } from "@mcb/blocks";
+import { EventLogFile, Faults, type LoggedEvent } from "@mcb/adapter-memory";
+import { ChunkNotLoaded, HostCrash, MAX_ADAPTER_READ, SliceRefused, type CasMismatch, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import { NbtError, NbtReader, TAG, blockEntityTypeOf, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/schematic";
+import { AIR, type Chunk } from "./Chunk.js";
+import { ChunkStore } from "./ChunkStore.js";
+import { flatChunk, MIN_SECTION, SECTION_COUNT } from "./FlatGround.js";
+import { Heightmaps } from "./Heightmaps.js";
+import { SaveError } from "./SaveError.js";
+import { createFlatSave, inspectSave, type SaveSummary } from "./SaveFolder.js";
+import { SessionLock } from "./SessionLock.js";
+import { compatibleDataVersions } from "./Versions.js";
+
+export interface AnvilWorldOptions {
+  /** The save folder (the one holding level.dat). */
+  readonly dir: string;
+  /** Identity the journal binds to; default: derived from the folder's path. */
+  readonly worldId?: string;
+  readonly epoch?: number;
+  /** The registry's version: chunks are read upgraded to it, and written in it. */
+  readonly minecraftVersion: string;
+  readonly dataVersion: number;
+  /** Which states carry a block entity. */
+  readonly hasBlockEntity: (state: string) => boolean;
+  /**
+   * mcb's own world: a missing save is created (26.1 layout, flat ground) and missing chunks are
+   * made with the flat ground. Without it the save must exist and nothing is ever generated.
+   */
+  readonly flatGround?: boolean;
+  /** A folder outside the save for the log of people's edits made through `externalEdits` (kept across restarts). */
+  readonly eventDir?: string;
+  /** Decoded chunks kept in memory (default 1024, about 200 MB at most). */
+  readonly maxChunks?: number;
+  /** Changed chunks that trigger a save (default 256); 0: write-through, every write is saved as it is made. */
+  readonly maxUnsavedChunks?: number;
+  /** Save this long after the last write (default 2000 ms), like a server's autosave; 0: never on a timer. */
+  readonly idleSaveMs?: number;
+}
+
+/** A block a person sets (`externalEdits`), with its block-entity data if it has any. */
+export interface PersonBlock {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  readonly state: string;
+  readonly data?: Uint8Array;
+}
+
+const VOID_AIR = "minecraft:void_air";
+const MIN_Y = MIN_SECTION * 16;
+const MAX_Y = MIN_Y + SECTION_COUNT * 16 - 1;
+const EMPTY_COMPOUND = nbt.compound([]);
+
+function digestOf(c: NbtCompound): string {
+  return createHash("sha256").update(canonicalNbt(stripPosition(c))).digest("hex");
+}
+
+/**
+ * A Minecraft Java world save as a `WorldAdapter`: offline editing of a singleplayer world or a
+ * stopped server's, and mcb's own default world. Reads decode chunks from the region files (any
+ * compression, 1.18+ chunks upgraded to the registry's states); compare-and-set changes decoded
+ * chunks, which are saved crash-safely on `flush`, on the autosave timer, when many are unsaved,
+ * and on close (capability "saved_writes": a crash loses only what was not yet saved, and the
+ * engine finds exactly that). The save's session.lock is held while it is open.
+ */
+export class AnvilWorld implements WorldAdapter {
+  readonly faults = new Faults();
+  private store: ChunkStore;
+  private lock: SessionLock;
+  private readonly digests = new WeakMap<NbtCompound, string>();
+  private readonly events_: EventLogFile | null;
+  private session: string;
+  private seq: number;
+  private log: LoggedEvent[];
+  private writeSession = randomUUID();
+  private writeSeq = 0;
+  private savedThrough = 0;
+  private down = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  private casCalls = 0;
+
+  private constructor(
+    private readonly options: AnvilWorldOptions,
+    readonly save: SaveSummary,
+    lock: SessionLock,
+    private readonly heightmaps: Heightmaps,
+  ) {
+    this.lock = lock;
+    this.store = this.newStore();
+    if (options.eventDir !== undefined) mkdirSync(options.eventDir, { recursive: true });
+    this.events_ = options.eventDir === undefined ? null : new EventLogFile(options.eventDir, 10_000);
+    ({ session: this.session, seq: this.seq, log: this.log } = this.events_?.load() ?? { session: randomUUID(), seq: 0, log: [] });
+  }
+
+  /** Opens a save (creating mcb's own world with `flatGround`). Throws `SaveError` (busy, not_a_save, version_mismatch). */
+  static async open(options: AnvilWorldOptions): Promise<AnvilWorld> {
+    const versions = compatibleDataVersions(options.minecraftVersion, options.dataVersion);
+    let save: SaveSummary;
+    if (options.flatGround === true && !existsSync(join(options.dir, "level.dat"))) {
+      mkdirSync(options.dir, { recursive: true });
+      const lock = await SessionLock.acquire(options.dir);
+      try {
+        save = createFlatSave(options.dir, { levelName: "mcb world", dataVersion: options.dataVersion, minecraftVersion: options.minecraftVersion });
+      } catch (e) {
+        await lock.release();
+        throw e;
+      }
+      return new AnvilWorld(options, save, lock, new Heightmaps(options.minecraftVersion));
+    }
+    save = inspectSave(options.dir);
+    if (save.dataVersion > versions.maxDataVersion)
+      throw new SaveError("version_mismatch", `${options.dir} was saved by a newer Minecraft (DataVersion ${save.dataVersion}); this build edits up to ${versions.maxDataVersion}: update mcb`, {
+        file: join(options.dir, "level.dat"),
+        dataVersion: save.dataVersion,
+      });
+    const lock = await SessionLock.acquire(options.dir);
+    return new AnvilWorld(options, save, lock, new Heightmaps(options.minecraftVersion));
+  }
+
+  private newStore(): ChunkStore {
+    const dv = this.options.dataVersion;
+    return new ChunkStore({
+      regionDir: this.save.regionDir,
+      versions: compatibleDataVersions(this.options.minecraftVersion, dv),
+      heightmaps: this.heightmaps,
+      generator: this.options.flatGround === true ? (x, z) => flatChunk(x, z, dv) : null,
+      maxChunks: this.options.maxChunks ?? 1024,
+    });
+  }
+
+  /** Whether session.lock is held (false: python3 is missing, the lock is only checked). */
+  get sessionLockHeld(): boolean {
+    return this.lock.held;
+  }
+
+  private alive(): void {
+    if (this.closed) throw new Error("world is closed");
+    if (this.down) throw new HostCrash("world host is down (crashed); call restart()");
+  }
+
+  private marks(writeSeq: number): SavedMarks {
+    return { session: this.writeSession, writeSeq, savedThrough: this.savedThrough };
+  }
+
+  async info(): Promise<WorldInfo> {
+    this.alive();
+    return {
+      worldId: this.options.worldId ?? `save-${createHash("sha256").update(this.save.dir).digest("hex").slice(0, 32)}`,
+      epoch: this.options.epoch ?? 1,
+      minecraftVersion: this.options.minecraftVersion,
+      dataVersion: this.options.dataVersion,
+      minY: MIN_Y,
+      maxY: MAX_Y,
+      capabilities: ["events", "block_entities", "block_entity_data", "persistence", "saved_writes", "fault_injection"],
+      saved: this.marks(this.writeSeq),
+    };
+  }
+
+  /** The chunk for a read; `ChunkNotLoaded` when the save does not have it (never generated here). */
+  private chunkFor(cx: number, cz: number): Chunk {
+    const c = this.store.read(cx, cz); // a damaged or too new chunk throws SaveError naming it
+    if (c !== null) return c;
+    throw new ChunkNotLoaded({ x: cx, z: cz }, `chunk ${cx},${cz} is not generated in this save (mcb never generates terrain in a person's save: visit the area in the game first)`);
+  }
+
+  private box(box: Box3): { sx: number; sy: number; sz: number } {
+    const sx = box.maxX - box.minX + 1, sy = box.maxY - box.minY + 1, sz = box.maxZ - box.minZ + 1;
+    if (sx <= 0 || sy <= 0 || sz <= 0) throw new RangeError("read box has min > max");
+    if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
+    return { sx, sy, sz };
+  }
+
+  async read(box: Box3): Promise<RegionRead> {
+    this.alive();
+    if (this.faults.fires("read")) this.crash("read");
+    const { sx, sy, sz } = this.box(box);
+    const palette = new Interner();
+    const states = new Uint32Array(sx * sy * sz);
+    const digests = new Map<number, string>();
+    const voidId = box.minY < MIN_Y || box.maxY > MAX_Y ? palette.id(VOID_AIR) : -1;
+    for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++) {
+      const z0 = Math.max(box.minZ, cz * 16), z1 = Math.min(box.maxZ, cz * 16 + 15);
+      for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
+        const x0 = Math.max(box.minX, cx * 16), x1 = Math.min(box.maxX, cx * 16 + 15);
+        const chunk = box.maxY < MIN_Y || box.minY > MAX_Y ? null : this.chunkFor(cx, cz);
+        for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++) {
+          const y0 = Math.max(box.minY, cy * 16), y1 = Math.min(box.maxY, cy * 16 + 15);
+          const section = chunk?.sections.get(cy);
+          const remap = section === undefined ? null : new Int32Array(section.palette.length).fill(-1);
+          for (let y = y0; y <= y1; y++) {
+            const fill = y < MIN_Y || y > MAX_Y ? voidId : section === undefined ? palette.id(AIR) : -1;
+            for (let z = z0; z <= z1; z++) {
+              let o = x0 - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz;
+              if (fill >= 0) {
+                states.fill(fill, o, o + (x1 - x0 + 1));
+                continue;
+              }
+              const base = ((y & 15) << 8) | ((z & 15) << 4);
+              const idx = section!.indices;
+              for (let x = x0; x <= x1; x++, o++) {
+                const p = idx === null ? 0 : idx[base | (x & 15)]!;
+                let r = remap![p]!;
+                if (r < 0) r = remap![p] = palette.id(section!.palette[p]!);
+                states[o] = r;
+              }
+            }
+          }
+        }
+        if (chunk === null) continue;
+        for (const e of chunk.entities.values()) {
+          const x = (e.v.get("x") as { v: number }).v, y = (e.v.get("y") as { v: number }).v, z = (e.v.get("z") as { v: number }).v;
+          if (x < x0 || x > x1 || y < box.minY || y > box.maxY || z < z0 || z > z1) continue;
+          digests.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, this.digestOf(e));
+        }
+      }
+    }
+    return { box, palette: palette.values, states, digests };
+  }
+
+  async readBlockEntities(box: Box3): Promise<ReadonlyMap<number, Uint8Array>> {
+    this.alive();
+    const { sx, sz } = this.box(box);
+    const out = new Map<number, Uint8Array>();
+    for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++)
+      for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
+        if (box.maxY < MIN_Y || box.minY > MAX_Y) continue;
+        for (const e of this.chunkFor(cx, cz).entities.values()) {
+          const x = (e.v.get("x") as { v: number }).v, y = (e.v.get("y") as { v: number }).v, z = (e.v.get("z") as { v: number }).v;
+          if (x < box.minX || x > box.maxX || y < box.minY || y > box.maxY || z < box.minZ || z > box.maxZ) continue;
+          out.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, canonicalNbt(stripPosition(e)));
+        }
+      }
+    return out;
+  }
+
+  private digestOf(e: NbtCompound): string {
+    let d = this.digests.get(e);
+    if (d === undefined) this.digests.set(e, (d = digestOf(e)));
+    return d;
+  }
+
+  private entityAt(x: number, y: number, z: number): NbtCompound | undefined {
+    if (y < MIN_Y || y > MAX_Y) return undefined;
+    const c = this.chunkFor(x >> 4, z >> 4);
+    return c.entities.get(c.blockKey(x, y, z));
+  }
+
+  /** Current state (void air outside the build height); throws `ChunkNotLoaded` for a chunk the save lacks. */
+  stateAt(x: number, y: number, z: number): string {
+    if (y < MIN_Y || y > MAX_Y) return VOID_AIR;
+    return this.chunkFor(x >> 4, z >> 4).get(x, y, z);
+  }
+
+  digestAt(x: number, y: number, z: number): string | null {
+    const e = this.entityAt(x, y, z);
+    return e === undefined ? null : this.digestOf(e);
+  }
+
+  async compareAndSet(slice: CasSlice): Promise<CasResult> {
+    this.alive();
+    const call = this.casCalls++;
+    this.faults.beforeCompareAndSet?.(call);
+    this.alive();
+    if (this.faults.fires("before_write")) this.crash("before_write");
+    const crashMid = this.faults.fires("mid_slice");
+    const crashAfter = this.faults.fires("after_write");
+    // Every chunk the slice writes must be writable and every data readable, or nothing is written.
+    const data = new Map<number, NbtCompound>();
+    slice.writes.forEach((w, i) => {
+      if (w.afterData !== undefined) data.set(i, parseData(w.afterData));
+    });
+    for (const w of slice.writes) {
+      if (w.y < MIN_Y || w.y > MAX_Y) throw new SliceRefused("out_of_bounds", `write at y=${w.y} is outside the world (${MIN_Y}..${MAX_Y})`);
+      const why = this.store.refusal(w.x >> 4, w.z >> 4);
+      if (why !== null) throw new SliceRefused(why.code, why.message);
+    }
+    const mismatches: CasMismatch[] = [];
+    slice.checks.forEach((c, index) => {
+      const actual = this.stateAt(c.x, c.y, c.z), actualDigest = this.digestAt(c.x, c.y, c.z);
+      if (actual !== c.state || actualDigest !== c.digest) mismatches.push({ kind: "check", index, x: c.x, y: c.y, z: c.z, expected: c.state, expectedDigest: c.digest, actual, actualDigest });
+    });
+    const entityDigests = new Map<number, string>();
+    if (mismatches.length > 0) return { written: 0, mismatches, entityDigests, saved: this.marks(0) };
+    const ends = slice.groupEnds ?? slice.writes.map((_, i) => i + 1);
+    const stopAt = crashMid ? Math.floor(ends.length / 2) : ends.length;
+    let written = 0;
+    for (let g = 0; g < ends.length; g++) {
+      if (g === stopAt) this.crash("mid_slice");
+      const end = ends[g]!;
+      for (let w = written; w < end; w++) {
+        const c = slice.writes[w]!;
+        const actual = this.stateAt(c.x, c.y, c.z), actualDigest = this.digestAt(c.x, c.y, c.z);
+        if (actual !== c.before || actualDigest !== c.beforeDigest)
+          mismatches.push({ kind: "write", index: w, x: c.x, y: c.y, z: c.z, expected: c.before, expectedDigest: c.beforeDigest, actual, actualDigest });
+      }
+      if (mismatches.length > 0) break;
+      for (let w = written; w < end; w++) {
+        const c = slice.writes[w]!;
+        this.place(c.x, c.y, c.z, c.after, data.get(w));
+        const d = this.digestAt(c.x, c.y, c.z);
+        if (d !== null) entityDigests.set(w, d);
+      }
+      written = end;
+    }
+    if (crashMid && mismatches.length === 0) this.crash("mid_slice");
+    const seq = written > 0 ? ++this.writeSeq : 0;
+    if (written > 0) this.afterWrite();
+    if (crashAfter) this.crash("after_write");
+    return { written, mismatches, entityDigests, saved: this.marks(seq) };
+  }
+
+  private afterWrite(): void {
+    const limit = this.options.maxUnsavedChunks ?? 256;
+    if (this.store.dirtyChunks > limit || limit === 0) {
+      this.save_();
+      return;
+    }
+    const idle = this.options.idleSaveMs ?? 2000;
+    if (idle <= 0) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.down && !this.closed) this.save_();
+    }, idle);
+    this.timer.unref();
+  }
+
+  /** Writes every changed chunk now; every write numbered so far is then saved. */
+  private save_(): void {
+    this.lock.check();
+    this.store.flush();
+    this.savedThrough = this.writeSeq;
+  }
+
+  async flush(): Promise<SavedMarks> {
+    this.alive();
+    this.save_();
+    return this.marks(this.writeSeq);
+  }
+
+  private place(x: number, y: number, z: number, state: string, data: NbtCompound | undefined): void {
+    const chunk = this.store.forWrite(x >> 4, z >> 4);
+    const key = chunk.blockKey(x, y, z);
+    const current = chunk.entities.get(key);
+    const before = chunk.get(x, y, z);
+    const after = state === VOID_AIR ? AIR : state;
+    chunk.set(x, y, z, after);
+    if (this.options.hasBlockEntity(after)) {
+      let body: NbtCompound;
+      if (data !== undefined) body = data;
+      else if (current !== undefined && blockIdOf(before) === blockIdOf(after)) return;
+      else body = EMPTY_COMPOUND;
+      chunk.entities.set(key, { t: TAG.Compound, v: new Map([["id", nbt.string(blockEntityTypeOf(after))], ["x", nbt.int(x)], ["y", nbt.int(y)], ["z", nbt.int(z)], ...stripPosition(body).v]) });
+      chunk.entitiesDirty = true;
+    } else if (current !== undefined) {
+      chunk.entities.delete(key);
+      chunk.entitiesDirty = true;
+    }
+  }
+
+  async events(cursor: string | null): Promise<EventPage> {
+    this.alive();
+    const head = `${this.session}:${this.seq}`;
+    if (cursor === null) return { events: [], cursor: head, gap: false };
+    const [session, seqText] = cursor.split(":");
+    const after = Number(seqText);
+    const oldest = this.log.length === 0 ? this.seq + 1 : this.log[0]!.seq;
+    if (session !== this.session || !Number.isInteger(after) || after > this.seq || after + 1 < oldest) return { events: [], cursor: head, gap: true };
+    return { events: this.log.filter((e) => e.seq > after).map(({ seq: _seq, ...e }) => e), cursor: head, gap: false };
+  }
+
+  /** A person's edit (`mcb edit`, a test's player): applied, saved at once, reported as an event unless told not to. */
+  externalEdit(x: number, y: number, z: number, state: string, options: { readonly data?: Uint8Array; readonly emitEvent?: boolean } = {}): void {
+    this.externalEdits([{ x, y, z, state }], options);
+  }
+
+  /**
+   * Many blocks changed by a person at once (each may carry its block-entity data), checked first,
+   * saved together, one event each unless `emitEvent` is false (a copy that is nobody's edit).
+   */
+  externalEdits(edits: readonly PersonBlock[], options: { readonly data?: Uint8Array; readonly emitEvent?: boolean } = {}): void {
+    this.alive();
+    const shared = options.data === undefined ? undefined : parseData(options.data);
+    const data = edits.map((e) => (e.data === undefined ? shared : parseData(e.data)));
+    for (const e of edits) {
+      if (e.y < MIN_Y || e.y > MAX_Y) throw new RangeError(`y=${e.y} outside the world`);
+      const why = this.store.refusal(e.x >> 4, e.z >> 4);
+      if (why !== null) throw why;
+    }
+    edits.forEach((e, i) => this.place(e.x, e.y, e.z, e.state, data[i]));
+    this.save_();
+    if (options.emitEvent === false) return;
+    const added = edits.map(({ x, y, z }) => ({ seq: ++this.seq, x, y, z, state: this.stateAt(x, y, z), digest: this.digestAt(x, y, z) }));
+    this.log.push(...added);
+    this.events_?.append(added, this.session);
+    if (this.log.length > 10_000) this.log.splice(0, this.log.length - 10_000);
+  }
+
+  /** The process dies now (kill -9): unsaved chunks are lost; every call fails until `restart()`. */
+  kill(): void {
+    this.down = true;
+  }
+
+  /**
+   * Comes back after a crash as a new process would: what was saved is read again from the files,
+   * the lock is taken again, a new write session starts, and events not persisted are gone.
+   */
+  async restart(): Promise<void> {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.store.close();
+    await this.lock.release();
+    this.lock = await SessionLock.acquire(this.save.dir);
+    this.store = this.newStore();
+    this.writeSession = randomUUID();
+    this.writeSeq = 0;
+    this.savedThrough = 0;
+    this.down = false;
+    if (this.events_ === null) {
+      this.session = randomUUID();
+      this.seq = 0;
+      this.log = [];
+    }
+    this.faults.disarm();
+  }
+
+  get compareAndSetCalls(): number {
+    return this.casCalls;
+  }
+
+  /** Changed chunks not yet saved. */
+  get unsavedChunks(): number {
+    return this.store.dirtyChunks;
+  }
+
+  private crash(point: string): never {
+    // Write-through (maxUnsavedChunks 0): what was written before the crash point is on disk.
+    if (this.options.maxUnsavedChunks === 0) this.store.flush();
+    this.down = true;
+    this.store.drop();
+    throw new HostCrash(`simulated crash at ${point}`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    try {
+      if (!this.down) this.save_();
+    } finally {
+      this.closed = true;
+      this.store.close();
+      await this.lock.release();
+    }
+  }
+}
+
+function parseData(data: Uint8Array): NbtCompound {
+  try {
+    const r = new NbtReader(data);
+    if (r.root().type !== TAG.Compound) throw new NbtError("root is not a compound", 0);
+    return r.compoundValue();
+  } catch (e) {
+    if (e instanceof NbtError) throw new SliceRefused("invalid_request", `block-entity data is not an NBT compound (${e.message})`);
+    throw e;
+  }
+}

@@ -1,0 +1,160 @@
+import { formatState, parseStateSyntax } from "@mcb/blocks";
+import { NbtError, NbtReader, TAG, encodeNbt, nbt, upgradeState, type NbtCompound, type NbtValue } from "@mcb/schematic";
+import { AIR, Chunk, ChunkSection } from "./Chunk.js";
+import type { Heightmaps } from "./Heightmaps.js";
+import { blockBits, pack, unpack } from "./PackedArray.js";
+import type { Compression } from "./RegionFile.js";
+import { SaveError } from "./SaveError.js";
+
+/** The first DataVersion with the 1.18 chunk layout (sections with block_states, no Level compound). */
+export const MIN_CHUNK_DATA_VERSION = 2860;
+
+export interface ChunkVersions {
+  /** The registry's DataVersion: older chunks are read upgraded, and never written. */
+  readonly dataVersion: number;
+  /** Newest DataVersion with the same blocks (the registry's release and its patch releases). */
+  readonly maxDataVersion: number;
+}
+
+export interface DecodedChunk {
+  readonly chunk: Chunk;
+  /** `Status` is `minecraft:full`: the game finished generating it (only such chunks are read and written). */
+  readonly full: boolean;
+}
+
+function str(v: NbtValue | undefined): string | undefined {
+  return v?.t === TAG.String ? v.v : undefined;
+}
+
+function int(v: NbtValue | undefined): number | undefined {
+  return v?.t === TAG.Int || v?.t === TAG.Byte || v?.t === TAG.Short ? v.v : undefined;
+}
+
+/**
+ * Decodes a chunk's NBT (the 1.18+ layout, DataVersion 2860 up to `maxDataVersion`), states
+ * upgraded to the registry's version. Throws `SaveError`: `version_mismatch` for older layouts and
+ * newer chunks (with what to do), `corrupt_chunk` for anything malformed, naming the chunk.
+ */
+export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression: Compression, versions: ChunkVersions, file: string): DecodedChunk {
+  const where = `chunk ${x},${z} in ${file}`;
+  const corrupt = (why: string): never => {
+    throw new SaveError("corrupt_chunk", `${where}: ${why}`, { file, chunk: { x, z } });
+  };
+  let root: NbtCompound;
+  try {
+    const r = new NbtReader(bytes);
+    if (r.root().type !== TAG.Compound) corrupt("the root tag is not a compound");
+    root = r.compoundValue();
+  } catch (e) {
+    if (e instanceof NbtError) return corrupt(`bad NBT (${e.message})`);
+    throw e;
+  }
+  const dv = int(root.v.get("DataVersion"));
+  if (root.v.has("Level") || dv === undefined || dv < MIN_CHUNK_DATA_VERSION)
+    throw new SaveError(
+      "version_mismatch",
+      `${where} is from before Minecraft 1.18 (DataVersion ${dv ?? "missing"}); mcb reads the 1.18+ layout: open and save the world once in a current Minecraft, then try again`,
+      { file, chunk: { x, z }, dataVersion: dv ?? null },
+    );
+  if (dv > versions.maxDataVersion)
+    throw new SaveError("version_mismatch", `${where} has DataVersion ${dv}, newer than this build knows (${versions.maxDataVersion}); update mcb`, { file, chunk: { x, z }, dataVersion: dv });
+  const cx = int(root.v.get("xPos")), cz = int(root.v.get("zPos"));
+  if (cx !== x || cz !== z) corrupt(`it says it is chunk ${cx},${cz}`);
+  const status = str(root.v.get("Status"));
+  const full = status === "minecraft:full" || status === "full";
+  const minSection = int(root.v.get("yPos")) ?? -4;
+  const sectionsTag = root.v.get("sections");
+  const sections = new Map<number, ChunkSection>();
+  if (sectionsTag !== undefined) {
+    if (sectionsTag.t !== TAG.List || (sectionsTag.elem !== TAG.Compound && sectionsTag.v.length > 0)) corrupt("sections is not a list of compounds");
+    for (const s of (sectionsTag as { v: readonly NbtValue[] }).v) {
+      const sc = s as NbtCompound;
+      const y = int(sc.v.get("Y"));
+      if (y === undefined) corrupt("a section has no Y");
+      const rest = new Map(sc.v);
+      const bs = sc.v.get("block_states");
+      if (bs === undefined) {
+        sections.set(y!, new ChunkSection(y!, [AIR], null, rest));
+        continue;
+      }
+      if (bs.t !== TAG.Compound) corrupt(`section ${y}: block_states is not a compound`);
+      const pal = (bs as NbtCompound).v.get("palette");
+      if (pal === undefined || pal.t !== TAG.List || pal.v.length === 0 || pal.v.length > 4096) corrupt(`section ${y}: block_states has no usable palette`);
+      const palette = (pal as { v: readonly NbtValue[] }).v.map((e, k) => {
+        if (e.t !== TAG.Compound) return corrupt(`section ${y}: palette entry ${k} is not a compound`);
+        const name = str(e.v.get("Name"));
+        if (name === undefined) return corrupt(`section ${y}: palette entry ${k} has no Name`);
+        const props: Record<string, string> = {};
+        const p = e.v.get("Properties");
+        if (p?.t === TAG.Compound) for (const [pk, pv] of p.v) props[pk] = str(pv) ?? corrupt(`section ${y}: property ${pk} is not a string`);
+        const state = formatState(name, props);
+        return dv < versions.dataVersion ? upgradeState(state, dv, versions.dataVersion).state : state;
+      });
+      let indices: Uint16Array | null = null;
+      if (palette.length > 1) {
+        const data = (bs as NbtCompound).v.get("data");
+        if (data?.t !== TAG.LongArray) return corrupt(`section ${y}: a palette of ${palette.length} states and no data`);
+        const bits = blockBits(palette.length);
+        indices = new Uint16Array(4096);
+        if (!unpack(data.v, bits, 4096, indices)) corrupt(`section ${y}: data has ${data.v.length} longs, ${bits}-bit indices need ${Math.ceil(4096 / Math.floor(64 / bits))}`);
+        for (let i = 0; i < 4096; i++) if (indices[i]! >= palette.length) corrupt(`section ${y}: index ${indices[i]} outside a palette of ${palette.length}`);
+      }
+      sections.set(y!, new ChunkSection(y!, palette, indices, rest));
+    }
+  }
+  const chunk = new Chunk(x, z, dv, new Map(root.v), sections, new Map(), compression, minSection, 24);
+  const be = root.v.get("block_entities");
+  if (be !== undefined && be.t === TAG.List) {
+    for (const e of be.v) {
+      if (e.t !== TAG.Compound) continue;
+      const ex = int(e.v.get("x")), ey = int(e.v.get("y")), ez = int(e.v.get("z"));
+      if (ex === undefined || ey === undefined || ez === undefined || ex >> 4 !== x || ez >> 4 !== z) corrupt("a block entity lies outside the chunk or has no position");
+      chunk.entities.set(chunk.blockKey(ex!, ey!, ez!), e);
+    }
+  }
+  return { chunk, full };
+}
+
+function stateCompound(state: string): NbtCompound {
+  const parsed = parseStateSyntax(state);
+  if (!parsed.ok) return nbt.compound([["Name", nbt.string(state)]]);
+  const props = [...parsed.value.properties].sort(([a], [b]) => (a < b ? -1 : 1));
+  return nbt.compound(props.length === 0 ? [["Name", nbt.string(parsed.value.id)]] : [["Name", nbt.string(parsed.value.id)], ["Properties", nbt.compound(props.map(([k, v]) => [k, nbt.string(v)]))]]);
+}
+
+/** Encodes a section's states in the 1.18+ form (palette; data only for two or more states). */
+function blockStates(s: ChunkSection): NbtCompound {
+  s.compact();
+  const palette = nbt.list(TAG.Compound, s.palette.map(stateCompound));
+  if (s.palette.length === 1) return nbt.compound([["palette", palette]]);
+  return nbt.compound([
+    ["palette", palette],
+    ["data", { t: TAG.LongArray, v: pack(s.indices!, blockBits(s.palette.length)) }],
+  ]);
+}
+
+/**
+ * The chunk's NBT after our writes: changed sections re-encoded, block entities, recomputed
+ * heightmaps, `isLightOn` 0 (the game relights the chunk when it loads it: light stays the game's,
+ * so no dark spots), every other tag as it was read.
+ */
+export function encodeChunk(chunk: Chunk, heightmaps: Heightmaps): Uint8Array {
+  const root = chunk.root;
+  if (chunk.dirtySections.size > 0) {
+    const list: NbtValue[] = [];
+    for (const y of [...chunk.sections.keys()].sort((a, b) => a - b)) {
+      const s = chunk.sections.get(y)!;
+      if (chunk.dirtySections.has(y)) {
+        s.rest.set("Y", nbt.byte(y));
+        s.rest.set("block_states", blockStates(s));
+      }
+      list.push({ t: TAG.Compound, v: new Map(s.rest) });
+    }
+    root.set("sections", nbt.list(TAG.Compound, list));
+    root.set("Heightmaps", heightmaps.compute(chunk));
+  }
+  if (chunk.entitiesDirty) root.set("block_entities", nbt.list(TAG.Compound, [...chunk.entities.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c)));
+  root.set("DataVersion", nbt.int(chunk.dataVersion));
+  root.set("isLightOn", nbt.byte(0));
+  return encodeNbt("", { t: TAG.Compound, v: root });
+}

@@ -1,0 +1,72 @@
+import mcData from "minecraft-data";
+import { blockIdOf } from "@mcb/blocks";
+import { nbt, TAG, type NbtCompound } from "@mcb/schematic";
+import { type Chunk } from "./Chunk.js";
+import { pack } from "./PackedArray.js";
+
+const AIRS = new Set(["minecraft:air", "minecraft:cave_air", "minecraft:void_air"]);
+const FLUIDS = new Set(["minecraft:water", "minecraft:lava", "minecraft:bubble_column", "minecraft:kelp", "minecraft:kelp_plant", "minecraft:seagrass", "minecraft:tall_seagrass"]);
+const SOLID = 1, FLUID = 2, LEAVES = 4, FILLED = 8;
+
+/**
+ * The four heightmaps a full chunk stores, recomputed for a chunk we wrote (the game primes them
+ * again when they are missing and updates them as blocks change; we write them so every reader
+ * sees a consistent chunk). Heights are the first free block above the column's top, − minY, 0 for
+ * an empty column, packed in ⌈log2(height + 1)⌉ bits.
+ */
+export class Heightmaps {
+  private readonly open: Set<string>;
+  private readonly cache = new Map<string, number>();
+
+  constructor(minecraftVersion: string) {
+    const data = mcData(minecraftVersion);
+    this.open = new Set(data.blocksArray.filter((b) => b.boundingBox !== "block").map((b) => `minecraft:${b.name}`));
+    this.open.add("minecraft:cobweb");
+  }
+
+  private flags(state: string): number {
+    let f = this.cache.get(state);
+    if (f !== undefined) return f;
+    const id = blockIdOf(state);
+    f = 0;
+    if (!AIRS.has(id)) {
+      f |= FILLED;
+      if (!this.open.has(id)) f |= SOLID;
+      if (FLUIDS.has(id) || state.includes("waterlogged=true")) f |= FLUID;
+      if (id.endsWith("_leaves")) f |= LEAVES;
+    }
+    this.cache.set(state, f);
+    return f;
+  }
+
+  compute(chunk: Chunk): NbtCompound {
+    const height = chunk.sectionCount * 16;
+    const bits = Math.ceil(Math.log2(height + 1));
+    const surface = new Uint16Array(256), motion = new Uint16Array(256), noLeaves = new Uint16Array(256), floor = new Uint16Array(256);
+    const ys = [...chunk.sections.keys()].sort((a, b) => b - a);
+    for (let col = 0; col < 256; col++) {
+      let todo = 4;
+      for (const sy of ys) {
+        if (todo === 0) break;
+        const s = chunk.sections.get(sy)!;
+        const pf = s.palette.map((p) => this.flags(p));
+        if (s.indices === null && pf[0] === 0) continue;
+        for (let ly = 15; ly >= 0 && todo > 0; ly--) {
+          const f = pf[s.indices === null ? 0 : s.indices[(ly << 8) | col]!]!;
+          if (f === 0) continue;
+          const h = sy * 16 + ly - chunk.minSection * 16 + 1;
+          if (surface[col] === 0) (surface[col] = h), todo--;
+          if (motion[col] === 0 && (f & (SOLID | FLUID)) !== 0) (motion[col] = h), todo--;
+          if (noLeaves[col] === 0 && (f & (SOLID | FLUID)) !== 0 && (f & LEAVES) === 0) (noLeaves[col] = h), todo--;
+          if (floor[col] === 0 && (f & SOLID) !== 0) (floor[col] = h), todo--;
+        }
+      }
+    }
+    return nbt.compound([
+      ["MOTION_BLOCKING", { t: TAG.LongArray, v: pack(motion, bits) }],
+      ["MOTION_BLOCKING_NO_LEAVES", { t: TAG.LongArray, v: pack(noLeaves, bits) }],
+      ["OCEAN_FLOOR", { t: TAG.LongArray, v: pack(floor, bits) }],
+      ["WORLD_SURFACE", { t: TAG.LongArray, v: pack(surface, bits) }],
+    ]);
+  }
+}

@@ -1,0 +1,306 @@
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { constants, deflateSync, gunzipSync, gzipSync, inflateSync } from "node:zlib";
+import { Lz4Error, lz4BlockDecompress, lz4BlockStore } from "./Lz4Block.js";
+import { SaveError } from "./SaveError.js";
+
+export const SECTOR = 4096;
+const HEADER_BYTES = 2 * SECTOR;
+const MAX_SECTORS_INLINE = 255;
+/** Largest uncompressed chunk we decode (the game's own NBT quota is 2 MiB per chunk; 64 MiB leaves room for odd saves). */
+export const MAX_CHUNK_BYTES = 64 << 20;
+
+/** Chunk compressions (the byte after the length; +128: the payload is in `c.X.Z.mcc`). */
+export const COMPRESSION = { gzip: 1, zlib: 2, none: 3, lz4: 4 } as const;
+export type Compression = (typeof COMPRESSION)[keyof typeof COMPRESSION];
+
+export interface StoredChunk {
+  /** Uncompressed NBT. */
+  readonly nbt: Uint8Array;
+  readonly compression: Compression;
+}
+
+export interface ChunkWrite {
+  /** Chunk coordinates (absolute). */
+  readonly x: number;
+  readonly z: number;
+  readonly nbt: Uint8Array;
+  readonly compression: Compression;
+}
+
+/** A header entry the region cannot serve, and why (the chunk is unreadable, the region unwritable). */
+interface Damage {
+  readonly index: number;
+  readonly why: string;
+}
+
+function compress(nbt: Uint8Array, c: Compression): Uint8Array {
+  switch (c) {
+    case COMPRESSION.gzip:
+      return gzipSync(nbt);
+    case COMPRESSION.zlib:
+      return deflateSync(nbt, { level: constants.Z_DEFAULT_COMPRESSION });
+    case COMPRESSION.none:
+      return nbt;
+    case COMPRESSION.lz4:
+      return lz4BlockStore(nbt);
+  }
+}
+
+function decompress(data: Uint8Array, c: number): Uint8Array {
+  switch (c) {
+    case COMPRESSION.gzip:
+      return gunzipSync(data, { maxOutputLength: MAX_CHUNK_BYTES });
+    case COMPRESSION.zlib:
+      return inflateSync(data, { maxOutputLength: MAX_CHUNK_BYTES });
+    case COMPRESSION.none:
+      return data;
+    case COMPRESSION.lz4:
+      return lz4BlockDecompress(data, MAX_CHUNK_BYTES);
+    default:
+      throw new Error(`unknown compression id ${c}`);
+  }
+}
+
+function fsyncFd(fd: number): void {
+  fsyncSync(fd);
+}
+
+/** Writes a whole file atomically: temporary file, fsync, rename, fsync of the folder. */
+export function atomicWriteFile(path: string, data: Uint8Array): void {
+  const tmp = join(dirname(path), `.${basename(path)}.mcb-tmp`);
+  writeFileSync(tmp, data);
+  const fd = openSync(tmp, "r");
+  try {
+    fsyncFd(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  syncDirectory(dirname(path));
+}
+
+export function syncDirectory(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some platforms cannot open a folder for fsync; the rename is still atomic there.
+  }
+}
+
+/**
+ * One region file `r.RX.RZ.mca`: 32 × 32 chunks. The 8 KiB header (sector offset and count, then
+ * timestamps) is checked on open; an entry pointing into the header, past the file, or over another
+ * chunk makes that chunk unreadable and the region unwritable (`corrupt_chunk`/`corrupt_region`,
+ * naming the chunk), never a guess. Writes are crash-safe: new data goes into free sectors (never
+ * over a chunk the header still points to), is fsynced, and only then is the header changed and
+ * fsynced, so a kill at any moment leaves every chunk old or new. Chunks over 255 sectors go to an
+ * external `c.X.Z.mcc` file (replaced atomically), as the game does.
+ */
+export class RegionFile {
+  private readonly offsets = new Uint32Array(1024);
+  private readonly stamps = new Uint32Array(1024);
+  private readonly damage: Damage[] = [];
+  private fd: number;
+  private fileSectors: number;
+
+  private constructor(
+    readonly path: string,
+    readonly rx: number,
+    readonly rz: number,
+    fd: number,
+  ) {
+    this.fd = fd;
+    const size = fstatSync(fd).size;
+    this.fileSectors = Math.ceil(size / SECTOR);
+    if (size === 0) return; // servers leave empty region files: no chunks
+    if (size < HEADER_BYTES) throw new SaveError("corrupt_region", `${path}: ${size} bytes, shorter than the 8 KiB header`, { file: path });
+    const head = Buffer.alloc(HEADER_BYTES);
+    readSync(fd, head, 0, HEADER_BYTES, 0);
+    for (let i = 0; i < 1024; i++) {
+      this.offsets[i] = head.readUInt32BE(i * 4);
+      this.stamps[i] = head.readUInt32BE(SECTOR + i * 4);
+    }
+    this.checkHeader();
+  }
+
+  /** Opens (or, with `create`, creates) a region file; null when it does not exist and `create` is false. */
+  static open(path: string, rx: number, rz: number, create: boolean): RegionFile | null {
+    if (!existsSync(path)) {
+      if (!create) return null;
+      writeFileSync(path, new Uint8Array(0));
+    }
+    return new RegionFile(path, rx, rz, openSync(path, "r+"));
+  }
+
+  private chunkOf(index: number): { x: number; z: number } {
+    return { x: this.rx * 32 + (index & 31), z: this.rz * 32 + (index >> 5) };
+  }
+
+  private checkHeader(): void {
+    const owner = new Int32Array(this.fileSectors + 256).fill(-1);
+    for (let i = 0; i < 1024; i++) {
+      const e = this.offsets[i]!;
+      if (e === 0) continue;
+      const start = e >>> 8, count = e & 255;
+      if (start < 2) this.damage.push({ index: i, why: `sector ${start} overlaps the header` });
+      else if (count === 0) this.damage.push({ index: i, why: "zero sectors" });
+      else if (start >= this.fileSectors) this.damage.push({ index: i, why: `sector ${start} is past the end of the file (${this.fileSectors} sectors)` });
+      else {
+        for (let s = start; s < start + count; s++) {
+          const o = owner[s]!;
+          if (o >= 0) {
+            const c = this.chunkOf(o);
+            this.damage.push({ index: i, why: `sectors overlap chunk ${c.x},${c.z}` });
+            this.damage.push({ index: o, why: `sectors overlap chunk ${this.chunkOf(i).x},${this.chunkOf(i).z}` });
+            break;
+          }
+          owner[s] = i;
+        }
+      }
+    }
+  }
+
+  private damageOf(index: number): Damage | undefined {
+    return this.damage.find((d) => d.index === index);
+  }
+
+  private index(x: number, z: number): number {
+    return (x & 31) | ((z & 31) << 5);
+  }
+
+  has(x: number, z: number): boolean {
+    return this.offsets[this.index(x, z)] !== 0;
+  }
+
+  /** Chunk coordinates of every chunk the header lists. */
+  chunks(): { x: number; z: number }[] {
+    const out: { x: number; z: number }[] = [];
+    for (let i = 0; i < 1024; i++) if (this.offsets[i] !== 0) out.push(this.chunkOf(i));
+    return out;
+  }
+
+  /** The chunk's NBT and compression, or null when the region has no such chunk. Throws `corrupt_chunk`. */
+  read(x: number, z: number): StoredChunk | null {
+    const i = this.index(x, z);
+    const e = this.offsets[i]!;
+    if (e === 0) return null;
+    const fail = (why: string): never => {
+      throw new SaveError("corrupt_chunk", `chunk ${x},${z} in ${this.path}: ${why}`, { file: this.path, chunk: { x, z } });
+    };
+    const bad = this.damageOf(i);
+    if (bad !== undefined) fail(bad.why);
+    const start = e >>> 8, count = e & 255;
+    const head = Buffer.alloc(5);
+    if (readSync(this.fd, head, 0, 5, start * SECTOR) < 5) fail("truncated before its length");
+    const length = head.readUInt32BE(0), type = head[4]!;
+    if (length < 1) fail(`length ${length}`);
+    const external = (type & 0x80) !== 0;
+    const c = type & 0x7f;
+    if (![1, 2, 3, 4].includes(c)) fail(`unknown compression id ${type}`);
+    let data: Uint8Array;
+    if (external) {
+      const mcc = join(dirname(this.path), `c.${x}.${z}.mcc`);
+      if (!existsSync(mcc)) fail(`its data is in ${basename(mcc)}, which is missing`);
+      data = readFileSync(mcc);
+    } else {
+      if (4 + length > count * SECTOR) fail(`length ${length} is more than its ${count} sectors`);
+      const body = Buffer.alloc(length - 1);
+      if (readSync(this.fd, body, 0, length - 1, start * SECTOR + 5) < length - 1) fail(`truncated: ${length - 1} bytes expected`);
+      data = body;
+    }
+    try {
+      return { nbt: decompress(data, c), compression: c as Compression };
+    } catch (err) {
+      const m = err instanceof Lz4Error || err instanceof Error ? err.message : String(err);
+      return fail(`cannot decompress (${m})`);
+    }
+  }
+
+  /**
+   * Writes chunks crash-safely (see the class). All or none of the header entries change in one
+   * header write; a kill before it leaves the old chunks (and unused sectors past them).
+   */
+  write(chunks: readonly ChunkWrite[]): void {
+    if (chunks.length === 0) return;
+    if (this.damage.length > 0) {
+      const d = this.damage[0]!;
+      const c = this.chunkOf(d.index);
+      throw new SaveError("corrupt_region", `${this.path}: chunk ${c.x},${c.z}: ${d.why}; mcb writes nothing into a damaged region (repair it with the game or a region tool first)`, {
+        file: this.path,
+        chunk: c,
+      });
+    }
+    if (this.fileSectors < 2) {
+      // A new or empty file: an empty header first.
+      writeSync(this.fd, new Uint8Array(HEADER_BYTES), 0, HEADER_BYTES, 0);
+      this.fileSectors = 2;
+    }
+    const used = new Uint8Array(this.fileSectors);
+    used[0] = used[1] = 1;
+    for (const e of this.offsets) if (e !== 0) used.fill(1, e >>> 8, Math.min(this.fileSectors, (e >>> 8) + (e & 255)));
+    const now = Math.floor(Date.now() / 1000);
+    const newEntries: { index: number; entry: number; dropMcc: string | null }[] = [];
+    let end = this.fileSectors;
+    for (const c of chunks) {
+      const body = compress(c.nbt, c.compression);
+      const mcc = join(dirname(this.path), `c.${c.x}.${c.z}.mcc`);
+      let bytes: Buffer;
+      let dropMcc: string | null = null;
+      if (Math.ceil((5 + body.length) / SECTOR) > MAX_SECTORS_INLINE) {
+        atomicWriteFile(mcc, body);
+        bytes = Buffer.alloc(5);
+        bytes.writeUInt32BE(1, 0);
+        bytes[4] = c.compression | 0x80;
+      } else {
+        bytes = Buffer.alloc(5 + body.length);
+        bytes.writeUInt32BE(body.length + 1, 0);
+        bytes[4] = c.compression;
+        bytes.set(body, 5);
+        if (existsSync(mcc)) dropMcc = mcc;
+      }
+      const sectors = Math.ceil(bytes.length / SECTOR);
+      // First fit among sectors nobody points to (old sectors of rewritten chunks stay taken).
+      let start = -1;
+      for (let s = 2, run = 0; s < used.length; s++) {
+        run = used[s] === 0 ? run + 1 : 0;
+        if (run === sectors) {
+          start = s - sectors + 1;
+          break;
+        }
+      }
+      if (start < 0) {
+        start = end;
+        end += sectors;
+      } else used.fill(1, start, start + sectors);
+      const padded = Buffer.alloc(sectors * SECTOR);
+      bytes.copy(padded);
+      writeSync(this.fd, padded, 0, padded.length, start * SECTOR);
+      newEntries.push({ index: this.index(c.x, c.z), entry: (start << 8) | sectors, dropMcc });
+    }
+    fsyncFd(this.fd);
+    const head = Buffer.alloc(HEADER_BYTES);
+    for (const n of newEntries) {
+      this.offsets[n.index] = n.entry >>> 0;
+      this.stamps[n.index] = now;
+    }
+    for (let i = 0; i < 1024; i++) {
+      head.writeUInt32BE(this.offsets[i]!, i * 4);
+      head.writeUInt32BE(this.stamps[i]!, SECTOR + i * 4);
+    }
+    writeSync(this.fd, head, 0, HEADER_BYTES, 0);
+    fsyncFd(this.fd);
+    this.fileSectors = Math.max(this.fileSectors, end);
+    for (const n of newEntries) if (n.dropMcc !== null) rmSync(n.dropMcc, { force: true });
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}

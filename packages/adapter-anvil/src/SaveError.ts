@@ -1,0 +1,34 @@
+/**
+ * What can be wrong with a world save, as a discriminated `code`:
+ * - `corrupt_region`: a region file's header is unreadable (sectors overlapping, pointing into the
+ *   header or past the end of the file);
+ * - `corrupt_chunk`: one chunk cannot be decoded (truncated, unknown compression, bad NBT, packed
+ *   data of the wrong length, a palette index outside the palette);
+ * - `version_mismatch`: a chunk or save older or newer than this build can edit;
+ * - `chunk_missing`: a write into a chunk the save does not have (we never generate in a person's save);
+ * - `busy`: the game or another program holds the save (`session.lock`);
+ * - `not_a_save`: the folder has no level.dat, or mixes the 26.1 and the older folder layout.
+ * Every error names the file and, where there is one, the chunk.
+ */
+export type SaveErrorCode = "corrupt_region" | "corrupt_chunk" | "version_mismatch" | "chunk_missing" | "busy" | "not_a_save";
+
+export interface ChunkRef {
+  readonly x: number;
+  readonly z: number;
+}
+
+export class SaveError extends Error {
+  readonly saveError = true;
+  constructor(
+    readonly code: SaveErrorCode,
+    message: string,
+    readonly details: { readonly file?: string; readonly chunk?: ChunkRef; readonly [key: string]: unknown } = {},
+  ) {
+    super(message);
+    this.name = "SaveError";
+  }
+}
+
+export function isSaveError(error: unknown): error is SaveError {
+  return error instanceof Error && (error as { saveError?: unknown }).saveError === true;
+}

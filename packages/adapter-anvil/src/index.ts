@@ -1,0 +1,6 @@
+export { AnvilWorld, type AnvilWorldOptions, type PersonBlock } from "./AnvilWorld.js";
+export { SaveError, isSaveError, type SaveErrorCode, type ChunkRef } from "./SaveError.js";
+export { FLAT_LAYERS, inspectSave, type SaveLayout, type SaveSummary } from "./SaveFolder.js";
+export { flatStateAt } from "./FlatGround.js";
+export { COMPRESSION, RegionFile, type Compression } from "./RegionFile.js";
+export { decodeChunk, MIN_CHUNK_DATA_VERSION } from "./ChunkCodec.js";
