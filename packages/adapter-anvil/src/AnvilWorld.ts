@@ -1,15 +1,16 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { blockIdOf, type Box3, Interner } from "@mcb/blocks";
+import { blockIdOf, type Box3 } from "@mcb/blocks";
 import { EventLogFile, Faults, type LoggedEvent } from "@mcb/adapter-memory";
-import { ChunkNotLoaded, HostCrash, MAX_ADAPTER_READ, SliceRefused, type CasMismatch, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import { ChunkNotLoaded, HostCrash, SliceRefused, type CasMismatch, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { NbtError, NbtReader, TAG, blockEntityTypeOf, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/schematic";
 import { AIR, type Chunk } from "./Chunk.js";
 import { ChunkStore } from "./ChunkStore.js";
 import { flatChunk, MIN_SECTION, SECTION_COUNT } from "./FlatGround.js";
 import { Heightmaps } from "./Heightmaps.js";
 import { SaveError } from "./SaveError.js";
+import { readBlockEntities, readBox, type ChunkSource } from "./SaveRead.js";
 import { createFlatSave, inspectSave, type SaveSummary } from "./SaveFolder.js";
 import { SessionLock } from "./SessionLock.js";
 import { compatibleDataVersions } from "./Versions.js";
@@ -71,6 +72,7 @@ export class AnvilWorld implements WorldAdapter {
   private store: ChunkStore;
   private lock: SessionLock;
   private readonly digests = new WeakMap<NbtCompound, string>();
+  private readonly source: ChunkSource = { minY: MIN_Y, maxY: MAX_Y, chunk: (cx, cz) => this.chunkFor(cx, cz), digest: (e) => this.digestOf(e) };
   private readonly events_: EventLogFile | null;
   private session: string;
   private seq: number;
@@ -164,77 +166,18 @@ export class AnvilWorld implements WorldAdapter {
   private chunkFor(cx: number, cz: number): Chunk {
     const c = this.store.read(cx, cz); // a damaged or too new chunk throws SaveError naming it
     if (c !== null) return c;
-    throw new ChunkNotLoaded({ x: cx, z: cz }, `chunk ${cx},${cz} is not generated in this save (mcb never generates terrain in a person's save: visit the area in the game first)`);
-  }
-
-  private box(box: Box3): { sx: number; sy: number; sz: number } {
-    const sx = box.maxX - box.minX + 1, sy = box.maxY - box.minY + 1, sz = box.maxZ - box.minZ + 1;
-    if (sx <= 0 || sy <= 0 || sz <= 0) throw new RangeError("read box has min > max");
-    if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
-    return { sx, sy, sz };
+    throw new ChunkNotLoaded({ x: cx, z: cz }, `chunk ${cx},${cz} is not generated in this save (mcb never generates terrain in a person's save: visit the area in the game first)`, false);
   }
 
   async read(box: Box3): Promise<RegionRead> {
     this.alive();
     if (this.faults.fires("read")) this.crash("read");
-    const { sx, sy, sz } = this.box(box);
-    const palette = new Interner();
-    const states = new Uint32Array(sx * sy * sz);
-    const digests = new Map<number, string>();
-    const voidId = box.minY < MIN_Y || box.maxY > MAX_Y ? palette.id(VOID_AIR) : -1;
-    for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++) {
-      const z0 = Math.max(box.minZ, cz * 16), z1 = Math.min(box.maxZ, cz * 16 + 15);
-      for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
-        const x0 = Math.max(box.minX, cx * 16), x1 = Math.min(box.maxX, cx * 16 + 15);
-        const chunk = box.maxY < MIN_Y || box.minY > MAX_Y ? null : this.chunkFor(cx, cz);
-        for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++) {
-          const y0 = Math.max(box.minY, cy * 16), y1 = Math.min(box.maxY, cy * 16 + 15);
-          const section = chunk?.sections.get(cy);
-          const remap = section === undefined ? null : new Int32Array(section.palette.length).fill(-1);
-          for (let y = y0; y <= y1; y++) {
-            const fill = y < MIN_Y || y > MAX_Y ? voidId : section === undefined ? palette.id(AIR) : -1;
-            for (let z = z0; z <= z1; z++) {
-              let o = x0 - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz;
-              if (fill >= 0) {
-                states.fill(fill, o, o + (x1 - x0 + 1));
-                continue;
-              }
-              const base = ((y & 15) << 8) | ((z & 15) << 4);
-              const idx = section!.indices;
-              for (let x = x0; x <= x1; x++, o++) {
-                const p = idx === null ? 0 : idx[base | (x & 15)]!;
-                let r = remap![p]!;
-                if (r < 0) r = remap![p] = palette.id(section!.palette[p]!);
-                states[o] = r;
-              }
-            }
-          }
-        }
-        if (chunk === null) continue;
-        for (const e of chunk.entities.values()) {
-          const x = (e.v.get("x") as { v: number }).v, y = (e.v.get("y") as { v: number }).v, z = (e.v.get("z") as { v: number }).v;
-          if (x < x0 || x > x1 || y < box.minY || y > box.maxY || z < z0 || z > z1) continue;
-          digests.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, this.digestOf(e));
-        }
-      }
-    }
-    return { box, palette: palette.values, states, digests };
+    return readBox(this.source, box);
   }
 
   async readBlockEntities(box: Box3): Promise<ReadonlyMap<number, Uint8Array>> {
     this.alive();
-    const { sx, sz } = this.box(box);
-    const out = new Map<number, Uint8Array>();
-    for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++)
-      for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
-        if (box.maxY < MIN_Y || box.minY > MAX_Y) continue;
-        for (const e of this.chunkFor(cx, cz).entities.values()) {
-          const x = (e.v.get("x") as { v: number }).v, y = (e.v.get("y") as { v: number }).v, z = (e.v.get("z") as { v: number }).v;
-          if (x < box.minX || x > box.maxX || y < box.minY || y > box.maxY || z < box.minZ || z > box.maxZ) continue;
-          out.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, canonicalNbt(stripPosition(e)));
-        }
-      }
-    return out;
+    return readBlockEntities(this.source, box);
   }
 
   private digestOf(e: NbtCompound): string {

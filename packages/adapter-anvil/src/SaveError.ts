@@ -1,3 +1,6 @@
+import type { ErrorCode } from "@mcb/blocks";
+import type { WorldRefusal } from "@mcb/engine";
+
 /**
  * What can be wrong with a world save, as a discriminated `code`:
  * - `corrupt_region`: a region file's header is unreadable (sectors overlapping, pointing into the
@@ -17,7 +20,17 @@ export interface ChunkRef {
   readonly z: number;
 }
 
-export class SaveError extends Error {
+/** The structured error each code answers with (busy is the only one worth retrying). */
+const REFUSALS: Readonly<Record<SaveErrorCode, ErrorCode>> = {
+  corrupt_region: "invalid_request",
+  corrupt_chunk: "invalid_request",
+  version_mismatch: "version_mismatch",
+  chunk_missing: "out_of_bounds",
+  busy: "busy",
+  not_a_save: "not_found",
+};
+
+export class SaveError extends Error implements WorldRefusal {
   readonly saveError = true;
   constructor(
     readonly code: SaveErrorCode,
@@ -26,6 +39,11 @@ export class SaveError extends Error {
   ) {
     super(message);
     this.name = "SaveError";
+  }
+
+  /** How the engine answers when a world call meets this error. */
+  get refusal(): WorldRefusal["refusal"] {
+    return { code: REFUSALS[this.code], retryable: this.code === "busy", details: { reason: this.code, ...this.details } };
   }
 }
 

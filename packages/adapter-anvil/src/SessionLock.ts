@@ -104,6 +104,7 @@ export class SessionLock {
     this.child = null;
     if (c === null || c.exitCode !== null || c.signalCode !== null) return Promise.resolve();
     const gone = new Promise<void>((resolve) => c.once("exit", () => resolve()));
+    c.ref(); // waited for: it must keep the process alive until it is gone
     c.stdin?.end();
     c.kill();
     return gone;

@@ -195,6 +195,8 @@ export class ChunkNotLoaded extends Error {
   constructor(
     readonly chunk: { readonly x: number; readonly z: number } | null,
     message: string,
+    /** False when waiting cannot help (a save that does not have the chunk: nothing generates it). */
+    readonly retryable = true,
   ) {
     super(message);
     this.name = "ChunkNotLoaded";

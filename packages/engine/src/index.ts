@@ -1,4 +1,5 @@
 export { Engine, type EngineOptions } from "./Engine.js";
+export type { WorldRefusal } from "./WorldGuard.js";
 export type { ApplyInput } from "./ApplyAdmission.js";
 export {
   HostCrash,

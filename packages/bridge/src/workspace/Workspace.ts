@@ -69,15 +69,13 @@ export function worldKindOf(target: WorldTarget): "embedded" | "save" | "port" {
   return target.portUrl !== undefined ? "port" : target.savePath !== undefined ? "save" : "embedded";
 }
 
-const SAVE_ERROR_CODES = { busy: "busy", version_mismatch: "version_mismatch", not_a_save: "not_found", corrupt_region: "invalid_request", corrupt_chunk: "invalid_request", chunk_missing: "out_of_bounds" } as const;
-
 /** Opens a save (a person's, or the embedded one); its refusals become structured errors. */
 async function openSave(open: () => Promise<AnvilWorld>): Promise<Result<AnvilWorld>> {
   try {
     return ok(await open());
   } catch (e) {
     if (!isSaveError(e)) throw e;
-    return fail(mcbError(SAVE_ERROR_CODES[e.code], e.message, { reason: e.code, ...e.details }));
+    return fail({ ...mcbError(e.refusal.code, e.message, e.refusal.details), retryable: e.refusal.retryable });
   }
 }
 

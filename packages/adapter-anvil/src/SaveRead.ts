@@ -1,0 +1,87 @@
+import { type Box3, Interner } from "@mcb/blocks";
+import { MAX_ADAPTER_READ, type RegionRead } from "@mcb/engine";
+import { canonicalNbt, stripPosition, type NbtCompound } from "@mcb/schematic";
+import { AIR, type Chunk } from "./Chunk.js";
+
+const VOID_AIR = "minecraft:void_air";
+
+/** What a box read needs from the world: its height and its chunks (throwing for a missing one). */
+export interface ChunkSource {
+  readonly minY: number;
+  readonly maxY: number;
+  chunk(cx: number, cz: number): Chunk;
+  digest(e: NbtCompound): string;
+}
+
+function size(box: Box3): { sx: number; sy: number; sz: number } {
+  const sx = box.maxX - box.minX + 1, sy = box.maxY - box.minY + 1, sz = box.maxZ - box.minZ + 1;
+  if (sx <= 0 || sy <= 0 || sz <= 0) throw new RangeError("read box has min > max");
+  if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
+  return { sx, sy, sz };
+}
+
+function entityPos(e: NbtCompound): { x: number; y: number; z: number } {
+  return { x: (e.v.get("x") as { v: number }).v, y: (e.v.get("y") as { v: number }).v, z: (e.v.get("z") as { v: number }).v };
+}
+
+/** A box of a save, section by section (one palette remap per section), void air outside the height. */
+export function readBox(src: ChunkSource, box: Box3): RegionRead {
+  const { sx, sz } = size(box);
+  const palette = new Interner();
+  const states = new Uint32Array(sx * (box.maxY - box.minY + 1) * sz);
+  const digests = new Map<number, string>();
+  const outside = box.maxY < src.minY || box.minY > src.maxY;
+  const voidId = box.minY < src.minY || box.maxY > src.maxY ? palette.id(VOID_AIR) : -1;
+  for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++) {
+    const z0 = Math.max(box.minZ, cz * 16), z1 = Math.min(box.maxZ, cz * 16 + 15);
+    for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
+      const x0 = Math.max(box.minX, cx * 16), x1 = Math.min(box.maxX, cx * 16 + 15);
+      const chunk = outside ? null : src.chunk(cx, cz);
+      for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++) {
+        const y0 = Math.max(box.minY, cy * 16), y1 = Math.min(box.maxY, cy * 16 + 15);
+        const section = chunk?.sections.get(cy);
+        const remap = section === undefined ? null : new Int32Array(section.palette.length).fill(-1);
+        for (let y = y0; y <= y1; y++) {
+          const fill = y < src.minY || y > src.maxY ? voidId : section === undefined ? palette.id(AIR) : -1;
+          for (let z = z0; z <= z1; z++) {
+            let o = x0 - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz;
+            if (fill >= 0) {
+              states.fill(fill, o, o + (x1 - x0 + 1));
+              continue;
+            }
+            const base = ((y & 15) << 8) | ((z & 15) << 4);
+            const idx = section!.indices;
+            for (let x = x0; x <= x1; x++, o++) {
+              const p = idx === null ? 0 : idx[base | (x & 15)]!;
+              let r = remap![p]!;
+              if (r < 0) r = remap![p] = palette.id(section!.palette[p]!);
+              states[o] = r;
+            }
+          }
+        }
+      }
+      if (chunk === null) continue;
+      for (const e of chunk.entities.values()) {
+        const { x, y, z } = entityPos(e);
+        if (x < x0 || x > x1 || y < box.minY || y > box.maxY || z < z0 || z > z1) continue;
+        digests.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, src.digest(e));
+      }
+    }
+  }
+  return { box, palette: palette.values, states, digests };
+}
+
+/** The block-entity data in a box (canonical bytes, without position and id), by position index. */
+export function readBlockEntities(src: ChunkSource, box: Box3): ReadonlyMap<number, Uint8Array> {
+  const { sx, sz } = size(box);
+  const out = new Map<number, Uint8Array>();
+  if (box.maxY < src.minY || box.minY > src.maxY) return out;
+  for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++)
+    for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++)
+      for (const e of src.chunk(cx, cz).entities.values()) {
+        const { x, y, z } = entityPos(e);
+        if (x < box.minX || x > box.maxX || y < box.minY || y > box.maxY || z < box.minZ || z > box.maxZ) continue;
+        out.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, canonicalNbt(stripPosition(e)));
+      }
+  return out;
+}

@@ -1,0 +1,110 @@
+import { spawn } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { AnvilWorld } from "@mcb/adapter-anvil";
+import { MemoryWorld } from "@mcb/adapter-memory";
+import { blockEntityPredicate } from "@mcb/blocks";
+import { TAG, canonicalNbt, nbt } from "@mcb/schematic";
+import { registry as sharedRegistry } from "../../blocks/test/registry.js";
+
+const registry = sharedRegistry();
+import { errorOf, mcb, openWorld, tempDirs, tower } from "./support.js";
+
+const tmp = tempDirs("mcb-save-world-");
+const CHEST = "minecraft:chest[facing=north,type=single,waterlogged=false]";
+/** {Items: [{Slot: 0b, count: 7, id: "minecraft:diamond"}]} in the engine's canonical bytes. */
+const ITEMS = canonicalNbt(nbt.compound([["Items", nbt.list(TAG.Compound, [nbt.compound([["Slot", nbt.byte(0)], ["count", nbt.int(7)], ["id", nbt.string("minecraft:diamond")]])])]]));
+
+describe("the embedded world is a Minecraft save", () => {
+  it("a world of the first format is converted once: every block, its block-entity data, its identity and its event log kept", async () => {
+    const state = await tmp();
+    writeFileSync(join(state, "mcb-state"), "an mcb state directory\n");
+    const old = new MemoryWorld({ dir: join(state, "world"), hasBlockEntity: blockEntityPredicate(registry) });
+    const oldId = (await old.info()).worldId;
+    old.externalEdits([{ x: 0, y: 64, z: 0, state: "minecraft:stone_bricks" }, { x: -20, y: 70, z: 33, state: "minecraft:glass" }, { x: 5, y: 40, z: 5, state: "minecraft:air" }]);
+    old.externalEdit(1, 64, 0, CHEST, { data: ITEMS });
+    const digest = old.digestAt(1, 64, 0);
+    const cursorBefore = (await old.events(null)).cursor;
+    await old.close();
+    const lines: string[] = [];
+    const { openWorkspace } = await import("../src/workspace/Workspace.js");
+    const opened = await openWorkspace(state, { log: (l) => lines.push(l) });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const w = opened.value;
+    try {
+      expect(lines.join("\n")).toMatch(/converted the embedded world \(3 blocks in 2 sections\) to a Minecraft save/);
+      expect(existsSync(join(state, "world", "world.json"))).toBe(false);
+      expect(existsSync(join(state, "world", "level.dat"))).toBe(true);
+      expect((await w.world.info()).worldId).toBe(oldId);
+      expect(w.embedded!.stateAt(0, 64, 0)).toBe("minecraft:stone_bricks");
+      expect(w.embedded!.stateAt(-20, 70, 33)).toBe("minecraft:glass");
+      expect(w.embedded!.stateAt(1, 64, 0)).toBe(CHEST);
+      expect(w.embedded!.digestAt(1, 64, 0)).toBe(digest);
+      expect(w.embedded!.stateAt(5, 40, 5)).toBe("minecraft:stone"); // air below y 64 became the ground
+      expect((await w.world.events(cursorBefore)).gap).toBe(false); // the event log carried over
+    } finally {
+      await w.close();
+    }
+    const again: string[] = [];
+    const reopened = await openWorkspace(state, { log: (l) => again.push(l) });
+    if (!reopened.ok) throw new Error(reopened.error.message);
+    await reopened.value.close();
+    expect(again.join("\n")).not.toMatch(/converted/);
+  });
+});
+
+describe("--world save:PATH edits a person's save offline", () => {
+  async function personSave(): Promise<string> {
+    const dir = join(await tmp(), "My World");
+    // A save with one generated chunk around the origin (made the way mcb makes its own, then used as a person's).
+    const w = await AnvilWorld.open({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), flatGround: true });
+    // The chunks around the origin (-1..1), as a game that generated them would leave them.
+    await w.compareAndSet({ checks: [], writes: [-1, 0, 1].flatMap((cx) => [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" }))) });
+    await w.close();
+    return dir;
+  }
+
+  it("builds and undoes the example tower in it; refuses a build where the save has no chunks, naming the chunk; a save the game holds is busy", async () => {
+    const save = await personSave();
+    const state = await tmp();
+    const built = await mcb("build", tower, "--world", `save:${save}`, "--state", state);
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stdout).toMatch(/saved to disk/);
+    const probe = await AnvilWorld.open({ dir: save, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry) });
+    expect(probe.stateAt(0, 64, 0)).not.toBe("minecraft:air");
+    await probe.close();
+
+    const far = join(state, "far.json");
+    writeFileSync(far, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 300, y: 64, z: 0 }, max: { x: 301, y: 64, z: 0 }, block: "minecraft:stone" }] }));
+    const refused = await mcb("build", far, "--world", `save:${save}`, "--state", state);
+    expect(refused.code).toBe(1);
+    expect(errorOf(refused)).toMatchObject({ code: "out_of_bounds", retryable: false, details: { reason: "chunk_not_generated", chunk: { x: 18, z: 0 } } });
+    expect(errorOf(refused).message).toMatch(/chunk 18,0 is not generated in this save/);
+
+    const game = spawn("python3", ["-c", "import fcntl,sys; f=open(sys.argv[1],'a+b'); fcntl.lockf(f, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()", join(save, "session.lock")], { stdio: ["pipe", "pipe", "inherit"] });
+    await new Promise<void>((resolve) => game.stdout!.once("data", () => resolve()));
+    try {
+      const busy = await mcb("status", "--world", `save:${save}`, "--state", state);
+      expect(busy.code).toBe(1);
+      expect(errorOf(busy)).toMatchObject({ code: "busy", retryable: true, details: { reason: "session_locked" } });
+      expect(errorOf(busy).message).toMatch(/open in Minecraft or another program/);
+    } finally {
+      game.stdin!.end();
+      await new Promise((r) => game.once("exit", r));
+    }
+    const id = /operation (op_\w+)/.exec(built.stdout + built.stderr)?.[1];
+    const undone = await mcb("undo", id!, "--world", `save:${save}`, "--state", state);
+    expect(undone.code, undone.stderr).toBe(0);
+    const w = await openWorld(state).catch(() => null); // the state dir is bound to the save, not to an embedded world
+    await w?.close();
+  });
+
+  it("a folder without level.dat is not a save: not_found, nothing created", async () => {
+    const dir = await tmp();
+    const r = await mcb("status", "--world", `save:${join(dir, "nothing")}`, "--state", join(dir, "state"), "--init");
+    expect(r.code).toBe(1);
+    expect(errorOf(r)).toMatchObject({ code: "not_found", details: { reason: "not_a_save" } });
+    expect(existsSync(join(dir, "nothing"))).toBe(false);
+  });
+});
