@@ -6,8 +6,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Harness, LiveEngine, MINESTOM_JAR, boxRecipe, startMinestomHost, unwrap } from "@mcb/property-tests";
 
-const MIN = { x: -50, y: -40, z: -50 };
-const MAX = { x: 49, y: -31, z: 49 }; // 100 × 10 × 100 = 100,000 blocks
+const MIN = { x: -50, y: 84, z: -50 };
+const MAX = { x: 49, y: 93, z: 49 }; // 100 × 10 × 100 = 100,000 blocks
 const RUNS = 3;
 const TARGET_BLOCKS_PER_S = 100_000;
 const TARGET_TICK_MS = 50;

@@ -16,7 +16,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (t) => Number(process.hrtime.bigint() - t) / 1e6;
 
 async function applyPort(live, block, key, waitSaved) {
-  const plan = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: -50, y: -40, z: -50 }, { x: 49, y: -31, z: 49 }, block) }));
+  const plan = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: -50, y: 84, z: -50 }, { x: 49, y: 93, z: 49 }, block) }));
   const t = process.hrtime.bigint();
   const op = unwrap(await live.engine.buildApply(live.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key }));
   await live.engine.settle();

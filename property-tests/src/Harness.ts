@@ -94,6 +94,7 @@ export class Harness<W extends TwinWorld = TwinWorld> {
         minecraftVersion: registry.minecraftVersion,
         dataVersion: registry.dataVersion,
         hasBlockEntity: blockEntityPredicate(registry),
+        registry,
         flatGround: true,
         maxUnsavedChunks: 0,
         idleSaveMs: 0,

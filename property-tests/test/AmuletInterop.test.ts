@@ -23,7 +23,7 @@ function tempSave(): string {
 }
 
 function open(dir: string, flatGround: boolean): Promise<AnvilWorld> {
-  return AnvilWorld.open({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), flatGround, idleSaveMs: 0 });
+  return AnvilWorld.open({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry, flatGround, idleSaveMs: 0 });
 }
 
 /** Every block type's default state, plus every state of a few blocks with many (stairs, walls, redstone). */

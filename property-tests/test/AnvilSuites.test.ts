@@ -22,7 +22,7 @@ async function saveDriver(): Promise<AdapterDriver> {
 
 function open(dir: string): Promise<AnvilWorld> {
   const registry = sharedRegistry();
-  return AnvilWorld.open({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), flatGround: true, idleSaveMs: 0 });
+  return AnvilWorld.open({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry, flatGround: true, idleSaveMs: 0 });
 }
 
 /** Planted bug: a save that checks only the first write of each group (the others are taken as matching). */

@@ -63,22 +63,22 @@ describe("live: mcb mcp on a server world through the world port", () => {
     expect(ctx.world).toMatchObject({ minecraft_version: "26.1.2", data_version: 4790 });
     expect((await ok("material_search", { query: "oak stairs" })).results.length).toBeGreaterThan(0);
     expect((await ok("material_describe", { id: "minecraft:oak_stairs" })).placeable).toBe(true);
-    expect((await ok("region_inspect", { min: v(0, -61, 0), max: v(3, -61, 3), detail: "summary" })).palette).toEqual([{ state: "minecraft:grass_block[snowy=false]", count: 16 }]);
+    expect((await ok("region_inspect", { min: v(0, 63, 0), max: v(3, 63, 3), detail: "summary" })).palette).toEqual([{ state: "minecraft:grass_block[snowy=false]", count: 16 }]);
 
     const tower = { version: 1, operations: [
-      { type: "box", min: v(10, -60, 10), max: v(14, -52, 14), block: "minecraft:stone_bricks", hollow: true },
-      { type: "line", from: v(10, -51, 10), to: v(14, -51, 10), block: "minecraft:oak_stairs[facing=north]" },
+      { type: "box", min: v(10, 64, 10), max: v(14, 72, 14), block: "minecraft:stone_bricks", hollow: true },
+      { type: "line", from: v(10, 73, 10), to: v(14, 73, 10), block: "minecraft:oak_stairs[facing=north]" },
     ] };
     const plan = await ok("build_prepare", { recipe: tower });
     const op = await applied(plan, "tower");
     expect((await ok("operation_status", { operation_id: op.operation_id })).status).toBe("applied");
     expect(op.counters.written).toBe(plan.changed_blocks);
-    expect((await ok("region_inspect", { min: v(10, -51, 10), max: v(10, -51, 10), detail: "summary" })).palette[0].state).toMatch(/^minecraft:oak_stairs\[facing=north/);
+    expect((await ok("region_inspect", { min: v(10, 73, 10), max: v(10, 73, 10), detail: "summary" })).palette[0].state).toMatch(/^minecraft:oak_stairs\[facing=north/);
     const part = await ok("part_define", { name: "tower", operation_id: op.operation_id });
     expect((await ok("part_get", { part_id: part.part_id })).count).toBe(plan.changed_blocks);
 
     expect((await ok("camera_list")).cameras).toBeDefined();
-    const shot = await call("camera_capture", { pose: { x: 12.5, y: -55, z: 2, yaw: 0, pitch: 0 }, after_operation_id: op.operation_id });
+    const shot = await call("camera_capture", { pose: { x: 12.5, y: 69, z: 2, yaw: 0, pitch: 0 }, after_operation_id: op.operation_id });
     const img = shot.content.find((c) => c.type === "image");
     expect(img?.type).toBe("image");
     if (img?.type === "image") expect(PNG.sync.read(Buffer.from(img.data, "base64")).width).toBe(1280);
@@ -91,35 +91,35 @@ describe("live: mcb mcp on a server world through the world port", () => {
     expect(far.isError).toBe(true);
     expect(JSON.parse((far.content[0] as { text: string }).text)).toMatchObject({ error: { code: "camera_unavailable", details: { reason: "scene_not_loaded" } } });
 
-    const asset = await ok("schematic_export", { name: "live_tower", min: v(10, -60, 10), max: v(14, -51, 14) });
+    const asset = await ok("schematic_export", { name: "live_tower", min: v(10, 64, 10), max: v(14, 73, 14) });
     expect((await ok("asset_list", { query: "live" })).assets).toEqual([asset]);
-    const paste = await ok("schematic_import_prepare", { asset_id: "live_tower", target: v(30, -60, 10), rotation: 90 });
+    const paste = await ok("schematic_import_prepare", { asset_id: "live_tower", target: v(30, 64, 10), rotation: 90 });
     await applied(paste, "paste");
-    expect((await ok("region_inspect", { min: v(30, -60, 10), max: v(34, -51, 14), detail: "summary" })).palette.map((p: { state: string }) => p.state))
+    expect((await ok("region_inspect", { min: v(30, 64, 10), max: v(34, 73, 14), detail: "summary" })).palette.map((p: { state: string }) => p.state))
       .toEqual(expect.arrayContaining(["minecraft:stone_bricks", expect.stringMatching(/^minecraft:oak_stairs\[facing=east/)]));
 
     const undo = await ok("operation_undo_prepare", { operation_id: op.operation_id });
     await applied(undo, "undo-tower");
-    expect((await ok("region_inspect", { min: v(10, -60, 10), max: v(14, -51, 14), detail: "summary" })).palette).toEqual([{ state: "minecraft:air", count: 250 }]);
+    expect((await ok("region_inspect", { min: v(10, 64, 10), max: v(14, 73, 14), detail: "summary" })).palette).toEqual([{ state: "minecraft:air", count: 250 }]);
 
-    const big = await ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(-40, -50, -40), max: v(-1, -41, -1), block: "minecraft:glass" }] } });
+    const big = await ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(-40, 74, -40), max: v(-1, 83, -1), block: "minecraft:glass" }] } });
     const started = await ok("build_apply", { plan_id: big.plan_id, plan_hash: big.plan_hash, idempotency_key: "big" });
     const cancelled = await ok("operation_cancel", { operation_id: started.operation_id });
     expect(["cancelled", "applied", "queued", "applying"]).toContain(cancelled.status);
 
-    const recipe = { version: 1, seed: 5, area: { min: { x: 20, z: 30 }, max: { x: 35, z: 45 } }, base: -61, features: [{ type: "hill", center: { x: 27, z: 37 }, radius: 8, height: 6 }] };
+    const recipe = { version: 1, seed: 5, area: { min: { x: 20, z: 30 }, max: { x: 35, z: 45 } }, base: 63, features: [{ type: "hill", center: { x: 27, z: 37 }, radius: 8, height: 6 }] };
     const preview = await call("terrain_preview", { recipe });
     expect(preview.isError).toBeFalsy();
     const p = preview.structuredContent as { terrain_id: string; stats: { max: number } };
     const tile = await ok("terrain_prepare", { terrain_id: p.terrain_id, tile_index: 0 });
     await applied(tile, "terrain");
     expect((await ok("region_inspect", { min: v(27, p.stats.max, 37), max: v(27, p.stats.max, 37), detail: "summary" })).palette[0].state).toBe("minecraft:grass_block[snowy=false]");
-    const brush = await ok("terrain_brush_prepare", { brush: { action: "raise", center: { x: 27, z: 37 }, radius: 4, amount: 2, y_range: { min: -64, max: 0 } } });
+    const brush = await ok("terrain_brush_prepare", { brush: { action: "raise", center: { x: 27, z: 37 }, radius: 4, amount: 2, y_range: { min: 40, max: 100 } } });
     await applied(brush, "brush");
 
     const surface = await ok("region_surface", { min: { x: 0, z: 0 }, max: { x: 3, z: 0 } });
-    expect(surface.heights).toEqual([-61, -61, -61, -61]); // the flat world's grass
-    const changes = await ok("region_changes", { min: v(10, -60, 10), max: v(14, -51, 14), since_cursor: ctx.change_cursor, limit: 100 });
+    expect(surface.heights).toEqual([63, 63, 63, 63]); // the flat world's grass
+    const changes = await ok("region_changes", { min: v(10, 64, 10), max: v(14, 73, 14), since_cursor: ctx.change_cursor, limit: 100 });
     expect(changes.changes.length).toBeGreaterThan(0);
     expect((await ok("operation_list", { limit: 50 })).operations.length).toBeGreaterThanOrEqual(6);
 

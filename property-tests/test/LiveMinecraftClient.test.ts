@@ -49,13 +49,13 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
   }, 120_000);
 
   it("a block the bot breaks between slices stops the build with a conflict and stays broken; checked undo leaves it alone; region_changes reports it", async () => {
-    // 64 grass blocks at y=-61 around the bot become stone, 16 per slice, ordered by z rows.
-    const min = { x: -3, y: -61, z: -3 }, max = { x: 4, y: -61, z: 4 };
+    // 64 grass blocks at y=63 around the bot become stone, 16 per slice, ordered by z rows.
+    const min = { x: -3, y: 63, z: -3 }, max = { x: 4, y: 63, z: 4 };
     const cursor = unwrap(await live.engine.regionChanges(live.agent, { min, max })).next_cursor;
     const prepared = unwrap(await live.engine.buildPrepare(live.agent, { recipe: { version: 1, operations: [{ type: "box", min, max, block: STONE }] } }));
     expect(prepared.changed_blocks).toBe(64);
-    const written = { x: 1, y: -61, z: -2 }; // slice 0, already stone when the bot acts
-    const ahead = { x: 1, y: -61, z: 2 }; // slice 2, still grass
+    const written = { x: 1, y: 63, z: -2 }; // slice 0, already stone when the bot acts
+    const ahead = { x: 1, y: 63, z: 2 }; // slice 2, still grass
     live.world.calls = 0;
     live.world.beforeCompareAndSet = async (call) => {
       if (call !== 1) return;
@@ -63,7 +63,7 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
       await breakBlock(bot, ahead.x, ahead.y, ahead.z);
       // The edits reached the server when the port reads them back.
       for (let i = 0; i < 100; i++) {
-        const r = await live.port.read({ minX: 1, minY: -61, minZ: -2, maxX: 1, maxY: -61, maxZ: 2 });
+        const r = await live.port.read({ minX: 1, minY: 63, minZ: -2, maxX: 1, maxY: 63, maxZ: 2 });
         if (r.palette[r.states[0]!] === "minecraft:air" && r.palette[r.states[4]!] === "minecraft:air") return;
         await new Promise((res) => setTimeout(res, 50));
       }
@@ -92,7 +92,7 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
     unwrap(await live.engine.buildApply(live.agent, { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: "floor-undo" }));
     await live.engine.settle();
     const expected = new Map<string, string>();
-    for (let z = min.z; z <= max.z; z++) for (let x = min.x; x <= max.x; x++) expected.set(key(x, -61, z), GRASS);
+    for (let z = min.z; z <= max.z; z++) for (let x = min.x; x <= max.x; x++) expected.set(key(x, 63, z), GRASS);
     expected.set(key(written.x, written.y, written.z), "minecraft:air");
     expected.set(key(ahead.x, ahead.y, ahead.z), "minecraft:air");
     expect(await waitUntilSeen(bot, expected)).toEqual([]);

@@ -27,7 +27,7 @@ describe("live: block-entity data through the world port", () => {
   });
 
   it("writes chests with data, reads the same bytes and digests back, keeps data on a same-type state change", async () => {
-    const y = -50;
+    const y = 74;
     const writes = vectors.map((v, i) => ({ x: i, y, z: 7, before: "minecraft:air", beforeDigest: null, after: CHEST, afterData: new Uint8Array(Buffer.from(v.canonical, "base64")) }));
     const r = await world.compareAndSet({ checks: [], writes });
     expect(r.written).toBe(vectors.length);
@@ -52,11 +52,11 @@ describe("live: block-entity data through the world port", () => {
 
   it("refuses data for a block without a block entity and data that is not NBT, writing nothing", async () => {
     const bad = [
-      { x: 20, y: -50, z: 7, before: "minecraft:air", beforeDigest: null, after: "minecraft:stone", afterData: new Uint8Array([10, 0, 0, 0]) },
-      { x: 21, y: -50, z: 7, before: "minecraft:air", beforeDigest: null, after: CHEST, afterData: new Uint8Array([1, 2, 3]) },
+      { x: 20, y: 74, z: 7, before: "minecraft:air", beforeDigest: null, after: "minecraft:stone", afterData: new Uint8Array([10, 0, 0, 0]) },
+      { x: 21, y: 74, z: 7, before: "minecraft:air", beforeDigest: null, after: CHEST, afterData: new Uint8Array([1, 2, 3]) },
     ];
-    for (const w of bad) await expect(world.compareAndSet({ checks: [], writes: [{ x: 19, y: -50, z: 7, before: "minecraft:air", beforeDigest: null, after: "minecraft:stone" }, w] })).rejects.toMatchObject({ name: "SliceRefused", code: "unsupported_block" });
-    const r = await world.read({ minX: 19, minY: -50, minZ: 7, maxX: 21, maxY: -50, maxZ: 7 });
+    for (const w of bad) await expect(world.compareAndSet({ checks: [], writes: [{ x: 19, y: 74, z: 7, before: "minecraft:air", beforeDigest: null, after: "minecraft:stone" }, w] })).rejects.toMatchObject({ name: "SliceRefused", code: "unsupported_block" });
+    const r = await world.read({ minX: 19, minY: 74, minZ: 7, maxX: 21, maxY: 74, maxZ: 7 });
     expect([...r.states].map((i) => r.palette[i])).toEqual(["minecraft:air", "minecraft:air", "minecraft:air"]);
   });
 });

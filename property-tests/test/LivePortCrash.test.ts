@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { LiveEngine, boxRecipe, startMinestomHost, unwrap, type MinestomHost } from "../src/index.js";
 
 const STONE = "minecraft:stone";
-const BOX = { minX: -40, minY: -60, minZ: -40, maxX: -9, maxY: -57, maxZ: -25 }; // 32 × 4 × 16 = 2048 blocks of air
+const BOX = { minX: -40, minY: 64, minZ: -40, maxX: -9, maxY: 67, maxZ: -25 }; // 32 × 4 × 16 = 2048 blocks of air
 
 async function countStone(live: LiveEngine): Promise<number> {
   const r = await live.port.read(BOX);
@@ -58,7 +58,7 @@ describe("live: the Minestom server is killed (kill -9) mid-apply", () => {
     expect(review.matchesBefore).toBe(128);
     expect(review.foreignStates).toBe(0);
     // New writes wait for the administrator's decision.
-    const blocked = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: 20, y: -60, z: 20 }, { x: 20, y: -60, z: 20 }, STONE) }));
+    const blocked = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: 20, y: 64, z: 20 }, { x: 20, y: 64, z: 20 }, STONE) }));
     const refused = await live.engine.buildApply(live.agent, { plan_id: blocked.plan_id, plan_hash: blocked.plan_hash, idempotency_key: "blocked" });
     expect(refused.ok || refused.error.code).toBe("recovery_required");
 
@@ -69,7 +69,7 @@ describe("live: the Minestom server is killed (kill -9) mid-apply", () => {
     expect(await blocksWritten(live)).toBe(0);
     expect(await countStone(live)).toBe(stones);
     // Writes resume.
-    const resumed = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: 20, y: -60, z: 20 }, { x: 20, y: -60, z: 20 }, STONE) }));
+    const resumed = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: 20, y: 64, z: 20 }, { x: 20, y: 64, z: 20 }, STONE) }));
     unwrap(await live.engine.buildApply(live.agent, { plan_id: resumed.plan_id, plan_hash: resumed.plan_hash, idempotency_key: "resumed" }));
     await live.engine.settle();
     expect(await blocksWritten(live)).toBe(1);

@@ -46,7 +46,7 @@ describe("live: a server killed right after an operation was applied", () => {
     hosts.push(first);
     const live = await LiveEngine.open(first, { sliceSize: 256 });
     lives.push(live);
-    const box = { minX: -40, minY: -60, minZ: -40, maxX: -9, maxY: -57, maxZ: -25 }; // 2048 blocks of air
+    const box = { minX: -40, minY: 64, minZ: -40, maxX: -9, maxY: 67, maxZ: -25 }; // 2048 blocks of air
     const plan = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ }, STONE) }));
     const op = unwrap(await live.engine.buildApply(live.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "lost" }));
     await live.engine.settle();
@@ -79,7 +79,7 @@ describe("live: a server killed right after an operation was applied", () => {
     hosts.push(first);
     const live = await LiveEngine.open(first, { sliceSize: 256 });
     lives.push(live);
-    const box = { minX: 10, minY: -60, minZ: 10, maxX: 41, maxY: -57, maxZ: 25 };
+    const box = { minX: 10, minY: 64, minZ: 10, maxX: 41, maxY: 67, maxZ: 25 };
     const plan = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ }, STONE) }));
     const op = unwrap(await live.engine.buildApply(live.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "saved" }));
     await live.engine.settle();
@@ -168,7 +168,7 @@ describe("live: mcb mcp survives a restart of the server", () => {
     const env: Record<string, string> = { ...(process.env as Record<string, string>), MCB_PORT_TOKEN: first.token };
     client = new Client({ name: "mcb-live-restart", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--world", first.url, "--state", state], cwd: root, env, stderr: "pipe" }));
-    const recipe = boxRecipe({ x: 30, y: -60, z: -30 }, { x: 33, y: -60, z: -27 }, STONE);
+    const recipe = boxRecipe({ x: 30, y: 64, z: -30 }, { x: 33, y: 64, z: -27 }, STONE);
     const plan = (await call("build_prepare", { recipe })).structuredContent as { plan_id: string; plan_hash: string };
     const op = (await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "before-crash", wait_ms: 5000 })).structuredContent as { operation_id: string; status: string; saved: boolean };
     expect([op.status, op.saved]).toEqual(["applied", false]);
@@ -212,7 +212,7 @@ describe("live: mcb build when its server dies mid-apply", () => {
     expect(first.output()).toMatch(/ INFO mcb\.Main: started: world /); // one line per event on stderr
     expect(first.output()).not.toContain("NOP"); // SLF4J is bound (no "NOP logger" warning)
     const recipe = join(dir, "box.json");
-    writeFileSync(recipe, JSON.stringify(boxRecipe({ x: -50, y: -40, z: -50 }, { x: 49, y: -31, z: 49 }, STONE)));
+    writeFileSync(recipe, JSON.stringify(boxRecipe({ x: -50, y: 84, z: -50 }, { x: 49, y: 93, z: 49 }, STONE)));
     const child = spawn(process.execPath, [cli, "build", recipe, "--world", first.url, "--state", join(dir, "state"), "--max-rate", "20000"], {
       cwd: root, env: { ...process.env, MCB_PORT_TOKEN: first.token }, stdio: ["ignore", "pipe", "pipe"],
     });

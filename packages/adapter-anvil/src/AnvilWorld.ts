@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { blockIdOf, type Box3 } from "@mcb/blocks";
+import { blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
 import { EventLogFile, Faults, type LoggedEvent } from "@mcb/adapter-memory";
-import { ChunkNotLoaded, HostCrash, SliceRefused, type CasMismatch, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import { ChunkNotLoaded, HostCrash, SliceRefused, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { NbtError, NbtReader, TAG, blockEntityTypeOf, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/schematic";
 import { AIR, type Chunk } from "./Chunk.js";
 import { ChunkStore } from "./ChunkStore.js";
@@ -13,7 +13,7 @@ import { SaveError } from "./SaveError.js";
 import { readBlockEntities, readBox, type ChunkSource } from "./SaveRead.js";
 import { createFlatSave, inspectSave, type SaveSummary } from "./SaveFolder.js";
 import { SessionLock } from "./SessionLock.js";
-import { compatibleDataVersions } from "./Versions.js";
+import { canonicalizer, compatibleDataVersions } from "./Versions.js";
 
 export interface AnvilWorldOptions {
   /** The save folder (the one holding level.dat). */
@@ -26,6 +26,11 @@ export interface AnvilWorldOptions {
   readonly dataVersion: number;
   /** Which states carry a block entity. */
   readonly hasBlockEntity: (state: string) => boolean;
+  /**
+   * The registry, to read palette entries in canonical form (a writer may leave default property
+   * values out; the game fills them in, and so does this). Absent: states as written.
+   */
+  readonly registry?: BlockRegistry;
   /**
    * mcb's own world: a missing save is created (26.1 layout, flat ground) and missing chunks are
    * made with the flat ground. Without it the save must exist and nothing is ever generated.
@@ -125,9 +130,10 @@ export class AnvilWorld implements WorldAdapter {
 
   private newStore(): ChunkStore {
     const dv = this.options.dataVersion;
+    const registry = this.options.registry;
     return new ChunkStore({
       regionDir: this.save.regionDir,
-      versions: compatibleDataVersions(this.options.minecraftVersion, dv),
+      versions: { ...compatibleDataVersions(this.options.minecraftVersion, dv), ...(registry === undefined ? {} : { canonical: canonicalizer(registry) }) },
       heightmaps: this.heightmaps,
       generator: this.options.flatGround === true ? (x, z) => flatChunk(x, z, dv) : null,
       maxChunks: this.options.maxChunks ?? 1024,
@@ -221,34 +227,17 @@ export class AnvilWorld implements WorldAdapter {
       const why = this.store.refusal(w.x >> 4, w.z >> 4);
       if (why !== null) throw new SliceRefused(why.code, why.message);
     }
-    const mismatches: CasMismatch[] = [];
-    slice.checks.forEach((c, index) => {
-      const actual = this.stateAt(c.x, c.y, c.z), actualDigest = this.digestAt(c.x, c.y, c.z);
-      if (actual !== c.state || actualDigest !== c.digest) mismatches.push({ kind: "check", index, x: c.x, y: c.y, z: c.z, expected: c.state, expectedDigest: c.digest, actual, actualDigest });
+    const groups = (slice.groupEnds ?? slice.writes).length;
+    const stopAt = crashMid ? Math.floor(groups / 2) : groups;
+    const { written, mismatches, entityDigests } = compareAndSetGroups(slice, {
+      stateAt: (x, y, z) => this.stateAt(x, y, z),
+      digestAt: (x, y, z) => this.digestAt(x, y, z),
+      place: (i) => this.place(slice.writes[i]!.x, slice.writes[i]!.y, slice.writes[i]!.z, slice.writes[i]!.after, data.get(i)),
+      beforeGroup: (g) => {
+        if (g === stopAt) this.crash("mid_slice");
+      },
     });
-    const entityDigests = new Map<number, string>();
-    if (mismatches.length > 0) return { written: 0, mismatches, entityDigests, saved: this.marks(0) };
-    const ends = slice.groupEnds ?? slice.writes.map((_, i) => i + 1);
-    const stopAt = crashMid ? Math.floor(ends.length / 2) : ends.length;
-    let written = 0;
-    for (let g = 0; g < ends.length; g++) {
-      if (g === stopAt) this.crash("mid_slice");
-      const end = ends[g]!;
-      for (let w = written; w < end; w++) {
-        const c = slice.writes[w]!;
-        const actual = this.stateAt(c.x, c.y, c.z), actualDigest = this.digestAt(c.x, c.y, c.z);
-        if (actual !== c.before || actualDigest !== c.beforeDigest)
-          mismatches.push({ kind: "write", index: w, x: c.x, y: c.y, z: c.z, expected: c.before, expectedDigest: c.beforeDigest, actual, actualDigest });
-      }
-      if (mismatches.length > 0) break;
-      for (let w = written; w < end; w++) {
-        const c = slice.writes[w]!;
-        this.place(c.x, c.y, c.z, c.after, data.get(w));
-        const d = this.digestAt(c.x, c.y, c.z);
-        if (d !== null) entityDigests.set(w, d);
-      }
-      written = end;
-    }
+    if (mismatches.length > 0 && written === 0 && mismatches[0]!.kind === "check") return { written, mismatches, entityDigests, saved: this.marks(0) };
     if (crashMid && mismatches.length === 0) this.crash("mid_slice");
     const seq = written > 0 ? ++this.writeSeq : 0;
     if (written > 0) this.afterWrite();

@@ -14,6 +14,11 @@ export interface ChunkVersions {
   readonly dataVersion: number;
   /** Newest DataVersion with the same blocks (the registry's release and its patch releases). */
   readonly maxDataVersion: number;
+  /**
+   * A palette state in canonical form (every property, defaults filled in: writers may leave out
+   * default values, as Minestom does, and the game fills them in). Absent: as written.
+   */
+  readonly canonical?: (state: string) => string;
 }
 
 export interface DecodedChunk {
@@ -88,7 +93,8 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
         const p = e.v.get("Properties");
         if (p?.t === TAG.Compound) for (const [pk, pv] of p.v) props[pk] = str(pv) ?? corrupt(`section ${y}: property ${pk} is not a string`);
         const state = formatState(name, props);
-        return dv < versions.dataVersion ? upgradeState(state, dv, versions.dataVersion).state : state;
+        const current = dv < versions.dataVersion ? upgradeState(state, dv, versions.dataVersion).state : state;
+        return versions.canonical === undefined ? current : versions.canonical(current);
       });
       let indices: Uint16Array | null = null;
       if (palette.length > 1) {

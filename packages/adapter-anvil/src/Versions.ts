@@ -1,4 +1,5 @@
 import mcData from "minecraft-data";
+import type { BlockRegistry } from "@mcb/blocks";
 import type { ChunkVersions } from "./ChunkCodec.js";
 
 /**
@@ -11,4 +12,17 @@ export function compatibleDataVersions(minecraftVersion: string, dataVersion: nu
   const same = own === undefined ? [] : all.filter((v) => v.version === own.version && v.dataVersion !== undefined && v.dataVersion >= dataVersion);
   const maxDataVersion = Math.max(dataVersion, ...same.map((v) => v.dataVersion!));
   return { dataVersion, maxDataVersion };
+}
+
+/** A state in the registry's canonical form (defaults filled in), unknown ones as they are; cached. */
+export function canonicalizer(registry: BlockRegistry): (state: string) => string {
+  const cache = new Map<string, string>();
+  return (state) => {
+    let c = cache.get(state);
+    if (c === undefined) {
+      const r = registry.resolveState(state);
+      cache.set(state, (c = r.ok ? r.value.canonical : state));
+    }
+    return c;
+  };
 }

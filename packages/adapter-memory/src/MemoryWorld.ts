@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { blockIdOf, type Box3, Interner } from "@mcb/blocks";
-import { HostCrash, MAX_ADAPTER_READ, type CasMismatch, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import { HostCrash, MAX_ADAPTER_READ, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
 import { Faults } from "./Faults.js";
 import { AIR, VoxelStore } from "./VoxelStore.js";
@@ -191,38 +191,18 @@ export class MemoryWorld implements WorldAdapter {
     this.beforeWriteHook();
     const crashMid = this.faults.fires("mid_slice");
     const crashAfter = this.faults.fires("after_write");
-    const mismatches: CasMismatch[] = [];
-    slice.checks.forEach((c, index) => {
-      const actual = this.stateAt(c.x, c.y, c.z);
-      const actualDigest = this.digestAt(c.x, c.y, c.z);
-      if (actual !== c.state || actualDigest !== c.digest)
-        mismatches.push({ kind: "check", index, x: c.x, y: c.y, z: c.z, expected: c.state, expectedDigest: c.digest, actual, actualDigest });
+    for (const c of slice.writes) if (c.y < this.options.minY || c.y > this.options.maxY) throw new RangeError(`write at y=${c.y} outside the world`);
+    const groups = (slice.groupEnds ?? slice.writes).length;
+    const stopAt = crashMid ? Math.floor(groups / 2) : groups;
+    const { written, mismatches, entityDigests } = compareAndSetGroups(slice, {
+      stateAt: (x, y, z) => this.stateAt(x, y, z),
+      digestAt: (x, y, z) => this.digestAt(x, y, z),
+      place: (i) => this.place(slice.writes[i]!.x, slice.writes[i]!.y, slice.writes[i]!.z, slice.writes[i]!.after, slice.writes[i]!.afterData),
+      beforeGroup: (g) => {
+        if (g === stopAt) this.crash("mid_slice");
+      },
     });
-    const entityDigests = new Map<number, string>();
-    if (mismatches.length > 0) return { written: 0, mismatches, entityDigests };
-    const ends = slice.groupEnds ?? slice.writes.map((_, i) => i + 1);
-    const stopAt = crashMid ? Math.floor(ends.length / 2) : ends.length;
-    let written = 0;
-    for (let g = 0; g < ends.length; g++) {
-      if (g === stopAt) this.crash("mid_slice");
-      const end = ends[g]!;
-      for (let w = written; w < end; w++) {
-        const c = slice.writes[w]!;
-        if (c.y < this.options.minY || c.y > this.options.maxY) throw new RangeError(`write at y=${c.y} outside the world`);
-        const actual = this.stateAt(c.x, c.y, c.z);
-        const actualDigest = this.digestAt(c.x, c.y, c.z);
-        if (actual !== c.before || actualDigest !== c.beforeDigest)
-          mismatches.push({ kind: "write", index: w, x: c.x, y: c.y, z: c.z, expected: c.before, expectedDigest: c.beforeDigest, actual, actualDigest });
-      }
-      if (mismatches.length > 0) break;
-      for (let w = written; w < end; w++) {
-        const c = slice.writes[w]!;
-        this.place(c.x, c.y, c.z, c.after, c.afterData);
-        const d = this.digestAt(c.x, c.y, c.z);
-        if (d !== null) entityDigests.set(w, d);
-      }
-      written = end;
-    }
+    if (mismatches.length > 0 && written === 0 && mismatches[0]!.kind === "check") return { written, mismatches, entityDigests };
     if (crashMid && mismatches.length === 0) this.crash("mid_slice"); // a slice with no groups
     this.persist();
     const seq = written > 0 ? ++this.writeSeq : 0;

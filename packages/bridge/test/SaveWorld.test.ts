@@ -71,7 +71,7 @@ describe("--world save:PATH edits a person's save offline", () => {
     const built = await mcb("build", tower, "--world", `save:${save}`, "--state", state);
     expect(built.code, built.stderr).toBe(0);
     expect(built.stdout).toMatch(/saved to disk/);
-    const probe = await AnvilWorld.open({ dir: save, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry) });
+    const probe = await AnvilWorld.open({ dir: save, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry });
     expect(probe.stateAt(0, 64, 0)).not.toBe("minecraft:air");
     await probe.close();
 

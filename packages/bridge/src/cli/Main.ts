@@ -17,6 +17,7 @@ const OPTIONS_USAGE = `options: --state <dir> (the world and journal directory, 
   --max-rate N (commands that write: at most N blocks per second, e.g. to spare a busy server),
   --world port://127.0.0.1:PORT (a running server's world port instead of the embedded world;
   its token from the MCB_PORT_TOKEN environment variable; give each server its own --state),
+  --world save:PATH (a Minecraft save on disk, closed in the game, edited offline; its own --state),
   <command> --help (that command's usage)
 
 Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error,

@@ -37,6 +37,7 @@ function options(dir: string, saveDir: string, id: WorldIdentity, registry: Bloc
     minecraftVersion: registry.minecraftVersion,
     dataVersion: registry.dataVersion,
     hasBlockEntity: blockEntityPredicate(registry),
+    registry,
     flatGround: true,
     eventDir: join(dir, "world-events"),
   };

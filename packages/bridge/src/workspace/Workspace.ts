@@ -178,7 +178,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
       const opened = await openSave(() =>
         savePath === undefined
           ? openEmbeddedWorld(dir, reg, log)
-          : AnvilWorld.open({ dir: savePath, minecraftVersion: reg.minecraftVersion, dataVersion: reg.dataVersion, hasBlockEntity: blockEntityPredicate(reg) }),
+          : AnvilWorld.open({ dir: savePath, minecraftVersion: reg.minecraftVersion, dataVersion: reg.dataVersion, hasBlockEntity: blockEntityPredicate(reg), registry: reg }),
       );
       if (!opened.ok) {
         lock.value.release();

@@ -28,7 +28,6 @@ import net.minestom.server.Auth;
 import net.minestom.server.MinecraftServer;
 import net.minestom.server.instance.Chunk;
 import net.minestom.server.instance.InstanceContainer;
-import net.minestom.server.instance.anvil.AnvilLoader;
 import net.minestom.server.instance.block.Block;
 import net.minestom.server.timer.TaskSchedule;
 import net.minestom.server.world.DimensionType;
@@ -103,13 +102,15 @@ public final class Main {
     }
 
     MinecraftServer server = MinecraftServer.init(new Auth.Offline());
-    InstanceContainer instance = MinecraftServer.getInstanceManager().createInstanceContainer(DimensionType.OVERWORLD,
-        new AnvilLoader(o.worldDir()));
-    instance.setGenerator(unit -> {
-      unit.modifier().fillHeight(-64, -63, Block.BEDROCK);
-      unit.modifier().fillHeight(-63, -61, Block.DIRT);
-      unit.modifier().fillHeight(-61, -60, Block.GRASS_BLOCK);
-    });
+    SaveLoader loader;
+    try {
+      loader = SaveLoader.open(o.worldDir());
+    } catch (IllegalStateException e) {
+      throw new Refusal(1, e.getMessage());
+    }
+    if (!Files.isDirectory(o.worldDir().resolve("region"))) FlatSave.createIfMissing(o.worldDir(), MinecraftServer.DATA_VERSION, MinecraftServer.VERSION_NAME);
+    InstanceContainer instance = MinecraftServer.getInstanceManager().createInstanceContainer(DimensionType.OVERWORLD, loader);
+    instance.setGenerator(FlatSave.generator());
     var dim = instance.getCachedDimensionType();
     WorldFacts facts = new WorldFacts(identity.worldId(), identity.epoch(), MinecraftServer.VERSION_NAME, MinecraftServer.DATA_VERSION,
         dim.minY(), dim.minY() + dim.height() - 1, List.of("events", "block_entities", "block_entity_data", "persistence", "saved_writes"));

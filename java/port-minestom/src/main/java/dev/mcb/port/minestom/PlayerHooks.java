@@ -46,7 +46,7 @@ final class PlayerHooks implements ChatSink {
     handler.addListener(AsyncPlayerConfigurationEvent.class, e -> {
       e.setSpawningInstance(instance);
       Player p = e.getPlayer();
-      p.setRespawnPoint(new Pos(0.5, -60, 0.5));
+      p.setRespawnPoint(new Pos(0.5, 64, 0.5)); // on the flat ground (grass at 63)
       p.setGameMode(GameMode.CREATIVE);
     });
     handler.addListener(PlayerBlockBreakEvent.class, e -> pending.add(e.getBlockPosition()));

@@ -1,0 +1,118 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
+import { PortWorld } from "@mcb/adapter-paper";
+import { blockEntityPredicate } from "@mcb/blocks";
+import { NbtReader, TAG, type NbtCompound } from "@mcb/schematic";
+import { amulet, sharedRegistry, startMinestomHost } from "../src/index.js";
+import { joinBot, seenState } from "./support/Bot.js";
+
+/**
+ * One save, three programs: mcb builds it offline (adapter-anvil), the Minestom host serves it to a
+ * real client and saves into it, mcb and amulet read what the host saved, with the fields the game
+ * needs (Status, isLightOn, heightmaps) and the tags the host does not write kept.
+ */
+const registry = sharedRegistry();
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const options = (dir: string, flatGround: boolean) => ({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry, flatGround, idleSaveMs: 0 });
+const write = (x: number, y: number, z: number, after: string) => ({ x, y, z, before: "minecraft:air", beforeDigest: null, after });
+
+function storedChunk(save: string, x: number, z: number): NbtCompound {
+  const r = RegionFile.open(join(save, "dimensions", "minecraft", "overworld", "region", `r.${x >> 5}.${z >> 5}.mca`), x >> 5, z >> 5, false)!;
+  const c = r.read(x, z)!;
+  r.close();
+  const reader = new NbtReader(c.nbt);
+  reader.root();
+  return reader.compoundValue();
+}
+
+describe("saves shared by mcb offline and the Minestom host", () => {
+  it("a save built offline opens on the host and a player sees it; what the host saves carries Status, isLightOn and heightmaps, keeps our tags, and mcb and amulet read it", async () => {
+    const save = join(mkdtempSync(join(tmpdir(), "mcb-live-save-")), "world");
+    dirs.push(join(save, ".."));
+    const offline = await AnvilWorld.open(options(save, true));
+    const wall = [2, 3, 4, 5, 6].flatMap((x) => [64, 65, 66].map((y) => write(x, y, 3, "minecraft:stone_bricks")));
+    expect((await offline.compareAndSet({ checks: [], writes: wall })).written).toBe(15);
+    await offline.close();
+
+    const host = await startMinestomHost({ worldDir: save });
+    try {
+      const port = await PortWorld.connect({ url: host.url, token: host.token });
+      const box = { minX: 0, minY: 62, minZ: 3, maxX: 7, maxY: 67, maxZ: 3 };
+      const seen = await port.read(box);
+      const reopened = await AnvilWorld.open(options(save, false)).catch((e: unknown) => e);
+      expect(reopened).toMatchObject({ code: "busy" }); // the host holds session.lock
+      const states = [...seen.states].map((i) => seen.palette[i]);
+      for (let y = 62; y <= 67; y++)
+        for (let x = 0; x <= 7; x++) {
+          const want = x >= 2 && x <= 6 && y >= 64 && y <= 66 ? "minecraft:stone_bricks" : y === 63 ? "minecraft:grass_block[snowy=false]" : y < 63 ? "minecraft:dirt" : "minecraft:air";
+          expect(states[(x - 0) + (y - 62) * 8], `${x} ${y} 3`).toBe(want);
+        }
+      const bot = await joinBot(host.gamePort, "viewer");
+      try {
+        expect(seenState(bot, 4, 65, 3)).toBe("minecraft:stone_bricks");
+        expect(seenState(bot, 0, 63, 0)).toBe("minecraft:grass_block[snowy=false]");
+      } finally {
+        bot.quit();
+      }
+      // The host writes into a chunk we made and into one it generates (its ground is ours).
+      const r = await port.compareAndSet({ checks: [], writes: [write(10, 64, 10, "minecraft:gold_block"), write(-40, 64, -40, "minecraft:diamond_block")] });
+      expect(r.written).toBe(2);
+      await port.flush!();
+      await port.close();
+    } finally {
+      await host.stop();
+    }
+
+    const after = await AnvilWorld.open(options(save, false)); // as a person's save: nothing generated
+    try {
+      expect(after.stateAt(10, 64, 10)).toBe("minecraft:gold_block");
+      expect(after.stateAt(-40, 64, -40)).toBe("minecraft:diamond_block");
+      expect(after.stateAt(-40, 63, -40)).toBe("minecraft:grass_block[snowy=false]");
+      expect(after.stateAt(4, 66, 3)).toBe("minecraft:stone_bricks");
+    } finally {
+      await after.close();
+    }
+    for (const [x, z] of [[0, 0], [-3, -3]] as const) {
+      const c = storedChunk(save, x, z);
+      expect(c.v.get("Status")).toEqual({ t: TAG.String, v: "minecraft:full" });
+      expect(c.v.get("isLightOn")).toEqual({ t: TAG.Byte, v: 0 });
+      expect(c.v.has("status")).toBe(false);
+      expect([...((c.v.get("Heightmaps") as NbtCompound).v.keys())].sort()).toEqual(["MOTION_BLOCKING", "WORLD_SURFACE"]);
+    }
+    // Tags the host does not write itself survive its save (our chunk had them).
+    expect(storedChunk(save, 0, 0).v.has("structures")).toBe(true);
+    const raw = await amulet<{ states: string[]; chunks: Record<string, { Status: string }> }>("raw", save, [[10, 64, 10], [-40, 64, -40], [4, 66, 3]]);
+    expect(raw.states).toEqual(["minecraft:gold_block", "minecraft:diamond_block", "minecraft:stone_bricks"]);
+    expect(raw.chunks).toMatchObject({ "0,0": { Status: "minecraft:full" }, "-3,-3": { Status: "minecraft:full" } });
+  }, 180_000);
+
+  it("a new host world is a 26.1 save with the same flat ground (grass at 63) and a level.dat", async () => {
+    const host = await startMinestomHost();
+    dirs.push(host.worldDir);
+    try {
+      const port = await PortWorld.connect({ url: host.url, token: host.token });
+      const col = await port.read({ minX: 5, minY: -64, minZ: 5, maxX: 5, maxY: 64, maxZ: 5 });
+      const states = [...col.states].map((i) => col.palette[i]);
+      expect(states[0]).toBe("minecraft:bedrock");
+      expect(states.slice(1, 124).every((s) => s === "minecraft:stone")).toBe(true);
+      expect(states.slice(124)).toEqual(["minecraft:dirt", "minecraft:dirt", "minecraft:dirt", "minecraft:grass_block[snowy=false]", "minecraft:air"]);
+      await port.flush!();
+      await port.close();
+    } finally {
+      await host.stop();
+    }
+    expect(existsSync(join(host.worldDir, "level.dat"))).toBe(true);
+    expect(existsSync(join(host.worldDir, "dimensions", "minecraft", "overworld", "region"))).toBe(true);
+    expect(existsSync(join(host.worldDir, "region"))).toBe(false);
+    const w = await AnvilWorld.open(options(host.worldDir, false));
+    try {
+      expect(w.stateAt(0, 63, 0)).toBe("minecraft:grass_block[snowy=false]");
+    } finally {
+      await w.close();
+    }
+  }, 120_000);
+});
