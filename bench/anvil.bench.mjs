@@ -3,10 +3,13 @@
 //    into a save, flushed to disk (every chunk encoded, compressed and written crash-safely), against
 //    the same slices into the memory world. Target: at least 300,000 blocks/s including the flush.
 // 2. Read 32,768 positions (a 32³ box) from cold chunks (a save just opened), against the memory world.
-import { mkdtempSync, rmSync } from "node:fs";
+// 3. Decode every chunk of a real 1.21.1 region file (225 chunks, a prismarine-provider-anvil fixture)
+//    against prismarine-provider-anvil loading the same chunks, same run (peer comparison).
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AnvilWorld } from "@mcb/adapter-anvil";
+import { AnvilWorld, RegionFile, decodeChunk } from "@mcb/adapter-anvil";
+import { Anvil as prismarineAnvil } from "prismarine-provider-anvil";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { blockEntityPredicate, createBlockRegistry } from "@mcb/blocks";
 
@@ -41,6 +44,38 @@ async function applyAll(world, work) {
   return ms(t);
 }
 
+const REAL = new URL("../property-tests/fixtures/prismarine-provider-anvil/1.21.1-r.0.0.mca", import.meta.url);
+
+async function realRegion(root) {
+  const dir = join(root, "real");
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(REAL, join(dir, "r.0.0.mca"));
+  const Peer = prismarineAnvil("1.21.1");
+  const ours = [], theirs = [];
+  for (let i = 0; i < RUNS + 1; i++) {
+    let t = process.hrtime.bigint();
+    const r = RegionFile.open(join(dir, "r.0.0.mca"), 0, 0, false);
+    let n = 0;
+    for (const c of r.chunks()) {
+      const s = r.read(c.x, c.z);
+      decodeChunk(s.nbt, c.x, c.z, s.compression, { dataVersion: registry.dataVersion, maxDataVersion: 4790 }, "r.0.0.mca");
+      n++;
+    }
+    r.close();
+    const a = ms(t);
+    t = process.hrtime.bigint();
+    const peer = new Peer(dir);
+    let m = 0;
+    for (let cx = 0; cx < 32; cx++) for (let cz = 0; cz < 32; cz++) if ((await peer.load(cx, cz)) !== null) m++;
+    await peer.close?.();
+    const b = ms(t);
+    if (n !== 225 || m !== 225) throw new Error(`decoded ${n} and ${m} chunks, expected 225`);
+    if (i === 0) continue;
+    ours.push(a), theirs.push(b);
+  }
+  return { ours: median(ours), theirs: median(theirs) };
+}
+
 export async function run() {
   const root = mkdtempSync(join(tmpdir(), "mcb-bench-anvil-"));
   const work = slices("minecraft:stone_bricks", "minecraft:air");
@@ -72,10 +107,13 @@ export async function run() {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+  const realDir = mkdtempSync(join(tmpdir(), "mcb-bench-real-"));
+  const real = await realRegion(realDir).finally(() => rmSync(realDir, { recursive: true, force: true }));
   const save = median(saveMs), mem = median(memMs);
   const rate = 1_000_000 / (save / 1000);
   console.log(`apply 1,000,000 blocks into a save, flushed: ${save.toFixed(0)} ms (${(rate / 1000).toFixed(0)}k blocks/s; target ≥ ${APPLY_TARGET / 1000}k) — memory world ${mem.toFixed(0)} ms, ratio ${(save / mem).toFixed(2)}×`);
   console.log(`read 32,768 positions from cold chunks: ${median(coldMs).toFixed(1)} ms — memory world ${median(memReadMs).toFixed(1)} ms, ratio ${(median(coldMs) / median(memReadMs)).toFixed(2)}×`);
+  console.log(`decode a real 1.21.1 region (225 chunks): ${real.ours.toFixed(0)} ms — prismarine-provider-anvil ${real.theirs.toFixed(0)} ms, ratio ${(real.theirs / real.ours).toFixed(2)}× in our favour`);
   if (rate < APPLY_TARGET) ok = false;
   return ok;
 }
