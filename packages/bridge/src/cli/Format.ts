@@ -21,7 +21,7 @@ export function formatOperation(op: OperationStatusView): string {
     `  written ${c.written} of ${c.total}, skipped ${c.skipped}, conflicts ${c.conflicts}, slices ${c.slices_done}/${c.slices_total}${c.unconfirmed > 0 ? `, ${c.unconfirmed} more in the world but never confirmed` : ""}`,
   ];
   if (c.lost > 0) lines.push(`  ${c.lost} of its blocks were lost when the world's server stopped before saving them`);
-  if (op.saved === false && (op.status === "applied" || op.status === "conflict" || op.status === "cancelled")) lines.push("  not yet saved to disk by the world's server");
+  if (op.saved === false && (op.status === "applied" || op.status === "conflict" || op.status === "cancelled")) lines.push("  not yet saved to disk by the world");
   for (const k of op.conflicts)
     lines.push(`  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}${k.changed_since_prepare ? " (changed and changed back since the plan was prepared)" : ""}`);
   if (op.error !== null) lines.push(`  ${op.error.code}: ${op.error.message}`);
@@ -59,7 +59,7 @@ export function progressBar(stream: CliOut): ProgressSink {
 /** The text of an apply: the operation, or that there was nothing to write. */
 export function operationText(op: OperationStatusView | null, savedMs: number | null = null): string {
   if (op === null) return "nothing to write (no operation)";
-  return formatOperation(op) + (savedMs === null ? "" : `\n  saved to disk by the world's server in ${savedMs} ms`);
+  return formatOperation(op) + (savedMs === null ? "" : `\n  saved to disk in ${savedMs} ms`);
 }
 
 /** 0 when the operation applied (or nothing needed writing), 3 when it ended otherwise. */
