@@ -9,7 +9,7 @@ import { TAG, canonicalNbt, nbt } from "@mcb/schematic";
 import { registry as sharedRegistry } from "../../blocks/test/registry.js";
 
 const registry = sharedRegistry();
-import { errorOf, mcb, openWorld, tempDirs, tower } from "./support.js";
+import { cli, errorOf, mcb, openWorld, root, tempDirs, tower } from "./support.js";
 
 const tmp = tempDirs("mcb-save-world-");
 const CHEST = "minecraft:chest[facing=north,type=single,waterlogged=false]";
@@ -107,4 +107,43 @@ describe("--world save:PATH edits a person's save offline", () => {
     expect(errorOf(r)).toMatchObject({ code: "not_found", details: { reason: "not_a_save" } });
     expect(existsSync(join(dir, "nothing"))).toBe(false);
   });
+});
+
+describe("mcb mcp --world save:PATH", () => {
+  it("serves the agent's tools on a person's save: context, inspect, a build, its saved state", async () => {
+    const dir = await tmp();
+    const save = join(dir, "World");
+    const w = await AnvilWorld.open({ dir: save, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), flatGround: true });
+    await w.compareAndSet({ checks: [], writes: [-1, 0, 1].flatMap((cx) => [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" }))) });
+    await w.close();
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--state", join(dir, "state"), "--world", `save:${save}`], cwd: root, stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: "mcb-save", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const r = await client.callTool({ name, arguments: args });
+        if (r.isError === true) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
+        return r.structuredContent as Record<string, any>;
+      };
+      const ctx = await call("project_context", {});
+      expect(ctx.world).toMatchObject({ minecraft_version: registry.minecraftVersion, data_version: registry.dataVersion });
+      expect((await call("region_inspect", { min: { x: 0, y: 63, z: 0 }, max: { x: 1, y: 63, z: 1 }, detail: "summary" })).palette).toEqual([{ state: "minecraft:grass_block[snowy=false]", count: 4 }]);
+      const plan = await call("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: { x: 2, y: 64, z: 2 }, max: { x: 4, y: 66, z: 4 }, block: "minecraft:stone_bricks", hollow: true }] } });
+      const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "hut", wait_saved: true });
+      expect(op).toMatchObject({ status: "applied", saved: true, counters: { written: plan.changed_blocks } });
+      const missing = await client.callTool({ name: "region_inspect", arguments: { min: { x: 400, y: 63, z: 0 }, max: { x: 400, y: 63, z: 0 }, detail: "summary" } });
+      expect(missing.isError).toBe(true);
+      expect(JSON.stringify(missing.content)).toMatch(/chunk_not_generated/);
+    } finally {
+      await client.close();
+    }
+    expect(stderr).toMatch(/serving the save .*World/);
+    const after = await AnvilWorld.open({ dir: save, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry });
+    expect(after.stateAt(2, 65, 2)).toBe("minecraft:stone_bricks");
+    await after.close();
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { inspectSave } from "@mcb/adapter-anvil";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,6 +73,16 @@ export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv 
       missing.push("no model credentials: set MCB_OPENAI_API_KEY or MCB_CODEX_API_KEY (the agent receives it as OPENAI_API_KEY / CODEX_API_KEY; see agent.initialize.auth_methods)");
   }
   let world: Record<string, unknown> = { kind: "embedded", state_dir: dir };
+  if (where.target.savePath !== undefined) {
+    world = { kind: "save", path: where.target.savePath, state_dir: dir };
+    try {
+      const save = inspectSave(where.target.savePath);
+      world.save = { layout: save.layout, data_version: save.dataVersion, level_name: save.levelName };
+    } catch (e) {
+      world.save = { ok: false, error: (e as Error).message };
+      missing.push(`the save cannot be used: ${(e as Error).message}`);
+    }
+  }
   if (where.target.portUrl !== undefined) {
     world = { kind: "port", url: where.target.portUrl, state_dir: dir };
     if (where.target.portToken === undefined) missing.push("MCB_PORT_TOKEN is not set (the world port's token)");

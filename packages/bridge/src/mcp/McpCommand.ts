@@ -3,7 +3,7 @@ import type { EngineLimits } from "@mcb/engine";
 import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "@mcb/schematic";
 import { MCB_VERSION, mcpContextFor } from "../workspace/McpContext.js";
 import { StdioLineTransport } from "../workspace/StdioLineTransport.js";
-import { openWorkspace, type WorldLocation } from "../workspace/Workspace.js";
+import { openWorkspace, worldKindOf, type WorldLocation } from "../workspace/Workspace.js";
 import { createMcbMcpServer } from "./McbMcpServer.js";
 
 /**
@@ -28,9 +28,14 @@ export async function runMcpServer(where: WorldLocation, schematicLimits: Schema
   });
   await server.connect(transport);
   const info = await w.world.info().catch(() => null);
-  process.stderr.write(where.target.portUrl === undefined
-    ? `mcb mcp: serving the embedded world in ${w.dir}\n`
-    : `mcb mcp: serving the server world ${info?.worldId ?? "?"} (${info?.minecraftVersion ?? "?"}) through the world port; journal in ${w.dir}\n`);
+  const kind = worldKindOf(where.target);
+  process.stderr.write(
+    kind === "embedded"
+      ? `mcb mcp: serving the embedded world in ${w.dir}\n`
+      : kind === "save"
+        ? `mcb mcp: serving the save ${where.target.savePath!} (held: the game cannot open it meanwhile); journal in ${w.dir}\n`
+        : `mcb mcp: serving the server world ${info?.worldId ?? "?"} (${info?.minecraftVersion ?? "?"}) through the world port; journal in ${w.dir}\n`,
+  );
   await closed;
   await server.close().catch(() => undefined);
   await w.close();
