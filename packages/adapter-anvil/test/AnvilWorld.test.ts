@@ -178,3 +178,26 @@ describe("AnvilWorld: a person's save", () => {
     await again.close();
   });
 });
+
+describe("session.lock without python3", () => {
+  it("the lock is only checked: sessionLockHeld is false, a save the game holds is still refused", async () => {
+    const save = personSave(4786, [{ x: 0, z: 0, root: gameChunk(0, 0, 4786) }]);
+    const script = [
+      `import { AnvilWorld } from ${JSON.stringify(new URL("../src/index.ts", import.meta.url).pathname.replace(/src\/index\.ts$/, "dist/index.js"))};`,
+      `const w = await AnvilWorld.open({ dir: ${JSON.stringify(save)}, minecraftVersion: "26.1", dataVersion: 4786, hasBlockEntity: () => false });`,
+      "console.log(JSON.stringify({ held: w.sessionLockHeld }));",
+      "await w.close();",
+    ].join("\n");
+    const { execFileSync } = await import("node:child_process");
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, PATH: "/nonexistent" } }).toString();
+    expect(JSON.parse(out)).toEqual({ held: false });
+    const game = spawn("python3", ["-c", "import fcntl,sys; f=open(sys.argv[1],'a+b'); fcntl.lockf(f, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()", join(save, "session.lock")], { stdio: ["pipe", "pipe", "inherit"] });
+    await new Promise<void>((resolve) => game.stdout!.once("data", () => resolve()));
+    try {
+      expect(() => execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, PATH: "/nonexistent" }, stdio: "pipe" })).toThrow(/open in Minecraft or another program/);
+    } finally {
+      game.stdin!.end();
+      await new Promise((r) => game.once("exit", r));
+    }
+  });
+});
