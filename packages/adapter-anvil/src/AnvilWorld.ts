@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
-import { EventLogFile, Faults, type LoggedEvent } from "@mcb/adapter-memory";
+import { EventLogFile, Faults, eventPage, type LoggedEvent } from "@mcb/adapter-memory";
 import { ChunkNotLoaded, HostCrash, SliceRefused, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { NbtError, NbtReader, TAG, blockEntityTypeOf, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/schematic";
 import { AIR, type Chunk } from "./Chunk.js";
@@ -296,13 +296,7 @@ export class AnvilWorld implements WorldAdapter {
 
   async events(cursor: string | null): Promise<EventPage> {
     this.alive();
-    const head = `${this.session}:${this.seq}`;
-    if (cursor === null) return { events: [], cursor: head, gap: false };
-    const [session, seqText] = cursor.split(":");
-    const after = Number(seqText);
-    const oldest = this.log.length === 0 ? this.seq + 1 : this.log[0]!.seq;
-    if (session !== this.session || !Number.isInteger(after) || after > this.seq || after + 1 < oldest) return { events: [], cursor: head, gap: true };
-    return { events: this.log.filter((e) => e.seq > after).map(({ seq: _seq, ...e }) => e), cursor: head, gap: false };
+    return eventPage(this.log, this.session, this.seq, cursor);
   }
 
   /** A person's edit (`mcb edit`, a test's player): applied, saved at once, reported as an event unless told not to. */

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { blockIdOf, type Box3, Interner } from "@mcb/blocks";
 import { HostCrash, MAX_ADAPTER_READ, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
+import { eventPage } from "./EventPage.js";
 import { Faults } from "./Faults.js";
 import { AIR, VoxelStore } from "./VoxelStore.js";
 import { WorldDirectory } from "./WorldDirectory.js";
@@ -230,15 +231,7 @@ export class MemoryWorld implements WorldAdapter {
 
   async events(cursor: string | null): Promise<EventPage> {
     this.alive();
-    const head = `${this.session}:${this.seq}`;
-    if (cursor === null) return { events: [], cursor: head, gap: false };
-    const [session, seqText] = cursor.split(":");
-    const after = Number(seqText);
-    const oldest = this.log.length === 0 ? this.seq + 1 : this.log[0]!.seq;
-    if (session !== this.session || !Number.isInteger(after) || after > this.seq || after + 1 < oldest)
-      return { events: [], cursor: head, gap: true };
-    const events = this.log.filter((e) => e.seq > after).map(({ seq: _seq, ...e }) => e);
-    return { events, cursor: head, gap: false };
+    return eventPage(this.log, this.session, this.seq, cursor);
   }
 
   async close(): Promise<void> {

@@ -2,3 +2,4 @@ export { MemoryWorld, type MemoryWorldOptions, type ExternalEditOptions, type Ex
 export { Faults, CRASH_POINTS, type CrashPoint } from "./Faults.js";
 export { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
 export { WorldDirectory, type WorldMeta } from "./WorldDirectory.js";
+export { eventPage } from "./EventPage.js";
