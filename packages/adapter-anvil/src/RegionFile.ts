@@ -109,7 +109,7 @@ export class RegionFile {
   private fd: number;
   private fileSectors: number;
 
-  private constructor(
+  protected constructor(
     readonly path: string,
     readonly rx: number,
     readonly rz: number,
@@ -136,6 +136,32 @@ export class RegionFile {
       writeFileSync(path, new Uint8Array(0));
     }
     return new RegionFile(path, rx, rz, openSync(path, "r+"));
+  }
+
+  /** Every write to the file goes through here (data sectors, then the header). */
+  protected put(bytes: Uint8Array, position: number): void {
+    writeSync(this.fd, bytes, 0, bytes.length, position);
+  }
+
+  /**
+   * Where a chunk of `sectors` sectors goes: first fit among sectors nobody points to (`used`; the
+   * old sectors of a rewritten chunk stay taken until the header no longer lists them), else at the
+   * end. Marks what it takes; returns the start and the new end of the file.
+   */
+  protected place(sectors: number, used: Uint8Array, end: number, _index: number): { start: number; end: number } {
+    for (let s = 2, run = 0; s < used.length; s++) {
+      run = used[s] === 0 ? run + 1 : 0;
+      if (run === sectors) {
+        used.fill(1, s - sectors + 1, s + 1);
+        return { start: s - sectors + 1, end };
+      }
+    }
+    return { start: end, end: end + sectors };
+  }
+
+  /** The header entry of a chunk index (sector offset << 8 | count), for subclasses. */
+  protected entry(index: number): number {
+    return this.offsets[index]!;
   }
 
   private chunkOf(index: number): { x: number; z: number } {
@@ -238,7 +264,7 @@ export class RegionFile {
     }
     if (this.fileSectors < 2) {
       // A new or empty file: an empty header first.
-      writeSync(this.fd, new Uint8Array(HEADER_BYTES), 0, HEADER_BYTES, 0);
+      this.put(new Uint8Array(HEADER_BYTES), 0);
       this.fileSectors = 2;
     }
     const used = new Uint8Array(this.fileSectors);
@@ -265,22 +291,12 @@ export class RegionFile {
         if (existsSync(mcc)) dropMcc = mcc;
       }
       const sectors = Math.ceil(bytes.length / SECTOR);
-      // First fit among sectors nobody points to (old sectors of rewritten chunks stay taken).
-      let start = -1;
-      for (let s = 2, run = 0; s < used.length; s++) {
-        run = used[s] === 0 ? run + 1 : 0;
-        if (run === sectors) {
-          start = s - sectors + 1;
-          break;
-        }
-      }
-      if (start < 0) {
-        start = end;
-        end += sectors;
-      } else used.fill(1, start, start + sectors);
+      const placed = this.place(sectors, used, end, this.index(c.x, c.z));
+      const start = placed.start;
+      end = placed.end;
       const padded = Buffer.alloc(sectors * SECTOR);
       bytes.copy(padded);
-      writeSync(this.fd, padded, 0, padded.length, start * SECTOR);
+      this.put(padded, start * SECTOR);
       newEntries.push({ index: this.index(c.x, c.z), entry: (start << 8) | sectors, dropMcc });
     }
     fsyncFd(this.fd);
@@ -293,7 +309,7 @@ export class RegionFile {
       head.writeUInt32BE(this.offsets[i]!, i * 4);
       head.writeUInt32BE(this.stamps[i]!, SECTOR + i * 4);
     }
-    writeSync(this.fd, head, 0, HEADER_BYTES, 0);
+    this.put(head, 0);
     fsyncFd(this.fd);
     this.fileSectors = Math.max(this.fileSectors, end);
     for (const n of newEntries) if (n.dropMcc !== null) rmSync(n.dropMcc, { force: true });
