@@ -1,26 +1,16 @@
-import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import type { RecipeCompiler } from "@mcb/recipe";
-import type { ConnectionRules } from "./ConnectionRules.js";
-import type { Journal, OperationRecord } from "./Journal.js";
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import type { OperationRecord } from "./Journal.js";
 import { NO_MANUAL_EDITS } from "./ManualEdits.js";
-import { prepareContent, type BuildPrepareInput } from "./Prepare.js";
+import { prepareContent, type BuildPrepareInput, type PrepareDeps } from "./Prepare.js";
 import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
-import type { EngineLimits, ProjectAccess, RequestContext } from "./Project.js";
+import type { ProjectAccess, RequestContext } from "./Project.js";
 import { checkProtectedParts } from "./ProtectedParts.js";
-import type { StandingIndex } from "./StandingIndex.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
 import { conflictView, prepareView, type PrepareView, type UndoPrepareView } from "./Views.js";
 import { planWarnings } from "./Warnings.js";
-import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
+import type { WorldInfo } from "./WorldAdapter.js";
 
-export interface PrepareDeskDeps {
-  readonly registry: BlockRegistry;
-  readonly compiler: RecipeCompiler;
-  readonly adapter: WorldAdapter;
-  readonly journal: Journal;
-  readonly limits: EngineLimits;
-  readonly connections: ConnectionRules;
-  readonly index: StandingIndex;
+export interface PrepareDeskDeps extends PrepareDeps {
   readonly clock: () => number;
   readonly newId: (prefix: string) => string;
   scope(ctx: RequestContext): Result<ProjectAccess>;
