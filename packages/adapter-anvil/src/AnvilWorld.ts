@@ -77,6 +77,8 @@ export class AnvilWorld implements WorldAdapter {
   private store: ChunkStore;
   private lock: SessionLock;
   private readonly digests = new WeakMap<NbtCompound, string>();
+  /** The identity the journal binds to: given, or derived from the save's folder. */
+  private readonly worldId: string;
   private readonly source: ChunkSource = { minY: MIN_Y, maxY: MAX_Y, chunk: (cx, cz) => this.chunkFor(cx, cz), digest: (e) => this.digestOf(e) };
   private readonly events_: EventLogFile | null;
   private session: string;
@@ -97,6 +99,7 @@ export class AnvilWorld implements WorldAdapter {
     private readonly heightmaps: Heightmaps,
   ) {
     this.lock = lock;
+    this.worldId = options.worldId ?? `save-${createHash("sha256").update(save.dir).digest("hex").slice(0, 32)}`;
     this.store = this.newStore();
     if (options.eventDir !== undefined) mkdirSync(options.eventDir, { recursive: true });
     this.events_ = options.eventDir === undefined ? null : new EventLogFile(options.eventDir, 10_000);
@@ -157,7 +160,7 @@ export class AnvilWorld implements WorldAdapter {
   async info(): Promise<WorldInfo> {
     this.alive();
     return {
-      worldId: this.options.worldId ?? `save-${createHash("sha256").update(this.save.dir).digest("hex").slice(0, 32)}`,
+      worldId: this.worldId,
       epoch: this.options.epoch ?? 1,
       minecraftVersion: this.options.minecraftVersion,
       dataVersion: this.options.dataVersion,

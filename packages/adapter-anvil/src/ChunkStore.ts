@@ -15,11 +15,9 @@ export interface ChunkStoreOptions {
   readonly maxChunks: number;
 }
 
-/** A cached chunk: decoded (or generated), and whether the region file has it. */
+/** A cached chunk: decoded (or generated; null when the save lacks it and nothing generates it). */
 interface Entry {
   readonly chunk: Chunk | null;
-  /** The save has it (full): it may be written. */
-  readonly stored: boolean;
   /** Why it may not be written (a chunk older than the registry, not fully generated). */
   readonly refusal: SaveError | null;
 }
@@ -35,6 +33,8 @@ export class ChunkStore {
   private readonly chunks = new Map<string, Entry>();
   private readonly regions = new Map<string, RegionFile | null>();
   private readonly dirty = new Map<string, Chunk>();
+  /** The chunk asked for last (a slice asks for the same one position after position); never evicted. */
+  private last: { x: number; z: number; key: string; entry: Entry } | null = null;
 
   constructor(private readonly options: ChunkStoreOptions) {}
 
@@ -59,11 +59,14 @@ export class ChunkStore {
   }
 
   private load(x: number, z: number): Entry {
+    const last = this.last;
+    if (last !== null && last.x === x && last.z === z) return last.entry;
     const key = `${x},${z}`;
     const hit = this.chunks.get(key);
     if (hit !== undefined) {
       this.chunks.delete(key);
       this.chunks.set(key, hit);
+      this.last = { x, z, key, entry: hit };
       return hit;
     }
     const region = this.region(x >> 5, z >> 5, false);
@@ -71,7 +74,7 @@ export class ChunkStore {
     let entry: Entry;
     if (stored === null) {
       const gen = this.options.generator;
-      entry = { chunk: gen === null ? null : gen(x, z), stored: false, refusal: null };
+      entry = { chunk: gen === null ? null : gen(x, z), refusal: null };
     } else {
       const { chunk, full } = decodeChunk(stored.nbt, x, z, stored.compression, this.options.versions, region!.path);
       const refusal = !full
@@ -82,9 +85,10 @@ export class ChunkStore {
               dataVersion: chunk.dataVersion,
             })
           : null;
-      entry = { chunk: full ? chunk : null, stored: true, refusal };
+      entry = { chunk: full ? chunk : null, refusal };
     }
     this.chunks.set(key, entry);
+    this.last = { x, z, key, entry };
     this.evict();
     return entry;
   }
@@ -93,7 +97,7 @@ export class ChunkStore {
     if (this.chunks.size <= this.options.maxChunks) return;
     for (const [key] of this.chunks) {
       if (this.chunks.size <= this.options.maxChunks) break;
-      if (!this.dirty.has(key)) this.chunks.delete(key);
+      if (!this.dirty.has(key) && key !== this.last?.key) this.chunks.delete(key);
     }
   }
 
@@ -159,9 +163,6 @@ export class ChunkStore {
       c.dirtySections.clear();
       c.entitiesDirty = false;
       c.dirty = false;
-      const key = `${c.x},${c.z}`;
-      const e = this.chunks.get(key);
-      if (e !== undefined && !e.stored) this.chunks.set(key, { ...e, stored: true });
     }
     this.dirty.clear();
     this.evict();
@@ -172,11 +173,13 @@ export class ChunkStore {
   drop(): void {
     this.dirty.clear();
     this.chunks.clear();
+    this.last = null;
   }
 
   close(): void {
     for (const r of this.regions.values()) r?.close();
     this.regions.clear();
     this.chunks.clear();
+    this.last = null;
   }
 }

@@ -43,13 +43,13 @@ export class Heightmaps {
     const height = chunk.sectionCount * 16;
     const bits = Math.ceil(Math.log2(height + 1));
     const surface = new Uint16Array(256), motion = new Uint16Array(256), noLeaves = new Uint16Array(256), floor = new Uint16Array(256);
-    const ys = [...chunk.sections.keys()].sort((a, b) => b - a);
+    // Top section first, each with its palette's flags (once per section, not per column).
+    const sections = [...chunk.sections.values()].sort((a, b) => b.y - a.y).map((s) => ({ s, pf: s.palette.map((p) => this.flags(p)) }));
     for (let col = 0; col < 256; col++) {
       let todo = 4;
-      for (const sy of ys) {
+      for (const { s, pf } of sections) {
         if (todo === 0) break;
-        const s = chunk.sections.get(sy)!;
-        const pf = s.palette.map((p) => this.flags(p));
+        const sy = s.y;
         if (s.indices === null && pf[0] === 0) continue;
         for (let ly = 15; ly >= 0 && todo > 0; ly--) {
           const f = pf[s.indices === null ? 0 : s.indices[(ly << 8) | col]!]!;
