@@ -66,7 +66,7 @@ function compileWith(registry: BlockRegistry, scratch: CollectorScratch, input: 
       const shift = leaf.filter * 0x10000;
       const m = leaf.material;
       if (leaf.worldBox !== undefined) {
-        for (const slab of boxSlabs(leaf.worldBox.box, leaf.worldBox.hollow)) {
+        for (const slab of boxSlabs(leaf.worldBox.box, leaf.worldBox.mode)) {
           if (m.kind === "state") collector.fillBox(slab, shift + m.value);
           else collector.fillBoxPalette(slab, m, shift);
         }

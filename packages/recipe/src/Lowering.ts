@@ -11,10 +11,13 @@ import {
 } from "./Frame.js";
 import { MAX_HORIZONTAL, MAX_Y, MIN_Y, type CompileLimits } from "./Limits.js";
 import { fnv1a, type Material } from "./Material.js";
-import type { BlockRef, Operation, Recipe } from "./RecipeSchema.js";
+import type { BlockRef, BlocksOp, Operation, Recipe, RoofOp, Vec3 } from "./RecipeSchema.js";
 import { StateLimitReached, StateTable } from "./StateTable.js";
 import { archShape } from "./shapes/ArchShape.js";
-import { boxShape } from "./shapes/BoxShape.js";
+import { boxMode, boxShape, type BoxMode } from "./shapes/BoxShape.js";
+import { excludeShape } from "./shapes/ExcludeShape.js";
+import { pointsShape } from "./shapes/PointsShape.js";
+import { roofCells, type RoofPiece } from "./shapes/RoofShape.js";
 import { cylinderShape } from "./shapes/CylinderShape.js";
 import { lineShape } from "./shapes/LineShape.js";
 import type { Shape } from "./shapes/Shape.js";
@@ -35,7 +38,7 @@ export interface Leaf {
    * For box primitives: the world box (a D4 frame maps boxes, and their face sets, onto boxes),
    * so the compiler can fill rows instead of emitting single positions.
    */
-  readonly worldBox?: { readonly box: Box3; readonly hollow: boolean };
+  readonly worldBox?: { readonly box: Box3; readonly mode: BoxMode };
 }
 
 export interface Lowered {
@@ -162,6 +165,12 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
     if (shape === undefined) shapes.set(op, (shape = make()));
     return shape;
   };
+  // Listed blocks and roofs: their per-block shapes, made once per operation.
+  const groups = new Map<Operation, unknown>();
+  const groupsOf = <G>(op: Operation, make: () => G): G => {
+    if (!groups.has(op)) groups.set(op, make());
+    return groups.get(op) as G;
+  };
   const opMaterials = new Map<Operation, (Material | undefined)[]>();
   const materialOf = (op: Operation, ref: BlockRef, o: Orientation, path: Path): Material => {
     let byOrientation = opMaterials.get(op);
@@ -170,7 +179,7 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
     return (byOrientation[k] ??= material(ref, o, path));
   };
 
-  const addLeaf = (shape: Shape, frame: Frame, m: Material, filter: number, path: Path, box?: { hollow: boolean }): void => {
+  const addLeaf = (shape: Shape, frame: Frame, m: Material, filter: number, path: Path, box?: { mode: BoxMode }): void => {
     if (++instances > limits.maxOperations) {
       throw budget(`more than ${limits.maxOperations} operation instances after expanding repeats`, { limit: limits.maxOperations, path: path() });
     }
@@ -196,7 +205,57 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
       );
     }
     bounds = union(bounds, wb);
-    leaves.push(box === undefined ? { shape, frame, material: m, filter } : { shape, frame, material: m, filter, worldBox: { box: wb, hollow: box.hollow } });
+    leaves.push(box === undefined ? { shape, frame, material: m, filter } : { shape, frame, material: m, filter, worldBox: { box: wb, mode: box.mode } });
+  };
+
+  // A shape less its exclude boxes; the base is counted first so an oversize base is refused unscanned.
+  const without = (shape: Shape, exclude: readonly { min: Vec3; max: Vec3 }[] | undefined, path: Path): Shape => {
+    if (exclude === undefined) return shape;
+    if (shape.count > limits.maxEmitted) throw budget(`operation covers more than ${limits.maxEmitted} positions before its exclusions`, { limit: limits.maxEmitted, path: path() });
+    return excludeShape(shape, exclude.map((b) => boxShape(b.min, b.max, "solid").box));
+  };
+
+  // Listed blocks, one leaf per distinct block (in order of first appearance); a position listed twice is refused.
+  const listedGroups = (op: BlocksOp, path: Path): Array<{ shape: Shape; ref: BlockRef; first: number }> => {
+    const seen = new Set<string>();
+    const groups = new Map<string, { xyz: number[]; ref: BlockRef; first: number }>();
+    op.blocks.forEach((b, i) => {
+      const at = `${b.x},${b.y},${b.z}`;
+      if (seen.has(at)) throw new LoweringFailure(mcbError("invalid_request", `position ${at} is listed twice`, { reason: "duplicate_position", path: `${path()}.blocks[${i}]` }));
+      seen.add(at);
+      const key = JSON.stringify(b.block);
+      let g = groups.get(key);
+      if (g === undefined) groups.set(key, (g = { xyz: [], ref: b.block, first: i }));
+      g.xyz.push(b.x, b.y, b.z);
+    });
+    return [...groups.values()].map((g) => ({ shape: pointsShape(Int32Array.from(g.xyz)), ref: g.ref, first: g.first }));
+  };
+
+  const roofGroups = (op: RoofOp, path: Path): Array<{ shape: Shape; piece: RoofPiece; ref?: BlockRef }> => {
+    const o = op.overhang ?? 1;
+    const minX = Math.min(op.min.x, op.max.x), maxX = Math.max(op.min.x, op.max.x);
+    const minZ = Math.min(op.min.z, op.max.z), maxZ = Math.max(op.min.z, op.max.z);
+    const cells = (maxX - minX + 1 + 2 * o) * (maxZ - minZ + 1 + 2 * o);
+    if (cells > limits.maxBlocks) throw budget(`roof covers ${cells} columns; a plan may change at most ${limits.maxBlocks} blocks`, { limit: limits.maxBlocks, requested: cells, path: path() });
+    if (op.style !== "flat" && op.stairs === undefined) throw new LoweringFailure(mcbError("invalid_request", `a ${op.style} roof needs stairs`, { reason: "roof_block", path: `${path()}.stairs` }));
+    const axis = op.axis ?? (maxX - minX >= maxZ - minZ ? "x" : "z");
+    const groups = roofCells({ minX, maxX, minZ, maxZ, y: op.y, style: op.style, axis, pitch: op.pitch ?? 1, overhang: o, gable: op.gable_block !== undefined });
+    return [...groups.values()].map((g) => ({ shape: pointsShape(Int32Array.from(g.xyz)), piece: g.piece, ...(g.piece.kind === "gable" ? { ref: op.gable_block! } : {}) }));
+  };
+
+  // The state of a roof piece: the given stairs or slab block with the piece's properties.
+  const pieceState = (op: RoofOp, piece: RoofPiece, path: Path): string => {
+    const field = piece.kind === "stair" ? "stairs" : "slab";
+    const text = piece.kind === "stair" ? op.stairs! : op.slab;
+    const base = registry.resolveState(text);
+    if (!base.ok) throw new LoweringFailure({ ...base.error, details: { ...base.error.details, path: `${path()}.${field}` } });
+    const props = piece.kind === "stair" ? `facing=${piece.facing},half=bottom,shape=${piece.shape}` : `type=${piece.kind === "slab" ? piece.type : "bottom"}`;
+    const state = `${base.value.id}[${props}]`;
+    if (!registry.resolveState(state).ok) {
+      const needs = piece.kind === "stair" ? "a stairs block (facing, half, shape)" : "a slab block (type)";
+      throw new LoweringFailure(mcbError("invalid_request", `roof ${field} "${text}" is not ${needs}`, { reason: "roof_block", path: `${path()}.${field}` }));
+    }
+    return state;
   };
 
   const walk = (ops: readonly Operation[], frame: Frame, depth: number, path: Path): void => {
@@ -206,17 +265,28 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
       const block = (): string => `${p()}.block`;
       const o = frame.orientation;
       switch (op.type) {
-        case "box":
-          addLeaf(shapeOf(op, () => boxShape(op.min, op.max, op.hollow === true)), frame, materialOf(op, op.block, o, block), 0, p, { hollow: op.hollow === true });
+        case "box": {
+          const mode = boxMode(op.hollow);
+          const shape = shapeOf(op, () => without(boxShape(op.min, op.max, mode), op.exclude, p));
+          addLeaf(shape, frame, materialOf(op, op.block, o, block), 0, p, op.exclude === undefined ? { mode } : undefined);
           break;
-        case "replace":
-          addLeaf(shapeOf(op, () => boxShape(op.min, op.max, false)), frame, materialOf(op, op.block, o, block), filterFor(op.from, o, () => `${p()}.from`), p, { hollow: false });
+        }
+        case "replace": {
+          const shape = shapeOf(op, () => without(boxShape(op.min, op.max, "solid"), op.exclude, p));
+          addLeaf(shape, frame, materialOf(op, op.block, o, block), filterFor(op.from, o, () => `${p()}.from`), p, op.exclude === undefined ? { mode: "solid" } : undefined);
           break;
+        }
         case "line":
           addLeaf(shapeOf(op, () => lineShape(op.from, op.to)), frame, materialOf(op, op.block, o, block), 0, p);
           break;
         case "cylinder":
-          addLeaf(shapeOf(op, () => cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y")), frame, materialOf(op, op.block, o, block), 0, p);
+          addLeaf(shapeOf(op, () => without(cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y"), op.exclude, p)), frame, materialOf(op, op.block, o, block), 0, p);
+          break;
+        case "blocks":
+          for (const g of groupsOf(op, () => listedGroups(op, p))) addLeaf(g.shape, frame, material(g.ref, o, () => `${p()}.blocks[${g.first}].block`), 0, p);
+          break;
+        case "roof":
+          for (const g of groupsOf(op, () => roofGroups(op, p))) addLeaf(g.shape, frame, g.ref === undefined ? material(pieceState(op, g.piece, p), o, p) : material(g.ref, o, () => `${p()}.gable_block`), 0, p);
           break;
         case "arch": {
           const shape = shapeOf(op, () => {

@@ -21,13 +21,22 @@ export const BlockRefSchema = z
   .describe('a block state string such as "minecraft:oak_stairs[facing=north]", or {"palette": name}');
 export type BlockRef = z.infer<typeof BlockRefSchema>;
 
+/** Boxes left out of an operation (openings): nothing is written there, whatever is there stays. */
+const ExcludeSchema = z
+  .array(z.strictObject({ min: Vec3Schema.describe("corner"), max: Vec3Schema.describe("opposite corner") }))
+  .min(1)
+  .max(64)
+  .optional()
+  .describe("boxes left unwritten (openings such as doors and windows)");
+
 export const BoxSchema = z.strictObject({
   type: z.literal("box").describe("inclusive box"),
   min: Vec3Schema.describe("one corner (inclusive)"),
   max: Vec3Schema.describe("the opposite corner (inclusive)"),
   block: BlockRefSchema,
-  hollow: z.boolean().optional().describe("only the six faces (default false)"),
-}).describe("box(min, max, block, hollow?)");
+  hollow: z.union([z.boolean(), z.literal("walls")]).optional().describe('true: only the six faces; "walls": the four sides, no floor or ceiling; default false'),
+  exclude: ExcludeSchema,
+}).describe("box(min, max, block, hollow?, exclude?)");
 
 export const LineSchema = z.strictObject({
   type: z.literal("line").describe("digital line, both ends included"),
@@ -44,7 +53,8 @@ export const CylinderSchema = z.strictObject({
   block: BlockRefSchema,
   hollow: z.boolean().optional().describe("side wall only, no caps (a tube); default false"),
   axis: z.enum(["x", "y", "z"]).optional().describe("default y (upright)"),
-}).describe("cylinder(center, radius, height, block, hollow?, axis?)");
+  exclude: ExcludeSchema,
+}).describe("cylinder(center, radius, height, block, hollow?, axis?, exclude?)");
 
 export const ArchSchema = z.strictObject({
   type: z.literal("arch").describe("semi-elliptical arch ring"),
@@ -65,7 +75,36 @@ export const ReplaceSchema = z.strictObject({
     .max(64)
     .describe("source filter, resolved against the world at preparation"),
   block: BlockRefSchema,
-}).describe("replace(min, max, from[], block)");
+  exclude: ExcludeSchema,
+}).describe("replace(min, max, from[], block, exclude?)");
+
+/** Most single blocks one operation lists. */
+export const MAX_LISTED_BLOCKS = 4096;
+
+export const BlocksSchema = z.strictObject({
+  type: z.literal("blocks").describe("single blocks"),
+  blocks: z
+    .array(z.strictObject({ x: coord.describe("x"), y: coord.describe("y"), z: coord.describe("z"), block: BlockRefSchema }))
+    .min(1)
+    .max(MAX_LISTED_BLOCKS)
+    .describe(`up to ${MAX_LISTED_BLOCKS} {x, y, z, block}, each position once`),
+}).describe("blocks([{x, y, z, block}])");
+
+const ColumnSchema = z.strictObject({ x: coord.describe("x"), z: coord.describe("z") });
+
+export const RoofSchema = z.strictObject({
+  type: z.literal("roof").describe("roof over a rectangle"),
+  min: ColumnSchema.describe("one corner column of the walls' outline"),
+  max: ColumnSchema.describe("opposite corner column"),
+  y: coord.describe("height of the lowest course over the outline (wall top + 1); eaves step down from it"),
+  style: z.enum(["gable", "hip", "flat"]).describe("gable: two slopes and end triangles; hip: four slopes; flat: one slab layer"),
+  axis: z.enum(["x", "z"]).optional().describe("gable ridge direction (default: the longer side)"),
+  stairs: z.string().min(1).max(256).optional().describe('stairs block for the slopes, e.g. "spruce_stairs" (gable and hip)'),
+  slab: z.string().min(1).max(256).describe('slab block for the ridge (and the half steps of pitch 2), e.g. "spruce_slab"'),
+  pitch: z.literal([1, 2]).optional().describe("run per block of rise: 1 (45°, default) or 2 (half steps)"),
+  overhang: z.number().int().min(0).max(2).optional().describe("eaves beyond the outline, 0–2 (default 1)"),
+  gable_block: BlockRefSchema.optional().describe("fills the gable end triangles under the roof"),
+}).describe("roof(min, max, y, style, stairs?, slab, axis?, pitch?, overhang?, gable_block?): stairs face up-slope, hips get outer corners, slabs cap the ridge");
 
 export const RepeatSchema = z.strictObject({
   type: z.literal("repeat").describe("copies of nested operations"),
@@ -88,11 +127,11 @@ export const TransformSchema = z.strictObject({
 }).describe("transform(anchor?, rotate?, mirror?, translate?, operations): p ↦ anchor + R(M(p − anchor)) + translate");
 
 export const OperationSchema: z.ZodDiscriminatedUnion<
-  [typeof BoxSchema, typeof LineSchema, typeof CylinderSchema, typeof ArchSchema, typeof ReplaceSchema, typeof RepeatSchema, typeof TransformSchema],
+  [typeof BoxSchema, typeof LineSchema, typeof CylinderSchema, typeof ArchSchema, typeof ReplaceSchema, typeof BlocksSchema, typeof RoofSchema, typeof RepeatSchema, typeof TransformSchema],
   "type"
 > = z
-  .discriminatedUnion("type", [BoxSchema, LineSchema, CylinderSchema, ArchSchema, ReplaceSchema, RepeatSchema, TransformSchema])
-  .describe("one operation, chosen by type: box, line, cylinder, arch, replace, repeat or transform");
+  .discriminatedUnion("type", [BoxSchema, LineSchema, CylinderSchema, ArchSchema, ReplaceSchema, BlocksSchema, RoofSchema, RepeatSchema, TransformSchema])
+  .describe("one operation, chosen by type");
 
 export type BoxOp = z.infer<typeof BoxSchema>;
 export type LineOp = z.infer<typeof LineSchema>;
@@ -101,6 +140,8 @@ export type ArchOp = z.infer<typeof ArchSchema>;
 export type ReplaceOp = z.infer<typeof ReplaceSchema>;
 export type RepeatOp = z.infer<typeof RepeatSchema>;
 export type TransformOp = z.infer<typeof TransformSchema>;
+export type BlocksOp = z.infer<typeof BlocksSchema>;
+export type RoofOp = z.infer<typeof RoofSchema>;
 export type Operation = z.infer<typeof OperationSchema>;
 
 const OperationsSchema = z.array(OperationSchema).min(1).max(1_000).describe("operations in order; later ones win where positions overlap");

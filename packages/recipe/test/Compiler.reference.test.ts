@@ -6,6 +6,49 @@ import { BLOCKS, blockMap, compile, recipeArb, registry } from "./support.js";
 type P = [number, number, number];
 type Xf = { point: (p: P) => P; state: (s: BlockState) => BlockState };
 
+const within = (v: number, a: number, b: number) => v >= Math.min(a, b) && v <= Math.max(a, b);
+const excluded = (op: any, [x, y, z]: P): boolean =>
+  (op.exclude ?? []).some((b: any) => within(x, b.min.x, b.max.x) && within(y, b.min.y, b.max.y) && within(z, b.min.z, b.max.z));
+
+/**
+ * The roof as the documentation states it: per column, the distance d to the nearest slope edge and
+ * the inward directions of the edges at that distance; one inward direction is a straight stair
+ * facing it, two perpendicular ones an outer corner (outer_right, raised quarter inward), opposite
+ * or more a ridge slab; pitch 2 puts bottom slabs on even d.
+ */
+function referenceRoof(op: any): Array<[P, unknown]> {
+  const out: Array<[P, unknown]> = [];
+  const o = op.overhang ?? 1, pitch = op.pitch ?? 1;
+  const [x0, x1] = [Math.min(op.min.x, op.max.x), Math.max(op.min.x, op.max.x)];
+  const [z0, z1] = [Math.min(op.min.z, op.max.z), Math.max(op.min.z, op.max.z)];
+  const axis = op.axis ?? (x1 - x0 >= z1 - z0 ? "x" : "z");
+  const inward: Record<string, [number, number]> = { south: [0, 1], north: [0, -1], east: [1, 0], west: [-1, 0] };
+  const name = (v: [number, number]) => Object.keys(inward).find((k) => inward[k]![0] === v[0] && inward[k]![1] === v[1])!;
+  for (let x = x0 - o; x <= x1 + o; x++) for (let z = z0 - o; z <= z1 + o; z++) {
+    if (op.style === "flat") { out.push([[x, op.y, z], `${op.slab}[type=bottom]`]); continue; }
+    const edges: Array<[number, [number, number]]> = [];
+    if (op.style === "hip" || axis === "x") edges.push([z - z0, [0, 1]], [z1 - z, [0, -1]]);
+    if (op.style === "hip" || axis === "z") edges.push([x - x0, [1, 0]], [x1 - x, [-1, 0]]);
+    const d = Math.min(...edges.map((e) => e[0]));
+    const dirs = edges.filter((e) => e[0] === d).map((e) => e[1]);
+    const y = pitch === 1 ? op.y + d : op.y + Math.floor(d / 2);
+    const half = pitch === 2 && d % 2 === 0;
+    const opposite = dirs.length === 2 && dirs[0]![0] === -dirs[1]![0] && dirs[0]![1] === -dirs[1]![1];
+    if (half) out.push([[x, y, z], `${op.slab}[type=bottom]`]);
+    else if (dirs.length >= 3 || opposite) out.push([[x, y, z], `${op.slab}[type=${pitch === 1 ? "bottom" : "top"}]`]);
+    else if (dirs.length === 1) out.push([[x, y, z], `${op.stairs}[facing=${name(dirs[0]!)},shape=straight]`]);
+    else {
+      // facing f with outer_right raises f and clockwise(f): clockwise of (dx, dz) is (−dz, dx).
+      const [a, b] = dirs as [[number, number], [number, number]];
+      const f = -a[1] === b[0] && a[0] === b[1] ? a : b;
+      out.push([[x, y, z], `${op.stairs}[facing=${name(f)},shape=outer_right]`]);
+    }
+    const end = axis === "x" ? x === x0 || x === x1 : z === z0 || z === z1;
+    if (op.gable_block !== undefined && op.style === "gable" && d >= 0 && end) for (let fy = op.y; fy < y; fy++) out.push([[x, fy, z], op.gable_block]);
+  }
+  return out;
+}
+
 /**
  * A deliberately naive interpreter: membership predicates over bounding boxes, transforms as plain
  * function composition, a Map where later writes win. Palette positions are recorded as "palette".
@@ -29,11 +72,19 @@ function reference(recipe: any): Map<string, string> {
           const s = resolve(op.block, xf);
           const tag = op.type === "replace" ? "|filtered" : "";
           for (const y of ys) for (const z of zs) for (const x of xs) {
-            const face = x === xs[0] || x === xs.at(-1) || y === ys[0] || y === ys.at(-1) || z === zs[0] || z === zs.at(-1);
-            if (!op.hollow || face) put([x, y, z], xf, s + tag);
+            const side = x === xs[0] || x === xs.at(-1) || z === zs[0] || z === zs.at(-1);
+            const face = side || y === ys[0] || y === ys.at(-1);
+            if (excluded(op, [x, y, z])) continue;
+            if (op.hollow === "walls" ? side : !op.hollow || face) put([x, y, z], xf, s + tag);
           }
           break;
         }
+        case "blocks":
+          for (const b of op.blocks) put([b.x, b.y, b.z], xf, resolve(b.block, xf));
+          break;
+        case "roof":
+          for (const [p, b] of referenceRoof(op)) put(p, xf, resolve(b, xf));
+          break;
         case "line": {
           const d = [op.to.x - op.from.x, op.to.y - op.from.y, op.to.z - op.from.z];
           const n = Math.max(...d.map(Math.abs));
@@ -53,7 +104,8 @@ function reference(recipe: any): Map<string, string> {
             if (op.hollow && inDisk(u + 1, v) && inDisk(u - 1, v) && inDisk(u, v + 1) && inDisk(u, v - 1)) continue;
             const c = op.center;
             const axis = op.axis ?? "y";
-            put(axis === "y" ? [c.x + u, c.y + h, c.z + v] : axis === "x" ? [c.x + h, c.y + u, c.z + v] : [c.x + u, c.y + v, c.z + h], xf, s);
+            const p: P = axis === "y" ? [c.x + u, c.y + h, c.z + v] : axis === "x" ? [c.x + h, c.y + u, c.z + v] : [c.x + u, c.y + v, c.z + h];
+            if (!excluded(op, p)) put(p, xf, s);
           }
           break;
         }

@@ -4,7 +4,8 @@ import { createCollector, type BlockCollector } from "../src/BlockCollector.js";
 import { pick, pickRow, type Material } from "../src/Material.js";
 import { ROW_LIMIT } from "../src/RowCollector.js";
 import { archShape } from "../src/shapes/ArchShape.js";
-import { boxShape } from "../src/shapes/BoxShape.js";
+import { boxShape, type BoxMode } from "../src/shapes/BoxShape.js";
+import { excludeShape } from "../src/shapes/ExcludeShape.js";
 import { cylinderShape } from "../src/shapes/CylinderShape.js";
 import { lineShape } from "../src/shapes/LineShape.js";
 import type { Shape } from "../src/shapes/Shape.js";
@@ -28,7 +29,8 @@ function emitted(shape: Shape): string[] {
 
 describe("shape counts are exact (preflight relies on them)", () => {
   const shapes = fc.oneof(
-    fc.tuple(vec, vec, fc.boolean()).map(([a, b, h]) => boxShape(a, b, h)),
+    fc.tuple(vec, vec, fc.constantFrom("solid", "faces", "walls") as fc.Arbitrary<BoxMode>).map(([a, b, m]) => boxShape(a, b, m)),
+    fc.tuple(vec, vec, vec, vec).map(([a, b, c, d]) => excludeShape(boxShape(a, b, "walls"), [boxShape(c, d, "solid").box])),
     fc.tuple(vec, vec).map(([a, b]) => lineShape(a, b)),
     cylinders,
     arches,
@@ -42,6 +44,35 @@ describe("shape counts are exact (preflight relies on them)", () => {
         expect(out.length).toBe(shape.count);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("box modes", () => {
+  it("faces are the cells on any face, walls the cells on an x or z side; exclusions remove exactly their cells", () => {
+    fc.assert(
+      fc.property(vec, vec, vec, vec, (a, b, c, d) => {
+        const box = boxShape(a, b, "solid").box;
+        const hole = boxShape(c, d, "solid").box;
+        const onX = (x: number) => x === box.minX || x === box.maxX;
+        const onZ = (z: number) => z === box.minZ || z === box.maxZ;
+        const inHole = (x: number, y: number, z: number) => x >= hole.minX && x <= hole.maxX && y >= hole.minY && y <= hole.maxY && z >= hole.minZ && z <= hole.maxZ;
+        const expected = { faces: new Set<string>(), walls: new Set<string>(), cut: new Set<string>() };
+        for (let y = box.minY; y <= box.maxY; y++)
+          for (let z = box.minZ; z <= box.maxZ; z++)
+            for (let x = box.minX; x <= box.maxX; x++) {
+              const k = `${x},${y},${z}`;
+              if (onX(x) || onZ(z) || y === box.minY || y === box.maxY) expected.faces.add(k);
+              if (onX(x) || onZ(z)) {
+                expected.walls.add(k);
+                if (!inHole(x, y, z)) expected.cut.add(k);
+              }
+            }
+        expect(new Set(emitted(boxShape(a, b, "faces")))).toEqual(expected.faces);
+        expect(new Set(emitted(boxShape(a, b, "walls")))).toEqual(expected.walls);
+        expect(new Set(emitted(excludeShape(boxShape(a, b, "walls"), [hole])))).toEqual(expected.cut);
+      }),
+      { numRuns: 300 },
     );
   });
 });

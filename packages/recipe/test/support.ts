@@ -33,7 +33,25 @@ const vec = fc.record({ x: small, y: small, z: small });
 const block = fc.oneof(fc.constantFrom(...BLOCKS), fc.constant({ palette: "mix" }));
 
 const leaf = fc.oneof(
-  fc.record({ type: fc.constant("box"), min: vec, max: vec, block, hollow: fc.boolean() }),
+  fc.record({ type: fc.constant("box"), min: vec, max: vec, block, hollow: fc.constantFrom(false, true, "walls") }),
+  fc.record({ type: fc.constant("box"), min: vec, max: vec, block, hollow: fc.constantFrom(false, true, "walls"), exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }) }),
+  fc.record({
+    type: fc.constant("blocks"),
+    blocks: fc.uniqueArray(fc.record({ x: small, y: small, z: small, block }), { minLength: 1, maxLength: 6, selector: (b) => `${b.x},${b.y},${b.z}` }),
+  }),
+  fc.record({
+    type: fc.constant("roof"),
+    min: fc.record({ x: small, z: small }),
+    max: fc.record({ x: small, z: small }),
+    y: small,
+    style: fc.constantFrom("gable", "hip", "flat"),
+    axis: fc.constantFrom("x", "z"),
+    stairs: fc.constant("minecraft:spruce_stairs"),
+    slab: fc.constant("minecraft:spruce_slab"),
+    pitch: fc.constantFrom(1, 2),
+    overhang: fc.integer({ min: 0, max: 2 }),
+    gable_block: fc.constantFrom("minecraft:spruce_planks", { palette: "mix" }),
+  }),
   fc.record({ type: fc.constant("line"), from: vec, to: vec, block }),
   fc.record({
     type: fc.constant("cylinder"),
@@ -46,6 +64,7 @@ const leaf = fc.oneof(
   }),
   fc.record({ type: fc.constant("arch"), min: vec, max: vec, axis: fc.constantFrom("x", "z"), block, thickness: fc.integer({ min: 1, max: 3 }) }),
   fc.record({ type: fc.constant("replace"), min: vec, max: vec, from: fc.constant(["minecraft:stone", "minecraft:oak_log[axis=z]"]), block }),
+  fc.record({ type: fc.constant("replace"), min: vec, max: vec, from: fc.constant(["minecraft:stone"]), block, exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }) }),
 );
 
 /** Small recipes over a tiny arena (so operations overlap), nested up to three levels. */
