@@ -5,6 +5,8 @@ import { attachToChat } from "./chat/McpAttach.js";
 import { createMain, type Main } from "./cli/Main.js";
 import { createMcbMcpServer } from "./mcp/McbMcpServer.js";
 import { runMcpServer } from "./mcp/McpCommand.js";
+import { MCB_VERSION } from "./workspace/McpContext.js";
+import { TOOLSET_NAMES } from "./workspace/Toolsets.js";
 
 // The composition root: the one place that sees every room. cli/, mcp/ and chat/ import
 // workspace/ and never each other; the command line reaches the MCP server and the chat through
@@ -15,16 +17,17 @@ export const ATTACH_COMMAND = { command: process.execPath, args: [fileURLToPath(
 
 /** `mcb` as a function: `main(argv, {stdout, stderr, env})` → exit status (see `createMain`). */
 export const main: Main = createMain({
-  mcp: (where, policy, limits) => runMcpServer(where, policy, limits),
+  mcp: (where, policy, limits, toolsets) => runMcpServer(where, policy, limits, toolsets),
   attach: (env) => attachToChat(env),
-  chat: (where, options) => runChat(where, { ...options, mcpServer: (context) => createMcbMcpServer(context), attachCommand: ATTACH_COMMAND }),
+  chat: (where, options) => runChat(where, { ...options, mcpServer: (context) => createMcbMcpServer(context, MCB_VERSION, { toolsets: TOOLSET_NAMES }), attachCommand: ATTACH_COMMAND }),
   doctor: (where) => doctorReport(where),
 });
 
 export { processIo, type CliIo, type CliOut } from "./cli/Io.js";
 export { compileRecipeFile, readRecipeFile, MAX_RECIPE_FILE_BYTES, type CompileFileOptions } from "./workspace/RecipeFiles.js";
 export { openWorkspace, DEFAULT_STATE_DIR, EMBEDDED_AREA, EMBEDDED_PROJECT, type OpenOptions, type Workspace, type WorldLocation } from "./workspace/Workspace.js";
-export { createMcbMcpServer, GUIDANCE_URI } from "./mcp/McbMcpServer.js";
+export { createMcbMcpServer, GUIDANCE_URI, type McbMcpServerOptions } from "./mcp/McbMcpServer.js";
+export { TOOLSETS, TOOLSET_NAMES, parseToolsets, type Toolset } from "./workspace/Toolsets.js";
 export { MCB_VERSION, MCP_SERVER_NAME, mcpContextFor, type McpContext } from "./workspace/McpContext.js";
 export { BUILDING_GUIDANCE } from "./workspace/BuildingGuidance.js";
 export { CameraStore } from "./workspace/CameraStore.js";

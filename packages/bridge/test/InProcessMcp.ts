@@ -9,18 +9,18 @@ import { blockEntityPredicate } from "@mcb/blocks";
 import { Engine, MemoryJournal } from "@mcb/engine";
 import type { SchematicLimits } from "@mcb/schematic";
 import { registry } from "../../blocks/test/registry.js";
-import { createMcbMcpServer, mcpContextFor } from "../src/index.js";
+import { createMcbMcpServer, mcpContextFor, TOOLSET_NAMES, type Toolset } from "../src/index.js";
 
 export const AREA = { minX: 0, minY: -64, minZ: 0, maxX: 31, maxY: 319, maxZ: 31 };
 export const v = (x: number, y: number, z: number) => ({ x, y, z });
 
 /** The library path: our MCP server over a caller's own engine (memory journal, small area), in memory. */
-export async function setup(options: { libraryLimits?: SchematicLimits } = {}) {
+export async function setup(options: { libraryLimits?: SchematicLimits; toolsets?: readonly Toolset[] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "mcb-mcplib-"));
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
   const engine = await Engine.open({ adapter: world, journal: new MemoryJournal(), registry: registry(), projects: [{ projectId: "p", ownerId: "alice", area: AREA }] });
   const ctx = { principal: { playerId: "alice", role: "agent" as const }, projectId: "p" };
-  const server = createMcbMcpServer(mcpContextFor({ engine, registry: registry(), world, dir }, ctx, options.libraryLimits), "test");
+  const server = createMcbMcpServer(mcpContextFor({ engine, registry: registry(), world, dir }, ctx, options.libraryLimits), "test", { toolsets: options.toolsets ?? TOOLSET_NAMES });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: "lib", version: "1" });

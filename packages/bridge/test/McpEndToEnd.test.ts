@@ -3,19 +3,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBlockRegistry, rotateState } from "@mcb/blocks";
 import { expandInspectedBlocks, type RegionInspectView } from "@mcb/engine";
 import { cli, mcb, root } from "./support.js";
 
-const TOOLS = [
+/** Listed from the start (the build toolset), then what toolsets_enable adds. */
+const BUILD_TOOLS = [
   "project_context", "material_search", "material_describe", "region_inspect", "build_prepare", "build_apply", "operation_status",
-  "operation_cancel", "operation_undo_prepare", "part_get", "part_define", "camera_list", "camera_capture", "asset_list",
-  "schematic_export", "schematic_import_prepare", "terrain_preview", "terrain_prepare", "terrain_brush_prepare",
-  "region_changes", "region_surface", "operation_list", "part_diff", "part_rename", "part_delete",
+  "operation_cancel", "operation_undo_prepare", "part_get", "part_define", "camera_list", "camera_capture", "camera_save",
+  "region_changes", "region_surface", "operation_list", "part_diff", "part_rename", "part_delete", "toolsets_enable",
 ];
+const MORE_TOOLS = ["asset_list", "schematic_export", "schematic_import_prepare", "terrain_preview", "terrain_prepare", "terrain_apply", "terrain_brush_prepare"];
 
 const v = (x: number, y: number, z: number) => ({ x, y, z });
 /** A hollow stone-brick tower with directional parts, so a 90° turn is visible in the states. */
@@ -78,9 +79,15 @@ afterAll(async () => {
 });
 
 describe("mcb mcp over stdio with a real MCP client", () => {
-  it("lists the first design's 19 tools plus region_changes, region_surface, operation_list and the part tools, and shares the building guidance", async () => {
+  it("lists the build toolset, adds terrain and schematic tools on toolsets_enable (with list_changed), and shares the building guidance", async () => {
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([...BUILD_TOOLS].sort());
+    const early = errorOf(await call("asset_list"));
+    expect(early.error).toMatchObject({ code: "not_found", details: { reason: "toolset_not_enabled", toolset: "schematic" } });
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    expect(await ok("toolsets_enable", { toolsets: ["terrain", "schematic"] })).toMatchObject({ enabled: ["build", "terrain", "schematic"] });
+    await changed;
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...BUILD_TOOLS, ...MORE_TOOLS].sort());
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
       expect(t.outputSchema?.type).toBe("object");
@@ -97,7 +104,7 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     const prompt = await client.getPrompt({ name: "building_guidance", arguments: { task: "a watchtower" } });
     expect(prompt.messages[0]!.content).toMatchObject({ type: "text", text: `${client.getInstructions()}\n\nTask: a watchtower` });
     const prepare = JSON.stringify(tools.find((t) => t.name === "build_prepare")!.inputSchema);
-    for (const op of ["box", "line", "cylinder", "arch", "replace", "repeat", "transform"]) expect(prepare).toContain(`"${op}"`);
+    for (const op of ["box", "line", "cylinder", "arch", "replace", "blocks", "roof", "repeat", "transform"]) expect(prepare).toContain(`"${op}"`);
     const terrain = JSON.stringify(tools.find((t) => t.name === "terrain_preview")!.inputSchema);
     for (const f of ["hill", "ridge", "plateau", "basin", "channel", "noise", "terrace"]) expect(terrain).toContain(`"${f}"`);
     const ctx = await ok("project_context");

@@ -1,5 +1,7 @@
 import { fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
 import { emptyCounters } from "./Applier.js";
+import { partNameError } from "./NamedParts.js";
+import { checkName } from "./Parts.js";
 import type { Journal, OperationRecord } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits, RequestContext } from "./Project.js";
@@ -26,7 +28,7 @@ export interface ApplyDeps {
 export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyInput, protectedParts: ReadonlySet<string>): Promise<Result<OperationStatusView>> {
   const checked = checkApplyInput(input);
   if (!checked.ok) return checked;
-  const { plan_id, plan_hash, idempotency_key } = checked.value;
+  const { plan_id, plan_hash, idempotency_key, part_name } = checked.value;
   const journal = d.journal;
   const existing = journal.findOperationByKey(ctx.projectId, idempotency_key);
   if (existing !== null) {
@@ -38,9 +40,16 @@ export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyI
   const plan = admitted.value;
   const guarded = checkProtectedParts(journal, protectedParts, plan);
   if (!guarded.ok) return guarded;
+  if (part_name !== undefined) {
+    // Refused before anything is written: a name that can never be given (the overlap is known only at the end).
+    if (plan.kind !== "build") return fail(partNameError("kind"));
+    const name = checkName(journal, ctx.projectId, part_name, null);
+    if (!name.ok) return name;
+  }
   const world = await d.world();
   if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
-  const op = newOperation(journal, plan, ctx, idempotency_key, d.newId("op"), d.clock(), d.limits.sliceSize);
+  const fresh = newOperation(journal, plan, ctx, idempotency_key, d.newId("op"), d.clock(), d.limits.sliceSize);
+  const op = part_name === undefined ? fresh : { ...fresh, partName: part_name };
   // The checks above are advisory (they ran before an await); this one is atomic in the journal.
   const created = journal.createOperation(op);
   if (created === "duplicate_key") return applyPlan(d, ctx, input, protectedParts);
@@ -53,17 +62,20 @@ export interface ApplyInput {
   readonly plan_id: string;
   readonly plan_hash: string;
   readonly idempotency_key: string;
+  /** Name the blocks the operation writes as a part when it ends (builds only). */
+  readonly part_name?: string;
 }
 
 const KEY = /^[\x21-\x7e]{1,128}$/;
 
 /** build_apply's untrusted input: string ids and a printable idempotency key. Errors: invalid_request. */
 export function checkApplyInput(input: unknown): Result<ApplyInput> {
-  const { plan_id, plan_hash, idempotency_key } = (input ?? {}) as Partial<ApplyInput>;
+  const { plan_id, plan_hash, idempotency_key, part_name } = (input ?? {}) as Partial<ApplyInput>;
   if (typeof idempotency_key !== "string" || !KEY.test(idempotency_key))
     return fail(mcbError("invalid_request", "idempotency_key must be 1–128 printable characters without spaces", { reason: "idempotency_key" }));
   if (typeof plan_id !== "string" || typeof plan_hash !== "string") return fail(mcbError("invalid_request", "plan_id and plan_hash are required"));
-  return ok({ plan_id, plan_hash, idempotency_key });
+  if (part_name !== undefined && typeof part_name !== "string") return fail(mcbError("invalid_request", "part_name must be a string", { reason: "name" }));
+  return ok({ plan_id, plan_hash, idempotency_key, ...(part_name === undefined ? {} : { part_name }) });
 }
 
 export function alreadyApplied(operationId: string | null): McbError {

@@ -29,6 +29,7 @@ import { HostWatch } from "./HostWatch.js";
 import { HostDesk, type FlushView } from "./HostDesk.js";
 import { PrepareDesk } from "./PrepareDesk.js";
 import { settleUnfinished } from "./HostStart.js";
+import { nameEndedPart, nameMissedParts, type NamedPartDeps } from "./NamedParts.js";
 import { checkUnsavedWrites, type SavedWritesCheck } from "./SavedWrites.js";
 import type { EngineOptions } from "./EngineOptions.js";
 
@@ -58,6 +59,7 @@ export class Engine {
   private readonly host: HostWatch;
   private readonly hostDesk: HostDesk;
   private readonly prep: PrepareDesk;
+  private readonly named: NamedPartDeps;
 
   private constructor(private readonly o: EngineOptions) {
     this.limits = { ...DEFAULT_ENGINE_LIMITS, ...o.limits };
@@ -90,6 +92,7 @@ export class Engine {
     });
     this.parts = new PartDesk({ ...desk, index: this.index, newId: this.newId, plan: (id) => this.plan(id), ownOperation: (ctx, id) => this.ownOperation(ctx, id) });
     this.projects = new ProjectRegistry(o.projects, o.journal, (id) => this.plan(id));
+    this.named = { journal: o.journal, plan: (id) => this.plan(id), newId: this.newId, clock: this.clock };
     this.ops = new OperationQueue(
       {
         adapter: o.adapter,
@@ -114,6 +117,7 @@ export class Engine {
    */
   static async open(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
+    nameMissedParts(engine.named, options.projects.map((p) => p.projectId));
     const info = await options.adapter.info();
     engine.host.known(info);
     engine.lastCheck = await engine.hostStarted(info, false);
@@ -335,6 +339,8 @@ export class Engine {
   /** After an operation ends: an undo takes its restored blocks out of the undone operation's parts. */
   private finished(operationId: string): void {
     this.projects.finished(operationId);
+    const ended = this.o.journal.getOperation(operationId);
+    if (ended !== null) nameEndedPart(this.named, ended);
     const done = this.o.journal.getOperation(operationId);
     if (done === null || done.kind !== "undo" || done.undoOf === null) return;
     partsAfterUndo(this.o.journal, (id) => this.plan(id), done);

@@ -59,6 +59,10 @@ export interface OperationRecord {
   readonly undoable: boolean;
   /** Operation that undid this one, if any. */
   readonly undoneBy: string | null;
+  /** build_apply's part_name: the part to name from this operation's writes when it ends. */
+  readonly partName?: string | null;
+  /** What naming that part gave: its id, or why it was not named (absent while pending). */
+  readonly partOutcome?: { readonly partId: string } | { readonly error: { readonly code: string; readonly message: string } };
 }
 
 /** One slice: the intent (positions it will write) and, once confirmed, what was written. */

@@ -49,7 +49,7 @@ function partIds(p: PartRecord): readonly string[] {
   return p.operationIds ?? [p.operationId];
 }
 
-function checkName(journal: Journal, projectId: string, name: unknown, self: string | null): Result<string> {
+export function checkName(journal: Journal, projectId: string, name: unknown, self: string | null): Result<string> {
   if (typeof name !== "string" || !NAME.test(name)) return fail(mcbError("invalid_request", "name must be 1–64 printable ASCII characters", { reason: "name" }));
   const other = journal.listParts(projectId).find((p) => p.retired !== true && p.name === name && p.partId !== self);
   if (other !== undefined) return fail(mcbError("invalid_request", `a part named ${JSON.stringify(name)} exists (${other.partId})`, { reason: "duplicate_name", part_id: other.partId }));

@@ -45,6 +45,8 @@ export interface OperationStatusView {
   readonly error: { readonly code: string; readonly message: string } | null;
   readonly undoable: boolean;
   readonly undone_by: string | null;
+  /** build_apply's part_name: null when none was asked; part_id and error both null while pending. */
+  readonly part: { readonly name: string; readonly part_id: string | null; readonly error: { readonly code: string; readonly message: string } | null } | null;
   readonly cancel_requested: boolean;
   readonly created_at: string;
   readonly updated_at: string;
@@ -52,6 +54,13 @@ export interface OperationStatusView {
 
 export function conflictView(c: ConflictSample): ConflictView {
   return { pos: c.pos, kind: c.kind, expected: c.expected, actual: c.actual, data_changed: c.dataChanged, changed_since_prepare: c.changedSincePrepare === true };
+}
+
+/** The part build_apply's part_name asked for: pending (both null), named, or not named and why. */
+function partOf(op: OperationRecord): OperationStatusView["part"] {
+  if (op.partName === undefined || op.partName === null) return null;
+  const o = op.partOutcome;
+  return { name: op.partName, part_id: o !== undefined && "partId" in o ? o.partId : null, error: o !== undefined && "error" in o ? o.error : null };
 }
 
 export function operationView(op: OperationRecord, cancelRequested: boolean, saved: SavedState, lost: number): OperationStatusView {
@@ -68,6 +77,7 @@ export function operationView(op: OperationRecord, cancelRequested: boolean, sav
     error: op.error,
     undoable: op.undoable && op.undoneBy === null,
     undone_by: op.undoneBy,
+    part: partOf(op),
     cancel_requested: cancelRequested,
     created_at: new Date(op.createdAt).toISOString(),
     updated_at: new Date(op.updatedAt).toISOString(),

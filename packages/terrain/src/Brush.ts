@@ -9,19 +9,19 @@ import { Column, yCoord } from "./TerrainSchema.js";
 
 export const BrushSchema = z
   .strictObject({
-    action: z.enum(["raise", "lower", "flatten", "smooth"]).describe("raise or lower by amount, flatten towards target_y, or smooth"),
-    center: Column.describe("centre column {x, z}"),
-    radius: z.number().int().min(1).max(24).describe("columns within this distance of the centre (at most 24: 2 read dependencies per column ≤ 4096)"),
-    amount: z.number().int().min(1).max(32).optional().describe("raise/lower: blocks at full strength (required for them)"),
-    target_y: yCoord.optional().describe("flatten: the level to approach (required for it)"),
+    action: z.enum(["raise", "lower", "flatten", "smooth"]).describe("action"),
+    center: Column.describe("centre"),
+    radius: z.number().int().min(1).max(24).describe("columns"),
+    amount: z.number().int().min(1).max(32).optional().describe("raise/lower"),
+    target_y: yCoord.optional().describe("flatten level"),
     strength: z.number().min(0).max(1).optional().describe("0..1, default 1"),
-    soft_edge: z.number().min(0).max(1).optional().describe("fraction of the radius over which the effect fades out, default 0.5"),
+    soft_edge: z.number().min(0).max(1).optional().describe("default 0.5"),
     y_range: z
-      .strictObject({ min: yCoord.describe("lowest level scanned"), max: yCoord.describe("highest level scanned") })
-      .describe("inclusive scan window for the live surface (at most 80 levels)"),
-    preserve: z.array(Column).max(256).optional().describe("columns never changed"),
+      .strictObject({ min: yCoord.describe("lowest"), max: yCoord.describe("highest") })
+      .describe("≤ 80 levels"),
+    preserve: z.array(Column).max(256).optional().describe("kept columns"),
   })
-  .describe("a relative terrain edit of the live surface");
+  .describe("brush");
 export type Brush = z.infer<typeof BrushSchema>;
 
 /** Validates a brush. Errors: invalid_request with the field. */

@@ -34,6 +34,7 @@ export const OPTIONS = {
   "retry-conflicts": { type: "boolean" },
   "sponge-version": { type: "string" },
   "no-wait-saved": { type: "boolean" },
+  toolsets: { type: "string" },
 } as const;
 
 export type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;

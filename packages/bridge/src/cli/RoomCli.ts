@@ -2,6 +2,7 @@ import type { Result } from "@mcb/blocks";
 import type { EngineLimits } from "@mcb/engine";
 import type { SchematicLimits } from "@mcb/schematic";
 import type { WorldLocation } from "../workspace/Workspace.js";
+import { parseToolsets, TOOLSET_NAMES, type Toolset } from "../workspace/Toolsets.js";
 import { intOption } from "./Args.js";
 import type { Command } from "./Command.js";
 import { limitsFromFlags, READ_LIMITS_USAGE } from "./SchemCli.js";
@@ -14,7 +15,7 @@ import { rateLimits } from "./WorldCli.js";
  */
 export interface Rooms {
   /** `mcb mcp`: the MCP server over stdio until the client closes it (creates the state directory). */
-  mcp(where: WorldLocation, policy: SchematicLimits, limits: Partial<EngineLimits>): Promise<Result<void>>;
+  mcp(where: WorldLocation, policy: SchematicLimits, limits: Partial<EngineLimits>, toolsets: readonly Toolset[]): Promise<Result<void>>;
   /** `mcb mcp --attach`: an agent's MCP connection to the chat's relay (environment only). */
   attach(env: Readonly<Record<string, string | undefined>>): Promise<Result<void>>;
   /** `mcb chat`: the `/ai` bridge until a signal or the console's end. */
@@ -27,7 +28,9 @@ export function roomCommands(rooms: Rooms): Command[] {
   return [
     {
       name: "mcp",
-      usage: `  mcb mcp [read limits] [--max-rate N]   MCP server over stdio (25 tools) on the world
+      usage: `  mcb mcp [--toolsets LIST] [read limits] [--max-rate N]   MCP server over stdio on the world;
+                                     --toolsets all|${TOOLSET_NAMES.filter((t) => t !== "build").join(",")}: tools listed from the start
+                                     (default: build only; the agent enables more with toolsets_enable)
   mcb mcp --attach                   MCP for an agent of mcb chat (MCB_CHAT_MCP/_TOKEN from the chat)
 ${READ_LIMITS_USAGE}`,
       async run(c) {
@@ -39,7 +42,9 @@ ${READ_LIMITS_USAGE}`,
         if (!policy.ok) return failed(policy);
         const limits = rateLimits(c);
         if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
-        return failed(await rooms.mcp(c.location, policy.value, limits));
+        const toolsets = parseToolsets(typeof c.values.toolsets === "string" ? c.values.toolsets : "build");
+        if (!toolsets.ok) return failed(toolsets);
+        return failed(await rooms.mcp(c.location, policy.value, limits, toolsets.value));
       },
     },
     {

@@ -35,7 +35,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
     "camera_list",
     {
       title: "List cameras",
-      description: "Saved viewpoints and the camera worker's status. Save viewpoints with `mcb camera save`.",
+      description: "Saved viewpoints and the renderer's status.",
       inputSchema: {},
       outputSchema: z.strictObject({
         cameras: z.array(z.strictObject({ camera_id: z.string(), pose: PoseOutput })),
@@ -71,12 +71,12 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Capture a camera image",
       description:
-        "Render a PNG of the world from camera_id or pose {x,y,z (feet), yaw (0 = south), pitch (+90 = down), fov?, width?, height?} (default 1280×720, fov 70), or read a recent capture again by capture_id. after_operation_id refuses (capture_not_ready) until that operation has finished. Flat block colours with face shading; no textures or entities.",
+        "Render a PNG (flat colours, no textures): frame a part or box from a side, a pose with look_at, a saved camera, or up to 4 framed views tiled; default 640×360.",
       inputSchema: {
-        camera_id: z.string().max(64).optional().describe("a saved viewpoint from camera_list (exactly one of camera_id, pose, capture_id)"),
+        camera_id: z.string().max(64).optional().describe("saved viewpoint"),
         pose: Pose.optional(),
-        capture_id: z.string().max(64).optional().describe("read one of the last 8 captures again"),
-        after_operation_id: OperationId.optional().describe("refuse (capture_not_ready) until this operation has finished"),
+        capture_id: z.string().max(64).optional().describe("recent capture"),
+        after_operation_id: OperationId.optional().describe("wait for this operation"),
         view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`blocks rendered before fog, 8..${MAX_VIEW_DISTANCE}`),
       },
       outputSchema: CaptureOutput,

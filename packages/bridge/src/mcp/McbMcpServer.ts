@@ -8,16 +8,23 @@ import { registerSchematicTools } from "./SchematicTools.js";
 import { registerTerrainTools } from "./TerrainTools.js";
 import { ToolTable } from "./ToolTable.js";
 import { registerWorldTools } from "./WorldTools.js";
+import { TOOLSET_NAMES, type Toolset } from "../workspace/Toolsets.js";
+import { registerToolsetTool } from "./ToolsetTool.js";
 
 /** Where the building guidance is served as a resource (for clients that hide server instructions). */
 export const GUIDANCE_URI = "mcb://guidance/building";
 
+export interface McbMcpServerOptions {
+  /** Toolsets listed from the start (build always is); the others wait for toolsets_enable. Default: build only. */
+  readonly toolsets?: readonly Toolset[];
+}
+
 /**
- * The 25 tools (docs/PROTOCOL.md): the first design's 19 plus region_changes, region_surface, operation_list, part_diff, part_rename and part_delete
- * over one project, with the building guidance as instructions, as a resource and as a prompt.
+ * The tools of docs/PROTOCOL.md over one project, in toolsets (build, terrain, schematic), with
+ * the building guidance as instructions, as a resource and as a prompt.
  */
-export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, version }, { instructions: BUILDING_GUIDANCE, capabilities: { tools: {} } });
+export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION, options: McbMcpServerOptions = {}): McpServer {
+  const server = new McpServer({ name: MCP_SERVER_NAME, version }, { instructions: BUILDING_GUIDANCE, capabilities: { tools: { listChanged: true } } });
   server.registerResource(
     "building_guidance",
     GUIDANCE_URI,
@@ -35,12 +42,13 @@ export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION)
       messages: [{ role: "user", content: { type: "text", text: task === undefined ? BUILDING_GUIDANCE : `${BUILDING_GUIDANCE}\n\nTask: ${task}` } }],
     }),
   );
-  const tools = new ToolTable(server, () => m.engine.projectScope(m.ctx));
+  const tools = new ToolTable(server, () => m.engine.projectScope(m.ctx), new Set<Toolset>(["build", ...(options.toolsets ?? [])]));
   registerWorldTools(tools, m);
   registerBuildTools(tools, m);
   registerCameraTools(tools, m);
-  registerSchematicTools(tools, m);
-  registerTerrainTools(tools, m);
+  tools.in("schematic", () => registerSchematicTools(tools, m));
+  tools.in("terrain", () => registerTerrainTools(tools, m));
+  if (!tools.allEnabled(TOOLSET_NAMES)) registerToolsetTool(tools);
   tools.install();
   return server;
 }

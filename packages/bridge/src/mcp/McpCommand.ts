@@ -3,6 +3,7 @@ import type { EngineLimits } from "@mcb/engine";
 import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "@mcb/schematic";
 import { MCB_VERSION, mcpContextFor } from "../workspace/McpContext.js";
 import { StdioLineTransport } from "../workspace/StdioLineTransport.js";
+import type { Toolset } from "../workspace/Toolsets.js";
 import { openWorkspace, worldKindOf, type WorldLocation } from "../workspace/Workspace.js";
 import { createMcbMcpServer } from "./McbMcpServer.js";
 
@@ -15,11 +16,16 @@ import { createMcbMcpServer } from "./McbMcpServer.js";
  * first. SIGINT/SIGTERM end it too: running operations stop after their current slice
  * (`cancelled`, undoable), never left to recovery.
  */
-export async function runMcpServer(where: WorldLocation, schematicLimits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS, limits: Partial<EngineLimits> = {}): Promise<Result<void>> {
+export async function runMcpServer(
+  where: WorldLocation,
+  schematicLimits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS,
+  limits: Partial<EngineLimits> = {},
+  toolsets: readonly Toolset[] = ["build"],
+): Promise<Result<void>> {
   const opened = await openWorkspace(where, { limits, create: true });
   if (!opened.ok) return opened;
   const w = opened.value;
-  const server = createMcbMcpServer(mcpContextFor(w, w.ctx, schematicLimits), MCB_VERSION);
+  const server = createMcbMcpServer(mcpContextFor(w, w.ctx, schematicLimits), MCB_VERSION, { toolsets });
   const transport = new StdioLineTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

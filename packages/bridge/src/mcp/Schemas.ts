@@ -12,34 +12,34 @@ const int = z.number().int();
 
 export const Vec3 = z
   .strictObject({ x: int.describe("east (+) / west (−)"), y: int.describe("height"), z: int.describe("south (+) / north (−)") })
-  .describe("integer block position {x, y, z}");
+  .describe("position");
 export const Column = z.strictObject({ x: int.describe("east (+) / west (−)"), z: int.describe("south (+) / north (−)") }).describe("column {x, z}");
-export const OperationId = z.string().max(128).describe("operation id, as build_apply or operation_list returned it");
-export const PartId = z.string().max(128).describe("part id from part_define or project_context");
+export const OperationId = z.string().max(128).describe("operation id");
+export const PartId = z.string().max(128).describe("part id");
 
 /** How a prepare meets people's edits: the inputs every tool that prepares a plan takes. */
 export const ManualEditInputs = {
   on_manual_edit: z
     .enum(["refuse", "keep"])
     .optional()
-    .describe("where a person changed a block and the new design differs there: refuse (default: the plan is refused naming them) or keep (leave them, prepare the rest)"),
+    .describe("refuse (default) or keep people's edits"),
   replace: z
     .array(Vec3)
     .max(4096)
     .optional()
-    .describe("only after the owner said so: positions of people's edits (from a conflict or manual_edits) to write over; any other position is refused"),
+    .describe("people's edits to overwrite (owner agreed)"),
 };
 
 export const Pose = z
   .strictObject({
-    x: z.number().describe("eye column x (feet position)"),
-    y: z.number().describe("feet height (the eye is 1.62 above)"),
-    z: z.number().describe("eye column z (feet position)"),
-    yaw: z.number().describe("degrees; 0 looks south (+z), 90 west, 180 north, −90 east"),
-    pitch: z.number().min(-90).max(90).describe("degrees; +90 looks straight down, −90 up"),
-    fov: z.number().min(30).max(110).optional().describe("vertical field of view in degrees, default 70"),
-    width: int.min(16).max(1920).optional().describe("pixels, default 1280"),
-    height: int.min(16).max(1080).optional().describe("pixels, default 720"),
+    x: z.number().describe("feet x"),
+    y: z.number().describe("feet y"),
+    z: z.number().describe("feet z"),
+    yaw: z.number().describe("0 south, 90 west"),
+    pitch: z.number().min(-90).max(90).describe("+90 down, −90 up"),
+    fov: z.number().min(30).max(110).optional().describe("default 70"),
+    width: int.min(16).max(1920).optional().describe("default 640"),
+    height: int.min(16).max(1080).optional().describe("default 360"),
   })
   .describe("a camera pose");
 
@@ -96,6 +96,7 @@ export const OperationOutput = z.strictObject({
   error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   undoable: z.boolean(),
   undone_by: z.string().nullable(),
+  part: z.strictObject({ name: z.string(), part_id: z.string().nullable(), error: z.strictObject({ code: z.string(), message: z.string() }).nullable() }).nullable(),
   cancel_requested: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -21,7 +21,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Preview a terrain recipe",
       description:
-        "Evaluate a deterministic height-field recipe {version: 1, seed?, area: {min: {x,z}, max: {x,z}}, base, floor?, ceiling?, features: [hill|ridge|plateau|basin|channel|noise{amplitude, scale, octaves?}|terrace], palette?, preserve?} without touching the world. Returns a PNG heightmap (north up), the content-addressed terrain_id (cached, 32 recipes until restart), tile layout and height statistics. world_verified is always false.",
+        "Evaluate a height-field terrain recipe without touching the world: heightmap PNG, terrain_id (kept across restarts), tiles, statistics.",
       inputSchema: {
         recipe: TerrainRecipeSchema,
         resolution: z.number().int().min(8).max(PREVIEW_MAX_RESOLUTION).optional().describe(`preview pixels along the longer side, 8..${PREVIEW_MAX_RESOLUTION}`),
@@ -65,10 +65,10 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Prepare one terrain tile",
       description:
-        "A checked plan for tile tile_index (0..count−1, row-major) of a previewed terrain: every column from floor to ceiling, changing natural blocks only (builds and water stay). Returns the usual plan summary plus tile_bounds, or status empty when nothing would change. Apply with build_apply.",
+        "A checked plan for one tile of a previewed terrain; changes natural blocks only (builds and water stay).",
       inputSchema: {
-        terrain_id: z.string().max(64).describe("terrain_id from terrain_preview"),
-        tile_index: z.number().int().min(0).describe("0..tiles.count − 1, row-major"),
+        terrain_id: z.string().max(64).describe("from terrain_preview"),
+        tile_index: z.number().int().min(0).describe("tile, row-major"),
         ...ManualEditInputs,
       },
       outputSchema: z.strictObject({
@@ -102,7 +102,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Prepare a relative terrain edit",
       description:
-        "Edit the live surface: brush {action: raise|lower|flatten|smooth, center: {x,z}, radius ≤ 24, amount? (raise/lower), target_y? (flatten), strength? 0..1, soft_edge? 0..1, y_range: {min, max} (≤ 80 levels scanned for the surface), preserve?: [{x,z}]}. The scanned surface becomes read dependencies. Returns a before | after | delta image and a plan summary (plan_state prepared), or plan_state empty with no plan.",
+        "Raise, lower, flatten or smooth the live surface around a column; returns before/after/delta images and a plan.",
       inputSchema: { brush: BrushSchema, ...ManualEditInputs },
       outputSchema: z.strictObject({
         ...OptionalPlan,

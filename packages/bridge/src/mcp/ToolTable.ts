@@ -2,7 +2,9 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { jsonShapeError, mcbError, schemaError, type Result } from "@mcb/blocks";
 import { z } from "zod";
+import { publishedSchema } from "./PublishedSchema.js";
 import { errorResult, thrownError } from "./ToolResult.js";
+import type { Toolset } from "../workspace/Toolsets.js";
 
 export interface ToolConfig<S extends z.ZodRawShape> {
   readonly title: string;
@@ -13,26 +15,11 @@ export interface ToolConfig<S extends z.ZodRawShape> {
 }
 
 interface Entry {
+  readonly toolset: Toolset;
   readonly input: z.ZodObject;
   readonly output: z.ZodObject;
   readonly handler: (args: never) => Promise<CallToolResult>;
   readonly listing: () => Tool;
-}
-
-/**
- * JSON Schema of a zod schema as tools/list publishes it (draft 7): the exact object the server
- * checks, so strict objects say `additionalProperties: false`, and integer-valued enums (rotations)
- * are `{"type": "integer", "enum": [...]}`.
- */
-export function publishedSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  return z.toJSONSchema(schema, {
-    target: "draft-7",
-    io,
-    override: ({ jsonSchema }) => {
-      const e = jsonSchema.enum;
-      if (jsonSchema.type === "number" && Array.isArray(e) && e.every((v) => Number.isSafeInteger(v))) jsonSchema.type = "integer";
-    },
-  }) as Record<string, unknown>;
 }
 
 /**
@@ -46,11 +33,41 @@ export function publishedSchema(schema: z.ZodType, io: "input" | "output"): Reco
  */
 export class ToolTable {
   private readonly tools = new Map<string, Entry>();
-  /** `gate` runs before every call (after argument checks): the caller's project access, checked now. */
+  private group: Toolset = "build";
+  /**
+   * `gate` runs before every call (after argument checks): the caller's project access, checked now.
+   * `enabled`: the toolsets listed (and callable) from the start.
+   */
   constructor(
     private readonly server: McpServer,
     private readonly gate: () => Result<unknown>,
+    private readonly enabled: Set<Toolset>,
   ) {}
+
+  /** Registers the tools `add` registers as members of `toolset`. */
+  in(toolset: Toolset, add: () => void): void {
+    const before = this.group;
+    this.group = toolset;
+    try {
+      add();
+    } finally {
+      this.group = before;
+    }
+  }
+
+  /** Lists the tools of more toolsets and tells the client its tool list changed. */
+  enable(toolsets: readonly Toolset[]): { enabled: string[]; added_tools: string[] } {
+    const added = toolsets.filter((t) => !this.enabled.has(t));
+    for (const t of added) this.enabled.add(t);
+    const addedTools = [...this.tools].filter(([, e]) => added.includes(e.toolset)).map(([n]) => n);
+    if (addedTools.length > 0 && this.server.isConnected()) void this.server.server.sendToolListChanged().catch(() => undefined);
+    return { enabled: [...this.enabled], added_tools: addedTools };
+  }
+
+  /** True once every toolset is listed. */
+  allEnabled(all: readonly Toolset[]): boolean {
+    return all.every((t) => this.enabled.has(t));
+  }
 
   register<S extends z.ZodRawShape>(name: string, config: ToolConfig<S>, handler: (args: z.infer<z.ZodObject<S>>) => Promise<CallToolResult>): void {
     this.server.registerTool(name, config, (async () => {
@@ -60,6 +77,7 @@ export class ToolTable {
     let listing: Tool | undefined;
     const { title, description, annotations } = config;
     this.tools.set(name, {
+      toolset: this.group,
       input,
       output: config.outputSchema,
       handler: handler as Entry["handler"],
@@ -67,16 +85,20 @@ export class ToolTable {
     });
   }
 
+  /** The tools listed now (those of the enabled toolsets). */
   get names(): string[] {
-    return [...this.tools.keys()];
+    return [...this.tools].filter(([, e]) => this.enabled.has(e.toolset)).map(([n]) => n);
   }
 
   /** Replaces the SDK's tools/list and tools/call handlers (a documented replacement: setRequestHandler overrides). */
   install(): void {
-    this.server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.values()].map((t) => t.listing()) }));
+    this.server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.values()].filter((t) => this.enabled.has(t.toolset)).map((t) => t.listing()) }));
     this.server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = this.tools.get(request.params.name);
       if (tool === undefined) return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
+      if (!this.enabled.has(tool.toolset)) {
+        return errorResult(mcbError("not_found", `${request.params.name} belongs to the ${tool.toolset} toolset: call toolsets_enable with ["${tool.toolset}"] first`, { reason: "toolset_not_enabled", toolset: tool.toolset }));
+      }
       const tooLarge = jsonShapeError(request.params.arguments ?? {}, "arguments");
       if (tooLarge !== null) return errorResult(tooLarge);
       const args = tool.input.safeParse(request.params.arguments ?? {});

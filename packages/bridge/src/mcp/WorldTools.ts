@@ -20,7 +20,7 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Project context",
       description:
-        "Scope, world, permitted area, limits, capabilities, material catalog summary, parts, recent operations, recovery state and a change_cursor for region_changes. Call it first and reuse it.",
+        "Call first, reuse: area, limits, capabilities, catalog, parts, recent operations, recovery state, change_cursor.",
       inputSchema: {},
       outputSchema: z.strictObject({
         schema_version: z.literal(1),
@@ -52,12 +52,12 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Search materials",
       description:
-        "Find block/item ids: every whitespace-separated token must occur in the id (case-insensitive). Search a focused family, then describe 1–3 results; reuse answers while catalog_version is unchanged.",
+        "Find block ids: every space-separated token must occur in the id. Search one family, then describe 1–3.",
       inputSchema: {
-        query: z.string().max(96).optional().describe('space-separated tokens, e.g. "spruce trapdoor"; empty lists everything (paged)'),
+        query: z.string().max(96).optional().describe('e.g. "spruce trapdoor"'),
         kind: z.enum(["block", "item", "all"]).optional().describe("block (default), item or all"),
-        limit: z.number().int().min(1).max(32).optional().describe("results per page, 1..32, default 16"),
-        cursor: z.string().max(100).optional().describe("next_cursor of the previous page (bound to the catalog version, query and kind)"),
+        limit: z.number().int().min(1).max(32).optional().describe("page size, default 16"),
+        cursor: z.string().max(100).optional().describe("next_cursor"),
       },
       outputSchema: z.strictObject({
         catalog_version: z.string(),
@@ -76,8 +76,8 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     "material_describe",
     {
       title: "Describe a material",
-      description: "One material id: default state, allowed values per property, behaviour hints. Item-only entries are not placeable.",
-      inputSchema: { id: z.string().max(128).describe('material id, e.g. "minecraft:oak_stairs" ("oak_stairs" means the same)') },
+      description: "One id: default state, property values with their meaning, hints. Items are not placeable.",
+      inputSchema: { id: z.string().max(128).describe('id, e.g. "oak_stairs"') },
       outputSchema: z.strictObject({
         catalog_version: z.string(),
         id: z.string(),
@@ -98,11 +98,11 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Inspect a region",
       description:
-        "Blocks of an inclusive region (≤ 4096 positions) from loaded chunks. summary: palette with counts. blocks: also every position, compactly — blocks.runs is [palette index, count] pairs over the region in y, then z, then x order (x fastest); snapshots lists block entities as {pos, snapshot_id} (a SHA-256 of their data, never the data). For what stands where over a wide area, use region_surface.",
+        "Blocks of a box (≤ 4096 positions): palette counts; detail blocks adds runs ([palette index, count], y then z then x) and block entity snapshot ids.",
       inputSchema: {
-        min: Vec3.describe("one corner (inclusive)"),
-        max: Vec3.describe("the opposite corner (inclusive)"),
-        detail: z.enum(["summary", "blocks"]).describe("summary: palette counts only; blocks: every position as palette runs"),
+        min: Vec3.describe("corner"),
+        max: Vec3.describe("opposite corner"),
+        detail: z.enum(["summary", "blocks"]).describe("summary (default) or blocks"),
       },
       outputSchema: z.strictObject({
         world: z.strictObject({ id: z.string(), epoch: int }),
@@ -125,15 +125,15 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Surface heights",
       description:
-        "What stands where, cheaply: for each sampled column of an area (≤ 4096 columns), the height and state of the highest non-air block (water, leaves and plants count), scanning down through y_range. heights and tops are z-major (row by row of x). An area with no blocks at all says so in summary.",
+        "Top non-air block and height per sampled column (≤ 4096), z-major rows. Empty areas say so.",
       inputSchema: {
-        min: Column.describe("one corner column (inclusive)"),
-        max: Column.describe("the opposite corner column (inclusive)"),
-        step: z.number().int().min(1).max(64).optional().describe("sample every step-th column from min (default 1)"),
+        min: Column.describe("corner"),
+        max: Column.describe("opposite corner"),
+        step: z.number().int().min(1).max(64).optional().describe("every step-th column"),
         y_range: z
-          .strictObject({ min: int.describe("lowest level scanned"), max: int.describe("highest level scanned") })
+          .strictObject({ min: int.describe("lowest y"), max: int.describe("highest y") })
           .optional()
-          .describe("levels scanned (default: the project area's full height)"),
+          .describe("levels scanned"),
       },
       outputSchema: z.strictObject({
         region: z.strictObject({ min: z.strictObject({ x: int, z: int }), max: z.strictObject({ x: int, z: int }) }),
@@ -159,12 +159,12 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Changes in a region",
       description:
-        "Block changes (ours and observed player/plugin edits) inside a region since a cursor, oldest first, in pages of ≤ 100. Without since_cursor: returns the current cursor (project_context.change_cursor is one too). resync_required means the cursor is stale (restart, gap, too old): take a fresh region_inspect and a new cursor.",
+        "Block changes (ours and people's) in a box since a cursor, oldest first, ≤ 100 per page. No cursor: returns the current one. resync_required: inspect again.",
       inputSchema: {
-        min: Vec3.describe("one corner (inclusive)"),
-        max: Vec3.describe("the opposite corner (inclusive)"),
-        since_cursor: z.string().max(64).optional().describe("cursor from project_context, a previous page, or a call without since_cursor"),
-        limit: z.number().int().min(1).max(100).optional().describe("changes per page, 1..100, default 100"),
+        min: Vec3.describe("corner"),
+        max: Vec3.describe("opposite corner"),
+        since_cursor: z.string().max(64).optional().describe("change cursor"),
+        limit: z.number().int().min(1).max(100).optional().describe("page size, default 100"),
       },
       outputSchema: z.strictObject({
         changes: z.array(z.strictObject({ seq: int, pos: Vec3Out, state: z.string(), source: z.enum(["operation", "external"]), operation_id: z.string().optional() })),

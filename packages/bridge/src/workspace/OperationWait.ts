@@ -9,7 +9,9 @@ import { hasEnded, isSettled, type Engine, type OperationStatusView, type Reques
 export async function waitForOperation(engine: Engine, ctx: RequestContext, r: Result<OperationStatusView>, ms: number): Promise<Result<OperationStatusView>> {
   const deadline = Date.now() + ms;
   let cur = r;
-  while (cur.ok && !isSettled(cur.value.status) && Date.now() < deadline) {
+  // An ended operation that names a part is settled once the part is named (the same turn, in-process).
+  const settled = (v: OperationStatusView): boolean => isSettled(v.status) && (v.part === null || v.part.part_id !== null || v.part.error !== null || !hasEnded(v.status));
+  while (cur.ok && !settled(cur.value) && Date.now() < deadline) {
     await new Promise((res) => setTimeout(res, 20));
     cur = await engine.operationStatus(ctx, { operation_id: cur.value.operation_id });
   }
