@@ -1,14 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { fail, mcbError, ok } from "@mcb/blocks";
-import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, type CameraPose } from "@mcb/render";
+import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, FRAME_SIDES, MAX_VIEW_DISTANCE, lookAtAngles, type CameraPose } from "@mcb/render";
+import { captureFramed } from "../workspace/FramedCapture.js";
 import { captureProjectView } from "../workspace/ProjectCapture.js";
 import { z } from "zod";
 import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { OperationId, Pose, PoseOutput } from "./Schemas.js";
+import { OperationId, PartId, Pose, PoseOutput, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 import { hasEnded } from "@mcb/engine";
 
+
+type Vec = { x: number; y: number; z: number };
 
 const CaptureOutput = z.strictObject({
   status: z.literal("completed"),
@@ -27,7 +30,21 @@ const CaptureOutput = z.strictObject({
   sections_unloaded: z.number().int().describe("sections in view that the server has not loaded: drawn as nothing"),
   hit_fraction: z.number(),
   inside_block: z.boolean(),
+  frame: z.strictObject({ box: RegionOut, sides: z.array(z.enum(FRAME_SIDES)), poses: z.array(PoseOutput) }).optional(),
 });
+
+const Side = z.enum(FRAME_SIDES);
+const Frame = z
+  .strictObject({
+    part_id: PartId.optional(),
+    min: Vec3.optional().describe("box corner"),
+    max: Vec3.optional().describe("opposite corner"),
+    side: Side.optional().describe("default iso"),
+    views: z.array(Side).min(1).max(4).optional().describe("sides tiled in one image"),
+    width: z.number().int().min(16).max(CAPTURE_LIMITS.maxWidth).optional().describe("default 640"),
+    height: z.number().int().min(16).max(CAPTURE_LIMITS.maxHeight).optional().describe("default 360"),
+  })
+  .describe("show a part or box whole");
 
 /** camera_list, camera_capture: the embedded software renderer over authoritative block reads. */
 export function registerCameraTools(tools: ToolTable, m: McpContext): void {
@@ -73,8 +90,10 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
       description:
         "Render a PNG (flat colours, no textures): frame a part or box from a side, a pose with look_at, a saved camera, or up to 4 framed views tiled; default 640×360.",
       inputSchema: {
+        frame: Frame.optional(),
         camera_id: z.string().max(64).optional().describe("saved viewpoint"),
         pose: Pose.optional(),
+        look_at: Vec3.optional().describe("with pose: face this block"),
         capture_id: z.string().max(64).optional().describe("recent capture"),
         after_operation_id: OperationId.optional().describe("wait for this operation"),
         view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`blocks rendered before fog, 8..${MAX_VIEW_DISTANCE}`),
@@ -83,28 +102,45 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const given = [args.camera_id, args.pose, args.capture_id].filter((v) => v !== undefined).length;
-      if (given !== 1) return toolResult(fail(mcbError("invalid_request", "give exactly one of camera_id, pose and capture_id", { reason: "camera_or_pose" })));
+      const given = [args.frame, args.camera_id, args.pose, args.capture_id].filter((v) => v !== undefined).length;
+      if (given !== 1) return toolResult(fail(mcbError("invalid_request", "give exactly one of frame, pose, camera_id and capture_id", { reason: "camera_or_pose" })));
+      if (args.look_at !== undefined && args.pose === undefined) return toolResult(fail(mcbError("invalid_request", "look_at goes with pose", { reason: "look_at" })));
       if (args.capture_id !== undefined) {
         const c = m.captures.get(args.capture_id);
         if (c === undefined) return toolResult(fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)")));
         return toolResult(ok(c.meta), [{ data: c.capture.png, mimeType: "image/png" }]);
       }
-      let pose: CameraPose;
+      let pose: CameraPose | null = null;
       if (args.camera_id !== undefined) {
         const saved = m.cameras.get(args.camera_id);
         if (saved === undefined) return toolResult(fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(args.camera_id)}; see camera_list`)));
         pose = saved.pose;
-      } else pose = args.pose!;
+      } else if (args.pose !== undefined) {
+        const { yaw, pitch, ...at } = args.pose;
+        if (args.look_at !== undefined) pose = { ...at, ...lookAtAngles(at, args.look_at) };
+        else if (yaw === undefined || pitch === undefined) return toolResult(fail(mcbError("invalid_request", "a pose needs yaw and pitch, or look_at", { reason: "pose" })));
+        else pose = { ...at, yaw, pitch };
+      }
       if (args.after_operation_id !== undefined) {
         const op = await m.engine.operationStatus(m.ctx, { operation_id: args.after_operation_id });
         if (!op.ok) return toolResult(op);
         if (!hasEnded(op.value.status))
           return toolResult(fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })));
       }
-      const r = await captureProjectView(m.engine, m.ctx, m.world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);
-      if (!r.ok) return toolResult(r);
-      const c = r.value;
+      let c;
+      let frame: { box: { min: Vec; max: Vec }; sides: (typeof FRAME_SIDES)[number][]; poses: CameraPose[] } | undefined;
+      if (pose === null) {
+        const r = await captureFramed(m.engine, m.ctx, m.world, args.frame!, args.view_distance);
+        if (!r.ok) return toolResult(r);
+        c = r.value.capture;
+        pose = r.value.poses[0]!;
+        const b = r.value.box;
+        frame = { box: { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } }, sides: [...(args.frame!.views ?? [args.frame!.side ?? "iso"])], poses: [...r.value.poses] };
+      } else {
+        const r = await captureProjectView(m.engine, m.ctx, m.world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);
+        if (!r.ok) return toolResult(r);
+        c = r.value;
+      }
       const captureId = `cap_${randomBytes(8).toString("hex")}`;
       const meta = {
         status: "completed" as const,
@@ -123,9 +159,39 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         sections_unloaded: c.sectionsUnloaded,
         hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000,
         inside_block: c.insideBlock,
+        ...(frame === undefined ? {} : { frame }),
       };
       m.captures.put({ captureId, capture: c, meta });
       return toolResult(ok(meta), [{ data: c.png, mimeType: "image/png" }]);
+    },
+  );
+
+  tools.register(
+    "camera_save",
+    {
+      title: "Save a viewpoint",
+      description: "Save a pose, or the pose of a recent capture, as a named camera for camera_capture.",
+      inputSchema: {
+        camera_id: z.string().max(64).describe("name: letters, digits, _ -"),
+        pose: Pose.optional(),
+        capture_id: z.string().max(64).optional().describe("recent capture (its first view)"),
+      },
+      outputSchema: z.strictObject({ camera_id: z.string(), pose: PoseOutput }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      if ((args.pose === undefined) === (args.capture_id === undefined)) return toolResult(fail(mcbError("invalid_request", "give pose or capture_id", { reason: "camera_or_pose" })));
+      let pose: CameraPose;
+      if (args.capture_id !== undefined) {
+        const c = m.captures.get(args.capture_id);
+        if (c === undefined) return toolResult(fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)")));
+        pose = c.meta.pose as CameraPose;
+      } else {
+        const { yaw, pitch, ...at } = args.pose!;
+        if (yaw === undefined || pitch === undefined) return toolResult(fail(mcbError("invalid_request", "a saved pose needs yaw and pitch", { reason: "pose" })));
+        pose = { ...at, yaw, pitch };
+      }
+      return toolResult(m.cameras.save(args.camera_id, pose));
     },
   );
 }

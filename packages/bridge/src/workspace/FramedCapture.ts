@@ -1,0 +1,78 @@
+import { fail, mcbError, ok, type Box3, type Result } from "@mcb/blocks";
+import type { Engine, RequestContext, WorldAdapter } from "@mcb/engine";
+import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, framePose, frameSize, tilePngs, viewTiles, type CameraPose, type Capture, type FrameSide } from "@mcb/render";
+import { captureProjectView } from "./ProjectCapture.js";
+
+type Vec3 = { readonly x: number; readonly y: number; readonly z: number };
+
+/** What to frame: a part's bounds or a box, from one side or up to 4 sides tiled in one image. */
+export interface FrameRequest {
+  readonly part_id?: string;
+  readonly min?: Vec3;
+  readonly max?: Vec3;
+  readonly side?: FrameSide;
+  readonly views?: readonly FrameSide[];
+  readonly width?: number;
+  readonly height?: number;
+}
+
+export interface FramedCapture {
+  readonly capture: Capture & { readonly observedAt: string };
+  /** One pose per view, in tile order. */
+  readonly poses: readonly CameraPose[];
+  readonly box: Box3;
+}
+
+/**
+ * camera_capture's `frame`: each view's pose shows the whole box with a margin (`framePose`), its
+ * fog distance reaches the box's far corner; several views are drawn side by side (2) or in a
+ * 2 × 2 grid (3–4) in one PNG of the requested size (default: one view 640 × 360 worth of pixels
+ * shaped like the box, several 640 × 360). Errors: invalid_request
+ * (frame), not_found (part), and those of `captureProjectView`.
+ */
+export async function captureFramed(engine: Engine, ctx: RequestContext, world: Pick<WorldAdapter, "read" | "info">, f: FrameRequest, viewDistance?: number): Promise<Result<FramedCapture>> {
+  const box = await frameBox(engine, ctx, f);
+  if (!box.ok) return box;
+  const sides = f.views ?? [f.side ?? "iso"];
+  // One view without a size: shaped like the box from that side; several: 640 × 360 in tiles.
+  const open = f.width === undefined && f.height === undefined && sides.length === 1 ? frameSize(box.value, sides[0]!) : null;
+  const width = f.width ?? open?.width ?? CAPTURE_LIMITS.defaultWidth;
+  const height = f.height ?? open?.height ?? CAPTURE_LIMITS.defaultHeight;
+  if (sides.length < 1 || sides.length > 4) return fail(mcbError("invalid_request", "views takes 1 to 4 sides", { reason: "frame" }));
+  const tiles = viewTiles(sides.length, width, height);
+  const poses: CameraPose[] = [];
+  const parts: Array<{ png: Buffer; x: number; y: number }> = [];
+  let first: (Capture & { observedAt: string }) | null = null;
+  let hits = 0;
+  for (const [i, side] of sides.entries()) {
+    const t = tiles[i]!;
+    const pose = framePose(box.value, side, { width: t.width, height: t.height });
+    const b = box.value;
+    const reach = Math.hypot(pose.x - (b.minX + b.maxX + 1) / 2, pose.y - (b.minY + b.maxY + 1) / 2, pose.z - (b.minZ + b.maxZ + 1) / 2) + Math.hypot(b.maxX - b.minX + 1, b.maxY - b.minY + 1, b.maxZ - b.minZ + 1) / 2 + 2;
+    const r = await captureProjectView(engine, ctx, world, pose, viewDistance ?? Math.min(MAX_VIEW_DISTANCE, Math.max(DEFAULT_VIEW_DISTANCE, Math.ceil(reach))));
+    if (!r.ok) return r;
+    first ??= r.value;
+    hits += r.value.hitFraction * t.width * t.height;
+    poses.push(pose);
+    parts.push({ png: r.value.png, x: t.x, y: t.y });
+  }
+  const png = sides.length === 1 ? parts[0]!.png : tilePngs(width, height, parts);
+  return ok({ capture: { ...first!, png, width, height, hitFraction: hits / (width * height) }, poses, box: box.value });
+}
+
+async function frameBox(engine: Engine, ctx: RequestContext, f: FrameRequest): Promise<Result<Box3>> {
+  const byPart = f.part_id !== undefined;
+  const byBox = f.min !== undefined || f.max !== undefined;
+  if (byPart === byBox || (byBox && (f.min === undefined || f.max === undefined)))
+    return fail(mcbError("invalid_request", "frame takes part_id, or min and max", { reason: "frame" }));
+  if (f.views !== undefined && f.side !== undefined) return fail(mcbError("invalid_request", "frame takes side or views, not both", { reason: "frame" }));
+  if (byBox) {
+    const a = f.min!, b = f.max!;
+    return ok({ minX: Math.min(a.x, b.x), minY: Math.min(a.y, b.y), minZ: Math.min(a.z, b.z), maxX: Math.max(a.x, b.x), maxY: Math.max(a.y, b.y), maxZ: Math.max(a.z, b.z) });
+  }
+  const part = await engine.partGet(ctx, { part_id: f.part_id! });
+  if (!part.ok) return part;
+  const bounds = part.value.bounds;
+  if (bounds === null) return fail(mcbError("invalid_request", `part ${f.part_id} holds no blocks (retired): nothing to frame`, { reason: "frame" }));
+  return ok({ minX: bounds.min.x, minY: bounds.min.y, minZ: bounds.min.z, maxX: bounds.max.x, maxY: bounds.max.y, maxZ: bounds.max.z });
+}
