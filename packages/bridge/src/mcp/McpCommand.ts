@@ -25,7 +25,7 @@ export async function runMcpServer(
   const opened = await openWorkspace(where, { limits, create: true });
   if (!opened.ok) return opened;
   const w = opened.value;
-  const server = createMcbMcpServer(mcpContextFor(w, w.ctx, schematicLimits), MCB_VERSION, { toolsets });
+  const server = createMcbMcpServer(mcpContextFor(w, w.ctx, schematicLimits, { stop: w.interrupt, log: w.log }), MCB_VERSION, { toolsets });
   const transport = new StdioLineTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

@@ -10,11 +10,13 @@ const int = z.number().int();
 /** The plan summary, present when a plan was prepared. */
 const OptionalPlan = Object.fromEntries(Object.entries(PrepareFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof PrepareFields]: z.ZodOptional<(typeof PrepareFields)[K]> };
 
+const unknownTerrain = () => fail(mcbError("not_found", "unknown terrain_id: preview the recipe again (the newest 256 recipes are kept)"));
+
 function columnRect(b: { minX: number; minZ: number; maxX: number; maxZ: number }) {
   return { min: { x: b.minX, z: b.minZ }, max: { x: b.maxX, z: b.maxZ } };
 }
 
-/** terrain_preview, terrain_prepare, terrain_brush_prepare. */
+/** terrain_preview, terrain_prepare, terrain_apply, terrain_brush_prepare. */
 export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
   tools.register(
     "terrain_preview",
@@ -34,6 +36,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
         ceiling: int,
         tiles: z.strictObject({ size: int, columns: int, rows: int, count: int }),
         stats: z.strictObject({ min: z.number(), max: z.number(), mean: z.number() }),
+        image: z.strictObject({ width: int, height: int, blocks_per_pixel: z.number() }),
         world_verified: z.literal(false),
       }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -44,6 +47,8 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       m.terrain.put(t.value);
       const { field, tiles } = t.value;
       const png = heightPreviewPng(field, { resolution: resolution ?? PREVIEW_DEFAULT_RESOLUTION, tileSize: tiles.size });
+      // The image never has more pixels than the area has columns: say what it has.
+      const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
       return toolResult(
         ok({
           terrain_id: t.value.terrainId,
@@ -53,6 +58,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
           ceiling: t.value.ceiling,
           tiles,
           stats: t.value.stats,
+          image: { width, height, blocks_per_pixel: Math.round((field.width / width) * 1000) / 1000 },
           world_verified: false as const,
         }),
         [{ data: png, mimeType: "image/png" }],
@@ -85,7 +91,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
     },
     async ({ terrain_id, tile_index, ...resolution }) => {
       const t = m.terrain.get(terrain_id);
-      if (t === undefined) return toolResult(fail(mcbError("not_found", "unknown terrain_id: preview the recipe again (the cache keeps 32 recipes until restart)")));
+      if (t === undefined) return toolResult(unknownTerrain());
       const tile = terrainTilePlan(m.registry, t, tile_index);
       if (!tile.ok) return toolResult(tile);
       const r = await m.engine.buildPrepare(m.ctx, { plan: tile.value.plan, ...resolution });
@@ -94,6 +100,47 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       if (r.value.changed_blocks === 0)
         return toolResult(ok({ status: "empty" as const, changed_blocks: 0, unchanged_blocks: r.value.unchanged_blocks, filtered_blocks: r.value.filtered_blocks, manual_edits: r.value.manual_edits, ...extra }));
       return toolResult(ok({ status: "prepared" as const, ...r.value, ...extra }));
+    },
+  );
+
+  tools.register(
+    "terrain_apply",
+    {
+      title: "Apply a whole terrain",
+      description: "Prepare and apply every tile of a previewed terrain in the background (as one part with part_name); call again for progress or to resume.",
+      inputSchema: {
+        terrain_id: z.string().max(64).describe("from terrain_preview"),
+        part_name: z.string().min(1).max(64).optional().describe("name all tiles' blocks as a part"),
+        on_manual_edit: ManualEditInputs.on_manual_edit,
+        wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
+      },
+      outputSchema: z.strictObject({
+        terrain_id: z.string(),
+        state: z.enum(["running", "done", "stopped", "failed"]),
+        tiles: z.strictObject({ total: int, applied: int, empty: int, conflicts: int, unfinished: int }),
+        written_blocks: int,
+        operation_ids: z.array(z.string()),
+        current_operation_id: z.string().nullable(),
+        part: z.strictObject({ name: z.string(), part_id: z.string().nullable(), error: z.strictObject({ code: z.string(), message: z.string() }).nullable() }).nullable(),
+        error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ terrain_id, part_name, on_manual_edit, wait_ms }) => {
+      const t = m.terrain.get(terrain_id);
+      if (t === undefined) return toolResult(unknownTerrain());
+      const scope = m.engine.projectScope(m.ctx);
+      if (!scope.ok) return toolResult(scope);
+      const before = m.terrainJobs.status(terrain_id);
+      if (before?.state !== "done" || (part_name !== undefined && before.part === null)) {
+        m.terrainJobs.start({ engine: m.engine, ctx: m.ctx, log: m.log, interrupt: m.stop, registry: m.registry }, t, {
+          ...(part_name === undefined ? {} : { partName: part_name }),
+          ...(on_manual_edit === undefined ? {} : { onManualEdit: on_manual_edit }),
+        });
+      }
+      const deadline = Date.now() + (wait_ms ?? 2000);
+      while (m.terrainJobs.running(terrain_id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return toolResult(ok(m.terrainJobs.status(terrain_id)!));
     },
   );
 

@@ -5,6 +5,9 @@ import { isSettled, type ManualEditPolicy, type OperationStatus, type OperationS
 import type { Plan } from "@mcb/recipe";
 import type { Workspace } from "./Workspace.js";
 
+/** What a batch needs of its front end: the engine and caller, a stop signal (Ctrl-C) and a log. */
+export type BatchHost = Pick<Workspace, "engine" | "ctx" | "log"> & { readonly interrupt: { readonly requested: boolean; add(operationId: string): void } };
+
 /** A tile: "empty" when it had nothing to change, else the state of its operation. */
 type TileState = Exclude<OperationStatus, "queued"> | "empty";
 
@@ -68,6 +71,27 @@ export interface BatchSummary {
 
 export type ProgressSink = (done: number, total: number, line: string) => void;
 
+/** A batch's progress as its file records it (for a status read while it runs or after a restart). */
+export function batchProgress(file: string): { tiles: number; applied: number; empty: number; conflicts: number; written: number; operationIds: string[]; current: string | null; completed?: Record<string, unknown> } | null {
+  let b: BatchFile;
+  try {
+    b = JSON.parse(readFileSync(file, "utf8")) as BatchFile;
+  } catch {
+    return null;
+  }
+  const entries = Object.entries(b.entries).sort(([a], [c]) => Number(a) - Number(c)).map(([, e]) => e);
+  return {
+    tiles: b.tiles,
+    applied: entries.filter((e) => e.state === "applied").length,
+    empty: entries.filter((e) => e.state === "empty").length,
+    conflicts: entries.filter((e) => e.state === "conflict").length,
+    written: entries.reduce((s, e) => s + (e.written ?? 0), 0),
+    operationIds: entries.filter((e) => e.operation_id !== undefined).map((e) => e.operation_id!),
+    current: entries.find((e) => e.state === "applying")?.operation_id ?? null,
+    ...(b.completed === undefined ? {} : { completed: b.completed }),
+  };
+}
+
 
 /**
  * Prepares and applies every tile in order on the embedded world. Progress is saved before each
@@ -78,7 +102,7 @@ export type ProgressSink = (done: number, total: number, line: string) => void;
  * signal (Ctrl-C) cancels the current tile's operation after its slice and starts no more tiles.
  * `maxTiles` stops after that many tiles.
  */
-export async function runBatch(w: Workspace, spec: BatchSpec, progress: ProgressSink, maxTiles = Infinity): Promise<Result<BatchSummary>> {
+export async function runBatch(w: BatchHost, spec: BatchSpec, progress: ProgressSink, maxTiles = Infinity): Promise<Result<BatchSummary>> {
   mkdirSync(dirname(spec.file), { recursive: true });
   let batch: BatchFile;
   try {
@@ -139,6 +163,8 @@ export async function runBatch(w: Workspace, spec: BatchSpec, progress: Progress
       const applied = await w.engine.buildApply(w.ctx, { plan_id: prepared.value.plan_id, plan_hash: prepared.value.plan_hash, idempotency_key: key });
       if (!applied.ok) return applied;
       op = applied.value;
+      batch.entries[i] = { ...batch.entries[i]!, operation_id: op.operation_id };
+      save(); // a status read sees the tile's operation while it runs
       w.log(`mcb: tile ${i}: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`);
     }
     if (w.interrupt.requested) {

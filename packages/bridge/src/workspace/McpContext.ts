@@ -5,6 +5,8 @@ import { DEFAULT_SCHEMATIC_LIMITS, SchematicLibrary, type SchematicLimits } from
 import { CameraStore } from "./CameraStore.js";
 import { CaptureCache } from "./CaptureCache.js";
 import { TerrainCache } from "./TerrainCache.js";
+import { TerrainApplyJobs } from "./TerrainApply.js";
+import type { BatchHost } from "./Batch.js";
 import type { Workspace } from "./Workspace.js";
 
 /** The MCP server's name as clients and agents see it (ACP's mcpServers entry, permission checks). */
@@ -24,6 +26,11 @@ export interface McpContext {
   readonly terrain: TerrainCache;
   readonly cameras: CameraStore;
   readonly captures: CaptureCache;
+  /** terrain_apply's background jobs (progress files in `<dir>/terrain`). */
+  readonly terrainJobs: TerrainApplyJobs;
+  /** Set once the process was asked to stop (Ctrl-C): batches start no more tiles. */
+  readonly stop: BatchHost["interrupt"];
+  readonly log: (line: string) => void;
 }
 
 /** Stores that several MCP sessions of one process share (the chat's projects share cameras). */
@@ -31,6 +38,9 @@ export interface SharedStores {
   readonly cameras?: CameraStore;
   readonly terrain?: TerrainCache;
   readonly captures?: CaptureCache;
+  /** The process's stop signal (`mcb mcp`: its Ctrl-C handling); default: never. */
+  readonly stop?: BatchHost["interrupt"];
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -46,8 +56,11 @@ export function mcpContextFor(w: Pick<Workspace, "engine" | "registry" | "dir"> 
     catalog: w.engine.materials,
     world: w.world,
     library: new SchematicLibrary(join(w.dir, "schematics"), w.registry, policy),
-    terrain: shared.terrain ?? new TerrainCache(),
+    terrain: shared.terrain ?? new TerrainCache(32, { dir: join(w.dir, "terrain", "recipes"), registry: w.registry }),
     cameras: shared.cameras ?? new CameraStore(w.dir),
     captures: shared.captures ?? new CaptureCache(),
+    terrainJobs: new TerrainApplyJobs(join(w.dir, "terrain")),
+    stop: shared.stop ?? { requested: false, add: () => {} },
+    log: shared.log ?? (() => {}),
   };
 }
