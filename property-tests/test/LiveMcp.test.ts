@@ -81,7 +81,7 @@ describe("live: mcb mcp on a server world through the world port", () => {
     const shot = await call("camera_capture", { pose: { x: 12.5, y: 69, z: 2, yaw: 0, pitch: 0 }, after_operation_id: op.operation_id });
     const img = shot.content.find((c) => c.type === "image");
     expect(img?.type).toBe("image");
-    if (img?.type === "image") expect(PNG.sync.read(Buffer.from(img.data, "base64")).width).toBe(1280);
+    if (img?.type === "image") expect(PNG.sync.read(Buffer.from(img.data, "base64")).width).toBe(640);
     // The view reaches past the chunks the server keeps loaded: those sections draw nothing and are counted.
     const meta = shot.structuredContent as { sections_unloaded: number; sections_with_blocks: number; hit_fraction: number };
     expect(meta.sections_unloaded).toBeGreaterThan(0);

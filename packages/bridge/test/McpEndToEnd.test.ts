@@ -172,10 +172,10 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     expect(saved.code).toBe(0);
     const list = await ok("camera_list");
     expect(list.cameras).toEqual([{ camera_id: "tower_view", pose: { x: 97, y: 70, z: -15, yaw: 0, pitch: 10, fov: 60 } }]);
-    expect(list.worker).toMatchObject({ status: "ready", default_width: 1280, default_height: 720 });
+    expect(list.worker).toMatchObject({ status: "ready", default_width: 640, default_height: 360 });
     const shot = await call("camera_capture", { camera_id: "tower_view" });
     const png = image(shot);
-    expect([png.width, png.height]).toEqual([1280, 720]);
+    expect([png.width, png.height]).toEqual([640, 360]);
     expect(shot.structuredContent).toMatchObject({ status: "completed", camera_id: "tower_view", inside_block: false });
     expect((shot.structuredContent as { hit_fraction: number }).hit_fraction).toBeGreaterThan(0.02);
   });
@@ -310,7 +310,7 @@ describe("mcb mcp state survives a restart", () => {
   it("operations, schematics and the world persist; undo works from the next process", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcb-mcp-restart-"));
     const start = async () => {
-      const t = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--state", dir], cwd: root, stderr: "pipe" });
+      const t = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--toolsets", "schematic", "--state", dir], cwd: root, stderr: "pipe" });
       const c = new Client({ name: "restart", version: "1" });
       await c.connect(t);
       const run = async (name: string, args: Record<string, unknown> = {}) => {

@@ -42,9 +42,34 @@ function resolved(root: Json, node: Json): Json {
   return { ...((defs[node.$ref.replace(/^#\/(definitions|\$defs)\//, "")] as Json | undefined) ?? {}), ...node };
 }
 
+/** Bytes a model receives per turn for tool definitions (description + input schema) and the whole tools/list answer. */
+function budget(list: Tool[]): { perTurn: number; whole: number } {
+  const perTurn = list.reduce((n, t) => n + Buffer.byteLength(t.description ?? "") + Buffer.byteLength(JSON.stringify(t.inputSchema)), 0);
+  return { perTurn, whole: Buffer.byteLength(JSON.stringify({ tools: list })) };
+}
+
+describe("tool definition budgets", () => {
+  it("the default listing (build toolset): descriptions + input schemas ≤ 16 KiB, the whole tools/list ≤ 48 KiB", async () => {
+    const d = await setup({ toolsets: ["build"] });
+    const listed = (await d.client.listTools()).tools;
+    await d.close();
+    const b = budget(listed);
+    expect(listed.map((t) => t.name)).toContain("toolsets_enable");
+    expect(b.perTurn).toBeLessThanOrEqual(16 * 1024);
+    expect(b.whole).toBeLessThanOrEqual(48 * 1024);
+  });
+
+  it("every toolset enabled stays compact too (≤ 24 KiB per turn, ≤ 72 KiB whole) and no schema holds a $ref", () => {
+    const b = budget(tools);
+    expect(b.perTurn).toBeLessThanOrEqual(24 * 1024);
+    expect(b.whole).toBeLessThanOrEqual(72 * 1024);
+    expect(JSON.stringify(tools)).not.toContain("$ref");
+  });
+});
+
 describe("published MCP schemas", () => {
   it("every toolset's tools are listed; every input is a strict object and every input field has a description", () => {
-    expect(tools.length).toBeGreaterThanOrEqual(25);
+    expect(tools).toHaveLength(27);
     const missing: string[] = [];
     for (const t of tools) {
       const input = t.inputSchema as Json;

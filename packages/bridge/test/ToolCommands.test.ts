@@ -164,7 +164,7 @@ describe("CLI parity with the agent's tools", () => {
     expect((await mcb("camera", "save", "front", "--state", state, "--", "0", "66", "-30", "0", "-5")).code).toBe(0);
     const named = await mcb("camera", "capture", "front", "-o", join(state, "front.png"), "--state", state);
     expect(named.code).toBe(0);
-    expect(named.stdout).toMatch(/wrote .*front\.png: 1280×720/);
+    expect(named.stdout).toMatch(/wrote .*front\.png: 640×360/);
     const missing = await mcb("camera", "capture", "nope", "-o", join(state, "x.png"), "--state", state);
     expect([missing.code, JSON.parse(missing.stderr).error.code]).toEqual([1, "camera_unavailable"]);
   }, 60_000);

@@ -115,6 +115,7 @@ export function newOperation(journal: Journal, plan: PreparedPlan, ctx: RequestC
     idempotencyKey: key,
     initiator: { playerId: ctx.principal.playerId, role: ctx.principal.role },
     kind: plan.kind,
+    ...(plan.origin === undefined ? {} : { origin: plan.origin }),
     undoOf: plan.undoOf,
     partId: plan.partId ?? (plan.undoOf === null ? null : (journal.getOperation(plan.undoOf)?.partId ?? null)),
     status: "queued",

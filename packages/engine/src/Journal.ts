@@ -1,4 +1,4 @@
-import type { OperationStatus } from "./OperationStatus.js";
+import type { OperationKind, OperationStatus } from "./OperationStatus.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import type { Box3 } from "@mcb/blocks";
 import type { SavedMarks } from "./WorldAdapter.js";
@@ -46,6 +46,8 @@ export interface OperationRecord {
   /** Who applied it; access is rechecked for this principal before every slice. */
   readonly initiator: { readonly playerId: string; readonly role: "agent" | "admin" };
   readonly kind: "build" | "undo";
+  /** A build's plan origin (terrain, import, brush); absent for recipes and undos. */
+  readonly origin?: "terrain" | "import" | "brush";
   readonly undoOf: string | null;
   /** The part the plan was restricted to (undo: the original's), for operation_list filters. */
   readonly partId?: string | null;
@@ -134,7 +136,7 @@ export interface IndexHead {
 }
 
 export interface OperationFilter {
-  readonly kind?: "build" | "undo";
+  readonly kind?: OperationKind;
   readonly status?: OperationStatus;
   /** Operations prepared inside this part, plus the one it was defined from. */
   readonly part?: { readonly partId: string; readonly operationIds: readonly string[] };

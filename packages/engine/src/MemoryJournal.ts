@@ -1,3 +1,4 @@
+import { operationKind } from "./OperationStatus.js";
 import { randomBytes } from "node:crypto";
 import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SavedState, SliceRecord, SliceResult, TouchKind, TouchList, UnsavedSlice } from "./Journal.js";
 import { TOUCH_KIND_CODES } from "./Journal.js";
@@ -78,7 +79,7 @@ export class MemoryJournal implements Journal {
       .filter(
         (o) =>
           o.projectId === projectId &&
-          (kind === undefined || o.kind === kind) &&
+          (kind === undefined || operationKind(o) === kind) &&
           (status === undefined || o.status === status) &&
           (part === undefined || o.partId === part.partId || part.operationIds.includes(o.operationId)) &&
           (after === undefined || o.createdAt < after.createdAt || (o.createdAt === after.createdAt && o.operationId < after.operationId)),

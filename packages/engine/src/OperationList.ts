@@ -1,9 +1,9 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { Journal, OperationFilter, OperationRecord } from "./Journal.js";
-import { isOperationStatus, OPERATION_STATUSES, type OperationStatus } from "./OperationStatus.js";
+import { isOperationStatus, isUndoable, OPERATION_KINDS, OPERATION_STATUSES, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";
 
 export interface OperationListInput {
-  readonly kind?: "build" | "undo";
+  readonly kind?: OperationKind;
   readonly status?: OperationStatus;
   readonly part_id?: string;
   readonly limit?: number;
@@ -13,7 +13,7 @@ export interface OperationListInput {
 /** One line of operation_list: enough to pick an operation; operation_status has the rest. */
 export interface OperationSummary {
   readonly operation_id: string;
-  readonly kind: "build" | "undo";
+  readonly kind: OperationKind;
   readonly status: OperationStatus;
   readonly undo_of: string | null;
   readonly part_id: string | null;
@@ -37,14 +37,14 @@ const CURSOR = /^ol1\.(\d{1,15})\.([\x21-\x7e]{1,128})$/;
 function summary(o: OperationRecord): OperationSummary {
   return {
     operation_id: o.operationId,
-    kind: o.kind,
+    kind: operationKind(o),
     status: o.status,
     undo_of: o.undoOf,
     part_id: o.partId ?? null,
     written: o.counters.written,
     total: o.counters.total,
     conflicts: o.counters.conflicts,
-    undoable: o.undoable && o.undoneBy === null,
+    undoable: isUndoable(o),
     undone_by: o.undoneBy,
     created_at: new Date(o.createdAt).toISOString(),
     updated_at: new Date(o.updatedAt).toISOString(),
@@ -61,7 +61,7 @@ export function listOperations(journal: Journal, projectId: string, input: Opera
   const bad = (reason: string, message: string): Result<never> => fail(mcbError("invalid_request", message, { reason }));
   const limit = input.limit ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) return bad("limit", `limit must be 1..${maxLimit}`);
-  if (input.kind !== undefined && input.kind !== "build" && input.kind !== "undo") return bad("kind", 'kind must be "build" or "undo"');
+  if (input.kind !== undefined && !(OPERATION_KINDS as readonly string[]).includes(input.kind)) return bad("kind", `kind must be one of ${OPERATION_KINDS.join(", ")}`);
   if (input.status !== undefined && !isOperationStatus(input.status)) return bad("status", `status must be one of ${OPERATION_STATUSES.join(", ")}`);
   let filter: OperationFilter = { ...(input.kind ? { kind: input.kind } : {}), ...(input.status ? { status: input.status } : {}) };
   if (input.part_id !== undefined) {

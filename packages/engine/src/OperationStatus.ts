@@ -8,6 +8,23 @@ export const OPERATION_STATUSES = ["queued", "applying", "applied", "conflict", 
 
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
+/** What an operation did: a recipe build, an undo, terrain tiles, a schematic import, a brush. */
+export const OPERATION_KINDS = ["build", "undo", "terrain", "import", "brush"] as const;
+export type OperationKind = (typeof OPERATION_KINDS)[number];
+
+/**
+ * Whether operation_undo_prepare would prepare an undo now: ended, not undone, history certain, and
+ * something written (an operation that wrote nothing has nothing to undo).
+ */
+export function isUndoable(op: { readonly status: OperationStatus; readonly undoable: boolean; readonly undoneBy: string | null; readonly counters: { readonly written: number } }): boolean {
+  return op.undoable && op.undoneBy === null && hasEnded(op.status) && op.counters.written > 0;
+}
+
+/** An operation's kind: its plan's origin for builds from compiled plans (older records: build). */
+export function operationKind(op: { readonly kind: "build" | "undo"; readonly origin?: "terrain" | "import" | "brush" }): OperationKind {
+  return op.kind === "undo" ? "undo" : (op.origin ?? "build");
+}
+
 export function isOperationStatus(s: unknown): s is OperationStatus {
   return typeof s === "string" && (OPERATION_STATUSES as readonly string[]).includes(s);
 }

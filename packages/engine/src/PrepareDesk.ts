@@ -2,7 +2,7 @@ import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { OperationRecord } from "./Journal.js";
 import { NO_MANUAL_EDITS } from "./ManualEdits.js";
 import { prepareContent, type BuildPrepareInput, type PrepareDeps } from "./Prepare.js";
-import { preparedPlanHash, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
+import { preparedPlanHash, type PlanOrigin, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
 import type { ProjectAccess, RequestContext } from "./Project.js";
 import { checkProtectedParts } from "./ProtectedParts.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
@@ -31,9 +31,10 @@ export class PrepareDesk {
   constructor(private readonly d: PrepareDeskDeps) {}
 
   /** `preparedSeq`: the journal head taken after the event sync and before the base reads. */
-  private store(content: PlanContent, preparedSeq: number): PreparedPlan {
+  private store(content: PlanContent, preparedSeq: number, origin?: PlanOrigin): PreparedPlan {
     const now = this.d.clock();
-    const plan: PreparedPlan = { ...content, planId: this.d.newId("plan"), planHash: preparedPlanHash(content), createdAt: now, expiresAt: now + this.d.limits.planTtlMs, preparedSeq };
+    const stamp = { planId: this.d.newId("plan"), planHash: preparedPlanHash(content), createdAt: now, expiresAt: now + this.d.limits.planTtlMs, preparedSeq };
+    const plan: PreparedPlan = { ...content, ...stamp, ...(origin === undefined ? {} : { origin }) };
     this.d.journal.putPlan(plan);
     this.d.cache(plan);
     return plan;
@@ -52,7 +53,8 @@ export class PrepareDesk {
       if (!prepared.ok) return prepared;
       const guarded = checkProtectedParts(journal, scope.value.protectedParts, prepared.value.content);
       if (!guarded.ok) return guarded;
-      const plan = this.store(prepared.value.content, seq);
+      const origin = input.plan !== undefined && (input.origin === "terrain" || input.origin === "import" || input.origin === "brush") ? input.origin : undefined;
+      const plan = this.store(prepared.value.content, seq, origin);
       return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(registry, plan)], prepared.value.manualEdits));
     });
   }

@@ -1,3 +1,4 @@
+import type { PlanOrigin } from "./PreparedPlan.js";
 import { type BlockRegistry, fail, mcbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
 import type { Plan } from "@mcb/recipe";
 import type { ConnectionMode } from "./Connections.js";
@@ -19,6 +20,8 @@ export interface BuildPrepareInput {
   /** A plan compiled by `@mcb/recipe` (library callers); its hash is re-verified. */
   readonly plan?: Plan;
   readonly dependencies?: readonly Vec3[];
+  /** What made a compiled `plan` (operation kind terrain, import or brush); a recipe is a build. */
+  readonly origin?: PlanOrigin;
   readonly part_id?: string;
   readonly expected_blocks?: readonly ExpectedBlock[];
   /**

@@ -5,12 +5,17 @@ import { createHash } from "node:crypto";
  * captured at preparation) and desired ("after") states, and the read dependencies with their
  * expected states. Positions are in plan order (y, z, x). Immutable once stored.
  */
+/** Builds that did not come from a recipe. */
+export type PlanOrigin = "terrain" | "import" | "brush";
+
 export interface PreparedPlan {
   readonly planId: string;
   /** SHA-256 of the content (everything except id and timestamps): see `preparedPlanHash`. */
   readonly planHash: string;
   readonly projectId: string;
   readonly kind: "build" | "undo";
+  /** What prepared a build from a compiled plan: terrain tiles, schematic imports, brushes (absent: a recipe). Not hashed. */
+  readonly origin?: PlanOrigin;
   /** For an undo plan: the operation it reverses. */
   readonly undoOf: string | null;
   readonly partId: string | null;
@@ -101,7 +106,7 @@ export function preparedPlanHash(p: PlanContent): string {
 }
 
 function outerHeader(p: PreparedPlan): Buffer {
-  return Buffer.from(JSON.stringify({ id: p.planId, hash: p.planHash, created: p.createdAt, expires: p.expiresAt, seq: p.preparedSeq, content: contentHeader(p) }), "utf8");
+  return Buffer.from(JSON.stringify({ id: p.planId, hash: p.planHash, created: p.createdAt, expires: p.expiresAt, seq: p.preparedSeq, ...(p.origin === undefined ? {} : { origin: p.origin }), content: contentHeader(p) }), "utf8");
 }
 
 /** Length in bytes of `encodePreparedPlan(p)`, without encoding the arrays. */
@@ -135,6 +140,7 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
     expires: number;
     /** Absent in plans stored before it existed: 0, every later journal record counts. */
     seq?: number;
+    origin?: PlanOrigin;
     content: string;
   };
   const c = JSON.parse(outer.content) as [
@@ -176,6 +182,7 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
     createdAt: outer.created,
     expiresAt: outer.expires,
     preparedSeq: outer.seq ?? 0,
+    ...(outer.origin === undefined ? {} : { origin: outer.origin }),
     projectId: c[1],
     kind: c[2],
     undoOf: c[3],

@@ -1,3 +1,4 @@
+import { operationKind } from "./OperationStatus.js";
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
@@ -156,7 +157,7 @@ export class SqliteJournal implements Journal {
     return this.db.transaction((): "ok" | "duplicate_key" | "duplicate_plan" => {
       if (this.s.opByKey.get(op.projectId, op.idempotencyKey) !== undefined) return "duplicate_key";
       if (this.s.planUsed.get(op.planId) !== undefined) return "duplicate_plan";
-      const r = this.s.insertOp.run(op.operationId, op.projectId, op.idempotencyKey, op.planId, op.status, op.createdAt, JSON.stringify(op), op.kind, op.partId ?? null);
+      const r = this.s.insertOp.run(op.operationId, op.projectId, op.idempotencyKey, op.planId, op.status, op.createdAt, JSON.stringify(op), operationKind(op), op.partId ?? null);
       if (r.changes !== 1) throw new Error(`operation ${op.operationId} exists`);
       return "ok";
     }).immediate();

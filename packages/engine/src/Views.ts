@@ -2,7 +2,7 @@ import type { ConflictSample, OperationRecord, SavedState } from "./Journal.js";
 import type { ManualEditsView } from "./ManualEdits.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { boundsOf, type Box3, boxJson, type Vec3 } from "@mcb/blocks";
-import { hasEnded, type OperationStatus } from "./OperationStatus.js";
+import { hasEnded, isUndoable, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";
 
 /** Wire shapes (snake_case, as in docs/PROTOCOL.md) of engine responses. */
 
@@ -20,7 +20,7 @@ export interface ConflictView {
 export interface OperationStatusView {
   readonly operation_id: string;
   readonly plan_id: string;
-  readonly kind: "build" | "undo";
+  readonly kind: OperationKind;
   readonly undo_of: string | null;
   readonly status: OperationStatus;
   readonly counters: {
@@ -68,14 +68,14 @@ export function operationView(op: OperationRecord, cancelRequested: boolean, sav
   return {
     operation_id: op.operationId,
     plan_id: op.planId,
-    kind: op.kind,
+    kind: operationKind(op),
     undo_of: op.undoOf,
     status: op.status,
     counters: { total: c.total, written: c.written, skipped: c.skipped, conflicts: c.conflicts, slices_done: c.slicesDone, slices_total: c.slicesTotal, unconfirmed: c.unconfirmed ?? 0, lost },
     saved: saved === null ? (c.written === 0 && hasEnded(op.status) ? true : null) : saved === "saved",
     conflicts: op.conflictSample.map(conflictView),
     error: op.error,
-    undoable: op.undoable && op.undoneBy === null,
+    undoable: isUndoable(op),
     undone_by: op.undoneBy,
     part: partOf(op),
     cancel_requested: cancelRequested,

@@ -24,7 +24,7 @@ export {
   type WorldInfo,
 } from "./WorldAdapter.js";
 export type { Journal, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./Journal.js";
-export { OPERATION_STATUSES, hasEnded, isSettled, type OperationStatus } from "./OperationStatus.js";
+export { OPERATION_KINDS, OPERATION_STATUSES, hasEnded, isSettled, isUndoable, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";
 export { MemoryJournal } from "./MemoryJournal.js";
 export { SqliteJournal } from "./SqliteJournal.js";
 export { DEFAULT_ENGINE_LIMITS, PROJECT_ID, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";

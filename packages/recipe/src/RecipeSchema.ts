@@ -85,7 +85,7 @@ export const MAX_LISTED_BLOCKS = 4096;
 export const BlocksSchema = z.strictObject({
   type: z.literal("blocks").describe("listed blocks"),
   blocks: z
-    .array(z.strictObject({ x: coord.describe("east"), y: coord.describe("up"), z: coord.describe("south"), block: BlockRefSchema }).describe("block at a position"))
+    .array(z.strictObject({ x: coord.describe("east"), y: coord.describe("height"), z: coord.describe("south"), block: BlockRefSchema }).describe("block at a position"))
     .min(1)
     .max(MAX_LISTED_BLOCKS)
     .describe("distinct positions"),

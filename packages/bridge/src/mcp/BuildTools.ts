@@ -3,7 +3,7 @@ import { z } from "zod";
 import { waitForOperation, waitSaved } from "../workspace/OperationWait.js";
 import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { ConflictOutput, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
+import { ConflictOutput, Kind, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 /** build_prepare, build_apply, operation_status/_cancel/_undo_prepare/_list, part_define/_get/_diff/_rename/_delete. */
@@ -104,7 +104,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
       description:
         "Operations, newest first, paged; filter by kind, status or part.",
       inputSchema: {
-        kind: z.enum(["build", "undo"]).optional().describe("only this kind"),
+        kind: Kind.optional().describe("only this kind"),
         status: Status.optional().describe("only this status"),
         part_id: z.string().max(128).optional().describe("only this part"),
         limit: z.number().int().min(1).max(50).optional().describe("page size, default 20"),
@@ -162,7 +162,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     "part_rename",
     {
       title: "Rename a part",
-      description: "Rename a part.",
+      description: "Rename a part; its blocks and history stay.",
       inputSchema: { part_id: PartId, name: z.string().min(1).max(64).describe('e.g. "north tower"') },
       outputSchema: PartOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -174,7 +174,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     "part_delete",
     {
       title: "Delete a part",
-      description: "Forget a part; its blocks stay.",
+      description: "Forget a part; its blocks and operations stay.",
       inputSchema: { part_id: PartId },
       outputSchema: PartOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

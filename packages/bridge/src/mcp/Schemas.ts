@@ -1,4 +1,4 @@
-import { OPERATION_STATUSES } from "@mcb/engine";
+import { OPERATION_KINDS, OPERATION_STATUSES } from "@mcb/engine";
 import { z } from "zod";
 
 /**
@@ -84,10 +84,11 @@ export const PrepareFields = {
 };
 export const PrepareOutput = z.strictObject(PrepareFields);
 
+export const Kind = z.enum(OPERATION_KINDS);
 export const OperationOutput = z.strictObject({
   operation_id: z.string(),
   plan_id: z.string(),
-  kind: z.enum(["build", "undo"]),
+  kind: Kind,
   undo_of: z.string().nullable(),
   status: Status,
   counters: z.strictObject({ total: int, written: int, skipped: int, conflicts: int, slices_done: int, slices_total: int, unconfirmed: int, lost: int }),
@@ -104,7 +105,7 @@ export const OperationOutput = z.strictObject({
 
 export const OperationSummaryOutput = z.strictObject({
   operation_id: z.string(),
-  kind: z.enum(["build", "undo"]),
+  kind: Kind,
   status: Status,
   undo_of: z.string().nullable(),
   part_id: z.string().nullable(),

@@ -94,7 +94,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       if (t === undefined) return toolResult(unknownTerrain());
       const tile = terrainTilePlan(m.registry, t, tile_index);
       if (!tile.ok) return toolResult(tile);
-      const r = await m.engine.buildPrepare(m.ctx, { plan: tile.value.plan, ...resolution });
+      const r = await m.engine.buildPrepare(m.ctx, { plan: tile.value.plan, origin: "terrain", ...resolution });
       if (!r.ok) return toolResult(r);
       const extra = { tile_index, tile_bounds: columnRect(tile.value.bounds), preserved_columns: tile.value.preservedColumns };
       if (r.value.changed_blocks === 0)
@@ -172,7 +172,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
       const image = [{ data: r.value.png, mimeType: "image/png" as const }];
       const summary = { columns: r.value.columns, raised: r.value.raised, lowered: r.value.lowered };
       if (r.value.plan === null) return toolResult(ok({ plan_state: "empty" as const, ...summary }), image);
-      const prepared = await m.engine.buildPrepare(m.ctx, { plan: r.value.plan, ...resolution });
+      const prepared = await m.engine.buildPrepare(m.ctx, { plan: r.value.plan, origin: "brush", ...resolution });
       if (!prepared.ok) return toolResult(prepared);
       return toolResult(ok({ plan_state: "prepared" as const, ...prepared.value, ...summary }), image);
     },

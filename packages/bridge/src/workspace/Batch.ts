@@ -42,6 +42,8 @@ export interface BatchSpec {
   /** Idempotency keys are `${keyPrefix}-${tile}-${attempt}`. */
   readonly keyPrefix: string;
   readonly plan: (tile: number) => Result<Plan>;
+  /** The operations' kind (operation_list). */
+  readonly origin: "terrain" | "import";
   /**
    * Whether a tile that ended in conflict is prepared again from the live world on a rerun (the
    * three-way merge still keeps or refuses people's edits there). Terrain: yes. Pastes: only when asked.
@@ -141,7 +143,7 @@ export async function runBatch(w: BatchHost, spec: BatchSpec, progress: Progress
       const kept = earlier.length === 0 ? {} : { earlier };
       const plan = spec.plan(i);
       if (!plan.ok) return plan;
-      const prepared = await w.engine.buildPrepare(w.ctx, { plan: plan.value, ...(spec.onManualEdit === undefined ? {} : { on_manual_edit: spec.onManualEdit }) });
+      const prepared = await w.engine.buildPrepare(w.ctx, { plan: plan.value, origin: spec.origin, ...(spec.onManualEdit === undefined ? {} : { on_manual_edit: spec.onManualEdit }) });
       if (!prepared.ok && prepared.error.code === "conflict" && prepared.error.details?.reason === "manual_edits") {
         // People changed blocks this tile would change: it is left as it is; the other tiles go on.
         const count = Number(prepared.error.details.count);

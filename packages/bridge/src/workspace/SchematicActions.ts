@@ -106,7 +106,7 @@ export async function preparePasteTile(
     );
   const tile = paste.tile(tileIndex ?? 0);
   if (!tile.ok) return tile;
-  const r = await d.engine.buildPrepare(d.ctx, { plan: tile.value.plan, ...resolution });
+  const r = await d.engine.buildPrepare(d.ctx, { plan: tile.value.plan, origin: "import", ...resolution });
   if (!r.ok) return r;
   return ok({ ...r.value, tile_index: tile.value.index, tiles: { count: paste.count, tile_blocks: paste.tileBlocks }, tile_bounds: boxJson(tile.value.bounds) });
 }

@@ -192,6 +192,7 @@ export async function importSchematic(w: Workspace, source: string, target: Vec3
         return t.ok ? ok(t.value.plan) : t;
       },
       retryConflicts: options.retryConflicts === true,
+      origin: "import",
       ...(options.onManualEdit === undefined ? {} : { onManualEdit: options.onManualEdit }),
       onComplete: async (operationIds) => {
         if (operationIds.length === 0) return ok({ part_id: null });

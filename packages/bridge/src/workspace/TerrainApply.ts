@@ -57,6 +57,7 @@ export class TerrainApplyJobs {
           return tile.ok ? ok(tile.value.plan) : tile;
         },
         retryConflicts: true,
+        origin: "terrain",
         ...(options.onManualEdit === undefined ? {} : { onManualEdit: options.onManualEdit }),
         ...(name === null
           ? {}

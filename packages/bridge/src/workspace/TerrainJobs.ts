@@ -58,6 +58,7 @@ export async function runTerrainBatch(w: Workspace, recipePath: string, progress
         return tile.ok ? ok(tile.value.plan) : tile;
       },
       retryConflicts: true,
+      origin: "terrain",
       ...(onManualEdit === undefined ? {} : { onManualEdit }),
     },
     progress,
