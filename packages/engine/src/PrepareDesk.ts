@@ -1,3 +1,4 @@
+import { placementWarnings } from "./PlacementChecks.js";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { OperationRecord } from "./Journal.js";
 import { NO_MANUAL_EDITS } from "./ManualEdits.js";
@@ -55,7 +56,8 @@ export class PrepareDesk {
       if (!guarded.ok) return guarded;
       const origin = input.plan !== undefined && (input.origin === "terrain" || input.origin === "import" || input.origin === "brush") ? input.origin : undefined;
       const plan = this.store(prepared.value.content, seq, origin);
-      return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(registry, plan)], prepared.value.manualEdits));
+      const placed = await placementWarnings(registry, adapter, plan);
+      return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(registry, plan), ...placed], prepared.value.manualEdits));
     });
   }
 

@@ -1,11 +1,9 @@
 import { blockIdOf, type BlockRegistry } from "@mcb/blocks";
 import type { PreparedPlan } from "./PreparedPlan.js";
 
+/** Hints said per material; support, halves and falling are checked per position (`placementWarnings`). */
 const NOTES: Readonly<Record<string, string>> = {
-  gravity: "falls without support",
   fluid: "flows after placement",
-  attachment: "needs a supporting block",
-  multipart: "needs every part placed explicitly",
   block_entity: "gets default block-entity data",
 };
 
@@ -16,6 +14,7 @@ export function planWarnings(registry: BlockRegistry, plan: PreparedPlan): strin
   for (const s of new Set(plan.after)) {
     const id = blockIdOf(plan.states[s]!);
     for (const hint of registry.blockTypes.get(id)?.behavior ?? []) {
+      if (NOTES[hint] === undefined) continue;
       let ids = byHint.get(hint);
       if (ids === undefined) byHint.set(hint, (ids = new Set()));
       ids.add(id);
