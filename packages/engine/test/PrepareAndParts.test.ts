@@ -27,7 +27,7 @@ describe("build_prepare", () => {
     expect(p.materials).toEqual([{ state: STONE, count: 3 }]);
     expect(p.plan_hash).toMatch(/^[0-9a-f]{64}$/);
     const sand = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 5, y: 64, z: 5 }, { x: 5, y: 64, z: 5 }, "minecraft:sand") }));
-    expect(sand.warnings.join(" ")).toMatch(/gravity: minecraft:sand/);
+    expect(sand.warnings.join(" ")).toMatch(/gravity: falling blocks over air or fluid: minecraft:sand at 5 64 5/);
   });
 
   it("accepts a compiled plan and refuses a tampered one or another version", async () => {
