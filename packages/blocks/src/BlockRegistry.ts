@@ -1,3 +1,4 @@
+import { suggestIds } from "./Suggestions.js";
 import mcData from "minecraft-data";
 import { behaviorHints, type BehaviorHint } from "./BehaviorHints.js";
 import { formatState, parseStateSyntax } from "./BlockStateSyntax.js";
@@ -142,7 +143,8 @@ function buildRegistry(
       if (itemIds.has(id)) {
         return fail(mcbError("unsupported_block", `"${id}" is an item without a block form`, { reason: "item_only", id }));
       }
-      return fail(mcbError("unsupported_block", `unknown block "${id}"`, { reason: "unknown_block", id }));
+      const suggestions = suggestIds(blockTypes.keys(), id);
+      return fail(mcbError("unsupported_block", `unknown block "${id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`, { reason: "unknown_block", id, suggestions }));
     }
     const properties: Record<string, string> = { ...type.defaults };
     for (const [key, value] of syntax.value.properties) {

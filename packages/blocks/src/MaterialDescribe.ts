@@ -1,3 +1,5 @@
+import { propertyMeanings } from "./PropertyMeanings.js";
+import { suggestIds } from "./Suggestions.js";
 import type { BehaviorHint } from "./BehaviorHints.js";
 import type { MaterialCatalog } from "./MaterialCatalog.js";
 import { fail, mcbError, ok, type Result } from "./McbError.js";
@@ -17,6 +19,8 @@ export interface MaterialDescription {
   readonly default_state?: string;
   readonly properties?: Readonly<Record<string, readonly string[]>>;
   readonly behavior?: readonly BehaviorHint[];
+  /** One line per orientation property (facing, half, axis, shape …): what it means for this block. */
+  readonly meanings?: Readonly<Record<string, string>>;
 }
 
 const ID = /^(?:[a-z0-9_.-]+:)?[a-z0-9_./-]+$/;
@@ -37,7 +41,10 @@ export function describeMaterial(catalog: MaterialCatalog, rawId: unknown): Resu
   }
   const id = rawId.includes(":") ? rawId : `minecraft:${rawId}`;
   const material = catalog.material(id);
-  if (material === undefined) return fail(mcbError("not_found", `unknown material "${id}"`, { reason: "unknown_material", id }));
+  if (material === undefined) {
+    const suggestions = suggestIds(catalog.materials.map((m) => m.id), id);
+    return fail(mcbError("not_found", `unknown material "${id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`, { reason: "unknown_material", id, suggestions }));
+  }
   const base = { catalog_version: catalog.version, id, block: material.block, item: material.item };
   const type = catalog.blockType(id);
   if (type === undefined) return ok({ ...base, placeable: false });
@@ -50,5 +57,7 @@ export function describeMaterial(catalog: MaterialCatalog, rawId: unknown): Resu
       : {}),
     ...(type.behavior.length > 0 ? { behavior: type.behavior } : {}),
   };
+  const meanings = propertyMeanings(id, type.properties.map((p) => p.name));
+  if (Object.keys(meanings).length > 0) return ok({ ...description, meanings });
   return ok(description);
 }

@@ -16,10 +16,10 @@ export interface SurfaceView {
   readonly y_range: { readonly min: number; readonly max: number };
   /** Sampled columns along x and z: column (i, k) is x = min.x + i·step, z = min.z + k·step. */
   readonly columns: { readonly x: number; readonly z: number };
-  /** y of the highest non-air block per sampled column, z-major (row k, then i), null: only air. */
-  readonly heights: readonly (number | null)[];
-  /** Index into `palette` of that top block per column, −1 for an empty column. */
-  readonly tops: readonly number[];
+  /** y of the highest non-air block per sampled column, z-major (row k, then i), null: only air. Absent when every column is air. */
+  readonly heights?: readonly (number | null)[];
+  /** Index into `palette` of that top block per column, −1 for an empty column. Absent when every column is air. */
+  readonly tops?: readonly number[];
   readonly palette: readonly string[];
   readonly empty_columns: number;
   readonly min_height: number | null;
@@ -117,8 +117,7 @@ export async function surfaceSample(
     step,
     y_range: { min: yr.min, max: yr.max },
     columns: { x: nx, z: nz },
-    heights,
-    tops,
+    ...(found.length === 0 ? {} : { heights, tops }),
     palette: palette.values,
     empty_columns: empty,
     min_height: minH,
