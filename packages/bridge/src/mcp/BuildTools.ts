@@ -1,10 +1,21 @@
 import { RecipeSchema } from "@mcb/recipe";
 import { z } from "zod";
 import { waitForOperation, waitSaved } from "../workspace/OperationWait.js";
+import { prepareThenApply } from "../workspace/PrepareApply.js";
 import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { ConflictOutput, Kind, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
+
+/** `apply` on a prepare: the same checks, then the apply in the same call. */
+const ApplyNowInput = z
+  .strictObject({
+    idempotency_key: z.string().min(1).max(128).describe("same on retries"),
+    part_name: z.string().min(1).max(64).optional().describe("name the written blocks as a part"),
+    wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
+  })
+  .optional()
+  .describe("apply at once if prepared");
 
 /** build_prepare, build_apply, operation_status/_cancel/_undo_prepare/_list, part_define/_get/_diff/_rename/_delete. */
 export function registerBuildTools(tools: ToolTable, m: McpContext): void {
@@ -13,7 +24,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Prepare a build",
       description:
-        "Compile a recipe into a checked plan; nothing is written. People's edits are kept where your design is unchanged, else the plan is refused naming them (ask; then on_manual_edit keep, redesign, or replace). changed_blocks 0: already built.",
+        "Compile a recipe into a checked plan; with apply, also apply it (one call). People's edits are kept where your design is unchanged, else the plan is refused naming them (ask; then on_manual_edit keep, redesign, or replace). changed_blocks 0: already built.",
       inputSchema: {
         recipe: RecipeSchema,
         dependencies: z.array(Vec3).max(4096).optional().describe("positions relied on, unwritten"),
@@ -30,11 +41,15 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
           .optional()
           .describe("states seen before"),
         ...ManualEditInputs,
+        apply: ApplyNowInput,
       },
-      outputSchema: PrepareOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      outputSchema: PrepareOutput.extend({ operation: OperationOutput.optional() }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async (args) => toolResult(await m.engine.buildPrepare(m.ctx, args)),
+    async ({ apply, ...args }) => {
+      const prepared = await m.engine.buildPrepare(m.ctx, args);
+      return toolResult(apply === undefined ? prepared : await prepareThenApply(m.engine, m.ctx, prepared, apply));
+    },
   );
 
   tools.register(
@@ -90,11 +105,20 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
       title: "Prepare an undo",
       description:
         "Plan restoring what an operation replaced, only where the world still holds our blocks; others are conflicts. Apply with build_apply. Undo an undo to redo.",
-      inputSchema: { operation_id: OperationId },
-      outputSchema: z.strictObject({ ...PrepareFields, undo_of: z.string(), conflicts: z.strictObject({ count: z.number().int(), sample: z.array(ConflictOutput) }), uncertain_blocks: z.number().int() }),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      inputSchema: { operation_id: OperationId, apply: ApplyNowInput },
+      outputSchema: z.strictObject({
+        ...PrepareFields,
+        undo_of: z.string(),
+        conflicts: z.strictObject({ count: z.number().int(), sample: z.array(ConflictOutput) }),
+        uncertain_blocks: z.number().int(),
+        operation: OperationOutput.optional(),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async (args) => toolResult(await m.engine.operationUndoPrepare(m.ctx, args)),
+    async ({ apply, ...args }) => {
+      const prepared = await m.engine.operationUndoPrepare(m.ctx, args);
+      return toolResult(apply === undefined ? prepared : await prepareThenApply(m.engine, m.ctx, prepared, apply));
+    },
   );
 
   tools.register(

@@ -1,0 +1,34 @@
+import { ok, type Result } from "@mcb/blocks";
+import type { Engine, OperationStatusView, RequestContext } from "@mcb/engine";
+import { waitForOperation } from "./OperationWait.js";
+
+/** build_prepare's and operation_undo_prepare's `apply`: apply the plan in the same call. */
+export interface ApplyNow {
+  readonly idempotency_key: string;
+  readonly part_name?: string;
+  readonly wait_ms?: number;
+}
+
+/**
+ * Prepares, then applies what was prepared with the caller's idempotency key, waiting up to
+ * `wait_ms` (default 2000). Nothing changes about the checks: a refused prepare (people's edits,
+ * limits) writes nothing and answers as build_prepare does; a plan that changes nothing is not
+ * applied. A retry with the same key after the apply started returns that operation again
+ * (the plan prepared by the retry is left to expire).
+ */
+export async function prepareThenApply<V extends { readonly plan_id: string; readonly plan_hash: string; readonly changed_blocks: number }>(
+  engine: Engine,
+  ctx: RequestContext,
+  prepared: Result<V>,
+  apply: ApplyNow,
+): Promise<Result<V & { readonly operation?: OperationStatusView }>> {
+  if (!prepared.ok || prepared.value.changed_blocks === 0) return prepared;
+  const { plan_id, plan_hash } = prepared.value;
+  let op = await engine.buildApply(ctx, { plan_id, plan_hash, idempotency_key: apply.idempotency_key, ...(apply.part_name === undefined ? {} : { part_name: apply.part_name }) });
+  if (!op.ok && op.error.details?.reason === "idempotency_key_reused" && typeof op.error.details.operation_id === "string") {
+    op = await engine.operationStatus(ctx, { operation_id: op.error.details.operation_id }); // the retried call's operation
+  }
+  if (!op.ok) return op;
+  const done = await waitForOperation(engine, ctx, ok(op.value), apply.wait_ms ?? 2000);
+  return done.ok ? ok({ ...prepared.value, operation: done.value }) : done;
+}
