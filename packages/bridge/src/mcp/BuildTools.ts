@@ -4,7 +4,7 @@ import { waitForOperation, waitSaved } from "../workspace/OperationWait.js";
 import { prepareThenApply } from "../workspace/PrepareApply.js";
 import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { ConflictOutput, Kind, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
+import { AppliedOutput, ConflictOutput, Kind, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 /** `apply` on a prepare: the same checks, then the apply in the same call. */
@@ -43,7 +43,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
         ...ManualEditInputs,
         apply: ApplyNowInput,
       },
-      outputSchema: PrepareOutput.extend({ operation: OperationOutput.optional() }),
+      outputSchema: PrepareOutput.extend({ operation: AppliedOutput.optional() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     async ({ apply, ...args }) => {
@@ -111,7 +111,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
         undo_of: z.string(),
         conflicts: z.strictObject({ count: z.number().int(), sample: z.array(ConflictOutput) }),
         uncertain_blocks: z.number().int(),
-        operation: OperationOutput.optional(),
+        operation: AppliedOutput.optional(),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },

@@ -81,6 +81,7 @@ function compact(node: unknown, defs: Json, inlining: readonly string[], terms: 
     if (k === "description" && n.const !== undefined) continue; // a constant says what it is
     if (terms && INPUT_NOISE.has(k)) continue;
     if (k === "additionalProperties" && v === false) continue;
+    if (k === "propertyNames" && JSON.stringify(v) === '{"type":"string"}') continue; // every JSON key is a string
     if (terms && k === "minItems" && v === 1) continue;
     if (terms && (k === "minimum" || k === "maximum") && Math.abs(v as number) >= WORLD_EDGE) continue; // a coordinate's limit is the world's
     out[k] = k === "properties" ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, compact(s, defs, inlining, terms)])) : compact(v, defs, inlining, terms);

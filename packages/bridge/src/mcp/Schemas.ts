@@ -85,6 +85,19 @@ export const PrepareFields = {
 export const PrepareOutput = z.strictObject(PrepareFields);
 
 export const Kind = z.enum(OPERATION_KINDS);
+const ErrorOut = z.strictObject({ code: z.string(), message: z.string() });
+/** The part an apply named (part_name): pending while both are null. */
+export const NamedPart = z.strictObject({ name: z.string(), part_id: z.string().nullable(), error: ErrorOut.nullable() }).nullable();
+/** A prepare's `apply`: the operation in brief (operation_status has the rest). */
+export const AppliedOutput = z.strictObject({
+  operation_id: z.string(),
+  status: z.enum(OPERATION_STATUSES),
+  written: z.number().int(),
+  total: z.number().int(),
+  conflicts: z.number().int(),
+  part: NamedPart,
+  error: ErrorOut.nullable(),
+});
 export const OperationOutput = z.strictObject({
   operation_id: z.string(),
   plan_id: z.string(),
@@ -97,7 +110,7 @@ export const OperationOutput = z.strictObject({
   error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   undoable: z.boolean(),
   undone_by: z.string().nullable(),
-  part: z.strictObject({ name: z.string(), part_id: z.string().nullable(), error: z.strictObject({ code: z.string(), message: z.string() }).nullable() }).nullable(),
+  part: NamedPart,
   cancel_requested: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -2,6 +2,17 @@ import { ok, type Result } from "@mcb/blocks";
 import type { Engine, OperationStatusView, RequestContext } from "@mcb/engine";
 import { waitForOperation } from "./OperationWait.js";
 
+/** The operation a prepare's `apply` started, in brief. */
+export interface AppliedView {
+  readonly operation_id: string;
+  readonly status: OperationStatusView["status"];
+  readonly written: number;
+  readonly total: number;
+  readonly conflicts: number;
+  readonly part: OperationStatusView["part"];
+  readonly error: OperationStatusView["error"];
+}
+
 /** build_prepare's and operation_undo_prepare's `apply`: apply the plan in the same call. */
 export interface ApplyNow {
   readonly idempotency_key: string;
@@ -21,7 +32,7 @@ export async function prepareThenApply<V extends { readonly plan_id: string; rea
   ctx: RequestContext,
   prepared: Result<V>,
   apply: ApplyNow,
-): Promise<Result<V & { readonly operation?: OperationStatusView }>> {
+): Promise<Result<V & { readonly operation?: AppliedView }>> {
   if (!prepared.ok || prepared.value.changed_blocks === 0) return prepared;
   const { plan_id, plan_hash } = prepared.value;
   let op = await engine.buildApply(ctx, { plan_id, plan_hash, idempotency_key: apply.idempotency_key, ...(apply.part_name === undefined ? {} : { part_name: apply.part_name }) });
@@ -30,5 +41,7 @@ export async function prepareThenApply<V extends { readonly plan_id: string; rea
   }
   if (!op.ok) return op;
   const done = await waitForOperation(engine, ctx, ok(op.value), apply.wait_ms ?? 2000);
-  return done.ok ? ok({ ...prepared.value, operation: done.value }) : done;
+  if (!done.ok) return done;
+  const o = done.value;
+  return ok({ ...prepared.value, operation: { operation_id: o.operation_id, status: o.status, written: o.counters.written, total: o.counters.total, conflicts: o.counters.conflicts, part: o.part, error: o.error } });
 }
