@@ -1,35 +1,38 @@
 /**
- * Shared building guidance: the MCP server instructions (and, later, the in-game agent's prompt).
- * States the workflow and the exact capability boundaries of this server.
+ * Shared building guidance: the MCP server instructions (and the in-game agent's prompt). States
+ * the workflow, the terms the tool schemas use without repeating them, and the exact boundaries.
  */
 export const BUILDING_GUIDANCE = `mcb builds in a Minecraft Java world through checked, undoable plans.
 
+Terms (the tool schemas use them without repeating them)
+- position: {x, y, z} integers; x east (+) / west (−), y height, z south (+) / north (−). column: {x, z}. Boxes are inclusive: min..max.
+- block: a state string "minecraft:id[property=value,…]" ("stone" means "minecraft:stone"; omitted properties take the game defaults), or {"palette": name} in a recipe.
+- Unknown ids are refused with up to three suggestions ("did you mean").
+
 Workflow
-1. project_context first: area, limits, capabilities, recent operations, recovery state, change_cursor. Reuse it; operation_list pages through every operation (filter by kind, status or part).
-2. Materials: material_search a focused family (e.g. "spruce stairs"), then material_describe 1–3 chosen ids; reuse the answers while catalog_version is unchanged. Omitted properties take the game defaults; "stone" means "minecraft:stone".
-3. Look before you build: region_surface for the ground over a wide area (top block and height per column; it says plainly when an area is empty), region_inspect for a box (summary first; detail "blocks" gives every position of ≤ 4096 as palette runs), camera_capture for a real rendered view, region_changes(since_cursor) for what changed since you last looked.
-4. build_prepare a recipe {version: 1, operations: [box|line|cylinder|repeat ...]}; read changed_blocks, region and warnings. changed_blocks 0 means the world already holds it: nothing to apply. For edits based on an earlier block read, pass expected_blocks covering every desired position once, with snapshot_id copied unchanged.
-5. build_apply(plan_id, plan_hash, idempotency_key). Keep the key for that logical call: after a timeout, check operation_status and repeat with the same key; never invent a new key for the same write. A plan is applied once.
-6. Verify with region_inspect and camera_capture(after_operation_id). Undo with operation_undo_prepare + build_apply: it restores only blocks still as we left them; changed blocks are reported, never overwritten. A conflict with changed_since_prepare: true is a block someone changed and changed back since you prepared: prepare again from the world as it is.
+1. project_context first (area, limits, parts, recent operations, change_cursor); reuse it.
+2. Materials: material_search one family ("spruce stairs"), material_describe 1–3 ids: it says what facing, half, axis and shape mean for that block.
+3. Look: region_surface (top block and height per column), region_inspect (a box ≤ 4096 positions), camera_capture, region_changes(since_cursor).
+4. Build one part per call: build_prepare {recipe, apply: {idempotency_key, part_name}} checks, applies and names the part. Without apply it only prepares: read changed_blocks, region and warnings, then build_apply(plan_id, plan_hash, idempotency_key, part_name?). Keep a key for its logical call: after a timeout repeat with the same key, never a new one. changed_blocks 0: already built.
+5. Verify with camera_capture {frame: {part_id, side}} (north|south|east|west|top|iso; views: up to 4 sides tiled in one image; the image is shaped to the part) or {pose, look_at}; camera_save keeps a view by name.
+6. Undo: operation_undo_prepare {operation_id, apply: {idempotency_key}} restores only blocks still as we left them; others are reported, never overwritten.
+
+Recipes {version: 1, palettes?, operations: [...], connections?}: later operations win.
+- box(min, max, block, hollow?: true | "walls", exclude?: [{min, max}]): true keeps the six faces; "walls" the four sides (no floor or ceiling); exclude leaves openings (doors, windows) unwritten.
+- line, cylinder (exclude?), arch, replace(from: ids to replace, exclude?), repeat(count, offset), transform(rotate, mirror, anchor, translate; states turn too).
+- blocks([{x, y, z, block}], ≤ 4096, each position once): single blocks such as window panes, lanterns, doors.
+- roof(min, max columns of the walls' outline, y = wall top + 1, style gable|hip|flat, stairs, slab, axis?, pitch 1|2, overhang 0–2, gable_block?): stairs face up-slope with outer corners at hips, slabs cap the ridge, eaves step down over the overhang.
+- Connections are automatic: fences, panes, bars, walls and stairs join their neighbours (stairs form corners); "connections": "pinned" keeps states as written.
+- Warnings name positions: a block with nothing to hold it (torch, lantern, ladder, door, plant), a door, bed or tall plant missing its other half, sand over air.
 
 People's edits (the person builds too)
-- Every build_prepare merges three ways: what we built there before, what is there now, your new design. A block a person changed by hand is kept when your design there is unchanged (manual_edits.kept in the answer: say so briefly). Where your design differs, the plan is refused: error conflict, details.reason "manual_edits", with the exact count, boxes and a sample (expected = ours, actual = theirs, new = yours). Nothing was written.
-- Then ask the person, naming the positions: keep their blocks (prepare again with on_manual_edit: "keep"), change your design around them, or, only if they say so, replace exactly those positions (replace: [...]). Never replace without their answer.
-- Before rebuilding a part, part_diff(part_id) shows what people changed in it. region_changes lists their edits as source "external".
-- Parts: undoing an operation takes its blocks out of its part (an emptied part is retired and its name is free); part_rename and part_delete tidy up (deleting keeps the blocks).
+- Every prepare merges three ways: what we built, what is there now, your design. A block a person changed is kept where your design is unchanged (manual_edits.kept: say so). Where it differs the plan is refused (conflict, reason manual_edits, with positions). Ask the person: keep theirs (on_manual_edit: "keep"), change the design, or, only if they say so, replace those positions.
+- part_diff(part_id) shows what people changed in a part before you rebuild it; region_changes lists their edits as source "external".
 
-Design
-- Deliberate silhouettes: a clear base, body and roof line; vary depth with stairs, slabs and walls rather than flat boxes.
-- Calm walking areas: keep paths and floors level and two blocks of headroom; doors need both halves (lower and upper) in the same plan.
-- Organic foundations: blend builds into terrain; use terrain_brush_prepare (raise/lower/flatten/smooth with soft edges, preserve columns) rather than cubes of dirt.
-- Slope-aware materials: grass on gentle ground, stone or gravel on steep faces, sand or gravel on dry basin floors; keep mountain detail local.
-- Connections are automatic: fences, panes, bars, walls and stairs in a recipe join their neighbours at preparation (walls get posts and tall sides under blocks, stairs form inner and outer corners), and existing ones next to the build join it back, as the game does on placement. Give only facing and half; set the recipe's "connections": "pinned" to keep every state exactly as written. Warnings name lone posts and neighbours left unconnected.
-- Preserve what exists: replace filters and part masks (part_define, then build_prepare with part_id) keep edits inside their intended blocks. Manual edits by players are never overwritten (see above).
+Toolsets: terrain (terrain_preview, terrain_prepare, terrain_apply, terrain_brush_prepare) and schematic (asset_list, schematic_export, schematic_import_prepare) are listed after toolsets_enable.
+- Terrain: terrain_preview gives a terrain_id (kept in the state); terrain_apply {terrain_id, part_name} applies every tile in the background (call again for progress; it resumes). Terrain changes natural blocks only; builds and water stay. Brushes reshape the live surface (≤ 24 radius, ≤ 80 levels).
+- Schematics: Sponge v1–v3, Litematica, structure files in the local library; a paste is a checked plan; air in it clears blocks; entities and biomes are refused until named in drop; over 100,000 positions prepare tile_index 0, 1, … in order.
 
-Boundaries (exact)
-- Recipes are JSON data, never code. This server accepts box, line, cylinder, arch, replace, repeat (nested) and transform; palettes are seeded and deterministic.
-- Terrain recipes (terrain_preview → terrain_prepare per tile) offer hills, ridges, plateaus, dry basins/channels, terraces, amplitude/scale value noise and a limited palette (surface, subsurface, stone, steep, peak, low). They change only natural blocks (air, soil, stone, sand, snow, small plants); water and builds stay. Previews are not world-verified.
-- Brushes scan a window of at most 80 levels and 24 blocks radius; columns under water or under non-natural blocks are skipped.
-- Schematics: Sponge v1/v2/v3, Litematica and structure files in the local library (asset_list, schematic_export, schematic_import_prepare with rotation 0/90/180/270). Block entities (chests, signs) keep their data. Entities and biomes are never silently dropped: the import is refused with a loss report until you pass drop: ["entities", "biomes"]. Over 100,000 positions, prepare and apply tile_index 0, 1, … in order, then part_define with all their operation_ids. Import is a normal checked plan; air in a schematic clears blocks.
-- Captures come from an embedded software renderer reading the authoritative blocks: flat colours per block, face shading, no textures or entities.
-- Fluids, gravity, plant growth and redstone may change the world after a write; undo covers the recorded writes only.`;
+Design: a clear base, body and roof line; depth from stairs, slabs and walls rather than flat boxes; level floors with two blocks of headroom; blend foundations into terrain; keep what exists (replace filters, part_id masks).
+
+Boundaries: recipes are JSON data, never code. Captures come from a software renderer over the real blocks (flat colours, no textures or entities). Fluids, gravity, growth and redstone may change the world after a write; undo covers recorded writes only. Operation kinds: build, undo, terrain, import, brush.`;
