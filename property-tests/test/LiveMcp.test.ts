@@ -46,7 +46,7 @@ describe("live: mcb mcp on a server world through the world port", () => {
     host = await startMinestomHost();
     // The token travels in the environment only: never on the command line.
     const env: Record<string, string> = { ...(process.env as Record<string, string>), MCB_PORT_TOKEN: host.token };
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--world", host.url, "--state", state], cwd: root, env, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--toolsets", "all", "--world", host.url, "--state", state], cwd: root, env, stderr: "pipe" });
     client = new Client({ name: "mcb-live", version: "1.0.0" });
     await client.connect(transport);
   }, 120_000);
