@@ -36,6 +36,21 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     expect(status.stdout.match(/ applied /g)?.length).toBe(2); // the build and its undo
   });
 
+  it("mcb build --part names the built blocks as a part in the same command; a taken name refuses before writing", async () => {
+    const state = await stateDir();
+    const built = await mcb("build", tower, "--part", "tower", "--state", state);
+    expect(built.code).toBe(0);
+    expect(built.stdout).toMatch(/part "tower": part_[0-9a-f]+/);
+    const list = await mcb("part", "list", "--state", state, "--json");
+    expect(JSON.parse(list.stdout)).toMatchObject([{ name: "tower", retired: false }]);
+    await writeFile(join(state, "post.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 20, y: 64, z: 20 }, max: { x: 20, y: 66, z: 20 }, block: "stone" }] }));
+    const taken = await mcb("build", join(state, "post.json"), "--part", "tower", "--state", state, "--json");
+    expect(taken.code).toBe(1);
+    expect(errorOf(taken)).toMatchObject({ code: "invalid_request", details: { reason: "duplicate_name" } });
+    const after = JSON.parse((await mcb("inspect", "--state", state, "--json", "--", "20", "64", "20", "20", "66", "20")).stdout) as { palette: unknown[] };
+    expect(after.palette).toEqual([{ state: "minecraft:air", count: 3 }]);
+  });
+
   it("reports structured errors and a non-applied exit status", async () => {
     const state = await stateDir();
     const bad = join(state, "bad.json");

@@ -59,7 +59,8 @@ export function progressBar(stream: CliOut): ProgressSink {
 /** The text of an apply: the operation, or that there was nothing to write. */
 export function operationText(op: OperationStatusView | null, savedMs: number | null = null): string {
   if (op === null) return "nothing to write (no operation)";
-  return formatOperation(op) + (savedMs === null ? "" : `\n  saved to disk in ${savedMs} ms`);
+  const part = op.part === null ? "" : op.part.part_id !== null ? `\n  part "${op.part.name}": ${op.part.part_id}` : op.part.error !== null ? `\n  part "${op.part.name}" not named: ${op.part.error.message}` : "";
+  return formatOperation(op) + part + (savedMs === null ? "" : `\n  saved to disk in ${savedMs} ms`);
 }
 
 /** 0 when the operation applied (or nothing needed writing), 3 when it ended otherwise. */

@@ -18,6 +18,8 @@ export interface BuildReport {
 /** Options of a writing command: wait until the world saved what it wrote (default yes). */
 export interface WriteOptions {
   readonly waitSaved?: boolean;
+  /** Name the blocks the operation writes as a part when it ends (builds only). */
+  readonly partName?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface WriteOptions {
  */
 export async function applyAndWait(w: Workspace, plan: PrepareView, key: string, options: WriteOptions = {}): Promise<Result<OperationStatusView | null> & { savedMs?: number | null }> {
   if (plan.changed_blocks === 0 || w.interrupt.requested) return ok(null);
-  const started = await w.engine.buildApply(w.ctx, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key });
+  const started = await w.engine.buildApply(w.ctx, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key, ...(options.partName === undefined ? {} : { part_name: options.partName }) });
   if (!started.ok) return started;
   const op = started.value;
   w.log(`mcb: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`);
