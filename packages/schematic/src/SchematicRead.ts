@@ -5,7 +5,8 @@ import { TAG } from "./nbt/NbtValue.js";
 import { canonicalNbt } from "./nbt/NbtWriter.js";
 import type { Decoded, SchematicFormat } from "./read/Decoded.js";
 import { upgradeState } from "./read/DataUpgrade.js";
-import { FormatError, malformed } from "./read/FormatError.js";
+import { FormatError, malformed, overLimit } from "./read/FormatError.js";
+import { probeSize } from "./read/SizeProbe.js";
 import { readLitematic } from "./read/LitematicRead.js";
 import { readSponge } from "./read/SpongeRead.js";
 import { readStructure } from "./read/StructureRead.js";
@@ -21,6 +22,11 @@ export interface ReadOptions {
   readonly limits?: SchematicLimits;
   /** Categories the caller accepts to lose (reported all the same); the rest refuse the file. */
   readonly drop?: readonly DropCategory[];
+  /**
+   * Refuse a palette state with a property its block does not have (default: the property is
+   * dropped and reported in `loss.dropped_properties`, as WorldEdit does when it pastes).
+   */
+  readonly strict?: boolean;
 }
 
 /** What importing leaves behind, by category (only the categories present). */
@@ -29,6 +35,8 @@ export interface LossReport {
   readonly biomes?: { readonly palette: readonly string[]; readonly cells: number };
   readonly orphaned_block_entities?: { readonly count: number; readonly sample: readonly { x: number; y: number; z: number; id: string; block: string }[] };
   readonly unknown_fields?: readonly string[];
+  /** Properties a palette state had that its block does not (a mod's or a server's), dropped (never refuses; `strict` does). */
+  readonly dropped_properties?: { readonly count: number; readonly sample: readonly { readonly state: string; readonly dropped: readonly string[] }[] };
 }
 
 export interface ReadResult {
@@ -40,6 +48,8 @@ export interface ReadResult {
   readonly upgrades: Readonly<Record<string, number>>;
   /** What was dropped (with the caller's consent); empty when the file held nothing to lose. */
   readonly loss: LossReport;
+  /** What the reader tolerated, one sentence each (spaces in state strings, a wrong PaletteMax, an empty palette read as air). */
+  readonly notes: readonly string[];
 }
 
 /** DataVersion of Minecraft 1.13.2, the version of Sponge v1 files (they do not say). */
@@ -61,6 +71,15 @@ export function readSchematic(registry: BlockRegistry, file: Uint8Array, options
   const limits = options.limits ?? DEFAULT_SCHEMATIC_LIMITS;
   if (file.length > limits.maxCompressedBytes)
     return fail(mcbError("budget_exceeded", `the file has ${file.length} bytes; the limit is ${limits.maxCompressedBytes}`, { reason: "compressed_size", limit: limits.maxCompressedBytes }));
+  // The size first, from the file's first kilobytes: a file too large is refused before it is inflated.
+  const size = probeSize(file);
+  if (size !== null) {
+    const volume = size.width * size.height * size.length;
+    if (volume > limits.maxPositions)
+      return fail(overLimit(`the schematic has ${volume} positions (${size.width} × ${size.height} × ${size.length}); the limit is ${limits.maxPositions}`, "positions", limits.maxPositions, { requested: volume }).error);
+    if (volume > limits.maxNbtBytes)
+      return fail(overLimit(`the schematic has ${volume} positions: its block data alone is over the ${limits.maxNbtBytes}-byte NBT limit`, "nbt_size", limits.maxNbtBytes, { requested: volume }).error);
+  }
   let data: Uint8Array;
   if (file.length >= 2 && file[0] === 0x1f && file[1] === 0x8b) {
     try {
@@ -119,14 +138,32 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
   if (dataVersion > registry.dataVersion)
     throw new FormatError(mcbError("version_mismatch", `DataVersion ${dataVersion} is newer than this server's ${registry.dataVersion}; a file from a newer game cannot be read by an older one`, { data_version: dataVersion, supported: registry.dataVersion }));
   const upgrades: Record<string, number> = {};
-  const palette = d.palette.map((raw, i) => {
+  const notes = [...(d.notes ?? [])];
+  let spaced = 0;
+  const dropped: { state: string; dropped: string[] }[] = [];
+  let droppedCount = 0;
+  const palette = d.palette.map((written, i) => {
+    // Some tools write "a[b=c, d=e]": the spaces are no part of any state.
+    const raw = written.replace(/\s*([[\],=])\s*/g, "$1").trim();
+    if (raw !== written) spaced++;
     const up = upgradeState(raw, dataVersion, registry.dataVersion);
     for (const what of up.applied) upgrades[what] = (upgrades[what] ?? 0) + 1;
-    const state = registry.resolveState(up.state);
+    let state = registry.resolveState(up.state);
+    if (!state.ok && state.error.details?.reason === "unknown_property" && options.strict !== true) {
+      const kept = withKnownProperties(registry, up.state);
+      if (kept !== null) {
+        state = registry.resolveState(kept.state);
+        if (state.ok) {
+          droppedCount++;
+          if (dropped.length < SAMPLE) dropped.push({ state: raw.slice(0, 200), dropped: kept.dropped });
+        }
+      }
+    }
     if (!state.ok)
       throw new FormatError(mcbError("unsupported_block", `schematic palette entry ${i} ${JSON.stringify(raw.slice(0, 120))}: ${state.error.message}`, { ...state.error.details, palette_index: i, data_version: dataVersion }));
     return state.value.canonical;
   });
+  if (spaced > 0) notes.push(`${spaced} palette entr${spaced === 1 ? "y has" : "ies have"} spaces inside the state string: read without them`);
   // Renumbered first (one pass), which also checks indices a reader left unchecked.
   const canonical = canonicalInPlace({ width: d.width, height: d.height, length: d.length, offset: d.offset, dataVersion: registry.dataVersion, palette, blocks: d.blocks, blockEntities: [] }, d.indexLimit);
   if ("outOfRange" in canonical)
@@ -160,7 +197,8 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
   if (d.biomes !== null) loss.biomes = d.biomes;
   if (orphanCount > 0) loss.orphaned_block_entities = { count: orphanCount, sample: orphans };
   if (d.unknownFields.length > 0) loss.unknown_fields = d.unknownFields;
-  const refused = (Object.keys(loss) as DropCategory[]).filter((c) => !(options.drop ?? []).includes(c));
+  if (droppedCount > 0) loss.dropped_properties = { count: droppedCount, sample: dropped };
+  const refused = DROP_CATEGORIES.filter((c) => loss[c] !== undefined && !(options.drop ?? []).includes(c));
   if (refused.length > 0)
     throw new FormatError(
       mcbError("invalid_request", `importing this schematic would lose its ${refused.join(", ").replace(/_/g, " ")}; pass drop: [${refused.map((c) => JSON.stringify(c)).join(", ")}] to import the rest`, {
@@ -170,5 +208,19 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
       }),
     );
   const schematic: Schematic = { ...canonical, blockEntities: kept, ...(d.name === undefined ? {} : { name: d.name }) };
-  return { schematic, format: d.format, sourceDataVersion: dataVersion, upgrades, loss };
+  return { schematic, format: d.format, sourceDataVersion: dataVersion, upgrades, loss, notes };
+}
+
+/** The state with only the properties its block has (null: an unknown block, or nothing to drop). */
+function withKnownProperties(registry: BlockRegistry, state: string): { state: string; dropped: string[] } | null {
+  const m = /^([^[]+)\[(.*)\]$/.exec(state);
+  if (m === null) return null;
+  const id = m[1]!.includes(":") ? m[1]! : `minecraft:${m[1]!}`;
+  const type = registry.blockTypes.get(id);
+  if (type === undefined) return null;
+  const names = new Set(type.properties.map((p) => p.name));
+  const pairs = m[2]!.split(",").filter((p) => p !== "");
+  const kept = pairs.filter((p) => names.has(p.split("=")[0]!));
+  if (kept.length === pairs.length) return null;
+  return { state: kept.length === 0 ? id : `${id}[${kept.join(",")}]`, dropped: pairs.filter((p) => !names.has(p.split("=")[0]!)) };
 }

@@ -154,7 +154,6 @@ describe("Sponge codec refusals (nothing is read past a refusal)", () => {
     ["index outside the palette", v2File({ BlockData: { type: "byteArray", value: [1, 5] } }), "invalid_request"],
     ["truncated varint", v2File({ BlockData: { type: "byteArray", value: [1, -128] } }), "invalid_request"],
     ["repeated palette index", v2File({ Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "minecraft:dirt": { type: "int", value: 0 } } } }), "invalid_request"],
-    ["wrong PaletteMax", v2File({ PaletteMax: { type: "int", value: 7 } }), "invalid_request", { path: "Schematic.PaletteMax" }],
     ["width as int", v2File({ Width: { type: "int", value: 2 } }), "invalid_request", { path: "Schematic.Width" }],
     ["too many positions", v2File({ Width: { type: "short", value: -1 }, Height: { type: "short", value: 400 }, Length: { type: "short", value: 1000 } }), "budget_exceeded", { reason: "positions", requested: 65535 * 400 * 1000 }],
     ["not gzip", Buffer.from("plain text"), "invalid_request"],

@@ -32,6 +32,8 @@ export interface Decoded {
   /** Top-level fields the reader did not understand (their data would be lost). */
   readonly unknownFields: readonly string[];
   readonly name?: string;
+  /** What the reader tolerated in the file, one sentence each (a wrong PaletteMax, an empty palette read as air …). */
+  readonly notes?: readonly string[];
 }
 
 export interface RawBlockEntity {

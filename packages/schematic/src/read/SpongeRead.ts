@@ -49,9 +49,12 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
     blocksFields = fields(r, blocksPath);
     for (const k of blocksFields.keys()) if (k !== "Palette" && k !== "Data" && k !== "BlockEntities") unknownFields.push(`Blocks.${k}`);
   }
-  const palette = readPalette(r, blocksFields, "Palette", blocksPath, limits.maxPaletteEntries);
+  const notes: string[] = [];
+  let palette = readPalette(r, blocksFields, "Palette", blocksPath, limits.maxPaletteEntries);
   if (version !== 3 && f.has("PaletteMax")) {
-    if (intField(r, f, "PaletteMax", path) !== palette.length) throw malformed("does not match the palette size", `${path}.PaletteMax`);
+    // Only a count of the palette written beside it: a wrong one (some exporters write it stale) is ignored, and said.
+    const max = intField(r, f, "PaletteMax", path);
+    if (max !== palette.length) notes.push(`PaletteMax ${max} does not match the palette's ${palette.length} entries: ignored (the palette itself is read)`);
   }
   const dataKey = version === 3 ? "Data" : "BlockData";
   seek(r, blocksFields, dataKey, TAG.ByteArray, blocksPath);
@@ -59,7 +62,20 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   const dataPath = `${blocksPath}.${dataKey}`;
   let blocks: PaletteIndices;
   let indexLimit: number | undefined;
-  if (data.length === volume) {
+  if (palette.length === 0) {
+    // An empty palette names no block: the file is all of one thing only if every position says the same index.
+    const seen = new Set<number>();
+    const all = new Uint32Array(volume);
+    const decoded = decodeVarints(data, all);
+    if (typeof decoded === "string") throw malformed(decoded, dataPath);
+    if (decoded !== volume) throw malformed(`has ${decoded} entries; Width × Height × Length is ${volume}`, dataPath);
+    for (let i = 0; i < volume && seen.size < 4; i++) seen.add(all[i]!);
+    if (seen.size > 1)
+      throw malformed(`the palette is empty, yet the block data holds ${seen.size === 4 ? "4 or more" : seen.size} different indices (${[...seen].join(", ")}): which blocks they were is not in the file`, `${blocksPath}.Palette`, { rejected: "empty_palette" });
+    palette = ["minecraft:air"];
+    blocks = new Uint8Array(volume);
+    notes.push(`the palette is empty and every position holds index ${[...seen][0] ?? 0}: read as air`);
+  } else if (data.length === volume) {
     blocks = data;
     indexLimit = oneByteLimit(palette.length);
   } else {
@@ -82,7 +98,14 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   }
   const entities = new Map<string, number>();
   if (seek(r, f, "Entities", TAG.List, path, false)) countEntities(r, `${path}.Entities`, entities);
-  return { format: version === 1 ? "sponge_v1" : version === 2 ? "sponge_v2" : "sponge_v3", width, height, length, offset, dataVersion, palette, blocks, ...(indexLimit === undefined ? {} : { indexLimit, blocksPath: dataPath }), blockEntities, entities, biomes: biomes(r, f, path, version), unknownFields, ...(name === undefined ? {} : { name }) };
+  return {
+    format: version === 1 ? "sponge_v1" : version === 2 ? "sponge_v2" : "sponge_v3",
+    width, height, length, offset, dataVersion, palette, blocks,
+    ...(indexLimit === undefined ? {} : { indexLimit, blocksPath: dataPath }),
+    blockEntities, entities, biomes: biomes(r, f, path, version), unknownFields,
+    ...(name === undefined ? {} : { name }),
+    notes,
+  };
 }
 
 type Vec = { x: number; y: number; z: number };
@@ -102,8 +125,8 @@ function metadata(r: NbtReader, f: Fields, path: string): { name?: string; weOff
   return { ...(n?.t === TAG.String ? { name: n.v } : {}), ...(weOffset === undefined ? {} : { weOffset }), ...(weOrigin === undefined ? {} : { weOrigin }) };
 }
 
-/** A Sponge palette compound (state → index): every index 0..n−1 exactly once. */
-function readPalette(r: NbtReader, f: Fields, key: string, path: string, max: number): string[] {
+/** A Sponge palette compound (state → index): every index 0..n−1 exactly once (a block palette may be empty: see above). */
+function readPalette(r: NbtReader, f: Fields, key: string, path: string, max: number, allowEmpty = key === "Palette"): string[] {
   seek(r, f, key, TAG.Compound, path);
   const p = `${path}.${key}`;
   const entries: [string, number][] = [];
@@ -112,7 +135,7 @@ function readPalette(r: NbtReader, f: Fields, key: string, path: string, max: nu
     if (entries.length >= max) throw overLimit(`the palette has more than ${max} entries`, "palette", max);
     entries.push([name, r.i32()]);
   });
-  if (entries.length === 0) throw malformed("is empty", p);
+  if (entries.length === 0 && !allowEmpty) throw malformed("is empty", p);
   const palette = new Array<string>(entries.length);
   for (const [name, index] of entries) {
     if (index < 0 || index >= entries.length || palette[index] !== undefined) throw malformed(`index ${index} is out of range or repeated`, `${p}.${name}`);
@@ -125,7 +148,7 @@ function biomes(r: NbtReader, f: Fields, path: string, version: number): Decoded
   if (version === 3) {
     if (!seek(r, f, "Biomes", TAG.Compound, path, false)) return null;
     const b = fields(r, `${path}.Biomes`);
-    const palette = b.has("Palette") ? readPalette(r, b, "Palette", `${path}.Biomes`, 1 << 20) : [];
+    const palette = b.has("Palette") ? readPalette(r, b, "Palette", `${path}.Biomes`, 1 << 20, false) : [];
     const cells = seek(r, b, "Data", TAG.ByteArray, `${path}.Biomes`, false) ? r.byteArray().length : 0;
     return { palette, cells };
   }
