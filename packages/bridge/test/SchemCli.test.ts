@@ -120,3 +120,37 @@ describe("mcb schem with real-world files", () => {
     expect(JSON.parse((await mcb("schem", "info", file, "--max-nbt-bytes", String(2 ** 40))).stderr).error).toMatchObject({ code: "budget_exceeded", details: { flag: "--max-nbt-bytes", field: "maxNbtBytes" } });
   }, 60_000);
 });
+
+describe("mcb schem import: where a paste lands and what its air does", () => {
+  it("an export pasted --at its origin lands where it was (the bounds are printed); its air over blocks is announced with a count; --skip-air keeps them", async () => {
+    const dir = tmp();
+    const state = join(dir, "state");
+    // A 3 × 2 × 1 hut front: stone with an opening (air) in the middle, exported with origin at its min.
+    writeFileSync(join(dir, "front.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 10, y: 64, z: 5 }, max: { x: 12, y: 65, z: 5 }, block: "stone", exclude: [{ min: { x: 11, y: 64, z: 5 }, max: { x: 11, y: 65, z: 5 } }] }] }));
+    expect((await mcb("build", join(dir, "front.json"), "--state", state)).code).toBe(0);
+    const exported = await mcb("schem", "export", "front", "10", "64", "5", "12", "65", "5", "-o", join(dir, "front.schem"), "--state", state);
+    expect(exported.code).toBe(0);
+    const info = await mcb("schem", "info", join(dir, "front.schem"));
+    expect(info.stdout).toMatch(/offset 0 0 0/);
+    expect(info.stdout).toContain("a paste --at X Y Z lands at X + 0 Y + 0 Z + 0 .. X + 2 Y + 1 Z + 0");
+    // Someone fills the opening; pasting the export at its origin would clear it again: said before writing.
+    expect((await mcb("edit", "11", "64", "5", "oak_planks", "--state", state)).code).toBe(0);
+    const pasted = await mcb("schem", "import", join(dir, "front.schem"), "--at", "10,64,5", "--state", state, "--on-manual-edit", "keep", "--json");
+    const single = JSON.parse(pasted.stdout);
+    expect(single.plan.paste_bounds).toEqual({ min: { x: 10, y: 64, z: 5 }, max: { x: 12, y: 65, z: 5 } });
+    // The person's plank is kept (the merge), so no air replaces a block here; paste 3 blocks to the east instead.
+    const text = await mcb("schem", "import", join(dir, "front.schem"), "--at", "11,64,5", "--state", state, "--on-manual-edit", "keep");
+    expect(text.stdout).toContain("lands at 11 64 5 .. 13 65 5");
+    writeFileSync(join(dir, "wall.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 20, y: 64, z: 5 }, max: { x: 22, y: 65, z: 5 }, block: "bricks" }] }));
+    expect((await mcb("build", join(dir, "wall.json"), "--state", state)).code).toBe(0);
+    const over = JSON.parse((await mcb("schem", "import", join(dir, "front.schem"), "--at", "20,64,5", "--state", state, "--json")).stdout);
+    expect(over.plan.warnings).toContain("air: the paste's air replaces 2 existing blocks (at 21 64 5; 21 65 5); paste without its air (--skip-air, include_air: false) to keep them");
+    const inspect = async (x: number) => JSON.parse((await mcb("inspect", "--state", state, "--json", "--", String(x), "64", "5", String(x), "65", "5")).stdout).palette;
+    expect(await inspect(21)).toEqual([{ state: "minecraft:air", count: 2 }]);
+    // --skip-air: the paste's air is left out, the bricks behind the opening stay.
+    expect((await mcb("build", join(dir, "wall.json"), "--state", state)).code).toBe(0);
+    const kept = JSON.parse((await mcb("schem", "import", join(dir, "front.schem"), "--at", "20,64,5", "--skip-air", "--state", state, "--json")).stdout);
+    expect(kept.plan.warnings.some((w: string) => w.startsWith("air:"))).toBe(false);
+    expect(await inspect(21)).toEqual([{ state: "minecraft:bricks", count: 2 }]);
+  });
+});

@@ -33,6 +33,8 @@ export interface AssetInfo {
   readonly loss: LossReport;
   /** The file's DataVersion before any upgrade. */
   readonly sourceDataVersion: number;
+  /** What the reader tolerated in the file (spaces in states, a wrong PaletteMax …), one sentence each. */
+  readonly notes: readonly string[];
 }
 
 export interface LoadedAsset {
@@ -147,8 +149,8 @@ export class SchematicLibrary {
     }
     const r = readSchematic(this.registry, bytes, { limits, drop });
     if (!r.ok) return r;
-    const { schematic, format, loss, sourceDataVersion, upgrades } = r.value;
-    return ok({ schematic, upgrades, info: infoOf(assetId, schematic, bytes, { format, loss, sourceDataVersion }) });
+    const { schematic, format, loss, sourceDataVersion, upgrades, notes } = r.value;
+    return ok({ schematic, upgrades, info: infoOf(assetId, schematic, bytes, { format, loss, sourceDataVersion, notes }) });
   }
 
   /** Saves a new asset named `assetId`; refuses an existing id, a full library or an oversized file. */
@@ -189,7 +191,7 @@ export function infoOf(
   assetId: string,
   s: Schematic,
   bytes: Uint8Array,
-  read: { format: SchematicFormat; loss: LossReport; sourceDataVersion: number } = { format: "sponge_v3", loss: {}, sourceDataVersion: s.dataVersion },
+  read: { format: SchematicFormat; loss: LossReport; sourceDataVersion: number; notes?: readonly string[] } = { format: "sponge_v3", loss: {}, sourceDataVersion: s.dataVersion },
 ): AssetInfo {
   return {
     assetId,
@@ -206,5 +208,6 @@ export function infoOf(
     blockEntities: s.blockEntities.length,
     loss: read.loss,
     sourceDataVersion: read.sourceDataVersion,
+    notes: read.notes ?? [],
   };
 }

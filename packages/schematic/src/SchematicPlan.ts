@@ -26,6 +26,8 @@ export interface PasteTile {
  * layers while a layer fits (so what rests on a layer is written after it), else rows of one
  * layer, else runs of one row. The rotation is done once; each tile's plan is built on demand.
  */
+const AIRS = new Set(["minecraft:air", "minecraft:cave_air", "minecraft:void_air"]);
+
 export class SchematicPaste {
   readonly count: number;
   private readonly s: Schematic;
@@ -41,6 +43,8 @@ export class SchematicPaste {
     target: PasteInput["target"],
     turns: QuarterTurns = 0,
     readonly tileBlocks: number = PASTE_TILE_BLOCKS,
+    /** Leave the schematic's air out (WorldEdit's `//paste -a`): what stands there stays. Default: air clears. */
+    private readonly skipAir = false,
   ) {
     if (!Number.isSafeInteger(tileBlocks) || tileBlocks < 1) throw new RangeError("tileBlocks must be a positive integer");
     this.s = rotateSchematic(registry, schematic, turns);
@@ -103,19 +107,20 @@ export class SchematicPaste {
    */
   private planOf(box: Box3, maxBlocks: number | undefined): Result<Plan> {
     const s = this.s;
-    const skip = s.palette.indexOf(STRUCTURE_VOID);
+    // Palette entries left out: structure void, and with skipAir every kind of air.
+    const skip = Uint8Array.from(s.palette, (p) => (p === STRUCTURE_VOID || (this.skipAir && AIRS.has(p)) ? 1 : 0));
     const { width: w, length: l } = s;
     let n = 0;
     for (let y = box.minY; y <= box.maxY; y++)
       for (let z = box.minZ; z <= box.maxZ; z++)
-        for (let x = box.minX, i = x + z * w + y * w * l; x <= box.maxX; x++, i++) if (s.blocks[i] !== skip) n++;
+        for (let x = box.minX, i = x + z * w + y * w * l; x <= box.maxX; x++, i++) if (skip[s.blocks[i]!] === 0) n++;
     const xs = new Int32Array(n), ys = new Int32Array(n), zs = new Int32Array(n), state = new Uint32Array(n);
     const { x: bx, y: by, z: bz } = this.base;
     let k = 0;
     for (let y = box.minY; y <= box.maxY; y++)
       for (let z = box.minZ; z <= box.maxZ; z++)
         for (let x = box.minX, i = x + z * w + y * w * l; x <= box.maxX; x++, i++) {
-          if (s.blocks[i] === skip) continue;
+          if (skip[s.blocks[i]!] === 1) continue;
           xs[k] = bx + x;
           ys[k] = by + y;
           zs[k] = bz + z;

@@ -35,6 +35,8 @@ export const OPTIONS = {
   "sponge-version": { type: "string" },
   "no-wait-saved": { type: "boolean" },
   toolsets: { type: "string" },
+  "skip-air": { type: "boolean" },
+  strict: { type: "boolean" },
 } as const;
 
 export type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;

@@ -41,6 +41,8 @@ function dropFromFlag(v: unknown): DropCategory[] | null {
   return parts.every((p) => (DROP_CATEGORIES as readonly string[]).includes(p)) ? (parts as DropCategory[]) : null;
 }
 
+const signed = (n: number): string => (n < 0 ? ` − ${-n}` : ` + ${n}`);
+
 /** Lines saying how the file was read: upgrades applied, what was left out. */
 function sourceLines(s: SourceView): string[] {
   const lines: string[] = [];
@@ -51,19 +53,25 @@ function sourceLines(s: SourceView): string[] {
   if (l.biomes) lines.push(`left out biomes: ${l.biomes.cells} cells of ${l.biomes.palette.join(", ")}`);
   if (l.orphaned_block_entities) lines.push(`left out ${l.orphaned_block_entities.count} block entities whose block is not one`);
   if (l.unknown_fields) lines.push(`left out unknown fields: ${l.unknown_fields.join(", ")}`);
+  if (l.dropped_properties) lines.push(`dropped properties their blocks do not have, in ${l.dropped_properties.count} palette entries: ${l.dropped_properties.sample.map((d) => `${d.dropped.join(",")} of ${d.state}`).join("; ")} (--strict refuses instead)`);
+  for (const n of s.notes ?? []) lines.push(`note: ${n}`);
   return lines;
 }
 
 export const schemCommand: Command = {
   name: "schem",
   usage: `  mcb schem build <recipe.json> -o <out.schem> [--origin x,y,z] [--max-positions N] [--sponge-version 2|3]
-  mcb schem info <file> [read limits]      .schem (Sponge v1/v2/v3), .litematic, structure .nbt
+  mcb schem info <file> [read limits] [--strict]   .schem (Sponge v1/v2/v3), .litematic, structure .nbt;
+                                     where a paste lands: block 0 0 0 at --at + offset
   mcb schem export <name> x1 y1 z1 x2 y2 z2 [-o <out.schem>] [--sponge-version 2|3] [--origin x,y,z]
                                      a region of the embedded world into its library (and a file)
   mcb schem import <asset_id | file> --at x,y,z [--rotation 0|90|180|270] [--drop entities,biomes,...]
-        [read limits] [--part <name>] [--max-tiles N] [--retry-conflicts] [--on-manual-edit keep] [--max-rate N]
+        [read limits] [--skip-air] [--strict] [--part <name>] [--max-tiles N] [--retry-conflicts] [--on-manual-edit keep] [--max-rate N]
                                      paste: prepare, apply and wait; over 100,000 positions a
-                                     resumable batch of tiles that becomes one part
+                                     resumable batch of tiles that becomes one part. The schematic's
+                                     block 0 0 0 lands at --at + its offset (turned with --rotation);
+                                     its air clears what stands there unless --skip-air (WorldEdit -a);
+                                     --strict refuses states with properties their blocks lack
 ${READ_LIMITS_USAGE}
                (mcb mcp takes them too: the server's policy for every MCP client)
   --drop: what an import may leave out, reported all the same: ${DROP_CATEGORIES.join(", ")}`,
@@ -99,11 +107,12 @@ ${READ_LIMITS_USAGE}
         return runImport(c, file, limits.value);
       case "info":
         if (file === undefined || c.args.length !== 2) return c.usage("schem info takes one file");
-        return c.emit(await schematicFileInfo(file, limits.value), (a) =>
+        return c.emit(await schematicFileInfo(file, limits.value, v.strict === true), (a) =>
           [
             `${a.name}: ${a.format}, ${a.width}×${a.height}×${a.length} (${a.block_count} non-air, ${a.block_entities} block entities), DataVersion ${a.data_version}${a.source_data_version !== a.data_version ? ` (file: ${a.source_data_version})` : ""}, offset ${a.offset.x} ${a.offset.y} ${a.offset.z}`,
+            `a paste --at X Y Z lands at X${signed(a.offset.x)} Y${signed(a.offset.y)} Z${signed(a.offset.z)} .. X${signed(a.offset.x + a.width - 1)} Y${signed(a.offset.y + a.height - 1)} Z${signed(a.offset.z + a.length - 1)} (rotation turns it about X Y Z)`,
             `${a.bytes} bytes, sha256 ${a.sha256}`,
-            ...sourceLines({ format: a.format, source_data_version: a.source_data_version, upgrades: a.upgrades, loss: a.loss }).map((l) => l.replace(/^left out/, "an import leaves out")),
+            ...sourceLines({ format: a.format, source_data_version: a.source_data_version, upgrades: a.upgrades, loss: a.loss, notes: a.notes }).map((l) => l.replace(/^left out/, "an import leaves out")),
             ...a.palette.map((p) => `  ${String(p.count).padStart(8)} ${p.state}`),
           ].join("\n"),
         );
@@ -135,6 +144,8 @@ async function runImport(c: Parameters<Command["run"]>[0], file: string | undefi
         drop,
         limits,
         retryConflicts: v["retry-conflicts"] === true,
+        skipAir: v["skip-air"] === true,
+        strict: v.strict === true,
         ...(policy === "keep" ? { onManualEdit: "keep" as const } : {}),
         ...(typeof v.part === "string" ? { part: v.part } : {}),
         ...(maxTiles === undefined ? {} : { maxTiles }),
@@ -144,11 +155,12 @@ async function runImport(c: Parameters<Command["run"]>[0], file: string | undefi
         const head = sourceLines(x.source);
         if (x.mode === "single") {
           const op: OperationStatusView | null = x.operation;
-          return [...head, `paste plan ${x.plan.plan_id} (${x.plan.changed_blocks} changes, ${x.plan.unchanged_blocks} already in place)`, ...formatManualEdits(x.plan), op === null ? "nothing to write: the world already holds this paste (no operation)" : formatOperation(op)].join("\n");
+          const pb = x.plan.paste_bounds;
+          return [...head, `lands at ${pb.min.x} ${pb.min.y} ${pb.min.z} .. ${pb.max.x} ${pb.max.y} ${pb.max.z}`, `paste plan ${x.plan.plan_id} (${x.plan.changed_blocks} changes, ${x.plan.unchanged_blocks} already in place)`, ...formatManualEdits(x.plan), op === null ? "nothing to write: the world already holds this paste (no operation)" : formatOperation(op)].join("\n");
         }
         const b = x.batch;
         const part = b.completed?.part_id ? `; part ${String(b.completed.part_id)} "${String(b.completed.part_name)}" (${String(b.completed.part_blocks)} blocks)` : "";
-        return [...head, `paste ${x.paste_id}: ${b.applied} of ${b.tiles} tiles applied, ${b.empty} unchanged, ${b.conflicts} left in conflict, ${b.unfinished} unfinished; ${b.written_blocks} blocks written${part} (progress in ${b.progress_file})`].join("\n");
+        return [...head, `lands at ${x.bounds.min.x} ${x.bounds.min.y} ${x.bounds.min.z} .. ${x.bounds.max.x} ${x.bounds.max.y} ${x.bounds.max.z}`, `paste ${x.paste_id}: ${b.applied} of ${b.tiles} tiles applied, ${b.empty} unchanged, ${b.conflicts} left in conflict, ${b.unfinished} unfinished; ${b.written_blocks} blocks written${part} (progress in ${b.progress_file})`].join("\n");
       });
       if (!r.ok) return code;
       if (r.value.mode === "single") return r.value.operation === null || r.value.operation.status === "applied" ? 0 : 3;

@@ -162,6 +162,7 @@ export const LossOutput = z.strictObject({
   biomes: z.strictObject({ palette: z.array(z.string()), cells: int }).optional(),
   orphaned_block_entities: z.strictObject({ count: int, sample: z.array(z.strictObject({ x: int, y: int, z: int, id: z.string(), block: z.string() })) }).optional(),
   unknown_fields: z.array(z.string()).optional(),
+  dropped_properties: z.strictObject({ count: int, sample: z.array(z.strictObject({ state: z.string(), dropped: z.array(z.string()) })) }).optional(),
 });
 
 export const AssetOutput = z.strictObject({
@@ -179,6 +180,7 @@ export const AssetOutput = z.strictObject({
   block_entities: int,
   loss: LossOutput,
   source_data_version: int,
+  notes: z.array(z.string()),
 });
 
 export const PoseOutput = z.strictObject({

@@ -62,6 +62,7 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
         target: Vec3.describe("anchor lands here"),
         rotation: z.literal([0, 90, 180, 270]).optional().describe("clockwise"),
         tile_index: int.min(0).optional().describe("tile, from 0"),
+        include_air: z.boolean().optional().describe("default true: air clears"),
         drop: z
           .array(z.enum(DROP_CATEGORIES as [DropCategory, ...DropCategory[]]))
           .max(DROP_CATEGORIES.length)
@@ -84,11 +85,12 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
         tile_index: int,
         tiles: z.strictObject({ count: int, tile_blocks: int }),
         tile_bounds: RegionOut,
-        source: z.strictObject({ format: AssetOutput.shape.format, source_data_version: int, upgrades: z.record(z.string(), int), loss: LossOutput }),
+        paste_bounds: RegionOut,
+        source: z.strictObject({ format: AssetOutput.shape.format, source_data_version: int, upgrades: z.record(z.string(), int), loss: LossOutput, notes: z.array(z.string()) }),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async ({ asset_id, target, rotation, tile_index, drop, limits, ...resolution }) => {
+    async ({ asset_id, target, rotation, tile_index, include_air, drop, limits, ...resolution }) => {
       const l = m.library.limitsFor({
         maxPositions: limits?.max_positions,
         maxCompressedBytes: limits?.max_compressed_bytes,
@@ -103,10 +105,10 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
       }
       const asset = m.library.load(asset_id, { drop: drop ?? [], limits: l.value });
       if (!asset.ok) return toolResult(asset);
-      const r = await preparePasteTile(m, pasteOf(m.registry, asset.value.schematic, target, rotation), tile_index, resolution);
+      const r = await preparePasteTile(m, pasteOf(m.registry, asset.value.schematic, target, rotation, include_air === false), tile_index, resolution);
       if (!r.ok) return toolResult(r);
       const { info, upgrades } = asset.value;
-      return toolResult({ ok: true, value: { ...r.value, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss } } });
+      return toolResult({ ok: true, value: { ...r.value, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss, notes: info.notes } } });
     },
   );
 }

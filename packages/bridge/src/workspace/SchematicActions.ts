@@ -19,6 +19,7 @@ export interface AssetView {
   /** What an import would lose (entities, biomes, …): name the categories in `drop` to accept it. */
   readonly loss: LossReport;
   readonly source_data_version: number;
+  readonly notes: readonly string[];
 }
 
 export function assetView(a: AssetInfo): AssetView {
@@ -37,6 +38,7 @@ export function assetView(a: AssetInfo): AssetView {
     block_entities: a.blockEntities,
     loss: a.loss,
     source_data_version: a.sourceDataVersion,
+    notes: a.notes,
   };
 }
 
@@ -78,11 +80,13 @@ export interface TileView {
   readonly tile_index: number;
   readonly tiles: { readonly count: number; readonly tile_blocks: number };
   readonly tile_bounds: { readonly min: Vec3; readonly max: Vec3 };
+  /** Where the whole paste lands: the schematic's block 0 0 0 at target + offset (turned), to its far corner. */
+  readonly paste_bounds: { readonly min: Vec3; readonly max: Vec3 };
 }
 
 /** A turned, placed schematic cut into tiles (see `SchematicPaste`). */
-export function pasteOf(registry: BlockRegistry, schematic: Schematic, target: Vec3, rotation: Rotation = 0): SchematicPaste {
-  return new SchematicPaste(registry, schematic, target, (rotation / 90) as QuarterTurns);
+export function pasteOf(registry: BlockRegistry, schematic: Schematic, target: Vec3, rotation: Rotation = 0, skipAir = false): SchematicPaste {
+  return new SchematicPaste(registry, schematic, target, (rotation / 90) as QuarterTurns, undefined, skipAir);
 }
 
 /**
@@ -108,5 +112,5 @@ export async function preparePasteTile(
   if (!tile.ok) return tile;
   const r = await d.engine.buildPrepare(d.ctx, { plan: tile.value.plan, origin: "import", ...resolution });
   if (!r.ok) return r;
-  return ok({ ...r.value, tile_index: tile.value.index, tiles: { count: paste.count, tile_blocks: paste.tileBlocks }, tile_bounds: boxJson(tile.value.bounds) });
+  return ok({ ...r.value, tile_index: tile.value.index, tiles: { count: paste.count, tile_blocks: paste.tileBlocks }, tile_bounds: boxJson(tile.value.bounds), paste_bounds: boxJson(paste.box()) });
 }

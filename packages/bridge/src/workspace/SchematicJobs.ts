@@ -53,6 +53,8 @@ export interface SourceView {
   readonly source_data_version: number;
   readonly upgrades: Readonly<Record<string, number>>;
   readonly loss: LossReport;
+  /** What the reader tolerated in the file, one sentence each. */
+  readonly notes: readonly string[];
 }
 
 interface ReadFile {
@@ -64,7 +66,7 @@ interface ReadFile {
 }
 
 /** Reads and validates a local schematic file (a person's own file: the CLI takes paths, MCP never does). */
-async function readSchematicFile(registry: BlockRegistry, path: string, limits: SchematicLimits, drop: readonly DropCategory[]): Promise<Result<ReadFile>> {
+async function readSchematicFile(registry: BlockRegistry, path: string, limits: SchematicLimits, drop: readonly DropCategory[], strict = false): Promise<Result<ReadFile>> {
   let size: number;
   try {
     const st = await stat(path);
@@ -76,23 +78,23 @@ async function readSchematicFile(registry: BlockRegistry, path: string, limits: 
   if (size > limits.maxCompressedBytes)
     return fail(mcbError("budget_exceeded", `the file has ${size} bytes; the limit is ${limits.maxCompressedBytes} (raise it with --max-file-bytes)`, { reason: "compressed_size", limit: limits.maxCompressedBytes }));
   const bytes = await readFile(path);
-  const r = readSchematic(registry, bytes, { limits, drop });
+  const r = readSchematic(registry, bytes, { limits, drop, strict });
   if (!r.ok) return r;
-  const { schematic, format, sourceDataVersion, upgrades, loss } = r.value;
-  return ok({ schematic, bytes, sha256: createHash("sha256").update(bytes).digest("hex"), source: { format, source_data_version: sourceDataVersion, upgrades, loss } });
+  const { schematic, format, sourceDataVersion, upgrades, loss, notes } = r.value;
+  return ok({ schematic, bytes, sha256: createHash("sha256").update(bytes).digest("hex"), source: { format, source_data_version: sourceDataVersion, upgrades, loss, notes } });
 }
 
 /** `mcb schem info`: validates a local file and prints its metadata, palette, upgrades and what an import would lose. */
-export async function schematicFileInfo(path: string, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS): Promise<Result<AssetView & { upgrades: Readonly<Record<string, number>>; palette: { state: string; count: number }[] }>> {
+export async function schematicFileInfo(path: string, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS, strict = false): Promise<Result<AssetView & { upgrades: Readonly<Record<string, number>>; palette: { state: string; count: number }[] }>> {
   const registry = createBlockRegistry();
   if (!registry.ok) return registry;
-  const read = await readSchematicFile(registry.value, path, limits, DROP_CATEGORIES);
+  const read = await readSchematicFile(registry.value, path, limits, DROP_CATEGORIES, strict);
   if (!read.ok) return read;
   const { schematic: s, bytes, source } = read.value;
   const counts = new Array<number>(s.palette.length).fill(0);
   for (const b of s.blocks) counts[b]!++;
   const palette = s.palette.map((state, i) => ({ state, count: counts[i]! })).sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
-  const info = infoOf(stem(path), s, bytes, { format: source.format, loss: source.loss, sourceDataVersion: source.source_data_version });
+  const info = infoOf(stem(path), s, bytes, { format: source.format, loss: source.loss, sourceDataVersion: source.source_data_version, notes: source.notes });
   return ok({ ...assetView(info), upgrades: source.upgrades, palette });
 }
 
@@ -129,6 +131,10 @@ export interface ImportOptions {
   readonly progress?: ProgressSink;
   /** How the paste meets people's edits (default: refused, a batch tile left in conflict). */
   readonly onManualEdit?: ManualEditPolicy;
+  /** Leave the schematic's air out (`--skip-air`, WorldEdit's `-a`); default: air clears what stands there. */
+  readonly skipAir?: boolean;
+  /** Refuse palette states with properties their blocks do not have (default: dropped and reported). */
+  readonly strict?: boolean;
 }
 
 /** One tile: the plan and its operation (null: nothing to write). */
@@ -160,17 +166,17 @@ export async function importSchematic(w: Workspace, source: string, target: Vec3
   const drop = options.drop ?? [];
   let read: ReadFile;
   if (source.includes("/") || /\.(schem|litematic|nbt)$/.test(source) || !ASSET_ID.test(source)) {
-    const r = await readSchematicFile(w.registry, source, limits, drop);
+    const r = await readSchematicFile(w.registry, source, limits, drop, options.strict === true);
     if (!r.ok) return r;
     read = r.value;
   } else {
-    const asset = libraryOf(w, limits).load(source, { drop, limits });
+    const asset = libraryOf(w, limits).load(source, { drop, limits, ...(options.strict === true ? { strict: true } : {}) });
     if (!asset.ok) return asset;
     const { info, schematic, upgrades } = asset.value;
-    read = { schematic, bytes: Buffer.alloc(0), sha256: info.sha256, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss } };
+    read = { schematic, bytes: Buffer.alloc(0), sha256: info.sha256, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss, notes: info.notes } };
   }
   const rotation = options.rotation ?? 0;
-  const paste = pasteOf(w.registry, read.schematic, target, rotation);
+  const paste = pasteOf(w.registry, read.schematic, target, rotation, options.skipAir === true);
   if (paste.count === 1) {
     const plan = await preparePasteTile(w, paste, 0, options.onManualEdit === undefined ? {} : { on_manual_edit: options.onManualEdit });
     if (!plan.ok) return plan;
@@ -178,7 +184,7 @@ export async function importSchematic(w: Workspace, source: string, target: Vec3
     return op.ok ? ok({ mode: "single", plan: plan.value, operation: op.value, source: read.source }) : op;
   }
   // The same file, place and turn always resume the same batch.
-  const pasteId = "p_" + createHash("sha256").update(`${read.sha256}\0${target.x},${target.y},${target.z},${rotation}`).digest("hex").slice(0, 24);
+  const pasteId = "p_" + createHash("sha256").update(`${read.sha256}\0${target.x},${target.y},${target.z},${rotation}${options.skipAir === true ? ",skip-air" : ""}`).digest("hex").slice(0, 24);
   const partName = options.part ?? `paste ${pasteId}`;
   const r = await runBatch(
     w,
