@@ -33,7 +33,8 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
 
     const status = await mcb("status", "--state", state);
     expect(status.stdout).toContain("no recovery pending");
-    expect(status.stdout.match(/ applied /g)?.length).toBe(2); // the build and its undo
+    expect(status.stdout.match(/ applied/g)?.length).toBe(2); // the build and its undo
+    expect(status.stdout).toMatch(new RegExp(`${report.operation.operation_id} build applied, undone by op_[0-9a-f]+ `)); // the build says it was undone
   });
 
   it("mcb build --part names the built blocks as a part in the same command; a taken name refuses before writing", async () => {
@@ -95,10 +96,12 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     const blocked = await mcb("build", elsewhere, "--state", state);
     expect(blocked.code).toBe(1);
     expect(JSON.parse(blocked.stderr).error.code).toBe("recovery_required");
-    const review = JSON.parse((await mcb("recovery", "review", op.value.operation_id, "--state", state, "--json")).stdout) as { positions: number; lost: number; matchesAfter: number; matchesBefore: number; currentDigest: string };
+    const review = JSON.parse((await mcb("recovery", "review", op.value.operation_id, "--state", state, "--json")).stdout) as { positions: number; lost: number; matches_after: number; matches_before: number; current_digest: string };
     // Nothing of the operation reached the save: the confirmed slice is lost (exactly its 512 blocks), the unfinished one never written.
-    expect(review).toMatchObject({ positions: 1024, lost: 512, matchesAfter: 0, matchesBefore: 1024 });
-    const abandoned = await mcb("recovery", "abandon", op.value.operation_id, review.currentDigest, "--state", state);
+    expect(review).toMatchObject({ positions: 1024, lost: 512, matches_after: 0, matches_before: 1024 });
+    const text = await mcb("recovery", "review", op.value.operation_id, "--state", state);
+    expect(text.stdout).toContain(`to leave the world as it is: mcb recovery abandon ${op.value.operation_id} ${review.current_digest}`);
+    const abandoned = await mcb("recovery", "abandon", op.value.operation_id, review.current_digest, "--state", state);
     expect(abandoned.code).toBe(0);
     expect(abandoned.stdout).toContain("failed");
     expect(abandoned.stdout).toContain("512 blocks lost");

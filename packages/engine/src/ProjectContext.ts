@@ -1,3 +1,4 @@
+import { operationKind } from "./OperationStatus.js";
 import { boxJson, type CatalogSummary, type Vec3 } from "@mcb/blocks";
 import type { Journal } from "./Journal.js";
 import type { EngineLimits, ProjectConfig } from "./Project.js";
@@ -23,7 +24,7 @@ export interface ProjectContextView {
   /** Active parts first, then retired ones (emptied by undo), each in creation order; at most 32. */
   readonly parts: readonly { readonly part_id: string; readonly name: string; readonly count: number; readonly retired: boolean }[];
   readonly parts_truncated: boolean;
-  readonly recent_operations: readonly { readonly operation_id: string; readonly kind: string; readonly status: string; readonly written: number; readonly total: number }[];
+  readonly recent_operations: readonly { readonly operation_id: string; readonly kind: string; readonly status: string; readonly written: number; readonly total: number; readonly undone_by: string | null }[];
   /** Operations awaiting administrator recovery: no new writes start until they are decided. */
   readonly recovery_required: readonly string[];
   /** Start cursor for region_changes. */
@@ -87,10 +88,11 @@ export function projectContext(
     parts_truncated: parts.length > PARTS,
     recent_operations: journal.listOperations(project.projectId, {}, RECENT).map((o) => ({
       operation_id: o.operationId,
-      kind: o.kind,
+      kind: operationKind(o),
       status: o.status,
       written: o.counters.written,
       total: o.counters.total,
+      undone_by: o.undoneBy,
     })),
     recovery_required: journal.unfinishedOperations().filter((o) => o.status === "recovery_required" && o.projectId === project.projectId).map((o) => o.operationId),
     change_cursor: cursor,

@@ -1,4 +1,5 @@
-import type { OperationStatusView, PrepareView } from "@mcb/engine";
+import { boxJson } from "@mcb/blocks";
+import type { OperationStatusView, PrepareView, RecoveryReview } from "@mcb/engine";
 import type { PlanSummary } from "@mcb/recipe";
 import type { ProgressSink } from "../workspace/Batch.js";
 import type { CliOut } from "./Io.js";
@@ -12,6 +13,33 @@ export function formatManualEdits(plan: PrepareView): string[] {
   const lines = [`kept ${m.kept === 1 ? "1 block" : `${m.kept} blocks`} a person changed by hand${m.conflicts > 0 ? ` (${m.conflicts} where the new design differs)` : ""}${m.replaced > 0 ? `; replaced ${m.replaced} as asked` : ""}`];
   for (const e of m.sample) lines.push(`  ${e.outcome} ${e.pos.x} ${e.pos.y} ${e.pos.z}: ${e.actual}${e.expected === null ? "" : ` (we had built ${e.expected})`}`);
   return lines;
+}
+
+/** `mcb recovery review`'s answer in the wire spelling (snake_case, like every JSON answer). */
+export function reviewView(r: RecoveryReview): Record<string, unknown> {
+  return {
+    operation_id: r.operationId,
+    plan_id: r.planId,
+    positions: r.positions,
+    matches_before: r.matchesBefore,
+    matches_after: r.matchesAfter,
+    foreign_states: r.foreignStates,
+    lost: r.lost,
+    lost_boxes: r.lostBoxes.map(boxJson),
+    lost_boxes_truncated: r.lostBoxesTruncated,
+    current_digest: r.currentDigest,
+    sampled_at: new Date(r.sampledAtMillis).toISOString(),
+  };
+}
+
+/** The review for a person: what is where, and the command that abandons it. */
+export function formatReview(r: RecoveryReview): string {
+  return [
+    `operation ${r.operationId} (plan ${r.planId}): ${r.positions} positions reviewed`,
+    `  ${r.matchesAfter} hold what it would write, ${r.matchesBefore} what was there before, ${r.foreignStates} something else`,
+    ...(r.lost > 0 ? [`  ${r.lost} confirmed writes were lost when the world's server stopped before saving them`] : []),
+    `  to leave the world as it is: mcb recovery abandon ${r.operationId} ${r.currentDigest}`,
+  ].join("\n");
 }
 
 export function formatOperation(op: OperationStatusView): string {

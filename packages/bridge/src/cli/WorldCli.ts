@@ -3,7 +3,7 @@ import type { BuildPrepareInput } from "@mcb/engine";
 import { buildRecipeFile, inspectRegion, undoOperation } from "../workspace/BuildJobs.js";
 import { intOption, vecOption, type Values } from "./Args.js";
 import type { Command } from "./Command.js";
-import { formatManualEdits, formatOperation, operationExit, operationText } from "./Format.js";
+import { formatManualEdits, formatOperation, formatReview, operationExit, operationText, reviewView } from "./Format.js";
 import type { Invocation } from "./Invocation.js";
 
 /** --on-manual-edit and --replace, or the problem with them. */
@@ -80,7 +80,7 @@ export const statusCommand: Command = {
       c.emit(await w.engine.projectContext(w.ctx), (p) =>
         [
           `world ${p.world.id} epoch ${p.world.epoch} (${p.world.minecraft_version}), project ${p.project_id}, state directory ${w.dir}`,
-          ...p.recent_operations.map((op) => `  ${op.operation_id} ${op.kind} ${op.status} ${op.written}/${op.total}`),
+          ...p.recent_operations.map((op) => `  ${op.operation_id} ${op.kind} ${op.status}${op.undone_by === null ? "" : `, undone by ${op.undone_by}`} ${op.written}/${op.total}`),
           p.recovery_required.length > 0 ? `recovery required: ${p.recovery_required.join(", ")} (mcb recovery review <id>)` : "no recovery pending",
         ].join("\n"),
       ),
@@ -105,7 +105,10 @@ export const recoveryCommand: Command = {
     const [action, id, digest] = c.args;
     if (action === "review") {
       if (id === undefined || c.args.length !== 2) return c.usage("recovery review takes one operation id");
-      return c.withWorkspace(async (w) => c.emit(await w.engine.recoveryReview(w.admin, { operation_id: id }), (r) => JSON.stringify(r, null, 2)));
+      return c.withWorkspace(async (w) => {
+        const r = await w.engine.recoveryReview(w.admin, { operation_id: id });
+        return r.ok ? c.emit({ ok: true, value: reviewView(r.value) }, () => formatReview(r.value)) : c.emit(r, () => "");
+      });
     }
     if (action === "abandon") {
       if (id === undefined || digest === undefined || c.args.length !== 3) return c.usage("recovery abandon takes an operation id and the review's digest");

@@ -33,7 +33,7 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
         material_catalog: z.strictObject({ version: z.string(), materials: int, blocks: int, items: int, search_default_limit: int, search_max_limit: int }),
         parts: z.array(z.strictObject({ part_id: z.string(), name: z.string(), count: int, retired: z.boolean() })),
         parts_truncated: z.boolean(),
-        recent_operations: z.array(z.strictObject({ operation_id: z.string(), kind: z.string(), status: z.string(), written: int, total: int })),
+        recent_operations: z.array(z.strictObject({ operation_id: z.string(), kind: z.string(), status: z.string(), written: int, total: int, undone_by: z.string().nullable() })),
         recovery_required: z.array(z.string()),
         change_cursor: z.string(),
       }),
