@@ -6,7 +6,8 @@ import { rateLimits } from "./WorldCli.js";
 
 export const terrainCommand: Command = {
   name: "terrain",
-  usage: `  mcb terrain preview <terrain.json> -o <out.png> [--resolution N]   heights as a PNG (no world)
+  usage: `  mcb terrain preview <terrain.json> -o <out.png> [--resolution N]   heights as a PNG (no world);
+                                     N: at most that many pixels along the longer side (never more than columns)
   mcb terrain batch <terrain.json> [--max-tiles N] [--on-manual-edit keep] [--max-rate N]
                                      apply every tile, resumable`,
   async run(c) {
@@ -18,7 +19,7 @@ export const terrainCommand: Command = {
       const res = intOption(c.values.resolution);
       if (res === null) return c.usage("--resolution takes a positive integer");
       return c.emit(await previewTerrainFile(file, out, res), (v) =>
-        `${v.terrain_id}: ${v.width}×${v.length} columns, heights ${v.stats.min}..${v.stats.max} (mean ${v.stats.mean}), ${v.tiles.count} tiles of ${v.tiles.size}×${v.tiles.size}, y ${v.floor}..${v.ceiling}\nwrote ${v.output}`,
+        `${v.terrain_id}: ${v.width}×${v.length} columns, heights ${v.stats.min}..${v.stats.max} (mean ${v.stats.mean}), ${v.tiles.count} tiles of ${v.tiles.size}×${v.tiles.size}, y ${v.floor}..${v.ceiling}\nwrote ${v.output}: ${v.image.width}×${v.image.height} pixels${res !== undefined && Math.max(v.image.width, v.image.height) < res ? ` (--resolution ${res} is a maximum: one pixel per column at most)` : ""}`,
       );
     }
     if (action === "batch") {

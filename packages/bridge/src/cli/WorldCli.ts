@@ -43,7 +43,7 @@ export const buildCommand: Command = {
       async (w) => {
         const part = typeof c.values.part === "string" ? { partName: c.values.part } : {};
         const r = await buildRecipeFile(w, c.args[0]!, resolution.value, { waitSaved: c.values["no-wait-saved"] !== true, ...part });
-        const code = c.emit(r, (v) => [`plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`, ...formatManualEdits(v.plan), operationText(v.operation, v.savedMs ?? null)].join("\n"));
+        const code = c.emit(r, (v) => [`plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`, ...formatManualEdits(v.plan), operationText(v.operation, v.saved_ms ?? null)].join("\n"));
         return r.ok ? operationExit(r.value.operation) : code;
       },
       { create: true, writes: true, limits },
@@ -62,7 +62,7 @@ export const undoCommand: Command = {
       async (w) => {
         const r = await undoOperation(w, c.args[0]!, { waitSaved: c.values["no-wait-saved"] !== true });
         const code = c.emit(r, (v) =>
-          `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)${v.uncertain > 0 ? `, ${v.uncertain} of an unfinished slice left as they are (uncertain)` : ""}\n${operationText(v.operation, v.savedMs ?? null)}`,
+          `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)${v.uncertain > 0 ? `, ${v.uncertain} of an unfinished slice left as they are (uncertain)` : ""}\n${operationText(v.operation, v.saved_ms ?? null)}`,
         );
         return r.ok ? operationExit(r.value.operation) : code;
       },
@@ -73,13 +73,14 @@ export const undoCommand: Command = {
 
 export const statusCommand: Command = {
   name: "status",
-  usage: "  mcb status                         the world, recent operations, recovery",
+  usage: "  mcb status                         the world, the project area, recent operations, recovery",
   async run(c) {
     if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
     return c.withWorkspace(async (w) =>
       c.emit(await w.engine.projectContext(w.ctx), (p) =>
         [
           `world ${p.world.id} epoch ${p.world.epoch} (${p.world.minecraft_version}), project ${p.project_id}, state directory ${w.dir}`,
+          `area x ${p.area.min.x}..${p.area.max.x}, z ${p.area.min.z}..${p.area.max.z}, y ${p.area.min.y}..${p.area.max.y}`,
           ...p.recent_operations.map((op) => `  ${op.operation_id} ${op.kind} ${op.status}${op.undone_by === null ? "" : `, undone by ${op.undone_by}`} ${op.written}/${op.total}`),
           p.recovery_required.length > 0 ? `recovery required: ${p.recovery_required.join(", ")} (mcb recovery review <id>)` : "no recovery pending",
         ].join("\n"),

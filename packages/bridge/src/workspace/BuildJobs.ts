@@ -12,7 +12,7 @@ export interface BuildReport {
   /** Null when the plan changes nothing: no operation is created for it. */
   readonly operation: OperationStatusView | null;
   /** How long the world took to save the operation's blocks (null: not asked, or nothing to save). */
-  readonly savedMs?: number | null;
+  readonly saved_ms?: number | null;
 }
 
 /** Options of a writing command: wait until the world saved what it wrote (default yes). */
@@ -71,7 +71,7 @@ export async function buildRecipeFile(w: Workspace, path: string, resolution: Ed
   if (!plan.ok) return plan;
   // The key is bound to this exact prepared plan: rerunning the command prepares a new plan.
   const op = await applyAndWait(w, plan.value, `cli-${plan.value.plan_id}`, options);
-  return op.ok ? ok({ plan: plan.value, operation: op.value, savedMs: op.savedMs ?? null }) : op;
+  return op.ok ? ok({ plan: plan.value, operation: op.value, saved_ms: op.savedMs ?? null }) : op;
 }
 
 /** `mcb undo`: a checked reverse plan of one operation, applied like any other. */
@@ -79,7 +79,7 @@ export async function undoOperation(w: Workspace, operationId: string, options: 
   const plan = await w.engine.operationUndoPrepare(w.ctx, { operation_id: operationId });
   if (!plan.ok) return plan;
   const op = await applyAndWait(w, plan.value, `cli-${plan.value.plan_id}`, options);
-  return op.ok ? ok({ plan: plan.value, operation: op.value, savedMs: op.savedMs ?? null, conflicts: plan.value.conflicts.count, uncertain: plan.value.uncertain_blocks }) : op;
+  return op.ok ? ok({ plan: plan.value, operation: op.value, saved_ms: op.savedMs ?? null, conflicts: plan.value.conflicts.count, uncertain: plan.value.uncertain_blocks }) : op;
 }
 
 /** `mcb inspect x1 y1 z1 x2 y2 z2`: a palette summary of at most 4096 positions. */

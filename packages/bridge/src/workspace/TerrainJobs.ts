@@ -18,6 +18,8 @@ export interface PreviewSummary {
   readonly floor: number;
   readonly ceiling: number;
   readonly output: string;
+  /** The image's size: the resolution asked for is a maximum (one pixel per column at most). */
+  readonly image: { readonly width: number; readonly height: number };
 }
 
 /** `mcb terrain preview`: evaluates a terrain recipe and writes the heightmap PNG. Reads and writes no world. */
@@ -26,9 +28,11 @@ export async function previewTerrainFile(recipePath: string, outPath: string, re
   if (!loaded.ok) return loaded;
   const t = compileTerrain(loaded.value.registry, loaded.value.value);
   if (!t.ok) return t;
-  await writeFile(outPath, heightPreviewPng(t.value.field, { ...(resolution === undefined ? {} : { resolution }), tileSize: t.value.tiles.size }));
+  const png = heightPreviewPng(t.value.field, { ...(resolution === undefined ? {} : { resolution }), tileSize: t.value.tiles.size });
+  await writeFile(outPath, png);
   const { field } = t.value;
-  return ok({ terrain_id: t.value.terrainId, width: field.width, length: field.length, stats: t.value.stats, tiles: t.value.tiles, floor: t.value.floor, ceiling: t.value.ceiling, output: outPath });
+  const image = { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+  return ok({ terrain_id: t.value.terrainId, width: field.width, length: field.length, stats: t.value.stats, tiles: t.value.tiles, floor: t.value.floor, ceiling: t.value.ceiling, output: outPath, image });
 }
 
 export interface TerrainBatchSummary extends Omit<BatchSummary, "completed" | "operation_ids"> {
