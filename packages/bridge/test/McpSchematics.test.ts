@@ -132,3 +132,29 @@ describe("schematic_import_prepare with real-world files", () => {
     await s.close();
   });
 });
+
+describe("schematic_import_prepare: where it lands and its air", () => {
+  it("returns paste_bounds (block 0 0 0 at target + offset), announces air over existing blocks, and include_air: false leaves them", async () => {
+    const s = await setup();
+    try {
+      // A 3 × 1 × 1 schematic, stone–air–stone, offset (−1, 0, 0): block 0 0 0 lands one west of the target.
+      const file = writeSchematic({ width: 3, height: 1, length: 1, offset: v(-1, 0, 0), dataVersion: 4786, palette: ["minecraft:stone", "minecraft:air"], blocks: Uint32Array.of(0, 1, 0), blockEntities: [] });
+      mkdirSync(join(s.dir, "schematics"), { recursive: true });
+      writeFileSync(join(s.dir, "schematics", "gate.schem"), file);
+      // Our own glass stands where the schematic's air lands (a person's would refuse the paste: the merge).
+      const glass = await s.call("build_prepare", { recipe: { version: 1, operations: [{ type: "blocks", blocks: [{ x: 10, y: 70, z: 5, block: "glass" }] }] }, apply: { idempotency_key: "glass" } });
+      expect((glass.structuredContent as { operation: { status: string } }).operation.status).toBe("applied");
+      const withAir = await s.call("schematic_import_prepare", { asset_id: "gate", target: v(10, 70, 5) });
+      expect(s.error(withAir)).toBeNull();
+      const p = withAir.structuredContent as { paste_bounds: unknown; warnings: string[]; changed_blocks: number };
+      expect(p.paste_bounds).toEqual({ min: v(9, 70, 5), max: v(11, 70, 5) });
+      expect(p.warnings).toContain("air: the paste's air replaces 1 existing block (at 10 70 5); paste without its air (--skip-air, include_air: false) to keep them");
+      expect(p.changed_blocks).toBe(3);
+      const noAir = (await s.call("schematic_import_prepare", { asset_id: "gate", target: v(10, 70, 5), include_air: false })).structuredContent as { warnings: string[]; changed_blocks: number };
+      expect(noAir.changed_blocks).toBe(2);
+      expect(noAir.warnings.some((w) => w.startsWith("air:"))).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+});
