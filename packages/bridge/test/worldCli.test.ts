@@ -44,6 +44,15 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     expect(built.stdout).toMatch(/part "tower": part_[0-9a-f]+/);
     const list = await mcb("part", "list", "--state", state, "--json");
     expect(JSON.parse(list.stdout)).toMatchObject([{ name: "tower", retired: false }]);
+    // The part, framed from the east, and a box framed from above: the whole thing in view.
+    const partId = (JSON.parse(list.stdout) as { part_id: string }[])[0]!.part_id;
+    const east = await mcb("camera", "capture", "--frame", partId, "--side", "east", "-o", join(state, "east.png"), "--state", state, "--json");
+    expect(east.code, east.stderr).toBe(0);
+    expect(JSON.parse(east.stdout)).toMatchObject({ output: join(state, "east.png") });
+    expect(JSON.parse(east.stdout).hit_fraction).toBeGreaterThan(0.4);
+    const top = await mcb("camera", "capture", "--frame=-6,64,-6,6,80,6", "--side", "top", "-o", join(state, "top.png"), "--state", state);
+    expect(top.code, top.stderr).toBe(0);
+    expect((await mcb("camera", "capture", "--frame", partId, "--side", "up", "-o", join(state, "x.png"), "--state", state)).code).toBe(2);
     await writeFile(join(state, "post.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 20, y: 64, z: 20 }, max: { x: 20, y: 66, z: 20 }, block: "stone" }] }));
     const taken = await mcb("build", join(state, "post.json"), "--part", "tower", "--state", state, "--json");
     expect(taken.code).toBe(1);

@@ -36,6 +36,8 @@ export const OPTIONS = {
   "no-wait-saved": { type: "boolean" },
   toolsets: { type: "string" },
   "skip-air": { type: "boolean" },
+  frame: { type: "string" },
+  side: { type: "string" },
   strict: { type: "boolean" },
 } as const;
 

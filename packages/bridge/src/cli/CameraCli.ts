@@ -1,4 +1,5 @@
-import type { CameraPose } from "@mcb/render";
+import { FRAME_SIDES, type CameraPose, type FrameSide } from "@mcb/render";
+import type { FrameRequest } from "../workspace/FramedCapture.js";
 import { CameraStore } from "../workspace/CameraStore.js";
 import { captureToFile } from "../workspace/CaptureFile.js";
 import { intOption } from "./Args.js";
@@ -8,7 +9,9 @@ export const cameraCommand: Command = {
   name: "camera",
   usage: `  mcb camera save <name> x y z yaw pitch [fov]   a viewpoint for camera_list/capture
   mcb camera list
-  mcb camera capture (<name> | x y z yaw pitch [fov]) -o <out.png> [--width W] [--height H] [--view-distance N]`,
+  mcb camera capture (<name> | x y z yaw pitch [fov]) -o <out.png> [--width W] [--height H] [--view-distance N]
+  mcb camera capture --frame (<part_id> | x1,y1,z1,x2,y2,z2) [--side north|south|east|west|top|iso] -o <out.png>
+                                     the whole part or box in view, from that side (default iso)`,
   async run(c) {
     const [action, name, ...nums] = c.args;
     if (action === "list") {
@@ -31,8 +34,18 @@ export const cameraCommand: Command = {
       const sizes = [intOption(c.values.width), intOption(c.values.height), intOption(c.values["view-distance"])];
       if (sizes.includes(null)) return c.usage("--width, --height and --view-distance take positive integers");
       const [width, height, viewDistance] = sizes as (number | undefined)[];
-      let view: { camera: string } | { pose: CameraPose };
-      if (name !== undefined && nums.length === 0 && !/^-?[\d.]+$/.test(name)) {
+      let view: { camera: string } | { pose: CameraPose } | { frame: FrameRequest };
+      const frame = c.values.frame;
+      const side = c.values.side;
+      if (side !== undefined && (typeof side !== "string" || !(FRAME_SIDES as readonly string[]).includes(side))) return c.usage(`--side is one of ${FRAME_SIDES.join(", ")}`);
+      if (typeof frame === "string") {
+        if (c.args.length !== 1) return c.usage("--frame takes the place of a camera name or pose");
+        const box = frame.split(",").map(Number);
+        const size = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}), ...(side !== undefined ? { side: side as FrameSide } : {}) };
+        if (box.length === 6 && box.every(Number.isSafeInteger)) view = { frame: { min: { x: box[0]!, y: box[1]!, z: box[2]! }, max: { x: box[3]!, y: box[4]!, z: box[5]! }, ...size } };
+        else if (/^part_[0-9a-f]+$/.test(frame)) view = { frame: { part_id: frame, ...size } };
+        else return c.usage("--frame takes a part id or a box x1,y1,z1,x2,y2,z2");
+      } else if (name !== undefined && nums.length === 0 && !/^-?[\d.]+$/.test(name)) {
         if (width !== undefined || height !== undefined) return c.usage("a saved camera keeps its own size: --width and --height go with a pose");
         view = { camera: name };
       } else {

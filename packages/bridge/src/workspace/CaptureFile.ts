@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { CameraPose } from "@mcb/render";
+import { captureFramed, type FrameRequest } from "./FramedCapture.js";
 import { captureProjectView } from "./ProjectCapture.js";
 import type { Workspace } from "./Workspace.js";
 import { CameraStore } from "./CameraStore.js";
@@ -19,7 +20,14 @@ export interface CaptureReport {
  * `mcb camera capture (<camera_id> | -- x y z yaw pitch [fov]) -o out.png`: what camera_capture
  * renders, written to a PNG file. Errors: camera_unavailable (unknown camera), invalid_request.
  */
-export async function captureToFile(w: Workspace, view: { camera: string } | { pose: CameraPose }, output: string, viewDistance?: number): Promise<Result<CaptureReport>> {
+export async function captureToFile(w: Workspace, view: { camera: string } | { pose: CameraPose } | { frame: FrameRequest }, output: string, viewDistance?: number): Promise<Result<CaptureReport>> {
+  if ("frame" in view) {
+    const f = await captureFramed(w.engine, w.ctx, w.world, view.frame, viewDistance);
+    if (!f.ok) return f;
+    await writeFile(output, f.value.capture.png);
+    const c = f.value.capture;
+    return ok({ output, width: c.width, height: c.height, hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000, sections_read: c.sectionsRead, inside_block: c.insideBlock, bytes: c.png.length });
+  }
   let pose: CameraPose;
   if ("camera" in view) {
     const saved = new CameraStore(w.dir).get(view.camera);
