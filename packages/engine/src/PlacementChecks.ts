@@ -8,7 +8,7 @@ import type { WorldAdapter } from "./WorldAdapter.js";
  * two-block block (door, bed, tall plant) whose other half is missing; a falling block over air or
  * fluid. Each warning names positions (at most `LISTED`, then a count). Advisory, never blocking.
  */
-export const LISTED = 5;
+const LISTED = 5;
 
 type Need = "sturdy" | "centre" | "soil" | "any";
 interface Support {
@@ -37,7 +37,7 @@ const WALL = /(^(ladder|tripwire_hook)$|_wall_torch$|_wall_sign$|_wall_banner$|_
 const FALLING = /(^(sand|red_sand|gravel|suspicious_sand|suspicious_gravel|anvil|chipped_anvil|damaged_anvil|dragon_egg)$|_concrete_powder$)/;
 
 /** What a state stands or hangs on; null when it holds itself (or is not checked, like vines). */
-export function supportOf(state: string, props: Readonly<Record<string, string>>): Support | null {
+function supportOf(state: string, props: Readonly<Record<string, string>>): Support | null {
   const name = blockIdOf(state).replace(/^minecraft:/, "");
   const facing = props.facing as Face | undefined;
   if (props.face !== undefined) {
@@ -63,7 +63,7 @@ export function supportOf(state: string, props: Readonly<Record<string, string>>
 }
 
 /** The other half of a two-block block, as an offset and the state it must have there; null for one-block blocks. */
-export function otherHalf(state: string, props: Readonly<Record<string, string>>): { readonly at: readonly [number, number, number]; readonly matches: (other: string) => boolean; readonly words: string } | null {
+function otherHalf(state: string, props: Readonly<Record<string, string>>): { readonly at: readonly [number, number, number]; readonly matches: (other: string) => boolean; readonly words: string } | null {
   const id = blockIdOf(state);
   const same = (other: string, key: string, value: string): boolean => blockIdOf(other) === id && new RegExp(`[[,]${key}=${value}[,\\]]`).test(other);
   if (props.half === "lower" || props.half === "upper") {
@@ -111,36 +111,53 @@ async function readAt(world: Pick<WorldAdapter, "read">, points: ReadonlyArray<r
   return out;
 }
 
+/** The plan's states at the positions inside the box around `points` (only there: the rest is never asked). */
+function plannedNear(plan: PreparedPlan, points: ReadonlyArray<readonly [number, number, number]>): Map<string, string> {
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (const [x, y, z] of points) (x0 = Math.min(x0, x)), (y0 = Math.min(y0, y)), (z0 = Math.min(z0, z)), (x1 = Math.max(x1, x)), (y1 = Math.max(y1, y)), (z1 = Math.max(z1, z));
+  const out = new Map<string, string>();
+  for (let i = 0; i < plan.after.length; i++) {
+    const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
+    if (x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1) out.set(posKey(x, y, z), plan.states[plan.after[i]!]!);
+  }
+  return out;
+}
+
 /** The warnings for a prepared build plan (see the module comment); world reads only next to blocks that need support. */
 export async function placementWarnings(registry: BlockRegistry, world: Pick<WorldAdapter, "read">, plan: PreparedPlan): Promise<string[]> {
   const shapes = blockShapes(registry);
-  const after = new Map<string, string>();
-  for (let i = 0; i < plan.after.length; i++) after.set(posKey(plan.pos[i * 3]!, plan.pos[i * 3 + 1]!, plan.pos[i * 3 + 2]!), plan.states[plan.after[i]!]!);
-  const props = (s: string) => registry.stateOf(s).properties;
+  // What each distinct state needs, judged once per state (a plan of 100,000 blocks has few states).
+  const needs = plan.states.map((state) => {
+    if (state === "minecraft:air") return null;
+    const p = registry.stateOf(state).properties;
+    const support = supportOf(state, p);
+    const half = otherHalf(state, p);
+    const falling = FALLING.test(blockIdOf(state).replace(/^minecraft:/, ""));
+    return support === null && half === null && !falling ? null : { support, half, falling };
+  });
   // Neighbours to look at: below falling blocks, at each support face, at each other half.
-  const wanted: Array<{ i: number; at: readonly [number, number, number]; check: (state: string | undefined) => Finding | null }> = [];
+  const wanted: Array<{ at: readonly [number, number, number]; check: (state: string | undefined) => Finding | null }> = [];
   for (let i = 0; i < plan.after.length; i++) {
+    const need = needs[plan.after[i]!];
+    if (need === null || need === undefined) continue;
     const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
     const state = plan.states[plan.after[i]!]!;
-    if (state === "minecraft:air") continue;
-    const p = props(state);
     const where = `${x} ${y} ${z}`;
-    const support = supportOf(state, p);
+    const { support, half } = need;
     if (support !== null) {
       const [dx, dy, dz] = STEP[support.face];
       wanted.push({
-        i,
         at: [x + dx, y + dy, z + dz],
         check: (nb) => (holds(nb, support, OPPOSITE[support.face], state) ? null : { kind: "attachment", text: `${state} at ${where} (nothing holds it ${WORDS[support.face]})` }),
       });
     }
-    const half = otherHalf(state, p);
-    if (half !== null) wanted.push({ i, at: [x + half.at[0], y + half.at[1], z + half.at[2]], check: (nb) => (nb !== undefined && half.matches(nb) ? null : { kind: "incomplete", text: `${state} at ${where} (no ${half.words})` }) });
-    if (FALLING.test(blockIdOf(state).replace(/^minecraft:/, ""))) {
-      wanted.push({ i, at: [x, y - 1, z], check: (nb) => (nb === undefined || /^minecraft:(air|cave_air|void_air|water|lava)(\[|$)/.test(nb) ? { kind: "gravity", text: `${state} at ${where} (falls: nothing below)` } : null) });
+    if (half !== null) wanted.push({ at: [x + half.at[0], y + half.at[1], z + half.at[2]], check: (nb) => (nb !== undefined && half.matches(nb) ? null : { kind: "incomplete", text: `${state} at ${where} (no ${half.words})` }) });
+    if (need.falling) {
+      wanted.push({ at: [x, y - 1, z], check: (nb) => (nb === undefined || /^minecraft:(air|cave_air|void_air|water|lava)(\[|$)/.test(nb) ? { kind: "gravity", text: `${state} at ${where} (falls: nothing below)` } : null) });
     }
   }
   if (wanted.length === 0) return [];
+  const after = plannedNear(plan, wanted.map((w) => w.at));
   const outside = wanted.filter((w) => !after.has(posKey(...w.at))).map((w) => w.at);
   const seen = await readAt(world, outside);
   const found = new Map<Finding["kind"], string[]>();

@@ -32,10 +32,11 @@ const AIR = /^minecraft:(air|cave_air|void_air)$/;
 
 /** A paste's air that replaces blocks standing there: said with a count and where (WorldEdit pastes air too; `-a` skips it). */
 function airOverBlocks(plan: PreparedPlan): string[] {
+  const air = plan.states.map((s) => AIR.test(s)); // once per state, not per position
   let count = 0;
   const at: string[] = [];
   for (let i = 0; i < plan.after.length; i++) {
-    if (!AIR.test(plan.states[plan.after[i]!]!) || AIR.test(plan.states[plan.before[i]!]!)) continue;
+    if (!air[plan.after[i]!] || air[plan.before[i]!]) continue;
     count++;
     if (at.length < 5) at.push(`${plan.pos[i * 3]} ${plan.pos[i * 3 + 1]} ${plan.pos[i * 3 + 2]}`);
   }
