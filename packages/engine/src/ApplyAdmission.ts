@@ -1,6 +1,6 @@
 import { fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
 import { emptyCounters } from "./Applier.js";
-import { partNameError } from "./NamedParts.js";
+import { partNameOnUndo } from "./NamedParts.js";
 import { checkName } from "./Parts.js";
 import type { Journal, OperationRecord } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
@@ -42,7 +42,7 @@ export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyI
   if (!guarded.ok) return guarded;
   if (part_name !== undefined) {
     // Refused before anything is written: a name that can never be given (the overlap is known only at the end).
-    if (plan.kind !== "build") return fail(partNameError("kind"));
+    if (plan.kind !== "build") return fail(partNameOnUndo());
     const name = checkName(journal, ctx.projectId, part_name, null);
     if (!name.ok) return name;
   }

@@ -340,8 +340,7 @@ export class Engine {
   private finished(operationId: string): void {
     this.projects.finished(operationId);
     const ended = this.o.journal.getOperation(operationId);
-    if (ended !== null) nameEndedPart(this.named, ended);
-    const done = this.o.journal.getOperation(operationId);
+    const done = ended === null ? null : nameEndedPart(this.named, ended);
     if (done === null || done.kind !== "undo" || done.undoOf === null) return;
     partsAfterUndo(this.o.journal, (id) => this.plan(id), done);
     if (done.status !== "applied") return;

@@ -44,7 +44,7 @@ export function nameMissedParts(d: NamedPartDeps, projectIds: readonly string[])
   for (const projectId of projectIds) for (const op of d.journal.listOperations(projectId, {}, 100)) nameEndedPart(d, op);
 }
 
-/** The refusal of a part_name that can never work (checked before anything is written). */
-export function partNameError(reason: "kind"): ReturnType<typeof mcbError> {
-  return mcbError("invalid_request", "part_name names the blocks of a build; an undo takes blocks out of parts", { reason: "part_name", detail: reason });
+/** The refusal of a part_name on an undo (checked before anything is written). */
+export function partNameOnUndo(): ReturnType<typeof mcbError> {
+  return mcbError("invalid_request", "part_name names the blocks of a build; an undo takes blocks out of parts", { reason: "part_name", detail: "kind" });
 }

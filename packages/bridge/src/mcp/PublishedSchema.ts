@@ -141,7 +141,7 @@ function joined(shapes: Json[]): Json {
 }
 
 /** An object of exactly x, y, z (or x, z) integer properties: a position or a column. */
-export function isPosition(node: Json): boolean {
+function isPosition(node: Json): boolean {
   const props = node.properties as Json | undefined;
   if (node.type !== "object" || props === undefined) return false;
   const keys = Object.keys(props).sort().join(",");
