@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { writeJsonAtomic } from "./JsonFile.js";
 import { dirname } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
 import { isSettled, type ManualEditPolicy, type OperationStatus, type OperationStatusView } from "@mcb/engine";
@@ -113,10 +114,7 @@ export async function runBatch(w: BatchHost, spec: BatchSpec, progress: Progress
   } catch {
     batch = { id: spec.id, tiles: spec.total, entries: {} };
   }
-  const save = () => {
-    writeFileSync(`${spec.file}.tmp`, `${JSON.stringify(batch, null, 1)}\n`);
-    renameSync(`${spec.file}.tmp`, spec.file);
-  };
+  const save = () => writeJsonAtomic(spec.file, batch, { mode: 0o644, indent: 1 });
   const total = spec.total;
   let skippedDone = 0, ran = 0;
   const finished = () => Object.values(batch.entries).filter((e) => e.state === "applied" || e.state === "empty").length;

@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeJsonAtomic } from "./JsonFile.js";
 import { join } from "node:path";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { resolvePose, type CameraPose } from "@mcb/render";
@@ -45,9 +46,7 @@ export class CameraStore {
     const rest = this.list().filter((c) => c.camera_id !== id);
     if (rest.length >= MAX_CAMERAS) return fail(mcbError("budget_exceeded", `at most ${MAX_CAMERAS} saved cameras`, { limit: MAX_CAMERAS }));
     const camera = { camera_id: id, pose };
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ cameras: [...rest, camera] }, null, 2)}\n`, { mode: 0o644 });
-    renameSync(tmp, this.file);
+    writeJsonAtomic(this.file, { cameras: [...rest, camera] }, { mode: 0o644 });
     return ok(camera);
   }
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { AnvilWorld, type PersonBlock } from "@mcb/adapter-anvil";
 import { WorldDirectory } from "@mcb/adapter-memory";
 import { blockEntityPredicate, type BlockRegistry } from "@mcb/blocks";
+import { writeJsonAtomic } from "./JsonFile.js";
 
 /** The embedded world's identity, kept beside the save (the journal is bound to it). */
 interface WorldIdentity {
@@ -24,9 +25,7 @@ function readIdentity(dir: string): WorldIdentity | null {
 }
 
 function writeIdentity(dir: string, id: WorldIdentity): void {
-  const path = join(dir, IDENTITY);
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(id, null, 2)}\n`);
-  renameSync(`${path}.tmp`, path);
+  writeJsonAtomic(join(dir, IDENTITY), id, { mode: 0o644 });
 }
 
 function options(dir: string, saveDir: string, id: WorldIdentity, registry: BlockRegistry) {

@@ -1,13 +1,22 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
-/** Replaces `path` atomically with JSON (write a 0600 temp file, fsync, rename). */
-export function writeJsonAtomic(path: string, value: unknown): void {
+/** How a JSON file is written: its mode (default 0600, private) and indentation (default 2). */
+export interface JsonFileOptions {
+  readonly mode?: number;
+  readonly indent?: number;
+}
+
+/**
+ * Replaces `path` atomically with JSON: a temp file of this process (created with `mode`, its
+ * folder with 0700 if new), fsync, rename. Every JSON file of the state directory is written so.
+ */
+export function writeJsonAtomic(path: string, value: unknown, options: JsonFileOptions = {}): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, "w", 0o600);
+  const fd = openSync(tmp, "w", options.mode ?? 0o600);
   try {
-    writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
+    writeSync(fd, `${JSON.stringify(value, null, options.indent ?? 2)}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

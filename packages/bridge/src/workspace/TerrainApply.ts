@@ -1,10 +1,11 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
 import type { ManualEditPolicy } from "@mcb/engine";
 import { terrainTilePlan, type CompiledTerrain } from "@mcb/terrain";
 import type { BlockRegistry } from "@mcb/blocks";
 import { batchProgress, runBatch, type BatchHost } from "./Batch.js";
+import { writeJsonAtomic } from "./JsonFile.js";
 
 export interface TerrainApplyOptions {
   /** Name every block the tiles write as one part when the last tile is done. */
@@ -120,9 +121,6 @@ export class TerrainApplyJobs {
   }
 
   private saveName(id: string, name: string): void {
-    mkdirSync(this.dir, { recursive: true });
-    const file = join(this.dir, `${id}.part.json`);
-    writeFileSync(`${file}.tmp`, `${JSON.stringify({ part_name: name })}\n`);
-    renameSync(`${file}.tmp`, file);
+    writeJsonAtomic(join(this.dir, `${id}.part.json`), { part_name: name }, { mode: 0o644, indent: 0 });
   }
 }

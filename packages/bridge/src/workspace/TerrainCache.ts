@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { BlockRegistry } from "@mcb/blocks";
 import { compileTerrain, type CompiledTerrain } from "@mcb/terrain";
+import { writeJsonAtomic } from "./JsonFile.js";
 
 /** terrain_id: "t_" and 32 hex digits (content-addressed), the only file names this store reads or writes. */
 const TERRAIN_ID = /^t_[0-9a-f]{32}$/;
@@ -23,10 +24,7 @@ export class TerrainCache {
     this.entries.set(t.terrainId, t);
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     if (this.store === undefined) return;
-    mkdirSync(this.store.dir, { recursive: true });
-    const file = join(this.store.dir, `${t.terrainId}.json`);
-    writeFileSync(`${file}.tmp`, `${JSON.stringify(t.recipe)}\n`);
-    renameSync(`${file}.tmp`, file);
+    writeJsonAtomic(join(this.store.dir, `${t.terrainId}.json`), t.recipe, { mode: 0o644, indent: 0 });
     this.prune();
   }
 
