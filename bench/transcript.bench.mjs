@@ -85,11 +85,16 @@ const details = [
   ...[65, 66, 67, 68, 69, 70].map((y) => [v(7, y, 4), "minecraft:ladder[facing=west]"]),
 ];
 
+/** What both sessions do first, with the same tools: the context and three material searches. */
+async function survey(call) {
+  await call("project_context");
+  for (const q of ["stone bricks", "spruce stairs", "glass pane"]) await call("material_search", { query: q });
+}
+
 /** The scenario with the tools before issue 23. */
 async function oldSession(s) {
   const { call } = s;
-  await call("project_context");
-  for (const q of ["stone bricks", "spruce stairs", "glass pane"]) await call("material_search", { query: q });
+  await survey(call);
   let key = 0;
   const part = async (name, recipe) => {
     const plan = await call("build_prepare", { recipe });
@@ -120,8 +125,7 @@ async function oldSession(s) {
 /** The same scenario with this tree's tools. */
 async function newSession(s) {
   const { call } = s;
-  await call("project_context");
-  for (const q of ["stone bricks", "spruce stairs", "glass pane"]) await call("material_search", { query: q });
+  await survey(call);
   let key = 0;
   const part = async (name, recipe) => {
     const r = await call("build_prepare", { recipe, apply: { idempotency_key: `k${key++}`, part_name: name, wait_ms: 10_000 } });
