@@ -1,3 +1,4 @@
+import { compactPalette } from "@mcb/adapter-memory";
 import type { NbtCompound, NbtValue } from "@mcb/schematic";
 import type { Compression } from "./RegionFile.js";
 
@@ -45,17 +46,7 @@ export class ChunkSection {
       this.lookup = null;
       return;
     }
-    const used = new Uint8Array(this.palette.length);
-    for (const v of this.indices) used[v] = 1;
-    const remap = new Uint16Array(this.palette.length);
-    const kept: string[] = [];
-    this.palette.forEach((s, k) => {
-      if (used[k] === 1) {
-        remap[k] = kept.length;
-        kept.push(s);
-      }
-    });
-    for (let i = 0; i < 4096; i++) this.indices[i] = remap[this.indices[i]!]!;
+    const kept = compactPalette(this.palette, this.indices, false);
     this.palette = kept;
     if (kept.length === 1) this.indices = null;
     this.lookup = null;

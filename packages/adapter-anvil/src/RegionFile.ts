@@ -1,6 +1,7 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { constants, deflateSync, gunzipSync, gzipSync, inflateSync } from "node:zlib";
+import { atomicWriteFile } from "@mcb/adapter-memory";
 import { Lz4Error, lz4BlockDecompress, lz4BlockStore } from "./Lz4Block.js";
 import { SaveError } from "./SaveError.js";
 
@@ -66,32 +67,6 @@ function fsyncFd(fd: number): void {
   fsyncSync(fd);
 }
 
-/** Writes a whole file atomically: temporary file, fsync, rename, fsync of the folder. */
-export function atomicWriteFile(path: string, data: Uint8Array): void {
-  const tmp = join(dirname(path), `.${basename(path)}.mcb-tmp`);
-  writeFileSync(tmp, data);
-  const fd = openSync(tmp, "r");
-  try {
-    fsyncFd(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-  syncDirectory(dirname(path));
-}
-
-export function syncDirectory(dir: string): void {
-  try {
-    const fd = openSync(dir, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some platforms cannot open a folder for fsync; the rename is still atomic there.
-  }
-}
 
 /**
  * One region file `r.RX.RZ.mca`: 32 × 32 chunks. The 8 KiB header (sector offset and count, then

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { NbtError, NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/schematic";
-import { atomicWriteFile } from "./RegionFile.js";
+import { atomicWriteFile } from "@mcb/adapter-memory";
 import { SaveError } from "./SaveError.js";
 
 /** The first DataVersion (26.1) whose saves keep dimensions under `dimensions/<namespace>/<name>`. */

@@ -5,6 +5,26 @@
  */
 export const AIR = "minecraft:air";
 
+/**
+ * Drops the palette entries no index of `indices` uses (and entry 0 too unless `keepFirst`),
+ * renumbering `indices` in place; returns the entries kept, in their order.
+ */
+export function compactPalette(palette: readonly string[], indices: Uint16Array, keepFirst: boolean): string[] {
+  const used = new Uint8Array(palette.length);
+  if (keepFirst) used[0] = 1;
+  for (const v of indices) used[v] = 1;
+  const remap = new Uint16Array(palette.length);
+  const kept: string[] = [];
+  palette.forEach((s, i) => {
+    if (used[i] === 1) {
+      remap[i] = kept.length;
+      kept.push(s);
+    }
+  });
+  for (let i = 0; i < indices.length; i++) indices[i] = remap[indices[i]!]!;
+  return kept;
+}
+
 export class Section {
   readonly palette: string[] = [AIR];
   private readonly lookup = new Map<string, number>([[AIR, 0]]);
@@ -28,18 +48,7 @@ export class Section {
 
   /** Drops palette entries no block uses (keeps air at 0); called when the palette fills up. */
   private compact(): void {
-    const used = new Uint8Array(this.palette.length);
-    used[0] = 1;
-    for (const v of this.data) used[v] = 1;
-    const remap = new Uint16Array(this.palette.length);
-    const kept: string[] = [];
-    this.palette.forEach((s, i) => {
-      if (used[i] === 1) {
-        remap[i] = kept.length;
-        kept.push(s);
-      }
-    });
-    for (let i = 0; i < 4096; i++) this.data[i] = remap[this.data[i]!]!;
+    const kept = compactPalette(this.palette, this.data, true);
     this.palette.length = 0;
     this.palette.push(...kept);
     this.lookup.clear();

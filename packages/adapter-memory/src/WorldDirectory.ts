@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, existsSync, fsyncSync, openSync, closeSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { WorldInfo } from "@mcb/engine";
+import { atomicWriteFile } from "./AtomicFile.js";
 import { Section, VoxelStore } from "./VoxelStore.js";
 
 /** Identity and height of a stored world: `WorldInfo` without the (runtime) capabilities. */
@@ -51,7 +52,7 @@ export class WorldDirectory {
 
   saveMeta(meta: WorldMeta): void {
     mkdirSync(join(this.dir, "sections"), { recursive: true });
-    this.atomicWrite(join(this.dir, "world.json"), JSON.stringify({ format: FORMAT, ...meta }, null, 2));
+    atomicWriteFile(join(this.dir, "world.json"), JSON.stringify({ format: FORMAT, ...meta }, null, 2));
   }
 
   saveSections(store: VoxelStore, keys: readonly string[]): void {
@@ -66,19 +67,7 @@ export class WorldDirectory {
         entities: [...s.entities].sort((a, b) => a[0] - b[0]).map(([i, d]) => [i, Buffer.from(d).toString("base64")]),
       };
       const [x, y, z] = key.split(",");
-      this.atomicWrite(join(this.dir, "sections", `s.${x}.${y}.${z}.json`), JSON.stringify(file));
+      atomicWriteFile(join(this.dir, "sections", `s.${x}.${y}.${z}.json`), JSON.stringify(file));
     }
-  }
-
-  private atomicWrite(path: string, text: string): void {
-    const tmp = `${path}.tmp`;
-    writeFileSync(tmp, text);
-    const fd = openSync(tmp, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
   }
 }
