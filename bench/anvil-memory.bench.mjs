@@ -13,7 +13,7 @@ const registry = createBlockRegistry().value;
 
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), "mcb-bench-anvil-rss-"));
-  const world = await AnvilWorld.open({ dir: join(dir, "save"), minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), flatGround: true, idleSaveMs: 0 });
+  const world = await AnvilWorld.open({ dir: join(dir, "save"), flatGround: true, idleSaveMs: 0 });
   const t = Date.now();
   let n = 0, writes = [];
   try {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Java world port (port-core, port-minestom) with its JUnit tests, on Java 25, and prints
-# the JUnit totals (Maven itself runs quietly).
+# the JUnit totals (Maven itself runs quietly). Two hosts: Minecraft 26.2 (the default, in
+# port-minestom/target/) and 26.1.2 (-Pmc-26.1.2, in port-minestom/target-26.1.2/: mineflayer
+# 4.39.0, the bot of the live tests, speaks only 26.1). The same sources, the tests run once.
 # Usage: bash java/build.sh [extra maven args]   (e.g. -DskipTests)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -15,6 +17,9 @@ export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
 rm -rf ./*/target/surefire-reports
 status=0
 mvn -B -q package "$@" || status=$?
+if [ "$status" -eq 0 ]; then
+  mvn -B -q -Pmc-26.1.2 package -DskipTests "$@" || status=$?
+fi
 # JUnit totals per module, from surefire's reports (none when the tests were skipped).
 for module in port-core port-minestom; do
   reports=("$module"/target/surefire-reports/*.txt)

@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# Runs the Minestom host: a Minecraft 26.1.2 server (offline mode, flat world) with the world port.
-# Usage: bash java/server.sh [--world DIR] [--game-port N] [--http-port N] ...  (see --help below)
+# Runs the Minestom host: a Minecraft 26.2 server (offline mode, flat world) with the world port;
+# `--mc-version 26.1.2` first runs the 26.1.2 build instead (for 26.1 clients such as mineflayer).
+# Usage: bash java/server.sh [--mc-version 26.2|26.1.2] [--world DIR] [--game-port N] [--http-port N] ...  (see --help below)
 # The port token: MCB_PORT_TOKEN, or --token-file, or created once in DIR/port-token (mode 0600).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-JAR=java/port-minestom/target/mcb-port-minestom.jar
+TARGET=target
+if [ "${1:-}" = "--mc-version" ]; then
+  case "${2:-}" in
+    26.2) ;;
+    26.1.2) TARGET=target-26.1.2 ;;
+    *) echo "java/server.sh: --mc-version is 26.2 (the default) or 26.1.2" >&2; exit 2 ;;
+  esac
+  shift 2
+fi
+JAR=java/port-minestom/$TARGET/mcb-port-minestom.jar
 # Rebuild only when a source or build file is newer than the jar (Maven takes most of a start).
-if [ ! -f "$JAR" ] || [ -n "$(find java -path '*/target' -prune -o \( -name '*.java' -o -name 'pom.xml' -o -path '*/resources/*' \) -newer "$JAR" -print -quit)" ]; then
+if [ ! -f "$JAR" ] || [ -n "$(find java \( -path '*/target' -o -path '*/target-26.1.2' \) -prune -o \( -name '*.java' -o -name 'pom.xml' -o -path '*/resources/*' \) -newer "$JAR" -print -quit)" ]; then
   bash java/build.sh -DskipTests
 fi
 export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"

@@ -91,9 +91,6 @@ export class Harness<W extends TwinWorld = TwinWorld> {
       saveDir = mkdtempSync(join(tmpdir(), "mcb-save-"));
       world = await AnvilWorld.open({
         dir: saveDir,
-        minecraftVersion: registry.minecraftVersion,
-        dataVersion: registry.dataVersion,
-        hasBlockEntity: blockEntityPredicate(registry),
         registry,
         flatGround: true,
         maxUnsavedChunks: 0,

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld } from "@mcb/adapter-anvil";
-import { blockEntityPredicate } from "@mcb/blocks";
 import type { CasWrite } from "@mcb/engine";
 import { amulet, sharedRegistry } from "../src/index.js";
 
@@ -23,7 +22,7 @@ function tempSave(): string {
 }
 
 function open(dir: string, flatGround: boolean): Promise<AnvilWorld> {
-  return AnvilWorld.open({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry, flatGround, idleSaveMs: 0 });
+  return AnvilWorld.open({ dir, registry, flatGround, idleSaveMs: 0 });
 }
 
 /** Every block type's default state, plus every state of a few blocks with many (stairs, walls, redstone). */

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnvilWorld } from "@mcb/adapter-anvil";
-import { blockEntityPredicate } from "@mcb/blocks";
 import type { CasResult, CasSlice, WorldAdapter } from "@mcb/engine";
 import { checkAdapterConformance, runModelSuite, sharedRegistry, type AdapterDriver } from "../src/index.js";
 
@@ -22,7 +21,7 @@ async function saveDriver(): Promise<AdapterDriver> {
 
 function open(dir: string): Promise<AnvilWorld> {
   const registry = sharedRegistry();
-  return AnvilWorld.open({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry, flatGround: true, idleSaveMs: 0 });
+  return AnvilWorld.open({ dir, registry, flatGround: true, idleSaveMs: 0 });
 }
 
 /** Planted bug: a save that checks only the first write of each group (the others are taken as matching). */

@@ -60,7 +60,7 @@ describe("live: mcb mcp on a server world through the world port", () => {
 
   it("runs every tool against the live server", async () => {
     const ctx = await ok("project_context");
-    expect(ctx.world).toMatchObject({ minecraft_version: "26.1.2", data_version: 4790 });
+    expect(ctx.world).toMatchObject({ minecraft_version: "26.2", data_version: 4903 });
     expect((await ok("material_search", { query: "oak stairs" })).results.length).toBeGreaterThan(0);
     expect((await ok("material_describe", { id: "minecraft:oak_stairs" })).placeable).toBe(true);
     expect((await ok("region_inspect", { min: v(0, 63, 0), max: v(3, 63, 3), detail: "summary" })).palette).toEqual([{ state: "minecraft:grass_block[snowy=false]", count: 16 }]);

@@ -19,7 +19,7 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
   let bot: Bot;
 
   beforeAll(async () => {
-    host = await startMinestomHost();
+    host = await startMinestomHost({ build: "26.1.2" }); // mineflayer 4.39.0 speaks 26.1
     live = await LiveEngine.open(host, { sliceSize: 16 });
     bot = await joinBot(host.gamePort, "Builder");
   }, 120_000);

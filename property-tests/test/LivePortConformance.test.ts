@@ -5,7 +5,7 @@ import { checkAdapterConformance, portDriver, startMinestomHost, type MinestomHo
 
 const ARENA = { minX: 0, maxX: 3, y: 64, minZ: 0, maxZ: 1 };
 
-describe("WorldAdapter conformance against a live world port (Minestom 26.1.2 host)", () => {
+describe("WorldAdapter conformance against a live world port (the Minestom 26.2 host)", () => {
   let host: MinestomHost;
   let buggy: MinestomHost;
 

@@ -4,20 +4,23 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
 import { PortWorld } from "@mcb/adapter-paper";
-import { blockEntityPredicate } from "@mcb/blocks";
 import { NbtReader, TAG, type NbtCompound } from "@mcb/schematic";
-import { amulet, sharedRegistry, startMinestomHost } from "../src/index.js";
+import { createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
+import { amulet, sharedRegistry, startMinestomHost, unwrap, type HostBuild } from "../src/index.js";
 import { joinBot, seenState } from "./support/Bot.js";
 
 /**
- * One save, three programs: mcb builds it offline (adapter-anvil), the Minestom host serves it to a
- * real client and saves into it, mcb and amulet read what the host saved, with the fields the game
- * needs (Status, isLightOn, heightmaps) and the tags the host does not write kept.
+ * One save, three programs: mcb builds it offline (adapter-anvil), the Minestom host serves it (to a
+ * real client on the 26.1.2 build: mineflayer speaks 26.1) and saves into it, mcb and amulet read
+ * what the host saved, with the fields the game needs (Status, isLightOn, heightmaps), the host's
+ * DataVersion, and the tags the host does not write kept. Both host builds, each with its version's save.
  */
-const registry = sharedRegistry();
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-const options = (dir: string, flatGround: boolean) => ({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry, flatGround, idleSaveMs: 0 });
+const BUILDS: readonly { readonly build: HostBuild; readonly registry: BlockRegistry; readonly dataVersion: number; readonly bot: boolean }[] = [
+  { build: "26.2", registry: sharedRegistry(), dataVersion: 4903, bot: false },
+  { build: "26.1.2", registry: unwrap(createBlockRegistry({ version: "26.1" })), dataVersion: 4790, bot: true },
+];
 const write = (x: number, y: number, z: number, after: string) => ({ x, y, z, before: "minecraft:air", beforeDigest: null, after });
 
 function storedChunk(save: string, x: number, z: number): NbtCompound {
@@ -29,8 +32,9 @@ function storedChunk(save: string, x: number, z: number): NbtCompound {
   return reader.compoundValue();
 }
 
-describe("saves shared by mcb offline and the Minestom host", () => {
-  it("a save built offline opens on the host and a player sees it; what the host saves carries Status, isLightOn and heightmaps, keeps our tags, and mcb and amulet read it", async () => {
+describe.each(BUILDS)("saves shared by mcb offline and the Minestom $build host", ({ build, registry, dataVersion, bot: withBot }) => {
+  const options = (dir: string, flatGround: boolean) => ({ dir, registry, flatGround, idleSaveMs: 0 });
+  it(`a ${registry.minecraftVersion} save built offline opens on the host${withBot ? " and a player sees it" : ""}; what the host saves carries its DataVersion, Status, isLightOn and heightmaps, keeps our tags, and mcb and amulet read it`, async () => {
     const save = join(mkdtempSync(join(tmpdir(), "mcb-live-save-")), "world");
     dirs.push(join(save, ".."));
     const offline = await AnvilWorld.open(options(save, true));
@@ -38,7 +42,7 @@ describe("saves shared by mcb offline and the Minestom host", () => {
     expect((await offline.compareAndSet({ checks: [], writes: wall })).written).toBe(15);
     await offline.close();
 
-    const host = await startMinestomHost({ worldDir: save });
+    const host = await startMinestomHost({ worldDir: save, build });
     try {
       const port = await PortWorld.connect({ url: host.url, token: host.token });
       const box = { minX: 0, minY: 62, minZ: 3, maxX: 7, maxY: 67, maxZ: 3 };
@@ -51,12 +55,14 @@ describe("saves shared by mcb offline and the Minestom host", () => {
           const want = x >= 2 && x <= 6 && y >= 64 && y <= 66 ? "minecraft:stone_bricks" : y === 63 ? "minecraft:grass_block[snowy=false]" : y < 63 ? "minecraft:dirt" : "minecraft:air";
           expect(states[(x - 0) + (y - 62) * 8], `${x} ${y} 3`).toBe(want);
         }
-      const bot = await joinBot(host.gamePort, "viewer");
-      try {
-        expect(seenState(bot, 4, 65, 3)).toBe("minecraft:stone_bricks");
-        expect(seenState(bot, 0, 63, 0)).toBe("minecraft:grass_block[snowy=false]");
-      } finally {
-        bot.quit();
+      if (withBot) {
+        const bot = await joinBot(host.gamePort, "viewer");
+        try {
+          expect(seenState(bot, 4, 65, 3)).toBe("minecraft:stone_bricks");
+          expect(seenState(bot, 0, 63, 0)).toBe("minecraft:grass_block[snowy=false]");
+        } finally {
+          bot.quit();
+        }
       }
       // The host writes into a chunk we made and into one it generates (its ground is ours).
       const r = await port.compareAndSet({ checks: [], writes: [write(10, 64, 10, "minecraft:gold_block"), write(-40, 64, -40, "minecraft:diamond_block")] });
@@ -78,6 +84,7 @@ describe("saves shared by mcb offline and the Minestom host", () => {
     }
     for (const [x, z] of [[0, 0], [-3, -3]] as const) {
       const c = storedChunk(save, x, z);
+      expect(c.v.get("DataVersion")).toEqual({ t: TAG.Int, v: dataVersion }); // the host saves every chunk it wrote in its own version
       expect(c.v.get("Status")).toEqual({ t: TAG.String, v: "minecraft:full" });
       expect(c.v.get("isLightOn")).toEqual({ t: TAG.Byte, v: 0 });
       expect(c.v.has("status")).toBe(false);
@@ -85,13 +92,13 @@ describe("saves shared by mcb offline and the Minestom host", () => {
     }
     // Tags the host does not write itself survive its save (our chunk had them).
     expect(storedChunk(save, 0, 0).v.has("structures")).toBe(true);
-    const raw = await amulet<{ states: string[]; chunks: Record<string, { Status: string }> }>("raw", save, [[10, 64, 10], [-40, 64, -40], [4, 66, 3]]);
+    const raw = await amulet<{ states: string[]; chunks: Record<string, { Status: string; DataVersion: number }> }>("raw", save, [[10, 64, 10], [-40, 64, -40], [4, 66, 3]]);
     expect(raw.states).toEqual(["minecraft:gold_block", "minecraft:diamond_block", "minecraft:stone_bricks"]);
-    expect(raw.chunks).toMatchObject({ "0,0": { Status: "minecraft:full" }, "-3,-3": { Status: "minecraft:full" } });
+    expect(raw.chunks).toMatchObject({ "0,0": { Status: "minecraft:full" }, "-3,-3": { Status: "minecraft:full", DataVersion: dataVersion } });
   }, 180_000);
 
-  it("a new host world is a 26.1 save with the same flat ground (grass at 63) and a level.dat", async () => {
-    const host = await startMinestomHost();
+  it(`a new host world is a ${build} save with the same flat ground (grass at 63) and a level.dat`, async () => {
+    const host = await startMinestomHost({ build });
     dirs.push(host.worldDir);
     try {
       const port = await PortWorld.connect({ url: host.url, token: host.token });
@@ -108,8 +115,9 @@ describe("saves shared by mcb offline and the Minestom host", () => {
     expect(existsSync(join(host.worldDir, "level.dat"))).toBe(true);
     expect(existsSync(join(host.worldDir, "dimensions", "minecraft", "overworld", "region"))).toBe(true);
     expect(existsSync(join(host.worldDir, "region"))).toBe(false);
-    const w = await AnvilWorld.open(options(host.worldDir, false));
+    const w = await AnvilWorld.open({ dir: host.worldDir });
     try {
+      expect([w.version.release, w.version.dataVersion, w.version.access.mode, w.version.registry.minecraftVersion]).toEqual([build, dataVersion, "edit", registry.minecraftVersion]);
       expect(w.stateAt(0, 63, 0)).toBe("minecraft:grass_block[snowy=false]");
     } finally {
       await w.close();

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
+import { blockEntityPredicate, blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
 import { EventLogFile, Faults, eventPage, type LoggedEvent } from "@mcb/adapter-memory";
 import { ChunkNotLoaded, HostCrash, SliceRefused, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { NbtError, NbtReader, TAG, blockEntityTypeOf, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/schematic";
@@ -11,9 +11,10 @@ import { flatChunk, MIN_SECTION, SECTION_COUNT } from "./FlatGround.js";
 import { Heightmaps } from "./Heightmaps.js";
 import { SaveError } from "./SaveError.js";
 import { readBlockEntities, readBox, type ChunkSource } from "./SaveRead.js";
+import { generatedArea } from "./SaveArea.js";
 import { createFlatSave, inspectSave, type SaveSummary } from "./SaveFolder.js";
+import { chunkVersionsOf, saveVersionOf, type SaveVersion } from "./SaveVersion.js";
 import { SessionLock } from "./SessionLock.js";
-import { canonicalizer, compatibleDataVersions } from "./Versions.js";
 
 export interface AnvilWorldOptions {
   /** The save folder (the one holding level.dat). */
@@ -21,14 +22,10 @@ export interface AnvilWorldOptions {
   /** Identity the journal binds to; default: derived from the folder's path. */
   readonly worldId?: string;
   readonly epoch?: number;
-  /** The registry's version: chunks are read upgraded to it, and written in it. */
-  readonly minecraftVersion: string;
-  readonly dataVersion: number;
-  /** Which states carry a block entity. */
-  readonly hasBlockEntity: (state: string) => boolean;
   /**
-   * The registry, to read palette entries in canonical form (a writer may leave default property
-   * values out; the game fills them in, and so does this). Absent: states as written.
+   * The registry asked for (`--mc-version`); default: the save's own release's, the newest for a
+   * new save. A save mcb edits must be of its release (else `version_mismatch`); a read-only save
+   * (older or newer) is read with it; a new save is made in it. See `saveVersionOf`.
    */
   readonly registry?: BlockRegistry;
   /**
@@ -56,9 +53,9 @@ export interface PersonBlock {
 }
 
 const VOID_AIR = "minecraft:void_air";
-const MIN_Y = MIN_SECTION * 16;
-const MAX_Y = MIN_Y + SECTION_COUNT * 16 - 1;
 const EMPTY_COMPOUND = nbt.compound([]);
+/** The first DataVersion whose overworld reaches from −64 to 319 (1.18); older saves span 0 to 255. */
+const TALL_WORLD_DATA_VERSION = 2860;
 
 function digestOf(c: NbtCompound): string {
   return createHash("sha256").update(canonicalNbt(stripPosition(c))).digest("hex");
@@ -75,11 +72,15 @@ function digestOf(c: NbtCompound): string {
 export class AnvilWorld implements WorldAdapter {
   readonly faults = new Faults();
   private store: ChunkStore;
+  private readonly heightmaps: Heightmaps;
   private lock: SessionLock;
   private readonly digests = new WeakMap<NbtCompound, string>();
   /** The identity the journal binds to: given, or derived from the save's folder. */
   private readonly worldId: string;
-  private readonly source: ChunkSource = { minY: MIN_Y, maxY: MAX_Y, chunk: (cx, cz) => this.chunkFor(cx, cz), digest: (e) => this.digestOf(e) };
+  private readonly minY: number;
+  private readonly maxY: number;
+  private readonly hasBlockEntity: (state: string) => boolean;
+  private readonly source: ChunkSource;
   private readonly events_: EventLogFile | null;
   private session: string;
   private seq: number;
@@ -95,10 +96,27 @@ export class AnvilWorld implements WorldAdapter {
   private constructor(
     private readonly options: AnvilWorldOptions,
     readonly save: SaveSummary,
+    /** The registry the save is read (and, when it may be, written) with, its access and release. */
+    readonly version: SaveVersion,
     lock: SessionLock,
-    private readonly heightmaps: Heightmaps,
   ) {
     this.lock = lock;
+    this.heightmaps = new Heightmaps(version.registry);
+    this.hasBlockEntity = blockEntityPredicate(version.registry);
+    const tall = save.dataVersion >= TALL_WORLD_DATA_VERSION || options.flatGround === true;
+    this.minY = tall ? MIN_SECTION * 16 : 0;
+    this.maxY = tall ? MIN_SECTION * 16 + SECTION_COUNT * 16 - 1 : 255;
+    this.source = {
+      dataVersion: chunkVersionsOf(version.registry).dataVersion,
+      minY: this.minY,
+      maxY: this.maxY,
+      chunk: (cx, cz) => this.chunkFor(cx, cz),
+      digest: (e) => this.digestOf(e),
+      refusal: (cx, cz) => {
+        const why = this.store.refusal(cx, cz);
+        return why === null ? null : { chunk: { x: cx, z: cz }, code: why.refusal.code, message: why.message };
+      },
+    };
     this.worldId = options.worldId ?? `save-${createHash("sha256").update(save.dir).digest("hex").slice(0, 32)}`;
     this.store = this.newStore();
     if (options.eventDir !== undefined) mkdirSync(options.eventDir, { recursive: true });
@@ -106,40 +124,51 @@ export class AnvilWorld implements WorldAdapter {
     ({ session: this.session, seq: this.seq, log: this.log } = this.events_?.load() ?? { session: randomUUID(), seq: 0, log: [] });
   }
 
-  /** Opens a save (creating mcb's own world with `flatGround`). Throws `SaveError` (busy, not_a_save, version_mismatch). */
+  /**
+   * Opens a save (creating mcb's own world with `flatGround`) with the registry of its version
+   * (`saveVersionOf`). Throws `SaveError` (busy, not_a_save, version_mismatch for an asked
+   * version the save cannot be edited in).
+   */
   static async open(options: AnvilWorldOptions): Promise<AnvilWorld> {
-    const versions = compatibleDataVersions(options.minecraftVersion, options.dataVersion);
-    let save: SaveSummary;
     if (options.flatGround === true && !existsSync(join(options.dir, "level.dat"))) {
+      const version = versionOrThrow(options.dir, null, undefined, options.registry);
       mkdirSync(options.dir, { recursive: true });
       const lock = await SessionLock.acquire(options.dir);
+      let save: SaveSummary;
       try {
-        save = createFlatSave(options.dir, { levelName: "mcb world", dataVersion: options.dataVersion, minecraftVersion: options.minecraftVersion });
+        save = createFlatSave(options.dir, { levelName: "mcb world", dataVersion: version.registry.dataVersion, minecraftVersion: version.registry.minecraftVersion });
       } catch (e) {
         await lock.release();
         throw e;
       }
-      return new AnvilWorld(options, save, lock, new Heightmaps(options.minecraftVersion));
+      return new AnvilWorld(options, save, version, lock);
     }
-    save = inspectSave(options.dir);
-    if (save.dataVersion > versions.maxDataVersion)
-      throw new SaveError("version_mismatch", `${options.dir} was saved by a newer Minecraft (DataVersion ${save.dataVersion}); this build edits up to ${versions.maxDataVersion}: update mcb`, {
-        file: join(options.dir, "level.dat"),
-        dataVersion: save.dataVersion,
-      });
+    const save = inspectSave(options.dir);
+    const version = versionOrThrow(options.dir, save.dataVersion, save.versionName, options.registry);
     const lock = await SessionLock.acquire(options.dir);
-    return new AnvilWorld(options, save, lock, new Heightmaps(options.minecraftVersion));
+    return new AnvilWorld(options, save, version, lock);
+  }
+
+  /** Whether every write is refused (an older or newer save), with the reason. */
+  get readOnly(): { readonly reason: string; readonly message: string } | null {
+    const a = this.version.access;
+    return a.mode === "read" ? { reason: a.reason, message: a.message } : null;
+  }
+
+  /** The box of the chunks the save has (its default project area), null when it has none. */
+  generatedArea(): Box3 | null {
+    return generatedArea(this.save.regionDir, this.minY, this.maxY);
   }
 
   private newStore(): ChunkStore {
-    const dv = this.options.dataVersion;
-    const registry = this.options.registry;
+    const dv = this.version.registry.dataVersion;
     return new ChunkStore({
       regionDir: this.save.regionDir,
-      versions: { ...compatibleDataVersions(this.options.minecraftVersion, dv), ...(registry === undefined ? {} : { canonical: canonicalizer(registry) }) },
+      versions: chunkVersionsOf(this.version.registry),
       heightmaps: this.heightmaps,
       generator: this.options.flatGround === true ? (x, z) => flatChunk(x, z, dv) : null,
       maxChunks: this.options.maxChunks ?? 1024,
+      readOnly: this.version.access.mode === "read",
     });
   }
 
@@ -159,15 +188,18 @@ export class AnvilWorld implements WorldAdapter {
 
   async info(): Promise<WorldInfo> {
     this.alive();
+    const readOnly = this.readOnly;
     return {
       worldId: this.worldId,
       epoch: this.options.epoch ?? 1,
-      minecraftVersion: this.options.minecraftVersion,
-      dataVersion: this.options.dataVersion,
-      minY: MIN_Y,
-      maxY: MAX_Y,
+      minecraftVersion: this.version.registry.minecraftVersion,
+      dataVersion: this.version.registry.dataVersion,
+      minY: this.minY,
+      maxY: this.maxY,
       capabilities: ["events", "block_entities", "block_entity_data", "persistence", "saved_writes", "fault_injection"],
       saved: this.marks(this.writeSeq),
+      savedBy: { dataVersion: this.version.dataVersion, release: this.version.release },
+      ...(readOnly === null ? {} : { readOnly: { code: "version_mismatch", ...readOnly } }),
     };
   }
 
@@ -196,14 +228,14 @@ export class AnvilWorld implements WorldAdapter {
   }
 
   private entityAt(x: number, y: number, z: number): NbtCompound | undefined {
-    if (y < MIN_Y || y > MAX_Y) return undefined;
+    if (y < this.minY || y > this.maxY) return undefined;
     const c = this.chunkFor(x >> 4, z >> 4);
     return c.entities.get(c.blockKey(x, y, z));
   }
 
   /** Current state (void air outside the build height); throws `ChunkNotLoaded` for a chunk the save lacks. */
   stateAt(x: number, y: number, z: number): string {
-    if (y < MIN_Y || y > MAX_Y) return VOID_AIR;
+    if (y < this.minY || y > this.maxY) return VOID_AIR;
     return this.chunkFor(x >> 4, z >> 4).get(x, y, z);
   }
 
@@ -225,8 +257,10 @@ export class AnvilWorld implements WorldAdapter {
     slice.writes.forEach((w, i) => {
       if (w.afterData !== undefined) data.set(i, parseData(w.afterData));
     });
+    const readOnly = this.readOnly;
+    if (readOnly !== null) throw new SliceRefused("version_mismatch", readOnly.message);
     for (const w of slice.writes) {
-      if (w.y < MIN_Y || w.y > MAX_Y) throw new SliceRefused("out_of_bounds", `write at y=${w.y} is outside the world (${MIN_Y}..${MAX_Y})`);
+      if (w.y < this.minY || w.y > this.maxY) throw new SliceRefused("out_of_bounds", `write at y=${w.y} is outside the world (${this.minY}..${this.maxY})`);
       const why = this.store.refusal(w.x >> 4, w.z >> 4);
       if (why !== null) throw new SliceRefused(why.code, why.message);
     }
@@ -266,6 +300,7 @@ export class AnvilWorld implements WorldAdapter {
 
   /** Writes every changed chunk now; every write numbered so far is then saved. */
   private save_(): void {
+    if (this.store.dirtyChunks === 0 && this.readOnly !== null) return;
     this.lock.check();
     this.store.flush();
     this.savedThrough = this.writeSeq;
@@ -284,7 +319,7 @@ export class AnvilWorld implements WorldAdapter {
     const before = chunk.get(x, y, z);
     const after = state === VOID_AIR ? AIR : state;
     chunk.set(x, y, z, after);
-    if (this.options.hasBlockEntity(after)) {
+    if (this.hasBlockEntity(after)) {
       let body: NbtCompound;
       if (data !== undefined) body = data;
       else if (current !== undefined && blockIdOf(before) === blockIdOf(after)) return;
@@ -315,8 +350,10 @@ export class AnvilWorld implements WorldAdapter {
     this.alive();
     const shared = options.data === undefined ? undefined : parseData(options.data);
     const data = edits.map((e) => (e.data === undefined ? shared : parseData(e.data)));
+    const readOnly = this.readOnly;
+    if (readOnly !== null) throw new SaveError("version_mismatch", readOnly.message, { file: this.save.dir });
     for (const e of edits) {
-      if (e.y < MIN_Y || e.y > MAX_Y) throw new RangeError(`y=${e.y} outside the world`);
+      if (e.y < this.minY || e.y > this.maxY) throw new RangeError(`y=${e.y} outside the world`);
       const why = this.store.refusal(e.x >> 4, e.z >> 4);
       if (why !== null) throw why;
     }
@@ -385,6 +422,13 @@ export class AnvilWorld implements WorldAdapter {
       await this.lock.release();
     }
   }
+}
+
+/** The save's version, or the refusal as a `SaveError` (`version_mismatch`). */
+function versionOrThrow(dir: string, dataVersion: number | null, name: string | undefined, asked: BlockRegistry | undefined): SaveVersion {
+  const v = saveVersionOf(dataVersion, name, asked);
+  if (!v.ok) throw new SaveError("version_mismatch", `${dir}: ${v.error.message}`, { file: join(dir, "level.dat"), ...(v.error.details ?? {}) });
+  return v.value;
 }
 
 function parseData(data: Uint8Array): NbtCompound {

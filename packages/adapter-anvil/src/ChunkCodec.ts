@@ -1,7 +1,8 @@
 import { formatState, parseStateSyntax } from "@mcb/blocks";
-import { NbtError, NbtReader, TAG, encodeNbt, nbt, upgradeState, type NbtCompound, type NbtValue } from "@mcb/schematic";
+import { NbtError, NbtReader, TAG, encodeNbt, nbt, removedBlockEntity, upgradeState, type NbtCompound, type NbtValue } from "@mcb/schematic";
 import { AIR, Chunk, ChunkSection } from "./Chunk.js";
 import type { Heightmaps } from "./Heightmaps.js";
+import { decodeLegacyChunk } from "./LegacyChunkCodec.js";
 import { blockBits, pack, unpack } from "./PackedArray.js";
 import type { Compression } from "./RegionFile.js";
 import { SaveError } from "./SaveError.js";
@@ -12,7 +13,7 @@ export const MIN_CHUNK_DATA_VERSION = 2860;
 export interface ChunkVersions {
   /** The registry's DataVersion: older chunks are read upgraded, and never written. */
   readonly dataVersion: number;
-  /** Newest DataVersion with the same blocks (the registry's release and its patch releases). */
+  /** Newest DataVersion with the same blocks (the registry's release and its patch releases): newer chunks are read as they are, and never written. */
   readonly maxDataVersion: number;
   /**
    * A palette state in canonical form (every property, defaults filled in: writers may leave out
@@ -36,9 +37,10 @@ function int(v: NbtValue | undefined): number | undefined {
 }
 
 /**
- * Decodes a chunk's NBT (the 1.18+ layout, DataVersion 2860 up to `maxDataVersion`), states
- * upgraded to the registry's version. Throws `SaveError`: `version_mismatch` for older layouts and
- * newer chunks (with what to do), `corrupt_chunk` for anything malformed, naming the chunk.
+ * Decodes a chunk's NBT: the 1.18+ layout (DataVersion 2860 on), or the older `Level` layout
+ * (LegacyChunkCodec: 1.13–1.17 palettes, 1.12-and-older numeric ids), told apart by the `Level`
+ * compound. States older than the registry are upgraded to it; newer ones are kept as they are.
+ * Throws `SaveError` `corrupt_chunk` for anything malformed, naming the chunk.
  */
 export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression: Compression, versions: ChunkVersions, file: string): DecodedChunk {
   const where = `chunk ${x},${z} in ${file}`;
@@ -55,14 +57,8 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
     throw e;
   }
   const dv = int(root.v.get("DataVersion"));
-  if (root.v.has("Level") || dv === undefined || dv < MIN_CHUNK_DATA_VERSION)
-    throw new SaveError(
-      "version_mismatch",
-      `${where} is from before Minecraft 1.18 (DataVersion ${dv ?? "missing"}); mcb reads the 1.18+ layout: open and save the world once in a current Minecraft, then try again`,
-      { file, chunk: { x, z }, dataVersion: dv ?? null },
-    );
-  if (dv > versions.maxDataVersion)
-    throw new SaveError("version_mismatch", `${where} has DataVersion ${dv}, newer than this build knows (${versions.maxDataVersion}); update mcb`, { file, chunk: { x, z }, dataVersion: dv });
+  if (root.v.has("Level")) return decodeLegacyChunk(root, dv ?? 0, x, z, compression, versions, corrupt);
+  if (dv === undefined || dv < MIN_CHUNK_DATA_VERSION) return corrupt(`the 1.18 layout (no Level compound) with DataVersion ${dv ?? "missing"}`);
   const cx = int(root.v.get("xPos")), cz = int(root.v.get("zPos"));
   if (cx !== x || cz !== z) corrupt(`it says it is chunk ${cx},${cz}`);
   const status = str(root.v.get("Status"));
@@ -115,6 +111,7 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
       if (e.t !== TAG.Compound) continue;
       const ex = int(e.v.get("x")), ey = int(e.v.get("y")), ez = int(e.v.get("z"));
       if (ex === undefined || ey === undefined || ez === undefined || ex >> 4 !== x || ez >> 4 !== z) corrupt("a block entity lies outside the chunk or has no position");
+      if (removedBlockEntity(str(e.v.get("id")) ?? "", "", dv, versions.dataVersion) !== undefined) continue; // a type the registry's game no longer has (read only: older chunks are never written)
       chunk.entities.set(chunk.blockKey(ex!, ey!, ez!), e);
     }
   }

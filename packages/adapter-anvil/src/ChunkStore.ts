@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { describeDataVersion } from "@mcb/blocks";
 import type { Chunk } from "./Chunk.js";
 import { decodeChunk, encodeChunk, type ChunkVersions } from "./ChunkCodec.js";
 import type { Heightmaps } from "./Heightmaps.js";
@@ -13,6 +14,8 @@ export interface ChunkStoreOptions {
   readonly generator: ((x: number, z: number) => Chunk) | null;
   /** Decoded chunks kept in memory (clean ones are dropped first; dirty ones stay until flushed). */
   readonly maxChunks: number;
+  /** A save mcb only reads: region files are opened read-only and nothing is ever written. */
+  readonly readOnly?: boolean;
 }
 
 /** A cached chunk: decoded (or generated; null when the save lacks it and nothing generates it). */
@@ -46,7 +49,7 @@ export class ChunkStore {
     const key = `${rx},${rz}`;
     let r = this.regions.get(key);
     if (r === undefined || (r === null && create)) {
-      r = RegionFile.open(join(this.options.regionDir, `r.${rx}.${rz}.mca`), rx, rz, create);
+      r = RegionFile.open(join(this.options.regionDir, `r.${rx}.${rz}.mca`), rx, rz, create, this.options.readOnly === true);
       this.regions.delete(key);
       this.regions.set(key, r);
       if (this.regions.size > MAX_OPEN_REGIONS) {
@@ -77,14 +80,21 @@ export class ChunkStore {
       entry = { chunk: gen === null ? null : gen(x, z), refusal: null };
     } else {
       const { chunk, full } = decodeChunk(stored.nbt, x, z, stored.compression, this.options.versions, region!.path);
+      const versions = this.options.versions;
       const refusal = !full
         ? new SaveError("chunk_missing", `chunk ${x},${z} is not fully generated in this save; mcb never generates terrain in a person's save: visit the area in the game first`, { chunk: { x, z } })
-        : chunk.dataVersion < this.options.versions.dataVersion
-          ? new SaveError("version_mismatch", `chunk ${x},${z} was saved by an older Minecraft (DataVersion ${chunk.dataVersion}); mcb writes only chunks of DataVersion ${this.options.versions.dataVersion} or newer: open and save the world once in a current Minecraft first`, {
-              chunk: { x, z },
-              dataVersion: chunk.dataVersion,
-            })
-          : null;
+        : chunk.dataVersion < versions.dataVersion
+          ? new SaveError(
+              "version_mismatch",
+              `chunk ${x},${z} was saved by Minecraft ${describeDataVersion(chunk.dataVersion)}, older than this world's blocks (${describeDataVersion(versions.dataVersion)}); mcb writes only chunks the game has upgraded: visit the area once in a current Minecraft, then try again`,
+              { chunk: { x, z }, dataVersion: chunk.dataVersion },
+            )
+          : chunk.dataVersion > versions.maxDataVersion
+            ? new SaveError("version_mismatch", `chunk ${x},${z} was saved by Minecraft ${describeDataVersion(chunk.dataVersion)}, newer than this build writes (up to DataVersion ${versions.maxDataVersion}): update mcb`, {
+                chunk: { x, z },
+                dataVersion: chunk.dataVersion,
+              })
+            : null;
       entry = { chunk: full ? chunk : null, refusal };
     }
     this.chunks.set(key, entry);

@@ -1,27 +1,26 @@
-import mcData from "minecraft-data";
-import { blockIdOf } from "@mcb/blocks";
+import { blockIdOf, blockShapes, type BlockRegistry, type BlockShapes } from "@mcb/blocks";
 import { nbt, TAG, type NbtCompound } from "@mcb/schematic";
 import { type Chunk } from "./Chunk.js";
 import { pack } from "./PackedArray.js";
 
 const AIRS = new Set(["minecraft:air", "minecraft:cave_air", "minecraft:void_air"]);
-const FLUIDS = new Set(["minecraft:water", "minecraft:lava", "minecraft:bubble_column", "minecraft:kelp", "minecraft:kelp_plant", "minecraft:seagrass", "minecraft:tall_seagrass"]);
 const SOLID = 1, FLUID = 2, LEAVES = 4, FILLED = 8;
 
 /**
  * The four heightmaps a full chunk stores, recomputed for a chunk we wrote (the game primes them
  * again when they are missing and updates them as blocks change; we write them so every reader
  * sees a consistent chunk). Heights are the first free block above the column's top, − minY, 0 for
- * an empty column, packed in ⌈log2(height + 1)⌉ bits.
+ * an empty column, packed in ⌈log2(height + 1)⌉ bits. Which states count are the game's rules:
+ * WORLD_SURFACE every non-air block; OCEAN_FLOOR those that block motion; MOTION_BLOCKING those
+ * and every state holding a fluid; MOTION_BLOCKING_NO_LEAVES the same without leaves (the
+ * registry's per-state `blocksMotion` and fluid facts; an unknown state counts as solid).
  */
 export class Heightmaps {
-  private readonly open: Set<string>;
+  private readonly shapes: BlockShapes;
   private readonly cache = new Map<string, number>();
 
-  constructor(minecraftVersion: string) {
-    const data = mcData(minecraftVersion);
-    this.open = new Set(data.blocksArray.filter((b) => b.boundingBox !== "block").map((b) => `minecraft:${b.name}`));
-    this.open.add("minecraft:cobweb");
+  constructor(registry: BlockRegistry) {
+    this.shapes = blockShapes(registry);
   }
 
   private flags(state: string): number {
@@ -31,8 +30,8 @@ export class Heightmaps {
     f = 0;
     if (!AIRS.has(id)) {
       f |= FILLED;
-      if (!this.open.has(id)) f |= SOLID;
-      if (FLUIDS.has(id) || state.includes("waterlogged=true")) f |= FLUID;
+      if (this.shapes.blocksMotion(state)) f |= SOLID;
+      if (this.shapes.fluid(state)) f |= FLUID;
       if (id.endsWith("_leaves")) f |= LEAVES;
     }
     this.cache.set(state, f);

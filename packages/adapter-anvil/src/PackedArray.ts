@@ -59,3 +59,22 @@ export function pack(values: ArrayLike<number>, bits: number): BigInt64Array {
 export function blockBits(n: number): number {
   return n <= 1 ? 0 : Math.max(4, Math.ceil(Math.log2(n)));
 }
+
+/**
+ * Unpacks `count` values of `bits` bits packed contiguously across longs (a value may span two),
+ * least significant bit first: the packing of 1.13 to 1.15 chunks (before DataVersion 2527).
+ * Returns false when the array does not have exactly ⌈count · bits / 64⌉ longs.
+ */
+export function unpackSpanning(longs: BigInt64Array, bits: number, count: number, out: Uint16Array | Uint32Array): boolean {
+  if (longs.length !== Math.ceil((count * bits) / 64)) return false;
+  const words = new Uint32Array(longs.buffer, longs.byteOffset, longs.length * 2);
+  const mask = (1 << bits) - 1;
+  for (let i = 0; i < count; i++) {
+    const bit = i * bits;
+    const w = bit >>> 5, off = bit & 31;
+    let v = words[w]! >>> off;
+    if (off + bits > 32) v |= words[w + 1]! << (32 - off);
+    out[i] = (v & mask) >>> 0;
+  }
+  return true;
+}

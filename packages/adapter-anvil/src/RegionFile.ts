@@ -104,13 +104,16 @@ export class RegionFile {
     this.checkHeader();
   }
 
-  /** Opens (or, with `create`, creates) a region file; null when it does not exist and `create` is false. */
-  static open(path: string, rx: number, rz: number, create: boolean): RegionFile | null {
+  /**
+   * Opens (or, with `create`, creates) a region file; null when it does not exist and `create` is
+   * false. `readOnly` opens the file for reading only (a save mcb never writes): a write then fails.
+   */
+  static open(path: string, rx: number, rz: number, create: boolean, readOnly = false): RegionFile | null {
     if (!existsSync(path)) {
       if (!create) return null;
       writeFileSync(path, new Uint8Array(0));
     }
-    return new RegionFile(path, rx, rz, openSync(path, "r+"));
+    return new RegionFile(path, rx, rz, openSync(path, readOnly && !create ? "r" : "r+"));
   }
 
   /** Every write to the file goes through here (data sectors, then the header). */

@@ -14,8 +14,10 @@ export type SaveLayout = "dimensions" | "legacy";
 export interface SaveSummary {
   readonly dir: string;
   readonly layout: SaveLayout;
-  /** level.dat's DataVersion. */
+  /** level.dat's DataVersion (0 when it has none: 1.8 and older). */
   readonly dataVersion: number;
+  /** level.dat's `Version.Name` (`1.21.11`), when it has one (1.9 on). */
+  readonly versionName: string | undefined;
   readonly levelName: string;
   /** The overworld's region folder. */
   readonly regionDir: string;
@@ -49,6 +51,9 @@ export function inspectSave(dir: string): SaveSummary {
   const dataVersion = dv?.t === TAG.Int ? dv.v : 0;
   const name = data.v.get("LevelName");
   const levelName = name?.t === TAG.String ? name.v : "";
+  const version = data.v.get("Version");
+  const vName = version?.t === TAG.Compound ? version.v.get("Name") : undefined;
+  const versionName = vName?.t === TAG.String ? vName.v : undefined;
   const modern = join(dir, "dimensions", "minecraft", "overworld");
   const legacy = join(dir, "region");
   const hasModern = existsSync(join(modern, "region")), hasLegacy = existsSync(legacy);
@@ -58,7 +63,7 @@ export function inspectSave(dir: string): SaveSummary {
       reason: "mixed_layouts",
     });
   const layout: SaveLayout = hasModern || (!hasLegacy && dataVersion >= DIMENSIONS_LAYOUT_DATA_VERSION) ? "dimensions" : "legacy";
-  return { dir, layout, dataVersion, levelName, regionDir: layout === "dimensions" ? join(modern, "region") : legacy };
+  return { dir, layout, dataVersion, versionName, levelName, regionDir: layout === "dimensions" ? join(modern, "region") : legacy };
 }
 
 /** The flat ground of mcb's own world (bottom up), and what the game generates for its chunks. */
@@ -150,5 +155,5 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
   ]);
   atomicWriteFile(join(dir, "data", "minecraft", "world_gen_settings.dat"), gz(worldGen));
   atomicWriteFile(join(dir, "level.dat"), gz(level));
-  return { dir, layout: "dimensions", dataVersion: dv, levelName: options.levelName, regionDir };
+  return { dir, layout: "dimensions", dataVersion: dv, versionName: options.minecraftVersion, levelName: options.levelName, regionDir };
 }

@@ -1,5 +1,5 @@
 import { type Box3, Interner } from "@mcb/blocks";
-import { MAX_ADAPTER_READ, type RegionRead } from "@mcb/engine";
+import { MAX_ADAPTER_READ, type RegionRead, type WriteRefusal } from "@mcb/engine";
 import { canonicalNbt, stripPosition, type NbtCompound } from "@mcb/schematic";
 import { AIR, type Chunk } from "./Chunk.js";
 
@@ -11,6 +11,10 @@ export interface ChunkSource {
   readonly maxY: number;
   chunk(cx: number, cz: number): Chunk;
   digest(e: NbtCompound): string;
+  /** Block-entity data of chunks older than this is not handed out (it is in an older game's form). */
+  readonly dataVersion: number;
+  /** Why a write into the chunk would be refused, null when it may be written. */
+  refusal(cx: number, cz: number): WriteRefusal | null;
 }
 
 function size(box: Box3): { sx: number; sy: number; sz: number } {
@@ -32,11 +36,14 @@ export function readBox(src: ChunkSource, box: Box3): RegionRead {
   const digests = new Map<number, string>();
   const outside = box.maxY < src.minY || box.minY > src.maxY;
   const voidId = box.minY < src.minY || box.maxY > src.maxY ? palette.id(VOID_AIR) : -1;
+  const unwritable: WriteRefusal[] = [];
   for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++) {
     const z0 = Math.max(box.minZ, cz * 16), z1 = Math.min(box.maxZ, cz * 16 + 15);
     for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
       const x0 = Math.max(box.minX, cx * 16), x1 = Math.min(box.maxX, cx * 16 + 15);
       const chunk = outside ? null : src.chunk(cx, cz);
+      const refused = chunk === null ? null : src.refusal(cx, cz);
+      if (refused !== null) unwritable.push(refused);
       for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++) {
         const y0 = Math.max(box.minY, cy * 16), y1 = Math.min(box.maxY, cy * 16 + 15);
         const section = chunk?.sections.get(cy);
@@ -68,20 +75,28 @@ export function readBox(src: ChunkSource, box: Box3): RegionRead {
       }
     }
   }
-  return { box, palette: palette.values, states, digests };
+  return unwritable.length === 0 ? { box, palette: palette.values, states, digests } : { box, palette: palette.values, states, digests, unwritable };
 }
 
-/** The block-entity data in a box (canonical bytes, without position and id), by position index. */
+/**
+ * The block-entity data in a box (canonical bytes, without position and id), by position index.
+ * Chunks older than the registry are left out: their data is in the older game's form (items,
+ * text), which only the game's own upgrade turns into this version's (their digests still say a
+ * block entity is there).
+ */
 export function readBlockEntities(src: ChunkSource, box: Box3): ReadonlyMap<number, Uint8Array> {
   const { sx, sz } = size(box);
   const out = new Map<number, Uint8Array>();
   if (box.maxY < src.minY || box.minY > src.maxY) return out;
   for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++)
-    for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++)
-      for (const e of src.chunk(cx, cz).entities.values()) {
+    for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
+      const chunk = src.chunk(cx, cz);
+      if (chunk.dataVersion < src.dataVersion) continue;
+      for (const e of chunk.entities.values()) {
         const { x, y, z } = entityPos(e);
         if (x < box.minX || x > box.maxX || y < box.minY || y > box.maxY || z < box.minZ || z > box.maxZ) continue;
         out.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, canonicalNbt(stripPosition(e)));
       }
+    }
   return out;
 }

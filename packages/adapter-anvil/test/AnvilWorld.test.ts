@@ -8,7 +8,7 @@ import { AnvilWorld, type AnvilWorldOptions } from "../src/AnvilWorld.js";
 import { COMPRESSION, RegionFile } from "../src/RegionFile.js";
 import { decodeNbt, gameChunk, personSave, readNbtFile, regionPath, tempDir } from "./support.js";
 
-const base = { minecraftVersion: "26.1", dataVersion: 4786, hasBlockEntity: (s: string) => s.startsWith("minecraft:chest"), idleSaveMs: 0 };
+const base = { idleSaveMs: 0 };
 const open = (o: Partial<AnvilWorldOptions> & { dir: string }) => AnvilWorld.open({ ...base, ...o });
 const sha = (p: string) => createHash("sha256").update(readFileSync(p)).digest("hex");
 const write = (x: number, y: number, z: number, before: string, after: string) => ({ x, y, z, before, beforeDigest: null, after });
@@ -32,9 +32,9 @@ describe("AnvilWorld: mcb's own world", () => {
     await w.close();
     expect(plain(readNbtFile(join(dir, "level.dat")))).toEqual({
       Data: {
-        DataVersion: 4786,
+        DataVersion: 4903,
         version: 19133,
-        Version: { Id: 4786, Name: "26.1", Series: "main", Snapshot: 0 },
+        Version: { Id: 4903, Name: "26.2", Series: "main", Snapshot: 0 },
         LevelName: "mcb world",
         GameType: 1,
         allowCommands: 1,
@@ -71,7 +71,7 @@ describe("AnvilWorld: mcb's own world", () => {
     expect(stored.compression).toBe(COMPRESSION.zlib);
     const chunk = plain(decodeNbt(stored.nbt)) as Record<string, unknown>;
     expect(Object.keys(chunk)).toEqual(["DataVersion", "xPos", "yPos", "zPos", "Status", "LastUpdate", "InhabitedTime", "isLightOn", "sections", "block_entities", "block_ticks", "fluid_ticks", "PostProcessing", "structures", "Heightmaps"]);
-    expect(chunk).toMatchObject({ DataVersion: 4786, xPos: 0, yPos: -4, zPos: 0, Status: "minecraft:full", isLightOn: 0, block_entities: [], structures: { References: {}, starts: {} } });
+    expect(chunk).toMatchObject({ DataVersion: 4903, xPos: 0, yPos: -4, zPos: 0, Status: "minecraft:full", isLightOn: 0, block_entities: [], structures: { References: {}, starts: {} } });
     const sections = chunk.sections as { Y: number; block_states: { palette: { Name: string; Properties?: Record<string, string> }[]; data?: string }; biomes: unknown }[];
     expect(sections.map((s) => s.Y)).toEqual(Array.from({ length: 24 }, (_, i) => i - 4));
     expect(sections[0]).toEqual({ Y: -4, biomes: { palette: ["minecraft:plains"] }, block_states: { palette: [{ Name: "minecraft:bedrock" }, { Name: "minecraft:stone" }], data: "long[256]" } });
@@ -136,7 +136,7 @@ describe("AnvilWorld: a person's save", () => {
     await expect(w.compareAndSet({ checks: [], writes: [write(16, 5, 0, "minecraft:air", "minecraft:stone"), write(0, 20, 0, "minecraft:air", "minecraft:stone")] })).rejects.toMatchObject({
       sliceRefused: true,
       code: "version_mismatch",
-      message: expect.stringMatching(/chunk 0,0 .*DataVersion 3600.*open and save the world once/),
+      message: expect.stringMatching(/chunk 0,0 was saved by Minecraft a version between 1\.20\.2 and 1\.20\.3 \(DataVersion 3600\).*visit the area once in a current Minecraft/),
     });
     await expect(w.compareAndSet({ checks: [], writes: [write(16, 5, 0, "minecraft:air", "minecraft:stone"), write(200, 5, 0, "minecraft:air", "minecraft:stone")] })).rejects.toMatchObject({
       code: "chunk_missing",
@@ -148,18 +148,38 @@ describe("AnvilWorld: a person's save", () => {
     expect(sha(regionPath(save))).toBe(before);
   });
 
-  it("pre-1.18 chunks, chunks newer than the registry and damaged section data are structured errors naming the chunk", async () => {
-    const legacy = nbt.compound([["DataVersion", nbt.int(2586)], ["Level", nbt.compound([["xPos", nbt.int(0)], ["zPos", nbt.int(0)]])]]);
+  it("a pre-1.18 chunk (the Level layout) and a chunk newer than the registry are read, never written; damaged section data is a structured error naming the chunk", async () => {
+    // A 1.16.5 chunk: palette and padded indices (4 bits: 16 per long), grass_path at y 0 upgrades to dirt_path.
+    const indices = new BigInt64Array(256);
+    indices[0] = 1n; // block 0 (x 0, y 0, z 0) is palette entry 1
+    const level = nbt.compound([
+      ["xPos", nbt.int(0)],
+      ["zPos", nbt.int(0)],
+      ["Status", nbt.string("full")],
+      ["Sections", nbt.list(TAG.Compound, [nbt.compound([["Y", nbt.byte(0)], ["Palette", nbt.list(TAG.Compound, [nbt.compound([["Name", nbt.string("minecraft:air")]]), nbt.compound([["Name", nbt.string("minecraft:grass_path")]])])], ["BlockStates", { t: TAG.LongArray, v: indices }]])])],
+    ]);
+    const legacy = nbt.compound([["DataVersion", nbt.int(2586)], ["Level", level]]);
+    const newer = gameChunk(1, 0, 5023, [], []);
+    const s1 = (newer.v.get("sections") as unknown as { v: NbtCompound[] }).v[4]!;
+    (s1.v as Map<string, unknown>).set("block_states", nbt.compound([["palette", nbt.list(TAG.Compound, [nbt.compound([["Name", nbt.string("minecraft:copper_fungus")], ["Properties", nbt.compound([["age", nbt.string("2")]])]])])]]));
     const badData = gameChunk(2, 0, 4786);
     const s0 = (badData.v.get("sections") as unknown as { v: NbtCompound[] }).v[4]!;
     (s0.v as Map<string, unknown>).set("block_states", nbt.compound([["palette", nbt.list(TAG.Compound, [nbt.compound([["Name", nbt.string("minecraft:stone")]]), nbt.compound([["Name", nbt.string("minecraft:dirt")]])])], ["data", { t: TAG.LongArray, v: new BigInt64Array(100) }]]));
-    const save = personSave(4786, [{ x: 0, z: 0, root: legacy }, { x: 1, z: 0, root: gameChunk(1, 0, 4903) }, { x: 2, z: 0, root: badData }]);
+    const save = personSave(4786, [{ x: 0, z: 0, root: legacy }, { x: 1, z: 0, root: newer }, { x: 2, z: 0, root: badData }]);
+    const before = sha(regionPath(save));
     const w = await open({ dir: save });
     const at = (x: number) => w.read({ minX: x, minY: 0, minZ: 0, maxX: x, maxY: 0, maxZ: 0 });
-    await expect(at(0)).rejects.toMatchObject({ code: "version_mismatch", message: expect.stringMatching(/chunk 0,0 .*before Minecraft 1\.18/) });
-    await expect(at(16)).rejects.toMatchObject({ code: "version_mismatch", message: expect.stringMatching(/chunk 1,0 .*DataVersion 4903, newer/) });
+    const old = await at(0);
+    expect(old.palette[old.states[0]!]).toBe("minecraft:dirt_path");
+    expect(old.unwritable).toEqual([{ chunk: { x: 0, z: 0 }, code: "version_mismatch", message: expect.stringMatching(/chunk 0,0 was saved by Minecraft 1\.16\.5 \(DataVersion 2586\).*visit the area once/) }]);
+    const ahead = await at(16);
+    expect(ahead.palette[ahead.states[0]!]).toBe("minecraft:copper_fungus[age=2]"); // unknown: kept as it is
+    expect(ahead.unwritable?.[0]).toMatchObject({ chunk: { x: 1, z: 0 }, message: expect.stringMatching(/chunk 1,0 was saved by Minecraft 26\.3 \(DataVersion 5023\), newer than this build writes/) });
+    for (const x of [0, 16])
+      await expect(w.compareAndSet({ checks: [], writes: [write(x, 0, 0, "minecraft:air", "minecraft:stone")] })).rejects.toMatchObject({ sliceRefused: true, code: "version_mismatch" });
     await expect(at(32)).rejects.toMatchObject({ code: "corrupt_chunk", details: { chunk: { x: 2, z: 0 } }, message: expect.stringMatching(/section 0: data has 100 longs, 4-bit indices need 256/) });
     await w.close();
+    expect(sha(regionPath(save))).toBe(before);
   });
 
   it("a save held by the game (a lock on session.lock) is busy; while mcb holds it, another opener is busy too", async () => {
@@ -184,7 +204,7 @@ describe("session.lock without python3", () => {
     const save = personSave(4786, [{ x: 0, z: 0, root: gameChunk(0, 0, 4786) }]);
     const script = [
       `import { AnvilWorld } from ${JSON.stringify(new URL("../src/index.ts", import.meta.url).pathname.replace(/src\/index\.ts$/, "dist/index.js"))};`,
-      `const w = await AnvilWorld.open({ dir: ${JSON.stringify(save)}, minecraftVersion: "26.1", dataVersion: 4786, hasBlockEntity: () => false });`,
+      `const w = await AnvilWorld.open({ dir: ${JSON.stringify(save)} });`,
       "console.log(JSON.stringify({ held: w.sessionLockHeld }));",
       "await w.close();",
     ].join("\n");

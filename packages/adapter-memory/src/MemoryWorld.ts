@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { blockIdOf, type Box3, Interner } from "@mcb/blocks";
+import { blockIdOf, type Box3, DEFAULT_MINECRAFT_VERSION, Interner, minecraftVersions } from "@mcb/blocks";
 import { HostCrash, MAX_ADAPTER_READ, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
 import { eventPage } from "./EventPage.js";
@@ -91,8 +91,8 @@ export class MemoryWorld implements WorldAdapter {
     this.options = {
       worldId: loaded?.meta.worldId ?? options.worldId ?? randomUUID(),
       epoch: loaded?.meta.epoch ?? options.epoch ?? 1,
-      minecraftVersion: loaded?.meta.minecraftVersion ?? options.minecraftVersion ?? "26.1",
-      dataVersion: loaded?.meta.dataVersion ?? options.dataVersion ?? 4786,
+      minecraftVersion: loaded?.meta.minecraftVersion ?? options.minecraftVersion ?? DEFAULT_MINECRAFT_VERSION,
+      dataVersion: loaded?.meta.dataVersion ?? options.dataVersion ?? minecraftVersions().find((v) => v.version === DEFAULT_MINECRAFT_VERSION)!.dataVersion,
       minY: loaded?.meta.minY ?? options.minY ?? -64,
       maxY: loaded?.meta.maxY ?? options.maxY ?? 319,
       eventRetention: options.eventRetention ?? 10_000,

@@ -1,7 +1,7 @@
 /**
  * Compact behaviour hints for material_describe (how a block behaves when placed). They are
- * advisory facts about the vanilla block type, derived from its id and property names; they never
- * decide whether a state is valid. Facts already visible in the property domains (such as
+ * advisory facts about the vanilla block type, derived from its id and property names (the block
+ * entity from the game's registry); they never decide whether a state is valid. Facts already visible in the property domains (such as
  * `waterlogged`) are not repeated. Order is fixed: gravity, fluid, attachment, multipart, block_entity.
  */
 export type BehaviorHint = "gravity" | "fluid" | "attachment" | "multipart" | "block_entity";
@@ -12,17 +12,6 @@ const GRAVITY = new Set([
 ]);
 
 const FLUID = new Set(["water", "lava", "bubble_column"]);
-
-const BLOCK_ENTITY_NAMES = new Set([
-  "furnace", "smoker", "blast_furnace", "jukebox", "dispenser", "dropper", "hopper", "brewing_stand",
-  "enchanting_table", "end_portal", "end_gateway", "beacon", "daylight_detector", "comparator",
-  "structure_block", "jigsaw", "command_block", "chain_command_block", "repeating_command_block",
-  "conduit", "barrel", "lectern", "bell", "campfire", "soul_campfire", "beehive", "bee_nest",
-  "sculk_sensor", "calibrated_sculk_sensor", "sculk_catalyst", "sculk_shrieker", "chiseled_bookshelf",
-  "suspicious_sand", "suspicious_gravel", "decorated_pot", "crafter", "moving_piston", "spawner",
-  "trial_spawner", "vault", "creaking_heart", "test_block", "test_instance_block",
-]);
-const BLOCK_ENTITY_PATTERN = /(chest|_sign|_banner|_bed|shulker_box|_skull|_head|_shelf|copper_golem_statue)$/;
 
 const ATTACHED_NAMES = new Set([
   "ladder", "vine", "lever", "tripwire_hook", "tripwire", "redstone_wire", "repeater", "comparator",
@@ -47,7 +36,8 @@ const FLOWERS = new Set([
   "flowering_azalea", "mangrove_propagule",
 ]);
 
-export function behaviorHints(name: string, propertyNames: ReadonlySet<string>, halfValues: readonly string[]): BehaviorHint[] {
+/** `hasBlockEntity`: the game's registry gives the block a block-entity type (the generated data's). */
+export function behaviorHints(name: string, propertyNames: ReadonlySet<string>, halfValues: readonly string[], hasBlockEntity: boolean): BehaviorHint[] {
   const hints: BehaviorHint[] = [];
   if (GRAVITY.has(name) || name.endsWith("_concrete_powder")) hints.push("gravity");
   if (FLUID.has(name)) hints.push("fluid");
@@ -63,6 +53,6 @@ export function behaviorHints(name: string, propertyNames: ReadonlySet<string>, 
   }
   const twoHalves = halfValues.includes("upper") && halfValues.includes("lower");
   if (twoHalves || propertyNames.has("part") || name === "piston_head" || name === "moving_piston") hints.push("multipart");
-  if (BLOCK_ENTITY_NAMES.has(name) || (BLOCK_ENTITY_PATTERN.test(name) && name !== "piston_head")) hints.push("block_entity");
+  if (hasBlockEntity) hints.push("block_entity");
   return hints;
 }

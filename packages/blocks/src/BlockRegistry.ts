@@ -1,11 +1,11 @@
-import { suggestIds } from "./Suggestions.js";
-import mcData from "minecraft-data";
 import { behaviorHints, type BehaviorHint } from "./BehaviorHints.js";
 import { formatState, parseStateSyntax } from "./BlockStateSyntax.js";
 import { fail, mcbError, ok, type Result } from "./McbError.js";
+import { REGISTRY_VERSIONS, rawRegistry, type RawRegistry } from "./RegistryData.js";
+import { suggestIds } from "./Suggestions.js";
 
-/** Default Minecraft Java version of the registry (minecraft-data 3.117.0 ships 26.1, DataVersion 4786). */
-export const DEFAULT_MINECRAFT_VERSION = "26.1";
+/** Default Minecraft Java version of the registry: 26.2 (DataVersion 4903), the newest this build has. */
+export const DEFAULT_MINECRAFT_VERSION = "26.2";
 
 export interface BlockProperty {
   readonly name: string;
@@ -23,6 +23,8 @@ export interface BlockType {
   readonly defaultState: string;
   readonly behavior: readonly BehaviorHint[];
   readonly hasItem: boolean;
+  /** The block-entity type its states carry (`minecraft:chest`, `minecraft:sign` …), or null. */
+  readonly blockEntity: string | null;
 }
 
 /** A validated block state. `canonical` lists every property of the type, keys sorted. */
@@ -33,8 +35,11 @@ export interface BlockState {
 }
 
 export interface BlockRegistry {
+  /** The release it was asked for (`26.1.2` names the 26.1 blocks as that release). */
   readonly minecraftVersion: string;
   readonly dataVersion: number;
+  /** The releases with exactly these blocks (a release and its patch releases) and their DataVersions. */
+  readonly releases: Readonly<Record<string, number>>;
   /** Block types sorted by id. */
   readonly blockTypes: ReadonlyMap<string, BlockType>;
   /** Namespaced ids of every item, sorted. */
@@ -50,87 +55,115 @@ export interface BlockRegistry {
 }
 
 export interface RegistryOptions {
-  /** Minecraft Java version known to minecraft-data; default {@link DEFAULT_MINECRAFT_VERSION}. */
+  /** A Minecraft Java release this build has blocks for (see {@link minecraftVersions}); default {@link DEFAULT_MINECRAFT_VERSION}. */
   readonly version?: string;
+}
+
+/** A registry this build has: its version, and the releases (with DataVersions) sharing its blocks. */
+export interface RegistryVersion {
+  readonly version: string;
+  readonly dataVersion: number;
+  /** The newest DataVersion of its releases: chunks up to it hold exactly these blocks. */
+  readonly maxDataVersion: number;
+  readonly releases: Readonly<Record<string, number>>;
+}
+
+/** The registries this build has, oldest first (the last is the default). */
+export function minecraftVersions(): readonly RegistryVersion[] {
+  return REGISTRY_VERSIONS.map((v) => {
+    const r = rawRegistry(v);
+    return { version: v, dataVersion: r.dataVersion, maxDataVersion: Math.max(...Object.values(r.releases)), releases: r.releases };
+  });
 }
 
 const RESOLVE_CACHE_LIMIT = 65_536;
 
-interface RawState {
-  readonly name: string;
-  readonly type: string;
-  readonly num_values: number;
-  readonly values?: readonly unknown[];
+/** What BlockShapes needs of a registry's data: the game's property order and each state's kind. */
+export interface RegistryInternals {
+  readonly raw: RawRegistry;
+  /** Per block id: properties in the game's order, and the kinds (one, or one per state). */
+  readonly order: ReadonlyMap<string, { readonly properties: ReadonlyArray<readonly [string, readonly string[]]>; readonly kinds: number | readonly number[] }>;
 }
 
-function rawValues(state: RawState): string[] {
-  if (state.type === "bool") return ["true", "false"];
-  return (state.values ?? []).map((v) => String(v));
+const internals = new WeakMap<BlockRegistry, RegistryInternals>();
+
+/** The generated data behind a registry (package-internal: BlockShapes). */
+export function registryInternals(registry: BlockRegistry): RegistryInternals {
+  const i = internals.get(registry);
+  if (i === undefined) throw new Error("invariant: a registry not made by createBlockRegistry");
+  return i;
 }
 
-/** Decodes the default property values from minecraft-data's state id numbering (last property varies fastest). */
-function decodeDefaults(states: readonly RawState[], offset: number): Record<string, string> {
+/** Decodes the default property values from the state numbering (last property varies fastest). */
+function decodeDefaults(properties: ReadonlyArray<readonly [string, readonly string[]]>, offset: number): Record<string, string> {
   const values: Record<string, string> = {};
   let rest = offset;
-  for (let i = states.length - 1; i >= 0; i--) {
-    const state = states[i]!;
-    const domain = rawValues(state);
-    values[state.name] = domain[rest % domain.length]!;
+  for (let i = properties.length - 1; i >= 0; i--) {
+    const [name, domain] = properties[i]!;
+    values[name] = domain[rest % domain.length]!;
     rest = Math.floor(rest / domain.length);
   }
   return values;
 }
 
+/** The registry version whose releases include `version`, or undefined. */
+function registryVersionOf(version: string): (typeof REGISTRY_VERSIONS)[number] | undefined {
+  return REGISTRY_VERSIONS.find((v) => rawRegistry(v).releases[version] !== undefined);
+}
+
 /**
- * Builds the block registry for one Minecraft version. Errors: `version_mismatch` when
- * minecraft-data does not know the version or has no block states for it.
+ * Builds the block registry for one Minecraft release (any release of a registry this build has:
+ * 26.1, 26.1.1, 26.1.2, 26.2). Errors: `version_mismatch` naming the releases it has.
  */
 export function createBlockRegistry(options: RegistryOptions = {}): Result<BlockRegistry> {
   const version = options.version ?? DEFAULT_MINECRAFT_VERSION;
-  let data: ReturnType<typeof mcData> | null | undefined;
-  try {
-    data = mcData(version);
-  } catch {
-    data = undefined;
+  const of = registryVersionOf(version);
+  if (of === undefined) {
+    const known = minecraftVersions().flatMap((v) => Object.keys(v.releases));
+    return fail(mcbError("version_mismatch", `this build has no block registry for Minecraft "${version.slice(0, 40)}"; it has ${known.join(", ")}`, { version: version.slice(0, 40), known }));
   }
-  if (data == null || data.blocksArray == null || data.version.type !== "pc") {
-    return fail(mcbError("version_mismatch", `minecraft-data has no Java edition data for version "${version}"`, { version }));
-  }
-  const itemNames = new Set(data.itemsArray.map((item) => item.name));
-  const blocks = [...data.blocksArray].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const raw = rawRegistry(of);
+  const itemNames = new Set(raw.items);
   const blockTypes = new Map<string, BlockType>();
-  for (const block of blocks) {
-    const raw = (block.states ?? []) as readonly RawState[];
-    if (raw.length > 0 && (block as { minStateId?: number }).minStateId === undefined) {
-      return fail(mcbError("version_mismatch", `minecraft-data ${version} lacks block state numbering`, { version }));
-    }
-    const b = block as unknown as { defaultState: number; minStateId: number };
-    const defaults = decodeDefaults(raw, b.defaultState - b.minStateId);
-    const properties = raw
-      .map((s) => ({ name: s.name, values: Object.freeze(rawValues(s)) }))
+  const order = new Map<string, { properties: ReadonlyArray<readonly [string, readonly string[]]>; kinds: number | readonly number[] }>();
+  for (const [name, gameOrder, defaultOffset, kinds, blockEntity] of raw.blocks) {
+    const defaults = decodeDefaults(gameOrder, defaultOffset);
+    const properties = gameOrder
+      .map(([n, values]) => ({ name: n, values: Object.freeze([...values]) }))
       .sort((a, c) => (a.name < c.name ? -1 : a.name > c.name ? 1 : 0));
-    const id = `minecraft:${block.name}`;
+    const id = `minecraft:${name}`;
     const half = properties.find((p) => p.name === "half")?.values ?? [];
     blockTypes.set(id, {
       id,
       properties: Object.freeze(properties),
       defaults: Object.freeze(defaults),
       defaultState: formatState(id, defaults),
-      behavior: Object.freeze(behaviorHints(block.name, new Set(properties.map((p) => p.name)), half)),
-      hasItem: itemNames.has(block.name),
+      behavior: Object.freeze(behaviorHints(name, new Set(properties.map((p) => p.name)), half, blockEntity !== undefined)),
+      hasItem: itemNames.has(name),
+      blockEntity: blockEntity ?? null,
     });
+    order.set(id, { properties: gameOrder, kinds });
   }
-  const itemIds = new Set([...itemNames].sort().map((n) => `minecraft:${n}`));
-  // The version asked for names the registry (minecraft-data files 26.1.2 under "26.1"), so a
-  // server's reported version and the registry's agree.
-  return ok(buildRegistry(options.version ?? data.version.minecraftVersion ?? version, data.version.dataVersion ?? 0, blockTypes, itemIds));
+  const itemIds = new Set(raw.items.map((n) => `minecraft:${n}`));
+  const registry = buildRegistry(version, raw.releases[version]!, raw.releases, blockTypes, itemIds, of);
+  internals.set(registry, { raw, order });
+  return ok(registry);
+}
+
+/** The newer registry that has `id`, for "new in 26.2" hints; undefined when none does. */
+function newerWith(id: string, than: string): string | undefined {
+  const name = id.replace(/^minecraft:/, "");
+  const after = REGISTRY_VERSIONS.slice(REGISTRY_VERSIONS.indexOf(than as (typeof REGISTRY_VERSIONS)[number]) + 1);
+  return after.find((v) => rawRegistry(v).blocks.some((b) => b[0] === name));
 }
 
 function buildRegistry(
   minecraftVersion: string,
   dataVersion: number,
+  releases: Readonly<Record<string, number>>,
   blockTypes: ReadonlyMap<string, BlockType>,
   itemIds: ReadonlySet<string>,
+  registryVersion: string,
 ): BlockRegistry {
   const cache = new Map<string, Result<BlockState>>();
 
@@ -143,6 +176,9 @@ function buildRegistry(
       if (itemIds.has(id)) {
         return fail(mcbError("unsupported_block", `"${id}" is an item without a block form`, { reason: "item_only", id }));
       }
+      const since = id.startsWith("minecraft:") ? newerWith(id, registryVersion) : undefined;
+      if (since !== undefined)
+        return fail(mcbError("unsupported_block", `"${id}" is new in Minecraft ${since}; this world's blocks are Minecraft ${minecraftVersion}'s`, { reason: "unknown_block", id, suggestions: [], since }));
       const suggestions = suggestIds(blockTypes.keys(), id);
       return fail(mcbError("unsupported_block", `unknown block "${id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`, { reason: "unknown_block", id, suggestions }));
     }
@@ -192,5 +228,5 @@ function buildRegistry(
     return result.value;
   };
 
-  return { minecraftVersion, dataVersion, blockTypes, itemIds, resolveState, stateOf };
+  return { minecraftVersion, dataVersion, releases, blockTypes, itemIds, resolveState, stateOf };
 }

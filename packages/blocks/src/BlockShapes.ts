@@ -1,5 +1,5 @@
-import mcData from "minecraft-data";
-import type { BlockRegistry } from "./BlockRegistry.js";
+import { registryInternals, type BlockRegistry } from "./BlockRegistry.js";
+import { FLAG_FLUID, FLAG_MOTION } from "./RegistryData.js";
 
 /** Axis-aligned box in block units: [x0, y0, z0, x1, y1, z1]. */
 export type ShapeBox = readonly [number, number, number, number, number, number];
@@ -18,21 +18,19 @@ export interface BlockShapes {
    * west/east → (z, y). Default rect: the whole face.
    */
   covers(state: string, face: Face, rect?: FaceRect): boolean;
+  /** The game's `blocksMotion()` (heightmaps MOTION_BLOCKING, OCEAN_FLOOR); true for a state the registry does not have. */
+  blocksMotion(state: string): boolean;
+  /** The state holds a fluid (water, lava, kelp, a waterlogged block). */
+  fluid(state: string): boolean;
 }
 
 const FULL: FaceRect = [0, 0, 16, 16];
 const cache = new WeakMap<BlockRegistry, BlockShapes>();
 
-interface RawState {
-  readonly name: string;
-  readonly type: string;
-  readonly values?: readonly unknown[];
-}
-
 /**
- * Block collision shapes for the registry's version, from minecraft-data's blockCollisionShapes
- * (per-state shape ids, decoded with the same state numbering as the registry: last property
- * fastest). Built once per registry.
+ * Block collision shapes and heightmap facts for the registry's version, from its generated data
+ * (the game's per-state collision shapes, `blocksMotion` and fluid state, as Minestom dumps them;
+ * states numbered last property fastest). Built once per registry.
  */
 export function blockShapes(registry: BlockRegistry): BlockShapes {
   let s = cache.get(registry);
@@ -44,28 +42,41 @@ export function blockShapes(registry: BlockRegistry): BlockShapes {
 }
 
 function build(registry: BlockRegistry): BlockShapes {
-  const data = mcData(registry.minecraftVersion);
-  const table = (data as unknown as { blockCollisionShapes?: { blocks: Record<string, number | number[]>; shapes: Record<string, number[][]> } }).blockCollisionShapes;
-  if (table === undefined) throw new Error(`minecraft-data ${registry.minecraftVersion} has no collision shapes`);
-  const order = new Map<string, readonly RawState[]>();
-  for (const b of data.blocksArray) order.set(`minecraft:${b.name}`, (b.states ?? []) as readonly RawState[]);
-  const byState = new Map<string, readonly ShapeBox[]>();
+  const { raw, order } = registryInternals(registry);
+  const byState = new Map<string, readonly [number, number]>();
+
+  /** The kind ([shape, flags]) of a canonical state; undefined for a state the registry does not have. */
+  const kindOf = (state: string): readonly [number, number] | undefined => {
+    let kind = byState.get(state);
+    if (kind !== undefined) return kind;
+    const r = registry.resolveState(state);
+    if (!r.ok) return undefined;
+    const o = order.get(r.value.id)!;
+    let index: number;
+    if (typeof o.kinds === "number") index = o.kinds;
+    else {
+      let offset = 0;
+      for (const [name, domain] of o.properties) offset = offset * domain.length + domain.indexOf(r.value.properties[name]!);
+      index = o.kinds[offset]!;
+    }
+    kind = raw.kinds[index]!;
+    if (byState.size < 65_536) byState.set(state, kind);
+    return kind;
+  };
 
   const collision = (state: string): readonly ShapeBox[] => {
-    let boxes = byState.get(state);
-    if (boxes !== undefined) return boxes;
-    const st = registry.stateOf(state);
-    const raw = order.get(st.id) ?? [];
-    let offset = 0;
-    for (const r of raw) {
-      const domain = r.type === "bool" ? ["true", "false"] : (r.values ?? []).map(String);
-      offset = offset * domain.length + Math.max(0, domain.indexOf(st.properties[r.name] ?? ""));
-    }
-    const entry = table.blocks[st.id.slice("minecraft:".length)];
-    const id = Array.isArray(entry) ? entry[offset] : entry;
-    boxes = ((id === undefined ? [] : table.shapes[String(id)]) ?? []).map((b) => [b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!] as const);
-    byState.set(state, boxes);
-    return boxes;
+    const kind = kindOf(state);
+    return kind === undefined ? [] : (raw.shapes[kind[0]]! as readonly ShapeBox[]);
+  };
+
+  const blocksMotion = (state: string): boolean => {
+    const kind = kindOf(state);
+    return kind === undefined ? true : (kind[1] & FLAG_MOTION) !== 0;
+  };
+
+  const fluid = (state: string): boolean => {
+    const kind = kindOf(state);
+    return kind !== undefined && (kind[1] & FLAG_FLUID) !== 0;
   };
 
   const covers = (state: string, face: Face, rect: FaceRect = FULL): boolean => {
@@ -84,5 +95,5 @@ function build(registry: BlockRegistry): BlockShapes {
     return true;
   };
 
-  return { collision, covers };
+  return { collision, covers, blocksMotion, fluid };
 }

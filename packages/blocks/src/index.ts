@@ -4,6 +4,8 @@ export { MAX_STATE_STRING_LENGTH, blockIdOf, parseStateSyntax, formatState, type
 export {
   DEFAULT_MINECRAFT_VERSION,
   createBlockRegistry,
+  minecraftVersions,
+  type RegistryVersion,
   type BlockProperty,
   type BlockRegistry,
   type BlockState,
@@ -11,6 +13,7 @@ export {
   type RegistryOptions,
 } from "./BlockRegistry.js";
 export type { BehaviorHint } from "./BehaviorHints.js";
+export { dataVersionOf, describeDataVersion, legacyState, releaseOf } from "./GameVersions.js";
 export {
   SEARCH_DEFAULT_LIMIT,
   SEARCH_MAX_LIMIT,

@@ -18,7 +18,7 @@ function bytes(value: unknown): number {
 describe("material catalog", () => {
   it("summary has counts and limits, and a content-derived version", () => {
     const s = catalog.summary;
-    expect(s).toMatchObject({ materials: catalog.materials.length, blocks: 1168, items: 1506, search_default_limit: 16, search_max_limit: 32 });
+    expect(s).toMatchObject({ materials: 1691, blocks: 1196, items: 1537, search_default_limit: 16, search_max_limit: 32 });
     expect(s.version).toMatch(/^[0-9a-f]{24}$/);
     expect(s.materials).toBeLessThan(s.blocks + s.items);
     expect(createMaterialCatalog(registry())).toBe(catalog); // built once per registry

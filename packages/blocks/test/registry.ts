@@ -2,7 +2,7 @@ import { createBlockRegistry, type BlockRegistry } from "../src/index.js";
 
 let cached: BlockRegistry | undefined;
 
-/** One registry per test worker: building it reads minecraft-data (~200 ms). */
+/** One registry per test worker: building it parses the generated data (~100 ms). */
 export function registry(): BlockRegistry {
   if (cached === undefined) {
     const r = createBlockRegistry();

@@ -58,26 +58,33 @@ describe("--world save:PATH edits a person's save offline", () => {
   async function personSave(): Promise<string> {
     const dir = join(await tmp(), "My World");
     // A save with one generated chunk around the origin (made the way mcb makes its own, then used as a person's).
-    const w = await AnvilWorld.open({ dir, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), flatGround: true });
+    const w = await AnvilWorld.open({ dir, flatGround: true });
     // The chunks around the origin (-1..1), as a game that generated them would leave them.
     await w.compareAndSet({ checks: [], writes: [-1, 0, 1].flatMap((cx) => [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" }))) });
     await w.close();
     return dir;
   }
 
-  it("builds and undoes the example tower in it; refuses a build where the save has no chunks, naming the chunk; a save the game holds is busy", async () => {
+  it("builds and undoes the example tower in it; the area is the save's chunks (--area widens it); refuses a build where the save has no chunks, naming the chunk; a save the game holds is busy", async () => {
     const save = await personSave();
     const state = await tmp();
     const built = await mcb("build", tower, "--world", `save:${save}`, "--state", state);
     expect(built.code, built.stderr).toBe(0);
     expect(built.stdout).toMatch(/saved to disk/);
-    const probe = await AnvilWorld.open({ dir: save, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry });
+    const probe = await AnvilWorld.open({ dir: save, registry });
     expect(probe.stateAt(0, 64, 0)).not.toBe("minecraft:air");
     await probe.close();
 
     const far = join(state, "far.json");
     writeFileSync(far, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 300, y: 64, z: 0 }, max: { x: 301, y: 64, z: 0 }, block: "minecraft:stone" }] }));
-    const refused = await mcb("build", far, "--world", `save:${save}`, "--state", state);
+    const outside = await mcb("build", far, "--world", `save:${save}`, "--state", state);
+    expect(outside.code).toBe(1);
+    expect(errorOf(outside)).toMatchObject({ code: "out_of_bounds", details: { area: { min: { x: -16, y: -64, z: -16 }, max: { x: 31, y: 319, z: 31 } } } });
+    expect(errorOf(outside).message).toMatch(/outside the project area \(x -16\.\.31, z -16\.\.31\); it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ/);
+    const status = await mcb("status", "--world", `save:${save}`, "--state", state);
+    expect(status.stdout).toMatch(/version Minecraft 26\.2 \(DataVersion 4903\): read and write/);
+    expect(status.stdout).toMatch(/area x -16\.\.31, z -16\.\.31, y -64\.\.319 \(the chunks this save has; --area to change it\)/);
+    const refused = await mcb("build", far, "--world", `save:${save}`, "--state", state, "--area", "-1000,-1000,1000,1000");
     expect(refused.code).toBe(1);
     expect(errorOf(refused)).toMatchObject({ code: "out_of_bounds", retryable: false, details: { reason: "chunk_not_generated", chunk: { x: 18, z: 0 } } });
     expect(errorOf(refused).message).toMatch(/chunk 18,0 is not generated in this save/);
@@ -113,12 +120,12 @@ describe("mcb mcp --world save:PATH", () => {
   it("serves the agent's tools on a person's save: context, inspect, a build, its saved state", async () => {
     const dir = await tmp();
     const save = join(dir, "World");
-    const w = await AnvilWorld.open({ dir: save, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), flatGround: true });
+    const w = await AnvilWorld.open({ dir: save, flatGround: true });
     await w.compareAndSet({ checks: [], writes: [-1, 0, 1].flatMap((cx) => [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" }))) });
     await w.close();
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--state", join(dir, "state"), "--world", `save:${save}`], cwd: root, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--state", join(dir, "state"), "--world", `save:${save}`, "--area", "-512,-512,511,511"], cwd: root, stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: "mcb-save", version: "1.0.0" });
@@ -130,7 +137,9 @@ describe("mcb mcp --world save:PATH", () => {
         return r.structuredContent as Record<string, any>;
       };
       const ctx = await call("project_context", {});
-      expect(ctx.world).toMatchObject({ minecraft_version: registry.minecraftVersion, data_version: registry.dataVersion });
+      expect(ctx.world).toMatchObject({ minecraft_version: registry.minecraftVersion, data_version: registry.dataVersion, saved_by: { data_version: 4903, release: "26.2" } });
+      expect(ctx.world.read_only).toBeUndefined();
+      expect(ctx.area).toEqual({ min: { x: -512, y: -64, z: -512 }, max: { x: 511, y: 319, z: 511 } });
       expect((await call("region_inspect", { min: { x: 0, y: 63, z: 0 }, max: { x: 1, y: 63, z: 1 }, detail: "summary" })).palette).toEqual([{ state: "minecraft:grass_block[snowy=false]", count: 4 }]);
       const plan = await call("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: { x: 2, y: 64, z: 2 }, max: { x: 4, y: 66, z: 4 }, block: "minecraft:stone_bricks", hollow: true }] } });
       const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "hut", wait_saved: true });
@@ -142,7 +151,7 @@ describe("mcb mcp --world save:PATH", () => {
       await client.close();
     }
     expect(stderr).toMatch(/serving the save .*World/);
-    const after = await AnvilWorld.open({ dir: save, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry), registry });
+    const after = await AnvilWorld.open({ dir: save, registry });
     expect(after.stateAt(2, 65, 2)).toBe("minecraft:stone_bricks");
     await after.close();
   }, 60_000);

@@ -30,7 +30,7 @@ describe("mcb schem", () => {
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ width: info.width, sha256: info.sha256, block_count: info.block_count });
     const text = await mcb("schem", "info", out);
-    expect(text.stdout).toContain("DataVersion 4786");
+    expect(text.stdout).toContain("DataVersion 4903");
   });
 
   it("refuses bounds over --max-positions, and bad files with a structured error", async () => {

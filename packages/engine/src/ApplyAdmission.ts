@@ -7,7 +7,7 @@ import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits, RequestContext } from "./Project.js";
 import { checkProtectedParts } from "./ProtectedParts.js";
 import type { OperationStatusView } from "./Views.js";
-import type { WorldInfo } from "./WorldAdapter.js";
+import { readOnlyRefusal, type WorldInfo } from "./WorldAdapter.js";
 
 export interface ApplyDeps {
   readonly journal: Journal;
@@ -47,6 +47,7 @@ export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyI
     if (!name.ok) return name;
   }
   const world = await d.world();
+  if (world.readOnly !== undefined) return fail(readOnlyRefusal(world.readOnly));
   if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
   const fresh = newOperation(journal, plan, ctx, idempotency_key, d.newId("op"), d.clock(), d.limits.sliceSize);
   const op = part_name === undefined ? fresh : { ...fresh, partName: part_name };

@@ -1,6 +1,6 @@
 import { ConnectionRules, DIRS, STEP, type At, type Dir } from "./ConnectionRules.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
-import { readPositions } from "./WorldReader.js";
+import { readPositions, type RefusalSink } from "./WorldReader.js";
 import { boundsOf } from "@mcb/blocks";
 
 /** "auto": connections computed from neighbours (recipes); "pinned": states as written (schematics, terrain). */
@@ -74,6 +74,7 @@ export async function planConnections(
   desired: readonly string[],
   mode: ConnectionMode,
   mayWrite: (x: number, y: number, z: number) => string | null,
+  sink?: RefusalSink,
 ): Promise<ConnectionResult> {
   const n = desired.length;
   const ours: number[] = [];
@@ -97,7 +98,7 @@ export async function planConnections(
     const keys = [...want];
     const triples = new Int32Array(keys.length * 3);
     keys.forEach((k, i) => triples.set(unkey(k), i * 3));
-    const r = await readPositions(adapter, triples);
+    const r = await readPositions(adapter, triples, 0, triples.length / 3, sink);
     keys.forEach((k, i) => world.set(k, { state: r.states[i]!, digest: r.digests[i]! }));
     want.clear();
   };

@@ -1,4 +1,5 @@
 import { type Box3, boxContains, boxFromCorners, boxJson, boxVolume, fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
+import { outsideArea, type AreaScope } from "./Project.js";
 import type { RegionRead, WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 
 export interface RegionInspectInput {
@@ -49,14 +50,14 @@ export function regionOf(min: unknown, max: unknown): Result<Box3> {
  * One dense read of a region for a caller: at most `maxPositions`, inside the project area, from
  * one adapter read (one moment). The checks of region_inspect, for every reader of dense blocks.
  */
-export async function readRegion(adapter: WorldAdapter, area: Box3, min: unknown, max: unknown, maxPositions: number): Promise<Result<RegionRead>> {
+export async function readRegion(adapter: WorldAdapter, scope: AreaScope, min: unknown, max: unknown, maxPositions: number): Promise<Result<RegionRead>> {
   const region = regionOf(min, max);
   if (!region.ok) return region;
   const box = region.value;
   const volume = boxVolume(box);
   if (volume > maxPositions)
     return fail(mcbError("budget_exceeded", `region has ${volume} positions; at most ${maxPositions} per inspection`, { limit: maxPositions, positions: volume }));
-  if (!boxContains(area, box)) return fail(mcbError("out_of_bounds", "region lies outside the project area", { area: boxJson(area) }));
+  if (!boxContains(scope.area, box)) return fail(outsideArea("the region lies", scope));
   return ok(await adapter.read(box));
 }
 
@@ -64,14 +65,14 @@ export async function readRegion(adapter: WorldAdapter, area: Box3, min: unknown
 export async function inspectRegion(
   adapter: WorldAdapter,
   world: WorldInfo,
-  area: Box3,
+  scope: AreaScope,
   input: RegionInspectInput,
   maxPositions: number,
   now: number,
 ): Promise<Result<RegionInspectView>> {
   if (input.detail !== "summary" && input.detail !== "blocks")
     return fail(mcbError("invalid_request", 'detail must be "summary" or "blocks"', { reason: "detail" }));
-  const read = await readRegion(adapter, area, input.min, input.max, maxPositions);
+  const read = await readRegion(adapter, scope, input.min, input.max, maxPositions);
   if (!read.ok) return read;
   const r = read.value;
   const counts = new Uint32Array(r.palette.length);

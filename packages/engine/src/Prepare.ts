@@ -2,7 +2,7 @@ import { blockEntityPredicate, blockIdOf, type BlockRegistry, type Box3, boxCont
 import { forEachPlanBlock, planHash, type Plan, type RecipeCompiler, type SourceFilter } from "@mcb/recipe";
 import type { Journal } from "./Journal.js";
 import type { PlanContent } from "./PreparedPlan.js";
-import type { EngineLimits, ProjectConfig } from "./Project.js";
+import { outsideArea, type EngineLimits, type ProjectConfig } from "./Project.js";
 import type { ConnectionRules } from "./ConnectionRules.js";
 import { planConnections, type ConnectionMode, type NeighbourUpdate } from "./Connections.js";
 import type { ManualEditsView } from "./ManualEdits.js";
@@ -10,8 +10,8 @@ import { checkExpectedShape, readEditResolution, readPlanSource, SAMPLE, type Bu
 import { PrepareMerge, type MergeTarget } from "./PrepareMerge.js";
 import type { StandingIndex } from "./StandingIndex.js";
 import { WriteSetBuilder } from "./WriteSet.js";
-import type { WorldAdapter, WorldInfo } from "./WorldAdapter.js";
-import { readPositions, type PositionsRead } from "./WorldReader.js";
+import type { WorldAdapter, WorldInfo, WriteRefusal } from "./WorldAdapter.js";
+import { readPositions, type PositionsRead, type RefusalSink } from "./WorldReader.js";
 
 export type { BuildPrepareInput, ExpectedBlock } from "./PrepareInput.js";
 
@@ -68,7 +68,7 @@ export async function prepareContent(deps: PrepareDeps, project: ProjectConfig, 
   if (!resolved.ok) return resolved;
   const plan = resolved.value;
   const area = writableArea(project, world);
-  const placed = checkArea(plan, area, project.area);
+  const placed = checkArea(plan, area, project);
   if (!placed.ok) return placed;
   const at = planPositions(plan);
   const mask = partMask(deps.journal, project, input.part_id, at);
@@ -80,8 +80,14 @@ export async function prepareContent(deps: PrepareDeps, project: ProjectConfig, 
   const blockData = blockDataOf(deps.registry, plan);
   if (blockData !== null && !blockData.ok) return blockData;
 
-  const targets = await decideTargets(deps, plan, at, source.value.mode, (x, y, z) =>
-    !inBox(area, x, y, z) ? "outside the project area" : mask.value !== null && !mask.value.has(posKey(x, y, z)) ? "outside the part" : null,
+  const unwritable: RefusalSink = new Map();
+  const targets = await decideTargets(
+    deps,
+    plan,
+    at,
+    source.value.mode,
+    (x, y, z) => (!inBox(area, x, y, z) ? "outside the project area" : mask.value !== null && !mask.value.has(posKey(x, y, z)) ? "outside the part" : null),
+    unwritable,
   );
   const out = new WriteSetBuilder();
   const merge = new PrepareMerge(deps.index, resolution.value, targets.neighbours, targets.notes, out, limits.conflictSampleSize);
@@ -100,6 +106,8 @@ export async function prepareContent(deps: PrepareDeps, project: ProjectConfig, 
   merge.finish();
   const refused = merge.refusal(limits.maxPlanBlocks);
   if (refused !== null) return fail(refused);
+  const blocked = refusedChunk(out.positions(), unwritable);
+  if (blocked !== null) return fail(blocked);
 
   await addDependencies(deps.adapter, plan, out);
   return ok({
@@ -148,12 +156,10 @@ function writableArea(project: ProjectConfig, world: WorldInfo): Box3 {
 }
 
 /** Every write and every dependency inside the area (errors name the project's own area). */
-function checkArea(plan: Plan, area: Box3, projectArea: Box3): Result<null> {
-  if (plan.bounds !== null && !boxContains(area, plan.bounds))
-    return fail(mcbError("out_of_bounds", "plan writes outside the project area", { area: projectArea, plan_bounds: plan.bounds }));
+function checkArea(plan: Plan, area: Box3, project: ProjectConfig): Result<null> {
+  if (plan.bounds !== null && !boxContains(area, plan.bounds)) return fail(outsideArea("the plan writes", project, { plan_bounds: plan.bounds }));
   for (let i = 0; i < plan.reads.length; i += 3) {
-    if (!inBox(area, plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!))
-      return fail(mcbError("out_of_bounds", "a dependency lies outside the project area", { area: projectArea }));
+    if (!inBox(area, plan.reads[i]!, plan.reads[i + 1]!, plan.reads[i + 2]!)) return fail(outsideArea("a dependency lies", project));
   }
   return ok(null);
 }
@@ -199,8 +205,8 @@ function partMask(journal: Journal, project: ProjectConfig, partId: string | und
  * does not match leaves the world as it is) and computes their connection states against their
  * neighbours (`mayWrite` says where a neighbour may not be joined).
  */
-async function decideTargets(deps: PrepareDeps, plan: Plan, at: Positions, mode: ConnectionMode, mayWrite: (x: number, y: number, z: number) => string | null): Promise<Targets> {
-  const current = await readPositions(deps.adapter, at.pos);
+async function decideTargets(deps: PrepareDeps, plan: Plan, at: Positions, mode: ConnectionMode, mayWrite: (x: number, y: number, z: number) => string | null, sink: RefusalSink): Promise<Targets> {
+  const current = await readPositions(deps.adapter, at.pos, 0, at.n, sink);
   const kept: number[] = [];
   for (let i = 0; i < at.n; i++) {
     const f = at.filterOf[i]!;
@@ -208,10 +214,27 @@ async function decideTargets(deps: PrepareDeps, plan: Plan, at: Positions, mode:
   }
   const keptPos = new Int32Array(kept.length * 3);
   kept.forEach((i, k) => keptPos.set(at.pos.subarray(i * 3, i * 3 + 3), k * 3));
-  const joined = await planConnections(deps.connections, deps.adapter, keptPos, kept.map((i) => plan.palette[at.desired[i]!]!), mode, mayWrite);
+  // A neighbour in a chunk the world will not write is left as it is (and named), like one outside the area.
+  const writable = (x: number, y: number, z: number): string | null => mayWrite(x, y, z) ?? (sink.has(`${x >> 4},${z >> 4}`) ? "in a chunk the world does not write" : null);
+  const joined = await planConnections(deps.connections, deps.adapter, keptPos, kept.map((i) => plan.palette[at.desired[i]!]!), mode, writable, sink);
   const desiredOf = new Array<string | undefined>(at.n);
   kept.forEach((i, k) => (desiredOf[i] = joined.desired[k]!));
   return { current, desiredOf, neighbours: joined.neighbours, notes: [...joined.notes] };
+}
+
+/** The world's refusal for the first write into a chunk it does not write, or null (the check before any operation starts). */
+function refusedChunk(writes: readonly number[], unwritable: RefusalSink): McbError | null {
+  if (unwritable.size === 0) return null;
+  let count = 0;
+  let first: WriteRefusal | undefined;
+  for (let i = 0; i < writes.length; i += 3) {
+    const u = unwritable.get(`${writes[i]! >> 4},${writes[i + 2]! >> 4}`);
+    if (u === undefined) continue;
+    first ??= u;
+    count++;
+  }
+  if (first === undefined) return null;
+  return mcbError(first.code, `${count} of the plan's writes fall in chunks the world does not write; ${first.message}`, { reason: "chunk_not_writable", chunk: first.chunk, writes: count });
 }
 
 function filterMatches(f: SourceFilter, state: string): boolean {

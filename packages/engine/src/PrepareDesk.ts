@@ -9,7 +9,7 @@ import { checkProtectedParts } from "./ProtectedParts.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
 import { conflictView, prepareView, type PrepareView, type UndoPrepareView } from "./Views.js";
 import { planWarnings } from "./Warnings.js";
-import type { WorldInfo } from "./WorldAdapter.js";
+import { readOnlyRefusal, type WorldInfo } from "./WorldAdapter.js";
 
 export interface PrepareDeskDeps extends PrepareDeps {
   readonly clock: () => number;
@@ -47,6 +47,7 @@ export class PrepareDesk {
       if (!scope.ok) return scope;
       if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "build_prepare needs an object"));
       const world = await this.d.syncEvents();
+      if (world.readOnly !== undefined) return fail(readOnlyRefusal(world.readOnly));
       const seq = this.d.journal.headSeq();
       this.d.index.catchUp();
       const { registry, compiler, adapter, journal, limits, connections, index } = this.d;
@@ -68,6 +69,7 @@ export class PrepareDesk {
       const op = this.d.ownOperation(ctx, input?.operation_id);
       if (!op.ok) return op;
       const world = await this.d.syncEvents();
+      if (world.readOnly !== undefined) return fail(readOnlyRefusal(world.readOnly));
       const seq = this.d.journal.headSeq();
       const undo = await prepareUndoContent(this.d.journal, this.d.adapter, (id) => this.d.plan(id), op.value, world, this.d.limits.conflictSampleSize);
       if (!undo.ok) return undo;

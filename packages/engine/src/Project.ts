@@ -1,4 +1,4 @@
-import { type Box3, mcbError, type McbError } from "@mcb/blocks";
+import { type Box3, boxJson, mcbError, type McbError } from "@mcb/blocks";
 
 /** Budgets (docs/DESIGN.md "Limits and budgets"), enforced by the engine (the server side of every boundary). */
 export interface EngineLimits {
@@ -55,6 +55,8 @@ export interface ProjectConfig {
   readonly ownerId: string;
   readonly members?: readonly string[];
   readonly area: Box3;
+  /** How a person widens the area (the host's words: "pass --area …"), appended to every out_of_bounds refusal. */
+  readonly areaHint?: string;
   readonly description?: string;
   /** Parts the agent may not write (docs/DESIGN.md "Parts", `/ai protect`): every plan touching their mask is refused. */
   readonly protectedParts?: readonly string[];
@@ -106,6 +108,14 @@ export class ProjectAccess {
   permits(p: Principal): boolean {
     return p.role === "admin" || this.allowed.has(p.playerId);
   }
+}
+
+/** The project's area and how to widen it: what every request outside it is refused with. */
+export type AreaScope = Pick<ProjectConfig, "area" | "areaHint">;
+
+/** The out_of_bounds refusal of a request that reaches outside the project area. */
+export function outsideArea(what: string, scope: AreaScope, details: Readonly<Record<string, unknown>> = {}): McbError {
+  return mcbError("out_of_bounds", `${what} outside the project area (x ${scope.area.minX}..${scope.area.maxX}, z ${scope.area.minZ}..${scope.area.maxZ})${scope.areaHint === undefined ? "" : `; ${scope.areaHint}`}`, { area: boxJson(scope.area), ...details });
 }
 
 export function denied(projectId: string): McbError {

@@ -16,6 +16,10 @@ export interface ProjectContextView {
     readonly min_y: number;
     readonly max_y: number;
     readonly capabilities: readonly string[];
+    /** A save's own version (level.dat), which may be older or newer than the blocks' (`minecraft_version`). */
+    readonly saved_by?: { readonly data_version: number; readonly release: string };
+    /** Present when every write is refused: why, and what to do. */
+    readonly read_only?: string;
   };
   readonly area: { readonly min: Vec3; readonly max: Vec3 };
   readonly limits: Readonly<Record<string, number>>;
@@ -57,6 +61,8 @@ export function projectContext(
       min_y: world.minY,
       max_y: world.maxY,
       capabilities: world.capabilities,
+      ...(world.savedBy === undefined ? {} : { saved_by: { data_version: world.savedBy.dataVersion, release: world.savedBy.release } }),
+      ...(world.readOnly === undefined ? {} : { read_only: world.readOnly.message }),
     },
     area: boxJson(project.area),
     limits: {

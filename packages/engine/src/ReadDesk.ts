@@ -40,7 +40,7 @@ export class ReadDesk {
     return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
-      return inspectRegion(this.d.adapter, await this.d.adapter.info(), scope.value.config.area, input, this.d.limits.maxInspectPositions, this.d.clock());
+      return inspectRegion(this.d.adapter, await this.d.adapter.info(), scope.value.config, input, this.d.limits.maxInspectPositions, this.d.clock());
     });
   }
 
@@ -52,7 +52,7 @@ export class ReadDesk {
     return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
-      const r = await readRegion(this.d.adapter, scope.value.config.area, input?.min, input?.max, this.d.limits.maxInspectPositions);
+      const r = await readRegion(this.d.adapter, scope.value.config, input?.min, input?.max, this.d.limits.maxInspectPositions);
       if (!r.ok || input.entityData !== true || r.value.digests.size === 0 || this.d.adapter.readBlockEntities === undefined) return r;
       const entityData = await this.d.adapter.readBlockEntities(r.value.box);
       // Two reads, not one moment: the data must be what the first read's digests describe.
@@ -71,7 +71,7 @@ export class ReadDesk {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
       if (typeof input !== "object" || input === null) return fail(mcbError("invalid_request", "region_surface needs an object"));
-      return surfaceSample(this.d.adapter, await this.d.adapter.info(), scope.value.config.area, input, this.d.limits.maxSurfaceColumns, this.d.clock());
+      return surfaceSample(this.d.adapter, await this.d.adapter.info(), scope.value.config, input, this.d.limits.maxSurfaceColumns, this.d.clock());
     });
   }
 

@@ -1,4 +1,5 @@
-import { type Box3, boxJson, fail, Interner, mcbError, ok, type Result } from "@mcb/blocks";
+import { fail, Interner, mcbError, ok, type Result } from "@mcb/blocks";
+import { outsideArea, type AreaScope } from "./Project.js";
 import { MAX_ADAPTER_READ, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
 
 export interface SurfaceInput {
@@ -41,7 +42,7 @@ const MAX_STEP = 64;
 export async function surfaceSample(
   adapter: WorldAdapter,
   world: WorldInfo,
-  area: Box3,
+  scope: AreaScope,
   input: SurfaceInput,
   maxColumns: number,
   now: number,
@@ -56,7 +57,8 @@ export async function surfaceSample(
   const nz = Math.floor((z1 - z0) / step) + 1;
   if (nx * nz > maxColumns)
     return fail(mcbError("budget_exceeded", `${nx * nz} sampled columns; at most ${maxColumns} per call: use a larger step or a smaller area`, { limit: maxColumns, columns: nx * nz }));
-  if (x0 < area.minX || x1 > area.maxX || z0 < area.minZ || z1 > area.maxZ) return fail(mcbError("out_of_bounds", "columns lie outside the project area", { area: boxJson(area) }));
+  const area = scope.area;
+  if (x0 < area.minX || x1 > area.maxX || z0 < area.minZ || z1 > area.maxZ) return fail(outsideArea("columns lie", scope));
   const lowest = Math.max(area.minY, world.minY), highest = Math.min(area.maxY, world.maxY);
   const yr = input.y_range ?? { min: lowest, max: highest };
   if (!ints(yr.min, yr.max) || yr.min > yr.max) return fail(mcbError("invalid_request", "y_range must be integers with min ≤ max", { reason: "y_range" }));

@@ -1,4 +1,4 @@
-import type { Box3 } from "@mcb/blocks";
+import { mcbError, type Box3, type ErrorCode, type McbError } from "@mcb/blocks";
 
 /**
  * The small seam between the engine and a world (ARCHITECTURE.md "Key contracts"). An adapter owns
@@ -64,10 +64,32 @@ export interface WorldInfo {
   readonly capabilities: readonly AdapterCapability[];
   /** With "saved_writes": the host session and its marks now. */
   readonly saved?: SavedMarks;
+  /**
+   * The version the world's data was saved by (a save's level.dat), when the adapter knows it. It
+   * may differ from the blocks' version (`minecraftVersion`): an older save is read upgraded to it.
+   */
+  readonly savedBy?: { readonly dataVersion: number; readonly release: string };
+  /**
+   * Present when the world refuses every write (a save older or newer than the versions this build
+   * writes): the engine refuses builds, undos and imports before an operation starts, with this.
+   */
+  readonly readOnly?: { readonly code: ErrorCode; readonly reason: string; readonly message: string };
+}
+
+/** The structured error for any write into a read-only world (before an operation starts). */
+export function readOnlyRefusal(r: NonNullable<WorldInfo["readOnly"]>): McbError {
+  return mcbError(r.code, r.message, { reason: "read_only_world", why: r.reason });
 }
 
 /** Largest box (in positions) one `read` call accepts. */
 export const MAX_ADAPTER_READ = 32_768;
+
+/** A chunk a world will not write (an older or newer chunk of a save): the refusal a write there would meet. */
+export interface WriteRefusal {
+  readonly chunk: { readonly x: number; readonly z: number };
+  readonly code: ErrorCode;
+  readonly message: string;
+}
 
 export interface RegionRead {
   readonly box: Box3;
@@ -77,6 +99,8 @@ export interface RegionRead {
   readonly states: Uint32Array;
   /** SHA-256 (lowercase hex) of block-entity data, by position index; absent for plain blocks. */
   readonly digests: ReadonlyMap<number, string>;
+  /** Chunks of the box a compare-and-set would refuse to write (prepare refuses plans writing there up front); absent: none. */
+  readonly unwritable?: readonly WriteRefusal[];
 }
 
 /** A position the slice depends on but does not write (support, clear passage). */

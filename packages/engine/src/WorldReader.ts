@@ -1,4 +1,4 @@
-import { MAX_ADAPTER_READ, type WorldAdapter } from "./WorldAdapter.js";
+import { MAX_ADAPTER_READ, type WorldAdapter, type WriteRefusal } from "./WorldAdapter.js";
 import { boundsOf, type Box3 } from "@mcb/blocks";
 
 export interface PositionsRead {
@@ -13,14 +13,17 @@ export interface PositionsRead {
  * of a plan is one read, one round trip to a server), else one box read per touched 16³ section,
  * each box the bounds of the requested positions in that section (≤ 4096 positions).
  */
-export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from = 0, to = pos.length / 3): Promise<PositionsRead> {
+/** Chunks a world refused in reads ("cx,cz" → the refusal), for prepare's up-front check. */
+export type RefusalSink = Map<string, WriteRefusal>;
+
+export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from = 0, to = pos.length / 3, sink?: RefusalSink): Promise<PositionsRead> {
   const n = to - from;
   const out: PositionsRead = { states: new Array<string>(n), digests: new Array<string | null>(n).fill(null) };
   if (n === 0) return out;
   const whole = boundsOf(pos, from, to)!;
   const volume = (whole.maxX - whole.minX + 1) * (whole.maxY - whole.minY + 1) * (whole.maxZ - whole.minZ + 1);
   if (volume <= MAX_ADAPTER_READ && volume <= Math.max(4096, 8 * n)) {
-    await readInto(adapter, pos, from, Array.from({ length: n }, (_, i) => i), whole, out);
+    await readInto(adapter, pos, from, Array.from({ length: n }, (_, i) => i), whole, out, sink);
     return out;
   }
   const groups = new Map<number, number[]>();
@@ -35,14 +38,15 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
   for (const g of groups.values()) {
     const triples = new Int32Array(g.length * 3);
     g.forEach((i, k) => triples.set(pos.subarray((from + i) * 3, (from + i) * 3 + 3), k * 3));
-    await readInto(adapter, pos, from, g, boundsOf(triples)!, out);
+    await readInto(adapter, pos, from, g, boundsOf(triples)!, out, sink);
   }
   return out;
 }
 
 /** One box read; fills `out` at the given offsets (positions `from + i`, all inside `box`). */
-async function readInto(adapter: WorldAdapter, pos: Int32Array, from: number, offsets: readonly number[], box: Box3, out: PositionsRead): Promise<void> {
+async function readInto(adapter: WorldAdapter, pos: Int32Array, from: number, offsets: readonly number[], box: Box3, out: PositionsRead, sink: RefusalSink | undefined): Promise<void> {
   const r = await adapter.read(box);
+  if (sink !== undefined) for (const u of r.unwritable ?? []) sink.set(`${u.chunk.x},${u.chunk.z}`, u);
   const sx = box.maxX - box.minX + 1;
   const sz = box.maxZ - box.minZ + 1;
   for (const i of offsets) {

@@ -22,6 +22,7 @@ export {
   type WorldAdapter,
   type WorldEvent,
   type WorldInfo,
+  type WriteRefusal,
 } from "./WorldAdapter.js";
 export type { Journal, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./Journal.js";
 export { OPERATION_KINDS, OPERATION_STATUSES, hasEnded, isSettled, isUndoable, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";

@@ -24,6 +24,12 @@ export interface FromRegionInput {
   /** True for block types that carry block-entity data (chests, signs, ...). */
   readonly hasBlockEntity: (state: string) => boolean;
   readonly name?: string;
+  /**
+   * A block entity whose data `entityData` lacks is left out (the block stays, an import gives it
+   * the game's defaults) instead of refusing the export: for a world read from an older save,
+   * whose block-entity data needs the game's own upgrade. The caller reports how many.
+   */
+  readonly leaveOutMissing?: boolean;
 }
 
 /** The block-entity type of a block (a few families share one), for the schematic's `Id`. */
@@ -60,6 +66,7 @@ export function schematicFromRegion(input: FromRegionInput): Result<Schematic> {
     const x = i % width, z = Math.floor(i / width) % length, y = Math.floor(i / (width * length));
     const state = region.palette[region.states[i]!]!;
     const raw = input.entityData?.get(i);
+    if (raw === undefined && input.leaveOutMissing === true) continue;
     const data = raw === undefined ? null : canonicalData(raw);
     if (data === null) {
       missingCount++;

@@ -4,7 +4,7 @@ import { NbtError, NbtReader } from "./nbt/NbtReader.js";
 import { TAG } from "./nbt/NbtValue.js";
 import { canonicalNbt } from "./nbt/NbtWriter.js";
 import type { Decoded, SchematicFormat } from "./read/Decoded.js";
-import { upgradeState } from "./read/DataUpgrade.js";
+import { removedBlockEntity, upgradeState } from "./read/DataUpgrade.js";
 import { FormatError, malformed, overLimit } from "./read/FormatError.js";
 import { probeSize } from "./read/SizeProbe.js";
 import { readLitematic } from "./read/LitematicRead.js";
@@ -15,8 +15,8 @@ import { canonicalInPlace, type Schematic, type SchematicBlockEntity } from "./S
 import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "./SchematicLimits.js";
 
 /** What a schematic may hold that the world cannot take from it; importing it means losing it. */
-export type DropCategory = "entities" | "biomes" | "orphaned_block_entities" | "unknown_fields";
-export const DROP_CATEGORIES: readonly DropCategory[] = ["entities", "biomes", "orphaned_block_entities", "unknown_fields"];
+export type DropCategory = "entities" | "biomes" | "orphaned_block_entities" | "unknown_fields" | "unknown_blocks";
+export const DROP_CATEGORIES: readonly DropCategory[] = ["entities", "biomes", "orphaned_block_entities", "unknown_fields", "unknown_blocks"];
 
 export interface ReadOptions {
   readonly limits?: SchematicLimits;
@@ -35,6 +35,11 @@ export interface LossReport {
   readonly biomes?: { readonly palette: readonly string[]; readonly cells: number };
   readonly orphaned_block_entities?: { readonly count: number; readonly sample: readonly { x: number; y: number; z: number; id: string; block: string }[] };
   readonly unknown_fields?: readonly string[];
+  /**
+   * States of a file from a newer game that this build does not know (a new block, a new value),
+   * each by name with its count; dropped, their positions are left as they are (structure void).
+   */
+  readonly unknown_blocks?: { readonly count: number; readonly states: readonly { readonly state: string; readonly count: number; readonly why: string }[] };
   /** Properties a palette state had that its block does not (a mod's or a server's), dropped (never refuses; `strict` does). */
   readonly dropped_properties?: { readonly count: number; readonly sample: readonly { readonly state: string; readonly dropped: readonly string[] }[] };
 }
@@ -135,13 +140,15 @@ function decode(data: Uint8Array, limits: SchematicLimits): Decoded {
 
 function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): ReadResult {
   const dataVersion = d.dataVersion ?? SPONGE_V1_DATA_VERSION;
-  if (dataVersion > registry.dataVersion)
-    throw new FormatError(mcbError("version_mismatch", `DataVersion ${dataVersion} is newer than this server's ${registry.dataVersion}; a file from a newer game cannot be read by an older one`, { data_version: dataVersion, supported: registry.dataVersion }));
+  // A file from a newer game is read as it is: what this build does not know is reported by name.
+  const newer = dataVersion > registry.dataVersion;
   const upgrades: Record<string, number> = {};
   const notes = [...(d.notes ?? [])];
+  if (newer) notes.push(`the file is from a newer Minecraft (DataVersion ${dataVersion}) than this world's ${registry.minecraftVersion} (${registry.dataVersion}): read as it is`);
   let spaced = 0;
   const dropped: { state: string; dropped: string[] }[] = [];
   let droppedCount = 0;
+  const unknown = new Map<number, { state: string; why: string }>();
   const palette = d.palette.map((written, i) => {
     // Some tools write "a[b=c, d=e]": the spaces are no part of any state.
     const raw = written.replace(/\s*([[\],=])\s*/g, "$1").trim();
@@ -159,10 +166,16 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
         }
       }
     }
+    if (!state.ok && newer && state.error.code === "unsupported_block") {
+      unknown.set(i, { state: raw.slice(0, 200), why: state.error.message.slice(0, 200) });
+      return STRUCTURE_VOID;
+    }
     if (!state.ok)
       throw new FormatError(mcbError("unsupported_block", `schematic palette entry ${i} ${JSON.stringify(raw.slice(0, 120))}: ${state.error.message}`, { ...state.error.details, palette_index: i, data_version: dataVersion }));
     return state.value.canonical;
   });
+  // Counted before the renumbering below (which rewrites the indices in place).
+  const unknownLoss = unknown.size === 0 ? null : unknownBlocks(unknown, d.blocks, d.palette.length);
   if (spaced > 0) notes.push(`${spaced} palette entr${spaced === 1 ? "y has" : "ies have"} spaces inside the state string: read without them`);
   // Renumbered first (one pass), which also checks indices a reader left unchecked.
   const canonical = canonicalInPlace({ width: d.width, height: d.height, length: d.length, offset: d.offset, dataVersion: registry.dataVersion, palette, blocks: d.blocks, blockEntities: [] }, d.indexLimit);
@@ -182,6 +195,11 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
     seen.add(at);
     const block = canonical.palette[canonical.blocks[at]!]!;
     const id = be.id === "" ? block.replace(/\[.*$/, "") : be.id.includes(":") ? be.id : `minecraft:${be.id}`;
+    const removed = removedBlockEntity(id, block.replace(/\[.*$/, ""), dataVersion, registry.dataVersion);
+    if (removed !== undefined && !isEntityBlock(block)) {
+      upgrades[removed.what] = (upgrades[removed.what] ?? 0) + 1;
+      continue;
+    }
     if (!isEntityBlock(block)) {
       orphanCount++;
       if (orphans.length < SAMPLE) orphans.push({ x, y, z, id, block });
@@ -197,6 +215,7 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
   if (d.biomes !== null) loss.biomes = d.biomes;
   if (orphanCount > 0) loss.orphaned_block_entities = { count: orphanCount, sample: orphans };
   if (d.unknownFields.length > 0) loss.unknown_fields = d.unknownFields;
+  if (unknownLoss !== null) loss.unknown_blocks = unknownLoss;
   if (droppedCount > 0) loss.dropped_properties = { count: droppedCount, sample: dropped };
   const refused = DROP_CATEGORIES.filter((c) => loss[c] !== undefined && !(options.drop ?? []).includes(c));
   if (refused.length > 0)
@@ -209,6 +228,19 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
     );
   const schematic: Schematic = { ...canonical, blockEntities: kept, ...(d.name === undefined ? {} : { name: d.name }) };
   return { schematic, format: d.format, sourceDataVersion: dataVersion, upgrades, loss, notes };
+}
+
+const STRUCTURE_VOID = "minecraft:structure_void";
+
+/** The unknown states of a newer file by name, with how many positions hold each (most first). */
+function unknownBlocks(unknown: ReadonlyMap<number, { state: string; why: string }>, blocks: ArrayLike<number>, paletteSize: number): NonNullable<LossReport["unknown_blocks"]> {
+  const counts = new Uint32Array(paletteSize);
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    if (b < paletteSize) counts[b]!++;
+  }
+  const states = [...unknown].map(([i, u]) => ({ state: u.state, count: counts[i]!, why: u.why })).sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
+  return { count: states.reduce((n, s) => n + s.count, 0), states: states.slice(0, 64) };
 }
 
 /** The state with only the properties its block has (null: an unknown block, or nothing to drop). */

@@ -2,7 +2,7 @@ export { canonicalSchematic, type Schematic, type SchematicBlockEntity } from ".
 export { DEFAULT_SCHEMATIC_LIMITS, MAX_SCHEMATIC_LIMITS, schematicLimits, type SchematicLimits } from "./SchematicLimits.js";
 export { DROP_CATEGORIES, SPONGE_V1_DATA_VERSION, readSchematic, type DropCategory, type LossReport, type ReadOptions, type ReadResult } from "./SchematicRead.js";
 export type { SchematicFormat } from "./read/Decoded.js";
-export { BLOCK_UPGRADES, upgradeState, type BlockUpgrade } from "./read/DataUpgrade.js";
+export { BLOCK_ENTITY_REMOVALS, BLOCK_UPGRADES, removedBlockEntity, upgradeState, type BlockUpgrade } from "./read/DataUpgrade.js";
 export { STRUCTURE_VOID } from "./read/StructureRead.js";
 export { writeSchematic, type WriteOptions } from "./SchematicWrite.js";
 export { rotateSchematic } from "./SchematicRotate.js";

@@ -249,11 +249,43 @@ describe("format detection and version rules", () => {
     expect(readSchematic(registry(), f)).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "unsupported_format", format: "mcedit" } } });
   });
 
-  it("an unknown NBT layout, raw text and a newer DataVersion are refused", () => {
+  it("an unknown NBT layout and raw text are refused", () => {
     expect(readSchematic(registry(), file("x", nbt.compound([["foo", nbt.int(1)]])))).toMatchObject({ ok: false, error: { details: { reason: "unsupported_format" } } });
     expect(readSchematic(registry(), Buffer.from("hello"))).toMatchObject({ ok: false, error: { code: "invalid_request" } });
-    const newer = file("Schematic", nbt.compound([["Version", nbt.int(2)], ["DataVersion", nbt.int(registry().dataVersion + 1)], ["Width", nbt.short(1)], ["Height", nbt.short(1)], ["Length", nbt.short(1)], ["Palette", states({ "minecraft:stone": 0 })], ["BlockData", nbt.byteArray(Uint8Array.from([0]))]]));
-    expect(readSchematic(registry(), newer)).toMatchObject({ ok: false, error: { code: "version_mismatch", details: { data_version: registry().dataVersion + 1 } } });
+  });
+
+  it("a file from a newer game (26.3, DataVersion 5023) is read as it is; states this build does not know are named with their counts, and dropped only on request (their positions left as they are)", () => {
+    const v2 = (palette: Record<string, number>, blocks: number[]) =>
+      file("Schematic", nbt.compound([["Version", nbt.int(2)], ["DataVersion", nbt.int(5023)], ["Width", nbt.short(blocks.length)], ["Height", nbt.short(1)], ["Length", nbt.short(1)], ["Palette", states(palette)], ["BlockData", nbt.byteArray(Uint8Array.from(blocks))]]));
+    const known = readSchematic(registry(), v2({ "minecraft:stone": 0, "minecraft:cinnabar": 1 }, [0, 1, 1]));
+    expect(known.ok && [known.value.sourceDataVersion, known.value.schematic.palette, known.value.notes]).toEqual([5023, ["minecraft:stone", "minecraft:cinnabar"], [expect.stringContaining("newer Minecraft (DataVersion 5023)")]]);
+    const file26_3 = v2({ "minecraft:stone": 0, "minecraft:copper_fungus": 1, "minecraft:oak_log[axis=w]": 2 }, [0, 1, 1, 2, 1]);
+    expect(readSchematic(registry(), file26_3)).toMatchObject({
+      ok: false,
+      error: {
+        code: "invalid_request",
+        details: {
+          reason: "would_lose",
+          drop: ["unknown_blocks"],
+          loss: {
+            unknown_blocks: {
+              count: 4,
+              states: [
+                { state: "minecraft:copper_fungus", count: 3, why: expect.stringContaining("unknown block") },
+                { state: "minecraft:oak_log[axis=w]", count: 1, why: expect.stringContaining('"w" is not a valid value') },
+              ],
+            },
+          },
+        },
+      },
+    });
+    const dropped = readSchematic(registry(), file26_3, { drop: ["unknown_blocks"] });
+    if (!dropped.ok) throw new Error(dropped.error.message);
+    expect(contents(dropped.value.schematic)).toEqual(new Map([["0,0,0", "minecraft:stone"], ["1,0,0", "minecraft:structure_void"], ["2,0,0", "minecraft:structure_void"], ["3,0,0", "minecraft:structure_void"], ["4,0,0", "minecraft:structure_void"]]));
+    expect(dropped.value.loss.unknown_blocks?.count).toBe(4);
+    // An older file with an unknown state is still refused outright: it is not from a newer game.
+    const old = file("Schematic", nbt.compound([["Version", nbt.int(2)], ["DataVersion", nbt.int(3953)], ["Width", nbt.short(1)], ["Height", nbt.short(1)], ["Length", nbt.short(1)], ["Palette", states({ "minecraft:copper_fungus": 0 })], ["BlockData", nbt.byteArray(Uint8Array.from([0]))]]));
+    expect(readSchematic(registry(), old)).toMatchObject({ ok: false, error: { code: "unsupported_block" } });
   });
 
   it("raw (uncompressed) NBT is read too", () => {

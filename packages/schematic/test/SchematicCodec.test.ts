@@ -141,7 +141,7 @@ describe("Sponge codec refusals (nothing is read past a refusal)", () => {
   const cases: [string, Buffer, string, Record<string, unknown>?][] = [
     ["version 4", v2File({ Version: { type: "int", value: 4 } }), "invalid_request", { path: "Schematic.Version" }],
     ["missing DataVersion", v2File({}, ["DataVersion"]), "invalid_request", { path: "Schematic.DataVersion" }],
-    ["newer DataVersion", v2File({ DataVersion: { type: "int", value: 99999 } }), "version_mismatch"],
+    ["a state a newer game's file has and this build does not", v2File({ DataVersion: { type: "int", value: 99999 }, Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "mymod:thing": { type: "int", value: 1 } } } }), "invalid_request", { reason: "would_lose", drop: ["unknown_blocks"] }],
     ["unknown top-level field", v2File({ Extra: { type: "int", value: 1 } }), "invalid_request", { reason: "would_lose", drop: ["unknown_fields"], loss: { unknown_fields: ["Extra"] } }],
     ["biomes", v2File({ BiomePalette: { type: "compound", value: { "minecraft:plains": { type: "int", value: 0 } } } }), "invalid_request", { reason: "would_lose", loss: { biomes: { palette: ["minecraft:plains"], cells: 0 } } }],
     ["a block entity without Pos", v2File({ BlockEntities: { type: "list", value: { type: "compound", value: [{ Id: { type: "string", value: "minecraft:chest" } }] } } }), "invalid_request", { path: "Schematic.BlockEntities[0]" }],

@@ -8,7 +8,7 @@ import { registry, states } from "./support.js";
 function lib(): SchematicLibrary {
   return new SchematicLibrary(mkdtempSync(join(tmpdir(), "mcb-lib-")), registry());
 }
-const cube: Schematic = { width: 2, height: 2, length: 2, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: states().slice(0, 2), blocks: Uint32Array.from([0, 1, 1, 1, 1, 1, 1, 0]), blockEntities: [] };
+const cube: Schematic = { width: 2, height: 2, length: 2, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4903, palette: states().slice(0, 2), blocks: Uint32Array.from([0, 1, 1, 1, 1, 1, 1, 0]), blockEntities: [] };
 
 describe("schematic library", () => {
   it("saves, lists with metadata, loads by id and never overwrites", () => {
@@ -17,7 +17,7 @@ describe("schematic library", () => {
     expect(saved.ok).toBe(true);
     if (!saved.ok) return;
     const bytes = readFileSync(join(l.dir, "tower_1.schem"));
-    expect(saved.value).toMatchObject({ assetId: "tower_1", name: "tower_1", width: 2, height: 2, length: 2, blockCount: 6, dataVersion: 4786, bytes: bytes.length });
+    expect(saved.value).toMatchObject({ assetId: "tower_1", name: "tower_1", width: 2, height: 2, length: 2, blockCount: 6, dataVersion: 4903, bytes: bytes.length });
     expect(saved.value.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(l.list().ok && l.list()).toMatchObject({ value: [saved.value] });
     expect(l.list("TOWER")).toMatchObject({ ok: true, value: [{ assetId: "tower_1" }] });

@@ -6,12 +6,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The Minestom host jar built by `java/build.sh` (npm test builds it first). */
-export const MINESTOM_JAR = fileURLToPath(new URL("../../../java/port-minestom/target/mcb-port-minestom.jar", import.meta.url));
-/** Java 25, which Minestom 26.1.2 needs; JAVA_HOME wins when set to a 25. */
+/** The game versions of the host's two builds: 26.2 (the default) and 26.1.2 (mineflayer 4.39.0 speaks only 26.1). */
+export type HostBuild = "26.2" | "26.1.2";
+
+/** The Minestom host jars built by `java/build.sh` (npm test builds them first). */
+export const MINESTOM_JARS: Readonly<Record<HostBuild, string>> = {
+  "26.2": fileURLToPath(new URL("../../../java/port-minestom/target/mcb-port-minestom.jar", import.meta.url)),
+  "26.1.2": fileURLToPath(new URL("../../../java/port-minestom/target-26.1.2/mcb-port-minestom.jar", import.meta.url)),
+};
+/** The default (26.2) host jar. */
+export const MINESTOM_JAR = MINESTOM_JARS["26.2"];
+/** Java 25, which Minestom needs; MCB_JAVA wins when set. */
 export const JAVA = process.env.MCB_JAVA ?? "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java";
 
 export interface MinestomHostOptions {
+  /** Which build (default 26.2): a test with a mineflayer client needs 26.1.2. */
+  readonly build?: HostBuild;
   /** Reuse a world folder (restart after a crash); default a fresh temporary one. */
   readonly worldDir?: string;
   readonly testHooks?: boolean;
@@ -25,7 +35,7 @@ export interface MinestomHostOptions {
   readonly startTimeoutMs?: number;
 }
 
-/** A running port-minestom process on loopback: a real Minecraft 26.1.2 server with the world port. */
+/** A running port-minestom process on loopback: a real Minecraft 26.2 (or 26.1.2) server with the world port. */
 export interface MinestomHost {
   readonly url: string;
   readonly token: string;
@@ -56,14 +66,15 @@ export async function freePort(): Promise<number> {
 
 /** Starts the host and waits (bounded) for its `mcb-port ready` line. */
 export async function startMinestomHost(options: MinestomHostOptions = {}): Promise<MinestomHost> {
-  if (!existsSync(MINESTOM_JAR)) throw new Error(`${MINESTOM_JAR} is missing: build it with 'bash java/build.sh' (npm test does)`);
+  const jar = MINESTOM_JARS[options.build ?? "26.2"];
+  if (!existsSync(jar)) throw new Error(`${jar} is missing: build it with 'bash java/build.sh' (npm test does)`);
   const ownDir = options.worldDir === undefined;
   const worldDir = options.worldDir ?? mkdtempSync(join(tmpdir(), "mcb-minestom-"));
   const gamePort = options.gamePort ?? (await freePort());
   const httpPort = options.httpPort ?? (await freePort());
   const token = options.token ?? randomBytes(24).toString("hex");
   const jvm = (process.env.MCB_JAVA_OPTS ?? "").split(/\s+/).filter((a) => a.length > 0); // e.g. profiling flags
-  const args = ["-Xmx1g", ...jvm, "-jar", MINESTOM_JAR, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
+  const args = ["-Xmx1g", ...jvm, "-jar", jar, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
     "--autosave-ms", String(options.autosaveMs ?? 2000), "--budget-ms", String(options.budgetMs ?? 5)];
   if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");
   if (options.plantedCasBug === true) args.push("--planted-bug", "cas-write-past-failing-group");

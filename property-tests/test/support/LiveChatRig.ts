@@ -46,7 +46,7 @@ export function liveChatRig(player: string): LiveChatRig {
   } as LiveChatRig;
 
   beforeAll(async () => {
-    rig.host = await startMinestomHost();
+    rig.host = await startMinestomHost({ build: "26.1.2" }); // mineflayer 4.39.0 speaks 26.1
     rig.state = mkdtempSync(join(tmpdir(), "mcb-livechat-"));
     chat = spawn(process.execPath, [cli, "chat", "--world", rig.host.url, "--state", rig.state], {
       cwd: root,

@@ -39,14 +39,15 @@ export const OPTIONS = {
   frame: { type: "string" },
   side: { type: "string" },
   strict: { type: "boolean" },
+  area: { type: "string" },
 } as const;
 
 export type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
 export type Parsed = { readonly ok: true; readonly positionals: readonly string[]; readonly values: Values } | { readonly ok: false; readonly problem: string };
 
-/** Negative numbers are values, not options: `mcb edit -3 64 0 stone` needs no "--". */
-const NEGATIVE = /^-\d+(\.\d+)?$/;
+/** Negative numbers (and lists of numbers: `--area -64,-64,63,63`) are values, not options: `mcb edit -3 64 0 stone` needs no "--". */
+const NEGATIVE = /^-\d+(\.\d+)?(,-?\d+(\.\d+)?)*$/;
 const MARK = "\u0001";
 
 /** Parses argv strictly; an unknown option is a problem naming it (and the closest known one). */
@@ -111,4 +112,19 @@ export function vecOption(v: unknown): { x: number; y: number; z: number } | und
   if (typeof v !== "string") return null;
   const n = v.split(",").map(Number);
   return n.length === 3 && n.every(Number.isSafeInteger) ? { x: n[0]!, y: n[1]!, z: n[2]! } : null;
+}
+
+/**
+ * `--area`: "minX,minZ,maxX,maxZ" (every height) or "minX,minY,minZ,maxX,maxY,maxZ"; corners in
+ * any order. undefined when absent, null when malformed.
+ */
+export function areaOption(v: unknown): { minX: number; minZ: number; maxX: number; maxZ: number; minY?: number; maxY?: number } | undefined | null {
+  if (v === undefined) return undefined;
+  if (typeof v !== "string") return null;
+  const n = v.split(",").map((p) => (p.trim() === "" ? NaN : Number(p)));
+  if (!n.every((c) => Number.isSafeInteger(c) && Math.abs(c) <= 30_000_000)) return null;
+  if (n.length === 4) return { minX: Math.min(n[0]!, n[2]!), minZ: Math.min(n[1]!, n[3]!), maxX: Math.max(n[0]!, n[2]!), maxZ: Math.max(n[1]!, n[3]!) };
+  if (n.length === 6)
+    return { minX: Math.min(n[0]!, n[3]!), minY: Math.min(n[1]!, n[4]!), minZ: Math.min(n[2]!, n[5]!), maxX: Math.max(n[0]!, n[3]!), maxY: Math.max(n[1]!, n[4]!), maxZ: Math.max(n[2]!, n[5]!) };
+  return null;
 }

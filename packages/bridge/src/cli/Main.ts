@@ -1,5 +1,5 @@
 import { DEFAULT_STATE_DIR, worldTargetOf } from "../workspace/Workspace.js";
-import { closest, parse } from "./Args.js";
+import { areaOption, closest, parse } from "./Args.js";
 import { cameraCommand } from "./CameraCli.js";
 import type { Command } from "./Command.js";
 import { editCommand } from "./EditCli.js";
@@ -18,6 +18,9 @@ const OPTIONS_USAGE = `options: --state <dir> (the world and journal directory, 
   --world port://127.0.0.1:PORT (a running server's world port instead of the embedded world;
   its token from the MCB_PORT_TOKEN environment variable; give each server its own --state),
   --world save:PATH (a Minecraft save on disk, closed in the game, edited offline; its own --state),
+  --mc-version V (the blocks of Minecraft V: a new embedded world is made in it, an older or newer
+  save is read with it; default 26.2, the newest; a save mcb edits keeps its own, 26.1 or 26.2),
+  --area minX,minZ,maxX,maxZ (the project area; default: a save's generated chunks, else ±4096),
   <command> --help (that command's usage)
 
 Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error,
@@ -67,7 +70,13 @@ export function createMain(rooms: Rooms): Main {
     }
     const state = typeof parsed.values.state === "string" ? parsed.values.state : DEFAULT_STATE_DIR;
     const world = typeof parsed.values.world === "string" ? parsed.values.world : undefined;
-    const location = { dir: state, target: worldTargetOf(world, io.env) };
+    const area = areaOption(parsed.values.area);
+    if (area === null) {
+      io.stderr.write(`mcb ${command.name}: --area must be minX,minZ,maxX,maxZ or minX,minY,minZ,maxX,maxY,maxZ (integers)\nusage:\n${command.usage}\n`);
+      return 2;
+    }
+    const mcVersion = typeof parsed.values["mc-version"] === "string" ? parsed.values["mc-version"] : undefined;
+    const location = { dir: state, target: { ...worldTargetOf(world, io.env), ...(area === undefined ? {} : { area }), ...(mcVersion === undefined ? {} : { minecraftVersion: mcVersion }) } };
     return command.run(invocation(name, args, parsed.values, io, location, command.usage));
   };
 }

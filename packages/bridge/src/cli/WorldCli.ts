@@ -1,5 +1,5 @@
 import type { Vec3 } from "@mcb/blocks";
-import type { BuildPrepareInput } from "@mcb/engine";
+import type { BuildPrepareInput, ProjectContextView } from "@mcb/engine";
 import { buildRecipeFile, inspectRegion, undoOperation } from "../workspace/BuildJobs.js";
 import { intOption, vecOption, type Values } from "./Args.js";
 import type { Command } from "./Command.js";
@@ -71,6 +71,16 @@ export const undoCommand: Command = {
   },
 };
 
+const AREA_WORDS = { option: "--area", save_chunks: "the chunks this save has; --area to change it", default: "the default; --area to change it" } as const;
+
+/** "Minecraft 26.2 (DataVersion 4903): read and write", or the save's own version and why it is read-only. */
+function worldVersionLine(world: ProjectContextView["world"]): string {
+  const saved = world.saved_by;
+  const own = saved === undefined ? `Minecraft ${world.minecraft_version} (DataVersion ${world.data_version})` : `Minecraft ${saved.release} (DataVersion ${saved.data_version})`;
+  const blocks = saved !== undefined && saved.data_version !== world.data_version ? `, its blocks read as ${world.minecraft_version}'s` : "";
+  return world.read_only === undefined ? `version ${own}: read and write${blocks}` : `version ${own}: read-only${blocks} (${world.read_only})`;
+}
+
 export const statusCommand: Command = {
   name: "status",
   usage: "  mcb status                         the world, the project area, recent operations, recovery",
@@ -79,8 +89,9 @@ export const statusCommand: Command = {
     return c.withWorkspace(async (w) =>
       c.emit(await w.engine.projectContext(w.ctx), (p) =>
         [
-          `world ${p.world.id} epoch ${p.world.epoch} (${p.world.minecraft_version}), project ${p.project_id}, state directory ${w.dir}`,
-          `area x ${p.area.min.x}..${p.area.max.x}, z ${p.area.min.z}..${p.area.max.z}, y ${p.area.min.y}..${p.area.max.y}`,
+          `world ${p.world.id} epoch ${p.world.epoch}, project ${p.project_id}, state directory ${w.dir}`,
+          worldVersionLine(p.world),
+          `area x ${p.area.min.x}..${p.area.max.x}, z ${p.area.min.z}..${p.area.max.z}, y ${p.area.min.y}..${p.area.max.y} (${AREA_WORDS[w.area.source]})`,
           ...p.recent_operations.map((op) => `  ${op.operation_id} ${op.kind} ${op.status}${op.undone_by === null ? "" : `, undone by ${op.undone_by}`} ${op.written}/${op.total}`),
           p.recovery_required.length > 0 ? `recovery required: ${p.recovery_required.join(", ")} (mcb recovery review <id>)` : "no recovery pending",
         ].join("\n"),

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AnvilWorld, type PersonBlock } from "@mcb/adapter-anvil";
+import { AnvilWorld, type AnvilWorldOptions, type PersonBlock } from "@mcb/adapter-anvil";
 import { WorldDirectory } from "@mcb/adapter-memory";
-import { blockEntityPredicate, type BlockRegistry } from "@mcb/blocks";
+import type { BlockRegistry } from "@mcb/blocks";
 import { writeJsonAtomic } from "./JsonFile.js";
 
 /** The embedded world's identity, kept beside the save (the journal is bound to it). */
@@ -28,18 +28,9 @@ function writeIdentity(dir: string, id: WorldIdentity): void {
   writeJsonAtomic(join(dir, IDENTITY), id, { mode: 0o644 });
 }
 
-function options(dir: string, saveDir: string, id: WorldIdentity, registry: BlockRegistry) {
-  return {
-    dir: saveDir,
-    worldId: id.worldId,
-    epoch: id.epoch,
-    minecraftVersion: registry.minecraftVersion,
-    dataVersion: registry.dataVersion,
-    hasBlockEntity: blockEntityPredicate(registry),
-    registry,
-    flatGround: true,
-    eventDir: join(dir, "world-events"),
-  };
+/** `asked`: the registry asked for (--mc-version), else the save's own (a new one: the newest). */
+function options(dir: string, saveDir: string, id: WorldIdentity, asked: BlockRegistry | undefined): AnvilWorldOptions {
+  return { dir: saveDir, worldId: id.worldId, epoch: id.epoch, ...(asked === undefined ? {} : { registry: asked }), flatGround: true, eventDir: join(dir, "world-events") };
 }
 
 /**
@@ -48,7 +39,7 @@ function options(dir: string, saveDir: string, id: WorldIdentity, registry: Bloc
  * (the ground fills what was air below y 64), and its event log, so cursors carry on. Built aside
  * and swapped in by renames: a crash at any point leaves the old world or the finished save.
  */
-async function convertFormat1(dir: string, registry: BlockRegistry, log: (line: string) => void): Promise<void> {
+async function convertFormat1(dir: string, registry: BlockRegistry | undefined, log: (line: string) => void): Promise<void> {
   const oldDir = join(dir, SAVE);
   const loaded = new WorldDirectory(oldDir).load();
   if (loaded === null) return;
@@ -82,11 +73,13 @@ async function convertFormat1(dir: string, registry: BlockRegistry, log: (line: 
 }
 
 /**
- * Opens mcb's own world: a Minecraft 26.1 save in `<state>/world` with flat ground (created on first
- * use, chunks made as they are built in), its identity in `<state>/world-id.json` and the log of
- * people's edits in `<state>/world-events/`. A world of the first format is converted once.
+ * Opens mcb's own world: a Minecraft save in `<state>/world` with flat ground (created on first
+ * use in the newest version, 26.2, or the one asked for; one made by an earlier mcb stays in its
+ * own version, 26.1), chunks made as they are built in, its identity in `<state>/world-id.json`
+ * and the log of people's edits in `<state>/world-events/`. A world of the first format is
+ * converted once.
  */
-export async function openEmbeddedWorld(dir: string, registry: BlockRegistry, log: (line: string) => void): Promise<AnvilWorld> {
+export async function openEmbeddedWorld(dir: string, registry: BlockRegistry | undefined, log: (line: string) => void): Promise<AnvilWorld> {
   if (existsSync(join(dir, OLD)) && existsSync(join(dir, SAVE, "level.dat"))) rmSync(join(dir, OLD), { recursive: true, force: true });
   if (existsSync(join(dir, OLD)) && !existsSync(join(dir, SAVE))) renameSync(join(dir, OLD), join(dir, SAVE)); // a crash between the renames
   if (existsSync(join(dir, SAVE, "world.json"))) await convertFormat1(dir, registry, log);

@@ -62,6 +62,9 @@ export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec
   if (!read.ok) return read;
   const { box } = read.value;
   const info = await d.world.info();
+  // A save older than its blocks' version (read upgraded): block-entity data is in the old game's
+  // form, which only the game can upgrade, so the world does not hand it out; the blocks come along.
+  const older = info.savedBy !== undefined && info.savedBy.dataVersion < info.dataVersion;
   const s = schematicFromRegion({
     region: read.value,
     ...(read.value.entityData === undefined ? {} : { entityData: read.value.entityData }),
@@ -69,8 +72,14 @@ export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec
     dataVersion: info.dataVersion,
     hasBlockEntity: blockEntityPredicate(d.registry),
     name,
+    leaveOutMissing: older,
   });
-  return s.ok ? d.library.save(name, s.value) : s;
+  if (!s.ok) return s;
+  const saved = d.library.save(name, s.value);
+  const leftOut = [...read.value.digests.keys()].filter((i) => read.value.entityData?.get(i) === undefined).length;
+  if (!saved.ok || !older || leftOut === 0) return saved;
+  const note = `left out the data of ${leftOut} block entit${leftOut === 1 ? "y" : "ies"} (contents of chests, sign text …) saved by Minecraft ${info.savedBy!.release}: it would need the game's own upgrade; the blocks import with the game's defaults`;
+  return ok({ ...saved.value, notes: [...saved.value.notes, note] });
 }
 
 export type Rotation = 0 | 90 | 180 | 270;

@@ -2,14 +2,18 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { AnvilWorld, isSaveError } from "@mcb/adapter-anvil";
 import { PortWorld } from "@mcb/adapter-paper";
-import { blockEntityPredicate, createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import { Engine, SqliteJournal, type EngineLimits, type RequestContext, type WorldAdapter } from "@mcb/engine";
+import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Box3, type Result } from "@mcb/blocks";
+import { Engine, SqliteJournal, type EngineLimits, type RequestContext, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { serveEditInbox } from "./EditInbox.js";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { Interrupt } from "./Interrupt.js";
 import { acquireStateLock } from "./StateLock.js";
 
-/** The embedded default world's project: one local owner, a 8192 × 8192 area around the origin. */
+/**
+ * The project of a workspace: one local owner. Its area: `--area` when given; for a person's save,
+ * the box of the chunks it has (`AnvilWorld.generatedArea`); else (mcb's own world, which makes
+ * its ground as it builds, and a server) 8192 × 8192 around the origin.
+ */
 export const EMBEDDED_PROJECT = "default";
 export const EMBEDDED_OWNER = "local";
 export const EMBEDDED_AREA = { minX: -4096, minY: -64, minZ: -4096, maxX: 4095, maxY: 319, maxZ: 4095 };
@@ -26,6 +30,10 @@ export interface Workspace {
   readonly world: WorldAdapter;
   /** The same world when it is the embedded one (mcb's own save under the state directory), else null. */
   readonly embedded: AnvilWorld | null;
+  /** The same world when it is a save on disk (the embedded one or `--world save:PATH`), else null. */
+  readonly save: AnvilWorld | null;
+  /** The project area, and where it comes from. */
+  readonly area: { readonly box: Box3; readonly source: AreaSource };
   readonly ctx: RequestContext;
   /** The same project with the administrator role (recovery review/abandon). */
   readonly admin: RequestContext;
@@ -37,6 +45,9 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
+/** Where a project area comes from: `--area`, the chunks a person's save has, or the default around the origin. */
+export type AreaSource = "option" | "save_chunks" | "default";
+
 /** Where the world lives: the embedded world (default), a save on disk, or a world port on loopback. */
 export interface WorldTarget {
   /** `port://127.0.0.1:PORT` (or http://): the Java world port of a running server. */
@@ -45,6 +56,20 @@ export interface WorldTarget {
   readonly savePath?: string;
   /** The port's token; from the MCB_PORT_TOKEN environment variable, never from argv. */
   readonly portToken?: string;
+  /** `--mc-version`: the registry a new or read-only save uses; a save mcb edits, or a server, must be of it. */
+  readonly minecraftVersion?: string;
+  /** `--area`: the project area (x and z; y the world's height unless given). */
+  readonly area?: AreaOption;
+}
+
+/** A project area as given: x and z, and y when given. */
+export interface AreaOption {
+  readonly minX: number;
+  readonly minZ: number;
+  readonly maxX: number;
+  readonly maxZ: number;
+  readonly minY?: number;
+  readonly maxY?: number;
 }
 
 /** A state directory and the world it journals for. */
@@ -79,7 +104,7 @@ async function openSave(open: () => Promise<AnvilWorld>): Promise<Result<AnvilWo
   }
 }
 
-async function connectPort(target: WorldTarget): Promise<Result<{ world: WorldAdapter; registry: BlockRegistry }>> {
+async function connectPort(target: WorldTarget, asked: BlockRegistry | undefined): Promise<Result<{ world: WorldAdapter; registry: BlockRegistry }>> {
   if (target.portToken === undefined || target.portToken.length === 0)
     return fail(mcbError("permission_denied", "set MCB_PORT_TOKEN to the world port's token (it is never taken from the command line)"));
   let world: PortWorld;
@@ -92,11 +117,28 @@ async function connectPort(target: WorldTarget): Promise<Result<{ world: WorldAd
   }
   const info = await world.info();
   const registry = createBlockRegistry({ version: info.minecraftVersion });
-  if (!registry.ok) {
+  if (!registry.ok || (asked !== undefined && asked.releases[info.minecraftVersion] === undefined)) {
     await world.close();
-    return registry;
+    return registry.ok
+      ? fail(mcbError("version_mismatch", `the server is Minecraft ${info.minecraftVersion}: leave out --mc-version ${asked!.minecraftVersion}`, { reason: "server_version" }))
+      : fail(mcbError("version_mismatch", `the server runs Minecraft ${info.minecraftVersion.slice(0, 40)} (DataVersion ${info.dataVersion}); ${registry.error.message}`, { reason: "server_version" }));
   }
   return ok({ world, registry: registry.value });
+}
+
+/** How to widen the area, by where it came from (the engine appends it to out_of_bounds refusals). */
+const AREA_HINTS: Readonly<Record<AreaSource, string>> = {
+  option: "it is the --area given: pass a larger --area minX,minZ,maxX,maxZ",
+  save_chunks: "it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ to choose another (mcb never generates chunks in a person's save: visit the area in the game first)",
+  default: "pass --area minX,minZ,maxX,maxZ to choose another",
+};
+
+/** The project area: `--area` (y the world's height unless given), a person's save's chunks, else the default. */
+function projectArea(target: WorldTarget, personSave: AnvilWorld | null, world: WorldInfo): Workspace["area"] {
+  const a = target.area;
+  if (a !== undefined) return { box: { minX: a.minX, minZ: a.minZ, maxX: a.maxX, maxZ: a.maxZ, minY: a.minY ?? world.minY, maxY: a.maxY ?? world.maxY }, source: "option" };
+  const chunks = personSave?.generatedArea() ?? null;
+  return chunks === null ? { box: EMBEDDED_AREA, source: "default" } : { box: chunks, source: "save_chunks" };
 }
 
 /**
@@ -157,36 +199,36 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
   let journal: SqliteJournal | undefined;
   let engine: Engine;
   let embedded: AnvilWorld | null = null;
+  let save: AnvilWorld | null = null;
   let registry: BlockRegistry;
+  let area: Workspace["area"];
+  const asked = target.minecraftVersion === undefined ? undefined : createBlockRegistry({ version: target.minecraftVersion });
+  if (asked !== undefined && !asked.ok) {
+    lock.value.release();
+    return asked;
+  }
   try {
     if (target.portUrl !== undefined) {
-      const port = await connectPort(target);
+      const port = await connectPort(target, asked?.value);
       if (!port.ok) {
         lock.value.release();
         return port;
       }
       ({ world, registry } = port.value);
     } else {
-      const built = createBlockRegistry();
-      if (!built.ok) {
-        lock.value.release();
-        return built;
-      }
-      registry = built.value;
-      const reg = registry;
       const savePath = target.savePath;
       const opened = await openSave(() =>
-        savePath === undefined
-          ? openEmbeddedWorld(dir, reg, log)
-          : AnvilWorld.open({ dir: savePath, minecraftVersion: reg.minecraftVersion, dataVersion: reg.dataVersion, hasBlockEntity: blockEntityPredicate(reg), registry: reg }),
+        savePath === undefined ? openEmbeddedWorld(dir, asked?.value, log) : AnvilWorld.open({ dir: savePath, ...(asked === undefined ? {} : { registry: asked.value }) }),
       );
       if (!opened.ok) {
         lock.value.release();
         return opened;
       }
-      world = opened.value;
+      world = save = opened.value;
+      registry = save.version.registry;
       if (savePath === undefined) embedded = opened.value;
     }
+    area = projectArea(target, save !== null && embedded === null ? save : null, await world.info());
     journal = new SqliteJournal(join(dir, "journal.db"));
     engine = await Engine.open({
       adapter: world,
@@ -194,7 +236,15 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
       registry,
       limits,
       log,
-      projects: [{ projectId: EMBEDDED_PROJECT, ownerId: EMBEDDED_OWNER, area: EMBEDDED_AREA, description: { embedded: "embedded default world", save: "world save on disk", port: "server world through the world port" }[worldKindOf(target)] }],
+      projects: [
+        {
+          projectId: EMBEDDED_PROJECT,
+          ownerId: EMBEDDED_OWNER,
+          area: area.box,
+          areaHint: AREA_HINTS[area.source],
+          description: { embedded: "embedded default world", save: "world save on disk", port: "server world through the world port" }[worldKindOf(target)],
+        },
+      ],
     });
   } catch (e) {
     journal?.close();
@@ -208,6 +258,8 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
     engine,
     world,
     embedded,
+    save,
+    area,
     ctx: { principal: { playerId: EMBEDDED_OWNER, role: "agent" }, projectId: EMBEDDED_PROJECT },
     admin: { principal: { playerId: EMBEDDED_OWNER, role: "admin" }, projectId: EMBEDDED_PROJECT },
     interrupt: new Interrupt(engine, log),

@@ -66,16 +66,67 @@ export const BLOCK_UPGRADES: readonly BlockUpgrade[] = [
       return level === "0" ? { id, props: p } : { id: "minecraft:water_cauldron", props: p.set("level", level) };
     },
   },
+  {
+    // 1.19.4's experimental torchflower crop grew in three stages; 1.20's in two.
+    dataVersion: 3463,
+    since: "1.20",
+    what: "torchflower_crop: age 2 → 1",
+    apply: (id, props) => (id === "minecraft:torchflower_crop" && props.get("age") === "2" ? { id, props: new Map(props).set("age", "1") } : null),
+  },
   rename(3698, "1.20.3", "minecraft:grass", "minecraft:short_grass"),
+  {
+    // 1.21.2–1.21.3's experimental heart: creaking disabled/dormant/active; 1.21.4: active true/false.
+    dataVersion: 4189,
+    since: "1.21.4",
+    what: "creaking_heart: creaking → active",
+    apply: (id, props) => {
+      if (id !== "minecraft:creaking_heart" || !props.has("creaking")) return null;
+      const p = new Map(props);
+      const creaking = p.get("creaking")!;
+      p.delete("creaking");
+      return { id, props: p.set("active", creaking === "disabled" ? "false" : "true") };
+    },
+  },
+  {
+    dataVersion: 4325,
+    since: "1.21.5",
+    what: "creaking_heart: active → creaking_heart_state",
+    apply: (id, props) => {
+      if (id !== "minecraft:creaking_heart" || !props.has("active")) return null;
+      const p = new Map(props);
+      const active = p.get("active")!;
+      p.delete("active");
+      return { id, props: p.set("creaking_heart_state", active === "true" ? "awake" : "uprooted") };
+    },
+  },
   rename(4554, "1.21.9", "minecraft:chain", "minecraft:iron_chain"),
 ];
 
 /**
- * A palette state written at `fromDataVersion`, in the form of `toDataVersion`: every step in
- * between applied in order. Unparsable strings are returned as they are (the registry refuses them).
+ * Block-entity types the game dropped, by the DataVersion from which its registry has no such
+ * type: a block entity of it in older data is removed by the upgrade (it carries nothing the
+ * block does not: a bed's colour is its block id since 1.13).
  */
-export function upgradeState(state: string, fromDataVersion: number, toDataVersion: number): { state: string; applied: readonly string[] } {
-  const steps = BLOCK_UPGRADES.filter((u) => u.dataVersion > fromDataVersion && u.dataVersion <= toDataVersion);
+export const BLOCK_ENTITY_REMOVALS: readonly { readonly dataVersion: number; readonly since: string; readonly id: string; readonly blocks: RegExp; readonly what: string }[] = [
+  { dataVersion: 4903, since: "26.2", id: "minecraft:bed", blocks: /^minecraft:[a-z_]+_bed$/, what: "bed block entities (26.2 beds have none)" },
+];
+
+/**
+ * The removal step that drops a block entity of type `id` (or, for files that leave the type
+ * out, at a block of id `block`) written at `fromDataVersion`, read at `toDataVersion`;
+ * undefined when it stays.
+ */
+export function removedBlockEntity(id: string, block: string, fromDataVersion: number, toDataVersion: number): (typeof BLOCK_ENTITY_REMOVALS)[number] | undefined {
+  const full = id.includes(":") ? id : `minecraft:${id.toLowerCase()}`;
+  return BLOCK_ENTITY_REMOVALS.find((r) => (r.id === full || r.blocks.test(block)) && r.dataVersion > fromDataVersion && r.dataVersion <= toDataVersion);
+}
+
+/**
+ * A palette state written at `fromDataVersion`, in the form of `toDataVersion`: every step in
+ * between applied in order (`table`: the steps, default `BLOCK_UPGRADES`; tests plant a gap). Unparsable strings are returned as they are (the registry refuses them).
+ */
+export function upgradeState(state: string, fromDataVersion: number, toDataVersion: number, table: readonly BlockUpgrade[] = BLOCK_UPGRADES): { state: string; applied: readonly string[] } {
+  const steps = table.filter((u) => u.dataVersion > fromDataVersion && u.dataVersion <= toDataVersion);
   if (steps.length === 0) return { state, applied: [] };
   const parsed = parseStateSyntax(state);
   if (!parsed.ok) return { state, applied: [] };

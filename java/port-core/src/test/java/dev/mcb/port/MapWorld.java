@@ -24,7 +24,7 @@ final class MapWorld implements WorldAccess {
 
   @Override
   public WorldFacts facts() {
-    return new WorldFacts("w", 1, "26.1", 4786, -64, 319, List.of("events"));
+    return new WorldFacts("w", 1, "26.2", 4903, -64, 319, List.of("events"));
   }
 
   @Override
