@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import nbt from "prismarine-nbt";
 import { describe, expect, it } from "vitest";
-import { blockEntityPredicate, rotateState, type QuarterTurns } from "@mcb/blocks";
+import { blockEntityType, rotateState, type QuarterTurns } from "@mcb/blocks";
 import { readSchematic, schematicFromRegion, schematicToPlan, writeSchematic, type Schematic } from "@mcb/schematic";
 import { Harness, sharedRegistry, unwrap } from "../src/index.js";
 
@@ -99,7 +99,6 @@ const entitiesArb = (volume: number) =>
 describe("block-entity data through import → paste → export (property)", () => {
   it("each block entity lands at its turned position with its data byte for byte, exports back the same, and undo removes it", async () => {
     const registry = sharedRegistry();
-    const isEntity = blockEntityPredicate(registry);
     await fc.assert(
       fc.asyncProperty(
         fc.record({ w: fc.integer({ min: 1, max: 4 }), h: fc.integer({ min: 1, max: 3 }), l: fc.integer({ min: 1, max: 4 }) }).chain((size) =>
@@ -153,7 +152,7 @@ describe("block-entity data through import → paste → export (property)", () 
             const min = { x: Math.min(target.x, target.x + ax), y: target.y, z: Math.min(target.z, target.z + az) };
             const max = { x: Math.max(target.x, target.x + ax), y: target.y + size.h - 1, z: Math.max(target.z, target.z + az) };
             const region = unwrap(await h.engine.regionBlocks(h.agent, { min, max, entityData: true }));
-            const exported: Schematic = unwrap(schematicFromRegion({ region, ...(region.entityData === undefined ? {} : { entityData: region.entityData }), origin: min, dataVersion: registry.dataVersion, hasBlockEntity: isEntity }));
+            const exported: Schematic = unwrap(schematicFromRegion({ region, ...(region.entityData === undefined ? {} : { entityData: region.entityData }), origin: min, dataVersion: registry.dataVersion, blockEntityType: blockEntityType(registry) }));
             const back = unwrap(readSchematic(registry, writeSchematic(exported))).schematic;
             expect(back.blockEntities.map((be) => [`${min.x + be.x},${min.y + be.y},${min.z + be.z}`, sha(be.data)]).sort()).toEqual([...landed].map(([k, d]) => [k, sha(d)]).sort());
 

@@ -6,7 +6,7 @@ import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
 import { PortWorld } from "@mcb/adapter-paper";
 import { NbtReader, TAG, type NbtCompound } from "@mcb/schematic";
 import { createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
-import { amulet, sharedRegistry, startMinestomHost, unwrap, type HostBuild } from "../src/index.js";
+import { amulet, sharedRegistry, startMinestomHost, stdlibChunks, unwrap, type HostBuild } from "../src/index.js";
 import { joinBot, seenState } from "./support/Bot.js";
 
 /**
@@ -92,6 +92,29 @@ describe.each(BUILDS)("saves shared by mcb offline and the Minestom $build host"
     }
     // Tags the host does not write itself survive its save (our chunk had them).
     expect(storedChunk(save, 0, 0).v.has("structures")).toBe(true);
+    // Every block of the two chunks the host wrote, block for block against the stdlib reader.
+    const theirs = await stdlibChunks(join(save, "dimensions", "minecraft", "overworld", "region"), [[0, 0], [-3, -3]]);
+    const mine = await AnvilWorld.open(options(save, false));
+    try {
+      const diffs: string[] = [];
+      for (const [cx, cz] of [[0, 0], [-3, -3]] as const) {
+        const chunk = theirs[`${cx},${cz}`]!;
+        expect(chunk.DataVersion).toBe(dataVersion);
+        for (let y = -64; y < 320; y += 16) {
+          const ours = await mine.read({ minX: cx * 16, minY: y, minZ: cz * 16, maxX: cx * 16 + 15, maxY: y + 15, maxZ: cz * 16 + 15 });
+          const sec = chunk.sections[String(y >> 4)];
+          for (let i = 0; i < 4096; i++) {
+            const raw = sec === undefined ? "minecraft:air" : sec.palette[sec.indices[i]!]!;
+            const r = registry.resolveState(raw);
+            const want = r.ok ? r.value.canonical : raw;
+            if (ours.palette[ours.states[i]!] !== want && diffs.length < 5) diffs.push(`${cx},${cz} ${i} ${y}: ${ours.palette[ours.states[i]!]} ≠ ${want}`);
+          }
+        }
+      }
+      expect(diffs).toEqual([]);
+    } finally {
+      await mine.close();
+    }
     const raw = await amulet<{ states: string[]; chunks: Record<string, { Status: string; DataVersion: number }> }>("raw", save, [[10, 64, 10], [-40, 64, -40], [4, 66, 3]]);
     expect(raw.states).toEqual(["minecraft:gold_block", "minecraft:diamond_block", "minecraft:stone_bricks"]);
     expect(raw.chunks).toMatchObject({ "0,0": { Status: "minecraft:full" }, "-3,-3": { Status: "minecraft:full", DataVersion: dataVersion } });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { blockEntityPredicate, rotateState, type QuarterTurns } from "@mcb/blocks";
+import { blockEntityType, rotateState, type QuarterTurns } from "@mcb/blocks";
 import { readSchematic, schematicFromRegion, schematicToPlan, writeSchematic } from "@mcb/schematic";
 import { Harness, sharedRegistry, unwrap } from "../src/index.js";
 
@@ -45,7 +45,7 @@ describe("schematic export → file → rotated paste through the engine (proper
               }
           const region = await h.world.read({ minX: 0, minY: 64, minZ: 0, maxX: size.w - 1, maxY: 64 + size.h - 1, maxZ: size.l - 1 });
           const origin = { x: min.x + originShift.x, y: min.y + originShift.y, z: min.z + originShift.z };
-          const exported = unwrap(schematicFromRegion({ region, origin, dataVersion: registry.dataVersion, hasBlockEntity: blockEntityPredicate(registry) }));
+          const exported = unwrap(schematicFromRegion({ region, origin, dataVersion: registry.dataVersion, blockEntityType: blockEntityType(registry) }));
           const file = writeSchematic(exported);
           const loaded = unwrap(readSchematic(registry, file)).schematic;
           const plan = unwrap(schematicToPlan(registry, loaded, { target, turns }));

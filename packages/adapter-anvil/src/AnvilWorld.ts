@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { blockEntityPredicate, blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
+import { blockEntityPredicate, blockEntityType, blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
 import { EventLogFile, Faults, eventPage, type LoggedEvent } from "@mcb/adapter-memory";
 import { ChunkNotLoaded, HostCrash, SliceRefused, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
-import { NbtError, NbtReader, TAG, blockEntityTypeOf, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/schematic";
-import { AIR, type Chunk } from "./Chunk.js";
+import { NbtError, NbtReader, TAG, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/schematic";
+import type { Chunk } from "./Chunk.js";
 import { ChunkStore } from "./ChunkStore.js";
 import { flatChunk, MIN_SECTION, SECTION_COUNT } from "./FlatGround.js";
 import { Heightmaps } from "./Heightmaps.js";
@@ -80,6 +80,8 @@ export class AnvilWorld implements WorldAdapter {
   private readonly minY: number;
   private readonly maxY: number;
   private readonly hasBlockEntity: (state: string) => boolean;
+  /** The game's block-entity type of a state (the id a written block entity carries). */
+  private readonly blockEntityType: (state: string) => string | null;
   private readonly source: ChunkSource;
   private readonly events_: EventLogFile | null;
   private session: string;
@@ -103,6 +105,7 @@ export class AnvilWorld implements WorldAdapter {
     this.lock = lock;
     this.heightmaps = new Heightmaps(version.registry);
     this.hasBlockEntity = blockEntityPredicate(version.registry);
+    this.blockEntityType = blockEntityType(version.registry);
     const tall = save.dataVersion >= TALL_WORLD_DATA_VERSION || options.flatGround === true;
     this.minY = tall ? MIN_SECTION * 16 : 0;
     this.maxY = tall ? MIN_SECTION * 16 + SECTION_COUNT * 16 - 1 : 255;
@@ -317,14 +320,13 @@ export class AnvilWorld implements WorldAdapter {
     const key = chunk.blockKey(x, y, z);
     const current = chunk.entities.get(key);
     const before = chunk.get(x, y, z);
-    const after = state === VOID_AIR ? AIR : state;
-    chunk.set(x, y, z, after);
-    if (this.hasBlockEntity(after)) {
+    chunk.set(x, y, z, state);
+    if (this.hasBlockEntity(state)) {
       let body: NbtCompound;
       if (data !== undefined) body = data;
-      else if (current !== undefined && blockIdOf(before) === blockIdOf(after)) return;
+      else if (current !== undefined && blockIdOf(before) === blockIdOf(state)) return;
       else body = EMPTY_COMPOUND;
-      chunk.entities.set(key, { t: TAG.Compound, v: new Map([["id", nbt.string(blockEntityTypeOf(after))], ["x", nbt.int(x)], ["y", nbt.int(y)], ["z", nbt.int(z)], ...stripPosition(body).v]) });
+      chunk.entities.set(key, { t: TAG.Compound, v: new Map([["id", nbt.string(this.blockEntityType(state)!)], ["x", nbt.int(x)], ["y", nbt.int(y)], ["z", nbt.int(z)], ...stripPosition(body).v]) });
       chunk.entitiesDirty = true;
     } else if (current !== undefined) {
       chunk.entities.delete(key);

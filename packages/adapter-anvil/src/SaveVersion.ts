@@ -67,6 +67,23 @@ export function saveVersionOf(dataVersion: number | null, name: string | undefin
   return ok({ registry: registry.value, access, dataVersion, release });
 }
 
+/** What this build reads and writes (`mcb doctor`): the releases it edits, and the saves it reads. */
+export function supportedVersions(): { readonly default: string; readonly writes: readonly { readonly version: string; readonly releases: Readonly<Record<string, number>> }[]; readonly reads: readonly string[] } {
+  const all = minecraftVersions();
+  const newest = all.at(-1)!;
+  return {
+    default: newest.version,
+    writes: all.map((v) => ({ version: v.version, releases: v.releases })),
+    reads: [
+      `${all.map((v) => Object.keys(v.releases).join(", ")).join(", ")}: read and written with that version's blocks`,
+      `1.18 to 1.21.11 (DataVersion 2860 to ${all[0]!.dataVersion - 1}): read-only, blocks upgraded to the registry's names`,
+      "1.13 to 1.17 (the Level layout, y 0 to 255): read-only, blocks upgraded",
+      "1.12 and older (numeric ids, by the game's flattening table): read-only, blocks flattened and upgraded",
+      `newer than ${newest.version} (DataVersion ${newest.maxDataVersion + 1} on, 26.3 …): read-only, states read as they are (unknown ones kept and shown as unknown)`,
+    ],
+  };
+}
+
 /** The chunk versions a registry reads and writes: its own release and patch releases (see ChunkStore's refusals). */
 export function chunkVersionsOf(registry: BlockRegistry): ChunkVersions {
   const maxDataVersion = Math.max(registry.dataVersion, ...Object.values(registry.releases));

@@ -4,3 +4,4 @@ export { FLAT_LAYERS, inspectSave, type SaveLayout, type SaveSummary } from "./S
 export { flatStateAt } from "./FlatGround.js";
 export { COMPRESSION, RegionFile, type Compression } from "./RegionFile.js";
 export { decodeChunk, MIN_CHUNK_DATA_VERSION } from "./ChunkCodec.js";
+export { saveVersionOf, supportedVersions, type SaveAccess, type SaveVersion } from "./SaveVersion.js";

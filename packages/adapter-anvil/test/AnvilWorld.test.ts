@@ -25,6 +25,18 @@ function plain(v: unknown): unknown {
 }
 
 describe("AnvilWorld: mcb's own world", () => {
+  it("a new block entity carries the game's type: a spawner's is minecraft:mob_spawner, a shelf's minecraft:shelf, a bee nest's minecraft:beehive", async () => {
+    const dir = join(tempDir(), "world");
+    const w = await open({ dir, flatGround: true });
+    const states = ["minecraft:spawner", "minecraft:oak_shelf[facing=north,powered=false,side_chain=unconnected,waterlogged=false]", "minecraft:bee_nest[facing=north,honey_level=0]", "minecraft:potent_sulfur[potent_sulfur_state=dry]"];
+    await w.compareAndSet({ checks: [], writes: states.map((s, i) => write(i, 64, 0, "minecraft:air", s)) });
+    await w.close();
+    const r = RegionFile.open(regionPath(dir), 0, 0, false)!;
+    const chunk = plain(decodeNbt(r.read(0, 0)!.nbt)) as { block_entities: { id: string; x: number }[] };
+    r.close();
+    expect(chunk.block_entities.map((e) => [e.x, e.id])).toEqual([[0, "minecraft:mob_spawner"], [1, "minecraft:shelf"], [2, "minecraft:beehive"], [3, "minecraft:potent_sulfur"]]);
+  });
+
   it("golden: a new save's level.dat, world_gen_settings.dat and first chunk carry exactly the documented fields", async () => {
     const dir = join(tempDir(), "world");
     const w = await open({ dir, flatGround: true });

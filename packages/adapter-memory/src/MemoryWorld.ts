@@ -337,7 +337,7 @@ export class MemoryWorld implements WorldAdapter {
       else if (current !== undefined && blockIdOf(this.store.get(x, y, z)) === blockIdOf(state)) entity = current;
       else entity = EMPTY_COMPOUND;
     }
-    this.store.set(x, y, z, state === VOID_AIR ? AIR : state, entity);
+    this.store.set(x, y, z, state, entity);
   }
 
   private emit(at: readonly { readonly x: number; readonly y: number; readonly z: number }[]): void {

@@ -19,7 +19,7 @@ const ATTACHED_NAMES = new Set([
   "big_dripleaf_stem", "small_dripleaf", "sugar_cane", "cactus", "bamboo", "kelp", "kelp_plant",
   "seagrass", "tall_seagrass", "sea_pickle", "twisting_vines", "twisting_vines_plant", "weeping_vines",
   "weeping_vines_plant", "cave_vines", "cave_vines_plant", "pale_hanging_moss", "snow", "lantern",
-  "soul_lantern", "bell", "scaffolding", "frogspawn", "pointed_dripstone", "torch", "soul_torch",
+  "soul_lantern", "bell", "scaffolding", "frogspawn", "pointed_dripstone", "sulfur_spike", "torch", "soul_torch",
   "redstone_torch", "copper_torch", "end_rod", "flower_pot",
 ]);
 const ATTACHED_PATTERN =

@@ -8,3 +8,11 @@ import { blockIdOf } from "./BlockStateSyntax.js";
 export function blockEntityPredicate(registry: BlockRegistry): (state: string) => boolean {
   return (state) => registry.blockTypes.get(blockIdOf(state))?.behavior.includes("block_entity") ?? false;
 }
+
+/**
+ * The block-entity type of a state (`minecraft:mob_spawner` for a spawner, `minecraft:shelf` for
+ * every shelf …), from the game's registry; null for a state without one or not in the registry.
+ */
+export function blockEntityType(registry: BlockRegistry): (state: string) => string | null {
+  return (state) => registry.blockTypes.get(blockIdOf(state))?.blockEntity ?? null;
+}

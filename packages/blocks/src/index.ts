@@ -32,7 +32,7 @@ export {
 } from "./MaterialSearch.js";
 export { MAX_MATERIAL_ID_LENGTH, describeMaterial, type MaterialDescription } from "./MaterialDescribe.js";
 export { rotateState, mirrorState, type MirrorAxis, type QuarterTurns } from "./StateTransform.js";
-export { blockEntityPredicate } from "./BlockEntities.js";
+export { blockEntityPredicate, blockEntityType } from "./BlockEntities.js";
 export { Interner } from "./Interner.js";
 export { blockShapes, type BlockShapes, type Face, type FaceRect, type ShapeBox } from "./BlockShapes.js";
 export {

@@ -32,6 +32,16 @@ describe("material catalog", () => {
 });
 
 describe("material_search", () => {
+  it("finds 26.2's new families: 13 cinnabar blocks, the sulfur spike, and describes them", () => {
+    const cinnabar = page({ query: "cinnabar", limit: 32 });
+    expect(cinnabar.total).toBe(13);
+    expect(cinnabar.results.map((r) => r.id)).toContain("minecraft:chiseled_cinnabar");
+    expect(page({ query: "sulfur spike" }).results.map((r) => r.id)).toEqual(["minecraft:sulfur_spike"]);
+    const d = describeMaterial(catalog, "minecraft:sulfur_spike");
+    if (!d.ok) throw new Error(d.error.message);
+    expect(d.value).toMatchObject({ id: "minecraft:sulfur_spike", behavior: ["attachment"] });
+  });
+
   it("matches every token case-insensitively against ids", () => {
     const p = page({ query: "  Spruce   TRAPDOOR " });
     expect(p.query).toBe("spruce trapdoor");

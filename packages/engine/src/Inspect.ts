@@ -1,4 +1,4 @@
-import { type Box3, boxContains, boxFromCorners, boxJson, boxVolume, fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
+import { type BlockRegistry, type Box3, boxContains, boxFromCorners, boxJson, boxVolume, fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
 import { outsideArea, type AreaScope } from "./Project.js";
 import type { RegionRead, WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 
@@ -21,8 +21,11 @@ export interface RegionInspectView {
   readonly region: { readonly min: Vec3; readonly max: Vec3 };
   readonly detail: "summary" | "blocks";
   readonly positions: number;
-  /** States with counts, largest first. */
-  readonly palette: readonly { readonly state: string; readonly count: number }[];
+  /**
+   * States with counts, largest first. `unknown`: a state the world's blocks version does not have
+   * (a save from a newer game, read as it is): kept as it is, never written by a plan.
+   */
+  readonly palette: readonly { readonly state: string; readonly count: number; readonly unknown?: true }[];
   readonly block_entities: number;
   /**
    * Detail "blocks" only: every position, compactly — `runs` is [palette index, count] pairs
@@ -69,6 +72,7 @@ export async function inspectRegion(
   input: RegionInspectInput,
   maxPositions: number,
   now: number,
+  registry: BlockRegistry,
 ): Promise<Result<RegionInspectView>> {
   if (input.detail !== "summary" && input.detail !== "blocks")
     return fail(mcbError("invalid_request", 'detail must be "summary" or "blocks"', { reason: "detail" }));
@@ -86,7 +90,7 @@ export async function inspectRegion(
     region: boxJson(r.box),
     detail: input.detail,
     positions: r.states.length,
-    palette: order.map(({ state, count }) => ({ state, count })),
+    palette: order.map(({ state, count }) => (registry.resolveState(state).ok ? { state, count } : { state, count, unknown: true as const })),
     block_entities: r.digests.size,
     observed_at: new Date(now).toISOString(),
   };

@@ -10,7 +10,7 @@ import type { WorldAdapter } from "./WorldAdapter.js";
  */
 const LISTED = 5;
 
-type Need = "sturdy" | "centre" | "soil" | "any";
+type Need = "sturdy" | "centre" | "soil" | "any" | "spike";
 interface Support {
   readonly face: Face;
   readonly need: Need;
@@ -54,6 +54,8 @@ function supportOf(state: string, props: Readonly<Record<string, string>>): Supp
   if (/_wall_hanging_sign$/.test(name)) return null;
   if (/_hanging_sign$/.test(name)) return { face: "up", need: "any" };
   if (WALL.test(name)) return facing === undefined ? null : { face: OPPOSITE[facing], need: /sign|banner/.test(name) ? "any" : "sturdy" };
+  // Pointed dripstone and 26.2's sulfur spike: on a sturdy face, or on one of their own pointing the same way (the game's PointedDripstoneBlock rule).
+  if ((name === "pointed_dripstone" || name === "sulfur_spike") && props.vertical_direction !== undefined) return { face: props.vertical_direction === "down" ? "up" : "down", need: "spike" };
   if (name === "cocoa") return facing === undefined ? null : { face: facing, need: "any" };
   if (props.half === "upper") return null; // held by its lower half (see the two-block check)
   if (/_door$/.test(name)) return { face: "down", need: "sturdy" };
@@ -195,6 +197,8 @@ export async function placementWarnings(registry: BlockRegistry, world: Pick<Wor
         return shapes.covers(nb, face, CENTRE);
       case "sturdy":
         return shapes.covers(nb, face);
+      case "spike":
+        return shapes.covers(nb, face) || (blockIdOf(nb) === blockIdOf(self) && nb.includes(`vertical_direction=${face === "up" ? "up" : "down"}`));
     }
   }
 }

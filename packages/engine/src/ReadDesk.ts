@@ -40,7 +40,7 @@ export class ReadDesk {
     return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
-      return inspectRegion(this.d.adapter, await this.d.adapter.info(), scope.value.config, input, this.d.limits.maxInspectPositions, this.d.clock());
+      return inspectRegion(this.d.adapter, await this.d.adapter.info(), scope.value.config, input, this.d.limits.maxInspectPositions, this.d.clock(), this.d.catalog.registry);
     });
   }
 

@@ -33,6 +33,21 @@ describe("placement warnings", () => {
     ]);
   });
 
+  it("a sulfur spike (26.2) and a pointed dripstone stand on a sturdy face or on one of their own pointing the same way; hung from nothing, or on one pointing the other way, named", async () => {
+    const h = await harness();
+    const held = await warnings(h, [
+      [0, 70, 0, "stone"], [0, 71, 0, "sulfur_spike[vertical_direction=up,thickness=base]"], [0, 72, 0, "sulfur_spike[vertical_direction=up,thickness=tip]"],
+      [3, 80, 0, "stone"], [3, 79, 0, "pointed_dripstone[vertical_direction=down,thickness=tip]"],
+    ]);
+    expect(about(held, "attachment")).toEqual([]);
+    const loose = await warnings(h, [[6, 90, 0, "sulfur_spike[vertical_direction=up]"], [8, 70, 0, "stone"], [8, 71, 0, "sulfur_spike[vertical_direction=down,thickness=base]"], [8, 72, 0, "sulfur_spike[vertical_direction=up]"]]);
+    expect(about(loose, "attachment")).toEqual([
+      "attachment: nothing holds 3 blocks: minecraft:sulfur_spike[thickness=base,vertical_direction=down,waterlogged=false] at 8 71 0 (nothing holds it above); " +
+        "minecraft:sulfur_spike[thickness=tip,vertical_direction=up,waterlogged=false] at 8 72 0 (nothing holds it below); " +
+        "minecraft:sulfur_spike[thickness=tip,vertical_direction=up,waterlogged=false] at 6 90 0 (nothing holds it below)",
+    ]);
+  });
+
   it("support found in the world counts: a torch on a block a person placed, a ladder against an existing wall", async () => {
     const h = await harness();
     h.world.externalEdit(10, 70, 10, "minecraft:stone");

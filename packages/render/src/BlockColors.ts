@@ -66,6 +66,8 @@ const EXACT: Record<string, [number, number, number]> = {
 };
 
 const FRAGMENTS: [string, [number, number, number]][] = [
+  // 26.2's mineral families (the game's map colours: COLOR_RED, COLOR_YELLOW; potent sulfur GOLD), first: "sulfur_bricks" is no brick.
+  ["potent_sulfur", [236, 214, 74]], ["cinnabar", [158, 48, 44]], ["sulfur", [214, 204, 72]],
   ["deepslate", [80, 80, 82]], ["blackstone", [42, 36, 41]], ["sandstone", [216, 203, 155]], ["stone_brick", [122, 121, 122]],
   ["cobblestone", [122, 122, 122]], ["quartz", [235, 229, 222]], ["prismarine", [99, 156, 151]], ["nether_brick", [44, 21, 26]],
   ["end_stone", [219, 222, 158]], ["purpur", [169, 125, 169]], ["copper", [192, 107, 79]], ["tuff", [108, 109, 102]],

@@ -150,6 +150,7 @@ function modelBoxes(state: string): number[] | null {
     return p["hanging"] === "true" ? [...box(5, 1, 5, 11, 8, 11, 1), ...box(6, 8, 6, 10, 10, 10)] : [...box(5, 0, 5, 11, 7, 11, 1), ...box(6, 7, 6, 10, 9, 10)];
   if (name === "chain" || name === "iron_chain" || name.endsWith("_chain"))
     return p["axis"] === "x" ? box(0, 6.5, 6.5, 16, 9.5, 9.5) : p["axis"] === "z" ? box(6.5, 6.5, 0, 9.5, 9.5, 16) : box(6.5, 0, 6.5, 9.5, 16, 9.5);
+  if (name === "pointed_dripstone" || name === "sulfur_spike") return spike(p);
   if (name.endsWith("_button")) return attached(p, 6, 4, p["powered"] === "true" ? 1 : 2, () => []);
   if (name === "lever") return lever(p);
   if (name.endsWith("_sign")) return sign(name, p);
@@ -177,6 +178,14 @@ function modelBoxes(state: string): number[] | null {
   if (TALL.has(name) || name.endsWith("_banner")) return TALL_PLANT;
   if (SMALLS.has(name) || name.endsWith("_candle")) return SMALL;
   return null;
+}
+
+/** A pointed dripstone or sulfur spike: a column as wide as its thickness (the game's shapes, centred), tip up or down. */
+function spike(p: Record<string, string>): number[] {
+  const half = { tip_merge: 3, tip: 3, frustum: 4, middle: 5, base: 6 }[p["thickness"] ?? "tip"] ?? 3;
+  const height = p["thickness"] === "tip" ? 11 : 16;
+  const up = box(8 - half, 0, 8 - half, 8 + half, height, 8 + half);
+  return p["vertical_direction"] === "down" ? flipY(up) : up;
 }
 
 const cache = new Map<string, BoxModel>();

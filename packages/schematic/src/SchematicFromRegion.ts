@@ -1,4 +1,4 @@
-import { blockIdOf, fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { NbtError, NbtReader } from "./nbt/NbtReader.js";
 import { TAG } from "./nbt/NbtValue.js";
 import { canonicalNbt } from "./nbt/NbtWriter.js";
@@ -21,8 +21,8 @@ export interface FromRegionInput {
   /** The paste anchor; the offset is box minimum − origin. */
   readonly origin: { readonly x: number; readonly y: number; readonly z: number };
   readonly dataVersion: number;
-  /** True for block types that carry block-entity data (chests, signs, ...). */
-  readonly hasBlockEntity: (state: string) => boolean;
+  /** The block-entity type of a state (the registry's `blockEntityType`), null for plain blocks. */
+  readonly blockEntityType: (state: string) => string | null;
   readonly name?: string;
   /**
    * A block entity whose data `entityData` lacks is left out (the block stays, an import gives it
@@ -30,22 +30,6 @@ export interface FromRegionInput {
    * whose block-entity data needs the game's own upgrade. The caller reports how many.
    */
   readonly leaveOutMissing?: boolean;
-}
-
-/** The block-entity type of a block (a few families share one), for the schematic's `Id`. */
-export function blockEntityTypeOf(block: string): string {
-  const id = blockIdOf(block);
-  const families: [RegExp, string][] = [
-    [/_hanging_sign$/, "minecraft:hanging_sign"],
-    [/_sign$/, "minecraft:sign"],
-    [/_banner$/, "minecraft:banner"],
-    [/_bed$/, "minecraft:bed"],
-    [/shulker_box$/, "minecraft:shulker_box"],
-    [/(_head|_skull)$/, "minecraft:skull"],
-    [/^minecraft:(?:.+_)?copper_chest$/, "minecraft:chest"],
-  ];
-  for (const [re, type] of families) if (re.test(id)) return type;
-  return id;
 }
 
 /**
@@ -57,7 +41,7 @@ export function schematicFromRegion(input: FromRegionInput): Result<Schematic> {
   const { region } = input;
   const { box } = region;
   const width = box.maxX - box.minX + 1, height = box.maxY - box.minY + 1, length = box.maxZ - box.minZ + 1;
-  const entityStates = new Set(region.palette.map((s, i) => (input.hasBlockEntity(s) ? i : -1)).filter((i) => i >= 0));
+  const entityStates = new Set(region.palette.map((s, i) => (input.blockEntityType(s) !== null ? i : -1)).filter((i) => i >= 0));
   const missing: { x: number; y: number; z: number; state: string }[] = [];
   let missingCount = 0;
   const blockEntities: SchematicBlockEntity[] = [];
@@ -73,7 +57,7 @@ export function schematicFromRegion(input: FromRegionInput): Result<Schematic> {
       if (missing.length < 8) missing.push({ x: box.minX + x, y: box.minY + y, z: box.minZ + z, state });
       continue;
     }
-    blockEntities.push({ x, y, z, id: data.id ?? blockEntityTypeOf(state), data: data.bytes });
+    blockEntities.push({ x, y, z, id: data.id ?? input.blockEntityType(state) ?? state.replace(/\[.*$/, ""), data: data.bytes });
   }
   if (missingCount > 0)
     return fail(

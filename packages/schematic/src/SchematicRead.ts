@@ -194,8 +194,10 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
     if (seen.has(at)) throw malformed(`a second block entity at ${x} ${y} ${z}`, be.path);
     seen.add(at);
     const block = canonical.palette[canonical.blocks[at]!]!;
-    const id = be.id === "" ? block.replace(/\[.*$/, "") : be.id.includes(":") ? be.id : `minecraft:${be.id}`;
-    const removed = removedBlockEntity(id, block.replace(/\[.*$/, ""), dataVersion, registry.dataVersion);
+    const blockId = block.replace(/\[.*$/, "");
+    // A file without the type (Litematica): the game's type for the block (a spawner's is mob_spawner).
+    const id = be.id === "" ? (registry.blockTypes.get(blockId)?.blockEntity ?? blockId) : be.id.includes(":") ? be.id : `minecraft:${be.id}`;
+    const removed = removedBlockEntity(id, blockId, dataVersion, registry.dataVersion);
     if (removed !== undefined && !isEntityBlock(block)) {
       upgrades[removed.what] = (upgrades[removed.what] ?? 0) + 1;
       continue;

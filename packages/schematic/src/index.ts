@@ -7,7 +7,7 @@ export { STRUCTURE_VOID } from "./read/StructureRead.js";
 export { writeSchematic, type WriteOptions } from "./SchematicWrite.js";
 export { rotateSchematic } from "./SchematicRotate.js";
 export { PASTE_TILE_BLOCKS, SchematicPaste, schematicToPlan, type PasteInput, type PasteTile } from "./SchematicPlan.js";
-export { blockEntityTypeOf, schematicFromRegion, type FromRegionInput, type RegionBlocks } from "./SchematicFromRegion.js";
+export { schematicFromRegion, type FromRegionInput, type RegionBlocks } from "./SchematicFromRegion.js";
 export { ASSET_ID, MAX_LIBRARY_FILES, SchematicLibrary, infoOf, type AssetInfo, type LoadedAsset } from "./SchematicLibrary.js";
 export { schematicFromPlan, type FromPlanOptions } from "./SchematicFromPlan.js";
 export { TAG, nbt, type NbtCompound, type NbtValue, type TagId } from "./nbt/NbtValue.js";

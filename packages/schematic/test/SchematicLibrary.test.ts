@@ -67,16 +67,16 @@ describe("schematic library", () => {
 
 describe("schematic from a region", () => {
   const box = { minX: 10, minY: 64, minZ: -5, maxX: 11, maxY: 64, maxZ: -5 };
-  const hasBlockEntity = (s: string) => s.startsWith("minecraft:chest");
+  const blockEntityType = (s: string) => (s.startsWith("minecraft:chest") ? "minecraft:chest" : null);
 
   it("takes the offset from the origin and keeps the read order", () => {
-    const r = schematicFromRegion({ region: { box, palette: ["minecraft:air", "minecraft:stone"], states: Uint32Array.from([1, 0]), digests: new Map() }, origin: { x: 10, y: 60, z: 0 }, dataVersion: 4786, hasBlockEntity });
+    const r = schematicFromRegion({ region: { box, palette: ["minecraft:air", "minecraft:stone"], states: Uint32Array.from([1, 0]), digests: new Map() }, origin: { x: 10, y: 60, z: 0 }, dataVersion: 4786, blockEntityType });
     expect(r).toMatchObject({ ok: true, value: { width: 2, height: 1, length: 1, offset: { x: 0, y: 4, z: -5 }, palette: ["minecraft:stone", "minecraft:air"] } });
   });
 
   it("refuses block entities whose data the world does not give (rather than losing it), and says where", () => {
     const chest = "minecraft:chest[facing=north,type=single,waterlogged=false]";
-    const r = schematicFromRegion({ region: { box, palette: ["minecraft:air", chest], states: Uint32Array.from([0, 1]), digests: new Map() }, origin: { x: 0, y: 0, z: 0 }, dataVersion: 4786, hasBlockEntity });
+    const r = schematicFromRegion({ region: { box, palette: ["minecraft:air", chest], states: Uint32Array.from([0, 1]), digests: new Map() }, origin: { x: 0, y: 0, z: 0 }, dataVersion: 4786, blockEntityType });
     expect(r).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "block_entities", count: 1, sample: [{ x: 11, y: 64, z: -5, state: chest }] } } });
   });
 });

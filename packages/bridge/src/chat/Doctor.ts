@@ -1,4 +1,4 @@
-import { inspectSave } from "@mcb/adapter-anvil";
+import { inspectSave, saveVersionOf, supportedVersions } from "@mcb/adapter-anvil";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,7 +77,14 @@ export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv 
     world = { kind: "save", path: where.target.savePath, state_dir: dir };
     try {
       const save = inspectSave(where.target.savePath);
-      world.save = { layout: save.layout, data_version: save.dataVersion, level_name: save.levelName };
+      const v = saveVersionOf(save.dataVersion, save.versionName, undefined);
+      world.save = {
+        layout: save.layout,
+        data_version: save.dataVersion,
+        release: v.ok ? v.value.release : null,
+        level_name: save.levelName,
+        access: v.ok ? (v.value.access.mode === "edit" ? "read and write" : `read-only: ${v.value.access.message}`) : v.error.message,
+      };
     } catch (e) {
       world.save = { ok: false, error: (e as Error).message };
       missing.push(`the save cannot be used: ${(e as Error).message}`);
@@ -102,6 +109,7 @@ export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv 
     packages: { "@agentclientprotocol/sdk": version("@agentclientprotocol/sdk"), "@modelcontextprotocol/sdk": version("@modelcontextprotocol/sdk"), "@zed-industries/codex-acp": codexPackageVersion() },
     secrets,
     agent,
+    minecraft: supportedVersions(),
     world,
     missing,
   };

@@ -105,7 +105,7 @@ export const inspectCommand: Command = {
   usage: "  mcb inspect x1 y1 z1 x2 y2 z2      palette summary of a box (≤ 4096 positions)",
   async run(c) {
     if (c.args.length !== 6 || !c.args.map(Number).every(Number.isSafeInteger)) return c.usage("expected six integers: x1 y1 z1 x2 y2 z2");
-    return c.withWorkspace(async (w) => c.emit(await inspectRegion(w, c.args), (v) => [`${v.positions} positions`, ...v.palette.map((p) => `  ${String(p.count).padStart(5)} ${p.state}`)].join("\n")));
+    return c.withWorkspace(async (w) => c.emit(await inspectRegion(w, c.args), (v) => [`${v.positions} positions`, ...v.palette.map((p) => `  ${String(p.count).padStart(5)} ${p.state}${p.unknown === true ? "   (unknown to this world's blocks version: kept as it is)" : ""}`)].join("\n")));
   },
 };
 

@@ -120,7 +120,7 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
         region: RegionOut,
         detail: z.enum(["summary", "blocks"]),
         positions: int,
-        palette: z.array(z.strictObject({ state: z.string(), count: int })),
+        palette: z.array(z.strictObject({ state: z.string(), count: int, unknown: z.literal(true).optional() })),
         block_entities: int,
         blocks: z.strictObject({ order: z.literal("yzx"), runs: z.array(int) }).optional(),
         snapshots: z.array(z.strictObject({ pos: Vec3Out, snapshot_id: z.string() })).optional(),

@@ -1,4 +1,4 @@
-import { blockEntityPredicate, type BlockRegistry, boxJson, fail, mcbError, ok, type QuarterTurns, type Result, type Vec3 } from "@mcb/blocks";
+import { blockEntityType, type BlockRegistry, boxJson, fail, mcbError, ok, type QuarterTurns, type Result, type Vec3 } from "@mcb/blocks";
 import type { BuildPrepareInput, Engine, PrepareView, RequestContext, WorldAdapter } from "@mcb/engine";
 import { SchematicPaste, schematicFromRegion, type AssetInfo, type LossReport, type Schematic, type SchematicFormat, type SchematicLibrary } from "@mcb/schematic";
 
@@ -70,7 +70,7 @@ export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec
     ...(read.value.entityData === undefined ? {} : { entityData: read.value.entityData }),
     origin: origin ?? { x: box.minX, y: box.minY, z: box.minZ },
     dataVersion: info.dataVersion,
-    hasBlockEntity: blockEntityPredicate(d.registry),
+    blockEntityType: blockEntityType(d.registry),
     name,
     leaveOutMissing: older,
   });
