@@ -10,35 +10,18 @@
 // "walls" with exclusions, a blocks list, the roof operation and framed captures. Bytes a model receives = for every call, the tool
 // definitions listed at that moment (descriptions + input schemas) + the text of the answer;
 // instructions and image bytes are printed beside them.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { baselineTree, removeTree, root } from "./baseline.mjs";
 
 /** The last commit before issue 23 (compact schemas, part_name, framing, roof …). */
 const BASELINE = "4ff4254";
 const BYTES_TARGET = 0.5;
 const CALLS_TARGET = 0.6;
-const root = fileURLToPath(new URL("..", import.meta.url));
 const v = (x, y, z) => ({ x, y, z });
-
-/** A git worktree of BASELINE with its own @mcb links and a compiled dist; null when git cannot give it. */
-function baselineTree() {
-  const dir = mkdtempSync(join(tmpdir(), "mcb-baseline-"));
-  const add = spawnSync("git", ["worktree", "add", "--detach", dir, BASELINE], { cwd: root, encoding: "utf8" });
-  if (add.status !== 0) return { dir: null, why: add.stderr.trim() };
-  const nm = join(dir, "node_modules");
-  mkdirSync(join(nm, "@mcb"), { recursive: true });
-  for (const entry of readdirSync(join(root, "node_modules"))) if (entry !== "@mcb") symlinkSync(join(root, "node_modules", entry), join(nm, entry));
-  for (const pkg of readdirSync(join(dir, "packages"))) symlinkSync(join(dir, "packages", pkg), join(nm, "@mcb", pkg));
-  if (existsSync(join(dir, "property-tests"))) symlinkSync(join(dir, "property-tests"), join(nm, "@mcb", "property-tests"));
-  const build = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-b"], { cwd: dir, encoding: "utf8" });
-  if (build.status !== 0) return { dir, why: `baseline build failed: ${build.stdout}${build.stderr}`.slice(0, 800) };
-  return { dir, why: null };
-}
 
 /** One MCP session against a tree's `mcb mcp`, counting what a model would receive. */
 async function session(tree) {
@@ -144,7 +127,7 @@ async function newSession(s) {
 }
 
 export async function run() {
-  const base = baselineTree();
+  const base = baselineTree(BASELINE);
   try {
     if (base.why !== null) {
       console.log(`baseline tree ${BASELINE} unavailable: ${base.why}`);
@@ -171,9 +154,6 @@ export async function run() {
     console.log(`bytes a model receives: ${bytes.toFixed(2)}× (target ≤ ${BYTES_TARGET}×; with instructions ${withInstructions.toFixed(2)}×); calls: ${calls.toFixed(2)}× (target ≤ ${CALLS_TARGET}×); image bytes ${(now.imageBytes / before.imageBytes).toFixed(2)}×`);
     return bytes <= BYTES_TARGET && calls <= CALLS_TARGET;
   } finally {
-    if (base.dir !== null) {
-      spawnSync("git", ["worktree", "remove", "--force", base.dir], { cwd: root });
-      rmSync(base.dir, { recursive: true, force: true });
-    }
+    removeTree(base.dir);
   }
 }

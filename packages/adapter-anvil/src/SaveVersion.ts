@@ -68,12 +68,16 @@ export function saveVersionOf(dataVersion: number | null, name: string | undefin
 }
 
 /** What this build reads and writes (`mcb doctor`): the releases it edits, and the saves it reads. */
-export function supportedVersions(): { readonly default: string; readonly writes: readonly { readonly version: string; readonly releases: Readonly<Record<string, number>> }[]; readonly reads: readonly string[] } {
+export function supportedVersions(): {
+  readonly default: string;
+  readonly writes: readonly { readonly version: string; readonly releases: readonly { readonly release: string; readonly data_version: number }[] }[];
+  readonly reads: readonly string[];
+} {
   const all = minecraftVersions();
   const newest = all.at(-1)!;
   return {
     default: newest.version,
-    writes: all.map((v) => ({ version: v.version, releases: v.releases })),
+    writes: all.map((v) => ({ version: v.version, releases: Object.entries(v.releases).map(([release, data_version]) => ({ release, data_version })) })),
     reads: [
       `${all.map((v) => Object.keys(v.releases).join(", ")).join(", ")}: read and written with that version's blocks`,
       `1.18 to 1.21.11 (DataVersion 2860 to ${all[0]!.dataVersion - 1}): read-only, blocks upgraded to the registry's names`,

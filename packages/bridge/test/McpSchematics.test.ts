@@ -102,6 +102,33 @@ describe("schematic_import_prepare with real-world files", () => {
     await s.close();
   });
 
+  it("a file from a newer game (26.3): its unknown states are named in the loss report, left out only with drop unknown_blocks (those positions not written)", async () => {
+    const s = await setup();
+    mkdirSync(join(s.dir, "schematics"));
+    const i = (value: number) => ({ type: "int", value });
+    const newer = gzipSync(
+      nbt.writeUncompressed({
+        type: "compound",
+        name: "Schematic",
+        value: {
+          Version: i(2),
+          DataVersion: i(5023),
+          Width: { type: "short", value: 3 },
+          Height: { type: "short", value: 1 },
+          Length: { type: "short", value: 1 },
+          Palette: { type: "compound", value: { "minecraft:cinnabar": i(0), "minecraft:copper_fungus[age=2]": i(1) } },
+          BlockData: { type: "byteArray", value: [0, 1, 1] },
+        },
+      } as unknown as nbt.NBT),
+    );
+    writeFileSync(join(s.dir, "schematics", "new.schem"), newer);
+    const loss = { unknown_blocks: { count: 2, states: [{ state: "minecraft:copper_fungus[age=2]", count: 2, why: expect.stringContaining("unknown block") }] } };
+    expect(s.error(await s.call("schematic_import_prepare", { asset_id: "new", target: v(1, 64, 1) }))).toMatchObject({ code: "invalid_request", details: { reason: "would_lose", drop: ["unknown_blocks"], loss } });
+    const ok = (await s.call("schematic_import_prepare", { asset_id: "new", target: v(1, 64, 1), drop: ["unknown_blocks"] })).structuredContent;
+    expect(ok).toMatchObject({ changed_blocks: 1, source: { source_data_version: 5023, loss } });
+    await s.close();
+  });
+
   it("read limits: a client may lower them, may not pass the server's policy, and a policy may be raised by the operator", async () => {
     const s = await setup();
     mkdirSync(join(s.dir, "schematics"));

@@ -3,7 +3,8 @@ export const MAX_CHAT_MESSAGE = 240;
 
 /** Formatting codes (§) and control characters other than newline never reach the game. */
 export function cleanChatText(text: string): string {
-  return text.replace(/§./gs, "").replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, " ");
+  // `u`: the character after § is a whole code point (an emoji's pair goes with it, never half).
+  return text.replace(/§./gsu, "").replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, " ");
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -53,6 +53,7 @@ function sourceLines(s: SourceView): string[] {
   if (l.biomes) lines.push(`left out biomes: ${l.biomes.cells} cells of ${l.biomes.palette.join(", ")}`);
   if (l.orphaned_block_entities) lines.push(`left out ${l.orphaned_block_entities.count} block entities whose block is not one`);
   if (l.unknown_fields) lines.push(`left out unknown fields: ${l.unknown_fields.join(", ")}`);
+  if (l.unknown_blocks) lines.push(`left out ${l.unknown_blocks.count} positions of states this build does not know (a newer game's; left as they are): ${l.unknown_blocks.states.map((u) => `${u.count} ${u.state}`).join(", ")}`);
   if (l.dropped_properties) lines.push(`dropped properties their blocks do not have, in ${l.dropped_properties.count} palette entries: ${l.dropped_properties.sample.map((d) => `${d.dropped.join(",")} of ${d.state}`).join("; ")} (--strict refuses instead)`);
   for (const n of s.notes ?? []) lines.push(`note: ${n}`);
   return lines;

@@ -162,6 +162,7 @@ export const LossOutput = z.strictObject({
   biomes: z.strictObject({ palette: z.array(z.string()), cells: int }).optional(),
   orphaned_block_entities: z.strictObject({ count: int, sample: z.array(z.strictObject({ x: int, y: int, z: int, id: z.string(), block: z.string() })) }).optional(),
   unknown_fields: z.array(z.string()).optional(),
+  unknown_blocks: z.strictObject({ count: int, states: z.array(z.strictObject({ state: z.string(), count: int, why: z.string() })) }).optional(),
   dropped_properties: z.strictObject({ count: int, sample: z.array(z.strictObject({ state: z.string(), dropped: z.array(z.string()) })) }).optional(),
 });
 

@@ -29,6 +29,7 @@ describe("chat text", () => {
     expect(splitForChat("abcdefghij", 4)).toEqual(["abcd", "efgh", "ij"]);
     expect(splitForChat("abc😀def", 4)).toEqual(["abc", "😀de", "f"]);
     expect(splitForChat("§4red §lbold\u0007bell")).toEqual(["red bold bell"]);
+    expect(splitForChat("§😀ok", 2)).toEqual(["ok"]); // § takes the whole emoji (regression, seed -674066422)
   });
 
   it("property: the assembler releases whole sentences and loses nothing, however the stream is chunked", () => {

@@ -116,7 +116,11 @@ describe("mcb doctor", () => {
     });
     expect(report.packages["@agentclientprotocol/sdk"]).toBe("2.4.0");
     // Which Minecraft versions this build writes and reads.
-    expect(report.minecraft).toMatchObject({ default: "26.2", writes: [{ version: "26.1", releases: { "26.1": 4786, "26.1.2": 4790 } }, { version: "26.2", releases: { "26.2": 4903 } }] });
+    expect(report.minecraft).toMatchObject({ default: "26.2", writes: [
+        { version: "26.1", releases: [{ release: "26.1", data_version: 4786 }, { release: "26.1.1", data_version: 4788 }, { release: "26.1.2", data_version: 4790 }] },
+        { version: "26.2", releases: [{ release: "26.2", data_version: 4903 }] },
+      ],
+    });
     expect(report.minecraft.reads.join("\n")).toMatch(/1\.13 to 1\.17.*read-only[\s\S]*1\.12 and older[\s\S]*newer than 26\.2/);
     const bad = await run(process.execPath, [cli, "doctor", "--state", dir, "--world", "port://127.0.0.1:1"], { env: { ...env, MCB_ACP_ARGS: "not json", MCB_PORT_TOKEN: "t".repeat(32) } }).catch((e: { code: number; stdout: string }) => e);
     expect((bad as { code: number }).code).toBe(1);

@@ -33,7 +33,7 @@ import net.minestom.server.timer.TaskSchedule;
 import net.minestom.server.world.DimensionType;
 
 /**
- * A runnable Minecraft 26.1.2 server (Minestom, offline mode, a flat Anvil world) hosting the
+ * A runnable Minecraft server (Minestom 26.2, or 26.1.2 built with -Pmc-26.1.2; offline mode, a flat Anvil world) hosting the
  * world port. Prints one line {@code mcb-port ready ...} on stdout when both listeners are up; logs
  * one line per event on stderr. Every option is checked before a file is created: a bad option or
  * token exits 2, a port in use or a world another server holds exits 1, each with one message.
