@@ -1,5 +1,6 @@
-import { formatState, parseStateSyntax } from "@mcb/blocks";
-import { NbtError, NbtReader, TAG, encodeNbt, nbt, removedBlockEntity, upgradeState, type NbtCompound, type NbtValue } from "@mcb/schematic";
+import { parseStateSyntax } from "@mcb/blocks";
+import { NbtError, NbtReader, TAG, encodeNbt, nbt, removedBlockEntity, type NbtCompound, type NbtValue } from "@mcb/schematic";
+import { int, paletteStates, str, upgrader } from "./ChunkTags.js";
 import { AIR, Chunk, ChunkSection } from "./Chunk.js";
 import type { Heightmaps } from "./Heightmaps.js";
 import { decodeLegacyChunk } from "./LegacyChunkCodec.js";
@@ -28,14 +29,6 @@ export interface DecodedChunk {
   readonly full: boolean;
 }
 
-function str(v: NbtValue | undefined): string | undefined {
-  return v?.t === TAG.String ? v.v : undefined;
-}
-
-function int(v: NbtValue | undefined): number | undefined {
-  return v?.t === TAG.Int || v?.t === TAG.Byte || v?.t === TAG.Short ? v.v : undefined;
-}
-
 /**
  * Decodes a chunk's NBT: the 1.18+ layout (DataVersion 2860 on), or the older `Level` layout
  * (LegacyChunkCodec: 1.13–1.17 palettes, 1.12-and-older numeric ids), told apart by the `Level`
@@ -59,6 +52,7 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
   const dv = int(root.v.get("DataVersion"));
   if (root.v.has("Level")) return decodeLegacyChunk(root, dv ?? 0, x, z, compression, versions, corrupt);
   if (dv === undefined || dv < MIN_CHUNK_DATA_VERSION) return corrupt(`the 1.18 layout (no Level compound) with DataVersion ${dv ?? "missing"}`);
+  const upgrade = upgrader(versions);
   const cx = int(root.v.get("xPos")), cz = int(root.v.get("zPos"));
   if (cx !== x || cz !== z) corrupt(`it says it is chunk ${cx},${cz}`);
   const status = str(root.v.get("Status"));
@@ -81,17 +75,7 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
       if (bs.t !== TAG.Compound) corrupt(`section ${y}: block_states is not a compound`);
       const pal = (bs as NbtCompound).v.get("palette");
       if (pal === undefined || pal.t !== TAG.List || pal.v.length === 0 || pal.v.length > 4096) corrupt(`section ${y}: block_states has no usable palette`);
-      const palette = (pal as { v: readonly NbtValue[] }).v.map((e, k) => {
-        if (e.t !== TAG.Compound) return corrupt(`section ${y}: palette entry ${k} is not a compound`);
-        const name = str(e.v.get("Name"));
-        if (name === undefined) return corrupt(`section ${y}: palette entry ${k} has no Name`);
-        const props: Record<string, string> = {};
-        const p = e.v.get("Properties");
-        if (p?.t === TAG.Compound) for (const [pk, pv] of p.v) props[pk] = str(pv) ?? corrupt(`section ${y}: property ${pk} is not a string`);
-        const state = formatState(name, props);
-        const current = dv < versions.dataVersion ? upgradeState(state, dv, versions.dataVersion).state : state;
-        return versions.canonical === undefined ? current : versions.canonical(current);
-      });
+      const palette = paletteStates((pal as { v: readonly NbtValue[] }).v, y!, dv, upgrade, corrupt);
       let indices: Uint16Array | null = null;
       if (palette.length > 1) {
         const data = (bs as NbtCompound).v.get("data");

@@ -1,5 +1,6 @@
 import { formatState, legacyState, parseStateSyntax } from "@mcb/blocks";
-import { TAG, removedBlockEntity, upgradeState, type NbtCompound, type NbtValue } from "@mcb/schematic";
+import { TAG, removedBlockEntity, type NbtCompound, type NbtValue } from "@mcb/schematic";
+import { int, paletteStates, str, upgrader, type Corrupt } from "./ChunkTags.js";
 import { Chunk, ChunkSection } from "./Chunk.js";
 import type { ChunkVersions, DecodedChunk } from "./ChunkCodec.js";
 import { unpack, unpackSpanning } from "./PackedArray.js";
@@ -36,15 +37,6 @@ const POTTED: Record<string, string> = {
   "minecraft:cactus:0": "potted_cactus", "minecraft:deadbush:0": "potted_dead_bush", "minecraft:tallgrass:2": "potted_fern",
 };
 
-function int(v: NbtValue | undefined): number | undefined {
-  return v?.t === TAG.Int || v?.t === TAG.Byte || v?.t === TAG.Short ? v.v : undefined;
-}
-
-function str(v: NbtValue | undefined): string | undefined {
-  return v?.t === TAG.String ? v.v : undefined;
-}
-
-type Corrupt = (why: string) => never;
 
 /** Decodes a `Level` chunk (see the module comment); `dv` is its DataVersion (0 when it has none). */
 export function decodeLegacyChunk(root: NbtCompound, dv: number, x: number, z: number, compression: Compression, versions: ChunkVersions, corrupt: Corrupt): DecodedChunk {
@@ -71,10 +63,7 @@ export function decodeLegacyChunk(root: NbtCompound, dv: number, x: number, z: n
   const list = level.v.get("Sections");
   const raw: NbtCompound[] = list?.t === TAG.List ? (list.v.filter((s) => s.t === TAG.Compound) as NbtCompound[]) : [];
   const numeric = raw.some((s) => s.v.has("Blocks"));
-  const upgrade = (state: string, from: number): string => {
-    const up = from < versions.dataVersion ? upgradeState(state, from, versions.dataVersion).state : state;
-    return versions.canonical === undefined ? up : versions.canonical(up);
-  };
+  const upgrade = upgrader(versions);
   const sections = numeric ? numericSections(raw, new Map([...entities, ...removed]), upgrade, corrupt) : paletteSections(raw, dv, upgrade, corrupt);
   const chunk = new Chunk(x, z, dv, new Map(level.v), sections, entities, compression, 0, 16);
   return { chunk, full };
@@ -90,15 +79,7 @@ function paletteSections(raw: readonly NbtCompound[], dv: number, upgrade: (s: s
     const pal = s.v.get("Palette");
     if (pal === undefined) continue;
     if (pal.t !== TAG.List || pal.v.length === 0 || pal.v.length > 4096) corrupt(`section ${y}: Palette is not a usable list`);
-    const palette = (pal as { v: readonly NbtValue[] }).v.map((e, k) => {
-      if (e.t !== TAG.Compound) return corrupt(`section ${y}: palette entry ${k} is not a compound`);
-      const name = str(e.v.get("Name"));
-      if (name === undefined) return corrupt(`section ${y}: palette entry ${k} has no Name`);
-      const props: Record<string, string> = {};
-      const p = e.v.get("Properties");
-      if (p?.t === TAG.Compound) for (const [pk, pv] of p.v) props[pk] = str(pv) ?? corrupt(`section ${y}: property ${pk} is not a string`);
-      return upgrade(formatState(name, props), dv);
-    });
+    const palette = paletteStates((pal as { v: readonly NbtValue[] }).v, y!, dv, upgrade, corrupt);
     const data = s.v.get("BlockStates");
     if (data?.t !== TAG.LongArray) return corrupt(`section ${y}: a palette and no BlockStates`);
     const bits = Math.max(4, Math.ceil(Math.log2(palette.length)));
