@@ -127,6 +127,34 @@ describe("saves of every version, through mcb", () => {
     expect(JSON.parse((await mcb("status", "--world", `save:${save}`, "--state", state, "--json")).stdout).recent_operations).toEqual([]);
   });
 
+  it("a chest in an old save: schem export brings the chest block and says it left out its contents (an older game's data); the import gives it the game's defaults", async () => {
+    const save = join(temp(), "world");
+    const w = await AnvilWorld.open({ dir: save, flatGround: true, idleSaveMs: 0 });
+    const chest = "minecraft:chest[facing=north,type=single,waterlogged=false]";
+    const items = encodeNbt("", nbt.compound([["Items", nbt.list(TAG.Compound, [nbt.compound([["Slot", nbt.byte(0)], ["Count", nbt.byte(7)], ["id", nbt.string("minecraft:diamond")]])])]]));
+    await w.compareAndSet({ checks: [], writes: [{ x: 1, y: 64, z: 1, before: "minecraft:air", beforeDigest: null, after: chest, afterData: items }] });
+    await w.close();
+    restamp(save, 4671, "1.21.11");
+    const state = temp();
+    const file = join(state, "chest.schem");
+    const exported = await mcb("schem", "export", "chest", "0", "64", "0", "2", "64", "2", "-o", file, "--world", `save:${save}`, "--state", state, "--init", "--json");
+    expect(exported.code, exported.stderr).toBe(0);
+    const asset = JSON.parse(exported.stdout);
+    expect(asset).toMatchObject({ block_entities: 0, notes: [expect.stringMatching(/left out the data of 1 block entity .*Minecraft 1\.21\.11/)] });
+    const info = await mcb("schem", "info", file);
+    expect(info.stdout).toContain(chest);
+    const target = await save262();
+    const imported = await mcb("schem", "import", file, "--at", "4,64,4", "--world", `save:${target}`, "--state", temp());
+    expect(imported.code, imported.stderr).toBe(0);
+    const copy = await AnvilWorld.open({ dir: target });
+    try {
+      expect(copy.stateAt(5, 64, 5)).toBe(chest);
+      expect(copy.digestAt(5, 64, 5)).not.toBeNull(); // a block entity with the game's defaults: an empty chest
+    } finally {
+      await copy.close();
+    }
+  });
+
   it("--mc-version: a new embedded world is made in 26.1 when asked, and keeps it; a save cannot be edited in another version's blocks", async () => {
     const state = temp();
     const recipe = join(state, "wall.json");

@@ -110,7 +110,6 @@ export class AnvilWorld implements WorldAdapter {
     this.minY = tall ? MIN_SECTION * 16 : 0;
     this.maxY = tall ? MIN_SECTION * 16 + SECTION_COUNT * 16 - 1 : 255;
     this.source = {
-      dataVersion: chunkVersionsOf(version.registry).dataVersion,
       minY: this.minY,
       maxY: this.maxY,
       chunk: (cx, cz) => this.chunkFor(cx, cz),

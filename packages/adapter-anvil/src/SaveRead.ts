@@ -11,8 +11,6 @@ export interface ChunkSource {
   readonly maxY: number;
   chunk(cx: number, cz: number): Chunk;
   digest(e: NbtCompound): string;
-  /** Block-entity data of chunks older than this is not handed out (it is in an older game's form). */
-  readonly dataVersion: number;
   /** Why a write into the chunk would be refused, null when it may be written. */
   refusal(cx: number, cz: number): WriteRefusal | null;
 }
@@ -78,21 +76,14 @@ export function readBox(src: ChunkSource, box: Box3): RegionRead {
   return unwritable.length === 0 ? { box, palette: palette.values, states, digests } : { box, palette: palette.values, states, digests, unwritable };
 }
 
-/**
- * The block-entity data in a box (canonical bytes, without position and id), by position index.
- * Chunks older than the registry are left out: their data is in the older game's form (items,
- * text), which only the game's own upgrade turns into this version's (their digests still say a
- * block entity is there).
- */
+/** The block-entity data in a box (canonical bytes, without position and id), by position index. */
 export function readBlockEntities(src: ChunkSource, box: Box3): ReadonlyMap<number, Uint8Array> {
   const { sx, sz } = size(box);
   const out = new Map<number, Uint8Array>();
   if (box.maxY < src.minY || box.minY > src.maxY) return out;
   for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++)
     for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
-      const chunk = src.chunk(cx, cz);
-      if (chunk.dataVersion < src.dataVersion) continue;
-      for (const e of chunk.entities.values()) {
+      for (const e of src.chunk(cx, cz).entities.values()) {
         const { x, y, z } = entityPos(e);
         if (x < box.minX || x > box.maxX || y < box.minY || y > box.maxY || z < box.minZ || z > box.maxZ) continue;
         out.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, canonicalNbt(stripPosition(e)));

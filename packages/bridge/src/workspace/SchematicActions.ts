@@ -1,5 +1,5 @@
 import { blockEntityType, type BlockRegistry, boxJson, fail, mcbError, ok, type QuarterTurns, type Result, type Vec3 } from "@mcb/blocks";
-import type { BuildPrepareInput, Engine, PrepareView, RequestContext, WorldAdapter } from "@mcb/engine";
+import type { BuildPrepareInput, Engine, PrepareView, RegionRead, RequestContext, WorldAdapter } from "@mcb/engine";
 import { SchematicPaste, schematicFromRegion, type AssetInfo, type LossReport, type Schematic, type SchematicFormat, type SchematicLibrary } from "@mcb/schematic";
 
 /** An asset on the wire (snake_case like every answer), for MCP and the CLI's --json alike. */
@@ -62,24 +62,39 @@ export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec
   if (!read.ok) return read;
   const { box } = read.value;
   const info = await d.world.info();
-  // A save older than its blocks' version (read upgraded): block-entity data is in the old game's
-  // form, which only the game can upgrade, so the world does not hand it out; the blocks come along.
-  const older = info.savedBy !== undefined && info.savedBy.dataVersion < info.dataVersion;
+  // Block entities in chunks the world does not write (an older or a newer game's) hold data in
+  // that game's form (items, text), which only the game can bring to this version: the blocks come
+  // along, their data is left out and reported.
+  const stale = staleEntities(read.value);
+  const entityData = read.value.entityData === undefined || stale.size === 0 ? read.value.entityData : new Map([...read.value.entityData].filter(([i]) => !stale.has(i)));
   const s = schematicFromRegion({
     region: read.value,
-    ...(read.value.entityData === undefined ? {} : { entityData: read.value.entityData }),
+    ...(entityData === undefined ? {} : { entityData }),
     origin: origin ?? { x: box.minX, y: box.minY, z: box.minZ },
     dataVersion: info.dataVersion,
     blockEntityType: blockEntityType(d.registry),
     name,
-    leaveOutMissing: older,
+    leaveOutMissing: stale.size > 0,
   });
   if (!s.ok) return s;
   const saved = d.library.save(name, s.value);
-  const leftOut = [...read.value.digests.keys()].filter((i) => read.value.entityData?.get(i) === undefined).length;
-  if (!saved.ok || !older || leftOut === 0) return saved;
-  const note = `left out the data of ${leftOut} block entit${leftOut === 1 ? "y" : "ies"} (contents of chests, sign text …) saved by Minecraft ${info.savedBy!.release}: it would need the game's own upgrade; the blocks import with the game's defaults`;
+  if (!saved.ok || stale.size === 0) return saved;
+  const by = info.savedBy !== undefined && info.savedBy.dataVersion !== info.dataVersion ? `Minecraft ${info.savedBy.release}` : "another Minecraft version than this world's";
+  const note = `left out the data of ${stale.size} block entit${stale.size === 1 ? "y" : "ies"} (contents of chests, sign text …) saved by ${by}: it would need the game's own upgrade; the blocks import with the game's defaults`;
   return ok({ ...saved.value, notes: [...saved.value.notes, note] });
+}
+
+/** Positions (indices of the read) of block entities in chunks the world does not write. */
+function staleEntities(read: RegionRead): Set<number> {
+  const out = new Set<number>();
+  if (read.unwritable === undefined || read.unwritable.length === 0) return out;
+  const chunks = new Set(read.unwritable.map((u) => `${u.chunk.x},${u.chunk.z}`));
+  const sx = read.box.maxX - read.box.minX + 1, sz = read.box.maxZ - read.box.minZ + 1;
+  for (const i of read.digests.keys()) {
+    const x = read.box.minX + (i % sx), z = read.box.minZ + (Math.floor(i / sx) % sz);
+    if (chunks.has(`${x >> 4},${z >> 4}`)) out.add(i);
+  }
+  return out;
 }
 
 export type Rotation = 0 | 90 | 180 | 270;
