@@ -302,7 +302,7 @@ export class AnvilWorld implements WorldAdapter {
 
   /** Writes every changed chunk now; every write numbered so far is then saved. */
   private save_(): void {
-    if (this.store.dirtyChunks === 0 && this.readOnly !== null) return;
+    if (this.readOnly !== null) return; // nothing is ever written into a read-only save
     this.lock.check();
     this.store.flush();
     this.savedThrough = this.writeSeq;

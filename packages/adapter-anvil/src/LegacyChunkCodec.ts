@@ -54,11 +54,9 @@ export function decodeLegacyChunk(root: NbtCompound, dv: number, x: number, z: n
       if (e.t !== TAG.Compound) continue;
       const ex = int(e.v.get("x")), ey = int(e.v.get("y")), ez = int(e.v.get("z"));
       if (ex === undefined || ey === undefined || ez === undefined || ex >> 4 !== x || ez >> 4 !== z || ey < 0 || ey > 255) corrupt("a block entity lies outside the chunk or has no position");
-      if (removedBlockEntity(str(e.v.get("id")) ?? "", "", dv, versions.dataVersion) !== undefined) {
-        removed.set(((ey! << 8) | ((ez! & 15) << 4) | (ex! & 15)) >>> 0, e); // still read by the flattening fixes (a 1.12 bed's colour)
-        continue;
-      }
-      entities.set(((ey! << 8) | ((ez! & 15) << 4) | (ex! & 15)) >>> 0, e);
+      const key = (ey! << 8) | ((ez! & 15) << 4) | (ex! & 15); // Chunk.blockKey with sections from 0
+      // A type the game dropped is not kept, but the flattening fixes still read it (a 1.12 bed's colour).
+      (removedBlockEntity(str(e.v.get("id")) ?? "", "", dv, versions.dataVersion) === undefined ? entities : removed).set(key, e);
     }
   const list = level.v.get("Sections");
   const raw: NbtCompound[] = list?.t === TAG.List ? (list.v.filter((s) => s.t === TAG.Compound) as NbtCompound[]) : [];
@@ -92,6 +90,11 @@ function paletteSections(raw: readonly NbtCompound[], dv: number, upgrade: (s: s
   return sections;
 }
 
+/** Nibble `k` of a 2048-byte array (the low half of a byte first). */
+function nibble(a: Uint8Array, k: number): number {
+  return k & 1 ? (a[k >> 1]! >> 4) & 15 : a[k >> 1]! & 15;
+}
+
 /** 1.12-and-older sections: id (Blocks + Add) and metadata (Data) per block, fixed up and flattened. */
 function numericSections(raw: readonly NbtCompound[], entities: ReadonlyMap<number, NbtCompound>, upgrade: (s: string, from: number) => string, corrupt: Corrupt): Map<number, ChunkSection> {
   // The whole chunk's ids and metadata (y 0..255), so fixes can look at the block above and below.
@@ -113,12 +116,13 @@ function numericSections(raw: readonly NbtCompound[], entities: ReadonlyMap<numb
     present.add(y!);
     const base = y! << 12;
     for (let i = 0; i < 4096; i++) {
-      const nib = (a: Uint8Array, k: number): number => (k & 1 ? (a[k >> 1]! >> 4) & 15 : a[k >> 1]! & 15);
-      ids[base + i] = (blocks[i]! & 0xff) | (add === undefined ? 0 : nib(add, i) << 8);
-      metas[base + i] = nib(data, i);
+      ids[base + i] = (blocks[i]! & 0xff) | (add === undefined ? 0 : nibble(add, i) << 8);
+      metas[base + i] = nibble(data, i);
     }
   }
+  // One flattening and one upgrade per distinct state, not per block.
   const flattened = new Map<number, string>();
+  const upgraded = new Map<string, string>();
   const stateAt = (i: number): string => {
     const key = (ids[i]! << 4) | metas[i]!;
     let s = flattened.get(key);
@@ -132,7 +136,9 @@ function numericSections(raw: readonly NbtCompound[], entities: ReadonlyMap<numb
     const indices = new Uint16Array(4096);
     for (let k = 0; k < 4096; k++) {
       const i = (y << 12) | k;
-      const state = upgrade(fixed(i, stateAt, ids, metas, entities), FLATTENED_DATA_VERSION);
+      const flat = fixed(i, stateAt, ids, metas, entities);
+      let state = upgraded.get(flat);
+      if (state === undefined) upgraded.set(flat, (state = upgrade(flat, FLATTENED_DATA_VERSION)));
       let p = lookup.get(state);
       if (p === undefined) lookup.set(state, (p = palette.push(state) - 1));
       indices[k] = p;
