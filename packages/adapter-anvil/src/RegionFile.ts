@@ -74,7 +74,8 @@ function fsyncFd(fd: number): void {
  * chunk makes that chunk unreadable and the region unwritable (`corrupt_chunk`/`corrupt_region`,
  * naming the chunk), never a guess. Writes are crash-safe: new data goes into free sectors (never
  * over a chunk the header still points to), is fsynced, and only then is the header changed and
- * fsynced, so a kill at any moment leaves every chunk old or new. Chunks over 255 sectors go to an
+ * fsynced, so a kill at any moment leaves every chunk old or new (a write is cut, if at all, between
+ * 512-byte disk sectors or pages, never inside a 4-byte header entry). Chunks over 255 sectors go to an
  * external `c.X.Z.mcc` file (replaced atomically), as the game does.
  */
 export class RegionFile {
