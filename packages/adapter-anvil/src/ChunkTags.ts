@@ -13,11 +13,24 @@ export function str(v: NbtValue | undefined): string | undefined {
   return v?.t === TAG.String ? v.v : undefined;
 }
 
-/** A state written at DataVersion `from`, upgraded to the registry's (when older) and made canonical. */
+/** Upgraded states by (DataVersion, state), per set of versions: a save repeats a few hundred states in every section. */
+const upgraded = new WeakMap<ChunkVersions, Map<string, string>>();
+const MAX_UPGRADED = 1 << 16;
+
+/** A state written at DataVersion `from`, upgraded to the registry's (when older) and made canonical (each distinct one computed once). */
 export function upgrader(versions: ChunkVersions): (state: string, from: number) => string {
+  let cache = upgraded.get(versions);
+  if (cache === undefined) upgraded.set(versions, (cache = new Map()));
+  const memo = cache;
   return (state, from) => {
+    const key = `${from}|${state}`;
+    let out = memo.get(key);
+    if (out !== undefined) return out;
     const up = from < versions.dataVersion ? upgradeState(state, from, versions.dataVersion).state : state;
-    return versions.canonical === undefined ? up : versions.canonical(up);
+    out = versions.canonical === undefined ? up : versions.canonical(up);
+    if (memo.size >= MAX_UPGRADED) memo.clear();
+    memo.set(key, out);
+    return out;
   };
 }
 
