@@ -20,7 +20,7 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
 
   beforeAll(async () => {
     host = await startMinestomHost({ build: "26.1.2" }); // mineflayer 4.39.0 speaks 26.1
-    live = await LiveEngine.open(host, { sliceSize: 16 });
+    live = await LiveEngine.open(host, { sliceSize: 16, sliceWindow: 1 });
     bot = await joinBot(host.gamePort, "Builder");
   }, 120_000);
 

@@ -26,7 +26,7 @@ describe("live: the Minestom server is killed (kill -9) mid-apply", () => {
   it("after a restart of both, the operation is recovery_required, the review shows the exact mask, and nothing is written twice", async () => {
     const first = await startMinestomHost({ autosaveMs: 100 });
     hosts.push(first);
-    live = await LiveEngine.open(first, { sliceSize: 128 });
+    live = await LiveEngine.open(first, { sliceSize: 128, sliceWindow: 1 });
     const prepared = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: BOX.minX, y: BOX.minY, z: BOX.minZ }, { x: BOX.maxX, y: BOX.maxY, z: BOX.maxZ }, STONE) }));
     expect(prepared.changed_blocks).toBe(2048);
     // Slice 6's intent is durable when its compare-and-set is called: the server dies right then,

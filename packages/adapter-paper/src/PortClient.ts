@@ -92,6 +92,19 @@ export class PortClient {
     }
   }
 
+  /** A write with a binary body (`cas_batch`): never retried, except refused unread (too_many_connections). */
+  async callBinary(method: string, body: Buffer): Promise<Record<string, unknown>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(`/v1/${method}`, "POST", body);
+      } catch (error) {
+        const unread = error instanceof PortCallError && error.details.reason === "too_many_connections";
+        if (!unread || attempt >= this.retries) throw error;
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
+  }
+
   async health(): Promise<Record<string, unknown>> {
     return this.once("/health", "GET", null);
   }
@@ -100,11 +113,11 @@ export class PortClient {
     this.agent.destroy();
   }
 
-  private once(path: string, method: "GET" | "POST", body: string | null): Promise<Record<string, unknown>> {
+  private once(path: string, method: "GET" | "POST", body: string | Buffer | null): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { accept: "application/json" };
       if (body !== null) {
-        headers["content-type"] = "application/json";
+        headers["content-type"] = typeof body === "string" ? "application/json" : "application/octet-stream";
         headers["content-length"] = Buffer.byteLength(body);
         headers.authorization = this.auth;
       }

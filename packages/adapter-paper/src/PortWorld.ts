@@ -3,7 +3,7 @@ import {
   MAX_ADAPTER_READ,
   SliceRefused,
   type AdapterCapability,
-  type CasMismatch,
+  type CasBatchResult,
   type CasResult,
   type CasSlice,
   type EventPage,
@@ -14,6 +14,7 @@ import {
   type WorldInfo,
 } from "@mcb/engine";
 import { type Box3, Interner } from "@mcb/blocks";
+import { decodeBatchResult, decodeCasResult, encodeBatch } from "./CasBatchCodec.js";
 import { unpackIndices } from "./PackedIndices.js";
 import { PortClient, PortCallError, type PortClientOptions } from "./PortClient.js";
 
@@ -164,15 +165,23 @@ export class PortWorld implements WorldAdapter {
       if (e instanceof PortCallError && e.status !== 500) throw new SliceRefused(e.code, e.message);
       throw e;
     }
-    if (!Array.isArray(r.mismatches)) throw new TypeError("port answer: mismatches is not an array");
-    const mismatches: CasMismatch[] = r.mismatches.map((m: Record<string, unknown>) => ({
-      kind: m.kind === "check" ? "check" : "write",
-      index: Number(m.index),
-      x: Number(m.x), y: Number(m.y), z: Number(m.z),
-      expected: str(m.expected), expectedDigest: digestOrNull(m.expected_digest),
-      actual: str(m.actual), actualDigest: digestOrNull(m.actual_digest),
-    }));
-    return { written: Number(r.written), mismatches, entityDigests: pairs(r.entity_digests, "entity_digests", str), ...withSaved(savedMarks(r)) };
+    return decodeCasResult(r, savedMarks);
+  }
+
+  /**
+   * Several slices in one binary `cas_batch` call (java/PROTOCOL.md): the port queues them as
+   * game-thread jobs in order and stops after the first with mismatches, refused or failed. A
+   * refusal of the whole request (before any slice ran) is a `refused` stop at the first slice.
+   */
+  async compareAndSetBatch(slices: readonly CasSlice[]): Promise<CasBatchResult> {
+    let r: Record<string, unknown>;
+    try {
+      r = await this.client.callBinary("cas_batch", encodeBatch(slices));
+    } catch (e) {
+      if (e instanceof PortCallError && e.status !== 500) return { results: [], stopped: { slice: 0, reason: "refused", code: e.code, message: e.message } };
+      throw e;
+    }
+    return decodeBatchResult(r, slices.length, savedMarks);
   }
 
   async events(cursor: string | null): Promise<EventPage> {

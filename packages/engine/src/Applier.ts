@@ -1,12 +1,14 @@
 import { setImmediate as yieldToLoop, setTimeout as sleep } from "node:timers/promises";
-import { boundsOf, type McbError } from "@mcb/blocks";
+import type { McbError } from "@mcb/blocks";
 import { ChangedSincePrepare } from "./ChangedSincePrepare.js";
 import { sliceBounds } from "./Multipart.js";
 import type { ConflictSample, Journal, OperationCounters, OperationRecord, SliceResult } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits } from "./Project.js";
-import { isHostCrash, isSliceRefused, type CasCheck, type CasWrite, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
-import { readPositions } from "./WorldReader.js";
+import { isHostCrash, isSliceRefused, type CasBatchResult, type CasCheck, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
+import { buildSlice, classify, dependencyChecks, targetConflict, type BuiltSlice } from "./SliceBuilder.js";
+import { readPositions, type PositionsRead } from "./WorldReader.js";
+import { PrecheckRead } from "./PrecheckRead.js";
 import { setBit } from "./BitMask.js";
 import type { OperationStatus } from "./OperationStatus.js";
 
@@ -41,11 +43,14 @@ async function paced(rate: number, pace: { since: number; from: number }, at: nu
 /**
  * Runs one operation slice by slice (docs/DESIGN.md "Slices and the journal"): before each slice it checks cancellation,
  * access and the world epoch, syncs external events, reads the slice's targets and the plan's
- * dependencies and classifies each target (current = base: write; current = desired: skip, not
- * ours; else conflict, stop before writing; a base position that held something else since the
- * plan was prepared is a conflict too, see `ChangedSincePrepare`). It then durably commits the intent (together with the
- * previous slice's result), sends one compare-and-set, and records exactly what was written.
- * `HostCrash` propagates untouched: a dead process writes nothing more.
+ * dependencies and classifies each target (`buildSlice`; a conflict stops before writing). It then
+ * durably commits the intent (together with the previous slice's result), sends one
+ * compare-and-set, and records exactly what was written. A world that takes batches
+ * (`compareAndSetBatch`) gets up to `sliceWindow` slices per round: the intents in one commit, one
+ * call, the slices run in order and the batch stopping at the first that meets a conflict, exactly
+ * as one slice at a time would; while a batch runs, the next one is prepared (its checks, events,
+ * reads and classification; its intents are committed only once this batch is back, with its
+ * results). `HostCrash` propagates untouched: a dead process writes nothing more.
  */
 export async function runOperation(deps: ApplierDeps, operationId: string): Promise<OperationRecord> {
   const { adapter, journal, limits } = deps;
@@ -54,31 +59,40 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
   const plan = deps.plans(op.planId);
   const n = writeCount(plan);
   const size = limits.sliceSize;
+  // Paced operations go one slice at a time (a cancel lands between slices).
+  const window = adapter.compareAndSetBatch === undefined || limits.maxBlocksPerSecond !== Infinity ? 1 : limits.sliceWindow;
   let counters: OperationCounters = { ...op.counters };
   const sample: ConflictSample[] = [...op.conflictSample];
-  let pending: SliceResult | null = null;
+  let pending: SliceResult[] = [];
   let intentOpen = false;
 
   const finish = (status: OperationStatus, error: { code: string; message: string } | null = null): OperationRecord => {
     op = { ...op!, status, counters, conflictSample: sample, updatedAt: deps.clock(), error };
-    journal.commit(op, pending, null);
-    pending = null;
+    journal.commit(op, pending, []);
+    pending = [];
     return op;
   };
   const addConflict = (c: ConflictSample): void => {
     counters = { ...counters, conflicts: counters.conflicts + 1 };
     if (sample.length < limits.conflictSampleSize) sample.push(c);
   };
+  /** Slices whose intents were committed but that never ran: resolved as writing nothing. */
+  const neverRan = (slices: readonly BuiltSlice[]): void => {
+    for (const b of slices) pending.push({ operationId, sliceNo: b.intent.sliceNo, written: new Uint8Array(b.intent.intent.length), entityDigests: [] });
+  };
 
   const checks = dependencyChecks(plan); // the same read set guards the precheck and every slice
   const changed = new ChangedSincePrepare(journal, deps.plans, plan, operationId);
 
   // A conflict found in advance means the plan does not begin writing (docs/DESIGN.md "Write rule").
+  let reuse: PrecheckRead | null = null;
   if (counters.slicesDone === 0) {
     try {
       await deps.syncEvents();
       changed.refresh();
-      await precheck(adapter, plan, checks, changed, addConflict);
+      const seq = journal.headSeq();
+      const read = await precheck(adapter, plan, checks, changed, addConflict);
+      if (window > 1) reuse = new PrecheckRead(journal, operationId, seq, read);
     } catch (error) {
       if (isHostCrash(error)) throw error;
       return finish("failed", { code: "failed", message: `world read failed before writing: ${error instanceof Error ? error.message : String(error)}` });
@@ -87,92 +101,196 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
   }
 
   const bounds = sliceBounds(n, plan.pairs, size);
-  const pairStart = new Set<number>(plan.pairs);
   const pace = { since: performance.now(), from: bounds[counters.slicesDone] ?? 0 };
-  for (let s = counters.slicesDone; s < counters.slicesTotal; s++) {
-    try {
+  const windows: WindowDeps = {
+    adapter, plan, operationId, checks, changed, reuse, bounds, pairStart: new Set<number>(plan.pairs), window, total: counters.slicesTotal,
+    before: async (s) => {
       await yieldToLoop();
-      if (await paced(limits.maxBlocksPerSecond, pace, bounds[s]!, () => deps.cancelRequested(operationId))) return finish("cancelled");
-      const denied = deps.mayWrite(op);
-      if (denied !== null) return finish("failed", { code: denied.code, message: denied.message });
+      if (await paced(limits.maxBlocksPerSecond, pace, bounds[s]!, () => deps.cancelRequested(operationId))) return { status: "cancelled", error: null };
+      const denied = deps.mayWrite(op!);
+      if (denied !== null) return { status: "failed", error: { code: denied.code, message: denied.message } };
       const info = await deps.syncEvents();
       if (info.worldId !== plan.worldId || info.epoch !== plan.epoch)
-        return finish("failed", { code: "stale_snapshot", message: "the world was restored or replaced (epoch changed) during the operation" });
-      changed.refresh();
+        return { status: "failed", error: { code: "stale_snapshot", message: "the world was restored or replaced (epoch changed) during the operation" } };
+      return null;
+    },
+  };
+  const failed = (error: unknown): OperationRecord => {
+    if (isHostCrash(error)) throw error;
+    // The world may or may not hold the slices sent: their intents stay open for recovery review.
+    const message = error instanceof Error ? error.message : String(error);
+    if (intentOpen) return finish("recovery_required", { code: "recovery_required", message: `world call failed during a write: ${message}` });
+    return finish("failed", { code: "failed", message: `world call failed before writing: ${message}` });
+  };
 
-      const start = bounds[s]!;
-      const end = bounds[s + 1]!;
-      const cur = await readPositions(adapter, plan.pos, start, end);
-      await checkDependencies(adapter, plan, checks, addConflict);
-      const intent = new Uint8Array(Math.ceil((end - start) / 8));
-      const writes: CasWrite[] = [];
-      const offsets: number[] = [];
-      // A pair whose two members are both written is one indivisible compare-and-set group.
-      const groupEnds: number[] = [];
-      let skipped = 0;
-      for (let i = start; i < end; i++) {
-        const verdict = classify(plan, i, cur.states[i - start]!, cur.digests[i - start]!, changed);
-        if (verdict === "skip") skipped++;
-        else if (verdict === "write") {
-          setBit(intent, i - start);
-          const joinsPrevious = pairStart.has(i - 1) && offsets[offsets.length - 1] === i - 1 - start;
-          if (joinsPrevious) groupEnds.pop();
-          const p = i * 3;
-          const data = plan.afterData[i]!;
-          writes.push({
-            x: plan.pos[p]!, y: plan.pos[p + 1]!, z: plan.pos[p + 2]!,
-            before: plan.states[plan.before[i]!]!, beforeDigest: digestOf(plan, plan.beforeDigest[i]!), after: plan.states[plan.after[i]!]!,
-            ...(data < 0 ? {} : { afterData: plan.data[data]! }),
-          });
-          offsets.push(i - start);
-          groupEnds.push(writes.length);
-        } else addConflict(targetConflict(plan, i, cur.states[i - start]!, verdict === "changed"));
-      }
-      if (counters.conflicts > op.counters.conflicts) return finish("conflict");
+  if (counters.slicesDone >= counters.slicesTotal) return finish("applied");
+  /** Journals a window's intents (with the results not yet journalled): then it may be sent. */
+  const commitIntents = (b: readonly BuiltSlice[]): void => {
+    counters = { ...counters, skipped: counters.skipped + b.reduce((t, x) => t + x.skipped, 0) };
+    op = { ...op!, status: "applying", counters, updatedAt: deps.clock() };
+    journal.commit(op, pending, b.map((x) => x.intent));
+    pending = [];
+  };
+  /** How a window that is not a batch ends the operation. */
+  const ended = (w: Exclude<Window, { kind: "batch" }>): OperationRecord => {
+    if (w.kind === "stop") return finish(w.status, w.error);
+    w.conflicts.forEach(addConflict);
+    return finish("conflict");
+  };
 
-      counters = { ...counters, skipped: counters.skipped + skipped };
-      op = { ...op, status: "applying", counters, updatedAt: deps.clock() };
-      journal.commit(op, pending, { operationId, sliceNo: s, start, end, intent, written: null, seq: 0, bounds: boundsOf(plan.pos, start, end)!, entityDigests: [] });
-      pending = null;
-      intentOpen = true;
-      let res;
+  let w: Window;
+  try {
+    w = await prepareWindow(windows, counters.slicesDone);
+    if (w.kind !== "batch") return ended(w);
+    commitIntents(w.batch);
+  } catch (error) {
+    return failed(error);
+  }
+  for (;;) {
+    intentOpen = true;
+    const batch = w.batch;
+    const sending = send(adapter, batch);
+    sending.catch(() => undefined); // awaited below
+    // While this batch runs, the next is prepared and its intents journalled (with the results of
+    // the batch before): sent only once this one is back and did not stop.
+    const overlap = window > 1 && w.stop.length === 0 && w.last < counters.slicesTotal;
+    let next: Window | null = null;
+    let nextError: unknown = null;
+    if (overlap) {
       try {
-        res = await adapter.compareAndSet({ checks, writes, groupEnds });
+        next = await prepareWindow(windows, w.last);
+        if (next.kind === "batch") commitIntents(next.batch);
       } catch (error) {
-        if (!isSliceRefused(error)) throw error;
-        // The world refused the slice before writing any of it: the intent resolves to nothing written.
-        intentOpen = false;
-        pending = { operationId, sliceNo: s, written: new Uint8Array(intent.length), entityDigests: [] };
-        counters = { ...counters, slicesDone: s + 1 };
-        return finish("failed", { code: error.code, message: `the world refused slice ${s} before writing: ${error.message}` });
+        if (isHostCrash(error)) throw error;
+        nextError = error;
       }
-      intentOpen = false;
-      const written = new Uint8Array(intent.length);
+    }
+    const unsent = next?.kind === "batch" ? next.batch : [];
+    let outcome: CasBatchResult;
+    try {
+      outcome = await sending;
+    } catch (error) {
+      if (!isHostCrash(error)) neverRan(unsent);
+      return failed(error);
+    }
+    intentOpen = false;
+    for (const [k, res] of outcome.results.entries()) {
+      const b = batch[k]!;
+      const written = new Uint8Array(b.intent.intent.length);
       const entityDigests: [number, string][] = [];
-      for (let w = 0; w < res.written; w++) {
-        const off = offsets[w]!;
+      for (let i = 0; i < res.written; i++) {
+        const off = b.offsets[i]!;
         setBit(written, off);
-        const d = res.entityDigests.get(w);
+        const d = res.entityDigests.get(i);
         if (d !== undefined) entityDigests.push([off, d]);
       }
-      counters = { ...counters, written: counters.written + res.written, slicesDone: s + 1 };
+      counters = { ...counters, written: counters.written + res.written, slicesDone: b.intent.sliceNo + 1 };
       // The world's number for these writes (when it numbers them): the journal learns when they are saved.
-      pending = { operationId, sliceNo: s, written, entityDigests, ...(res.saved === undefined ? {} : { saved: res.saved }) };
-      if (res.mismatches.length > 0) {
-        for (const m of res.mismatches) {
+      pending.push({ operationId, sliceNo: b.intent.sliceNo, written, entityDigests, ...(res.saved === undefined ? {} : { saved: res.saved }) });
+    }
+    const stopped = outcome.stopped;
+    if (stopped !== undefined) {
+      const at = batch[stopped.slice]!;
+      neverRan(unsent);
+      if (stopped.reason === "mismatch") {
+        neverRan(batch.slice(stopped.slice + 1));
+        for (const m of outcome.results[stopped.slice]!.mismatches)
           addConflict({ pos: { x: m.x, y: m.y, z: m.z }, kind: m.kind === "check" ? "dependency" : "write", expected: m.expected, actual: m.actual, dataChanged: m.expected === m.actual });
-        }
         return finish("conflict");
       }
-    } catch (error) {
-      if (isHostCrash(error)) throw error;
-      // The world may or may not hold this slice: leave the intent open for recovery review.
-      const message = error instanceof Error ? error.message : String(error);
-      if (intentOpen) return finish("recovery_required", { code: "recovery_required", message: `world call failed during a write: ${message}` });
-      return finish("failed", { code: "failed", message: `world call failed before writing: ${message}` });
+      if (stopped.reason === "refused") {
+        // The world refused the slice before writing any of it: its intent resolves to nothing written.
+        neverRan(batch.slice(stopped.slice));
+        counters = { ...counters, slicesDone: at.intent.sliceNo + 1 };
+        return finish("failed", { code: stopped.code, message: `the world refused slice ${at.intent.sliceNo} before writing: ${stopped.message}` });
+      }
+      // The host failed inside the slice: it may or may not hold it (its intent stays open for review).
+      neverRan(batch.slice(stopped.slice + 1));
+      return finish("recovery_required", { code: "recovery_required", message: `world call failed during a write: ${stopped.message}` });
     }
+    if (w.stop.length > 0) {
+      w.stop.forEach(addConflict);
+      return finish("conflict");
+    }
+    if (w.last >= counters.slicesTotal) return finish("applied");
+    if (nextError !== null) return failed(nextError);
+    try {
+      if (next === null) {
+        next = await prepareWindow(windows, w.last);
+        if (next.kind === "batch") commitIntents(next.batch);
+      }
+    } catch (error) {
+      return failed(error);
+    }
+    if (next.kind !== "batch") return ended(next);
+    w = next;
   }
-  return finish("applied");
+}
+
+interface WindowDeps {
+  readonly adapter: WorldAdapter;
+  readonly plan: PreparedPlan;
+  readonly operationId: string;
+  readonly checks: readonly CasCheck[];
+  readonly changed: ChangedSincePrepare;
+  readonly reuse: PrecheckRead | null;
+  readonly bounds: readonly number[];
+  readonly pairStart: ReadonlySet<number>;
+  readonly window: number;
+  readonly total: number;
+  /** Cancellation, access and the world epoch before a window (events synced): null to go on, else how the operation ends. */
+  before(s: number): Promise<{ readonly status: OperationStatus; readonly error: { code: string; message: string } | null } | null>;
+}
+
+/** A prepared window: slices to send (and the conflicts of the slice after them, if one stops the operation), or how it ends. */
+type Window =
+  | { readonly kind: "batch"; readonly batch: readonly BuiltSlice[]; readonly stop: readonly ConflictSample[]; readonly last: number }
+  | { readonly kind: "conflict"; readonly conflicts: readonly ConflictSample[] }
+  | { readonly kind: "stop"; readonly status: OperationStatus; readonly error: { code: string; message: string } | null };
+
+/**
+ * The checks, reads and classification of the window of slices from `s`. Touches nothing the
+ * applier commits: conflicts are returned, not counted, so a window prepared while a batch runs
+ * changes nothing until that batch is recorded.
+ */
+async function prepareWindow(d: WindowDeps, s: number): Promise<Window> {
+  const end = await d.before(s);
+  if (end !== null) return { kind: "stop", ...end };
+  d.changed.refresh();
+  const last = Math.min(d.total, s + d.window);
+  const { plan, bounds } = d;
+  const cur = d.reuse?.window(plan.pos, bounds[s]!, bounds[last]!) ?? (await readPositions(d.adapter, plan.pos, bounds[s]!, bounds[last]!));
+  const depConflicts: ConflictSample[] = [];
+  await checkDependencies(d.adapter, plan, d.checks, (c) => depConflicts.push(c));
+  // A changed dependency stops the operation at this slice (with this slice's own conflicts, if any).
+  const batch: BuiltSlice[] = [];
+  let stop: readonly ConflictSample[] = [];
+  for (let k = s; k < (depConflicts.length > 0 ? s + 1 : last); k++) {
+    const built = buildSlice(plan, d.operationId, k, bounds[k]!, bounds[k + 1]!, cur, bounds[s]!, d.checks, d.changed, d.pairStart);
+    if (!built.ok) {
+      stop = built.conflicts; // the slices before it are written first, as one at a time would
+      break;
+    }
+    batch.push(built.slice);
+  }
+  if (batch.length === 0 || depConflicts.length > 0) return { kind: "conflict", conflicts: [...depConflicts, ...stop] };
+  return { kind: "batch", batch, stop, last: s + batch.length };
+}
+
+/**
+ * Sends a batch: one `compareAndSetBatch` call, or one `compareAndSet` (a world without batches
+ * gets batches of one), whose `SliceRefused` becomes a `refused` stop.
+ */
+async function send(adapter: WorldAdapter, batch: readonly BuiltSlice[]): Promise<CasBatchResult> {
+  if (adapter.compareAndSetBatch !== undefined) return adapter.compareAndSetBatch(batch.map((b) => b.cas));
+  if (batch.length !== 1) throw new Error("a world without batches is sent one slice at a time");
+  try {
+    const res = await adapter.compareAndSet(batch[0]!.cas);
+    return res.mismatches.length > 0 ? { results: [res], stopped: { slice: 0, reason: "mismatch" } } : { results: [res] };
+  } catch (error) {
+    if (!isSliceRefused(error)) throw error;
+    return { results: [], stopped: { slice: 0, reason: "refused", code: error.code, message: error.message } };
+  }
 }
 
 /** Whole-plan comparison before the first slice: every target at base or desired, every dependency intact. */
@@ -182,37 +300,14 @@ async function precheck(
   checks: readonly CasCheck[],
   changed: ChangedSincePrepare,
   addConflict: (c: ConflictSample) => void,
-): Promise<void> {
+): Promise<PositionsRead> {
   const cur = await readPositions(adapter, plan.pos);
   for (let i = 0; i < plan.pos.length / 3; i++) {
     const verdict = classify(plan, i, cur.states[i]!, cur.digests[i]!, changed);
     if (verdict === "conflict" || verdict === "changed") addConflict(targetConflict(plan, i, cur.states[i]!, verdict === "changed"));
   }
   await checkDependencies(adapter, plan, checks, addConflict);
-}
-
-/**
- * docs/DESIGN.md "Write rule" for write-set position i: at base (state and digest) → write, unless the block held
- * something else since preparation (`changed`: the base is stale); at desired → skip; else conflict.
- */
-function classify(plan: PreparedPlan, i: number, current: string, digest: string | null, changed: ChangedSincePrepare): "write" | "skip" | "conflict" | "changed" {
-  if (current === plan.states[plan.before[i]!] && digest === digestOf(plan, plan.beforeDigest[i]!)) return changed.has(i) ? "changed" : "write";
-  return current === plan.states[plan.after[i]!] ? "skip" : "conflict";
-}
-
-function targetConflict(plan: PreparedPlan, i: number, actual: string, changedSincePrepare: boolean): ConflictSample {
-  const expected = plan.states[plan.before[i]!]!;
-  const pos = { x: plan.pos[i * 3]!, y: plan.pos[i * 3 + 1]!, z: plan.pos[i * 3 + 2]! };
-  if (changedSincePrepare) return { pos, kind: "write", expected, actual, dataChanged: false, changedSincePrepare: true };
-  return { pos, kind: "write", expected, actual, dataChanged: actual === expected };
-}
-
-function dependencyChecks(plan: PreparedPlan): CasCheck[] {
-  const checks: CasCheck[] = [];
-  for (let d = 0; d < plan.depPos.length / 3; d++) {
-    checks.push({ x: plan.depPos[d * 3]!, y: plan.depPos[d * 3 + 1]!, z: plan.depPos[d * 3 + 2]!, state: plan.states[plan.depState[d]!]!, digest: digestOf(plan, plan.depDigest[d]!) });
-  }
-  return checks;
+  return cur;
 }
 
 /** Reads the plan's dependencies and reports each one no longer at its expected state and digest. */
@@ -223,10 +318,6 @@ async function checkDependencies(adapter: WorldAdapter, plan: PreparedPlan, chec
     if (now.states[d] !== c.state || now.digests[d] !== c.digest)
       addConflict({ pos: { x: c.x, y: c.y, z: c.z }, kind: "dependency", expected: c.state, actual: now.states[d]!, dataChanged: now.states[d] === c.state });
   });
-}
-
-function digestOf(plan: PreparedPlan, i: number): string | null {
-  return i < 0 ? null : plan.digests[i]!;
 }
 
 export function emptyCounters(plan: PreparedPlan, sliceSize: number): OperationCounters {

@@ -345,7 +345,7 @@ export class Engine {
     partsAfterUndo(this.o.journal, (id) => this.plan(id), done);
     if (done.status !== "applied") return;
     const original = this.o.journal.getOperation(done.undoOf);
-    if (original !== null) this.o.journal.commit({ ...original, undoneBy: done.operationId, updatedAt: this.clock() }, null, null);
+    if (original !== null) this.o.journal.commit({ ...original, undoneBy: done.operationId, updatedAt: this.clock() }, [], []);
   }
 
   // ---- parts (see PartDesk) -----------------------------------------------------------------

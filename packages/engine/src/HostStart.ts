@@ -13,6 +13,6 @@ export function settleUnfinished(journal: Journal, now: number): void {
     const message = started
       ? "the process or the world's server stopped during this operation; review it before new writes"
       : "the process or the world's server stopped before this operation started";
-    journal.commit({ ...op, status, updatedAt: now, error: { code: status === "cancelled" ? "cancelled" : "recovery_required", message } }, null, null);
+    journal.commit({ ...op, status, updatedAt: now, error: { code: status === "cancelled" ? "cancelled" : "recovery_required", message } }, [], []);
   }
 }

@@ -166,10 +166,11 @@ export interface Journal {
   /** Operations in `queued`, `applying` or `recovery_required`. */
   unfinishedOperations(): OperationRecord[];
   /**
-   * One transaction: optionally confirms the previous slice's result, stores the new slice intent
-   * (if any) and the operation record. Returns the sequence number given to `result` (0 if none).
+   * One transaction (one fsync: group commit): confirms slice results (each gets the next
+   * sequence number, in order), stores new slice intents and the operation record. Returns the
+   * sequence number given to the last result (0 if none).
    */
-  commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number;
+  commit(op: OperationRecord, results: readonly SliceResult[], intents: readonly SliceRecord[]): number;
   slices(operationId: string): SliceRecord[];
   /** Confirmed slices with seq > `afterSeq` whose bounds intersect `box`. */
   slicesAfter(afterSeq: number, box: Box3): SliceRecord[];

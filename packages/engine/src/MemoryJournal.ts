@@ -93,9 +93,9 @@ export class MemoryJournal implements Journal {
     return [...this.ops.values()].filter((o) => !hasEnded(o.status)).map((o) => structuredClone(o));
   }
 
-  commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number {
+  commit(op: OperationRecord, results: readonly SliceResult[], intents: readonly SliceRecord[]): number {
     let seq = 0;
-    if (result !== null) {
+    for (const result of results) {
       const list = this.sliceMap.get(result.operationId) ?? [];
       const i = list.findIndex((s) => s.sliceNo === result.sliceNo);
       const open = list[i];
@@ -108,7 +108,7 @@ export class MemoryJournal implements Journal {
       this.saves.record(result);
       this.bytes += result.written.length + 16;
     }
-    if (intent !== null) {
+    for (const intent of intents) {
       const list = this.sliceMap.get(intent.operationId) ?? [];
       if (list.some((s) => s.sliceNo === intent.sliceNo)) throw new Error(`slice ${intent.sliceNo} intent exists`);
       list.push({ ...intent, intent: intent.intent.slice() });

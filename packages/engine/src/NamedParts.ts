@@ -35,7 +35,7 @@ export function nameEndedPart(d: NamedPartDeps, op: OperationRecord): OperationR
     outcome = part.ok ? { partId: part.value.partId } : { error: { code: part.error.code, message: part.error.message } };
   }
   const named = { ...op, partOutcome: outcome, updatedAt: d.clock() };
-  d.journal.commit(named, null, null);
+  d.journal.commit(named, [], []);
   return named;
 }
 

@@ -10,6 +10,12 @@ export interface EngineLimits {
   readonly maxInspectPositions: number;
   /** Writes per slice (one compare-and-set, one journal intent). */
   readonly sliceSize: number;
+  /**
+   * Slices per batch where the world takes batches (`compareAndSetBatch`): their intents are
+   * journalled in one commit, sent in one call and run in order, the batch stopping at the first
+   * slice that meets a conflict. Other worlds take one slice at a time. At most 64.
+   */
+  readonly sliceWindow: number;
   readonly maxDependencies: number;
   readonly maxExpectedBlocks: number;
   readonly planTtlMs: number;
@@ -30,11 +36,15 @@ export interface EngineLimits {
   readonly maxBlocksPerSecond: number;
 }
 
+/** Most slices in one `compareAndSetBatch` (the world port's `cas_batch` limit). */
+export const MAX_SLICE_WINDOW = 64;
+
 export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   maxPlanBlocks: 100_000,
   maxPreparePositions: 2_000_000,
   maxInspectPositions: 4096,
   sliceSize: 512,
+  sliceWindow: 8,
   maxDependencies: 4096,
   maxExpectedBlocks: 4096,
   planTtlMs: 10 * 60 * 1000,
@@ -130,4 +140,5 @@ export function validateLimits(l: EngineLimits): void {
   }
   if (l.sliceSize > 512) throw new RangeError("sliceSize is at most 512");
   if (l.sliceSize < 2) throw new RangeError("sliceSize is at least 2 (a multi-block pair is never split)");
+  if (l.sliceWindow > MAX_SLICE_WINDOW) throw new RangeError(`sliceWindow is at most ${MAX_SLICE_WINDOW}`);
 }

@@ -148,6 +148,6 @@ export async function abandonRecovery(
       message: `recovery abandoned by an administrator: ${review.matchesAfter} blocks match the plan, ${review.matchesBefore} the original, ${review.foreignStates} neither; world left as is. Undo restores the confirmed writes the world still holds; the ${unfinished.states.length - review.lost} blocks of the unfinished slice stay as they are${lostNote}`,
     },
   };
-  journal.commit(done, null, null);
+  journal.commit(done, [], []);
   return ok(done);
 }

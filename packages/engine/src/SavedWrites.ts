@@ -56,7 +56,7 @@ export async function checkUnsavedWrites(
   for (const [operationId, indices] of lostByOp) {
     const op = journal.getOperation(operationId)!;
     const count = journal.lostWrites(operationId).length;
-    journal.commit(lostRecord(op, count, now), null, null);
+    journal.commit(lostRecord(op, count, now), [], []);
     report.push({ operationId, count: indices.length });
   }
   return { slices: stale.length, positions, lost: report };

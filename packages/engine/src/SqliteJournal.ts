@@ -193,17 +193,17 @@ export class SqliteJournal implements Journal {
     return (this.s.unfinished.all() as string[]).map((b) => JSON.parse(b) as OperationRecord);
   }
 
-  commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number {
+  commit(op: OperationRecord, results: readonly SliceResult[], intents: readonly SliceRecord[]): number {
     return this.db.transaction((): number => {
       let seq = 0;
-      if (result !== null) {
+      for (const result of results) {
         seq = this.s.nextSeq.get() as number;
         const digests = result.entityDigests.length === 0 ? null : JSON.stringify(result.entityDigests);
         const r = this.s.confirm.run(Buffer.from(result.written), seq, digests, result.operationId, result.sliceNo);
         if (r.changes !== 1) throw new Error(`no open intent for slice ${result.sliceNo} of ${result.operationId}`);
         this.saves.record(result, seq);
       }
-      if (intent !== null) {
+      for (const intent of intents) {
         const b = intent.bounds;
         this.s.intent.run(intent.operationId, intent.sliceNo, intent.start, intent.end, Buffer.from(intent.intent), b.minX, b.minY, b.minZ, b.maxX, b.maxY, b.maxZ);
       }

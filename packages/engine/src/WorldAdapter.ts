@@ -35,6 +35,27 @@ export interface WorldAdapter {
    * and resolves when they are written, with the marks after it.
    */
   flush?(): Promise<SavedMarks>;
+  /**
+   * Optional: several slices in one call, run in order as `compareAndSet` would run each, the
+   * batch stopping after the first slice with mismatches, refused or failed (the slices after it
+   * never run). Resolves with the results of the slices that ran and why it stopped.
+   */
+  compareAndSetBatch?(slices: readonly CasSlice[]): Promise<CasBatchResult>;
+}
+
+/**
+ * What a batch did. `results` are the slices that ran, in order. `stopped`, when present, names the
+ * slice it stopped at: `mismatch` (its result, the last of `results`, has mismatches), `refused`
+ * (the world refused it before writing any of it: `results` ends before it) or `failed` (the host
+ * failed inside it: whether it wrote is unknown, `results` ends before it). Slices after a stop
+ * never ran.
+ */
+export interface CasBatchResult {
+  readonly results: readonly CasResult[];
+  readonly stopped?:
+    | { readonly slice: number; readonly reason: "mismatch" }
+    | { readonly slice: number; readonly reason: "refused"; readonly code: string; readonly message: string }
+    | { readonly slice: number; readonly reason: "failed"; readonly message: string };
 }
 
 /**

@@ -10,8 +10,10 @@ export interface PositionsRead {
 /**
  * Reads arbitrary positions (triples `pos[from*3 .. to*3)`): one box read of their bounds when that
  * box is compact (at most 4096 positions or 8 per requested one, within the adapter limit: a slice
- * of a plan is one read, one round trip to a server), else one box read per touched 16³ section,
- * each box the bounds of the requested positions in that section (≤ 4096 positions).
+ * of a plan is one read, one round trip to a server); a dense set larger than one read (a whole
+ * plan's precheck) in slabs of whole layers of its bounds, each at most the adapter limit; else
+ * one box read per touched 16³ section, each box the bounds of the requested positions in that
+ * section (≤ 4096 positions).
  */
 /** Chunks a world refused in reads ("cx,cz" → the refusal), for prepare's up-front check. */
 export type RefusalSink = Map<string, WriteRefusal>;
@@ -24,6 +26,22 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
   const volume = (whole.maxX - whole.minX + 1) * (whole.maxY - whole.minY + 1) * (whole.maxZ - whole.minZ + 1);
   if (volume <= MAX_ADAPTER_READ && volume <= Math.max(4096, 8 * n)) {
     await readInto(adapter, pos, from, Array.from({ length: n }, (_, i) => i), whole, out, sink);
+    return out;
+  }
+  const layer = (whole.maxX - whole.minX + 1) * (whole.maxZ - whole.minZ + 1);
+  if (volume <= 8 * n && layer <= MAX_ADAPTER_READ) {
+    // Dense: slabs of whole layers, each one read of at most MAX_ADAPTER_READ positions.
+    const height = Math.floor(MAX_ADAPTER_READ / layer);
+    const slabs: number[][] = [];
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor((pos[(from + i) * 3 + 1]! - whole.minY) / height);
+      (slabs[k] ??= []).push(i);
+    }
+    for (const [k, offsets] of slabs.entries()) {
+      if (offsets === undefined) continue;
+      const minY = whole.minY + k * height;
+      await readInto(adapter, pos, from, offsets, { ...whole, minY, maxY: Math.min(whole.maxY, minY + height - 1) }, out, sink);
+    }
     return out;
   }
   const groups = new Map<number, number[]>();

@@ -11,6 +11,7 @@ export {
   isChunkNotLoaded,
   MAX_ADAPTER_READ,
   type AdapterCapability,
+  type CasBatchResult,
   type CasCheck,
   type CasMismatch,
   type CasResult,
@@ -28,7 +29,7 @@ export type { Journal, OperationRecord, SliceRecord, PartRecord, ConflictSample,
 export { OPERATION_KINDS, OPERATION_STATUSES, hasEnded, isSettled, isUndoable, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";
 export { MemoryJournal } from "./MemoryJournal.js";
 export { SqliteJournal } from "./SqliteJournal.js";
-export { DEFAULT_ENGINE_LIMITS, PROJECT_ID, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";
+export { DEFAULT_ENGINE_LIMITS, MAX_SLICE_WINDOW, PROJECT_ID, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";
 export type { BuildPrepareInput, ExpectedBlock } from "./Prepare.js";
 export type { OperationStatusView, PrepareView, ConflictView, UndoPrepareView } from "./Views.js";
 export { expandInspectedBlocks, type RegionInspectInput, type RegionInspectView, type InspectedBlock } from "./Inspect.js";

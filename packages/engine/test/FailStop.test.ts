@@ -6,9 +6,9 @@ import type { SliceResult } from "../src/Journal.js";
 /** A journal whose disk fills up after `budget` commits. */
 class FillingJournal extends MemoryJournal {
   budget = Infinity;
-  override commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number {
+  override commit(op: OperationRecord, results: readonly SliceResult[], intents: readonly SliceRecord[]): number {
     if (this.budget-- <= 0) throw new Error("SQLITE_FULL: database or disk is full");
-    return super.commit(op, result, intent);
+    return super.commit(op, results, intents);
   }
 }
 

@@ -100,15 +100,15 @@ describe.each(kinds)("%s journal contract", (_name, make) => {
       operationId: "o1", sliceNo, start, end: start + 2, intent: Uint8Array.from([3]), written: null, seq: 0,
       bounds: { minX: start, minY: 64, minZ: 0, maxX: start + 1, maxY: 64, maxZ: 0 }, entityDigests: [],
     });
-    expect(journal.commit({ ...op("o1", "pl1", "k1"), status: "applying" }, null, intent(0, 0))).toBe(0);
-    const seq1 = journal.commit(op("o1", "pl1", "k1", "applying"), { operationId: "o1", sliceNo: 0, written: Uint8Array.from([1]), entityDigests: [[0, "ef".repeat(32)]] }, intent(1, 2));
+    expect(journal.commit({ ...op("o1", "pl1", "k1"), status: "applying" }, [], [intent(0, 0)])).toBe(0);
+    const seq1 = journal.commit(op("o1", "pl1", "k1", "applying"), [{ operationId: "o1", sliceNo: 0, written: Uint8Array.from([1]), entityDigests: [[0, "ef".repeat(32)]] }], [intent(1, 2)]);
     expect(seq1).toBeGreaterThan(0);
     expect(journal.headSeq()).toBe(seq1);
     const touchSeq = journal.addTouches(Int32Array.from([1, 64, 0, 9, 64, 9]), ["minecraft:glass", null]);
     expect(touchSeq).toBeGreaterThan(seq1);
     const uncertainSeq = journal.addTouches(Int32Array.from([0, 64, 0]));
     expect(journal.headSeq()).toBe(uncertainSeq);
-    expect(() => journal.commit(op("o1", "pl1", "k1"), { operationId: "o1", sliceNo: 0, written: new Uint8Array(1), entityDigests: [] }, null)).toThrow();
+    expect(() => journal.commit(op("o1", "pl1", "k1"), [{ operationId: "o1", sliceNo: 0, written: new Uint8Array(1), entityDigests: [] }], [])).toThrow();
 
     const j2 = reopen();
     expect(j2.getPlan("pl1")).toEqual(plan("pl1", 4));
@@ -155,7 +155,7 @@ describe.each(kinds)("%s journal listing", (_name, make) => {
     expect(ids({ status: "applied", part: { partId: "part1", operationIds: ["a"] } })).toEqual(["c", "a"]);
     // A part defined from several operations (a batch) lists each of them.
     expect(ids({ part: { partId: "none", operationIds: ["a", "d"] } })).toEqual(["d", "a"]);
-    journal.commit({ ...at(op("a", "p1", "k1"), 10), status: "failed" }, null, null);
+    journal.commit({ ...at(op("a", "p1", "k1"), 10), status: "failed" }, [], []);
     expect(ids({ status: "applied" })).toEqual(["d", "c"]);
   });
 });

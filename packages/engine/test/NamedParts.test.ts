@@ -55,7 +55,7 @@ describe("part_name on build_apply", () => {
     const h = await harness({ journal: "sqlite" });
     const op = await h.build(boxRecipe(v(0, 70, 0), v(2, 70, 2), STONE));
     // The record as the engine left it: ended, part asked for, not yet named (the process died here).
-    h.journal.commit({ ...h.journal.getOperation(op.operation_id)!, partName: "late" }, null, null);
+    h.journal.commit({ ...h.journal.getOperation(op.operation_id)!, partName: "late" }, [], []);
     await h.reopen();
     const after = unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id }));
     expect(after.part).toMatchObject({ name: "late", error: null });

@@ -35,9 +35,9 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
 /** A journal whose process dies at a commit (the bridge killed): the commit never lands, nothing after it runs. */
 class DyingJournal extends MemoryJournal {
   budget = Infinity;
-  override commit(op: OperationRecord, result: SliceResult | null, intent: SliceRecord | null): number {
+  override commit(op: OperationRecord, results: readonly SliceResult[], intents: readonly SliceRecord[]): number {
     if (this.budget-- <= 0) throw new Error("the bridge process was killed");
-    return super.commit(op, result, intent);
+    return super.commit(op, results, intents);
   }
 }
 

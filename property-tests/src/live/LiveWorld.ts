@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PortWorld } from "@mcb/adapter-paper";
 import { type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
-import { Engine, SqliteJournal, type CasResult, type CasSlice, type EngineLimits, type RequestContext, type SavedMarks, type WorldAdapter } from "@mcb/engine";
+import { Engine, SqliteJournal, type CasBatchResult, type CasResult, type CasSlice, type EngineLimits, type RequestContext, type SavedMarks, type WorldAdapter } from "@mcb/engine";
 import type { MinestomHost } from "./MinestomHost.js";
 
 /**
@@ -30,6 +30,13 @@ export class HookedAdapter implements WorldAdapter {
     const call = this.calls++;
     if (this.beforeCompareAndSet !== null) await this.beforeCompareAndSet(call);
     return this.inner.compareAndSet(slice);
+  }
+  /** A batch is one call of the hook, numbered by its first slice (`calls` counts slices). */
+  async compareAndSetBatch(slices: readonly CasSlice[]): Promise<CasBatchResult> {
+    const call = this.calls;
+    this.calls += slices.length;
+    if (this.beforeCompareAndSet !== null) await this.beforeCompareAndSet(call);
+    return this.inner.compareAndSetBatch!(slices);
   }
   events(cursor: string | null) {
     return this.inner.events(cursor);

@@ -39,23 +39,34 @@ public final class CompareAndSet {
 
     int written = 0;
     int start = 0;
+    List<CasRequest.Write> writes = req.writes();
+    int[] before = new int[writes.size()], after = new int[writes.size()];
+    numbers(world, writes, before, after);
     for (int end : req.groupEnds()) {
-      List<CasResult.Mismatch> bad = new ArrayList<>();
+      List<CasResult.Mismatch> bad = null;
       for (int w = start; w < end; w++) {
-        CasRequest.Write c = req.writes().get(w);
+        CasRequest.Write c = writes.get(w);
+        // A plain block on both sides compares host numbers; anything else its state and digest.
+        if (before[w] >= 0 && world.numberAt(c.x(), c.y(), c.z()) == before[w]) continue;
         String actual = world.stateAt(c.x(), c.y(), c.z());
         String digest = Digests.at(world, actual, c.x(), c.y(), c.z());
-        if (!actual.equals(c.before()) || !Objects.equals(digest, c.beforeDigest()))
+        if (!actual.equals(c.before()) || !Objects.equals(digest, c.beforeDigest())) {
+          if (bad == null) bad = new ArrayList<>();
           bad.add(new CasResult.Mismatch("write", w, c.x(), c.y(), c.z(), c.before(), c.beforeDigest(), actual, digest));
+        }
       }
-      if (!bad.isEmpty()) {
+      if (bad != null) {
         if (mismatches.isEmpty()) mismatches.addAll(bad);
         if (!writePastFailingGroup) break;
         start = end;
         continue;
       }
       for (int w = start; w < end; w++) {
-        CasRequest.Write c = req.writes().get(w);
+        CasRequest.Write c = writes.get(w);
+        if (after[w] >= 0) {
+          world.setNumber(c.x(), c.y(), c.z(), after[w]);
+          continue; // a plain block: no block entity, no digest
+        }
         world.set(c.x(), c.y(), c.z(), c.after(), c.afterData());
         String d = Digests.at(world, c.after(), c.x(), c.y(), c.z());
         if (d != null) entityDigests.put(w, d);
@@ -64,6 +75,35 @@ public final class CompareAndSet {
       start = end;
     }
     return new CasResult(written, mismatches, entityDigests);
+  }
+
+  /**
+   * The host's numbers of each write's before and after state where the write is plain (before and
+   * after without a block entity, no data): compared and written as numbers. -1 elsewhere, and
+   * everywhere on a host without numbers.
+   */
+  private static void numbers(WorldAccess world, List<CasRequest.Write> writes, int[] before, int[] after) {
+    String lastState = null;
+    int lastNumber = -1;
+    for (int w = 0; w < writes.size(); w++) {
+      CasRequest.Write c = writes.get(w);
+      int b = -1, a = -1;
+      if (c.beforeDigest() == null && c.afterData() == null) {
+        if (c.before() == lastState) b = lastNumber;
+        else b = lastNumber = plainNumber(world, lastState = c.before());
+        if (b >= 0) {
+          if (c.after() == lastState) a = lastNumber;
+          else a = lastNumber = plainNumber(world, lastState = c.after());
+          if (a < 0) b = -1;
+        }
+      }
+      before[w] = b;
+      after[w] = a;
+    }
+  }
+
+  private static int plainNumber(WorldAccess world, String state) {
+    return world.mayHaveBlockEntity(state) ? -1 : world.stateNumber(state);
   }
 
   static void requireLoaded(WorldAccess world, WorldFacts facts, int x, int y, int z) {

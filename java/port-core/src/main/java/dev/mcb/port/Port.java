@@ -2,6 +2,8 @@ package dev.mcb.port;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonNull;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +12,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -35,7 +38,7 @@ public final class Port {
   private final CompareAndSet cas;
   private final SaveLedger ledger;
   /** Null: the host does not report saved writes (no {@code saved_writes} capability, no {@code flush}). */
-  private final Persistence persistence;
+  private final Saves saves;
 
   public Port(WorldAccess world, TickScheduler scheduler, EventLog events, ChatQueue chat, ChatSink sink, TickStats stats, PortConfig config) {
     this(world, scheduler, events, chat, sink, stats, config, new SaveLedger(), null);
@@ -44,7 +47,7 @@ public final class Port {
   public Port(WorldAccess world, TickScheduler scheduler, EventLog events, ChatQueue chat, ChatSink sink, TickStats stats, PortConfig config,
       SaveLedger ledger, Persistence persistence) {
     this.ledger = ledger;
-    this.persistence = persistence;
+    this.saves = persistence == null ? null : new Saves(persistence, ledger, scheduler, config.jobTimeoutMillis());
     this.world = world;
     this.scheduler = scheduler;
     this.events = events;
@@ -66,12 +69,13 @@ public final class Port {
       case "chat_reply" -> chatReply(params);
       case "stats" -> stats(params);
       case "flush" -> flush(params);
+      case "cas_batch" -> throw PortError.invalid("cas_batch takes a binary body (Content-Type: " + PortServer.BINARY + ")", "content-type");
       case "test_edit" -> {
         if (!config.testHooks()) throw new PortError(PortError.Code.NOT_FOUND, "unknown method " + Json.shorten(method));
         yield testEdit(params);
       }
       default -> throw new PortError(PortError.Code.NOT_FOUND, "unknown method " + Json.shorten(method),
-          Map.of("allowed", List.of("info", "read", "read_block_entities", "cas", "events", "chat_poll", "chat_reply", "stats", "flush")));
+          Map.of("allowed", List.of("info", "read", "read_block_entities", "cas", "cas_batch", "events", "chat_poll", "chat_reply", "stats", "flush")));
     };
   }
 
@@ -103,7 +107,7 @@ public final class Port {
   /** The host session and, with the saved_writes capability, the write and saved marks. */
   private void addSaved(JsonObject o) {
     o.addProperty("session", ledger.session());
-    if (persistence == null) return;
+    if (saves == null) return;
     o.addProperty("write_seq", ledger.writeSeq());
     o.addProperty("saved_through", ledger.savedThrough());
   }
@@ -114,24 +118,38 @@ public final class Port {
    */
   private JsonObject flush(JsonObject p) {
     Json.onlyKeys(p, "", Set.of());
-    if (persistence == null)
+    if (saves == null)
       throw new PortError(PortError.Code.NOT_FOUND, "this host does not report saved writes (no saved_writes capability)", Map.of("reason", "no_saved_writes"));
     long t0 = System.nanoTime();
-    int chunks = onGameThread(() -> saveNow());
+    Saves.Done done;
+    try {
+      done = saves.save().get(config.jobTimeoutMillis() * 4, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw PortError.busy("the save did not finish within " + config.jobTimeoutMillis() * 4 + " ms; saved_through tells what is on disk", "save_timeout");
+    } catch (InterruptedException | ExecutionException | CancellationException e) {
+      throw unwrap(e);
+    }
     JsonObject o = new JsonObject();
     addSaved(o);
-    o.addProperty("chunks", chunks);
+    o.addProperty("chunks", done.chunks());
     o.addProperty("ms", (System.nanoTime() - t0) / 1e6);
     return o;
   }
 
-  /** On the game thread: saves what the port wrote, moving the saved mark. Used by flush and the host's autosave. */
-  public int saveNow() {
-    if (persistence == null) return 0;
-    long upTo = ledger.beginSave();
-    int chunks = persistence.saveWritten();
-    ledger.saved(upTo);
-    return chunks;
+  /** The host's autosave timer: a save pass unless one is queued (no-op without saved writes). */
+  public void autosave() {
+    if (saves != null) saves.autosave();
+  }
+
+  /** A save pass (tests, shutdown): completes when its chunks are on disk. */
+  public java.util.concurrent.CompletableFuture<Saves.Done> save() {
+    if (saves == null) return java.util.concurrent.CompletableFuture.completedFuture(new Saves.Done(0, 0, 0, 0));
+    return saves.save();
+  }
+
+  /** At shutdown: waits for queued saves and stops the saver thread. */
+  public void close() {
+    if (saves != null) saves.close();
   }
 
   static RegionRead.Box box(JsonObject p, String key) {
@@ -186,22 +204,123 @@ public final class Port {
   private JsonObject cas(JsonObject p) {
     CasRequest req = CasCodec.decode(p);
     long[] seq = {0};
-    CasResult r = onGameThread(() -> {
-      CasCodec.validateStates(world, req); // before any write: a bad state refuses the whole slice
-      try {
-        CasResult res = cas.run(world, req);
-        stats.slice(res.written());
-        // Numbered in the job, so no save can fall between the writes and their number.
-        seq[0] = res.written() > 0 ? ledger.recordWrite() : 0;
-        return res;
-      } finally {
-        world.endOfJob();
-      }
-    });
+    CasResult r = onGameThread(() -> runSlice(req, seq));
     JsonObject o = CasCodec.encode(r);
     addSaved(o);
-    if (persistence != null) o.addProperty("write_seq", seq[0]); // this slice's number (0: it wrote nothing)
+    if (saves != null) o.addProperty("write_seq", seq[0]); // this slice's number (0: it wrote nothing)
     return o;
+  }
+
+  /** One slice as one game-thread job: states checked before any write, then the compare-and-set. */
+  private CasResult runSlice(CasRequest req, long[] seq) {
+    CasCodec.validateStates(world, req); // before any write: a bad state refuses the whole slice
+    try {
+      CasResult res = cas.run(world, req);
+      stats.slice(res.written());
+      // Numbered in the job, so no save can fall between the writes and their number.
+      seq[0] = res.written() > 0 ? ledger.recordWrite() : 0;
+      return res;
+    } finally {
+      world.endOfJob();
+    }
+  }
+
+  /**
+   * Several slices (the binary body of java/PROTOCOL.md "cas_batch"), each its own game-thread job,
+   * queued together and run in order; the batch stops after the first slice with mismatches, refused
+   * or failed, and the slices after it never run. Answers the results of the slices that ran and
+   * why it stopped.
+   */
+  public JsonObject casBatch(byte[] body) {
+    List<CasRequest> slices = CasBatchCodec.decode(body);
+    // Slices from this index on must not run: set by a job that stopped (mismatch, refusal,
+    // failure) before the next job can start, or by this thread when it gives up waiting.
+    AtomicInteger runBelow = new AtomicInteger(Integer.MAX_VALUE);
+    List<TickScheduler.Job<CasResult>> jobs = new ArrayList<>(slices.size());
+    long[][] seqs = new long[slices.size()][1];
+    PortError queueFull = null;
+    for (int i = 0; i < slices.size(); i++) {
+      CasRequest req = slices.get(i);
+      long[] seq = seqs[i];
+      int index = i;
+      try {
+        jobs.add(scheduler.submit(() -> {
+          if (index >= runBelow.get()) return null; // not run
+          try {
+            CasResult r = runSlice(req, seq);
+            if (!r.mismatches().isEmpty()) runBelow.accumulateAndGet(index + 1, Math::min);
+            return r;
+          } catch (RuntimeException | Error e) {
+            runBelow.accumulateAndGet(index + 1, Math::min);
+            throw e;
+          }
+        }));
+      } catch (PortError busy) {
+        queueFull = busy; // this slice and those after it are not queued
+        runBelow.accumulateAndGet(index, Math::min);
+        break;
+      }
+    }
+    JsonArray results = new JsonArray();
+    JsonObject stopped = null;
+    for (int i = 0; i < jobs.size() && stopped == null; i++) {
+      TickScheduler.Job<CasResult> job = jobs.get(i);
+      CasResult r;
+      try {
+        r = job.result().get(config.jobTimeoutMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        runBelow.accumulateAndGet(i, Math::min);
+        if (!job.cancel()) {
+          try {
+            r = job.result().get(); // it had started: bounded work, its outcome is coming
+          } catch (InterruptedException | ExecutionException | CancellationException e2) {
+            stopped = failure(i, e2);
+            break;
+          }
+        } else r = null;
+      } catch (InterruptedException | ExecutionException | CancellationException e) {
+        stopped = failure(i, e);
+        break;
+      }
+      if (r == null) {
+        stopped = stopped(i, "refused", PortError.busy("the game thread did not take slice " + i + " within " + config.jobTimeoutMillis() + " ms; it and the slices after it were not run", "game_thread_timeout"));
+        break;
+      }
+      JsonObject o = CasCodec.encode(r);
+      if (saves != null) o.addProperty("write_seq", seqs[i][0]);
+      results.add(o);
+      if (!r.mismatches().isEmpty()) stopped = stopped(i, "mismatch", null);
+    }
+    if (stopped == null && queueFull != null) stopped = stopped(jobs.size(), "refused", queueFull);
+    runBelow.accumulateAndGet(results.size() + 1, Math::min);
+    for (TickScheduler.Job<CasResult> j : jobs) j.cancel(); // the ones after a stop: never run
+    JsonObject o = new JsonObject();
+    o.add("results", results);
+    o.add("stopped", stopped == null ? JsonNull.INSTANCE : stopped);
+    addSaved(o);
+    return o;
+  }
+
+  /** A slice whose job threw: refused before writing (a PortError that is not a host failure), or failed mid-job. */
+  private static JsonObject failure(int slice, Exception e) {
+    RuntimeException err = unwrap(e);
+    PortError pe = err instanceof PortError x ? x : new PortError(PortError.Code.FAILED, "the host failed while running slice " + slice, Map.of("reason", "host_error"));
+    return stopped(slice, pe.kind() == PortError.Code.FAILED ? "failed" : "refused", pe);
+  }
+
+  private static JsonObject stopped(int slice, String reason, PortError error) {
+    JsonObject s = new JsonObject();
+    s.addProperty("slice", slice);
+    s.addProperty("reason", reason);
+    if (error != null) {
+      JsonObject e = new JsonObject();
+      e.addProperty("code", error.code());
+      e.addProperty("message", error.getMessage());
+      e.addProperty("retryable", error.retryable());
+      e.add("details", PortServer.tree(error.details()));
+      s.add("error", e);
+    }
+    return s;
   }
 
   private JsonObject events(JsonObject p) {
@@ -270,8 +389,10 @@ public final class Port {
   }
 
   private JsonObject stats(JsonObject p) {
-    Json.onlyKeys(p, "", Set.of("reset"));
-    TickStats.Snapshot s = stats.snapshot(Json.bool(p, "reset", "", false));
+    Json.onlyKeys(p, "", Set.of("reset", "last_ticks"));
+    int last = p.has("last_ticks") ? Json.integer(p, "last_ticks", "") : stats.capacity();
+    if (last < 1 || last > stats.capacity()) throw PortError.invalid("must be 1.." + stats.capacity(), "last_ticks");
+    TickStats.Snapshot s = stats.snapshot(Json.bool(p, "reset", "", false), last);
     JsonObject o = new JsonObject();
     o.addProperty("ticks", s.ticks());
     o.addProperty("tick_ms_max", s.tickMsMax());
@@ -281,6 +402,17 @@ public final class Port {
     o.addProperty("slices", s.slices());
     o.addProperty("blocks_written", s.blocksWritten());
     o.addProperty("budget_ms", scheduler.budgetNanos() / 1e6);
+    o.addProperty("queue_depth", scheduler.queueDepth());
+    o.addProperty("max_queue", scheduler.maxQueued());
+    if (saves != null) {
+      Saves.Done d = saves.last();
+      JsonObject save = new JsonObject();
+      save.addProperty("saved_through", d.savedThrough());
+      save.addProperty("chunks", d.chunks());
+      save.addProperty("ms", d.ms());
+      save.addProperty("game_thread_jobs", d.jobs());
+      o.add("last_save", save);
+    }
     addSaved(o);
     return o;
   }

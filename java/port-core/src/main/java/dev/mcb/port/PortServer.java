@@ -22,6 +22,8 @@ import java.util.logging.Logger;
  */
 public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
   private static final Logger LOG = PortLog.get(PortServer.class);
+  /** The content type of a binary request body (cas_batch). */
+  public static final String BINARY = "application/octet-stream";
   private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
   private final Port port;
   private final byte[] tokenHash;
@@ -78,8 +80,13 @@ public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
         return new LoopbackHttp.Response(200, bytes(ok(o)), false);
       }
       String method = r.path().substring(4);
-      String body = new String(r.body(), StandardCharsets.UTF_8);
       try {
+        if (method.equals("cas_batch")) {
+          String type = r.headers().getOrDefault("content-type", "");
+          if (!type.split(";", 2)[0].trim().equalsIgnoreCase(BINARY)) throw PortError.invalid("cas_batch takes a binary body (Content-Type: " + BINARY + ")", "content-type");
+          return new LoopbackHttp.Response(200, bytes(ok(port.casBatch(r.body()))), false);
+        }
+        String body = new String(r.body(), StandardCharsets.UTF_8);
         JsonObject params = body.isBlank() ? new JsonObject() : Json.parseObject(body);
         return new LoopbackHttp.Response(200, bytes(ok(port.call(method, params))), false);
       } catch (PortError e) {

@@ -55,18 +55,29 @@ public record RegionRead(List<String> palette, int[] indices, Map<Integer, Strin
     List<Boolean> entityStates = new ArrayList<>(); // by palette id: may carry a block entity
     Map<Integer, String> digests = new TreeMap<>();
     Map<Integer, byte[]> data = withData ? new TreeMap<>() : Map.of();
+    int[] hostIds = new int[(int) box.volume()];
+    if (world.readIds(box, hostIds)) return fromIds(world, box, hostIds, withData);
     int i = 0;
+    String lastState = null;
+    int lastId = -1;
     for (int y = box.minY(); y <= box.maxY(); y++) {
       boolean outside = y < facts.minY() || y > facts.maxY();
       for (int z = box.minZ(); z <= box.maxZ(); z++)
         for (int x = box.minX(); x <= box.maxX(); x++, i++) {
           String state = outside ? VOID_AIR : world.stateAt(x, y, z);
-          Integer id = ids.get(state);
-          if (id == null) {
-            id = palette.size();
-            ids.put(state, id);
-            palette.add(state);
-            entityStates.add(!outside && world.mayHaveBlockEntity(state));
+          int id;
+          if (state == lastState) id = lastId; // the same instance as the position before: most are
+          else {
+            Integer known = ids.get(state);
+            if (known == null) {
+              known = palette.size();
+              ids.put(state, known);
+              palette.add(state);
+              entityStates.add(!outside && world.mayHaveBlockEntity(state));
+            }
+            id = known;
+            lastState = state;
+            lastId = id;
           }
           indices[i] = id;
           if (!entityStates.get(id)) continue;
@@ -77,5 +88,41 @@ public record RegionRead(List<String> palette, int[] indices, Map<Integer, Strin
         }
     }
     return new RegionRead(palette, indices, digests, data);
+  }
+
+  /** A read from the host's state numbers: the palette by first use, block entities only where the state may carry one. */
+  private static RegionRead fromIds(WorldAccess world, Box box, int[] ids, boolean withData) {
+    List<String> palette = new ArrayList<>();
+    List<Boolean> entityStates = new ArrayList<>();
+    Map<Integer, Integer> local = new HashMap<>();
+    Map<Integer, String> digests = new TreeMap<>();
+    Map<Integer, byte[]> data = withData ? new TreeMap<>() : Map.of();
+    int sx = box.maxX() - box.minX() + 1, sz = box.maxZ() - box.minZ() + 1;
+    int lastHost = Integer.MIN_VALUE, lastLocal = -1;
+    boolean lastEntity = false;
+    for (int i = 0; i < ids.length; i++) {
+      int host = ids[i];
+      if (host != lastHost) {
+        Integer known = local.get(host);
+        if (known == null) {
+          known = palette.size();
+          local.put(host, known);
+          String state = host < 0 ? VOID_AIR : world.stateOfId(host);
+          palette.add(state);
+          entityStates.add(host >= 0 && world.mayHaveBlockEntity(state));
+        }
+        lastHost = host;
+        lastLocal = known;
+        lastEntity = entityStates.get(known);
+      }
+      ids[i] = lastLocal;
+      if (!lastEntity) continue;
+      int x = box.minX() + i % sx, z = box.minZ() + (i / sx) % sz, y = box.minY() + i / (sx * sz);
+      byte[] be = world.blockEntityAt(x, y, z);
+      if (be == null) continue;
+      digests.put(i, Digests.sha256(be));
+      if (withData) data.put(i, be);
+    }
+    return new RegionRead(palette, ids, digests, data);
   }
 }

@@ -102,6 +102,17 @@ public final class TickScheduler {
     }
   }
 
+  /** Jobs queued and not yet started (cancelled ones included until the drain skips them). */
+  public int queueDepth() {
+    synchronized (queue) {
+      return queue.size();
+    }
+  }
+
+  public int maxQueued() {
+    return maxQueued;
+  }
+
   public boolean hasPending() {
     synchronized (queue) {
       return !queue.isEmpty();

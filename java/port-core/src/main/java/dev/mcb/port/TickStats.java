@@ -16,6 +16,11 @@ public final class TickStats {
   private long slices;
   private long blocksWritten;
 
+  /** Ticks kept for max and p99. */
+  public int capacity() {
+    return ring.length;
+  }
+
   public TickStats(int capacity) {
     ring = new long[capacity];
   }
@@ -52,13 +57,19 @@ public final class TickStats {
   }
 
   public synchronized Snapshot snapshot(boolean reset) {
-    long[] v = new long[count];
-    for (int i = 0; i < count; i++) v[i] = ring[(next - count + i + ring.length) % ring.length];
+    return snapshot(reset, Integer.MAX_VALUE);
+  }
+
+  /** Max, p99 and mean over the newest {@code last} ticks recorded (all since the last reset when fewer). */
+  public synchronized Snapshot snapshot(boolean reset, int last) {
+    int n = Math.min(count, Math.max(0, last));
+    long[] v = new long[n];
+    for (int i = 0; i < n; i++) v[i] = ring[(next - n + i + ring.length) % ring.length];
     Arrays.sort(v);
-    double max = count == 0 ? 0 : v[count - 1] / 1e6;
-    double p99 = count == 0 ? 0 : v[Math.min(count - 1, (int) Math.ceil(count * 0.99) - 1)] / 1e6;
-    double mean = count == 0 ? 0 : Arrays.stream(v).average().orElse(0) / 1e6;
-    Snapshot s = new Snapshot(count, max, p99, mean, portTotal / 1e6, slices, blocksWritten);
+    double max = n == 0 ? 0 : v[n - 1] / 1e6;
+    double p99 = n == 0 ? 0 : v[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)] / 1e6;
+    double mean = n == 0 ? 0 : Arrays.stream(v).average().orElse(0) / 1e6;
+    Snapshot s = new Snapshot(n, max, p99, mean, portTotal / 1e6, slices, blocksWritten);
     if (reset) {
       count = 0;
       next = 0;
@@ -68,6 +79,7 @@ public final class TickStats {
     }
     return s;
   }
+
 
   public record Snapshot(int ticks, double tickMsMax, double tickMsP99, double tickMsMean, double portMsTotal, long slices, long blocksWritten) {}
 }

@@ -12,6 +12,14 @@ import net.minestom.server.instance.block.Block;
 final class BlockStates {
   private final String[] byStateId = new String[Block.statesCount()];
 
+  /** By state id (a section palette's value). */
+  String canonical(int stateId) {
+    String s = stateId >= 0 && stateId < byStateId.length ? byStateId[stateId] : null;
+    if (s != null) return s;
+    Block b = Block.fromStateId(stateId);
+    return canonical(b == null ? Block.AIR : b);
+  }
+
   String canonical(Block block) {
     int id = block.stateId();
     String s = id >= 0 && id < byStateId.length ? byStateId[id] : null;

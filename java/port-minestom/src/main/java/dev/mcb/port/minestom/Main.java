@@ -4,7 +4,6 @@ import dev.mcb.port.ChatQueue;
 import dev.mcb.port.EventLog;
 import dev.mcb.port.Port;
 import dev.mcb.port.PortConfig;
-import dev.mcb.port.PortError;
 import dev.mcb.port.PortLog;
 import dev.mcb.port.PortServer;
 import dev.mcb.port.PortToken;
@@ -110,6 +109,7 @@ public final class Main {
     }
     if (!Files.isDirectory(o.worldDir().resolve("region"))) FlatSave.createIfMissing(o.worldDir(), MinecraftServer.DATA_VERSION, MinecraftServer.VERSION_NAME);
     InstanceContainer instance = MinecraftServer.getInstanceManager().createInstanceContainer(DimensionType.OVERWORLD, loader);
+    instance.setChunkSupplier(PortChunk::new);
     instance.setGenerator(FlatSave.generator());
     var dim = instance.getCachedDimensionType();
     WorldFacts facts = new WorldFacts(identity.worldId(), identity.epoch(), MinecraftServer.VERSION_NAME, MinecraftServer.DATA_VERSION,
@@ -127,18 +127,12 @@ public final class Main {
     ChatQueue chat = new ChatQueue(64);
     PlayerHooks hooks = new PlayerHooks(instance, world, events, chat);
     hooks.register();
-    gate.start(scheduler, hooks::flushEdits);
-    Saver saver = new Saver(instance, world);
+    gate.start(scheduler, world::sendChanges, hooks::flushEdits);
+    Saver saver = new Saver(instance, world, loader);
     SaveLedger ledger = new SaveLedger();
     Port port = new Port(world, scheduler, events, chat, hooks, stats, config, ledger, saver);
-    // The autosave is a port job: exclusive of slices, so the saved mark is exact.
-    MinecraftServer.getSchedulerManager().buildTask(() -> {
-      try {
-        scheduler.submit(port::saveNow);
-      } catch (PortError busy) {
-        LOG.warning("autosave skipped: " + busy.getMessage());
-      }
-    }).repeat(TaskSchedule.millis(o.autosaveMs())).schedule();
+    // The autosave copies chunks in port jobs (exclusive of slices, so the saved mark is exact) and writes them on the saver thread.
+    MinecraftServer.getSchedulerManager().buildTask(port::autosave).repeat(TaskSchedule.millis(o.autosaveMs())).schedule();
 
     PortServer http;
     try {
@@ -157,6 +151,7 @@ public final class Main {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.info("stopping: saving the world");
       http.close();
+      port.close(); // queued saves finish first
       saver.saveAll();
       MinecraftServer.stopCleanly();
       LOG.info("stopped");

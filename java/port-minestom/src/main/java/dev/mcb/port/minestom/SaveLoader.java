@@ -5,53 +5,47 @@ import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
-import java.util.logging.Logger;
 import net.kyori.adventure.key.Key;
-import net.kyori.adventure.nbt.BinaryTag;
 import net.kyori.adventure.nbt.CompoundBinaryTag;
+import net.minestom.server.MinecraftServer;
 import net.minestom.server.instance.Chunk;
 import net.minestom.server.instance.anvil.AnvilLoader;
 
 /**
- * Minestom's AnvilLoader with the chunk fields the game needs. AnvilLoader writes {@code status}
- * (lower case) and no {@code Status}, {@code isLightOn} or {@code Heightmaps}: the game reads
- * {@code Status}, takes a chunk without it for one never generated and generates it again, so a
- * build made on this host would vanish in vanilla or Paper. After AnvilLoader saved a chunk, its
- * stored compound is rewritten with {@code Status: "minecraft:full"}, {@code isLightOn: 0} (the game
- * relights it), the MOTION_BLOCKING and WORLD_SURFACE heightmaps (the game primes the others), and
- * every root tag the chunk had before that AnvilLoader does not write (a server's or the game's own:
- * structures, ticks, PostProcessing, InhabitedTime, …). The region file is reached through
- * AnvilLoader's own open region (reflection on its fields, checked at start: a Minestom that changed
- * them fails {@link #open} instead of writing wrong chunks).
+ * Minestom's AnvilLoader for reading a save, with the host's own chunk writer: a chunk is saved as
+ * {@link ChunkNbt} encodes it (the fields the game needs: {@code Status}, {@code isLightOn},
+ * heightmaps, block-entity ids; every root tag the chunk was loaded with is carried over), in one
+ * write of the region file AnvilLoader opened. {@link #write} runs on the port's saver thread with
+ * a {@link SavedChunk} copied on the game thread. The region file is reached through AnvilLoader's
+ * own open regions (reflection on its fields, checked at start: a Minestom that changed them fails
+ * {@link #open} instead of writing wrong chunks).
  *
  * <p>Layouts: a 26.1 save keeps the overworld in {@code dimensions/minecraft/overworld/region}, an
  * older one in {@code region/}; a folder with both is refused, new folders get the 26.1 layout.
  */
 final class SaveLoader extends AnvilLoader {
-  private static final Logger LOG = Logger.getLogger(SaveLoader.class.getName());
-  /** Root tags AnvilLoader writes itself (the rest of a stored chunk is carried over). */
-  private static final Set<String> WRITTEN = Set.of("DataVersion", "xPos", "zPos", "yPos", "status", "LastUpdate", "sections", "block_entities", "Heightmaps", "Status", "isLightOn");
-
   private final Field regions;
-  private final Method fileName, read, write;
+  private final Method fileName, write, openRegion;
+  private final Path regionDir;
 
   /** An older save: {@code region/}. */
   private SaveLoader(Path world) throws ReflectiveOperationException {
     super(world);
+    regionDir = world.resolve("region");
     regions = regionsField();
     fileName = regionMethod("getFileName", int.class, int.class);
-    read = regionMethod("readChunkData", int.class, int.class);
     write = regionMethod("writeChunkData", int.class, int.class, CompoundBinaryTag.class);
+    openRegion = loaderMethod("getMCAFile", int.class, int.class);
   }
 
   /** A 26.1 save: {@code dimensions/<namespace>/<name>/region}. */
   private SaveLoader(Path world, Key dimension) throws ReflectiveOperationException {
     super(world, dimension);
+    regionDir = world.resolve("dimensions").resolve(dimension.namespace()).resolve(dimension.value()).resolve("region");
     regions = regionsField();
     fileName = regionMethod("getFileName", int.class, int.class);
-    read = regionMethod("readChunkData", int.class, int.class);
     write = regionMethod("writeChunkData", int.class, int.class, CompoundBinaryTag.class);
+    openRegion = loaderMethod("getMCAFile", int.class, int.class);
   }
 
   private static Field regionsField() throws ReflectiveOperationException {
@@ -62,6 +56,12 @@ final class SaveLoader extends AnvilLoader {
 
   private static Method regionMethod(String name, Class<?>... types) throws ReflectiveOperationException {
     Method m = Class.forName("net.minestom.server.instance.anvil.RegionFile").getDeclaredMethod(name, types);
+    m.setAccessible(true);
+    return m;
+  }
+
+  private static Method loaderMethod(String name, Class<?>... types) throws ReflectiveOperationException {
+    Method m = AnvilLoader.class.getDeclaredMethod(name, types);
     m.setAccessible(true);
     return m;
   }
@@ -79,48 +79,41 @@ final class SaveLoader extends AnvilLoader {
     }
   }
 
+  /** Minestom's own saves (at shutdown): the host's chunks go through {@link #write}. */
   @Override
   public void saveChunk(Chunk chunk) {
-    int x = chunk.getChunkX(), z = chunk.getChunkZ();
-    CompoundBinaryTag before = stored(x, z);
-    super.saveChunk(chunk);
-    Object region = region(x, z);
-    if (region == null) return;
+    if (chunk instanceof PortChunk p) write(p.snapshot());
+    else super.saveChunk(chunk);
+  }
+
+  /** Writes a copied chunk into its region file (created when missing); any thread. */
+  void write(SavedChunk c) {
+    CompoundBinaryTag nbt = ChunkNbt.encode(c, MinecraftServer.getBiomeRegistry());
     try {
-      CompoundBinaryTag saved = (CompoundBinaryTag) read.invoke(region, x, z);
-      if (saved == null) return;
-      CompoundBinaryTag.Builder fixed = CompoundBinaryTag.builder().put(saved);
-      fixed.remove("status");
-      fixed.putString("Status", "minecraft:full");
-      fixed.putByte("isLightOn", (byte) 0);
-      fixed.put("Heightmaps", CompoundBinaryTag.builder()
-          .putLongArray("MOTION_BLOCKING", chunk.motionBlockingHeightmap().getNBT())
-          .putLongArray("WORLD_SURFACE", chunk.worldSurfaceHeightmap().getNBT())
-          .build());
-      if (before != null)
-        for (Map.Entry<String, ? extends BinaryTag> e : before) if (!WRITTEN.contains(e.getKey()) && saved.get(e.getKey()) == null) fixed.put(e.getKey(), e.getValue());
-      write.invoke(region, x, z, fixed.build());
+      write.invoke(region(c.x(), c.z()), c.x(), c.z(), nbt);
     } catch (ReflectiveOperationException e) {
-      LOG.severe("chunk " + x + "," + z + " saved without the fields the game needs: " + e.getCause());
+      throw new IllegalStateException("chunk " + c.x() + "," + c.z() + " could not be written: " + e.getCause(), e);
     }
   }
 
-  private Object region(int x, int z) {
-    try {
-      String name = (String) fileName.invoke(null, x >> 5, z >> 5);
-      return ((Map<?, ?>) regions.get(this)).get(name);
-    } catch (ReflectiveOperationException e) {
-      return null;
-    }
-  }
-
-  private CompoundBinaryTag stored(int x, int z) {
-    Object region = region(x, z);
-    if (region == null) return null;
-    try {
-      return (CompoundBinaryTag) read.invoke(region, x, z);
-    } catch (ReflectiveOperationException e) {
-      return null;
+  /** AnvilLoader's open region file of a chunk, creating the file when the save has none there yet. */
+  private Object region(int x, int z) throws ReflectiveOperationException {
+    String name = (String) fileName.invoke(null, x >> 5, z >> 5);
+    Object open = ((Map<?, ?>) regions.get(this)).get(name);
+    if (open != null) return open;
+    synchronized (this) {
+      Path file = regionDir.resolve(name);
+      try {
+        if (!Files.exists(file)) {
+          Files.createDirectories(regionDir);
+          Files.createFile(file);
+        }
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException("cannot create " + file + ": " + e.getMessage(), e);
+      }
+      Object r = openRegion.invoke(this, x, z);
+      if (r == null) throw new IllegalStateException("Minestom did not open " + file);
+      return r;
     }
   }
 }

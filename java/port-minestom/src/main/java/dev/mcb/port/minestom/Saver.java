@@ -1,52 +1,61 @@
 package dev.mcb.port.minestom;
 
 import dev.mcb.port.Persistence;
-import dev.mcb.port.PortLog;
-import java.util.Set;
-import java.util.logging.Logger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import net.minestom.server.instance.Chunk;
 import net.minestom.server.instance.InstanceContainer;
 
 /**
- * Saves the chunks the port wrote to the Anvil folder. It runs as a port job (on the game thread,
- * exclusive of compare-and-set slices), so the port's {@code SaveLedger} marks around it are exact:
- * the port's {@code flush} method, and the autosave every {@code --autosave-ms}. A kill -9 loses
- * what was written since the last save, as on any Minecraft server; the engine learns which writes
- * were saved ({@code saved_through}) and checks the others against the world after a restart.
+ * Saves the chunks the port wrote (and those players changed) to the Anvil folder, in the two halves
+ * {@link Persistence} asks for: on the game thread each pass takes the changed chunks and copies
+ * them a tick budget at a time ({@link PortChunk#snapshot}: palettes, light, block entities, tags);
+ * on the saver thread it encodes and writes the copies. A kill -9 loses what was written since the
+ * last completed save, as on any Minecraft server; the engine learns which writes were saved
+ * ({@code saved_through}) and checks the others against the world after a restart.
  */
 final class Saver implements Persistence {
-  private static final Logger LOG = PortLog.get(Saver.class);
   private final InstanceContainer instance;
   private final MinestomWorld world;
+  private final SaveLoader loader;
 
-  Saver(InstanceContainer instance, MinestomWorld world) {
+  Saver(InstanceContainer instance, MinestomWorld world, SaveLoader loader) {
     this.instance = instance;
     this.world = world;
+    this.loader = loader;
   }
 
   @Override
-  public int saveWritten() {
-    long t0 = System.nanoTime();
-    Set<Long> dirty = world.takeDirty();
-    int saved = 0;
-    for (long key : dirty) {
-      Chunk c = instance.getChunk((int) (key >> 32), (int) key);
-      if (c == null) continue;
-      instance.saveChunkToStorage(c).join();
-      saved++;
-    }
-    if (saved > 0) {
-      int n = saved;
-      LOG.info(() -> String.format("saved %d chunks in %.1f ms", n, (System.nanoTime() - t0) / 1e6));
-    }
-    return saved;
+  public Pass begin() {
+    ArrayDeque<Long> keys = new ArrayDeque<>(world.takeDirty());
+    List<SavedChunk> copies = new ArrayList<>(keys.size());
+    return new Pass() {
+      @Override
+      public boolean copy(long budgetNanos) {
+        long t0 = System.nanoTime();
+        do {
+          Long key = keys.poll();
+          if (key == null) break;
+          Chunk c = instance.getChunk((int) (key >> 32), (int) (long) key);
+          if (c instanceof PortChunk p) copies.add(p.snapshot());
+        } while (System.nanoTime() - t0 < budgetNanos);
+        return !keys.isEmpty();
+      }
+
+      @Override
+      public int write() {
+        for (SavedChunk c : copies) loader.write(c);
+        int n = copies.size();
+        copies.clear();
+        return n;
+      }
+    };
   }
 
-  /** At shutdown (no port jobs run any more): every loaded chunk. */
+  /** At shutdown (no port jobs run any more): every loaded chunk, through the same writer. */
   void saveAll() {
-    long t0 = System.nanoTime();
     world.takeDirty();
     instance.saveChunksToStorage().join();
-    LOG.info(() -> String.format("saved every loaded chunk at shutdown in %.1f ms", (System.nanoTime() - t0) / 1e6));
   }
 }

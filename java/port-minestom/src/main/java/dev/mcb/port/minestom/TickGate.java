@@ -26,19 +26,26 @@ final class TickGate implements GameThread {
   private long tickStart;
   private TickScheduler scheduler;
   private Runnable atTickEnd = () -> {};
+  private Runnable atTickStart = () -> {};
 
   TickGate(TickStats stats) {
     this.stats = stats;
   }
 
-  void start(TickScheduler scheduler, Runnable atTickEnd) {
+  /**
+   * {@code atTickStart} runs first in every tick (what jobs changed since the last one goes to
+   * players before their own actions), {@code atTickEnd} last; both under the tick lock.
+   */
+  void start(TickScheduler scheduler, Runnable atTickStart, Runnable atTickEnd) {
     this.scheduler = scheduler;
+    this.atTickStart = atTickStart;
     this.atTickEnd = atTickEnd;
     var sched = MinecraftServer.getSchedulerManager();
     sched.submitTask(() -> {
       while (tickLock.isHeldByCurrentThread()) tickLock.unlock(); // a tick that threw before TICK_END
       tickLock.lock();
       tickStart = System.nanoTime();
+      atTickStart.run();
       return TaskSchedule.nextTick();
     }, ExecutionType.TICK_START);
     sched.submitTask(() -> {
