@@ -17,19 +17,54 @@ const Y = 64;
 const STATES = ["minecraft:air", "minecraft:stone", "minecraft:glass", "minecraft:dirt"];
 const state = fc.constantFrom(...STATES);
 
-type Step =
-  | { kind: "edit"; x: number; z: number; state: string; event: boolean }
-  | { kind: "cas"; checks: { x: number; z: number; state: string }[]; writes: { x: number; z: number; before: string; after: string }[]; cuts: number[] };
+interface SliceStep {
+  checks: { x: number; z: number; state: string }[];
+  writes: { x: number; z: number; before: string; after: string }[];
+  cuts: number[];
+}
+
+type Step = { kind: "edit"; x: number; z: number; state: string; event: boolean } | ({ kind: "cas" } & SliceStep) | { kind: "batch"; slices: SliceStep[] };
+
+const sliceStep: fc.Arbitrary<SliceStep> = fc.record({
+  checks: fc.array(fc.record({ x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 1 }), state }), { maxLength: 2 }),
+  writes: fc.uniqueArray(fc.record({ x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 1 }), before: state, after: state }), { maxLength: 6, selector: (w) => `${w.x},${w.z}` }),
+  cuts: fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }),
+});
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("edit" as const), x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 1 }), state, event: fc.boolean() }),
-  fc.record({
-    kind: fc.constant("cas" as const),
-    checks: fc.array(fc.record({ x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 1 }), state }), { maxLength: 2 }),
-    writes: fc.uniqueArray(fc.record({ x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 1 }), before: state, after: state }), { maxLength: 6, selector: (w) => `${w.x},${w.z}` }),
-    cuts: fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }),
-  }),
+  sliceStep.map((s) => ({ kind: "cas" as const, ...s })),
+  fc.record({ kind: fc.constant("batch" as const), slices: fc.array(sliceStep, { minLength: 1, maxLength: 4 }) }),
 );
+
+function sliceOf(s: SliceStep): CasSlice {
+  return {
+    checks: s.checks.map((c) => ({ x: c.x, y: Y, z: c.z, state: c.state, digest: null })),
+    writes: s.writes.map((w) => ({ x: w.x, y: Y, z: w.z, before: w.before, beforeDigest: null, after: w.after })),
+    groupEnds: groupEnds(s.writes.length, s.cuts),
+  };
+}
+
+/**
+ * The contract of one slice on the model (a Map): checks first (any mismatch writes nothing), then
+ * groups in order, the first failing group and everything after it not written. Returns the written
+ * prefix and the mismatches as `kind:index`.
+ */
+function modelSlice(model: Map<string, string>, s: SliceStep): { written: number; mismatches: string[] } {
+  const at = (x: number, z: number): string => model.get(`${x},${z}`) ?? "minecraft:air";
+  const badChecks = s.checks.map((c, i) => ({ c, i })).filter(({ c }) => at(c.x, c.z) !== c.state);
+  if (badChecks.length > 0) return { written: 0, mismatches: badChecks.map(({ i }) => `check:${i}`) };
+  let written = 0;
+  let start = 0;
+  for (const end of groupEnds(s.writes.length, s.cuts)) {
+    const bad = s.writes.slice(start, end).map((w, k) => ({ w, k: start + k })).filter(({ w }) => at(w.x, w.z) !== w.before);
+    if (bad.length > 0) return { written, mismatches: bad.map(({ k }) => `write:${k}`) };
+    for (const w of s.writes.slice(start, end)) model.set(`${w.x},${w.z}`, w.after);
+    written = end;
+    start = end;
+  }
+  return { written, mismatches: [] };
+}
 
 function groupEnds(n: number, cuts: number[]): number[] {
   const ends = [...new Set(cuts.filter((c) => c < n)), n].sort((a, b) => a - b);
@@ -41,7 +76,8 @@ function groupEnds(n: number, cuts: number[]): number[] {
  * arena, the adapter behaves like a Map: checks are verified first (any mismatch writes nothing),
  * groups are verified and written in order, the first failing group and everything after it is
  * not written, `written` is the exact prefix, reads are in (y, z, x) order, and events list exactly
- * the observable external edits after a cursor.
+ * the observable external edits after a cursor. An adapter with `compareAndSetBatch` runs a batch's
+ * slices in order as single calls would and stops after the first slice with mismatches.
  */
 export async function checkAdapterConformance(makeDriver: () => Promise<AdapterDriver>, numRuns = 100): Promise<void> {
   await fc.assert(
@@ -62,33 +98,33 @@ export async function checkAdapterConformance(makeDriver: () => Promise<AdapterD
             cursor = page.cursor;
             continue;
           }
-          const slice: CasSlice = {
-            checks: s.checks.map((c) => ({ x: c.x, y: Y, z: c.z, state: c.state, digest: null })),
-            writes: s.writes.map((w) => ({ x: w.x, y: Y, z: w.z, before: w.before, beforeDigest: null, after: w.after })),
-            groupEnds: groupEnds(s.writes.length, s.cuts),
-          };
-          const r = await d.adapter.compareAndSet(slice);
-          // Model of the contract.
-          const badChecks = s.checks.map((c, i) => ({ c, i })).filter(({ c }) => at(c.x, c.z) !== c.state);
-          let written = 0;
-          let badIndices: number[] = badChecks.map(({ i }) => i);
-          if (badChecks.length === 0) {
-            let start = 0;
-            for (const end of slice.groupEnds!) {
-              const bad = s.writes.slice(start, end).map((w, k) => ({ w, k: start + k })).filter(({ w }) => at(w.x, w.z) !== w.before);
-              if (bad.length > 0) {
-                badIndices = bad.map(({ k }) => k);
+          if (s.kind === "batch" && d.adapter.compareAndSetBatch !== undefined) {
+            // Slices in order, as one call each would run; the batch stops after the first with mismatches.
+            const r = await d.adapter.compareAndSetBatch(s.slices.map(sliceOf));
+            let stopAt = -1;
+            for (const [k, sl] of s.slices.entries()) {
+              const want = modelSlice(model, sl);
+              const got = r.results[k];
+              if (got === undefined) throw new Error(`batch: slice ${k} did not run, the contract says it does`);
+              if (got.written !== want.written) throw new Error(`batch slice ${k}: written ${got.written}, contract says ${want.written}`);
+              const kinds = got.mismatches.map((m) => `${m.kind}:${m.index}`);
+              if (JSON.stringify(kinds) !== JSON.stringify(want.mismatches)) throw new Error(`batch slice ${k}: mismatches ${JSON.stringify(kinds)}, contract says ${JSON.stringify(want.mismatches)}`);
+              if (want.mismatches.length > 0) {
+                stopAt = k;
                 break;
               }
-              for (const w of s.writes.slice(start, end)) model.set(`${w.x},${w.z}`, w.after);
-              written = end;
-              start = end;
             }
+            const ran = stopAt < 0 ? s.slices.length : stopAt + 1;
+            if (r.results.length !== ran) throw new Error(`batch ran ${r.results.length} slices, the contract says ${ran}`);
+            if (stopAt < 0 ? r.stopped !== undefined : r.stopped?.reason !== "mismatch" || r.stopped.slice !== stopAt) throw new Error(`batch stop ${JSON.stringify(r.stopped)}, the contract says ${stopAt}`);
+          } else {
+            const one = s.kind === "batch" ? s.slices[0]! : s;
+            const r = await d.adapter.compareAndSet(sliceOf(one));
+            const want = modelSlice(model, one);
+            if (r.written !== want.written) throw new Error(`written ${r.written}, contract says ${want.written}`);
+            const kinds = r.mismatches.map((m) => `${m.kind}:${m.index}`);
+            if (JSON.stringify(kinds) !== JSON.stringify(want.mismatches)) throw new Error(`mismatches ${JSON.stringify(kinds)}, contract says ${JSON.stringify(want.mismatches)}`);
           }
-          if (r.written !== written) throw new Error(`written ${r.written}, contract says ${written}`);
-          const kinds = r.mismatches.map((m) => `${m.kind}:${m.index}`);
-          const expectedKinds = badIndices.map((i) => `${badChecks.length > 0 ? "check" : "write"}:${i}`);
-          if (JSON.stringify(kinds) !== JSON.stringify(expectedKinds)) throw new Error(`mismatches ${JSON.stringify(kinds)}, contract says ${JSON.stringify(expectedKinds)}`);
           const read = await d.adapter.read({ minX: 0, minY: Y, minZ: 0, maxX: 3, maxY: Y, maxZ: 1 });
           const seen = [...read.states].map((i) => read.palette[i]);
           const want = [0, 1].flatMap((z) => [0, 1, 2, 3].map((x) => at(x, z)));
