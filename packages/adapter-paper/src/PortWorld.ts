@@ -29,6 +29,17 @@ function savedMarks(r: Record<string, unknown>): SavedMarks | undefined {
 }
 export const PORT_PROTOCOL = 1;
 
+/** What `PortWorld.stats` reports: how smooth the server's ticks are and how much port work waits. */
+export interface ServerStats {
+  readonly ticks: number;
+  readonly tickMsMax: number;
+  readonly tickMsP99: number;
+  readonly tickMsMean: number;
+  readonly queueDepth: number;
+  readonly maxQueue: number;
+  readonly budgetMs: number;
+}
+
 function boxParams(box: Box3): { box: { min: { x: number; y: number; z: number }; max: { x: number; y: number; z: number } } } {
   const n = (box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1);
   if (box.maxX < box.minX || box.maxY < box.minY || box.maxZ < box.minZ) throw new RangeError("read box has min > max");
@@ -126,6 +137,21 @@ export class PortWorld implements WorldAdapter {
     const marks = savedMarks(r);
     if (marks === undefined) throw new TypeError("port answer: flush without saved marks");
     return marks;
+  }
+
+  /**
+   * The host's game-thread figures over its last `lastTicks` ticks (java/PROTOCOL.md "stats"): tick
+   * time max, p99 and mean (the host's own tick plus the port's work charged to it), the port's
+   * queue and its budget per tick.
+   */
+  async stats(lastTicks = 1200): Promise<ServerStats> {
+    const r = await this.client.call("stats", { last_ticks: lastTicks }, true);
+    const num = (k: string): number => {
+      const v = Number(r[k]);
+      if (!Number.isFinite(v)) throw new TypeError(`port answer: stats.${k} is not a number`);
+      return v;
+    };
+    return { ticks: num("ticks"), tickMsMax: num("tick_ms_max"), tickMsP99: num("tick_ms_p99"), tickMsMean: num("tick_ms_mean"), queueDepth: num("queue_depth"), maxQueue: num("max_queue"), budgetMs: num("budget_ms") };
   }
 
   async read(box: Box3): Promise<RegionRead> {

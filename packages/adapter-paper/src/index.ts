@@ -1,3 +1,3 @@
-export { PortWorld, PORT_PROTOCOL, encodeSlice } from "./PortWorld.js";
+export { PortWorld, PORT_PROTOCOL, encodeSlice, type ServerStats } from "./PortWorld.js";
 export { PortClient, PortCallError, PortTimeout, parsePortUrl, type PortClientOptions } from "./PortClient.js";
 export { bitsFor, packIndices, unpackIndices } from "./PackedIndices.js";

@@ -219,8 +219,9 @@ export class Engine {
 
   /** Pulls external events into the journal (undo ownership, manual edits, region_changes). Serialized. */
   private async syncEvents(): Promise<WorldInfo> {
-    const info = await this.host.check(); // the same host session, or HostCrash (the engine reconnects and checks)
-    await this.events.sync();
+    // The same host session (else HostCrash: the engine reconnects and checks) and its events, asked
+    // at once: a restarted host's log answers a gap, which the journal records either way.
+    const [info] = await Promise.all([this.host.check(), this.events.sync()]);
     return info;
   }
 

@@ -44,7 +44,7 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   maxPreparePositions: 2_000_000,
   maxInspectPositions: 4096,
   sliceSize: 512,
-  sliceWindow: 8,
+  sliceWindow: 32,
   maxDependencies: 4096,
   maxExpectedBlocks: 4096,
   planTtlMs: 10 * 60 * 1000,

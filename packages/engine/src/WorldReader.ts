@@ -37,11 +37,14 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
       const k = Math.floor((pos[(from + i) * 3 + 1]! - whole.minY) / height);
       (slabs[k] ??= []).push(i);
     }
-    for (const [k, offsets] of slabs.entries()) {
-      if (offsets === undefined) continue;
-      const minY = whole.minY + k * height;
-      await readInto(adapter, pos, from, offsets, { ...whole, minY, maxY: Math.min(whole.maxY, minY + height - 1) }, out, sink);
-    }
+    // The slabs are read at once (a server answers them one game-thread job after another).
+    await Promise.all(
+      [...slabs.entries()].map(([k, offsets]) => {
+        if (offsets === undefined) return undefined;
+        const minY = whole.minY + k * height;
+        return readInto(adapter, pos, from, offsets, { ...whole, minY, maxY: Math.min(whole.maxY, minY + height - 1) }, out, sink);
+      }),
+    );
     return out;
   }
   const groups = new Map<number, number[]>();

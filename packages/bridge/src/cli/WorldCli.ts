@@ -5,6 +5,7 @@ import { intOption, vecOption, type Values } from "./Args.js";
 import type { Command } from "./Command.js";
 import { formatManualEdits, formatOperation, formatReview, operationExit, operationText, reviewView } from "./Format.js";
 import type { Invocation } from "./Invocation.js";
+import { serverStats, serverStatsLine } from "../workspace/ServerStats.js";
 
 /** --on-manual-edit and --replace, or the problem with them. */
 function resolutionOf(v: Values): { ok: true; value: Pick<BuildPrepareInput, "on_manual_edit" | "replace"> } | { ok: false; problem: string } {
@@ -86,17 +87,21 @@ export const statusCommand: Command = {
   usage: "  mcb status                         the world, the project area, recent operations, recovery",
   async run(c) {
     if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
-    return c.withWorkspace(async (w) =>
-      c.emit(await w.engine.projectContext(w.ctx), (p) =>
+    return c.withWorkspace(async (w) => {
+      const context = await w.engine.projectContext(w.ctx);
+      const server = context.ok ? await serverStats(w) : null; // a live server: how smooth its ticks are
+      const r = context.ok && server !== null ? { ok: true as const, value: { ...context.value, server } } : context;
+      return c.emit(r, (p) =>
         [
           `world ${p.world.id} epoch ${p.world.epoch}, project ${p.project_id}, state directory ${w.dir}`,
           worldVersionLine(p.world),
           `area x ${p.area.min.x}..${p.area.max.x}, z ${p.area.min.z}..${p.area.max.z}, y ${p.area.min.y}..${p.area.max.y} (${AREA_WORDS[w.area.source]})`,
+          ...(server === null ? [] : [serverStatsLine(server)]),
           ...p.recent_operations.map((op) => `  ${op.operation_id} ${op.kind} ${op.status}${op.undone_by === null ? "" : `, undone by ${op.undone_by}`} ${op.written}/${op.total}`),
           p.recovery_required.length > 0 ? `recovery required: ${p.recovery_required.join(", ")} (mcb recovery review <id>)` : "no recovery pending",
         ].join("\n"),
-      ),
-    );
+      );
+    });
   },
 };
 

@@ -9,7 +9,6 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -83,12 +82,11 @@ public final class CasBatchCodec {
     int nw = count(b, Integer.MAX_VALUE, at + ".writes");
     if (nw > Port.MAX_WRITES) throw PortError.tooLarge(nw + " writes exceed " + Port.MAX_WRITES + " per slice", "max_writes", Port.MAX_WRITES);
     List<CasRequest.Write> writes = new ArrayList<>(nw);
-    HashSet<Long> seen = new HashSet<>();
+    long[] keys = new long[nw];
     for (int i = 0; i < nw; i++) {
       String p = at + ".writes[" + i + "]";
       int x = b.getInt(), y = b.getInt(), z = b.getInt();
-      if (!seen.add(((long) x & 0x3FFFFFF) << 38 | ((long) (y & 0xFFF)) << 26 | ((long) z & 0x3FFFFFF)))
-        throw PortError.invalid("a slice writes each position once; " + x + "," + y + "," + z + " repeats", p);
+      keys[i] = Positions.key(x, y, z);
       String before = ref(states, b.getInt(), p + ".before");
       String beforeDigest = digest(digests, b.getInt(), p + ".before_digest");
       String after = ref(states, b.getInt(), p + ".after");
@@ -101,6 +99,11 @@ public final class CasBatchCodec {
         b.get(data);
       }
       writes.add(new CasRequest.Write(x, y, z, before, beforeDigest, after, data));
+    }
+    int repeat = Positions.firstRepeat(keys);
+    if (repeat >= 0) {
+      CasRequest.Write w = writes.get(repeat);
+      throw PortError.invalid("a slice writes each position once; " + w.x() + "," + w.y() + "," + w.z() + " repeats", at + ".writes[" + repeat + "]");
     }
     int ng = count(b, Integer.MAX_VALUE, at + ".groups");
     int[] ends;

@@ -54,15 +54,19 @@ final class CasCodec {
       }
     }
     List<CasRequest.Write> ws = new ArrayList<>(writes.size());
-    HashSet<Long> seen = new HashSet<>();
+    long[] keys = new long[writes.size()];
     for (int i = 0; i < writes.size(); i++) {
       String path = "writes[" + i + "]";
       JsonArray w = tuple(writes.get(i), path, 6);
       int x = Json.integer(w.get(0), path + "[0]"), y = Json.integer(w.get(1), path + "[1]"), z = Json.integer(w.get(2), path + "[2]");
-      if (!seen.add(((long) x & 0x3FFFFFF) << 38 | ((long) (y & 0xFFF)) << 26 | ((long) z & 0x3FFFFFF)))
-        throw PortError.invalid("a slice writes each position once; " + x + "," + y + "," + z + " repeats", path);
+      keys[i] = Positions.key(x, y, z);
       ws.add(new CasRequest.Write(x, y, z, ref(states, w.get(3), path + "[3]", false), ref(digests, w.get(4), path + "[4]", true),
           ref(states, w.get(5), path + "[5]", false), data[i]));
+    }
+    int repeat = Positions.firstRepeat(keys);
+    if (repeat >= 0) {
+      CasRequest.Write w = ws.get(repeat);
+      throw PortError.invalid("a slice writes each position once; " + w.x() + "," + w.y() + "," + w.z() + " repeats", "writes[" + repeat + "]");
     }
     int[] ends;
     JsonArray g = Json.array(p, "group_ends", "", true);

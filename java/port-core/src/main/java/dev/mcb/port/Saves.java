@@ -66,7 +66,9 @@ public final class Saves implements AutoCloseable {
 
   private Done pass() {
     long t0 = System.nanoTime();
-    long budget = scheduler.budgetNanos();
+    // A quarter of the tick budget per copy job: a save's copies never make a tick much longer than
+    // the slices it shares the budget with would.
+    long budget = Math.max(1, scheduler.budgetNanos() / 4);
     long[] upTo = {0};
     Persistence.Pass[] pass = {null};
     int jobs = 1;

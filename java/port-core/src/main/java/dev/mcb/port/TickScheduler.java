@@ -8,9 +8,11 @@ import java.util.function.Supplier;
 
 /**
  * Runs port jobs (reads, compare-and-set slices, test edits) on the game thread within a time budget
- * per tick: several ≤512-block slices per tick while the budget lasts, at least one job per tick so a
- * slice larger than the budget still progresses. The time each tick's jobs took is recorded in
- * {@link TickStats}. A queued job that its caller gave up on is never run.
+ * per tick: a job starts only while the time used so far plus a typical job's time (a running
+ * average) fits the budget, so the jobs of a tick end near the budget instead of one job past it;
+ * at least one job per tick, so a slice larger than the budget still progresses. The time each
+ * tick's jobs took is recorded in {@link TickStats}. A queued job that its caller gave up on is
+ * never run.
  */
 public final class TickScheduler {
   /** A queued unit of work; {@link #cancel()} succeeds only before it starts. */
@@ -51,6 +53,8 @@ public final class TickScheduler {
   private long periodTick = Long.MIN_VALUE;
   private long usedNanos;
   private int ranThisTick;
+  /** Running average of a job's time (the newest weighs a quarter). */
+  private long typicalNanos;
 
   public TickScheduler(GameThread game, long budgetNanos, int maxQueued, LongSupplier clock, TickStats stats) {
     if (budgetNanos <= 0) throw new IllegalArgumentException("budget must be positive");
@@ -89,7 +93,7 @@ public final class TickScheduler {
       Job<?> job;
       synchronized (queue) {
         if (queue.isEmpty()) return false;
-        if (ranThisTick > 0 && usedNanos >= budgetNanos) return true;
+        if (ranThisTick > 0 && usedNanos + typicalNanos > budgetNanos) return true;
         job = queue.pollFirst();
       }
       if (!job.start()) continue; // cancelled by its caller
@@ -97,6 +101,7 @@ public final class TickScheduler {
       job.run();
       long spent = clock.getAsLong() - t0;
       usedNanos += spent;
+      typicalNanos = typicalNanos == 0 ? spent : (3 * typicalNanos + spent) / 4;
       ranThisTick++;
       stats.portWork(tick, spent);
     }
