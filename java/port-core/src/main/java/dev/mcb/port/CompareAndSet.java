@@ -21,7 +21,22 @@ public final class CompareAndSet {
     this.writePastFailingGroup = writePastFailingGroup;
   }
 
-  public CasResult run(WorldAccess world, CasRequest req) {
+  /** A slice checked off the game thread: its states are ones the host can place, with the host's numbers of its plain writes. */
+  public record Prepared(CasRequest req, int[] before, int[] after) {}
+
+  /**
+   * Off the game thread (the HTTP thread that decoded it): refuses a slice with a state or data
+   * the host cannot place (`unsupported_block`, nothing written) and numbers its plain writes.
+   */
+  public static Prepared prepare(WorldAccess world, CasRequest req) {
+    CasCodec.validateStates(world, req);
+    int[] before = new int[req.writes().size()], after = new int[req.writes().size()];
+    numbers(world, req.writes(), before, after);
+    return new Prepared(req, before, after);
+  }
+
+  public CasResult run(WorldAccess world, Prepared prepared) {
+    CasRequest req = prepared.req();
     WorldFacts facts = world.facts();
     for (CasRequest.Check c : req.checks()) requireLoaded(world, facts, c.x(), c.y(), c.z());
     for (CasRequest.Write w : req.writes()) requireLoaded(world, facts, w.x(), w.y(), w.z());
@@ -40,8 +55,7 @@ public final class CompareAndSet {
     int written = 0;
     int start = 0;
     List<CasRequest.Write> writes = req.writes();
-    int[] before = new int[writes.size()], after = new int[writes.size()];
-    numbers(world, writes, before, after);
+    int[] before = prepared.before(), after = prepared.after();
     for (int end : req.groupEnds()) {
       List<CasResult.Mismatch> bad = null;
       for (int w = start; w < end; w++) {

@@ -202,7 +202,7 @@ public final class Port {
   }
 
   private JsonObject cas(JsonObject p) {
-    CasRequest req = CasCodec.decode(p);
+    CompareAndSet.Prepared req = CompareAndSet.prepare(world, CasCodec.decode(p)); // a bad state refuses the whole slice
     long[] seq = {0};
     CasResult r = onGameThread(() -> runSlice(req, seq));
     JsonObject o = CasCodec.encode(r);
@@ -211,9 +211,8 @@ public final class Port {
     return o;
   }
 
-  /** One slice as one game-thread job: states checked before any write, then the compare-and-set. */
-  private CasResult runSlice(CasRequest req, long[] seq) {
-    CasCodec.validateStates(world, req); // before any write: a bad state refuses the whole slice
+  /** One slice as one game-thread job (its states were checked when it was decoded). */
+  private CasResult runSlice(CompareAndSet.Prepared req, long[] seq) {
     try {
       CasResult res = cas.run(world, req);
       stats.slice(res.written());
@@ -232,7 +231,19 @@ public final class Port {
    * why it stopped.
    */
   public JsonObject casBatch(byte[] body) {
-    List<CasRequest> slices = CasBatchCodec.decode(body);
+    List<CasRequest> decoded = CasBatchCodec.decode(body);
+    // Checked here, off the game thread: a slice the host cannot place stops the batch at it (the
+    // slices before it still run, as they would one call at a time).
+    List<CompareAndSet.Prepared> slices = new ArrayList<>(decoded.size());
+    PortError refused = null;
+    for (CasRequest r : decoded) {
+      try {
+        slices.add(CompareAndSet.prepare(world, r));
+      } catch (PortError e) {
+        refused = e;
+        break;
+      }
+    }
     // Slices from this index on must not run: set by a job that stopped (mismatch, refusal,
     // failure) before the next job can start, or by this thread when it gives up waiting.
     AtomicInteger runBelow = new AtomicInteger(Integer.MAX_VALUE);
@@ -240,7 +251,7 @@ public final class Port {
     long[][] seqs = new long[slices.size()][1];
     PortError queueFull = null;
     for (int i = 0; i < slices.size(); i++) {
-      CasRequest req = slices.get(i);
+      CompareAndSet.Prepared req = slices.get(i);
       long[] seq = seqs[i];
       int index = i;
       try {
@@ -292,6 +303,7 @@ public final class Port {
       if (!r.mismatches().isEmpty()) stopped = stopped(i, "mismatch", null);
     }
     if (stopped == null && queueFull != null) stopped = stopped(jobs.size(), "refused", queueFull);
+    if (stopped == null && refused != null) stopped = stopped(slices.size(), "refused", refused);
     runBelow.accumulateAndGet(results.size() + 1, Math::min);
     for (TickScheduler.Job<CasResult> j : jobs) j.cancel(); // the ones after a stop: never run
     JsonObject o = new JsonObject();

@@ -3,8 +3,11 @@ package dev.mcb.port;
 /**
  * The host's world, as the port sees it: canonical state strings ({@code minecraft:id[k=v,...]},
  * every property, keys sorted) and block-entity data as canonical NBT bytes (unnamed root compound,
- * keys sorted, no position or id keys). Every method is called on the game thread (or exclusive of
- * the game's tick), never concurrently. Nothing here loads or generates a chunk.
+ * keys sorted, no position or id keys). Every method that reads or writes the world is called on the
+ * game thread (or exclusive of the game's tick), never concurrently; {@link #checkState},
+ * {@link #checkData}, {@link #mayHaveBlockEntity} and {@link #stateNumber} only look at the
+ * registry and are called from any thread (a slice is checked where it is decoded). Nothing here
+ * loads or generates a chunk.
  */
 public interface WorldAccess {
   WorldFacts facts();

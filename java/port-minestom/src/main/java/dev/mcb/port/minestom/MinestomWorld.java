@@ -96,7 +96,7 @@ final class MinestomWorld implements WorldAccess {
 
   @Override
   public boolean mayHaveBlockEntity(String state) {
-    Block b = parse(state);
+    Block b = BlockStates.parse(state); // any thread: a slice is checked where it is decoded
     return b == null || b.registry().isBlockEntity();
   }
 
@@ -206,7 +206,7 @@ final class MinestomWorld implements WorldAccess {
 
   @Override
   public int stateNumber(String state) {
-    Block b = parse(state);
+    Block b = BlockStates.parse(state); // any thread
     return b == null ? -1 : b.stateId();
   }
 

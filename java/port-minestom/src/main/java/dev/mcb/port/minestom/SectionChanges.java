@@ -34,6 +34,12 @@ final class SectionChanges {
   }
 
   void send(InstanceContainer instance) {
+    if (chunks.isEmpty()) return;
+    if (instance.getPlayers().isEmpty()) { // nobody to tell: forget the changes without asking each chunk for its viewers
+      for (PortChunk chunk : chunks) chunk.changedBits = null;
+      chunks.clear();
+      return;
+    }
     for (PortChunk chunk : chunks) {
       long[][] bits = chunk.changedBits;
       chunk.changedBits = null;
