@@ -78,9 +78,18 @@ export class PortClient {
   }
 
   async call(method: string, params: unknown, idempotent: boolean): Promise<Record<string, unknown>> {
+    return this.post(method, JSON.stringify(params), idempotent);
+  }
+
+  /** A write with a binary body (`cas_batch`): never retried, except refused unread (too_many_connections). */
+  async callBinary(method: string, body: Buffer): Promise<Record<string, unknown>> {
+    return this.post(method, body, false);
+  }
+
+  private async post(method: string, body: string | Buffer, idempotent: boolean): Promise<Record<string, unknown>> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(`/v1/${method}`, "POST", JSON.stringify(params));
+        return await this.once(`/v1/${method}`, "POST", body);
       } catch (error) {
         // A connection refused over the port's cap was never read: retrying is safe for any call.
         const unread = error instanceof PortCallError && error.details.reason === "too_many_connections";
@@ -88,19 +97,6 @@ export class PortClient {
         if (!again) throw error;
         const hinted = Number((error as PortCallError).details.retry_after_ms);
         await new Promise((r) => setTimeout(r, Number.isFinite(hinted) && hinted > 0 ? Math.min(hinted, 2_000) : 50 * 2 ** attempt));
-      }
-    }
-  }
-
-  /** A write with a binary body (`cas_batch`): never retried, except refused unread (too_many_connections). */
-  async callBinary(method: string, body: Buffer): Promise<Record<string, unknown>> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once(`/v1/${method}`, "POST", body);
-      } catch (error) {
-        const unread = error instanceof PortCallError && error.details.reason === "too_many_connections";
-        if (!unread || attempt >= this.retries) throw error;
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
       }
     }
   }
