@@ -22,5 +22,11 @@ public interface Persistence {
 
     /** On the saver thread, after every copy: writes the copies to the world files; the number of chunks written. */
     int write();
+
+    /**
+     * The pass failed (a copy job not taken in time, a write that threw): every chunk it took counts
+     * as changed again, so the next save writes it. Any thread.
+     */
+    void abandon();
   }
 }

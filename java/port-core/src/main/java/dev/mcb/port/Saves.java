@@ -72,16 +72,24 @@ public final class Saves implements AutoCloseable {
     long[] upTo = {0};
     Persistence.Pass[] pass = {null};
     int jobs = 1;
-    boolean more = onGameThread(() -> {
-      upTo[0] = ledger.beginSave();
-      pass[0] = persistence.begin();
-      return pass[0].copy(budget);
-    });
-    while (more) {
-      jobs++;
-      more = onGameThread(() -> pass[0].copy(budget));
+    int chunks;
+    try {
+      boolean more = onGameThread(() -> {
+        upTo[0] = ledger.beginSave();
+        pass[0] = persistence.begin();
+        return pass[0].copy(budget);
+      });
+      while (more) {
+        jobs++;
+        more = onGameThread(() -> pass[0].copy(budget));
+      }
+      chunks = pass[0].write();
+    } catch (RuntimeException | Error e) {
+      // Nothing of this pass counts as saved, and its chunks go into the next one: a later pass's
+      // mark must not cover writes whose chunks this one took and never wrote.
+      if (pass[0] != null) pass[0].abandon();
+      throw e;
     }
-    int chunks = pass[0].write();
     ledger.saved(upTo[0]);
     Done d = new Done(upTo[0], chunks, (System.nanoTime() - t0) / 1e6, jobs);
     last = d;

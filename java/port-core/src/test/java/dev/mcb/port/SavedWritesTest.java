@@ -42,6 +42,9 @@ class SavedWritesTest {
         }
 
         @Override
+        public void abandon() {}
+
+        @Override
         public int write() {
           saves++;
           disk.clear();

@@ -40,6 +40,9 @@ class SavesTest {
         }
 
         @Override
+        public void abandon() {}
+
+        @Override
         public int write() {
           writerThreads.add(Thread.currentThread().getName());
           try {
@@ -51,6 +54,79 @@ class SavesTest {
           return copies.size();
         }
       };
+    }
+  }
+
+  /** A host that tracks changed "chunks" (positions) like the Minestom host, and whose next write can fail. */
+  static final class FailingFiles implements Persistence {
+    final MapWorld world;
+    final java.util.Set<String> dirty = new java.util.HashSet<>();
+    final Map<String, String> disk = new HashMap<>();
+    boolean failNext;
+
+    FailingFiles(MapWorld world) {
+      this.world = world;
+    }
+
+    @Override
+    public Pass begin() {
+      java.util.Set<String> taken = new java.util.HashSet<>(dirty);
+      dirty.clear();
+      Map<String, String> copies = new HashMap<>();
+      return new Pass() {
+        @Override
+        public boolean copy(long budgetNanos) {
+          for (String k : taken) copies.put(k, world.states.get(k));
+          return false;
+        }
+
+        @Override
+        public int write() {
+          if (failNext) {
+            failNext = false;
+            throw new IllegalStateException("disk full");
+          }
+          disk.putAll(copies);
+          return copies.size();
+        }
+
+        @Override
+        public void abandon() {
+          synchronized (FailingFiles.this) {
+            dirty.addAll(taken);
+          }
+        }
+      };
+    }
+  }
+
+  @Test
+  void aSaveThatFailsClaimsNothingAndItsChunksGoIntoTheNextOne() throws Exception {
+    MapWorld world = new MapWorld();
+    AutoGame game = new AutoGame();
+    PortConfig config = new PortConfig("127.0.0.1", 0, "test-token-0123456789", 5_000_000, 1 << 20, 2000, 100, false, false);
+    TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 64, System::nanoTime, new TickStats(10));
+    game.start(scheduler);
+    FailingFiles files = new FailingFiles(world);
+    SaveLedger ledger = new SaveLedger();
+    Port port = new Port(world, scheduler, new EventLog(10), new ChatQueue(4), (p, t) -> false, new TickStats(10), config, ledger, files);
+    try {
+      for (int x = 0; x < 5; x++) {
+        world.set(x, 64, 0, "minecraft:stone", null);
+        files.dirty.add(x + ",64,0");
+        ledger.recordWrite();
+      }
+      files.failNext = true;
+      java.util.concurrent.ExecutionException failed = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class, () -> port.save().get());
+      assertTrue(failed.getCause().getMessage().contains("disk full"));
+      assertEquals(0, ledger.savedThrough()); // nothing of the failed pass counts as saved
+      world.set(9, 64, 0, "minecraft:stone", null);
+      files.dirty.add("9,64,0");
+      ledger.recordWrite();
+      assertEquals(6, port.save().get().savedThrough());
+      assertEquals(6, files.disk.size()); // the five the failed pass took, and the new one: what the mark covers is on disk
+    } finally {
+      port.close();
     }
   }
 

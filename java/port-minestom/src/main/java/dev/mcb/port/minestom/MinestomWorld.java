@@ -239,6 +239,13 @@ final class MinestomWorld implements WorldAccess {
     }
   }
 
+  /** Chunk keys a failed save had taken: changed again, for the next save (any thread). */
+  void markDirty(Set<Long> keys) {
+    synchronized (dirty) {
+      dirty.addAll(keys);
+    }
+  }
+
   /** Chunk keys written since the last call. */
   Set<Long> takeDirty() {
     Set<Long> out;

@@ -4,6 +4,7 @@ import dev.mcb.port.Persistence;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import net.minestom.server.instance.Chunk;
 import net.minestom.server.instance.InstanceContainer;
 
@@ -28,9 +29,15 @@ final class Saver implements Persistence {
 
   @Override
   public Pass begin() {
-    ArrayDeque<Long> keys = new ArrayDeque<>(world.takeDirty());
+    Set<Long> taken = world.takeDirty();
+    ArrayDeque<Long> keys = new ArrayDeque<>(taken);
     List<SavedChunk> copies = new ArrayList<>(keys.size());
     return new Pass() {
+      @Override
+      public void abandon() {
+        world.markDirty(taken);
+      }
+
       @Override
       public boolean copy(long budgetNanos) {
         long t0 = System.nanoTime();
