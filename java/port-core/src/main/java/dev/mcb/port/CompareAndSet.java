@@ -116,8 +116,15 @@ public final class CompareAndSet {
     }
   }
 
+  /**
+   * The host's number of a plain state, only when the string is exactly that number's canonical
+   * state: comparing numbers then says what comparing strings would (a non-canonical string keeps
+   * the string comparison, and fails it as before).
+   */
   private static int plainNumber(WorldAccess world, String state) {
-    return world.mayHaveBlockEntity(state) ? -1 : world.stateNumber(state);
+    if (world.mayHaveBlockEntity(state)) return -1;
+    int n = world.stateNumber(state);
+    return n >= 0 && world.stateOfId(n).equals(state) ? n : -1;
   }
 
   static void requireLoaded(WorldAccess world, WorldFacts facts, int x, int y, int z) {

@@ -68,7 +68,7 @@ public interface WorldAccess {
     return false;
   }
 
-  /** The canonical state of a number {@link #readIds} gave. */
+  /** The canonical state of a number {@link #readIds} or {@link #stateNumber} gave (any thread). */
   default String stateOfId(int id) {
     throw new UnsupportedOperationException("this host has no state numbers");
   }

@@ -23,6 +23,48 @@ class CompareAndSetTest {
     assertEquals("minecraft:dirt", world.stateAt(1, 64, 0));
   }
 
+  /** A host that keeps blocks as numbers (as Minestom does), where a state string without its properties parses to the default state's number. */
+  static final class NumberedWorld extends MapWorld {
+    final List<String> byNumber = List.of("minecraft:air", "minecraft:oak_log[axis=y]", "minecraft:stone");
+    int numberWrites;
+
+    @Override
+    public int stateNumber(String state) {
+      return byNumber.indexOf(state.equals("minecraft:oak_log") ? "minecraft:oak_log[axis=y]" : state);
+    }
+
+    @Override
+    public String stateOfId(int id) {
+      return byNumber.get(id);
+    }
+
+    @Override
+    public int numberAt(int x, int y, int z) {
+      return byNumber.indexOf(stateAt(x, y, z));
+    }
+
+    @Override
+    public void setNumber(int x, int y, int z, int number) {
+      numberWrites++;
+      set(x, y, z, byNumber.get(number), null);
+    }
+  }
+
+  @Test
+  void numbersDecideExactlyAsStringsWould() {
+    NumberedWorld world = new NumberedWorld();
+    world.set(0, 64, 0, "minecraft:oak_log[axis=y]", null);
+    world.set(1, 64, 0, "minecraft:oak_log[axis=y]", null);
+    // Write 0 names its base exactly: compared and written as numbers. Write 1 names it without its
+    // properties, which parses to the same number but is not the state there: a mismatch, as a string comparison says.
+    CasResult r = new CompareAndSet(false).run(world, CompareAndSet.prepare(world, new CasRequest(List.of(),
+        List.of(w(0, "minecraft:oak_log[axis=y]", "minecraft:stone"), w(1, "minecraft:oak_log", "minecraft:stone")), new int[] {1, 2})));
+    assertEquals(1, r.written());
+    assertEquals(1, world.numberWrites);
+    assertEquals(List.of("write:1"), r.mismatches().stream().map(m -> m.kind() + ":" + m.index()).toList());
+    assertEquals("minecraft:oak_log[axis=y]", world.stateAt(1, 64, 0));
+  }
+
   @Test
   void aFailingCheckWritesNothing() {
     MapWorld world = new MapWorld();

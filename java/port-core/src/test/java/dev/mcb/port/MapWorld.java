@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** A host world for port-core tests: a map of states, a set of loaded chunks, chests as block entities. */
-final class MapWorld implements WorldAccess {
+class MapWorld implements WorldAccess {
   final Map<String, String> states = new HashMap<>();
   final Map<String, byte[]> data = new HashMap<>();
   final Set<Long> loaded = new HashSet<>();
