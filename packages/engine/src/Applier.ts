@@ -49,8 +49,9 @@ async function paced(rate: number, pace: { since: number; from: number }, at: nu
  * (`compareAndSetBatch`) gets up to `sliceWindow` slices per round: the intents in one commit, one
  * call, the slices run in order and the batch stopping at the first that meets a conflict, exactly
  * as one slice at a time would; while a batch runs, the next one is prepared (its checks, events,
- * reads and classification; its intents are committed only once this batch is back, with its
- * results). `HostCrash` propagates untouched: a dead process writes nothing more.
+ * reads and classification) and its intents committed with the results of the batch before; it is
+ * sent only once this batch is back and did not stop (else its slices are recorded as never run).
+ * `HostCrash` propagates untouched: a dead process writes nothing more.
  */
 export async function runOperation(deps: ApplierDeps, operationId: string): Promise<OperationRecord> {
   const { adapter, journal, limits } = deps;

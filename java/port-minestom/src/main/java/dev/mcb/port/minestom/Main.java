@@ -152,7 +152,7 @@ public final class Main {
       LOG.info("stopping: saving the world");
       http.close();
       port.close(); // queued saves finish first
-      saver.saveAll();
+      gate.exclusive(saver::saveAll); // copies every loaded chunk between ticks, as a save's copy jobs do
       MinecraftServer.stopCleanly();
       LOG.info("stopped");
     }, "mcb-port-shutdown"));

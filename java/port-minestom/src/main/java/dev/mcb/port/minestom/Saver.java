@@ -60,7 +60,7 @@ final class Saver implements Persistence {
     };
   }
 
-  /** At shutdown (no port jobs run any more): every loaded chunk, through the same writer. */
+  /** At shutdown, exclusive of the tick (no port jobs run any more): every loaded chunk, through the same writer. */
   void saveAll() {
     world.takeDirty();
     instance.saveChunksToStorage().join();

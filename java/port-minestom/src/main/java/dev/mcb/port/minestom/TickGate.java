@@ -64,6 +64,25 @@ final class TickGate implements GameThread {
     executor.start();
   }
 
+  /**
+   * Runs work exclusive of the tick and of port jobs (shutdown: the final save reads live chunks).
+   * A tick that does not let go within 5 s (the server's loop already gone) does not hold up the
+   * shutdown: the work then runs as it did before this gate existed.
+   */
+  void exclusive(Runnable work) {
+    boolean locked = false;
+    try {
+      locked = tickLock.tryLock(5, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      work.run();
+    } finally {
+      if (locked) tickLock.unlock();
+    }
+  }
+
   @Override
   public void wake() {
     wakeLock.lock();
