@@ -2,7 +2,6 @@ package dev.mcb.port;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonNull;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -12,7 +11,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -225,15 +223,12 @@ public final class Port {
   }
 
   /**
-   * Several slices (the binary body of java/PROTOCOL.md "cas_batch"), each its own game-thread job,
-   * queued together and run in order; the batch stops after the first slice with mismatches, refused
-   * or failed, and the slices after it never run. Answers the results of the slices that ran and
-   * why it stopped.
+   * Several slices (the binary body of java/PROTOCOL.md "cas_batch"): decoded and checked here, off
+   * the game thread, then run in order by {@link CasBatch}. A slice the host cannot place stops the
+   * batch at it (the slices before it still run, as they would one call at a time).
    */
   public JsonObject casBatch(byte[] body) {
     List<CasRequest> decoded = CasBatchCodec.decode(body);
-    // Checked here, off the game thread: a slice the host cannot place stops the batch at it (the
-    // slices before it still run, as they would one call at a time).
     List<CompareAndSet.Prepared> slices = new ArrayList<>(decoded.size());
     PortError refused = null;
     for (CasRequest r : decoded) {
@@ -244,95 +239,9 @@ public final class Port {
         break;
       }
     }
-    // Slices from this index on must not run: set by a job that stopped (mismatch, refusal,
-    // failure) before the next job can start, or by this thread when it gives up waiting.
-    AtomicInteger runBelow = new AtomicInteger(Integer.MAX_VALUE);
-    List<TickScheduler.Job<CasResult>> jobs = new ArrayList<>(slices.size());
-    long[][] seqs = new long[slices.size()][1];
-    PortError queueFull = null;
-    for (int i = 0; i < slices.size(); i++) {
-      CompareAndSet.Prepared req = slices.get(i);
-      long[] seq = seqs[i];
-      int index = i;
-      try {
-        jobs.add(scheduler.submit(() -> {
-          if (index >= runBelow.get()) return null; // not run
-          try {
-            CasResult r = runSlice(req, seq);
-            if (!r.mismatches().isEmpty()) runBelow.accumulateAndGet(index + 1, Math::min);
-            return r;
-          } catch (RuntimeException | Error e) {
-            runBelow.accumulateAndGet(index + 1, Math::min);
-            throw e;
-          }
-        }));
-      } catch (PortError busy) {
-        queueFull = busy; // this slice and those after it are not queued
-        runBelow.accumulateAndGet(index, Math::min);
-        break;
-      }
-    }
-    JsonArray results = new JsonArray();
-    JsonObject stopped = null;
-    for (int i = 0; i < jobs.size() && stopped == null; i++) {
-      TickScheduler.Job<CasResult> job = jobs.get(i);
-      CasResult r;
-      try {
-        r = job.result().get(config.jobTimeoutMillis(), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        runBelow.accumulateAndGet(i, Math::min);
-        if (!job.cancel()) {
-          try {
-            r = job.result().get(); // it had started: bounded work, its outcome is coming
-          } catch (InterruptedException | ExecutionException | CancellationException e2) {
-            stopped = failure(i, e2);
-            break;
-          }
-        } else r = null;
-      } catch (InterruptedException | ExecutionException | CancellationException e) {
-        stopped = failure(i, e);
-        break;
-      }
-      if (r == null) {
-        stopped = stopped(i, "refused", PortError.busy("the game thread did not take slice " + i + " within " + config.jobTimeoutMillis() + " ms; it and the slices after it were not run", "game_thread_timeout"));
-        break;
-      }
-      JsonObject o = CasCodec.encode(r);
-      if (saves != null) o.addProperty("write_seq", seqs[i][0]);
-      results.add(o);
-      if (!r.mismatches().isEmpty()) stopped = stopped(i, "mismatch", null);
-    }
-    if (stopped == null && queueFull != null) stopped = stopped(jobs.size(), "refused", queueFull);
-    if (stopped == null && refused != null) stopped = stopped(slices.size(), "refused", refused);
-    runBelow.accumulateAndGet(results.size() + 1, Math::min);
-    for (TickScheduler.Job<CasResult> j : jobs) j.cancel(); // the ones after a stop: never run
-    JsonObject o = new JsonObject();
-    o.add("results", results);
-    o.add("stopped", stopped == null ? JsonNull.INSTANCE : stopped);
+    JsonObject o = new CasBatch(scheduler, config.jobTimeoutMillis(), saves != null).run(slices, refused, this::runSlice);
     addSaved(o);
     return o;
-  }
-
-  /** A slice whose job threw: refused before writing (a PortError that is not a host failure), or failed mid-job. */
-  private static JsonObject failure(int slice, Exception e) {
-    RuntimeException err = unwrap(e);
-    PortError pe = err instanceof PortError x ? x : new PortError(PortError.Code.FAILED, "the host failed while running slice " + slice, Map.of("reason", "host_error"));
-    return stopped(slice, pe.kind() == PortError.Code.FAILED ? "failed" : "refused", pe);
-  }
-
-  private static JsonObject stopped(int slice, String reason, PortError error) {
-    JsonObject s = new JsonObject();
-    s.addProperty("slice", slice);
-    s.addProperty("reason", reason);
-    if (error != null) {
-      JsonObject e = new JsonObject();
-      e.addProperty("code", error.code());
-      e.addProperty("message", error.getMessage());
-      e.addProperty("retryable", error.retryable());
-      e.add("details", PortServer.tree(error.details()));
-      s.add("error", e);
-    }
-    return s;
   }
 
   private JsonObject events(JsonObject p) {
@@ -465,7 +374,7 @@ public final class Port {
     }
   }
 
-  private static RuntimeException unwrap(Exception e) {
+  static RuntimeException unwrap(Exception e) {
     Throwable c = e instanceof ExecutionException ? e.getCause() : e;
     if (c instanceof PortError pe) return pe;
     if (e instanceof InterruptedException) Thread.currentThread().interrupt();

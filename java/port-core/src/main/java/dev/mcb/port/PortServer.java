@@ -132,12 +132,18 @@ public final class PortServer implements AutoCloseable, LoopbackHttp.Handler {
     return o;
   }
 
-  private static JsonObject error(PortError e) {
+  /** The wire form of an error: {code, message, retryable, details}. */
+  static JsonObject errorObject(PortError e) {
     JsonObject err = new JsonObject();
     err.addProperty("code", e.code());
     err.addProperty("message", e.getMessage());
     err.addProperty("retryable", e.retryable());
     err.add("details", tree(e.details()));
+    return err;
+  }
+
+  private static JsonObject error(PortError e) {
+    JsonObject err = errorObject(e);
     JsonObject o = new JsonObject();
     o.addProperty("ok", false);
     o.add("error", err);
