@@ -16,8 +16,8 @@ import net.minestom.server.instance.block.Block;
  * the tick), so reads of several positions are one snapshot. Writes go into the chunk's section
  * palette ({@code Chunk.setBlock}: no neighbour updates, as the engine wrote every state it wants);
  * each touched chunk is marked for the next save once, and each touched section is sent to players
- * once per tick ({@link SectionChanges}). The chunk of the last position asked for is kept: a slice
- * asks for the same chunk position after position.
+ * once per tick ({@link SectionChanges}). Recent chunks are kept in a small cache: a slice or a read
+ * box walks the same few chunks row after row.
  */
 final class MinestomWorld implements WorldAccess {
   private final InstanceContainer instance;
@@ -153,10 +153,9 @@ final class MinestomWorld implements WorldAccess {
   private void place(PortChunk chunk, int x, int y, int z, int stateId) {
     if (chunk.plainAt(x, y, z)) {
       chunk.setPlain(x, y, z, stateId);
-      if (!chunk.plainTouched) {
+      if (!chunk.plainTouched) { // its heightmaps and packet go stale at the end of the job (endOfJob)
         chunk.plainTouched = true;
         touched.add(chunk);
-        chunk.afterPlainWrites(); // marks the heightmaps stale before the first read sees them
       }
     } else chunk.setBlock(x, y, z, Block.fromStateId(stateId));
     changed(chunk, x, y, z);
