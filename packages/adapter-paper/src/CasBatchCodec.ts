@@ -1,4 +1,5 @@
-import { MAX_SLICE_WINDOW, type CasBatchResult, type CasMismatch, type CasResult, type CasSlice, type SavedMarks } from "@mcb/engine";
+import { MAX_SLICE_WINDOW, type CasBatchResult, type CasMismatch, type CasResult, type CasSlice } from "@mcb/engine";
+import { digestOrNull, pairs, savedMarks, str, withSaved } from "./PortAnswer.js";
 
 /** Limits of the port's `cas_batch` (java/PROTOCOL.md), checked here too so a bad batch never leaves the bridge. */
 const MAX_STATE_BYTES = 1024;
@@ -91,14 +92,8 @@ export function encodeBatch(slices: readonly CasSlice[]): Buffer {
   return out;
 }
 
-const str = (x: unknown, what: string): string => {
-  if (typeof x !== "string") throw new TypeError(`port answer: ${what} is not a string`);
-  return x;
-};
-const digestOrNull = (x: unknown, what: string): string | null => (x === null ? null : str(x, what));
-
 /** A slice's result as the port answers it (`cas` and each entry of `cas_batch`). */
-export function decodeCasResult(r: Record<string, unknown>, saved: (r: Record<string, unknown>) => SavedMarks | undefined): CasResult {
+export function decodeCasResult(r: Record<string, unknown>): CasResult {
   if (!Array.isArray(r.mismatches)) throw new TypeError("port answer: mismatches is not an array");
   const written = Number(r.written);
   if (!Number.isSafeInteger(written) || written < 0) throw new TypeError("port answer: bad written");
@@ -109,21 +104,15 @@ export function decodeCasResult(r: Record<string, unknown>, saved: (r: Record<st
     expected: str(m.expected, "expected"), expectedDigest: digestOrNull(m.expected_digest, "expected_digest"),
     actual: str(m.actual, "actual"), actualDigest: digestOrNull(m.actual_digest, "actual_digest"),
   }));
-  const entityDigests = new Map<number, string>();
-  if (!Array.isArray(r.entity_digests)) throw new TypeError("port answer: entity_digests is not an array");
-  for (const p of r.entity_digests) {
-    if (!Array.isArray(p) || p.length !== 2 || !Number.isInteger(p[0])) throw new TypeError("port answer: bad entity_digests entry");
-    entityDigests.set(p[0] as number, str(p[1], "entity digest"));
-  }
-  const marks = saved(r);
-  return { written, mismatches, entityDigests, ...(marks === undefined ? {} : { saved: marks }) };
+  const entityDigests = pairs(r.entity_digests, "entity_digests", (x) => str(x, "an entity digest"));
+  return { written, mismatches, entityDigests, ...withSaved(savedMarks(r)) };
 }
 
 /** The answer of `cas_batch`: each slice's result (write numbers under the batch's session) and where it stopped. */
-export function decodeBatchResult(r: Record<string, unknown>, slices: number, saved: (r: Record<string, unknown>) => SavedMarks | undefined): CasBatchResult {
+export function decodeBatchResult(r: Record<string, unknown>, slices: number): CasBatchResult {
   if (!Array.isArray(r.results) || r.results.length > slices) throw new TypeError("port answer: results is not an array of at most one per slice");
   const withSession = (x: Record<string, unknown>): Record<string, unknown> => ({ ...x, session: r.session, saved_through: r.saved_through });
-  const results = r.results.map((x: Record<string, unknown>) => decodeCasResult(withSession(x), saved));
+  const results = r.results.map((x: Record<string, unknown>) => decodeCasResult(withSession(x)));
   const s = r.stopped as { slice?: unknown; reason?: unknown; error?: { code?: unknown; message?: unknown } } | null | undefined;
   if (s === null || s === undefined) {
     if (results.length !== slices) throw new TypeError("port answer: a batch that did not stop ran every slice");

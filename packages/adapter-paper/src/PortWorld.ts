@@ -16,17 +16,11 @@ import {
 import { type Box3, Interner } from "@mcb/blocks";
 import { decodeBatchResult, decodeCasResult, encodeBatch } from "./CasBatchCodec.js";
 import { unpackIndices } from "./PackedIndices.js";
+import { digestOrNull, pairs, savedMarks, str, withSaved } from "./PortAnswer.js";
 import { PortClient, PortCallError, type PortClientOptions } from "./PortClient.js";
 
 const KNOWN_CAPABILITIES: ReadonlySet<string> = new Set<AdapterCapability>(["events", "block_entities", "block_entity_data", "persistence", "saved_writes", "fault_injection"]);
 
-/** The port's saved-writes fields (java/PROTOCOL.md "Saved writes"), present with the saved_writes capability. */
-function savedMarks(r: Record<string, unknown>): SavedMarks | undefined {
-  if (typeof r.session !== "string" || r.saved_through === undefined || r.write_seq === undefined) return undefined;
-  const writeSeq = Number(r.write_seq), savedThrough = Number(r.saved_through);
-  if (!Number.isSafeInteger(writeSeq) || !Number.isSafeInteger(savedThrough) || writeSeq < 0 || savedThrough < 0) throw new TypeError("port answer: bad write_seq or saved_through");
-  return { session: r.session, writeSeq, savedThrough };
-}
 export const PORT_PROTOCOL = 1;
 
 /** What `PortWorld.stats` reports: how smooth the server's ticks are and how much port work waits. */
@@ -45,26 +39,6 @@ function boxParams(box: Box3): { box: { min: { x: number; y: number; z: number }
   if (box.maxX < box.minX || box.maxY < box.minY || box.maxZ < box.minZ) throw new RangeError("read box has min > max");
   if (n > MAX_ADAPTER_READ) throw new RangeError(`read of ${n} positions exceeds ${MAX_ADAPTER_READ}`);
   return { box: { min: { x: box.minX, y: box.minY, z: box.minZ }, max: { x: box.maxX, y: box.maxY, z: box.maxZ } } };
-}
-
-function pairs<T>(v: unknown, what: string, decode: (x: unknown) => T): Map<number, T> {
-  if (!Array.isArray(v)) throw new TypeError(`port answer: ${what} is not an array`);
-  const m = new Map<number, T>();
-  for (const p of v) {
-    if (!Array.isArray(p) || p.length !== 2 || !Number.isInteger(p[0])) throw new TypeError(`port answer: bad ${what} entry`);
-    m.set(p[0] as number, decode(p[1]));
-  }
-  return m;
-}
-
-const str = (x: unknown): string => {
-  if (typeof x !== "string") throw new TypeError("port answer: expected a string");
-  return x;
-};
-const digestOrNull = (x: unknown): string | null => (x === null ? null : str(x));
-
-function withSaved(saved: SavedMarks | undefined): { saved?: SavedMarks } {
-  return saved === undefined ? {} : { saved };
 }
 
 /** The port's compact slice form: states and digests by table index (java/PROTOCOL.md "cas"). */
@@ -157,7 +131,7 @@ export class PortWorld implements WorldAdapter {
   async read(box: Box3): Promise<RegionRead> {
     const r = await this.readCall("read", box);
     if (!Array.isArray(r.palette)) throw new TypeError("port answer: palette is not an array");
-    const palette = r.palette.map(str);
+    const palette = r.palette.map((x) => str(x, "a palette state"));
     const count = (box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) * (box.maxZ - box.minZ + 1);
     const states = unpackIndices(Buffer.from(str(r.indices), "base64"), Number(r.bits), count);
     for (const s of states) if (s >= palette.length) throw new TypeError("port answer: index past the palette");
@@ -191,7 +165,7 @@ export class PortWorld implements WorldAdapter {
       if (e instanceof PortCallError && e.status !== 500) throw new SliceRefused(e.code, e.message);
       throw e;
     }
-    return decodeCasResult(r, savedMarks);
+    return decodeCasResult(r);
   }
 
   /**
@@ -207,7 +181,7 @@ export class PortWorld implements WorldAdapter {
       if (e instanceof PortCallError && e.status !== 500) return { results: [], stopped: { slice: 0, reason: "refused", code: e.code, message: e.message } };
       throw e;
     }
-    return decodeBatchResult(r, slices.length, savedMarks);
+    return decodeBatchResult(r, slices.length);
   }
 
   async events(cursor: string | null): Promise<EventPage> {

@@ -21,8 +21,6 @@ function slicesOf(v: typeof vector): CasSlice[] {
   }));
 }
 
-const noMarks = () => undefined;
-
 describe("cas_batch body", () => {
   it("is byte for byte the shared vector (an independent Python encoder)", () => {
     expect(encodeBatch(slicesOf(vector)).toString("hex")).toBe(vector.body_hex);
@@ -44,11 +42,11 @@ describe("cas_batch answer", () => {
   const mismatch = { kind: "write", index: 0, x: 1, y: 2, z: 3, expected: "minecraft:air", expected_digest: null, actual: "minecraft:dirt", actual_digest: null };
 
   it("reads every stop the protocol names, and each slice's result", () => {
-    expect(decodeBatchResult({ results: [result(2), result(3)], stopped: null }, 2, noMarks)).toMatchObject({ results: [{ written: 2 }, { written: 3 }] });
-    expect(decodeBatchResult({ results: [result(2), result(0, [mismatch])], stopped: { slice: 1, reason: "mismatch" } }, 3, noMarks).stopped).toEqual({ slice: 1, reason: "mismatch" });
-    expect(decodeBatchResult({ results: [result(2)], stopped: { slice: 1, reason: "refused", error: { code: "unsupported_block", message: "no" } } }, 3, noMarks).stopped)
+    expect(decodeBatchResult({ results: [result(2), result(3)], stopped: null }, 2)).toMatchObject({ results: [{ written: 2 }, { written: 3 }] });
+    expect(decodeBatchResult({ results: [result(2), result(0, [mismatch])], stopped: { slice: 1, reason: "mismatch" } }, 3).stopped).toEqual({ slice: 1, reason: "mismatch" });
+    expect(decodeBatchResult({ results: [result(2)], stopped: { slice: 1, reason: "refused", error: { code: "unsupported_block", message: "no" } } }, 3).stopped)
       .toEqual({ slice: 1, reason: "refused", code: "unsupported_block", message: "no" });
-    expect(decodeBatchResult({ results: [], stopped: { slice: 0, reason: "failed", error: { code: "busy", message: "host" } } }, 2, noMarks).stopped).toEqual({ slice: 0, reason: "failed", message: "host" });
+    expect(decodeBatchResult({ results: [], stopped: { slice: 0, reason: "failed", error: { code: "busy", message: "host" } } }, 2).stopped).toEqual({ slice: 0, reason: "failed", message: "host" });
   });
 
   it("refuses answers that contradict themselves (a bridge never guesses what was written)", () => {
@@ -62,6 +60,6 @@ describe("cas_batch answer", () => {
       { results: [result(-1), result(1)], stopped: null },
       { results: "no", stopped: null },
     ];
-    for (const b of bad) expect(() => decodeBatchResult(b as Record<string, unknown>, 2, noMarks), JSON.stringify(b)).toThrow(TypeError);
+    for (const b of bad) expect(() => decodeBatchResult(b as Record<string, unknown>, 2), JSON.stringify(b)).toThrow(TypeError);
   });
 });
