@@ -36,6 +36,7 @@ final class ChunkNbt {
   static final Set<String> WRITTEN = Set.of("DataVersion", "xPos", "zPos", "yPos", "status", "Status", "LastUpdate", "sections", "block_entities", "Heightmaps", "isLightOn");
 
   private static final CompoundBinaryTag[] STATE_NBT = new CompoundBinaryTag[Block.statesCount()];
+  private static final ThreadLocal<int[]> LOCAL_OF = ThreadLocal.withInitial(() -> new int[Block.statesCount()]);
 
   private ChunkNbt() {}
 
@@ -78,17 +79,23 @@ final class ChunkNbt {
       palette.add(stateNbt(single));
       return out.put("palette", ListBinaryTag.listBinaryTag(BinaryTagTypes.COMPOUND, List.copyOf(palette))).build();
     }
-    int[] localOf = new int[Block.statesCount()];
+    // A state id's palette index + 1, by state id: one table per saving thread, its used entries
+    // cleared after each section (the table has an entry for every state of the game).
+    int[] localOf = LOCAL_OF.get();
+    int[] ids = new int[4096];
     int[] indices = new int[4096];
+    int[] used = {0};
     p.getAll((x, yy, z, id) -> {
       int local = localOf[id] - 1;
       if (local < 0) {
         palette.add(stateNbt(id));
         local = palette.size() - 1;
         localOf[id] = local + 1;
+        ids[used[0]++] = id;
       }
       indices[x + z * 16 + yy * 256] = local;
     });
+    for (int k = 0; k < used[0]; k++) localOf[ids[k]] = 0;
     out.put("palette", ListBinaryTag.listBinaryTag(BinaryTagTypes.COMPOUND, List.copyOf(palette)));
     if (palette.size() > 1) out.putLongArray("data", Palettes.pack(indices, Math.max(4, 32 - Integer.numberOfLeadingZeros(palette.size() - 1))));
     return out.build();
