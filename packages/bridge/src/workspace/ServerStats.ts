@@ -15,10 +15,14 @@ export interface ServerStatsView {
   readonly budget_ms: number;
 }
 
-/** The figures of the server behind a port world over its last minute of ticks; null for a save (no server). */
+/**
+ * The figures of the server behind a port world over its last minute of ticks; null for a save (no
+ * server), or when the server did not answer (status still reports the rest).
+ */
 export async function serverStats(w: Workspace): Promise<ServerStatsView | null> {
   if (!(w.world instanceof PortWorld)) return null;
-  const s = await w.world.stats(1200);
+  const s = await w.world.stats(1200).catch(() => null);
+  if (s === null) return null;
   return { ticks: s.ticks, tick_ms_max: s.tickMsMax, tick_ms_p99: s.tickMsP99, tick_ms_mean: s.tickMsMean, queue_depth: s.queueDepth, max_queue: s.maxQueue, budget_ms: s.budgetMs };
 }
 
