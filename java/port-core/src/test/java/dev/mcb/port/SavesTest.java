@@ -100,16 +100,21 @@ class SavesTest {
     }
   }
 
-  @Test
-  void aSaveThatFailsClaimsNothingAndItsChunksGoIntoTheNextOne() throws Exception {
-    MapWorld world = new MapWorld();
+  /** A port with saved writes over a world, its files and ledger, drained by a game thread of its own. */
+  static Port portWith(MapWorld world, Persistence files, SaveLedger ledger) {
     AutoGame game = new AutoGame();
     PortConfig config = new PortConfig("127.0.0.1", 0, "test-token-0123456789", 5_000_000, 1 << 20, 2000, 100, false, false);
     TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 64, System::nanoTime, new TickStats(10));
     game.start(scheduler);
+    return new Port(world, scheduler, new EventLog(10), new ChatQueue(4), (p, t) -> false, new TickStats(10), config, ledger, files);
+  }
+
+  @Test
+  void aSaveThatFailsClaimsNothingAndItsChunksGoIntoTheNextOne() throws Exception {
+    MapWorld world = new MapWorld();
     FailingFiles files = new FailingFiles(world);
     SaveLedger ledger = new SaveLedger();
-    Port port = new Port(world, scheduler, new EventLog(10), new ChatQueue(4), (p, t) -> false, new TickStats(10), config, ledger, files);
+    Port port = portWith(world, files, ledger);
     try {
       for (int x = 0; x < 5; x++) {
         world.set(x, 64, 0, "minecraft:stone", null);
@@ -133,13 +138,9 @@ class SavesTest {
   @Test
   void aSaveCopiesAChunkAJobWritesOnTheSaverThreadAndMarksOnlyWhatItCopied() throws Exception {
     MapWorld world = new MapWorld();
-    AutoGame game = new AutoGame();
-    PortConfig config = new PortConfig("127.0.0.1", 0, "test-token-0123456789", 5_000_000, 1 << 20, 2000, 100, false, false);
-    TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 64, System::nanoTime, new TickStats(10));
-    game.start(scheduler);
     Files files = new Files(world);
     SaveLedger ledger = new SaveLedger();
-    Port port = new Port(world, scheduler, new EventLog(10), new ChatQueue(4), (p, t) -> false, new TickStats(10), config, ledger, files);
+    Port port = portWith(world, files, ledger);
     try {
       for (int x = 0; x < 5; x++) {
         world.set(x, 64, 0, "minecraft:stone", null);
