@@ -139,7 +139,7 @@ describe("camera capture", () => {
         fc.constantFrom(1, 2, 3),
         async (cells, pose, workers) => {
           const world = roofed ? roof : new MapSource();
-          world.blocks.clear();
+          world.clear();
           if (roofed) for (let x = -64; x < 64; x++) for (let z = -64; z < 64; z++) world.set(x, 100, z, "minecraft:stone");
           for (const c of cells) world.set(c.x, c.y, c.z, "minecraft:stone");
           const full: CameraPose = { ...pose, width: 24, height: 16 };
