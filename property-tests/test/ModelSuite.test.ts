@@ -37,10 +37,17 @@ class MergeWithoutG0Journal extends MemoryJournal {
   }
 }
 
+/** Planted bug 6: an undo's part changes keep only the first part (the taker): taken blocks are never given back. */
+class NoGiveBackJournal extends MemoryJournal {
+  override commitParts(added: Parameters<MemoryJournal["commitParts"]>[0], updated: Parameters<MemoryJournal["commitParts"]>[1], op?: Parameters<MemoryJournal["commitParts"]>[2]): void {
+    super.commitParts(added, op === undefined ? updated.slice(0, 1) : updated, op);
+  }
+}
+
 /** The model's own complaint (fast-check keeps it as the report's cause), or "passed". */
-async function complaint(journalFactory: () => MemoryJournal): Promise<string> {
+async function complaint(journalFactory: () => MemoryJournal, focus: "all" | "parts" = "all"): Promise<string> {
   try {
-    await runModelSuite({ numRuns: 1000, journalFactory });
+    await runModelSuite({ numRuns: focus === "parts" ? 300 : 1000, journalFactory, focus });
     return "passed";
   } catch (e) {
     const cause = (e as { cause?: unknown }).cause;
@@ -81,9 +88,19 @@ describe("model-based suite", () => {
       "merge conflict (refuse)",
       "merge conflict (keep)",
       "merge conflict (replace)",
+      "take over: some blocks",
+      "named apply refused: part_overlap",
     ]) {
       expect(stats.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
     }
+  }, 300_000);
+
+  it("parts: named applies taking over other parts, undos and redos match the model (500 + 60 sequences, memory and SQLite journals)", async () => {
+    const stats = new Map<string, number>();
+    await runModelSuite({ numRuns: 500, stats, focus: "parts" });
+    await runModelSuite({ numRuns: 60, journal: "sqlite", focus: "parts" });
+    for (const outcome of ["take over: some blocks", "take over: a whole part", "undo gave taken blocks back", "redo took blocks again", "named apply refused: duplicate_name", "named apply refused: part_overlap", "undo restored blocks"])
+      expect(stats.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
   }, 300_000);
 
   it("engine matches the model with the durable SQLite journal (200 sequences)", async () => {
@@ -104,6 +121,10 @@ describe("model-based suite", () => {
 
   it("catches planted bug: a merge that ignores G0 (our earlier writes) and writes over people's edits", async () => {
     expect(await complaint(() => new MergeWithoutG0Journal())).toMatch(/^(changed_blocks|manual_edits|prepare over people's edits|refused positions|invariant: a person's block|prepare refused where the model expects a plan: conflict)/);
+  }, 300_000);
+
+  it("catches planted bug: an undo that never gives taken-over blocks back to their part", async () => {
+    expect(await complaint(() => new NoGiveBackJournal(), "parts")).toMatch(/^parts: got /);
   }, 300_000);
 
   it("catches planted bug: a stale base written over (plans blind to changes since preparation)", async () => {

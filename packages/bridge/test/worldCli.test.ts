@@ -59,6 +59,14 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     expect(errorOf(taken)).toMatchObject({ code: "invalid_request", details: { reason: "duplicate_name" } });
     const after = JSON.parse((await mcb("inspect", "--state", state, "--json", "--", "20", "64", "20", "20", "66", "20")).stdout) as { palette: unknown[] };
     expect(after.palette).toEqual([{ state: "minecraft:air", count: 3 }]);
+    // --take-over: a new part takes a block of the tower (its floor's centre, polished andesite).
+    const towerBlocks = (JSON.parse((await mcb("part", "list", "--state", state, "--json")).stdout) as { count: number }[])[0]!.count;
+    await writeFile(join(state, "cap.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 0, y: 64, z: 0 }, block: "gold_block" }] }));
+    expect(errorOf(await mcb("build", join(state, "cap.json"), "--part", "cap", "--state", state, "--json"))).toMatchObject({ details: { reason: "part_overlap", name: "tower" } });
+    const cap = await mcb("build", join(state, "cap.json"), "--part", "cap", "--take-over", "tower", "--state", state, "--json");
+    expect(cap.code, cap.stderr).toBe(0);
+    const parts = JSON.parse((await mcb("part", "list", "--state", state, "--json")).stdout) as { name: string; count: number }[];
+    expect(parts.map((p) => [p.name, p.count])).toEqual([["tower", towerBlocks - 1], ["cap", 1]]);
   });
 
   it("reports structured errors and a non-applied exit status", async () => {

@@ -1,7 +1,10 @@
 import { fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
 import { emptyCounters } from "./Applier.js";
 import { partNameOnUndo } from "./NamedParts.js";
-import { checkName } from "./Parts.js";
+import { checkName, overlapOf } from "./Parts.js";
+import { resolveTakeOver } from "./PartTakeover.js";
+import { maskKeys } from "./PartMask.js";
+import { boundsOf } from "@mcb/blocks";
 import type { Journal, OperationRecord } from "./Journal.js";
 import { writeCount, type PreparedPlan } from "./PreparedPlan.js";
 import type { EngineLimits, RequestContext } from "./Project.js";
@@ -28,7 +31,7 @@ export interface ApplyDeps {
 export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyInput, protectedParts: ReadonlySet<string>): Promise<Result<OperationStatusView>> {
   const checked = checkApplyInput(input);
   if (!checked.ok) return checked;
-  const { plan_id, plan_hash, idempotency_key, part_name } = checked.value;
+  const { plan_id, plan_hash, idempotency_key, part_name, take_over } = checked.value;
   const journal = d.journal;
   const existing = journal.findOperationByKey(ctx.projectId, idempotency_key);
   if (existing !== null) {
@@ -40,17 +43,22 @@ export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyI
   const plan = admitted.value;
   const guarded = checkProtectedParts(journal, protectedParts, plan);
   if (!guarded.ok) return guarded;
+  const takeOver = resolveTakeOver(journal, ctx.projectId, take_over, part_name);
+  if (!takeOver.ok) return takeOver;
   if (part_name !== undefined) {
-    // Refused before anything is written: a name that can never be given (the overlap is known only at the end).
+    // Refused before anything is written: a name that can never be given, or writes into a part
+    // that is not taken over (checked again on the confirmed writes when the part is named).
     if (plan.kind !== "build") return fail(partNameOnUndo());
     const name = checkName(journal, ctx.projectId, part_name, null);
     if (!name.ok) return name;
+    const overlap = overlapOf(journal, ctx.projectId, maskKeys(plan.pos), boundsOf(plan.pos)!, null, new Set(takeOver.value));
+    if (!overlap.ok) return overlap;
   }
   const world = await d.world();
   if (world.readOnly !== undefined) return fail(readOnlyRefusal(world.readOnly));
   if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
   const fresh = newOperation(journal, plan, ctx, idempotency_key, d.newId("op"), d.clock(), d.limits.sliceSize);
-  const op = part_name === undefined ? fresh : { ...fresh, partName: part_name };
+  const op = part_name === undefined ? fresh : { ...fresh, partName: part_name, ...(takeOver.value.length === 0 ? {} : { takeOver: takeOver.value }) };
   // The checks above are advisory (they ran before an await); this one is atomic in the journal.
   const created = journal.createOperation(op);
   if (created === "duplicate_key") return applyPlan(d, ctx, input, protectedParts);
@@ -65,18 +73,20 @@ export interface ApplyInput {
   readonly idempotency_key: string;
   /** Name the blocks the operation writes as a part when it ends (builds only). */
   readonly part_name?: string;
+  /** Parts (ids or names) whose blocks that part may take over (see `resolveTakeOver`). */
+  readonly take_over?: readonly string[];
 }
 
 const KEY = /^[\x21-\x7e]{1,128}$/;
 
 /** build_apply's untrusted input: string ids and a printable idempotency key. Errors: invalid_request. */
 export function checkApplyInput(input: unknown): Result<ApplyInput> {
-  const { plan_id, plan_hash, idempotency_key, part_name } = (input ?? {}) as Partial<ApplyInput>;
+  const { plan_id, plan_hash, idempotency_key, part_name, take_over } = (input ?? {}) as Partial<ApplyInput>;
   if (typeof idempotency_key !== "string" || !KEY.test(idempotency_key))
     return fail(mcbError("invalid_request", "idempotency_key must be 1–128 printable characters without spaces", { reason: "idempotency_key" }));
   if (typeof plan_id !== "string" || typeof plan_hash !== "string") return fail(mcbError("invalid_request", "plan_id and plan_hash are required"));
   if (part_name !== undefined && typeof part_name !== "string") return fail(mcbError("invalid_request", "part_name must be a string", { reason: "name" }));
-  return ok({ plan_id, plan_hash, idempotency_key, ...(part_name === undefined ? {} : { part_name }) });
+  return ok({ plan_id, plan_hash, idempotency_key, ...(part_name === undefined ? {} : { part_name }), ...(take_over === undefined ? {} : { take_over }) });
 }
 
 export function alreadyApplied(operationId: string | null): McbError {

@@ -63,6 +63,8 @@ export interface OperationRecord {
   readonly undoneBy: string | null;
   /** build_apply's part_name: the part to name from this operation's writes when it ends. */
   readonly partName?: string | null;
+  /** build_apply's take_over: active parts whose blocks the named part may take (ids). */
+  readonly takeOver?: readonly string[];
   /** What naming that part gave: its id, or why it was not named (absent while pending). */
   readonly partOutcome?: { readonly partId: string } | { readonly error: { readonly code: string; readonly message: string } };
 }
@@ -102,6 +104,15 @@ export interface PartRecord {
   readonly revision?: number;
   /** True once undo left the mask empty: kept for history, out of the way of new parts. */
   readonly retired?: boolean;
+  /** Blocks this part took over from other parts when it was named (build_apply's take_over), by part. */
+  readonly takenFrom?: readonly TakenFrom[];
+}
+
+/** The positions a part took over from another part: given back when an undo restores them. */
+export interface TakenFrom {
+  readonly partId: string;
+  /** (x, y, z) triples. */
+  readonly mask: readonly number[];
 }
 
 /**
@@ -205,6 +216,8 @@ export interface Journal {
   putPart(part: PartRecord): void;
   /** Replaces a stored part (same id): a new mask, name, revision or retirement. */
   updatePart(part: PartRecord): void;
+  /** In one transaction: new parts, changed parts (each must exist) and, if given, an operation's record. */
+  commitParts(added: readonly PartRecord[], updated: readonly PartRecord[], op?: OperationRecord): void;
   deletePart(partId: string): void;
   getPart(partId: string): PartRecord | null;
   listParts(projectId: string): PartRecord[];

@@ -217,6 +217,13 @@ export class MemoryJournal implements Journal {
     this.parts.set(part.partId, { ...part, mask: part.mask.slice() });
   }
 
+  commitParts(added: readonly PartRecord[], updated: readonly PartRecord[], op?: OperationRecord): void {
+    for (const p of updated) if (!this.parts.has(p.partId)) throw new Error(`unknown part ${p.partId}`);
+    if (op !== undefined) this.commit(op, [], []);
+    for (const p of added) this.putPart(p);
+    for (const p of updated) this.updatePart(p);
+  }
+
   deletePart(partId: string): void {
     this.parts.delete(partId);
   }

@@ -4,6 +4,8 @@ import type { Journal, OperationRecord, PartRecord } from "./Journal.js";
 import { MAX_REPORT_BOXES } from "./ManualEdits.js";
 import { confirmedWrites } from "./Ownership.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
+import { maskKeys, maskPoints, sortedMask, withMask } from "./PartMask.js";
+import { giveBack, takeAgain } from "./PartTakeover.js";
 
 export interface PartView {
   readonly part_id: string;
@@ -19,6 +21,8 @@ export interface PartView {
   readonly revision: number;
   /** Undo emptied the mask: kept for history, no longer in the way of new parts or names. */
   readonly retired: boolean;
+  /** Blocks it took over from other parts when it was named (take_over), by part; absent when none. */
+  readonly taken_over?: readonly { readonly part_id: string; readonly count: number }[];
   readonly created_at: string;
 }
 
@@ -38,6 +42,7 @@ export function partView(p: PartRecord): PartView {
     protection: { mode: "exact_mask", description: "build_prepare with this part_id may write only the blocks of this mask" },
     revision: p.revision ?? 1,
     retired: p.retired === true,
+    ...(p.takenFrom === undefined ? {} : { taken_over: p.takenFrom.map((t) => ({ part_id: t.partId, count: t.mask.length / 3 })) }),
     created_at: new Date(p.createdAt).toISOString(),
   };
 }
@@ -56,10 +61,13 @@ export function checkName(journal: Journal, projectId: string, name: unknown, se
   return ok(name);
 }
 
-/** The first active part whose mask meets `keys` (positions), with the exact overlap; null when none. */
-function overlapOf(journal: Journal, projectId: string, keys: ReadonlySet<string>, bounds: PartRecord["bounds"], self: string | null): Result<void> {
+/**
+ * Fails with the first active part (other than `self` and the parts in `allowed`, which may be
+ * taken over) whose mask meets `keys` (positions), naming the exact overlap.
+ */
+export function overlapOf(journal: Journal, projectId: string, keys: ReadonlySet<string>, bounds: PartRecord["bounds"], self: string | null, allowed: ReadonlySet<string> = new Set()): Result<void> {
   for (const other of journal.listParts(projectId)) {
-    if (other.retired === true || other.partId === self || !boxesIntersect(other.bounds, bounds)) continue;
+    if (other.retired === true || other.partId === self || allowed.has(other.partId) || !boxesIntersect(other.bounds, bounds)) continue;
     const shared: number[] = [];
     for (let i = 0; i < other.mask.length; i += 3) if (keys.has(posKey(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!))) shared.push(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!);
     if (shared.length === 0) continue;
@@ -67,7 +75,7 @@ function overlapOf(journal: Journal, projectId: string, keys: ReadonlySet<string
     return fail(
       mcbError(
         "invalid_request",
-        `${shared.length / 3} of these blocks already belong to part ${JSON.stringify(other.name)} (${other.partId}); parts never overlap: define the new part from operations that do not overlap it, or part_delete / undo the other part first`,
+        `${shared.length / 3} of these blocks already belong to part ${JSON.stringify(other.name)} (${other.partId}); parts never overlap: take_over: [${JSON.stringify(other.name)}] moves them into the new part (undo gives them back), or build around them`,
         {
           reason: "part_overlap",
           part_id: other.partId,
@@ -86,8 +94,8 @@ function overlapOf(journal: Journal, projectId: string, keys: ReadonlySet<string
 /**
  * part_define: registers exactly the blocks that finished operations (applied, or stopped by a
  * conflict or a cancel; not undone) confirmed: one operation, or the operations of a batch (their
- * union). Masks of a project's active
- * parts never overlap (v0.1); an extension is a separate part.
+ * union). Masks of a project's active parts never overlap: positions of the parts in `takeOver`
+ * may be shared here, and `takeOverBlocks` then moves them into the new part.
  */
 export function definePart(
   journal: Journal,
@@ -95,6 +103,7 @@ export function definePart(
   name: unknown,
   partId: string,
   now: number,
+  takeOver: ReadonlySet<string> = new Set(),
 ): Result<PartRecord> {
   const projectId = sources[0]!.op.projectId;
   const checked = checkName(journal, projectId, name, null);
@@ -116,7 +125,7 @@ export function definePart(
   if (points.length === 0) return fail(mcbError("invalid_request", `${sources.length === 1 ? `operation ${sources[0]!.op.operationId}` : "the operations"} wrote no blocks`, { reason: "empty_mask" }));
   const mask = sortedMask(points);
   const bounds = boundsOf(mask)!;
-  const overlap = overlapOf(journal, projectId, keys, bounds, null);
+  const overlap = overlapOf(journal, projectId, keys, bounds, null, takeOver);
   if (!overlap.ok) return overlap;
   const ids = sources.map((s) => s.op.operationId);
   return ok({ partId, projectId, name: checked.value, operationId: ids[0]!, ...(ids.length > 1 ? { operationIds: ids } : {}), createdAt: now, bounds, mask, revision: 1 });
@@ -131,58 +140,48 @@ export function renamePart(journal: Journal, part: PartRecord, name: unknown): R
   return ok(renamed);
 }
 
-function sortedMask(points: [number, number, number][]): Int32Array {
-  points.sort((a, b) => a[1] - b[1] || a[2] - b[2] || a[0] - b[0]);
-  const mask = new Int32Array(points.length * 3);
-  points.forEach((p, i) => mask.set(p, i * 3));
-  return mask;
-}
-
 /**
  * After an undo operation ran (whatever its status): the positions it restored leave the parts
- * defined from the operation it undid (a part left empty is retired), and, when it undid an undo
- * (a redo), come back to the parts defined from the operation that undo had undone (where no other
- * active part has taken them meanwhile). Returns the parts changed.
+ * defined from the operation it undid (a part left empty is retired) and go back to the parts
+ * those had taken them over from; when it undid an undo (a redo), they come back to the parts
+ * defined from the operation that undo had undone (taken over again where they had been given
+ * back; elsewhere only where no other active part holds them). Returns the parts changed, stored
+ * in one journal transaction.
  */
 export function partsAfterUndo(journal: Journal, plans: (planId: string) => PreparedPlan, undo: OperationRecord): PartRecord[] {
   if (undo.kind !== "undo" || undo.undoOf === null) return [];
   const restored = confirmedWrites(journal, plans(undo.planId), undo.operationId);
   if (restored.length === 0) return [];
   const keys = new Set(restored.map((w) => posKey(w.x, w.y, w.z)));
-  const changed: PartRecord[] = [];
-  const parts = journal.listParts(undo.projectId);
-  for (const p of parts) {
+  const current = new Map(journal.listParts(undo.projectId).map((p) => [p.partId, p]));
+  const changed = new Set<string>();
+  const set = (p: PartRecord): void => void (current.set(p.partId, p), changed.add(p.partId));
+  for (const p of [...current.values()]) {
     if (!partIds(p).includes(undo.undoOf) || p.mask.length === 0) continue;
-    const points: [number, number, number][] = [];
-    for (let i = 0; i < p.mask.length; i += 3) if (!keys.has(posKey(p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!))) points.push([p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!]);
+    const points = maskPoints(p.mask).filter((q) => !keys.has(posKey(...q)));
     if (points.length * 3 === p.mask.length) continue;
-    const mask = sortedMask(points);
-    changed.push({ ...p, mask, bounds: boundsOf(mask) ?? p.bounds, revision: (p.revision ?? 1) + 1, ...(points.length === 0 ? { retired: true } : {}) });
+    set(withMask(p, points));
+    for (const v of giveBack(current, current.get(p.partId)!, keys)) set(v);
   }
   const undone = journal.getOperation(undo.undoOf);
   if (undone?.kind === "undo" && undone.undoOf !== null) {
-    const taken = new Set<string>();
-    for (const p of parts) if (p.retired !== true) for (let i = 0; i < p.mask.length; i += 3) taken.add(posKey(p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!));
-    for (const p of parts) {
-      if (!partIds(p).includes(undone.undoOf)) continue;
-      if (p.retired === true && parts.some((o) => o.retired !== true && o.name === p.name)) continue; // its name went to another part
-      const own = new Set<string>();
-      const points: [number, number, number][] = [];
-      for (let i = 0; i < p.mask.length; i += 3) {
-        own.add(posKey(p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!));
-        points.push([p.mask[i]!, p.mask[i + 1]!, p.mask[i + 2]!]);
-      }
-      const before = points.length;
+    for (const first of [...current.values()]) {
+      if (!partIds(first).includes(undone.undoOf)) continue;
+      if (first.retired === true && [...current.values()].some((o) => o.retired !== true && o.partId !== first.partId && o.name === first.name)) continue; // its name went to another part
+      for (const v of takeAgain(current, first, keys)) set(v);
+      const p = current.get(first.partId)!;
+      const taken = new Set<string>();
+      for (const o of current.values()) if (o.retired !== true && o.partId !== p.partId) for (const k of maskKeys(o.mask)) taken.add(k);
+      const own = maskKeys(p.mask);
+      const points = maskPoints(p.mask);
       for (const w of restored) {
         const k = posKey(w.x, w.y, w.z);
         if (!own.has(k) && !taken.has(k)) points.push([w.x, w.y, w.z]);
       }
-      if (points.length === before) continue;
-      const mask = sortedMask(points);
-      const { retired: _retired, ...rest } = p;
-      changed.push({ ...rest, mask, bounds: boundsOf(mask)!, revision: (p.revision ?? 1) + 1 });
+      if (points.length * 3 !== p.mask.length) set(withMask(p, points));
     }
   }
-  for (const p of changed) journal.updatePart(p);
-  return changed;
+  const out = [...changed].map((id) => current.get(id)!);
+  if (out.length > 0) journal.commitParts([], out);
+  return out;
 }

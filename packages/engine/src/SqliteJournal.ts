@@ -314,6 +314,14 @@ export class SqliteJournal implements Journal {
     if (r.changes !== 1) throw new Error(`unknown part ${part.partId}`);
   }
 
+  commitParts(added: readonly PartRecord[], updated: readonly PartRecord[], op?: OperationRecord): void {
+    this.db.transaction(() => {
+      for (const p of added) this.putPart(p);
+      for (const p of updated) this.updatePart(p);
+      if (op !== undefined && this.s.updateOp.run(op.status, JSON.stringify(op), op.operationId).changes !== 1) throw new Error(`unknown operation ${op.operationId}`);
+    }).immediate();
+  }
+
   deletePart(partId: string): void {
     this.s.deletePart.run(partId);
   }

@@ -42,13 +42,26 @@ describe("part_name on build_apply", () => {
     });
   });
 
-  it("an overlap with another part leaves the operation applied and says why no part was named", async () => {
+  it("an overlap with another part is refused before anything is written, naming the exact overlap and take_over", async () => {
     const h = await harness();
     unwrap(await applyNamed(h, boxRecipe(v(0, 70, 0), v(3, 70, 0), STONE), "wall", "k1"));
-    const over = unwrap(await applyNamed(h, boxRecipe(v(0, 70, 0), v(3, 71, 0), "minecraft:glass"), "wall 2", "k2"));
-    expect(over.status).toBe("applied");
-    expect(over.part).toMatchObject({ name: "wall 2", part_id: null, error: { code: "invalid_request" } });
-    expect(over.part!.error!.message).toMatch(/already belong to part "wall"/);
+    const over = await applyNamed(h, boxRecipe(v(0, 70, 0), v(3, 71, 0), "minecraft:glass"), "wall 2", "k2");
+    expect(over).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "part_overlap", name: "wall", count: 4, boxes: [{ min: v(0, 70, 0), max: v(3, 70, 0) }] } } });
+    expect(!over.ok && over.error.message).toMatch(/take_over: \["wall"\]/);
+    expect(h.world.stateAt(0, 71, 0)).toBe("minecraft:air");
+    expect(unwrap(await h.engine.operationList(h.agent, {})).operations).toHaveLength(1);
+  });
+
+  it("an overlap found when the part is named (after a restart) leaves the operation applied and says why no part was named", async () => {
+    const h = await harness({ journal: "sqlite" });
+    unwrap(await applyNamed(h, boxRecipe(v(0, 70, 0), v(3, 70, 0), STONE), "wall", "k1"));
+    const over = await h.build(boxRecipe(v(0, 70, 0), v(3, 71, 0), "minecraft:glass")); // unnamed: no part rule applies
+    h.journal.commit({ ...h.journal.getOperation(over.operation_id)!, partName: "wall 2" }, [], []);
+    await h.reopen();
+    const after = unwrap(await h.engine.operationStatus(h.agent, { operation_id: over.operation_id }));
+    expect(after.status).toBe("applied");
+    expect(after.part).toMatchObject({ name: "wall 2", part_id: null, error: { code: "invalid_request" } });
+    expect(after.part!.error!.message).toMatch(/already belong to part "wall"/);
   });
 
   it("an engine that stopped after the operation ended but before naming names the part when it opens", async () => {

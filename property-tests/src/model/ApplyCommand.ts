@@ -11,8 +11,8 @@ export class ApplyCommand implements fc.AsyncCommand<Model, Harness> {
     return m.plans.length > 0;
   }
 
-  run(m: Model, h: Harness): Promise<void> {
-    return applyAndCheck(m, h, this.plan, { kind: "none" }, this.duplicates);
+  async run(m: Model, h: Harness): Promise<void> {
+    await applyAndCheck(m, h, this.plan, { kind: "none" }, this.duplicates);
   }
 
   toString(): string {

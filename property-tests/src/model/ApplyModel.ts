@@ -98,10 +98,10 @@ function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): 
  * model. `duplicates` more calls apply the same plan at the same moment under other keys: exactly
  * one operation may come of them, the others are refused as plan_already_applied.
  */
-export async function applyAndCheck(m: Model, h: Harness, planIndex: number, interrupt: Interrupt, duplicates = 0): Promise<void> {
+export async function applyAndCheck(m: Model, h: Harness, planIndex: number, interrupt: Interrupt, duplicates = 0, naming: Naming = {}): Promise<ModelOp | null> {
   const plan = m.plans[m.plans.length - 1 - (planIndex % m.plans.length)]!; // 0: the newest
   const keys = Array.from({ length: 1 + duplicates }, () => nextKey(m));
-  const results = await Promise.all(keys.map((key) => h.engine.buildApply(h.agent, { plan_id: plan.planId, plan_hash: plan.planHash, idempotency_key: key })));
+  const results = await Promise.all(keys.map((key) => h.engine.buildApply(h.agent, { plan_id: plan.planId, plan_hash: plan.planHash, idempotency_key: key, ...naming })));
   const empty = plan.writeSet.length === 0;
   if (plan.used) note(m, "apply of a used plan refused");
   else if (empty) note(m, "apply of an empty plan refused");
@@ -109,7 +109,7 @@ export async function applyAndCheck(m: Model, h: Harness, planIndex: number, int
   if (plan.used || empty || m.pending !== null) {
     const [what, code] = plan.used ? ["apply of a used plan", "invalid_request"] : empty ? ["apply of an empty plan", "invalid_request"] : ["apply during recovery", "recovery_required"];
     for (const r of results) expectError(what, r, code);
-    return;
+    return null;
   }
   const accepted = results.filter((r) => r.ok);
   expectEqual("operations created by concurrent applies of one plan", accepted.length, 1);
@@ -157,4 +157,11 @@ export async function applyAndCheck(m: Model, h: Harness, planIndex: number, int
     expectEqual("conflicts", st.counters.conflicts, p.conflicts);
   }
   assertWorld(m, h);
+  return op;
+}
+
+/** build_apply's part naming: a name, and the parts it may take blocks from. */
+export interface Naming {
+  readonly part_name?: string;
+  readonly take_over?: readonly string[];
 }

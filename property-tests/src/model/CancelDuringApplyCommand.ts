@@ -11,8 +11,8 @@ export class CancelDuringApplyCommand implements fc.AsyncCommand<Model, Harness>
     return m.plans.length > 0;
   }
 
-  run(m: Model, h: Harness): Promise<void> {
-    return applyAndCheck(m, h, this.plan, { kind: "cancel", atSlice: this.atSlice });
+  async run(m: Model, h: Harness): Promise<void> {
+    await applyAndCheck(m, h, this.plan, { kind: "cancel", atSlice: this.atSlice });
   }
 
   toString(): string {

@@ -12,8 +12,8 @@ export class CrashDuringApplyCommand implements fc.AsyncCommand<Model, Harness> 
     return m.plans.length > 0;
   }
 
-  run(m: Model, h: Harness): Promise<void> {
-    return applyAndCheck(m, h, this.plan, { kind: "crash", point: this.point, skip: this.skip });
+  async run(m: Model, h: Harness): Promise<void> {
+    await applyAndCheck(m, h, this.plan, { kind: "crash", point: this.point, skip: this.skip });
   }
 
   toString(): string {

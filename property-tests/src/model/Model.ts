@@ -48,6 +48,17 @@ export interface ModelOp {
   mask: ModelWrite[];
   /** The part of `mask` from the slice whose result was never confirmed. */
   unfinished: ModelWrite[];
+  /** For an undo: the operation it reversed. */
+  undoOf?: ModelOp;
+}
+
+/** A named part: the blocks an operation confirmed, minus what undos restored and others took over. */
+export interface ModelPart {
+  readonly name: string;
+  readonly op: string;
+  keys: Set<string>;
+  /** Blocks it took over, by the part it took them from. */
+  readonly takenFrom: { readonly from: ModelPart; readonly keys: ReadonlySet<string> }[];
 }
 
 /** A change the engine knows of: a confirmed write, a pulled external edit, or (null) an uncertain one. */
@@ -76,6 +87,8 @@ export interface Model {
   clock: number;
   readonly plans: ModelPlan[];
   readonly ops: ModelOp[];
+  /** Every part named so far (retired ones have no keys). */
+  readonly parts: ModelPart[];
   /** Operation awaiting recovery review (no new writes until it is abandoned). */
   pending: ModelOp | null;
   keys: number;
@@ -90,7 +103,7 @@ export function note(m: Model, outcome: string): void {
 export function emptyModel(stats: Map<string, number> = new Map()): Model {
   const world = new Map<string, string>();
   for (const p of ARENA) world.set(key(p), "minecraft:air");
-  return { world, g0: new Map(), touched: new Set(), hand: new Map(), owner: new Map(), unsynced: [], history: [], clock: 0, plans: [], ops: [], pending: null, keys: 0, stats };
+  return { world, g0: new Map(), touched: new Set(), hand: new Map(), owner: new Map(), unsynced: [], history: [], clock: 0, plans: [], ops: [], parts: [], pending: null, keys: 0, stats };
 }
 
 /** The engine pulls external events: each revokes undo ownership of its block, marks it a person's, and is remembered. */

@@ -7,6 +7,7 @@ import { CancelDuringApplyCommand } from "./CancelDuringApplyCommand.js";
 import { CrashDuringApplyCommand } from "./CrashDuringApplyCommand.js";
 import { ExternalEditCommand } from "./ExternalEditCommand.js";
 import { InspectCommand } from "./InspectCommand.js";
+import { NamedApplyCommand } from "./NamedApplyCommand.js";
 import { ARENA, SLICE_SIZE, STATES, emptyModel, type Model } from "./Model.js";
 import { PrepareCommand, type EditPolicy } from "./PrepareCommand.js";
 import { RecoverCommand } from "./RecoverCommand.js";
@@ -25,11 +26,38 @@ export interface ModelSuiteOptions {
   readonly journalFactory?: () => Journal;
   /** Receives outcome counts of every run (including shrinking). */
   readonly stats?: Map<string, number>;
+  /** "parts": commands weighted toward named applies with take_over, undos and redos. */
+  readonly focus?: "all" | "parts";
 }
 
 const n = ARENA.length - 1;
 
-export function commandArbitrary(maxCommands: number): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Harness>>> {
+/** Prepare, named apply (with and without take_over), plain apply, people's edits, undo and redo, restart. */
+function partCommands(maxCommands: number): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Harness>>> {
+  const state = fc.constantFrom(...STATES);
+  const named = fc.tuple(fc.nat(3), fc.nat(2), fc.boolean()).map(([i, n, t]) => new NamedApplyCommand(i, n, t));
+  const taking = fc.tuple(fc.nat(3), fc.nat(2)).map(([i, n]) => new NamedApplyCommand(i, n, true));
+  const undo = fc.nat(3).map((i) => new UndoCommand(i));
+  return fc.commands(
+    [
+      fc.tuple(fc.nat(n), fc.nat(n), state).map(([a, b, s]) => new PrepareCommand(a, b, s)),
+      fc.tuple(fc.nat(n), fc.nat(n), state).map(([a, b, s]) => new PrepareCommand(a, b, s)),
+      fc.tuple(fc.nat(n), fc.nat(n), state, fc.constantFrom<EditPolicy>("keep", "replace")).map(([a, b, s, p]) => new PrepareCommand(a, b, s, null, p)),
+      named,
+      taking,
+      fc.nat(3).map((i) => new ApplyCommand(i)),
+      fc.tuple(fc.nat(n), state, fc.boolean()).map(([at, s, e]) => new ExternalEditCommand(at, s, e)),
+      undo,
+      fc.constant(new UndoCommand(0)),
+      fc.constant(new UndoCommand(0)),
+      fc.constant(new RestartCommand()),
+    ],
+    { maxCommands, size: "medium" },
+  );
+}
+
+export function commandArbitrary(maxCommands: number, focus: "all" | "parts" = "all"): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Harness>>> {
+  if (focus === "parts") return partCommands(maxCommands);
   const state = fc.constantFrom(...STATES);
   return fc.commands(
     [
@@ -39,6 +67,8 @@ export function commandArbitrary(maxCommands: number): fc.Arbitrary<Iterable<fc.
       fc.nat(3).map((i) => new ApplyCommand(i)),
       fc.nat(3).map((i) => new ApplyCommand(i)),
       fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 4 })).map(([i, d]) => new ApplyCommand(i, d)),
+      fc.tuple(fc.nat(3), fc.nat(2), fc.boolean()).map(([i, n, t]) => new NamedApplyCommand(i, n, t)),
+      fc.tuple(fc.nat(3), fc.nat(2)).map(([i, n]) => new NamedApplyCommand(i, n, true)),
       fc.tuple(fc.nat(3), fc.nat(2)).map(([i, k]) => new CancelDuringApplyCommand(i, k)),
       fc.tuple(fc.nat(3), fc.constantFrom(...CRASH_POINTS), fc.nat(5)).map(([i, p, s]) => new CrashDuringApplyCommand(i, p, s)),
       fc.tuple(fc.nat(n), state, fc.boolean()).map(([at, s, e]) => new ExternalEditCommand(at, s, e)),
@@ -62,7 +92,7 @@ export function commandArbitrary(maxCommands: number): fc.Arbitrary<Iterable<fc.
  */
 export async function runModelSuite(options: ModelSuiteOptions): Promise<void> {
   await fc.assert(
-    fc.asyncProperty(commandArbitrary(options.maxCommands ?? 30), async (cmds) => {
+    fc.asyncProperty(commandArbitrary(options.maxCommands ?? 30, options.focus), async (cmds) => {
       const h = await Harness.create({
         limits: { sliceSize: SLICE_SIZE },
         anvil: options.world === "anvil",

@@ -1,5 +1,6 @@
 import type fc from "fast-check";
 import { unwrap, type Harness } from "../Harness.js";
+import { assertParts, partsAfterModelUndo } from "./PartModel.js";
 import { assertWorld, expectEqual, expectError, nextKey, note, ours, remember, sync, type Model, type ModelOp } from "./Model.js";
 
 /**
@@ -40,7 +41,7 @@ export class UndoCommand implements fc.AsyncCommand<Model, Harness> {
     const st = unwrap(await h.engine.operationStatus(h.agent, { operation_id: started.operation_id }));
     expectEqual("undo status", st.status, "applied");
     expectEqual("undo written", st.counters.written, restorable.length);
-    const undoOp: ModelOp = { id: started.operation_id, status: "applied", written: new Map(), undoable: true, undoneBy: null, mask: [], unfinished: [] };
+    const undoOp: ModelOp = { id: started.operation_id, status: "applied", written: new Map(), undoable: true, undoneBy: null, mask: [], unfinished: [], undoOf: op };
     for (const [k, w] of restorable) {
       m.world.set(k, w.before);
       m.owner.set(k, undoOp.id);
@@ -51,6 +52,8 @@ export class UndoCommand implements fc.AsyncCommand<Model, Harness> {
     op.undoneBy = undoOp.id;
     m.ops.push(undoOp);
     assertWorld(m, h);
+    partsAfterModelUndo(m, op, new Set(restorable.map(([k]) => k)));
+    assertParts(m, h);
   }
 
   toString(): string {

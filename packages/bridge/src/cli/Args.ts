@@ -31,6 +31,7 @@ export const OPTIONS = {
   "max-palette": { type: "string" },
   "max-block-entities": { type: "string" },
   part: { type: "string" },
+  "take-over": { type: "string" },
   "retry-conflicts": { type: "boolean" },
   "sponge-version": { type: "string" },
   "no-wait-saved": { type: "boolean" },

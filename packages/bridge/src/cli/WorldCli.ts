@@ -28,12 +28,13 @@ export function rateLimits(c: Invocation): { maxBlocksPerSecond?: number } | nul
 
 export const buildCommand: Command = {
   name: "build",
-  usage: `  mcb build <recipe.json> [--part <name>] [--on-manual-edit keep] [--replace x,y,z]... [--max-rate N] [--no-wait-saved]
+  usage: `  mcb build <recipe.json> [--part <name> [--take-over <part>,...]] [--on-manual-edit keep] [--replace x,y,z]... [--max-rate N] [--no-wait-saved]
                                      prepare, apply and wait (on a server, also until it saved the
                                      blocks to disk); blocks a person changed by hand are kept
                                      where the design there is unchanged, else the build is refused
                                      naming them (keep them, or replace named ones); --part names
-                                     the written blocks as a part`,
+                                     the written blocks as a part; --take-over lets it take blocks
+                                     of those parts (undo gives them back)`,
   async run(c) {
     if (c.args.length !== 1) return c.usage(c.args.length === 0 ? "missing the recipe file" : `expected one recipe file, got ${c.args.length} arguments`);
     const resolution = resolutionOf(c.values);
@@ -42,7 +43,8 @@ export const buildCommand: Command = {
     if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
     return c.withWorkspace(
       async (w) => {
-        const part = typeof c.values.part === "string" ? { partName: c.values.part } : {};
+        const takeOver = typeof c.values["take-over"] === "string" ? { takeOver: c.values["take-over"].split(",").map((t) => t.trim()).filter((t) => t.length > 0) } : {};
+        const part = typeof c.values.part === "string" ? { partName: c.values.part, ...takeOver } : takeOver;
         const r = await buildRecipeFile(w, c.args[0]!, resolution.value, { waitSaved: c.values["no-wait-saved"] !== true, ...part });
         const code = c.emit(r, (v) => [`plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`, ...formatManualEdits(v.plan), operationText(v.operation, v.saved_ms ?? null)].join("\n"));
         return r.ok ? operationExit(r.value.operation) : code;

@@ -7,11 +7,15 @@ import type { ToolTable } from "./ToolTable.js";
 import { AppliedOutput, ConflictOutput, Kind, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
+/** build_apply's take_over: parts whose blocks the new part may take (undo gives them back). */
+const TakeOver = z.array(z.string().min(1).max(128)).min(1).max(16).optional().describe("parts (names/ids) it may take blocks from");
+
 /** `apply` on a prepare: the same checks, then the apply in the same call. */
 const ApplyNowInput = z
   .strictObject({
     idempotency_key: z.string().min(1).max(128).describe("same on retries"),
     part_name: z.string().min(1).max(64).optional().describe("name the written blocks as a part"),
+    take_over: TakeOver,
     wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
   })
   .optional()
@@ -64,6 +68,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
         idempotency_key: z.string().min(1).max(128).describe("same on retries"),
         wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
         part_name: z.string().min(1).max(64).optional().describe("name the written blocks as a part"),
+        take_over: TakeOver,
         wait_saved: z.boolean().optional().describe("wait until saved"),
       },
       outputSchema: OperationOutput,

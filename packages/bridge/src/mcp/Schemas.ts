@@ -141,6 +141,7 @@ export const PartOutput = z.strictObject({
   protection: z.strictObject({ mode: z.literal("exact_mask"), description: z.string() }),
   revision: int,
   retired: z.boolean(),
+  taken_over: z.array(z.strictObject({ part_id: z.string(), count: int })).optional(),
   created_at: z.string(),
 });
 

@@ -20,6 +20,8 @@ export interface WriteOptions {
   readonly waitSaved?: boolean;
   /** Name the blocks the operation writes as a part when it ends (builds only). */
   readonly partName?: string;
+  /** Parts (names or ids) whose blocks that part may take over. */
+  readonly takeOver?: readonly string[];
 }
 
 /**
@@ -30,7 +32,7 @@ export interface WriteOptions {
  */
 export async function applyAndWait(w: Workspace, plan: PrepareView, key: string, options: WriteOptions = {}): Promise<Result<OperationStatusView | null> & { savedMs?: number | null }> {
   if (plan.changed_blocks === 0 || w.interrupt.requested) return ok(null);
-  const started = await w.engine.buildApply(w.ctx, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key, ...(options.partName === undefined ? {} : { part_name: options.partName }) });
+  const started = await w.engine.buildApply(w.ctx, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key, ...(options.partName === undefined ? {} : { part_name: options.partName }), ...(options.takeOver === undefined ? {} : { take_over: options.takeOver }) });
   if (!started.ok) return started;
   const op = started.value;
   w.log(`mcb: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`);

@@ -17,6 +17,8 @@ export interface AppliedView {
 export interface ApplyNow {
   readonly idempotency_key: string;
   readonly part_name?: string;
+  /** Parts (names or ids) whose blocks the named part may take over. */
+  readonly take_over?: readonly string[];
   readonly wait_ms?: number;
 }
 
@@ -35,7 +37,7 @@ export async function prepareThenApply<V extends { readonly plan_id: string; rea
 ): Promise<Result<V & { readonly operation?: AppliedView }>> {
   if (!prepared.ok || prepared.value.changed_blocks === 0) return prepared;
   const { plan_id, plan_hash } = prepared.value;
-  let op = await engine.buildApply(ctx, { plan_id, plan_hash, idempotency_key: apply.idempotency_key, ...(apply.part_name === undefined ? {} : { part_name: apply.part_name }) });
+  let op = await engine.buildApply(ctx, { plan_id, plan_hash, idempotency_key: apply.idempotency_key, ...(apply.part_name === undefined ? {} : { part_name: apply.part_name }), ...(apply.take_over === undefined ? {} : { take_over: apply.take_over }) });
   if (!op.ok && op.error.details?.reason === "idempotency_key_reused" && typeof op.error.details.operation_id === "string") {
     op = await engine.operationStatus(ctx, { operation_id: op.error.details.operation_id }); // the retried call's operation
   }

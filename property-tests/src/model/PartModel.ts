@@ -1,0 +1,82 @@
+import type { Harness } from "../Harness.js";
+import { expectEqual, note, type Model, type ModelOp, type ModelPart } from "./Model.js";
+
+/**
+ * The part rules in model terms (docs/DESIGN.md "Parts"): active parts never share a block; a
+ * part named with take_over takes the blocks it shares with those parts; an undo takes the blocks
+ * it restored out of the undone operation's part and gives taken blocks back to the parts they
+ * came from (where no other active part holds them); a redo takes them again.
+ */
+export function active(m: Model): ModelPart[] {
+  return m.parts.filter((p) => p.keys.size > 0);
+}
+
+function heldByOthers(m: Model, except: ModelPart): Set<string> {
+  const held = new Set<string>();
+  for (const o of active(m)) if (o !== except) for (const k of o.keys) held.add(k);
+  return held;
+}
+
+/** A retired part whose name another active part now has cannot come back. */
+function nameGone(m: Model, p: ModelPart): boolean {
+  return p.keys.size === 0 && active(m).some((o) => o !== p && o.name === p.name);
+}
+
+/** The blocks a finished operation confirmed become the part `name`, taking them from `takeOver`. */
+export function nameModelPart(m: Model, op: ModelOp, name: string, takeOver: readonly ModelPart[]): void {
+  const keys = new Set(op.written.keys());
+  const part: ModelPart = { name, op: op.id, keys, takenFrom: [] };
+  for (const v of takeOver) {
+    const taken = new Set([...v.keys].filter((k) => keys.has(k)));
+    if (taken.size === 0) continue;
+    for (const k of taken) v.keys.delete(k);
+    part.takenFrom.push({ from: v, keys: taken });
+    note(m, v.keys.size === 0 ? "take over: a whole part" : "take over: some blocks");
+  }
+  m.parts.push(part);
+}
+
+/** After an undo `undo` of `op` restored `restored`. */
+export function partsAfterModelUndo(m: Model, op: ModelOp, restored: ReadonlySet<string>): void {
+  for (const p of m.parts) {
+    if (p.op !== op.id || p.keys.size === 0) continue;
+    const before = p.keys.size;
+    for (const k of restored) p.keys.delete(k);
+    if (p.keys.size === before) continue;
+    const held = heldByOthers(m, p);
+    for (const t of p.takenFrom) {
+      if (nameGone(m, t.from)) continue;
+      const back = [...t.keys].filter((k) => restored.has(k) && !held.has(k) && !t.from.keys.has(k));
+      back.forEach((k) => t.from.keys.add(k));
+      if (back.length > 0) note(m, "undo gave taken blocks back");
+    }
+  }
+  const original = op.undoOf;
+  if (original === undefined) return;
+  note(m, "redo");
+  for (const p of m.parts) {
+    if (p.op !== original.id || nameGone(m, p)) continue;
+    for (const t of p.takenFrom) {
+      if (t.from.keys.size === 0) continue;
+      const again = [...t.keys].filter((k) => restored.has(k) && t.from.keys.has(k));
+      again.forEach((k) => t.from.keys.delete(k));
+      if (again.length > 0) note(m, "redo took blocks again");
+    }
+    const held = heldByOthers(m, p);
+    for (const k of restored) if (!held.has(k)) p.keys.add(k);
+  }
+}
+
+/** The engine's active parts equal the model's: the same names with the same blocks. */
+export function assertParts(m: Model, h: Harness): void {
+  const actual: Record<string, string[]> = {};
+  for (const p of h.journal.listParts(h.agent.projectId)) {
+    if (p.retired === true) continue;
+    const keys: string[] = [];
+    for (let i = 0; i < p.mask.length; i += 3) keys.push(`${p.mask[i]},${p.mask[i + 1]},${p.mask[i + 2]}`);
+    actual[p.name] = keys.sort();
+  }
+  const expected: Record<string, string[]> = {};
+  for (const p of active(m)) expected[p.name] = [...p.keys].sort();
+  expectEqual("parts", Object.fromEntries(Object.entries(actual).sort()), Object.fromEntries(Object.entries(expected).sort()));
+}
