@@ -35,6 +35,7 @@ export { rotateState, mirrorState, type MirrorAxis, type QuarterTurns } from "./
 export { blockEntityPredicate, blockEntityType } from "./BlockEntities.js";
 export { Interner } from "./Interner.js";
 export { blockShapes, type BlockShapes, type Face, type FaceRect, type ShapeBox } from "./BlockShapes.js";
+export { stairShape, type StairFacing, type StairNeighbour, type StairShape } from "./StairShape.js";
 export {
   boundsOf,
   boxContains,

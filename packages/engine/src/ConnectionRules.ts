@@ -1,4 +1,4 @@
-import { blockIdOf, blockShapes, formatState, type BlockRegistry, type BlockShapes, type FaceRect } from "@mcb/blocks";
+import { blockIdOf, blockShapes, formatState, stairShape, type BlockRegistry, type BlockShapes, type FaceRect } from "@mcb/blocks";
 
 /**
  * The game's connection rules for fences, panes and bars, walls and stairs (FenceBlock,
@@ -117,33 +117,14 @@ export class ConnectionRules {
     return above !== undefined && (isPostOverride(blockIdOf(above)) || this.shapes.covers(above, "down", WALL_TEST.post));
   }
 
-  /** StairBlock.getStairsShape. */
+  /** StairBlock.getStairsShape (see `stairShape`). */
   private stairShape(p: Map<string, string>, x: number, y: number, z: number, at: At): string {
-    const f = p.get("facing") as Dir;
-    const half = p.get("half");
-    const stairAt = (d: Dir): Map<string, string> | null => {
+    return stairShape(p.get("facing") as Dir, p.get("half") ?? "bottom", (d) => {
       const s = at(x + STEP[d][0], y, z + STEP[d][1]);
       if (this.kind(s) !== "stairs") return null;
       const q = this.props(s!);
-      return q.get("half") === half ? q : null;
-    };
-    const canTakeShape = (d: Dir): boolean => {
-      const s = at(x + STEP[d][0], y, z + STEP[d][1]);
-      if (this.kind(s) !== "stairs") return true;
-      const q = this.props(s!);
-      return q.get("facing") !== f || q.get("half") !== half;
-    };
-    const front = stairAt(f);
-    if (front !== null) {
-      const ff = front.get("facing") as Dir;
-      if (axisOf(ff) !== axisOf(f) && canTakeShape(OPPOSITE[ff])) return ff === CCW[f] ? "outer_left" : "outer_right";
-    }
-    const back = stairAt(OPPOSITE[f]);
-    if (back !== null) {
-      const bf = back.get("facing") as Dir;
-      if (axisOf(bf) !== axisOf(f) && canTakeShape(bf)) return bf === CCW[f] ? "inner_left" : "inner_right";
-    }
-    return "straight";
+      return { facing: q.get("facing") as Dir, half: q.get("half") ?? "bottom" };
+    });
   }
 
   /** True for a fence, pane or wall with no side joined (a lone post). */

@@ -17,7 +17,7 @@ import { archShape } from "./shapes/ArchShape.js";
 import { boxMode, boxShape, type BoxMode } from "./shapes/BoxShape.js";
 import { excludeShape } from "./shapes/ExcludeShape.js";
 import { pointsShape } from "./shapes/PointsShape.js";
-import { roofCells, type RoofPiece } from "./shapes/RoofShape.js";
+import { roofCells, type RoofPiece, type RoofRect } from "./shapes/RoofShape.js";
 import { cylinderShape } from "./shapes/CylinderShape.js";
 import { lineShape } from "./shapes/LineShape.js";
 import type { Shape } from "./shapes/Shape.js";
@@ -233,14 +233,25 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
 
   const roofGroups = (op: RoofOp, path: Path): Array<{ shape: Shape; piece: RoofPiece; ref?: BlockRef }> => {
     const o = op.overhang ?? 1;
-    const minX = Math.min(op.min.x, op.max.x), maxX = Math.max(op.min.x, op.max.x);
-    const minZ = Math.min(op.min.z, op.max.z), maxZ = Math.max(op.min.z, op.max.z);
+    const rects = roofRects(op, path);
+    const minX = Math.min(...rects.map((q) => q.minX)), maxX = Math.max(...rects.map((q) => q.maxX));
+    const minZ = Math.min(...rects.map((q) => q.minZ)), maxZ = Math.max(...rects.map((q) => q.maxZ));
     const cells = (maxX - minX + 1 + 2 * o) * (maxZ - minZ + 1 + 2 * o);
     if (cells > limits.maxBlocks) throw budget(`roof covers ${cells} columns; a plan may change at most ${limits.maxBlocks} blocks`, { limit: limits.maxBlocks, requested: cells, path: path() });
     if (op.style !== "flat" && op.stairs === undefined) throw new LoweringFailure(mcbError("invalid_request", `a ${op.style} roof needs stairs`, { reason: "roof_block", path: `${path()}.stairs` }));
-    const axis = op.axis ?? (maxX - minX >= maxZ - minZ ? "x" : "z");
-    const groups = roofCells({ minX, maxX, minZ, maxZ, y: op.y, style: op.style, axis, pitch: op.pitch ?? 1, overhang: o, gable: op.gable_block !== undefined });
+    const groups = roofCells({ rects, y: op.y, style: op.style, pitch: op.pitch ?? 1, overhang: o, gable: op.gable_block !== undefined });
     return [...groups.values()].map((g) => ({ shape: pointsShape(Int32Array.from(g.xyz)), piece: g.piece, ...(g.piece.kind === "gable" ? { ref: op.gable_block! } : {}) }));
+  };
+
+  /** The roof's rectangles: min/max, or the footprint's; each ridge along its own axis, the roof's, or its longer side. */
+  const roofRects = (op: RoofOp, path: Path): RoofRect[] => {
+    const given = op.footprint ?? (op.min !== undefined && op.max !== undefined ? [{ min: op.min, max: op.max }] : null);
+    if (given === null || (op.footprint !== undefined && (op.min !== undefined || op.max !== undefined)))
+      throw new LoweringFailure(mcbError("invalid_request", "a roof needs min and max (one rectangle) or footprint (rectangles), not both", { reason: "roof_footprint", path: path() }));
+    return given.map((q) => {
+      const minX = Math.min(q.min.x, q.max.x), maxX = Math.max(q.min.x, q.max.x), minZ = Math.min(q.min.z, q.max.z), maxZ = Math.max(q.min.z, q.max.z);
+      return { minX, maxX, minZ, maxZ, axis: ("axis" in q ? q.axis : undefined) ?? op.axis ?? (maxX - minX >= maxZ - minZ ? "x" : "z") };
+    });
   };
 
   // The state of a roof piece: the given stairs or slab block with the piece's properties.
