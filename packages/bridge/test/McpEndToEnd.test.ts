@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { PNG } from "pngjs";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBlockRegistry, rotateState } from "@mcb/blocks";
 import { expandInspectedBlocks, type RegionInspectView } from "@mcb/engine";
@@ -58,11 +58,13 @@ function errorOf(r: CallToolResult): { error: { code: string; retryable: boolean
   if (t === undefined || t.type !== "text") throw new Error("no text content");
   return JSON.parse(t.text);
 }
-function image(r: CallToolResult): PNG {
+/** A tool's image (captures: JPEG by default; terrain previews: PNG), decoded by libvips (sharp) to RGBA. */
+async function image(r: CallToolResult, mimeType = "image/jpeg"): Promise<{ width: number; height: number; data: Buffer }> {
   const img = r.content.find((c) => c.type === "image");
   if (img === undefined || img.type !== "image") throw new Error("no image content");
-  expect(img.mimeType).toBe("image/png");
-  return PNG.sync.read(Buffer.from(img.data, "base64"));
+  expect(img.mimeType).toBe(mimeType);
+  const { data, info } = await sharp(Buffer.from(img.data, "base64")).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
 }
 async function blocks(min: ReturnType<typeof v>, max: ReturnType<typeof v>): Promise<Map<string, string>> {
   const r = await ok<RegionInspectView>("region_inspect", { min, max, detail: "blocks" });
@@ -115,7 +117,7 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     const pose = { x: 3.5, y: 66, z: -22, yaw: 0, pitch: -5, width: 320, height: 180 };
     const before = await call("camera_capture", { pose });
     expect(before.isError).toBeFalsy();
-    const empty = image(before);
+    const empty = await image(before);
     expect([empty.width, empty.height]).toEqual([320, 180]);
     // The embedded world's flat ground fills the lower part of the view; nothing stands on it yet.
     const ground = (before.structuredContent as { hit_fraction: number }).hit_fraction;
@@ -129,7 +131,7 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     expect(again.operation_id).toBe(op.operation_id);
 
     const shot = await call("camera_capture", { pose, after_operation_id: op.operation_id });
-    const png = image(shot);
+    const png = await image(shot);
     let changed = 0;
     for (let i = 0; i < png.data.length; i += 4) if (png.data[i] !== empty.data[i] || png.data[i + 1] !== empty.data[i + 1] || png.data[i + 2] !== empty.data[i + 2]) changed++;
     const fraction = changed / (png.width * png.height);
@@ -137,7 +139,7 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     // The tower hides some ground and covers some sky: more of the view hits blocks than before.
     expect((shot.structuredContent as { hit_fraction: number }).hit_fraction).toBeGreaterThan(ground);
     const reread = await call("camera_capture", { capture_id: (shot.structuredContent as { capture_id: string }).capture_id });
-    expect(image(reread).data.equals(png.data)).toBe(true);
+    expect((await image(reread)).data.equals(png.data)).toBe(true);
 
     const original = await blocks(v(0, 64, 0), v(6, 76, 6));
     const asset = await ok("schematic_export", { name: "tower", min: v(0, 64, 0), max: v(6, 76, 6) });
@@ -174,7 +176,7 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     expect(list.cameras).toEqual([{ camera_id: "tower_view", pose: { x: 97, y: 70, z: -15, yaw: 0, pitch: 10, fov: 60 } }]);
     expect(list.worker).toMatchObject({ status: "ready", default_width: 640, default_height: 360 });
     const shot = await call("camera_capture", { camera_id: "tower_view" });
-    const png = image(shot);
+    const png = await image(shot);
     expect([png.width, png.height]).toEqual([640, 360]);
     expect(shot.structuredContent).toMatchObject({ status: "completed", camera_id: "tower_view", inside_block: false });
     expect((shot.structuredContent as { hit_fraction: number }).hit_fraction).toBeGreaterThan(0.02);
@@ -204,7 +206,7 @@ describe("mcb mcp over stdio with a real MCP client", () => {
   it("previews terrain, applies a tile, and prepares a brush on it", async () => {
     const recipe = { version: 1, seed: 5, area: { min: { x: 200, z: 0 }, max: { x: 215, z: 15 } }, base: 64, features: [{ type: "hill", center: { x: 207, z: 7 }, radius: 8, height: 6 }] };
     const preview = await call("terrain_preview", { recipe });
-    const heightmap = image(preview);
+    const heightmap = await image(preview, "image/png");
     expect([heightmap.width, heightmap.height]).toEqual([16, 16]);
     const p = preview.structuredContent as { terrain_id: string; tiles: { count: number }; world_verified: boolean; stats: { max: number } };
     expect(p.world_verified).toBe(false);
@@ -222,7 +224,7 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     expect(b.plan_state).toBe("prepared");
     expect(b.columns.changed).toBeGreaterThan(10);
     expect(b.dependencies).toBeGreaterThan(0);
-    const panels = image(brush);
+    const panels = await image(brush, "image/png");
     expect(panels.width).toBeGreaterThan(panels.height * 2); // before | after | delta
     await applied(brush.structuredContent as Record<string, any>, "brush-raise-1");
     const peak = p.stats.max;

@@ -1,5 +1,6 @@
+import sharp from "sharp";
 import { existsSync, writeFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorOf, mcb, openWorld, tempDirs, tower } from "./support.js";
 import { describe, expect, it } from "vitest";
@@ -52,6 +53,14 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     expect(JSON.parse(east.stdout).hit_fraction).toBeGreaterThan(0.4);
     const top = await mcb("camera", "capture", "--frame=-6,64,-6,6,80,6", "--side", "top", "-o", join(state, "top.png"), "--state", state);
     expect(top.code, top.stderr).toBe(0);
+    // The same view as JPEG at quality 60: a real JPEG of the same size (decoded by libvips), far smaller.
+    const jpeg = await mcb("camera", "capture", "--frame=-6,64,-6,6,80,6", "--side", "top", "-o", join(state, "top.jpg"), "--quality", "60", "--state", state, "--json");
+    expect(jpeg.code, jpeg.stderr).toBe(0);
+    expect(JSON.parse(jpeg.stdout)).toMatchObject({ format: "jpeg", quality: 60 });
+    const [pngMeta, jpegMeta] = [await sharp(join(state, "top.png")).metadata(), await sharp(join(state, "top.jpg")).metadata()];
+    expect([jpegMeta.format, jpegMeta.width, jpegMeta.height]).toEqual(["jpeg", pngMeta.width, pngMeta.height]);
+    expect((await stat(join(state, "top.jpg"))).size).toBeLessThan((await stat(join(state, "top.png"))).size / 2);
+    expect((await mcb("camera", "capture", "--frame=-6,64,-6,6,80,6", "-o", join(state, "top.gif"), "--state", state)).code).toBe(2);
     expect((await mcb("camera", "capture", "--frame", partId, "--side", "up", "-o", join(state, "x.png"), "--state", state)).code).toBe(2);
     await writeFile(join(state, "post.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 20, y: 64, z: 20 }, max: { x: 20, y: 66, z: 20 }, block: "stone" }] }));
     const taken = await mcb("build", join(state, "post.json"), "--part", "tower", "--state", state, "--json");

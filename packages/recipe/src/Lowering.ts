@@ -243,14 +243,14 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
     return [...groups.values()].map((g) => ({ shape: pointsShape(Int32Array.from(g.xyz)), piece: g.piece, ...(g.piece.kind === "gable" ? { ref: op.gable_block! } : {}) }));
   };
 
-  /** The roof's rectangles: min/max, or the footprint's; each ridge along its own axis, the roof's, or its longer side. */
+  /** The roof's rectangles: min/max, or the footprint's; each ridge along the roof's axis, or else its own longer side. */
   const roofRects = (op: RoofOp, path: Path): RoofRect[] => {
     const given = op.footprint ?? (op.min !== undefined && op.max !== undefined ? [{ min: op.min, max: op.max }] : null);
     if (given === null || (op.footprint !== undefined && (op.min !== undefined || op.max !== undefined)))
       throw new LoweringFailure(mcbError("invalid_request", "a roof needs min and max (one rectangle) or footprint (rectangles), not both", { reason: "roof_footprint", path: path() }));
     return given.map((q) => {
       const minX = Math.min(q.min.x, q.max.x), maxX = Math.max(q.min.x, q.max.x), minZ = Math.min(q.min.z, q.max.z), maxZ = Math.max(q.min.z, q.max.z);
-      return { minX, maxX, minZ, maxZ, axis: ("axis" in q ? q.axis : undefined) ?? op.axis ?? (maxX - minX >= maxZ - minZ ? "x" : "z") };
+      return { minX, maxX, minZ, maxZ, axis: op.axis ?? (maxX - minX >= maxZ - minZ ? "x" : "z") };
     });
   };
 

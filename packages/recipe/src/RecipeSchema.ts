@@ -94,15 +94,10 @@ export const BlocksSchema = z.strictObject({
 const ColumnSchema = z.strictObject({ x: coord.describe("x"), z: coord.describe("z") });
 
 export const RoofSchema = z.strictObject({
-  type: z.literal("roof").describe("roof over a rectangle, or over an L/T/U footprint (valleys where wings meet)"),
+  type: z.literal("roof").describe("roof over a rectangle"),
   min: ColumnSchema.optional().describe("corner"),
   max: ColumnSchema.optional().describe("opposite corner"),
-  footprint: z
-    .array(z.strictObject({ min: ColumnSchema, max: ColumnSchema, axis: z.enum(["x", "z"]).optional().describe("this wing's ridge") }))
-    .min(1)
-    .max(8)
-    .optional()
-    .describe("rectangles instead of min/max"),
+  footprint: z.array(z.strictObject({ min: ColumnSchema, max: ColumnSchema })).min(1).max(8).optional().describe("L/T/U: rectangles, not min/max"),
   y: coord.describe("wall top + 1"),
   style: z.enum(["gable", "hip", "flat"]).describe("style"),
   axis: z.enum(["x", "z"]).optional().describe("ridge axis"),

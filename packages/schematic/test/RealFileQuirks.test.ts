@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import nbt from "prismarine-nbt";
-import { DEFAULT_SCHEMATIC_LIMITS, readSchematic } from "../src/index.js";
+import { DEFAULT_SCHEMATIC_LIMITS, readSchematic, schematicToPlan } from "../src/index.js";
 import { contents, gzipNbt, registry, v2File } from "./support.js";
 
 /**
@@ -46,6 +46,25 @@ describe("real-file quirks", () => {
     const mixed = read(v1([0, 3, 0, 0]));
     expect(mixed).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "schematic_format", rejected: "empty_palette", path: "Schematic.Palette" } } });
     expect(!mixed.ok && mixed.error.message).toMatch(/holds 2 different indices \(0, 3\)/);
+  });
+
+  it("FAWE's empty 1×1×1 clipboard (empty palette, empty block data) and a v3 file without Blocks read as air, as WorldEdit reads them, and paste air", () => {
+    const dims = { Width: { type: "short", value: 1 }, Height: { type: "short", value: 1 }, Length: { type: "short", value: 1 } };
+    const v2 = gzipNbt({ type: "compound", name: "Schematic", value: { Version: { type: "int", value: 2 }, DataVersion: { type: "int", value: 3953 }, ...dims, PaletteMax: { type: "int", value: 0 }, Palette: { type: "compound", value: {} }, BlockData: { type: "byteArray", value: [] } } });
+    const v3 = gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: { Version: { type: "int", value: 3 }, DataVersion: { type: "int", value: 3953 }, ...dims, Blocks: { type: "compound", value: { Palette: { type: "compound", value: {} }, Data: { type: "byteArray", value: [] } } } } } } });
+    const none = gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: { Version: { type: "int", value: 3 }, DataVersion: { type: "int", value: 3953 }, ...dims } } } });
+    for (const [file, note] of [[v2, "the palette and the block data are empty: read as air"], [v3, "the palette and the block data are empty: read as air"], [none, "the schematic has no Blocks (optional in Sponge v3): read as air"]] as const) {
+      const r = read(file);
+      if (!r.ok) throw new Error(r.error.message);
+      expect([...contents(r.value.schematic).entries()]).toEqual([["0,0,0", "minecraft:air"]]);
+      expect(r.value.notes).toEqual([note]);
+      const plan = schematicToPlan(reg, r.value.schematic, { target: { x: 5, y: 64, z: 5 } });
+      expect(plan.ok && plan.value.count).toBe(1);
+      expect(plan.ok && plan.value.palette).toEqual(["minecraft:air"]);
+    }
+    // Data without a palette that names several indices still cannot be read (see the v1 case above).
+    const bad = gzipNbt({ type: "compound", name: "Schematic", value: { Version: { type: "int", value: 2 }, DataVersion: { type: "int", value: 3953 }, ...dims, Width: { type: "short", value: 2 }, PaletteMax: { type: "int", value: 0 }, Palette: { type: "compound", value: {} }, BlockData: { type: "byteArray", value: [0, 1] } } });
+    expect(read(bad)).toMatchObject({ ok: false, error: { details: { rejected: "empty_palette" } } });
   });
 
   it("a 1,000 × 1,000 × 1,000 cube is refused from its first kilobytes, before its block data is inflated or allocated", () => {

@@ -32,6 +32,7 @@ export const OPTIONS = {
   "max-block-entities": { type: "string" },
   part: { type: "string" },
   "take-over": { type: "string" },
+  quality: { type: "string" },
   "retry-conflicts": { type: "boolean" },
   "sponge-version": { type: "string" },
   "no-wait-saved": { type: "boolean" },

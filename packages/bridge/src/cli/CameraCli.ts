@@ -2,6 +2,7 @@ import { FRAME_SIDES, type CameraPose, type FrameSide } from "@mcb/render";
 import type { FrameRequest } from "../workspace/FramedCapture.js";
 import { CameraStore } from "../workspace/CameraStore.js";
 import { captureToFile } from "../workspace/CaptureFile.js";
+import { formatOfFile } from "../workspace/ImageFormat.js";
 import { intOption } from "./Args.js";
 import type { Command } from "./Command.js";
 
@@ -11,7 +12,8 @@ export const cameraCommand: Command = {
   mcb camera list
   mcb camera capture (<name> | x y z yaw pitch [fov]) -o <out.png> [--width W] [--height H] [--view-distance N]
   mcb camera capture --frame (<part_id> | x1,y1,z1,x2,y2,z2) [--side north|south|east|west|top|iso] -o <out.png>
-                                     the whole part or box in view, from that side (default iso)`,
+                                     the whole part or box in view, from that side (default iso);
+                                     -o out.jpg or out.webp writes JPEG or WebP [--quality 1..100, default 80]`,
   async run(c) {
     const [action, name, ...nums] = c.args;
     if (action === "list") {
@@ -31,6 +33,10 @@ export const cameraCommand: Command = {
     if (action === "capture") {
       const out = c.values.output;
       if (typeof out !== "string") return c.usage("capture: missing -o <out.png>");
+      const format = formatOfFile(out);
+      if (format === null) return c.usage("-o names a .png, .jpg, .jpeg or .webp file");
+      const quality = intOption(c.values.quality);
+      if (quality === null || (quality !== undefined && (format === "png" || quality > 100))) return c.usage("--quality takes 1..100, for a .jpg or .webp file");
       const sizes = [intOption(c.values.width), intOption(c.values.height), intOption(c.values["view-distance"])];
       if (sizes.includes(null)) return c.usage("--width, --height and --view-distance take positive integers");
       const [width, height, viewDistance] = sizes as (number | undefined)[];
@@ -55,7 +61,7 @@ export const cameraCommand: Command = {
         view = { pose: { x, y, z, yaw, pitch, ...(fov !== undefined ? { fov } : {}), ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) } };
       }
       return c.withWorkspace(async (w) =>
-        c.emit(await captureToFile(w, view, out, viewDistance), (k) => `wrote ${k.output}: ${k.width}×${k.height}, ${k.bytes} bytes, ${Math.round(k.hit_fraction * 100)}% of pixels show blocks${k.inside_block ? " (the eye is inside a block)" : ""}`),
+        c.emit(await captureToFile(w, view, out, viewDistance, quality), (k) => `wrote ${k.output}: ${k.width}×${k.height} ${k.format}${k.quality === null ? "" : ` (quality ${k.quality})`}, ${k.bytes} bytes, ${Math.round(k.hit_fraction * 100)}% of pixels show blocks${k.inside_block ? " (the eye is inside a block)" : ""}`),
       );
     }
     return c.usage(action === undefined ? "missing the action (save, list or capture)" : `unknown action "${action}"`);

@@ -8,7 +8,16 @@ import { AppliedOutput, ConflictOutput, Kind, ManualEditInputs, OperationId, Ope
 import { toolResult } from "./ToolResult.js";
 
 /** build_apply's take_over: parts whose blocks the new part may take (undo gives them back). */
-const TakeOver = z.array(z.string().min(1).max(128)).min(1).max(16).optional().describe("parts (names/ids) it may take blocks from");
+const TakeOver = z.array(z.string().max(128)).max(16).optional().describe("parts to take blocks from");
+
+/** `apply` on an undo prepare: an undo names no part. */
+const UndoApplyInput = z
+  .strictObject({
+    idempotency_key: z.string().min(1).max(128).describe("same on retries"),
+    wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
+  })
+  .optional()
+  .describe("apply at once");
 
 /** `apply` on a prepare: the same checks, then the apply in the same call. */
 const ApplyNowInput = z
@@ -61,7 +70,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Apply a prepared plan",
       description:
-        "Apply a prepared plan (any prepare) in checked slices; repeat with the same idempotency_key after a timeout. part_name names the written blocks as a part. Changed blocks are conflicts, never overwritten.",
+        "Apply a prepared plan in checked slices; after a timeout repeat with the same idempotency_key. Changed blocks are conflicts, never overwritten.",
       inputSchema: {
         plan_id: z.string().max(128).describe("from a prepare"),
         plan_hash: z.string().max(64).describe("from the same answer"),
@@ -110,7 +119,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
       title: "Prepare an undo",
       description:
         "Plan restoring what an operation replaced, only where the world still holds our blocks; others are conflicts. Apply with build_apply. Undo an undo to redo.",
-      inputSchema: { operation_id: OperationId, apply: ApplyNowInput },
+      inputSchema: { operation_id: OperationId, apply: UndoApplyInput },
       outputSchema: z.strictObject({
         ...PrepareFields,
         undo_of: z.string(),

@@ -9,6 +9,19 @@ import type { ToolTable } from "./ToolTable.js";
 import { OperationId, PartId, Pose, PoseOutput, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 import { hasEnded } from "@mcb/engine";
+import { DEFAULT_FORMAT, DEFAULT_QUALITY, encodeImage, IMAGE_FORMATS } from "../workspace/ImageFormat.js";
+import type { Result } from "@mcb/blocks";
+
+/** A pose argument: yaw and pitch, or look_at (turned into them), never both. Errors: invalid_request (`reason: "pose"`). */
+function poseOf(arg: z.infer<typeof Pose>): Result<CameraPose> {
+  const { yaw, pitch, look_at, ...at } = arg;
+  if (look_at !== undefined) {
+    if (yaw !== undefined || pitch !== undefined) return fail(mcbError("invalid_request", "give yaw and pitch, or look_at, not both", { reason: "pose" }));
+    return ok({ ...at, ...lookAtAngles(at, look_at) });
+  }
+  if (yaw === undefined || pitch === undefined) return fail(mcbError("invalid_request", "a pose needs yaw and pitch, or look_at", { reason: "pose" }));
+  return ok({ ...at, yaw, pitch });
+}
 
 
 type Vec = { x: number; y: number; z: number };
@@ -16,7 +29,9 @@ type Vec = { x: number; y: number; z: number };
 const CaptureOutput = z.strictObject({
   status: z.literal("completed"),
   capture_id: z.string(),
-  mime_type: z.literal("image/png"),
+  mime_type: z.enum(["image/jpeg", "image/webp", "image/png"]),
+  quality: z.number().int().nullable(),
+  bytes: z.number().int(),
   width: z.number().int(),
   height: z.number().int(),
   pose: PoseOutput,
@@ -88,13 +103,14 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Capture a camera image",
       description:
-        "Render a PNG (flat colours, no textures): frame a part or box from a side, a pose with look_at, a saved camera, or up to 4 framed views tiled; default 640×360.",
+        "Render a view (flat colours): frame a part or box from a side, a pose, a saved camera, or up to 4 framed views tiled; 640×360 JPEG by default.",
       inputSchema: {
         frame: Frame.optional(),
         camera_id: z.string().max(64).optional().describe("saved viewpoint"),
         pose: Pose.optional(),
-        look_at: Vec3.optional().describe("with pose: face this block"),
         capture_id: z.string().max(64).optional().describe("recent capture"),
+        format: z.enum(IMAGE_FORMATS).optional().describe(`default ${DEFAULT_FORMAT}`),
+        quality: z.number().int().min(1).max(100).optional().describe(`default ${DEFAULT_QUALITY}`),
         after_operation_id: OperationId.optional().describe("wait for this operation"),
         view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`blocks rendered before fog, 8..${MAX_VIEW_DISTANCE}`),
       },
@@ -104,11 +120,13 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
     async (args) => {
       const given = [args.frame, args.camera_id, args.pose, args.capture_id].filter((v) => v !== undefined).length;
       if (given !== 1) return toolResult(fail(mcbError("invalid_request", "give exactly one of frame, pose, camera_id and capture_id", { reason: "camera_or_pose" })));
-      if (args.look_at !== undefined && args.pose === undefined) return toolResult(fail(mcbError("invalid_request", "look_at goes with pose", { reason: "look_at" })));
       if (args.capture_id !== undefined) {
         const c = m.captures.get(args.capture_id);
         if (c === undefined) return toolResult(fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)")));
-        return toolResult(ok(c.meta), [{ data: c.capture.png, mimeType: "image/png" }]);
+        if (args.format === undefined && args.quality === undefined) return toolResult(ok(c.meta), [{ data: c.image.data, mimeType: c.image.mimeType }]);
+        const again = await encodeImage(c.capture.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
+        if (!again.ok) return toolResult(again);
+        return toolResult(ok({ ...c.meta, mime_type: again.value.mimeType, quality: again.value.quality, bytes: again.value.data.length }), [{ data: again.value.data, mimeType: again.value.mimeType }]);
       }
       let pose: CameraPose | null = null;
       if (args.camera_id !== undefined) {
@@ -116,10 +134,9 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         if (saved === undefined) return toolResult(fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(args.camera_id)}; see camera_list`)));
         pose = saved.pose;
       } else if (args.pose !== undefined) {
-        const { yaw, pitch, ...at } = args.pose;
-        if (args.look_at !== undefined) pose = { ...at, ...lookAtAngles(at, args.look_at) };
-        else if (yaw === undefined || pitch === undefined) return toolResult(fail(mcbError("invalid_request", "a pose needs yaw and pitch, or look_at", { reason: "pose" })));
-        else pose = { ...at, yaw, pitch };
+        const p = poseOf(args.pose);
+        if (!p.ok) return toolResult(p);
+        pose = p.value;
       }
       if (args.after_operation_id !== undefined) {
         const op = await m.engine.operationStatus(m.ctx, { operation_id: args.after_operation_id });
@@ -141,11 +158,15 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         if (!r.ok) return toolResult(r);
         c = r.value;
       }
+      const image = await encodeImage(c.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
+      if (!image.ok) return toolResult(image);
       const captureId = `cap_${randomBytes(8).toString("hex")}`;
       const meta = {
         status: "completed" as const,
         capture_id: captureId,
-        mime_type: c.mimeType,
+        mime_type: image.value.mimeType,
+        quality: image.value.quality,
+        bytes: image.value.data.length,
         width: c.width,
         height: c.height,
         pose,
@@ -161,8 +182,8 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         inside_block: c.insideBlock,
         ...(frame === undefined ? {} : { frame }),
       };
-      m.captures.put({ captureId, capture: c, meta });
-      return toolResult(ok(meta), [{ data: c.png, mimeType: "image/png" }]);
+      m.captures.put({ captureId, capture: c, image: image.value, meta });
+      return toolResult(ok(meta), [{ data: image.value.data, mimeType: image.value.mimeType }]);
     },
   );
 
@@ -170,7 +191,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
     "camera_save",
     {
       title: "Save a viewpoint",
-      description: "Save a pose, or the pose of a recent capture, as a named camera for camera_capture.",
+      description: "Name a pose, or a recent capture's pose, for camera_capture.",
       inputSchema: {
         camera_id: z.string().max(64).describe("name: letters, digits, _ -"),
         pose: Pose.optional(),
@@ -187,9 +208,9 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         if (c === undefined) return toolResult(fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)")));
         pose = c.meta.pose as CameraPose;
       } else {
-        const { yaw, pitch, ...at } = args.pose!;
-        if (yaw === undefined || pitch === undefined) return toolResult(fail(mcbError("invalid_request", "a saved pose needs yaw and pitch", { reason: "pose" })));
-        pose = { ...at, yaw, pitch };
+        const p = poseOf(args.pose!);
+        if (!p.ok) return toolResult(p);
+        pose = p.value;
       }
       return toolResult(m.cameras.save(args.camera_id, pose));
     },

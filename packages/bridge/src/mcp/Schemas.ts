@@ -22,12 +22,12 @@ export const ManualEditInputs = {
   on_manual_edit: z
     .enum(["refuse", "keep"])
     .optional()
-    .describe("refuse (default) or keep people's edits"),
+    .describe("refuse (default) or keep them"),
   replace: z
     .array(Vec3)
     .max(4096)
     .optional()
-    .describe("people's edits to overwrite (owner agreed)"),
+    .describe("edits to overwrite (owner agreed)"),
 };
 
 export const Pose = z
@@ -37,11 +37,12 @@ export const Pose = z
     z: z.number().describe("feet z"),
     yaw: z.number().optional().describe("0 south, 90 west"),
     pitch: z.number().min(-90).max(90).optional().describe("+90 down, −90 up"),
+    look_at: Vec3.optional().describe("or face this block"),
     fov: z.number().min(30).max(110).optional().describe("default 70"),
     width: int.min(16).max(1920).optional().describe("default 640"),
     height: int.min(16).max(1080).optional().describe("default 360"),
   })
-  .describe("a camera pose");
+  .describe("camera: yaw+pitch or look_at");
 
 // ---- outputs -----------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ export const MAX_TEXT_BYTES = 64 * 1024;
 
 export interface ToolImage {
   readonly data: Buffer;
-  readonly mimeType: "image/png";
+  readonly mimeType: "image/png" | "image/jpeg" | "image/webp";
 }
 
 /**

@@ -14,7 +14,7 @@ Workflow
 2. Materials: material_search one family ("spruce stairs"), material_describe 1–3 ids: it says what facing, half, axis and shape mean for that block.
 3. Look: region_surface (top block and height per column), region_inspect (a box ≤ 4096 positions), camera_capture, region_changes(since_cursor).
 4. Build one part per call: build_prepare {recipe, apply: {idempotency_key, part_name}} checks, applies and names the part. Without apply it only prepares: read changed_blocks, region and warnings, then build_apply(plan_id, plan_hash, idempotency_key, part_name?). Keep a key for its logical call: after a timeout repeat with the same key, never a new one. changed_blocks 0: already built. Blocks of another part (windows into walls): add take_over: [that part]; undo gives them back.
-5. Verify with camera_capture {frame: {part_id, side}} (north|south|east|west|top|iso; views: up to 4 sides tiled in one image; the image is shaped to the part) or {pose, look_at}; camera_save keeps a view by name.
+5. Verify with camera_capture {frame: {part_id, side}} (north|south|east|west|top|iso; views: up to 4 sides tiled in one image; the image is shaped to the part) or {pose: {x, y, z, look_at}}; camera_save keeps a view by name.
 6. Undo: operation_undo_prepare {operation_id, apply: {idempotency_key}} restores only blocks still as we left them; others are reported, never overwritten.
 
 Recipes {version: 1, palettes?, operations: [...], connections?}: later operations win.

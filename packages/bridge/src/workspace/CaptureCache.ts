@@ -1,8 +1,11 @@
 import type { Capture } from "@mcb/render";
+import type { EncodedImage } from "./ImageFormat.js";
 
 export interface StoredCapture {
   readonly captureId: string;
   readonly capture: Capture;
+  /** As it was delivered (format and quality asked for). */
+  readonly image: EncodedImage;
   readonly meta: Record<string, unknown>;
 }
 

@@ -5,6 +5,7 @@ import { captureFramed, type FrameRequest } from "./FramedCapture.js";
 import { captureProjectView } from "./ProjectCapture.js";
 import type { Workspace } from "./Workspace.js";
 import { CameraStore } from "./CameraStore.js";
+import { DEFAULT_QUALITY, encodeImage, formatOfFile, type ImageFormat } from "./ImageFormat.js";
 
 export interface CaptureReport {
   readonly output: string;
@@ -13,14 +14,20 @@ export interface CaptureReport {
   readonly hit_fraction: number;
   readonly sections_read: number;
   readonly inside_block: boolean;
+  readonly format: ImageFormat;
+  /** JPEG/WebP quality; null for PNG. */
+  readonly quality: number | null;
   readonly bytes: number;
 }
 
 /**
  * `mcb camera capture (<camera_id> | -- x y z yaw pitch [fov] | --frame …) -o out.png`: what
- * camera_capture renders, written to a PNG file. Errors: camera_unavailable (unknown camera), invalid_request.
+ * camera_capture renders, written to a PNG, JPEG or WebP file by its extension (JPEG and WebP at
+ * `quality`, default 80). Errors: camera_unavailable (unknown camera), invalid_request.
  */
-export async function captureToFile(w: Workspace, view: { camera: string } | { pose: CameraPose } | { frame: FrameRequest }, output: string, viewDistance?: number): Promise<Result<CaptureReport>> {
+export async function captureToFile(w: Workspace, view: { camera: string } | { pose: CameraPose } | { frame: FrameRequest }, output: string, viewDistance?: number, quality = DEFAULT_QUALITY): Promise<Result<CaptureReport>> {
+  const format = formatOfFile(output);
+  if (format === null) return fail(mcbError("invalid_request", "the output file must end in .png, .jpg, .jpeg or .webp", { reason: "format" }));
   let r: Result<Capture>;
   if ("frame" in view) {
     const f = await captureFramed(w.engine, w.ctx, w.world, view.frame, viewDistance);
@@ -35,7 +42,9 @@ export async function captureToFile(w: Workspace, view: { camera: string } | { p
     r = await captureProjectView(w.engine, w.ctx, w.world, pose, viewDistance);
   }
   if (!r.ok) return r;
-  await writeFile(output, r.value.png);
+  const image = await encodeImage(r.value.png, format, quality);
+  if (!image.ok) return image;
+  await writeFile(output, image.value.data);
   const c = r.value;
-  return ok({ output, width: c.width, height: c.height, hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000, sections_read: c.sectionsRead, inside_block: c.insideBlock, bytes: c.png.length });
+  return ok({ output, width: c.width, height: c.height, hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000, sections_read: c.sectionsRead, inside_block: c.insideBlock, format, quality: image.value.quality, bytes: image.value.data.length });
 }

@@ -41,6 +41,16 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   if (weOffset !== undefined) offset = weOffset;
   else if (weOrigin !== undefined) offset = { x: offset.x - weOrigin.x, y: offset.y - weOrigin.y, z: offset.z - weOrigin.z };
 
+  const notes: string[] = [];
+  if (version === 3 && !f.has("Blocks") && (f.has("Palette") || f.has("BlockData")))
+    throw malformed("missing, while the file has version 2's Palette and BlockData: a version 2 file labelled 3?", `${path}.Blocks`);
+  if (version === 3 && !f.has("Blocks")) {
+    // The v3 specification makes the block container optional (a file of biomes or entities only): WorldEdit reads air.
+    notes.push("the schematic has no Blocks (optional in Sponge v3): read as air");
+    const entities = new Map<string, number>();
+    if (seek(r, f, "Entities", TAG.List, path, false)) countEntities(r, `${path}.Entities`, entities);
+    return { format: "sponge_v3", width, height, length, offset, dataVersion, palette: ["minecraft:air"], blocks: new Uint8Array(volume), blockEntities: [], entities, biomes: biomes(r, f, path, version), unknownFields, ...(name === undefined ? {} : { name }), notes };
+  }
   let blocksFields: Fields = f;
   let blocksPath = path;
   if (version === 3) {
@@ -49,7 +59,6 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
     blocksFields = fields(r, blocksPath);
     for (const k of blocksFields.keys()) if (k !== "Palette" && k !== "Data" && k !== "BlockEntities") unknownFields.push(`Blocks.${k}`);
   }
-  const notes: string[] = [];
   let palette = readPalette(r, blocksFields, "Palette", blocksPath, limits.maxPaletteEntries);
   if (version !== 3 && f.has("PaletteMax")) {
     // Only a count of the palette written beside it: a wrong one (some exporters write it stale) is ignored, and said.
@@ -62,7 +71,12 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   const dataPath = `${blocksPath}.${dataKey}`;
   let blocks: PaletteIndices;
   let indexLimit: number | undefined;
-  if (palette.length === 0) {
+  if (palette.length === 0 && data.length === 0) {
+    // Nothing named and nothing stored (FAWE's empty clipboard): every position is air, as WorldEdit reads it.
+    palette = ["minecraft:air"];
+    blocks = new Uint8Array(volume);
+    notes.push("the palette and the block data are empty: read as air");
+  } else if (palette.length === 0) {
     // An empty palette names no block: the file is all of one thing only if every position says the same index.
     const seen = new Set<number>();
     const all = new Uint32Array(volume);
