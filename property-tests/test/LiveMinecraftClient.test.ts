@@ -80,7 +80,7 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
 
     // The bot's edits, as region_changes reports them (external, with the state they left).
     const changes = unwrap(await live.engine.regionChanges(live.agent, { min, max, since_cursor: cursor })).changes;
-    const external = changes.filter((c) => c.source === "external").map((c) => ({ ...c.pos, state: c.state }));
+    const external = changes.filter((c) => c.source === "external").map((c) => ({ ...c.pos, state: c.after }));
     expect(external).toEqual(expect.arrayContaining([{ ...written, state: "minecraft:air" }, { ...ahead, state: "minecraft:air" }]));
     expect(changes.filter((c) => c.source === "operation")).toHaveLength(32);
 

@@ -19,7 +19,8 @@ function tower(floors: number): unknown {
   };
 }
 const WINDOW = { x: 3, y: 66, z: 0 };
-const PANE = "minecraft:glass_pane[east=false,north=false,south=false,waterlogged=false,west=false]";
+/** The window as the game places it in the wall: joined to the stone bricks east and west of it. */
+const PANE = "minecraft:glass_pane[east=true,north=false,south=false,waterlogged=false,west=true]";
 
 function recipeFile(dir: string, name: string, recipe: unknown): string {
   const f = join(dir, `${name}.json`);

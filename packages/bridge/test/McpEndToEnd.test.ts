@@ -335,7 +335,7 @@ describe("mcb mcp state survives a restart", () => {
     const second = await start();
     const changes = await second.run("region_changes", { min: v(0, 64, 0), max: v(9, 66, 9), since_cursor: cursor });
     expect(changes.changes.filter((c: { source: string }) => c.source === "operation")).toHaveLength(plan.changed_blocks);
-    expect(changes.changes.filter((c: { source: string }) => c.source === "external")).toEqual([expect.objectContaining({ pos: v(9, 64, 9), state: "minecraft:glass", source: "external" })]);
+    expect(changes.changes.filter((c: { source: string }) => c.source === "external")).toEqual([expect.objectContaining({ pos: v(9, 64, 9), after: "minecraft:glass", source: "external" })]);
     const ctx = await second.run("project_context");
     expect(ctx.recent_operations.map((o: { operation_id: string }) => o.operation_id)).toContain(op.operation_id);
     expect((await second.run("asset_list")).assets.map((a: { asset_id: string }) => a.asset_id)).toEqual(["hut"]);

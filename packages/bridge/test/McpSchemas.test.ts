@@ -59,9 +59,11 @@ describe("tool definition budgets", () => {
     expect(b.whole).toBeLessThanOrEqual(48 * 1024);
   });
 
-  it("every toolset enabled stays compact too (≤ 24 KiB per turn, ≤ 72 KiB whole) and no schema holds a $ref", () => {
+  // 24 KiB until issue 32 added roof footprints, take_over, image formats, several-part diffs and
+  // change sources (+0.7 KiB with every toolset); the default listing stayed within its 16 KiB.
+  it("every toolset enabled stays compact too (≤ 25 KiB per turn, ≤ 72 KiB whole) and no schema holds a $ref", () => {
     const b = budget(tools);
-    expect(b.perTurn).toBeLessThanOrEqual(24 * 1024);
+    expect(b.perTurn).toBeLessThanOrEqual(25 * 1024);
     expect(b.whole).toBeLessThanOrEqual(72 * 1024);
     expect(JSON.stringify(tools)).not.toContain("$ref");
   });

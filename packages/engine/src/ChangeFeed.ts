@@ -2,15 +2,23 @@ import { type Box3, fail, inBox, mcbError, ok, type Result, type Vec3 } from "@m
 import type { Journal } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { getBit } from "./BitMask.js";
+import { PriorStates } from "./PriorStates.js";
 
 export interface BlockChange {
   readonly seq: number;
   readonly pos: Vec3;
-  readonly state: string;
-  /** `operation`: confirmed by one of our operations; `external`: observed from the world. */
+  /** The state before: an operation's base there; for an edit, the state the journal last knew there (null: none known). */
+  readonly before: string | null;
+  /** The state the change left. */
+  readonly after: string;
+  /** `operation`: confirmed by one of our operations; `external`: observed from the world (a person's edit). */
   readonly source: "operation" | "external";
   readonly operation_id?: string;
 }
+
+/** region_changes' `source`: our writes, people's edits, or both. */
+export const CHANGE_SOURCES = ["ours", "person", "all"] as const;
+export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 
 export interface ChangePage {
   readonly changes: BlockChange[];
@@ -42,7 +50,8 @@ export class ChangeFeed {
     return `ch2.${this.journal.journalId()}.${this.journal.headSeq() + 1}.0`;
   }
 
-  page(cursor: string, box: Box3, limit: number): Result<ChangePage> {
+  /** Changes in `box` after `cursor`, at most `limit`, of `source` only (the cursor moves past the others too). */
+  page(cursor: string, box: Box3, limit: number, source: ChangeSource = "all"): Result<ChangePage> {
     const resync = (why: string): Result<never> =>
       fail(mcbError("resync_required", `change cursor is stale (${why}); take a fresh region_inspect summary and a new cursor`, { reason: why, cursor: this.cursor() }));
     if (OLD_CURSOR.test(cursor)) return resync("issued by an earlier version");
@@ -56,6 +65,7 @@ export class ChangeFeed {
     if (from <= this.journal.lastGapSeq()) return resync("world event log lost continuity");
 
     const changes: BlockChange[] = [];
+    const prior = new PriorStates(this.journal, this.operationPlan);
     let next: [number, number] = [head + 1, 0];
     const slices = this.journal.slicesAfter(from - 1, box);
     const t = this.journal.touchesAfter(from - 1, box);
@@ -63,6 +73,7 @@ export class ChangeFeed {
     /** Adds one entry; false (and `next` set to it) when the page is full. */
     const add = (seq: number, subIndex: number, change: BlockChange): boolean => {
       if (seq === from && subIndex < sub) return true;
+      if ((source === "ours" && change.source !== "operation") || (source === "person" && change.source !== "external")) return true;
       if (changes.length >= limit) {
         next = [seq, subIndex];
         return false;
@@ -75,7 +86,9 @@ export class ChangeFeed {
         const state = t.states[k]!;
         if (t.kinds[k] !== 0 || state === null) continue; // administrators' records and uncertain marks are not changes
         const s = t.quads[k * 4]!;
-        if (!add(s, t.rows[k]!, { seq: s, pos: { x: t.quads[k * 4 + 1]!, y: t.quads[k * 4 + 2]!, z: t.quads[k * 4 + 3]! }, state, source: "external" })) return false;
+        const x = t.quads[k * 4 + 1]!, y = t.quads[k * 4 + 2]!, z = t.quads[k * 4 + 3]!;
+        const before = source === "ours" ? null : prior.before(x, y, z, s, t.rows[k]!);
+        if (!add(s, t.rows[k]!, { seq: s, pos: { x, y, z }, before, after: state, source: "external" })) return false;
       }
       return true;
     };
@@ -88,7 +101,7 @@ export class ChangeFeed {
         const i = s.start + off;
         const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
         if (!inBox(box, x, y, z)) continue;
-        if (!add(s.seq, off, { seq: s.seq, pos: { x, y, z }, state: plan.states[plan.after[i]!]!, source: "operation", operation_id: s.operationId })) break outer;
+        if (!add(s.seq, off, { seq: s.seq, pos: { x, y, z }, before: plan.states[plan.before[i]!]!, after: plan.states[plan.after[i]!]!, source: "operation", operation_id: s.operationId })) break outer;
       }
     }
     if (changes.length < limit || next[0] === head + 1) touchesBefore(Infinity);

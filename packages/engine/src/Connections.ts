@@ -188,3 +188,14 @@ export async function planConnections(
   if (blocked.length > 0) notes.push(`connections: ${blocked.length} existing neighbours would join the plan but lie outside what it may write (at ${where(blocked)}); they stay unconnected`);
   return { desired: current, neighbours, notes };
 }
+
+/**
+ * A person's placement as the game makes it (`mcb edit`): the placed blocks (positions `pos`
+ * sorted by (y, z, x), states `states`) joined to their neighbours, and the existing fences,
+ * panes, walls and stairs around them joined back on the sides facing them, wherever they are
+ * (the game updates every neighbour). Reads the world around the placement; writes nothing.
+ */
+export async function connectPlacement(rules: ConnectionRules, adapter: WorldAdapter, pos: Int32Array, states: readonly string[]): Promise<{ readonly placed: readonly string[]; readonly neighbours: readonly NeighbourUpdate[] }> {
+  const r = await planConnections(rules, adapter, pos, states, "auto", () => null);
+  return { placed: r.desired, neighbours: r.neighbours };
+}

@@ -4,7 +4,7 @@ import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
 import { applyPlan, type ApplyInput } from "./ApplyAdmission.js";
 import { OperationQueue } from "./OperationQueue.js";
 import { ConnectionRules } from "./ConnectionRules.js";
-import { ChangeFeed, type ChangePage } from "./ChangeFeed.js";
+import { ChangeFeed, type ChangePage, type ChangeSource } from "./ChangeFeed.js";
 import { EventSync } from "./EventSync.js";
 import type { RegionInspectInput, RegionInspectView } from "./Inspect.js";
 import type { OperationListInput, OperationListView } from "./OperationList.js";
@@ -14,7 +14,7 @@ import { operationPlans } from "./Ownership.js";
 import type { PartDiffView } from "./PartDiff.js";
 import { PartDesk } from "./PartDesk.js";
 import { ReadDesk } from "./ReadDesk.js";
-import { partView, partsAfterUndo, type PartView } from "./Parts.js";
+import { partView, partsAfterUndo, type PartDetailView, type PartView } from "./Parts.js";
 import type { BuildPrepareInput } from "./Prepare.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { DEFAULT_ENGINE_LIMITS, denied, validateLimits, type EngineLimits, type ProjectAccess, type ProjectConfig, type RequestContext } from "./Project.js";
@@ -30,6 +30,7 @@ import { HostDesk, type FlushView } from "./HostDesk.js";
 import { PrepareDesk } from "./PrepareDesk.js";
 import { settleUnfinished } from "./HostStart.js";
 import { nameEndedPart, nameMissedParts, type NamedPartDeps } from "./NamedParts.js";
+import type { PartDiffInput } from "./PartDesk.js";
 import { checkUnsavedWrites, type SavedWritesCheck } from "./SavedWrites.js";
 import type { EngineOptions } from "./EngineOptions.js";
 
@@ -272,7 +273,7 @@ export class Engine {
   }
 
   /** Changes since a cursor inside a region; without a cursor, returns the current cursor. */
-  regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number }): Promise<Result<ChangePage>> {
+  regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number; source?: ChangeSource }): Promise<Result<ChangePage>> {
     return this.reads.regionChanges(ctx, input);
   }
 
@@ -356,7 +357,7 @@ export class Engine {
     return this.parts.define(ctx, input);
   }
 
-  partGet(ctx: RequestContext, input: { part_id: string }): Promise<Result<PartView>> {
+  partGet(ctx: RequestContext, input: { part_id: string }): Promise<Result<PartDetailView>> {
     return this.parts.get(ctx, input);
   }
 
@@ -371,7 +372,7 @@ export class Engine {
   }
 
   /** part_diff: where the world no longer holds what we wrote (a part's mask or an operation's writes). */
-  partDiff(ctx: RequestContext, input: { part_id?: string; operation_id?: string }): Promise<Result<PartDiffView>> {
+  partDiff(ctx: RequestContext, input: PartDiffInput): Promise<Result<PartDiffView>> {
     return this.parts.diff(ctx, input);
   }
 

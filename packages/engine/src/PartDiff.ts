@@ -3,11 +3,22 @@ import { MAX_REPORT_BOXES } from "./ManualEdits.js";
 import { TOUCHED, type StandingIndex } from "./StandingIndex.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
 import { readPositions } from "./WorldReader.js";
-import { type Box3, boxJson, type Vec3 } from "@mcb/blocks";
+import { type Box3, boxJson, posKey, type Vec3 } from "@mcb/blocks";
+
+/** One part's share of a diff over several parts or a box. */
+export interface PartDiffShare {
+  readonly part_id: string;
+  readonly name: string;
+  readonly positions: number;
+  readonly changed: number;
+  readonly observed: number;
+}
 
 export interface PartDiffView {
   readonly part_id: string | null;
   readonly operation_id: string | null;
+  /** Over several parts or a box: each part's share (parts with positions compared only). */
+  readonly parts?: readonly PartDiffShare[];
   /** Positions compared: the part's mask, or the operation's confirmed writes. */
   readonly positions: number;
   /** Positions where the world no longer holds our newest write, or a person changed the block after it. */
@@ -35,6 +46,7 @@ export async function partDiff(
   pos: Int32Array,
   sampleSize: number,
   now: number,
+  shares?: readonly { readonly part_id: string; readonly name: string; readonly keys: ReadonlySet<string> }[],
 ): Promise<PartDiffView> {
   const entries = index.entries(pos);
   const current = await readPositions(adapter, pos);
@@ -53,9 +65,16 @@ export async function partDiff(
     if (sample.length < sampleSize) sample.push({ pos: { x, y, z }, expected: g0.state, actual: c, observed: touched });
   }
   const boxes: Box3[] = coverBoxes(changed);
+  const parts = shares?.map((p) => {
+    let changedHere = 0, observedHere = 0;
+    for (let i = 0; i < changed.length; i += 3) if (p.keys.has(posKey(changed[i]!, changed[i + 1]!, changed[i + 2]!))) changedHere++;
+    for (let i = 0; i < pos.length / 3; i++) if ((entries[i]! & TOUCHED) !== 0 && index.standing(entries[i]!) !== null && p.keys.has(posKey(pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!))) observedHere++;
+    return { part_id: p.part_id, name: p.name, positions: [...p.keys].length, changed: changedHere, observed: observedHere };
+  });
   return {
     part_id: target.partId,
     operation_id: target.operationId,
+    ...(parts === undefined ? {} : { parts }),
     positions: pos.length / 3,
     changed: changed.length / 3,
     observed,

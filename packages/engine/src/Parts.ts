@@ -21,9 +21,12 @@ export interface PartView {
   readonly revision: number;
   /** Undo emptied the mask: kept for history, no longer in the way of new parts or names. */
   readonly retired: boolean;
-  /** Blocks it took over from other parts when it was named (take_over), by part; absent when none. */
-  readonly taken_over?: readonly { readonly part_id: string; readonly count: number }[];
   readonly created_at: string;
+}
+
+/** part_get's view: also the blocks it took over from other parts when it was named (take_over), by part. */
+export interface PartDetailView extends PartView {
+  readonly taken_over: readonly { readonly part_id: string; readonly count: number }[];
 }
 
 const NAME = /^[\x20-\x7e]{1,64}$/;
@@ -42,7 +45,6 @@ export function partView(p: PartRecord): PartView {
     protection: { mode: "exact_mask", description: "build_prepare with this part_id may write only the blocks of this mask" },
     revision: p.revision ?? 1,
     retired: p.retired === true,
-    ...(p.takenFrom === undefined ? {} : { taken_over: p.takenFrom.map((t) => ({ part_id: t.partId, count: t.mask.length / 3 })) }),
     created_at: new Date(p.createdAt).toISOString(),
   };
 }
@@ -129,6 +131,10 @@ export function definePart(
   if (!overlap.ok) return overlap;
   const ids = sources.map((s) => s.op.operationId);
   return ok({ partId, projectId, name: checked.value, operationId: ids[0]!, ...(ids.length > 1 ? { operationIds: ids } : {}), createdAt: now, bounds, mask, revision: 1 });
+}
+
+export function partDetailView(p: PartRecord): PartDetailView {
+  return { ...partView(p), taken_over: (p.takenFrom ?? []).map((t) => ({ part_id: t.partId, count: t.mask.length / 3 })) };
 }
 
 /** part_rename: a new name, unique among the project's active parts. */

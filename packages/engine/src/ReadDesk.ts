@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { fail, mcbError, ok, type MaterialCatalog, type Result } from "@mcb/blocks";
-import type { ChangeFeed, ChangePage } from "./ChangeFeed.js";
+import { CHANGE_SOURCES, type ChangeFeed, type ChangePage, type ChangeSource } from "./ChangeFeed.js";
 import { inspectRegion, readRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "./Inspect.js";
 import type { Journal } from "./Journal.js";
 import { listOperations, type OperationListInput, type OperationListView } from "./OperationList.js";
@@ -83,7 +83,7 @@ export class ReadDesk {
   }
 
   /** Changes since a cursor inside a region; without a cursor, returns the current cursor. */
-  async regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number }): Promise<Result<ChangePage>> {
+  async regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number; source?: ChangeSource }): Promise<Result<ChangePage>> {
     return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
@@ -92,10 +92,12 @@ export class ReadDesk {
       const limit = input.limit ?? this.d.limits.changePageLimit;
       if (!Number.isInteger(limit) || limit < 1 || limit > this.d.limits.changePageLimit)
         return fail(mcbError("invalid_request", `limit must be 1..${this.d.limits.changePageLimit}`, { reason: "limit" }));
+      const source = input.source ?? "all";
+      if (!CHANGE_SOURCES.includes(source)) return fail(mcbError("invalid_request", `source is one of ${CHANGE_SOURCES.join(", ")}`, { reason: "source" }));
       await this.d.syncEvents();
       if (input.since_cursor === undefined) return ok({ changes: [], next_cursor: this.d.feed.cursor(), complete: true });
       if (typeof input.since_cursor !== "string") return fail(mcbError("invalid_request", "since_cursor must be a string"));
-      return this.d.feed.page(input.since_cursor, region.value, limit);
+      return this.d.feed.page(input.since_cursor, region.value, limit, source);
     });
   }
 }

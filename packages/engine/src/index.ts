@@ -35,10 +35,13 @@ export type { OperationStatusView, PrepareView, ConflictView, UndoPrepareView } 
 export { expandInspectedBlocks, type RegionInspectInput, type RegionInspectView, type InspectedBlock } from "./Inspect.js";
 export type { SurfaceInput, SurfaceView } from "./Surface.js";
 export type { OperationListInput, OperationListView, OperationSummary } from "./OperationList.js";
-export type { BlockChange, ChangePage } from "./ChangeFeed.js";
-export type { PartView } from "./Parts.js";
-export type { PartDiffView } from "./PartDiff.js";
+export { CHANGE_SOURCES, type BlockChange, type ChangePage, type ChangeSource } from "./ChangeFeed.js";
+export type { PartDetailView, PartView } from "./Parts.js";
+export type { PartDiffView, PartDiffShare } from "./PartDiff.js";
+export type { PartDiffInput } from "./PartDesk.js";
 export { mergeOutcome, type MergeOutcome, type ManualEditPolicy, type ManualEditsView, type ManualEditSample, type Held, type Designed } from "./ManualEdits.js";
 export { coverBoxes } from "./BoxCover.js";
+export { ConnectionRules } from "./ConnectionRules.js";
+export { connectPlacement, type NeighbourUpdate } from "./Connections.js";
 export type { RecoveryReview } from "./Recovery.js";
 export type { ProjectContextView } from "./ProjectContext.js";

@@ -237,7 +237,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
       await h.build(boxRecipe({ x: 1, y: 64, z: 1 }, { x: 2, y: 64, z: 1 }, STONE));
       h.world.externalEdit(3, 64, 3, GLASS);
       const page = unwrap(await h.engine.regionChanges(h.agent, { ...region, since_cursor: start }));
-      expect(page.changes.map((c) => [c.pos.x, c.state, c.source])).toEqual([
+      expect(page.changes.map((c) => [c.pos.x, c.after, c.source])).toEqual([
         [1, STONE, "operation"],
         [2, STONE, "operation"],
         [3, GLASS, "external"],
@@ -279,7 +279,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
       await h.reopen(); // the engine process restarts; the world (and its event log) keeps running
       h.world.externalEdit(3, 64, 3, GLASS); // while the new engine has not pulled events yet
       const page = unwrap(await h.engine.regionChanges(h.agent, { ...region, since_cursor: start }));
-      expect(page.changes.map((c) => [c.pos.x, c.state, c.source])).toEqual([
+      expect(page.changes.map((c) => [c.pos.x, c.after, c.source])).toEqual([
         [1, STONE, "operation"],
         [2, STONE, "operation"],
         [3, GLASS, "external"],

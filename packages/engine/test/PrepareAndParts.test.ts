@@ -110,7 +110,7 @@ describe("parts", () => {
     const op = await h.build(boxRecipe({ x: 0, y: 64, z: 0 }, { x: 3, y: 64, z: 0 }, STONE));
     const part = unwrap(await h.engine.partDefine(h.agent, { name: "wall", operation_id: op.operation_id }));
     expect(part).toMatchObject({ name: "wall", count: 3, bounds: { min: { x: 0, y: 64, z: 0 }, max: { x: 3, y: 64, z: 0 } }, protection: { mode: "exact_mask" } });
-    expect(unwrap(await h.engine.partGet(h.agent, { part_id: part.part_id }))).toEqual(part);
+    expect(unwrap(await h.engine.partGet(h.agent, { part_id: part.part_id }))).toEqual({ ...part, taken_over: [] });
     const inside = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 2, y: 64, z: 0 }, { x: 3, y: 64, z: 0 }, GLASS), part_id: part.part_id });
     expect(unwrap(inside).changed_blocks).toBe(2);
     const outside = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 2, y: 64, z: 0 }, GLASS), part_id: part.part_id });

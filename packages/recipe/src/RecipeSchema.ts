@@ -24,7 +24,7 @@ export type BlockRef = z.infer<typeof BlockRefSchema>;
 
 /** Boxes left out of an operation (openings): nothing is written there, whatever is there stays. */
 const ExcludeSchema = z
-  .array(z.strictObject({ min: Vec3Schema.describe("corner"), max: Vec3Schema.describe("opposite corner") }))
+  .array(z.strictObject({ min: Vec3Schema.describe("corner"), max: Vec3Schema.describe("other corner") }))
   .min(1)
   .max(64)
   .optional()
@@ -33,7 +33,7 @@ const ExcludeSchema = z
 export const BoxSchema = z.strictObject({
   type: z.literal("box").describe("inclusive box"),
   min: Vec3Schema.describe("corner"),
-  max: Vec3Schema.describe("opposite corner"),
+  max: Vec3Schema.describe("other corner"),
   block: BlockRefSchema,
   hollow: z.union([z.boolean(), z.literal("walls")]).optional().describe('true: 6 faces; "walls": 4 sides'),
   exclude: ExcludeSchema,
@@ -60,7 +60,7 @@ export const CylinderSchema = z.strictObject({
 export const ArchSchema = z.strictObject({
   type: z.literal("arch").describe("half-ellipse ring, springline min.y"),
   min: Vec3Schema.describe("corner"),
-  max: Vec3Schema.describe("opposite corner"),
+  max: Vec3Schema.describe("other corner"),
   axis: z.enum(["x", "z"]).describe("span axis"),
   block: BlockRefSchema,
   thickness: z.number().int().min(1).max(1024).optional().describe("default 1"),
@@ -69,7 +69,7 @@ export const ArchSchema = z.strictObject({
 export const ReplaceSchema = z.strictObject({
   type: z.literal("replace").describe("box written only where the current block matches"),
   min: Vec3Schema.describe("corner"),
-  max: Vec3Schema.describe("opposite corner"),
+  max: Vec3Schema.describe("other corner"),
   from: z
     .array(z.string().min(1).max(1024).describe("id or exact state"))
     .min(1)
@@ -96,7 +96,7 @@ const ColumnSchema = z.strictObject({ x: coord.describe("x"), z: coord.describe(
 export const RoofSchema = z.strictObject({
   type: z.literal("roof").describe("roof over a rectangle"),
   min: ColumnSchema.optional().describe("corner"),
-  max: ColumnSchema.optional().describe("opposite corner"),
+  max: ColumnSchema.optional().describe("other corner"),
   footprint: z.array(z.strictObject({ min: ColumnSchema, max: ColumnSchema })).min(1).max(8).optional().describe("L/T/U: rectangles, not min/max"),
   y: coord.describe("wall top + 1"),
   style: z.enum(["gable", "hip", "flat"]).describe("style"),

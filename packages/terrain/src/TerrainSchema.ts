@@ -83,7 +83,7 @@ export const FeatureSchema = z.discriminatedUnion("type", [
       step: z.number().int().min(2).max(64).describe("step height"),
       sharpness: z.number().min(0).max(1).optional().describe("0..1"),
     })
-    .describe("terraces earlier features"),
+    .describe("terraces"),
 ]).describe("feature");
 
 export const TerrainPaletteSchema = z
@@ -101,7 +101,7 @@ export const TerrainPaletteSchema = z
   })
   .describe("block states");
 
-const ColumnRect = z.strictObject({ min: Column.describe("corner"), max: Column.describe("opposite corner") });
+const ColumnRect = z.strictObject({ min: Column.describe("corner"), max: Column.describe("other corner") });
 
 export const TerrainRecipeSchema = z
   .strictObject({

@@ -33,6 +33,7 @@ export const OPTIONS = {
   part: { type: "string" },
   "take-over": { type: "string" },
   quality: { type: "string" },
+  exact: { type: "boolean" },
   "retry-conflicts": { type: "boolean" },
   "sponge-version": { type: "string" },
   "no-wait-saved": { type: "boolean" },

@@ -4,7 +4,7 @@ import { waitForOperation, waitSaved } from "../workspace/OperationWait.js";
 import { prepareThenApply } from "../workspace/PrepareApply.js";
 import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { AppliedOutput, ConflictOutput, Kind, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
+import { AppliedOutput, ConflictOutput, Kind, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDetailOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 /** build_apply's take_over: parts whose blocks the new part may take (undo gives them back). */
@@ -23,7 +23,7 @@ const UndoApplyInput = z
 const ApplyNowInput = z
   .strictObject({
     idempotency_key: z.string().min(1).max(128).describe("same on retries"),
-    part_name: z.string().min(1).max(64).optional().describe("name the written blocks as a part"),
+    part_name: z.string().min(1).max(64).optional().describe("name its blocks as a part"),
     take_over: TakeOver,
     wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
   })
@@ -37,7 +37,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Prepare a build",
       description:
-        "Compile a recipe into a checked plan; with apply, also apply it (one call). People's edits are kept where your design is unchanged, else the plan is refused naming them (ask; then on_manual_edit keep, redesign, or replace). changed_blocks 0: already built.",
+        "Compile a recipe into a checked plan; with apply, apply it too. People's edits are kept where your design is unchanged, else refused by name (ask; then on_manual_edit keep, redesign, or replace). changed_blocks 0: already built.",
       inputSchema: {
         recipe: RecipeSchema,
         dependencies: z.array(Vec3).max(4096).optional().describe("positions relied on, unwritten"),
@@ -76,7 +76,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
         plan_hash: z.string().max(64).describe("from the same answer"),
         idempotency_key: z.string().min(1).max(128).describe("same on retries"),
         wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
-        part_name: z.string().min(1).max(64).optional().describe("name the written blocks as a part"),
+        part_name: z.string().min(1).max(64).optional().describe("name its blocks as a part"),
         take_over: TakeOver,
         wait_saved: z.boolean().optional().describe("wait until saved"),
       },
@@ -177,7 +177,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
       title: "Get a part",
       description: "A part: name, bounds, count, revision; retired when undo emptied it.",
       inputSchema: { part_id: PartId },
-      outputSchema: PartOutput,
+      outputSchema: PartDetailOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args) => toolResult(await m.engine.partGet(m.ctx, args)),
@@ -188,8 +188,14 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Find people's edits",
       description:
-        "Where the world no longer holds what we built in a part or operation: count, boxes, sample. Use before rebuilding.",
-      inputSchema: { part_id: PartId.optional(), operation_id: OperationId.optional() },
+        "What people changed in what we built: a part, an operation, part_ids or a box; count, boxes, sample, each part's share. Use before rebuilding.",
+      inputSchema: {
+        part_id: PartId.optional(),
+        operation_id: OperationId.optional(),
+        part_ids: z.array(z.string().max(128)).max(32).optional().describe("several parts"),
+        min: Vec3.optional().describe("box"),
+        max: Vec3.optional().describe("box"),
+      },
       outputSchema: PartDiffOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

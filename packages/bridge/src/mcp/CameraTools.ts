@@ -31,7 +31,6 @@ const CaptureOutput = z.strictObject({
   capture_id: z.string(),
   mime_type: z.enum(["image/jpeg", "image/webp", "image/png"]),
   quality: z.number().int().nullable(),
-  bytes: z.number().int(),
   width: z.number().int(),
   height: z.number().int(),
   pose: PoseOutput,
@@ -53,7 +52,7 @@ const Frame = z
   .strictObject({
     part_id: PartId.optional(),
     min: Vec3.optional().describe("box corner"),
-    max: Vec3.optional().describe("opposite corner"),
+    max: Vec3.optional().describe("other corner"),
     side: Side.optional().describe("default iso"),
     views: z.array(Side).min(1).max(4).optional().describe("sides tiled in one image"),
     width: z.number().int().min(16).max(CAPTURE_LIMITS.maxWidth).optional().describe("default 640"),
@@ -112,7 +111,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         format: z.enum(IMAGE_FORMATS).optional().describe(`default ${DEFAULT_FORMAT}`),
         quality: z.number().int().min(1).max(100).optional().describe(`default ${DEFAULT_QUALITY}`),
         after_operation_id: OperationId.optional().describe("wait for this operation"),
-        view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`blocks rendered before fog, 8..${MAX_VIEW_DISTANCE}`),
+        view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`view distance, 8..${MAX_VIEW_DISTANCE}`),
       },
       outputSchema: CaptureOutput,
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
@@ -126,7 +125,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         if (args.format === undefined && args.quality === undefined) return toolResult(ok(c.meta), [{ data: c.image.data, mimeType: c.image.mimeType }]);
         const again = await encodeImage(c.capture.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
         if (!again.ok) return toolResult(again);
-        return toolResult(ok({ ...c.meta, mime_type: again.value.mimeType, quality: again.value.quality, bytes: again.value.data.length }), [{ data: again.value.data, mimeType: again.value.mimeType }]);
+        return toolResult(ok({ ...c.meta, mime_type: again.value.mimeType, quality: again.value.quality }), [{ data: again.value.data, mimeType: again.value.mimeType }]);
       }
       let pose: CameraPose | null = null;
       if (args.camera_id !== undefined) {
@@ -166,7 +165,6 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
         capture_id: captureId,
         mime_type: image.value.mimeType,
         quality: image.value.quality,
-        bytes: image.value.data.length,
         width: c.width,
         height: c.height,
         pose,

@@ -22,7 +22,7 @@ export const ManualEditInputs = {
   on_manual_edit: z
     .enum(["refuse", "keep"])
     .optional()
-    .describe("refuse (default) or keep them"),
+    .describe("refuse (default) or keep"),
   replace: z
     .array(Vec3)
     .max(4096)
@@ -142,13 +142,16 @@ export const PartOutput = z.strictObject({
   protection: z.strictObject({ mode: z.literal("exact_mask"), description: z.string() }),
   revision: int,
   retired: z.boolean(),
-  taken_over: z.array(z.strictObject({ part_id: z.string(), count: int })).optional(),
   created_at: z.string(),
 });
+
+/** part_get: a part and the blocks it took over from other parts, by part. */
+export const PartDetailOutput = PartOutput.extend({ taken_over: z.array(z.strictObject({ part_id: z.string(), count: int })) });
 
 export const PartDiffOutput = z.strictObject({
   part_id: z.string().nullable(),
   operation_id: z.string().nullable(),
+  parts: z.array(z.strictObject({ part_id: z.string(), name: z.string(), positions: int, changed: int, observed: int })).optional(),
   positions: int,
   changed: int,
   observed: int,

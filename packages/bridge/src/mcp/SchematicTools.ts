@@ -39,7 +39,7 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
       inputSchema: {
         name: AssetId.describe("new asset id"),
         min: Vec3.describe("corner"),
-        max: Vec3.describe("opposite corner"),
+        max: Vec3.describe("other corner"),
         origin: Vec3.optional().describe("paste anchor, default min"),
       },
       outputSchema: AssetOutput,

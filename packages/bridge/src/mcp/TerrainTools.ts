@@ -26,7 +26,7 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
         "Evaluate a height-field terrain recipe without touching the world: heightmap PNG, terrain_id (kept across restarts), tiles, statistics.",
       inputSchema: {
         recipe: TerrainRecipeSchema,
-        resolution: z.number().int().min(8).max(PREVIEW_MAX_RESOLUTION).optional().describe(`preview pixels along the longer side, 8..${PREVIEW_MAX_RESOLUTION}`),
+        resolution: z.number().int().min(8).max(PREVIEW_MAX_RESOLUTION).optional().describe(`longer side in pixels, 8..${PREVIEW_MAX_RESOLUTION}`),
       },
       outputSchema: z.strictObject({
         terrain_id: z.string(),

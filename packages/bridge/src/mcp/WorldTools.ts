@@ -1,4 +1,5 @@
 import { describeMaterial, ok, searchMaterials } from "@mcb/blocks";
+import { CHANGE_SOURCES } from "@mcb/engine";
 import { z } from "zod";
 import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
@@ -112,7 +113,7 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
         "Blocks of a box (≤ 4096 positions): palette counts; detail blocks adds runs ([palette index, count], y then z then x) and block entity snapshot ids.",
       inputSchema: {
         min: Vec3.describe("corner"),
-        max: Vec3.describe("opposite corner"),
+        max: Vec3.describe("other corner"),
         detail: z.enum(["summary", "blocks"]).describe("summary (default) or blocks"),
       },
       outputSchema: z.strictObject({
@@ -139,7 +140,7 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
         "Top non-air block and height per sampled column (≤ 4096), z-major rows. Empty areas say so.",
       inputSchema: {
         min: Column.describe("corner"),
-        max: Column.describe("opposite corner"),
+        max: Column.describe("other corner"),
         step: z.number().int().min(1).max(64).optional().describe("every step-th column"),
         y_range: z
           .strictObject({ min: int.describe("lowest y"), max: int.describe("highest y") })
@@ -170,15 +171,16 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Changes in a region",
       description:
-        "Block changes (ours and people's) in a box since a cursor, oldest first, ≤ 100 per page. No cursor: returns the current one. resync_required: inspect again.",
+        "Block changes in a box since a cursor, oldest first, before/after, ≤ 100 a page; no cursor: the current one. resync_required: inspect again.",
       inputSchema: {
         min: Vec3.describe("corner"),
-        max: Vec3.describe("opposite corner"),
+        max: Vec3.describe("other corner"),
         since_cursor: z.string().max(64).optional().describe("change cursor"),
         limit: z.number().int().min(1).max(100).optional().describe("page size, default 100"),
+        source: z.enum(CHANGE_SOURCES).optional().describe("ours, person or all (default)"),
       },
       outputSchema: z.strictObject({
-        changes: z.array(z.strictObject({ seq: int, pos: Vec3Out, state: z.string(), source: z.enum(["operation", "external"]), operation_id: z.string().optional() })),
+        changes: z.array(z.strictObject({ seq: int, pos: Vec3Out, before: z.string().nullable(), after: z.string(), source: z.enum(["operation", "external"]), operation_id: z.string().optional() })),
         next_cursor: z.string(),
         complete: z.boolean(),
       }),

@@ -1,4 +1,5 @@
 import { fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
+import { ConnectionRules, connectPlacement } from "@mcb/engine";
 import type { Workspace } from "./Workspace.js";
 
 /** A person's edit of the embedded world: every block of the inclusive box set to `state`. */
@@ -6,6 +7,8 @@ export interface PersonEditRequest {
   readonly min: Vec3;
   readonly max: Vec3;
   readonly state: string;
+  /** Write `state` literally; default: as the game places it (fences, panes, bars, walls, stairs join their neighbours). */
+  readonly exact?: boolean;
 }
 
 export interface PersonEditReport {
@@ -16,6 +19,10 @@ export interface PersonEditReport {
   readonly blocks: number;
   /** Blocks that held something else before. */
   readonly changed: number;
+  /** Placed blocks whose connections (sides, wall heights and posts, stair corners) the game gave them differ from `state`. */
+  readonly joined: number;
+  /** Existing fences, panes, walls and stairs next to the edit that joined it (the game's neighbour update). */
+  readonly neighbours_updated: number;
 }
 
 /** Most blocks one edit may change (a person's fill, not a build). */
@@ -31,7 +38,9 @@ function isVec(v: unknown): v is Vec3 {
  * Changes blocks of the embedded world as a player would by hand: not an operation of ours (no
  * plan, no journal record, never undone by us), but an observed external edit — the world reports
  * it as an event and the engine pulls it at once, so the three-way merge, part_diff and
- * region_changes see it as the person's. Checked first (the embedded world, a valid block state,
+ * region_changes see it as the person's. As the game places blocks, fences, panes, bars, walls
+ * and stairs take the connections their neighbours give them, and the neighbours join them back
+ * (the game's rules: see `ConnectionRules`); `exact` writes the state as given. Checked first (the embedded world, a valid block state,
  * the project area and the world height, at most `MAX_PERSON_EDIT` blocks); a refused edit changes
  * nothing. Errors: invalid_request, unsupported_block, out_of_bounds, budget_exceeded.
  */
@@ -56,6 +65,11 @@ export async function applyPersonEdit(w: Workspace, request: unknown): Promise<R
   if (!inside)
     return fail(mcbError("out_of_bounds", "the edit reaches outside the project area or the world height", { area: { min: { x: a.minX, y: Math.max(a.minY, info.minY), z: a.minZ }, max: { x: a.maxX, y: Math.min(a.maxY, info.maxY), z: a.maxZ } } }));
   const canonical = state.value.canonical;
+  const pos = new Int32Array(volume * 3);
+  let k = 0;
+  for (let y = min.y; y <= max.y; y++) for (let z = min.z; z <= max.z; z++) for (let x = min.x; x <= max.x; x++) pos.set([x, y, z], 3 * k++);
+  const literal = new Array<string>(volume).fill(canonical);
+  const placement = r.exact === true ? { placed: literal, neighbours: [] } : await connectPlacement(new ConnectionRules(w.registry), memory, pos, literal);
   let changed = 0;
   let batch: { x: number; y: number; z: number; state: string }[] = [];
   const flush = async (): Promise<Result<void>> => {
@@ -64,17 +78,18 @@ export async function applyPersonEdit(w: Workspace, request: unknown): Promise<R
     batch = [];
     return w.engine.sync(); // on record at once, before the world's event log could drop it
   };
-  for (let y = min.y; y <= max.y; y++)
-    for (let z = min.z; z <= max.z; z++)
-      for (let x = min.x; x <= max.x; x++) {
-        if (memory.stateAt(x, y, z) !== canonical) changed++;
-        batch.push({ x, y, z, state: canonical });
-        if (batch.length >= CHUNK) {
-          const synced = await flush();
-          if (!synced.ok) return synced;
-        }
-      }
+  const edits = [...placement.placed.map((s, i) => ({ x: pos[i * 3]!, y: pos[i * 3 + 1]!, z: pos[i * 3 + 2]!, state: s })), ...placement.neighbours.map((n) => ({ x: n.x, y: n.y, z: n.z, state: n.after }))];
+  for (let i = 0; i < edits.length; i++) {
+    const e = edits[i]!;
+    if (i < volume && memory.stateAt(e.x, e.y, e.z) !== e.state) changed++;
+    batch.push(e);
+    if (batch.length >= CHUNK) {
+      const synced = await flush();
+      if (!synced.ok) return synced;
+    }
+  }
   const synced = await flush();
   if (!synced.ok) return synced;
-  return ok({ min, max, state: canonical, blocks: volume, changed });
+  const joined = placement.placed.filter((s) => s !== canonical).length;
+  return ok({ min, max, state: canonical, blocks: volume, changed, joined, neighbours_updated: placement.neighbours.length });
 }
