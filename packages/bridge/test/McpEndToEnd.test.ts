@@ -49,6 +49,7 @@ async function applied(plan: Record<string, any>, key: string): Promise<Record<s
     op = await ok("operation_status", { operation_id: op.operation_id });
   }
   expect(op.status).toBe("applied");
+  expect(op.saved).toBe(true); // the embedded world saves an operation before answering that it ended
   return op;
 }
 /** The structured error of a failed call (JSON text content). */

@@ -5,7 +5,7 @@ import type { RegionRead, WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 export interface RegionInspectInput {
   readonly min: Vec3;
   readonly max: Vec3;
-  readonly detail: "summary" | "blocks";
+  readonly detail?: "summary" | "blocks";
 }
 
 /** One position of a region_inspect "blocks" answer, expanded (`expandInspectedBlocks`). */
@@ -74,8 +74,9 @@ export async function inspectRegion(
   now: number,
   registry: BlockRegistry,
 ): Promise<Result<RegionInspectView>> {
-  if (input.detail !== "summary" && input.detail !== "blocks")
-    return fail(mcbError("invalid_request", 'detail must be "summary" or "blocks"', { reason: "detail" }));
+  const detail = input.detail ?? "summary";
+  if (detail !== "summary" && detail !== "blocks")
+    return fail(mcbError("invalid_request", 'detail must be "summary" (the default) or "blocks"', { reason: "detail" }));
   const read = await readRegion(adapter, scope, input.min, input.max, maxPositions);
   if (!read.ok) return read;
   const r = read.value;
@@ -88,13 +89,13 @@ export async function inspectRegion(
   const view: RegionInspectView = {
     world: { id: world.worldId, epoch: world.epoch },
     region: boxJson(r.box),
-    detail: input.detail,
+    detail,
     positions: r.states.length,
     palette: order.map(({ state, count }) => (registry.resolveState(state).ok ? { state, count } : { state, count, unknown: true as const })),
     block_entities: r.digests.size,
     observed_at: new Date(now).toISOString(),
   };
-  if (input.detail === "summary") return ok(view);
+  if (detail === "summary") return ok(view);
   const rank = new Uint32Array(r.palette.length);
   order.forEach((p, k) => (rank[p.i] = k));
   const runs: number[] = [];

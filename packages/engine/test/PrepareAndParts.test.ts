@@ -96,6 +96,9 @@ describe("region_inspect", () => {
     expect(s.positions).toBe(4096);
     expect(s.palette).toEqual([{ state: "minecraft:air", count: 4095 }, { state: STONE, count: 1 }]);
     expect(s.blocks).toBeUndefined();
+    // detail is optional: a summary by default; anything else is refused naming the field.
+    expect(unwrap(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 15, y: 79, z: 15 } }))).toMatchObject({ detail: "summary", palette: s.palette });
+    expect(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 1, y: 64, z: 1 }, detail: "all" as "summary" })).toMatchObject({ ok: false, error: { details: { reason: "detail" } } });
     const over = await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 16, y: 79, z: 15 }, detail: "summary" });
     expect(over).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { limit: 4096 } } });
     const bad = await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 1.5, y: 64, z: 0 }, detail: "blocks" });

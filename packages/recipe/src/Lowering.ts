@@ -108,8 +108,14 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
   let bounds: Box3 | null = null;
 
   // Paths are built only for an error message (a repeat walks its operations once per copy).
+  // Unknown block ids are all collected (the walk goes on with air in their place), then refused together.
+  const unknown = new Map<string, { id: string; path: string; suggestions: unknown; message: string }>();
   const resolve = (text: string, path: Path): number => {
     const r = registry.resolveState(text);
+    if (!r.ok && r.error.details?.reason === "unknown_block" && typeof r.error.details.id === "string") {
+      if (!unknown.has(r.error.details.id)) unknown.set(r.error.details.id, { id: r.error.details.id, path: path(), suggestions: r.error.details.suggestions ?? [], message: r.error.message });
+      return states.add("minecraft:air");
+    }
     if (!r.ok) throw new LoweringFailure({ ...r.error, details: { ...r.error.details, path: path() } });
     return states.add(r.value.canonical);
   };
@@ -347,14 +353,35 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
       });
     }
     walk(recipe.operations, IDENTITY, 0, () => "operations");
+    if (unknown.size > 0) throw new LoweringFailure(unknownBlocks([...unknown.values()]));
   } catch (e) {
-    if (e instanceof LoweringFailure) return { ok: false, error: e.error };
+    if (e instanceof LoweringFailure) return { ok: false, error: unknown.size > 0 && e.error.details?.reason !== "unknown_block" ? unknownBlocks([...unknown.values()]) : e.error };
     if (e instanceof StateLimitReached) {
       return { ok: false, error: mcbError("budget_exceeded", `more than ${limits.maxStates} distinct block states`, { stage: "preflight", limit: limits.maxStates }) };
     }
     throw e;
   }
   return { ok: true, value: { leaves, emitted, bounds, states, filters } };
+}
+
+/** At most this many unknown ids named in one refusal (the count is exact). */
+const MAX_UNKNOWN_REPORTED = 16;
+
+/**
+ * Every unknown block id of a recipe in one refusal, each with its first path and suggestions; the
+ * first one's id, suggestions and path stay at the top of `details` as a single refusal has them.
+ */
+function unknownBlocks(list: readonly { id: string; path: string; suggestions: unknown; message: string }[]): McbError {
+  const first = list[0]!;
+  const message = list.length === 1 ? first.message : `${list.length} unknown block ids: ${list.slice(0, MAX_UNKNOWN_REPORTED).map((u) => u.message.replace(/^unknown block /, "")).join("; ")}`;
+  return mcbError("unsupported_block", message, {
+    reason: "unknown_block",
+    id: first.id,
+    suggestions: first.suggestions,
+    path: first.path,
+    count: list.length,
+    unknown: list.slice(0, MAX_UNKNOWN_REPORTED).map((u) => ({ id: u.id, path: u.path, suggestions: u.suggestions })),
+  });
 }
 
 /** Operation objects as written, nested ones included (repeat counts are not multiplied in). */

@@ -151,3 +151,28 @@ describe("recipe semantics", () => {
     expect(plan.count).toBe(862);
   });
 });
+
+describe("unknown block ids", () => {
+  it("are all reported in one refusal, each with its first path and suggestions", () => {
+    const r = compileRecipe(registry(), {
+      version: 1,
+      palettes: { mix: { choices: [{ block: "minecraft:stone_brick", weight: 1 }] } },
+      operations: [
+        { type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 1, y: 64, z: 0 }, block: "minecraft:oak_plank" },
+        { type: "box", min: { x: 0, y: 65, z: 0 }, max: { x: 1, y: 65, z: 0 }, block: "minecraft:oak_plank" },
+        { type: "line", from: { x: 0, y: 66, z: 0 }, to: { x: 3, y: 66, z: 0 }, block: "minecraft:glas" },
+        { type: "box", min: { x: 0, y: 67, z: 0 }, max: { x: 0, y: 67, z: 0 }, block: { palette: "mix" } },
+      ],
+    });
+    expect(r).toMatchObject({ ok: false, error: { code: "unsupported_block", details: { reason: "unknown_block", count: 3, id: "minecraft:stone_brick", path: "palettes.mix.choices[0].block" } } });
+    if (r.ok) return;
+    const unknown = r.error.details!.unknown as { id: string; path: string; suggestions: string[] }[];
+    expect(unknown.map((u) => [u.id, u.path])).toEqual([
+      ["minecraft:stone_brick", "palettes.mix.choices[0].block"],
+      ["minecraft:oak_plank", "operations[0].block"],
+      ["minecraft:glas", "operations[2].block"],
+    ]);
+    expect(unknown.map((u) => u.suggestions[0])).toEqual(["minecraft:stone_bricks", "minecraft:oak_planks", "minecraft:glass"]);
+    expect(r.error.message).toMatch(/^3 unknown block ids: "minecraft:stone_brick"; did you mean minecraft:stone_bricks/);
+  });
+});

@@ -61,7 +61,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     },
     async ({ apply, ...args }) => {
       const prepared = await m.engine.buildPrepare(m.ctx, args);
-      return toolResult(apply === undefined ? prepared : await prepareThenApply(m.engine, m.ctx, prepared, apply));
+      return toolResult(apply === undefined ? prepared : await prepareThenApply(m.engine, m.ctx, prepared, { ...apply, wait_saved: m.saveOnEnd }));
     },
   );
 
@@ -85,7 +85,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     },
     async ({ wait_ms, wait_saved, ...input }) => {
       const done = await waitForOperation(m.engine, m.ctx, await m.engine.buildApply(m.ctx, input), wait_ms ?? 2000);
-      return toolResult(wait_saved === true ? (await waitSaved(m.engine, m.ctx, done)).status : done);
+      return toolResult((wait_saved ?? m.saveOnEnd) ? (await waitSaved(m.engine, m.ctx, done)).status : done);
     },
   );
 
@@ -131,7 +131,7 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     },
     async ({ apply, ...args }) => {
       const prepared = await m.engine.operationUndoPrepare(m.ctx, args);
-      return toolResult(apply === undefined ? prepared : await prepareThenApply(m.engine, m.ctx, prepared, apply));
+      return toolResult(apply === undefined ? prepared : await prepareThenApply(m.engine, m.ctx, prepared, { ...apply, wait_saved: m.saveOnEnd }));
     },
   );
 

@@ -98,6 +98,7 @@ export const AppliedOutput = z.strictObject({
   conflicts: z.number().int(),
   part: NamedPart,
   error: ErrorOut.nullable(),
+  saved: z.boolean().nullable(),
 });
 export const OperationOutput = z.strictObject({
   operation_id: z.string(),

@@ -114,7 +114,7 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
       inputSchema: {
         min: Vec3.describe("corner"),
         max: Vec3.describe("other corner"),
-        detail: z.enum(["summary", "blocks"]).describe("summary (default) or blocks"),
+        detail: z.enum(["summary", "blocks"]).optional().describe("summary (default) or blocks"),
       },
       outputSchema: z.strictObject({
         world: z.strictObject({ id: z.string(), epoch: int }),

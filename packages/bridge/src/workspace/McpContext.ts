@@ -31,6 +31,11 @@ export interface McpContext {
   /** Set once the process was asked to stop (Ctrl-C): batches start no more tiles. */
   readonly stop: BatchHost["interrupt"];
   readonly log: (line: string) => void;
+  /**
+   * The embedded world: an operation that ends is saved before its answer (one save per operation),
+   * so a reported operation says `saved: true`, as the CLI's do. A server saves on its own schedule.
+   */
+  readonly saveOnEnd: boolean;
 }
 
 /** Stores that several MCP sessions of one process share (the chat's projects share cameras). */
@@ -48,7 +53,7 @@ export interface SharedStores {
  * every front end gets the same stores and the same limits `policy` for the schematic library. `w`
  * is a workspace, or a library caller's own engine, registry, world and directory.
  */
-export function mcpContextFor(w: Pick<Workspace, "engine" | "registry" | "dir"> & { readonly world: McpContext["world"] }, ctx: RequestContext, policy: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS, shared: SharedStores = {}): McpContext {
+export function mcpContextFor(w: Pick<Workspace, "engine" | "registry" | "dir"> & { readonly world: McpContext["world"]; readonly embedded?: unknown }, ctx: RequestContext, policy: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS, shared: SharedStores = {}): McpContext {
   return {
     engine: w.engine,
     ctx,
@@ -62,5 +67,6 @@ export function mcpContextFor(w: Pick<Workspace, "engine" | "registry" | "dir"> 
     terrainJobs: new TerrainApplyJobs(join(w.dir, "terrain")),
     stop: shared.stop ?? { requested: false, add: () => {} },
     log: shared.log ?? (() => {}),
+    saveOnEnd: w.embedded !== undefined && w.embedded !== null,
   };
 }

@@ -1,6 +1,6 @@
 import { ok, type Result } from "@mcb/blocks";
 import type { Engine, OperationStatusView, RequestContext } from "@mcb/engine";
-import { waitForOperation } from "./OperationWait.js";
+import { waitForOperation, waitSaved } from "./OperationWait.js";
 
 /** The operation a prepare's `apply` started, in brief. */
 export interface AppliedView {
@@ -11,6 +11,8 @@ export interface AppliedView {
   readonly conflicts: number;
   readonly part: OperationStatusView["part"];
   readonly error: OperationStatusView["error"];
+  /** As operation_status: true once the world saved its writes, false not yet, null when the world does not say. */
+  readonly saved: OperationStatusView["saved"];
 }
 
 /** build_prepare's and operation_undo_prepare's `apply`: apply the plan in the same call. */
@@ -20,6 +22,8 @@ export interface ApplyNow {
   /** Parts (names or ids) whose blocks the named part may take over. */
   readonly take_over?: readonly string[];
   readonly wait_ms?: number;
+  /** Wait until the world saved the writes of an operation that ended (the embedded world's default). */
+  readonly wait_saved?: boolean;
 }
 
 /**
@@ -42,8 +46,9 @@ export async function prepareThenApply<V extends { readonly plan_id: string; rea
     op = await engine.operationStatus(ctx, { operation_id: op.error.details.operation_id }); // the retried call's operation
   }
   if (!op.ok) return op;
-  const done = await waitForOperation(engine, ctx, ok(op.value), apply.wait_ms ?? 2000);
+  const ended = await waitForOperation(engine, ctx, ok(op.value), apply.wait_ms ?? 2000);
+  const done = apply.wait_saved === true ? (await waitSaved(engine, ctx, ended)).status : ended;
   if (!done.ok) return done;
   const o = done.value;
-  return ok({ ...prepared.value, operation: { operation_id: o.operation_id, status: o.status, written: o.counters.written, total: o.counters.total, conflicts: o.counters.conflicts, part: o.part, error: o.error } });
+  return ok({ ...prepared.value, operation: { operation_id: o.operation_id, status: o.status, written: o.counters.written, total: o.counters.total, conflicts: o.counters.conflicts, part: o.part, error: o.error, saved: o.saved } });
 }
