@@ -29,3 +29,20 @@ export function removeTree(dir) {
   spawnSync("git", ["worktree", "remove", "--force", dir], { cwd: root });
   rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * Runs `measure(dir)` with a built worktree of `commit` and removes it afterwards; false (and why,
+ * printed) when the tree cannot be made.
+ */
+export async function withBaselineTree(commit, measure) {
+  const base = baselineTree(commit);
+  try {
+    if (base.why !== null) {
+      console.log(`baseline tree ${commit} unavailable: ${base.why}`);
+      return false;
+    }
+    return await measure(base.dir);
+  } finally {
+    removeTree(base.dir);
+  }
+}

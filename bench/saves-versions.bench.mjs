@@ -5,7 +5,7 @@
 // process (saves-workload.mjs), the two trees interleaved; medians of RUNS each after a warm-up.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { baselineTree, removeTree, root } from "./baseline.mjs";
+import { root, withBaselineTree } from "./baseline.mjs";
 
 /** The last commit before issue 30 (26.1 only, saves older or newer refused). */
 const BASELINE = "76312a3";
@@ -20,17 +20,12 @@ function measure(tree) {
   return JSON.parse(r.stdout);
 }
 
-export async function run() {
-  const base = baselineTree(BASELINE);
-  try {
-    if (base.why !== null) {
-      console.log(`baseline tree ${BASELINE} unavailable: ${base.why}`);
-      return false;
-    }
-    measure(base.dir), measure(root); // warm-up (disk caches, JIT of the tools)
+export function run() {
+  return withBaselineTree(BASELINE, async (dir) => {
+    measure(dir), measure(root); // warm-up (disk caches, JIT of the tools)
     const before = [], now = [];
     for (let i = 0; i < RUNS; i++) {
-      before.push(measure(base.dir));
+      before.push(measure(dir));
       now.push(measure(root));
     }
     let ok = true;
@@ -52,7 +47,5 @@ export async function run() {
       ok = false;
     }
     return ok;
-  } finally {
-    removeTree(base.dir);
-  }
+  });
 }

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { baselineTree, removeTree, root } from "./baseline.mjs";
+import { root, withBaselineTree } from "./baseline.mjs";
 
 /** The last commit before issue 32 (take_over, roof footprints, several-part diffs, JPEG captures …). */
 const BASELINE = "6b34909";
@@ -132,15 +132,10 @@ async function lHouse(s, now) {
   await capture(call, ...frame, ["iso"]);
 }
 
-export async function run() {
-  const base = baselineTree(BASELINE);
-  try {
-    if (base.why !== null) {
-      console.log(`baseline tree ${BASELINE} unavailable: ${base.why}`);
-      return false;
-    }
+export function run() {
+  return withBaselineTree(BASELINE, async (dir) => {
     const results = {};
-    for (const [label, tree, now] of [[`before (${BASELINE})`, base.dir, false], ["now", root, true]]) {
+    for (const [label, tree, now] of [[`before (${BASELINE})`, dir, false], ["now", root, true]]) {
       const s = await session(tree);
       try {
         await tower(s, now);
@@ -158,7 +153,5 @@ export async function run() {
     const bytes = (after.defsBytes + after.answerBytes) / (before.defsBytes + before.answerBytes);
     console.log(`calls: ${calls.toFixed(2)}× (target ≤ ${CALLS_TARGET}×); image bytes: ${images.toFixed(2)}× (target ≤ ${IMAGES_TARGET}×); text bytes a model receives: ${bytes.toFixed(2)}×`);
     return calls <= CALLS_TARGET && images <= IMAGES_TARGET;
-  } finally {
-    removeTree(base.dir);
-  }
+  });
 }

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { baselineTree, removeTree, root } from "./baseline.mjs";
+import { root, withBaselineTree } from "./baseline.mjs";
 
 /** The last commit before issue 23 (compact schemas, part_name, framing, roof …). */
 const BASELINE = "4ff4254";
@@ -126,15 +126,10 @@ async function newSession(s) {
   await part("roof", roofOp("gable"));
 }
 
-export async function run() {
-  const base = baselineTree(BASELINE);
-  try {
-    if (base.why !== null) {
-      console.log(`baseline tree ${BASELINE} unavailable: ${base.why}`);
-      return false;
-    }
+export function run() {
+  return withBaselineTree(BASELINE, async (dir) => {
     const results = {};
-    for (const [label, tree, play] of [["before (" + BASELINE + ")", base.dir, oldSession], ["now", root, newSession]]) {
+    for (const [label, tree, play] of [["before (" + BASELINE + ")", dir, oldSession], ["now", root, newSession]]) {
       const s = await session(tree);
       try {
         await play(s);
@@ -153,7 +148,5 @@ export async function run() {
     const calls = now.calls / before.calls;
     console.log(`bytes a model receives: ${bytes.toFixed(2)}× (target ≤ ${BYTES_TARGET}×; with instructions ${withInstructions.toFixed(2)}×); calls: ${calls.toFixed(2)}× (target ≤ ${CALLS_TARGET}×); image bytes ${(now.imageBytes / before.imageBytes).toFixed(2)}×`);
     return bytes <= BYTES_TARGET && calls <= CALLS_TARGET;
-  } finally {
-    removeTree(base.dir);
-  }
+  });
 }
