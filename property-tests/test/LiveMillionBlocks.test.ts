@@ -84,12 +84,15 @@ describe("live: a million blocks while a player watches", () => {
     }
     const keys = [...expected.keys()];
     let wrong: string[] = [];
+    let held: (string | null)[] = [];
     for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 500))) {
-      const states = await seen(keys);
-      wrong = keys.filter((k, i) => states[i] !== expected.get(k));
+      held = await seen(keys);
+      wrong = keys.filter((k, i) => held[i] !== expected.get(k));
       if (wrong.length === 0 || Date.now() > deadline) break;
     }
-    expect(wrong.slice(0, 5)).toEqual([]);
+    // On a failure, say what the client holds there (null: a chunk it has not loaded) and what the server holds.
+    const serverHolds = wrong.length === 0 ? [] : unwrap(await live.engine.regionInspect(live.agent, { min: { x: MIN.x, y: Y0, z: MIN.z }, max: { x: MIN.x, y: Y0, z: MIN.z } })).palette;
+    expect(wrong.slice(0, 5).map((k) => `${k}: client ${held[keys.indexOf(k)]}, plan ${expected.get(k)}`), JSON.stringify(serverHolds)).toEqual([]);
     expect(ended).toBeNull();
 
     // mcb status on the server shows the same figures (its last minute of ticks) and the port's queue.
