@@ -91,7 +91,8 @@ describe("live: a million blocks while a player watches", () => {
       if (wrong.length === 0 || Date.now() > deadline) break;
     }
     // On a failure, say what the client holds there (null: a chunk it has not loaded) and what the server holds.
-    const serverHolds = wrong.length === 0 ? [] : unwrap(await live.engine.regionInspect(live.agent, { min: { x: MIN.x, y: Y0, z: MIN.z }, max: { x: MIN.x, y: Y0, z: MIN.z } })).palette;
+    const first = wrong[0]?.split(",").map(Number);
+    const serverHolds = first === undefined ? [] : unwrap(await live.engine.regionInspect(live.agent, { min: { x: first[0]!, y: first[1]!, z: first[2]! }, max: { x: first[0]!, y: first[1]!, z: first[2]! } })).palette;
     expect(wrong.slice(0, 5).map((k) => `${k}: client ${held[keys.indexOf(k)]}, plan ${expected.get(k)}`), JSON.stringify(serverHolds)).toEqual([]);
     expect(ended).toBeNull();
 
