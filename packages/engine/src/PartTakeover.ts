@@ -57,7 +57,7 @@ function nameTaken(parts: Iterable<PartRecord>, p: PartRecord): boolean {
 }
 
 /** Positions held by active parts other than `except`. */
-function heldByOthers(parts: Iterable<PartRecord>, except: string): Set<string> {
+export function heldByOthers(parts: Iterable<PartRecord>, except: string): Set<string> {
   const held = new Set<string>();
   for (const o of parts) if (o.retired !== true && o.partId !== except) for (const k of maskKeys(o.mask)) held.add(k);
   return held;

@@ -5,7 +5,7 @@ import { MAX_REPORT_BOXES } from "./ManualEdits.js";
 import { confirmedWrites } from "./Ownership.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import { maskKeys, maskPoints, sortedMask, withMask } from "./PartMask.js";
-import { giveBack, takeAgain } from "./PartTakeover.js";
+import { giveBack, heldByOthers, takeAgain } from "./PartTakeover.js";
 
 export interface PartView {
   readonly part_id: string;
@@ -176,8 +176,7 @@ export function partsAfterUndo(journal: Journal, plans: (planId: string) => Prep
       if (first.retired === true && [...current.values()].some((o) => o.retired !== true && o.partId !== first.partId && o.name === first.name)) continue; // its name went to another part
       for (const v of takeAgain(current, first, keys)) set(v);
       const p = current.get(first.partId)!;
-      const taken = new Set<string>();
-      for (const o of current.values()) if (o.retired !== true && o.partId !== p.partId) for (const k of maskKeys(o.mask)) taken.add(k);
+      const taken = heldByOthers(current.values(), p.partId);
       const own = maskKeys(p.mask);
       const points = maskPoints(p.mask);
       for (const w of restored) {

@@ -1,6 +1,7 @@
 import { boundsOf, boxesIntersect, fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
 import type { Journal } from "./Journal.js";
 import type { PreparedPlan } from "./PreparedPlan.js";
+import { maskKeys } from "./PartMask.js";
 
 /** At most this many sample positions in a `protected_part` refusal. */
 const SAMPLE = 8;
@@ -17,8 +18,7 @@ export function checkProtectedParts(journal: Journal, protectedIds: ReadonlySet<
   for (const id of protectedIds) {
     const part = journal.getPart(id);
     if (part === null || !boxesIntersect(part.bounds, bounds)) continue;
-    const mask = new Set<string>();
-    for (let i = 0; i < part.mask.length; i += 3) mask.add(posKey(part.mask[i]!, part.mask[i + 1]!, part.mask[i + 2]!));
+    const mask = maskKeys(part.mask);
     let count = 0;
     const sample: { x: number; y: number; z: number }[] = [];
     for (let i = 0; i < plan.pos.length; i += 3) {
