@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fork, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,9 @@ import { LiveEngine, boxRecipe, startMinestomHost, unwrap, type MinestomHost } f
  * mineflayer client on the 26.1.2 host, in a process of its own as a player's game is; the port's
  * default 5 ms tick budget): ten layers of 100,000 blocks, each a build of its own, as a large
  * paste goes in tiles. The player stays connected and sees the blocks; no server tick of the build
- * goes over 50 ms.
+ * goes over 50 ms. The server has run a while when the build starts (one 100,000-block build
+ * before it: its JIT has compiled the hot paths) and keeps a fixed heap, as a Minecraft server is
+ * run.
  */
 const LAYERS = ["minecraft:stone", "minecraft:oak_planks", "minecraft:bricks", "minecraft:glass", "minecraft:cobblestone", "minecraft:andesite", "minecraft:sandstone", "minecraft:dirt", "minecraft:granite", "minecraft:diorite"];
 const MIN = { x: -50, z: -50 }, MAX = { x: 49, z: 49 };
@@ -35,13 +37,15 @@ describe("live: a million blocks while a player watches", () => {
     host = await startMinestomHost({ build: "26.1.2" });
     live = await LiveEngine.open(host);
     bot = fork(new URL("./support/BotProcess.mjs", import.meta.url), [String(host.gamePort), "Watcher"], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    // A player's game runs on the player's computer; here it shares the server's two cores, so it gets the smallest share.
+    setPriority(bot.pid!, 10);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("the player did not join within 30 s")), 30_000);
       bot.on("message", (m: { type: string; id?: number; states?: (string | null)[]; reason?: string }) => {
         if (m.type === "ready") {
           clearTimeout(timer);
           resolve();
-        } else if (m.type === "ended") ended = m.reason ?? "disconnected";
+        } else if (m.type === "ended") ended = `${ended === null ? "" : `${ended} | `}${m.reason ?? "disconnected"}`;
         else if (m.type === "seen") answers.get(m.id!)?.(m.states!);
       });
     });
@@ -55,6 +59,11 @@ describe("live: a million blocks while a player watches", () => {
   });
 
   it("builds 1,000,000 blocks; the player stays connected and sees them; no tick over 50 ms", async () => {
+    { // a server that has run a while: the game's and the port's hot paths compiled (one 100,000-block build above the others)
+      const warm = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: MIN.x, y: 200, z: MIN.z }, { x: MAX.x, y: 209, z: MAX.z }, "minecraft:oak_planks") }));
+      unwrap(await live.engine.buildApply(live.agent, { plan_id: warm.plan_id, plan_hash: warm.plan_hash, idempotency_key: "warm-up" }));
+      await live.engine.settle();
+    }
     await live.port.port.call("stats", { reset: true }, false);
     const t0 = performance.now();
     let applyMs = 0;
@@ -73,6 +82,7 @@ describe("live: a million blocks while a player watches", () => {
     console.log(`1,000,000 blocks: ${(applyMs / 1000).toFixed(2)} s applying (${Math.round(1e6 / (applyMs / 1000)).toLocaleString("en-US")} blocks/s), ${((performance.now() - t0) / 1000).toFixed(1)} s with preparing; ${stats.ticks} ticks, max ${stats.tick_ms_max.toFixed(1)} ms, p99 ${stats.tick_ms_p99.toFixed(1)} ms, mean ${stats.tick_ms_mean.toFixed(2)} ms; port work ${stats.port_ms_total.toFixed(0)} ms`);
     expect(stats.blocks_written).toBe(1_000_000);
     expect(stats.tick_ms_max).toBeLessThanOrEqual(50);
+    expect(ended, host.output().slice(-4000)).toBeNull(); // the server keeps the player (a kick says why)
 
     // What the player's client holds: a sample of 2,000 positions across the layers, every one as built.
     const expected = new Map<string, string>();
@@ -88,13 +98,13 @@ describe("live: a million blocks while a player watches", () => {
     for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 500))) {
       held = await seen(keys);
       wrong = keys.filter((k, i) => held[i] !== expected.get(k));
-      if (wrong.length === 0 || Date.now() > deadline) break;
+      if (wrong.length === 0 || ended !== null || Date.now() > deadline) break;
     }
     // On a failure, say what the client holds there (null: a chunk it has not loaded) and what the server holds.
     const first = wrong[0]?.split(",").map(Number);
     const serverHolds = first === undefined ? [] : unwrap(await live.engine.regionInspect(live.agent, { min: { x: first[0]!, y: first[1]!, z: first[2]! }, max: { x: first[0]!, y: first[1]!, z: first[2]! } })).palette;
     expect(wrong.slice(0, 5).map((k) => `${k}: client ${held[keys.indexOf(k)]}, plan ${expected.get(k)}`), JSON.stringify(serverHolds)).toEqual([]);
-    expect(ended).toBeNull();
+    expect(ended, host.output().slice(-4000)).toBeNull();
 
     // mcb status on the server shows the same figures (its last minute of ticks) and the port's queue.
     const state = mkdtempSync(join(tmpdir(), "mcb-status-"));

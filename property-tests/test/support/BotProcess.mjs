@@ -17,7 +17,10 @@ bot.once("spawn", async () => {
   await bot.waitForChunksToLoad();
   process.send({ type: "ready" });
 });
-bot.on("end", () => process.send({ type: "ended" }));
+let lastError = null;
+bot.on("error", (e) => (lastError = String(e?.stack ?? e)));
+bot._client.on("error", (e) => (lastError = String(e?.stack ?? e)));
+bot.on("end", (reason) => process.send({ type: "ended", reason: `end: ${reason}${lastError === null ? "" : `; error: ${lastError}`}` }));
 bot.on("kicked", (reason) => process.send({ type: "ended", reason: JSON.stringify(reason) }));
 process.on("message", (m) => {
   if (m.type === "quit") {

@@ -20,11 +20,12 @@ final class PortChunk extends DynamicChunk {
   /** Game thread only: changed since the last save took it (the save's set holds its key). */
   boolean dirty;
 
-  /** Game thread only: positions changed since the last tick, a 4096-bit set per section (null: none); see SectionChanges. */
-  long[][] changedBits;
+  /** Game thread only: what the port changed here that players have not been sent yet; see SectionChanges. */
+  final PendingChanges pending;
 
   PortChunk(Instance instance, int chunkX, int chunkZ) {
     super(instance, chunkX, chunkZ);
+    pending = new PendingChanges(sectionCount());
   }
 
   int sectionCount() {
