@@ -77,9 +77,10 @@ function groupEnds(n: number, cuts: number[]): number[] {
  * groups are verified and written in order, the first failing group and everything after it is
  * not written, `written` is the exact prefix, reads are in (y, z, x) order, and events list exactly
  * the observable external edits after a cursor. An adapter with `compareAndSetBatch` runs a batch's
- * slices in order as single calls would and stops after the first slice with mismatches.
+ * slices in order as single calls would and stops after the first slice with mismatches. With
+ * `planted` (a run that must fail) it stops at the first counterexample instead of shrinking it.
  */
-export async function checkAdapterConformance(makeDriver: () => Promise<AdapterDriver>, numRuns = 100): Promise<void> {
+export async function checkAdapterConformance(makeDriver: () => Promise<AdapterDriver>, numRuns = 100, options: { readonly planted?: boolean } = {}): Promise<void> {
   await fc.assert(
     fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
       const d = await makeDriver();
@@ -138,6 +139,6 @@ export async function checkAdapterConformance(makeDriver: () => Promise<AdapterD
         await d.close();
       }
     }),
-    { numRuns },
+    { numRuns, endOnFailure: options.planted === true }, // a planted bug only has to be caught: no shrinking
   );
 }
