@@ -20,7 +20,7 @@ if [ ! -f "$JAR" ] || [ -n "$(find java \( -path '*/target' -o -path '*/target-2
   bash java/build.sh -DskipTests
 fi
 export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-# A fixed heap (never resized mid-game) and G1 aiming at 10 ms pauses, so a collection fits inside a
-# 50 ms tick; MCB_JAVA_OPTS replaces them (e.g. "-Xms4g -Xmx4g -XX:MaxGCPauseMillis=10").
+# JVM flags: java/host.jvm-options (a fixed heap, G1 aiming at 10 ms pauses); MCB_JAVA_OPTS
+# replaces them (e.g. "-Xms4g -Xmx4g -XX:MaxGCPauseMillis=10").
 # shellcheck disable=SC2086
-exec "$JAVA_HOME/bin/java" ${MCB_JAVA_OPTS:--Xms1g -Xmx1g -XX:MaxGCPauseMillis=10} -jar "$JAR" "$@"
+exec "$JAVA_HOME/bin/java" ${MCB_JAVA_OPTS:-@java/host.jvm-options} -jar "$JAR" "$@"

@@ -17,11 +17,8 @@ export const MINESTOM_JARS: Readonly<Record<HostBuild, string>> = {
 /** The default (26.2) host jar. */
 export const MINESTOM_JAR = MINESTOM_JARS["26.2"];
 /** Java 25, which Minestom needs; MCB_JAVA wins when set. */
-/**
- * The host's JVM flags, as java/server.sh runs it: a fixed heap (never resized mid-game) and G1
- * aiming at 10 ms pauses, so a collection fits inside a 50 ms tick.
- */
-export const HOST_JVM = ["-Xms1g", "-Xmx1g", "-XX:MaxGCPauseMillis=10"];
+/** The host's JVM flags, the argument file java/server.sh runs it with (a fixed heap, G1 aiming at 10 ms pauses). */
+const HOST_JVM = `@${fileURLToPath(new URL("../../../java/host.jvm-options", import.meta.url))}`;
 
 export const JAVA = process.env.MCB_JAVA ?? "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java";
 
@@ -80,7 +77,7 @@ export async function startMinestomHost(options: MinestomHostOptions = {}): Prom
   const httpPort = options.httpPort ?? (await freePort());
   const token = options.token ?? randomBytes(24).toString("hex");
   const jvm = (process.env.MCB_JAVA_OPTS ?? "").split(/\s+/).filter((a) => a.length > 0); // e.g. profiling flags
-  const args = [...HOST_JVM, ...jvm, "-jar", jar, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
+  const args = [HOST_JVM, ...jvm, "-jar", jar, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
     "--autosave-ms", String(options.autosaveMs ?? 2000), "--budget-ms", String(options.budgetMs ?? 5)];
   if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");
   if (options.plantedCasBug === true) args.push("--planted-bug", "cas-write-past-failing-group");

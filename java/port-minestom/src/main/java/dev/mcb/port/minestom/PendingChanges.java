@@ -31,8 +31,7 @@ final class PendingChanges {
     boolean first = bits == null;
     if (first) {
       bits = new long[sectionCount][];
-      count = 0;
-      since = tick;
+      since = tick; // count is 0: flush() left it so
     }
     lastWrite = tick;
     long[] s = bits[section];
