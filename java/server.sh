@@ -20,7 +20,7 @@ if [ ! -f "$JAR" ] || [ -n "$(find java \( -path '*/target' -o -path '*/target-2
   bash java/build.sh -DskipTests
 fi
 export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-# JVM flags: java/host.jvm-options (a fixed heap, G1 aiming at 10 ms pauses); MCB_JAVA_OPTS
-# replaces them (e.g. "-Xms4g -Xmx4g -XX:MaxGCPauseMillis=10").
+# JVM flags: java/host.jvm-options (a fixed heap, ZGC: no pause inside a tick); MCB_JAVA_OPTS
+# replaces them (e.g. "-Xms4g -Xmx4g -XX:+UseZGC").
 # shellcheck disable=SC2086
 exec "$JAVA_HOME/bin/java" ${MCB_JAVA_OPTS:-@java/host.jvm-options} -jar "$JAR" "$@"

@@ -11,18 +11,16 @@ import { LiveEngine, boxRecipe, startMinestomHost, unwrap, type MinestomHost } f
  * mineflayer client on the 26.1.2 host, in a process of its own as a player's game is; the port's
  * default 5 ms tick budget): ten layers of 100,000 blocks, each a build of its own, as a large
  * paste goes in tiles. The player stays connected and sees the blocks; no server tick of the build
- * stalls: none goes over STALL_MS. (A tick over 50 ms is what issue 31 aims at; with the player's
- * client and the bridge on the same two cores the worst tick of a run is 18–35 ms in most runs but
- * has reached 57 ms, so this test guards against stalls, and `npm run bench`, without a client on
- * the machine, checks 50 ms and a p99 of 10 ms.) The server has run a while when the build starts (one 100,000-block build
- * before it: its JIT has compiled the hot paths) and keeps a fixed heap, as a Minecraft server is
- * run.
+ * goes over 50 ms (issue 31; before it a tick reached 151 ms), measured by the host as wall time,
+ * with the player's client and this process (the bridge, at a lower CPU priority than the server) on the same two cores. The server has run
+ * a while when the build starts (one 100,000-block build before it: its JIT has compiled the hot
+ * paths) and runs with its shipped JVM flags (java/host.jvm-options), as a Minecraft server is run.
  */
 const LAYERS = ["minecraft:stone", "minecraft:oak_planks", "minecraft:bricks", "minecraft:glass", "minecraft:cobblestone", "minecraft:andesite", "minecraft:sandstone", "minecraft:dirt", "minecraft:granite", "minecraft:diorite"];
 const MIN = { x: -50, z: -50 }, MAX = { x: 49, z: 49 };
 const Y0 = 70;
-/** Two ticks: the build never stalls the server (before issue 31 a tick reached 151 ms). */
-const STALL_MS = 100;
+/** One tick: a player sees no stall. */
+const STALL_MS = 50;
 
 describe("live: a million blocks while a player watches", () => {
   let host: MinestomHost;
@@ -44,6 +42,9 @@ describe("live: a million blocks while a player watches", () => {
     bot = fork(new URL("./support/BotProcess.mjs", import.meta.url), [String(host.gamePort), "Watcher"], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
     // A player's game runs on the player's computer; here it shares the server's two cores, so it gets the smallest share.
     setPriority(bot.pid!, 10);
+    // The port listens on loopback only, so a bridge always runs on the server's machine; the game
+    // comes first there (README: run the bridge under `nice`). This process is the bridge.
+    setPriority(0, 5);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("the player did not join within 30 s")), 30_000);
       bot.on("message", (m: { type: string; id?: number; states?: (string | null)[]; reason?: string }) => {

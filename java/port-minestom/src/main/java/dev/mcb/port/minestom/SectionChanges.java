@@ -2,7 +2,6 @@ package dev.mcb.port.minestom;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import net.minestom.server.entity.Player;
 import net.minestom.server.instance.InstanceContainer;
 import net.minestom.server.network.packet.server.SendablePacket;
@@ -51,12 +50,14 @@ final class SectionChanges {
     long wholeSpent = 0;
     for (PortChunk chunk : chunks) {
       PendingChanges p = chunk.pending;
-      Set<? extends Player> viewers = nobody || !chunk.isLoaded() ? Set.of() : chunk.getViewers();
-      boolean whole = !viewers.isEmpty() && p.count() >= WHOLE_CHUNK;
-      if (!viewers.isEmpty() && (p.waits(now) || whole && wholeSpent >= WHOLE_BUDGET_NANOS)) {
-        chunks.set(kept++, chunk); // still being written, or this tick's copying is done
+      boolean whole = p.count() >= WHOLE_CHUNK;
+      // Still being written, or this tick's copying done: wait (whoever sees it or not; asking that
+      // scans the view range around the chunk, so it is asked once per chunk sent, below).
+      if (!nobody && (p.waits(now) || whole && wholeSpent >= WHOLE_BUDGET_NANOS)) {
+        chunks.set(kept++, chunk);
         continue;
       }
+      List<Player> viewers = nobody || !chunk.isLoaded() ? List.of() : List.copyOf(chunk.getViewers());
       long[][] bits = p.flush(now);
       if (viewers.isEmpty()) continue; // a player who loads it later gets it whole
       if (whole) {
@@ -74,13 +75,13 @@ final class SectionChanges {
    * packet (heightmaps, serialisation, compression) the connection's writer makes off the game
    * thread, once for all viewers.
    */
-  private static void wholeChunk(PortChunk chunk, Set<? extends Player> viewers) {
+  private static void wholeChunk(PortChunk chunk, List<Player> viewers) {
     SendablePacket packet = chunk.copy(chunk.getInstance(), chunk.getChunkX(), chunk.getChunkZ()).getFullDataPacket();
     for (Player v : viewers) v.sendPacket(packet);
   }
 
   /** Each touched section as one multi-block-change packet with the states it now holds. */
-  private static void sections(PortChunk chunk, long[][] bits, Set<? extends Player> viewers) {
+  private static void sections(PortChunk chunk, long[][] bits, List<Player> viewers) {
     int sx = chunk.getChunkX(), sz = chunk.getChunkZ();
     for (int s = 0; s < bits.length; s++) {
       long[] section = bits[s];
