@@ -8,11 +8,13 @@ export default defineConfig({
   resolve: {
     alias: {
       "@mcb/blocks": src("blocks"),
+      "@mcb/nbt": src("nbt"),
       "@mcb/recipe": src("recipe"),
       "@mcb/schematic": src("schematic"),
       "@mcb/terrain": src("terrain"),
       "@mcb/render": src("render"),
       "@mcb/engine": src("engine"),
+      "@mcb/adapter-kit": src("adapter-kit"),
       "@mcb/adapter-memory": src("adapter-memory"),
       "@mcb/adapter-anvil": src("adapter-anvil"),
       "@mcb/adapter-paper": src("adapter-paper"),

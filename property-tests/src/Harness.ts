@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AnvilWorld } from "@mcb/adapter-anvil";
-import { MemoryWorld, type Faults, type MemoryWorldOptions } from "@mcb/adapter-memory";
+import { MemoryWorld, type MemoryWorldOptions } from "@mcb/adapter-memory";
+import { type Faults } from "@mcb/adapter-kit";
 import { blockEntityPredicate, type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
 import {
   Engine,

@@ -9,7 +9,8 @@ import { Anvil as prismarineAnvil } from "prismarine-provider-anvil";
 import { Vec3 } from "vec3";
 import { AnvilWorld, RegionFile, decodeChunk } from "@mcb/adapter-anvil";
 import { blockIdOf, formatState, legacyState } from "@mcb/blocks";
-import { encodeNbt, nbt, upgradeState } from "@mcb/schematic";
+import { encodeNbt, nbt } from "@mcb/nbt";
+import { upgradeState } from "@mcb/blocks";
 import { amulet, sharedRegistry, stdlibChunks } from "../src/index.js";
 
 /**

@@ -7,7 +7,8 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
 import { main } from "@mcb/bridge";
-import { NbtReader, TAG, encodeNbt, nbt, upgradeState, type NbtCompound, type NbtValue } from "@mcb/schematic";
+import { NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { upgradeState } from "@mcb/blocks";
 import { sharedRegistry, stdlibChunks } from "../src/index.js";
 
 /**

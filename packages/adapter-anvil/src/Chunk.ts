@@ -1,5 +1,5 @@
-import { compactPalette } from "@mcb/adapter-memory";
-import type { NbtCompound, NbtValue } from "@mcb/schematic";
+import { compactPalette } from "@mcb/adapter-kit";
+import type { NbtCompound, NbtValue } from "@mcb/nbt";
 import type { Compression } from "./RegionFile.js";
 
 export const AIR = "minecraft:air";

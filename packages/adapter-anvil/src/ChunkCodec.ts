@@ -1,5 +1,6 @@
 import { parseStateSyntax } from "@mcb/blocks";
-import { NbtError, NbtReader, TAG, encodeNbt, nbt, removedBlockEntity, type NbtCompound, type NbtValue } from "@mcb/schematic";
+import { NbtError, NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { removedBlockEntity } from "@mcb/blocks";
 import { int, paletteStates, str, upgrader } from "./ChunkTags.js";
 import { AIR, Chunk, ChunkSection } from "./Chunk.js";
 import type { Heightmaps } from "./Heightmaps.js";
@@ -7,27 +8,10 @@ import { decodeLegacyChunk } from "./LegacyChunkCodec.js";
 import { blockBits, pack, unpack } from "./PackedArray.js";
 import type { Compression } from "./RegionFile.js";
 import { SaveError } from "./SaveError.js";
+import type { ChunkVersions, DecodedChunk } from "./ChunkVersions.js";
 
 /** The first DataVersion with the 1.18 chunk layout (sections with block_states, no Level compound). */
 export const MIN_CHUNK_DATA_VERSION = 2860;
-
-export interface ChunkVersions {
-  /** The registry's DataVersion: older chunks are read upgraded, and never written. */
-  readonly dataVersion: number;
-  /** Newest DataVersion with the same blocks (the registry's release and its patch releases): newer chunks are read as they are, and never written. */
-  readonly maxDataVersion: number;
-  /**
-   * A palette state in canonical form (every property, defaults filled in: writers may leave out
-   * default values, as Minestom does, and the game fills them in). Absent: as written.
-   */
-  readonly canonical?: (state: string) => string;
-}
-
-export interface DecodedChunk {
-  readonly chunk: Chunk;
-  /** `Status` is `minecraft:full`: the game finished generating it (only such chunks are read and written). */
-  readonly full: boolean;
-}
 
 /**
  * Decodes a chunk's NBT: the 1.18+ layout (DataVersion 2860 on), or the older `Level` layout

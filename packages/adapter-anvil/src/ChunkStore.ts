@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { describeDataVersion } from "@mcb/blocks";
 import type { Chunk } from "./Chunk.js";
-import { decodeChunk, encodeChunk, type ChunkVersions } from "./ChunkCodec.js";
+import { decodeChunk, encodeChunk } from "./ChunkCodec.js";
+import type { ChunkVersions } from "./ChunkVersions.js";
 import type { Heightmaps } from "./Heightmaps.js";
 import { RegionFile, type ChunkWrite } from "./RegionFile.js";
 import { SaveError } from "./SaveError.js";

@@ -1,6 +1,7 @@
 import { formatState } from "@mcb/blocks";
-import { TAG, upgradeState, type NbtValue } from "@mcb/schematic";
-import type { ChunkVersions } from "./ChunkCodec.js";
+import { TAG, type NbtValue } from "@mcb/nbt";
+import { upgradeState } from "@mcb/blocks";
+import type { ChunkVersions } from "./ChunkVersions.js";
 
 /** What a chunk decoder calls when the data is malformed: throws `corrupt_chunk` naming the chunk. */
 export type Corrupt = (why: string) => never;

@@ -1,4 +1,4 @@
-import { TAG, nbt, type NbtValue } from "@mcb/schematic";
+import { TAG, nbt, type NbtValue } from "@mcb/nbt";
 import { AIR, Chunk, ChunkSection } from "./Chunk.js";
 import { COMPRESSION } from "./RegionFile.js";
 import { FLAT_LAYERS } from "./SaveFolder.js";

@@ -1,9 +1,8 @@
-import { blockIdOf, blockShapes, type BlockRegistry, type BlockShapes } from "@mcb/blocks";
-import { nbt, TAG, type NbtCompound } from "@mcb/schematic";
+import { isAir, blockIdOf, blockShapes, type BlockRegistry, type BlockShapes } from "@mcb/blocks";
+import { nbt, TAG, type NbtCompound } from "@mcb/nbt";
 import { type Chunk } from "./Chunk.js";
 import { pack } from "./PackedArray.js";
 
-const AIRS = new Set(["minecraft:air", "minecraft:cave_air", "minecraft:void_air"]);
 const SOLID = 1, FLUID = 2, LEAVES = 4, FILLED = 8;
 
 /**
@@ -28,7 +27,7 @@ export class Heightmaps {
     if (f !== undefined) return f;
     const id = blockIdOf(state);
     f = 0;
-    if (!AIRS.has(id)) {
+    if (!isAir(id)) {
       f |= FILLED;
       if (this.shapes.blocksMotion(state)) f |= SOLID;
       if (this.shapes.fluid(state)) f |= FLUID;

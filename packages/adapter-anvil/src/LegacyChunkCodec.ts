@@ -1,8 +1,9 @@
 import { formatState, legacyState, parseStateSyntax } from "@mcb/blocks";
-import { TAG, removedBlockEntity, type NbtCompound, type NbtValue } from "@mcb/schematic";
+import { TAG, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { removedBlockEntity } from "@mcb/blocks";
 import { int, paletteStates, str, upgrader, type Corrupt } from "./ChunkTags.js";
 import { Chunk, ChunkSection } from "./Chunk.js";
-import type { ChunkVersions, DecodedChunk } from "./ChunkCodec.js";
+import type { ChunkVersions, DecodedChunk } from "./ChunkVersions.js";
 import { unpack, unpackSpanning } from "./PackedArray.js";
 import type { Compression } from "./RegionFile.js";
 

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { constants, deflateSync, gunzipSync, gzipSync, inflateSync } from "node:zlib";
-import { atomicWriteFile } from "@mcb/adapter-memory";
+import { atomicWriteFile } from "@mcb/adapter-kit";
 import { Lz4Error, lz4BlockDecompress, lz4BlockStore } from "./Lz4Block.js";
 import { SaveError } from "./SaveError.js";
 

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { NbtError, NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/schematic";
-import { atomicWriteFile } from "@mcb/adapter-memory";
+import { NbtError, NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { atomicWriteFile } from "@mcb/adapter-kit";
 import { SaveError } from "./SaveError.js";
 
 /** The first DataVersion (26.1) whose saves keep dimensions under `dimensions/<namespace>/<name>`. */

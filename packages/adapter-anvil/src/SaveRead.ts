@@ -1,6 +1,6 @@
 import { type Box3, Interner } from "@mcb/blocks";
 import { MAX_ADAPTER_READ, type RegionRead, type WriteRefusal } from "@mcb/engine";
-import { canonicalNbt, stripPosition, type NbtCompound } from "@mcb/schematic";
+import { canonicalNbt, stripPosition, type NbtCompound } from "@mcb/nbt";
 import { AIR, type Chunk } from "./Chunk.js";
 
 const VOID_AIR = "minecraft:void_air";

@@ -1,5 +1,5 @@
 import { createBlockRegistry, describeDataVersion, fail, mcbError, minecraftVersions, ok, releaseOf, type BlockRegistry, type Result } from "@mcb/blocks";
-import type { ChunkVersions } from "./ChunkCodec.js";
+import type { ChunkVersions } from "./ChunkVersions.js";
 
 /**
  * Which saves mcb reads and writes, decided once from level.dat's DataVersion (docs/SAVES.md

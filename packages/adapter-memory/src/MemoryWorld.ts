@@ -1,9 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { blockIdOf, type Box3, DEFAULT_MINECRAFT_VERSION, Interner, minecraftVersions } from "@mcb/blocks";
 import { HostCrash, MAX_ADAPTER_READ, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
-import { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
-import { eventPage } from "./EventPage.js";
-import { Faults } from "./Faults.js";
+import { EventLogFile, Faults, eventPage, type LoggedEvent } from "@mcb/adapter-kit";
 import { AIR, VoxelStore } from "./VoxelStore.js";
 import { WorldDirectory } from "./WorldDirectory.js";
 

@@ -1,29 +1,10 @@
+import { compactPalette } from "@mcb/adapter-kit";
 /**
  * Sparse chunked voxel storage: 16×16×16 sections created on first non-air write, each a local
  * palette plus one u16 index per block (y, z, x order, x fastest). Unset positions are air.
  * Block-entity data lives per section, keyed by the in-section index.
  */
 export const AIR = "minecraft:air";
-
-/**
- * Drops the palette entries no index of `indices` uses (and entry 0 too unless `keepFirst`),
- * renumbering `indices` in place; returns the entries kept, in their order.
- */
-export function compactPalette(palette: readonly string[], indices: Uint16Array, keepFirst: boolean): string[] {
-  const used = new Uint8Array(palette.length);
-  if (keepFirst) used[0] = 1;
-  for (const v of indices) used[v] = 1;
-  const remap = new Uint16Array(palette.length);
-  const kept: string[] = [];
-  palette.forEach((s, i) => {
-    if (used[i] === 1) {
-      remap[i] = kept.length;
-      kept.push(s);
-    }
-  });
-  for (let i = 0; i < indices.length; i++) indices[i] = remap[indices[i]!]!;
-  return kept;
-}
 
 export class Section {
   readonly palette: string[] = [AIR];

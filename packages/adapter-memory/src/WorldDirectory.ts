@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { WorldInfo } from "@mcb/engine";
-import { atomicWriteFile } from "./AtomicFile.js";
+import { atomicWriteFile } from "@mcb/adapter-kit";
 import { Section, VoxelStore } from "./VoxelStore.js";
 
 /** Identity and height of a stored world: `WorldInfo` without the (runtime) capabilities. */

@@ -51,3 +51,5 @@ export {
 export { ECHO_LIMITS, boundEcho, clip } from "./EchoBounds.js";
 export { describeIssues, schemaError, type IssueView, type SchemaIssue } from "./SchemaIssues.js";
 export { JSON_LIMITS, jsonShapeError, jsonShapeExcess } from "./JsonGuard.js";
+export { BLOCK_ENTITY_REMOVALS, BLOCK_UPGRADES, removedBlockEntity, upgradeState, type BlockUpgrade } from "./DataUpgrade.js";
+export { AIR_IDS, isAir } from "./Air.js";

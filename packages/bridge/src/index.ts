@@ -25,7 +25,8 @@ export const main: Main = createMain({
 
 export { processIo, type CliIo, type CliOut } from "./cli/Io.js";
 export { compileRecipeFile, readRecipeFile, MAX_RECIPE_FILE_BYTES, type CompileFileOptions } from "./workspace/RecipeFiles.js";
-export { openWorkspace, DEFAULT_STATE_DIR, EMBEDDED_AREA, EMBEDDED_PROJECT, type OpenOptions, type Workspace, type WorldLocation } from "./workspace/Workspace.js";
+export { openWorkspace } from "./workspace/OpenWorkspace.js";
+export { DEFAULT_STATE_DIR, EMBEDDED_AREA, EMBEDDED_PROJECT, type OpenOptions, type Workspace, type WorldLocation } from "./workspace/Workspace.js";
 export { createMcbMcpServer, GUIDANCE_URI, type McbMcpServerOptions } from "./mcp/McbMcpServer.js";
 export { TOOLSETS, TOOLSET_NAMES, parseToolsets, type Toolset } from "./workspace/Toolsets.js";
 export { MCB_VERSION, MCP_SERVER_NAME, mcpContextFor, type McpContext } from "./workspace/McpContext.js";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { AnvilWorld } from "@mcb/adapter-anvil";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { blockEntityPredicate } from "@mcb/blocks";
-import { TAG, canonicalNbt, nbt } from "@mcb/schematic";
+import { TAG, canonicalNbt, nbt } from "@mcb/nbt";
 import { registry as sharedRegistry } from "../../blocks/test/registry.js";
 
 const registry = sharedRegistry();
@@ -28,7 +28,7 @@ describe("the embedded world is a Minecraft save", () => {
     const cursorBefore = (await old.events(null)).cursor;
     await old.close();
     const lines: string[] = [];
-    const { openWorkspace } = await import("../src/workspace/Workspace.js");
+    const { openWorkspace } = await import("../src/workspace/OpenWorkspace.js");
     const opened = await openWorkspace(state, { log: (l) => lines.push(l) });
     if (!opened.ok) throw new Error(opened.error.message);
     const w = opened.value;

@@ -1,5 +1,5 @@
 import type { OperationKind, OperationStatus } from "./OperationStatus.js";
-import type { PreparedPlan } from "./PreparedPlan.js";
+import type { PlanOrigin, PreparedPlan } from "./PreparedPlan.js";
 import type { Box3 } from "@mcb/blocks";
 import type { SavedMarks } from "./WorldAdapter.js";
 
@@ -47,7 +47,7 @@ export interface OperationRecord {
   readonly initiator: { readonly playerId: string; readonly role: "agent" | "admin" };
   readonly kind: "build" | "undo";
   /** A build's plan origin (terrain, import, brush); absent for recipes and undos. */
-  readonly origin?: "terrain" | "import" | "brush";
+  readonly origin?: PlanOrigin;
   readonly undoOf: string | null;
   /** The part the plan was restricted to (undo: the original's), for operation_list filters. */
   readonly partId?: string | null;

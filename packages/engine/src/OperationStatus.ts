@@ -1,3 +1,5 @@
+import { PLAN_ORIGINS, type PlanOrigin } from "./PreparedPlan.js";
+
 /**
  * The states of an operation (docs/DESIGN.md "Operations"): queued → applying → applied, or one
  * of the other ends: conflict, cancelled, failed; recovery_required after a crash until an
@@ -9,7 +11,7 @@ export const OPERATION_STATUSES = ["queued", "applying", "applied", "conflict", 
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /** What an operation did: a recipe build, an undo, terrain tiles, a schematic import, a brush. */
-export const OPERATION_KINDS = ["build", "undo", "terrain", "import", "brush"] as const;
+export const OPERATION_KINDS = ["build", "undo", ...PLAN_ORIGINS] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
 
 /**
@@ -21,7 +23,7 @@ export function isUndoable(op: { readonly status: OperationStatus; readonly undo
 }
 
 /** An operation's kind: its plan's origin for builds from compiled plans (older records: build). */
-export function operationKind(op: { readonly kind: "build" | "undo"; readonly origin?: "terrain" | "import" | "brush" }): OperationKind {
+export function operationKind(op: { readonly kind: "build" | "undo"; readonly origin?: PlanOrigin }): OperationKind {
   return op.kind === "undo" ? "undo" : (op.origin ?? "build");
 }
 

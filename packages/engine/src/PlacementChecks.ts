@@ -1,4 +1,4 @@
-import { blockIdOf, blockShapes, posKey, type BlockRegistry, type Box3, type Face } from "@mcb/blocks";
+import { isAir, blockIdOf, blockShapes, posKey, type BlockRegistry, type Box3, type Face } from "@mcb/blocks";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import type { WorldAdapter } from "./WorldAdapter.js";
 
@@ -155,7 +155,7 @@ export async function placementWarnings(registry: BlockRegistry, world: Pick<Wor
     }
     if (half !== null) wanted.push({ at: [x + half.at[0], y + half.at[1], z + half.at[2]], check: (nb) => (nb !== undefined && half.matches(nb) ? null : { kind: "incomplete", text: `${state} at ${where} (no ${half.words})` }) });
     if (need.falling) {
-      wanted.push({ at: [x, y - 1, z], check: (nb) => (nb === undefined || /^minecraft:(air|cave_air|void_air|water|lava)(\[|$)/.test(nb) ? { kind: "gravity", text: `${state} at ${where} (falls: nothing below)` } : null) });
+      wanted.push({ at: [x, y - 1, z], check: (nb) => (nb === undefined || isAir(nb) || /^minecraft:(water|lava)(\[|$)/.test(nb) ? { kind: "gravity", text: `${state} at ${where} (falls: nothing below)` } : null) });
     }
   }
   if (wanted.length === 0) return [];
@@ -187,7 +187,7 @@ export async function placementWarnings(registry: BlockRegistry, world: Pick<Wor
   function holds(nb: string | undefined, s: Support, face: Face, self: string): boolean {
     if (nb === undefined) return false;
     const id = blockIdOf(nb).replace(/^minecraft:/, "");
-    if (/^(air|cave_air|void_air|water|lava)$/.test(id)) return false;
+    if (isAir(id) || id === "water" || id === "lava") return false;
     switch (s.need) {
       case "any":
         return true;

@@ -3,7 +3,7 @@ import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { OperationRecord } from "./Journal.js";
 import { NO_MANUAL_EDITS } from "./ManualEdits.js";
 import { prepareContent, type BuildPrepareInput, type PrepareDeps } from "./Prepare.js";
-import { preparedPlanHash, type PlanOrigin, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
+import { isPlanOrigin, preparedPlanHash, type PlanOrigin, type PlanContent, type PreparedPlan } from "./PreparedPlan.js";
 import type { ProjectAccess, RequestContext } from "./Project.js";
 import { checkProtectedParts } from "./ProtectedParts.js";
 import { prepareUndoContent } from "./UndoPrepare.js";
@@ -55,7 +55,7 @@ export class PrepareDesk {
       if (!prepared.ok) return prepared;
       const guarded = checkProtectedParts(journal, scope.value.protectedParts, prepared.value.content);
       if (!guarded.ok) return guarded;
-      const origin = input.plan !== undefined && (input.origin === "terrain" || input.origin === "import" || input.origin === "brush") ? input.origin : undefined;
+      const origin = input.plan !== undefined && isPlanOrigin(input.origin) ? input.origin : undefined;
       const plan = this.store(prepared.value.content, seq, origin);
       const placed = await placementWarnings(registry, adapter, plan);
       return ok(prepareView(plan, [...prepared.value.notes, ...planWarnings(registry, plan), ...placed], prepared.value.manualEdits));

@@ -5,8 +5,13 @@ import { createHash } from "node:crypto";
  * captured at preparation) and desired ("after") states, and the read dependencies with their
  * expected states. Positions are in plan order (y, z, x). Immutable once stored.
  */
-/** Builds that did not come from a recipe. */
-export type PlanOrigin = "terrain" | "import" | "brush";
+/** Where a build's plan came from when not from a recipe (its operation's kind: see OperationStatus). */
+export const PLAN_ORIGINS = ["terrain", "import", "brush"] as const;
+export type PlanOrigin = (typeof PLAN_ORIGINS)[number];
+
+export function isPlanOrigin(s: unknown): s is PlanOrigin {
+  return typeof s === "string" && (PLAN_ORIGINS as readonly string[]).includes(s);
+}
 
 export interface PreparedPlan {
   readonly planId: string;

@@ -1,4 +1,4 @@
-import { fail, Interner, mcbError, ok, type Result } from "@mcb/blocks";
+import { isAir, fail, Interner, mcbError, ok, type Result } from "@mcb/blocks";
 import { outsideArea, type AreaScope } from "./Project.js";
 import { MAX_ADAPTER_READ, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
 
@@ -30,7 +30,6 @@ export interface SurfaceView {
   readonly observed_at: string;
 }
 
-const AIR = new Set(["minecraft:air", "minecraft:cave_air", "minecraft:void_air"]);
 const MAX_STEP = 64;
 
 /**
@@ -97,7 +96,7 @@ export async function surfaceSample(
           const dx = xs[n]! - b.x[0]!, dz = zs[n]! - b.z[0]!;
           for (let y = top; y >= bottom; y--) {
             const state = r.palette[r.states[((y - bottom) * l + dz) * w + dx]!]!;
-            if (AIR.has(state)) continue;
+            if (isAir(state)) continue;
             heights[at] = y;
             tops[at] = palette.id(state);
             open--;

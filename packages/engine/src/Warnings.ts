@@ -1,4 +1,4 @@
-import { blockIdOf, type BlockRegistry } from "@mcb/blocks";
+import { isAir, blockIdOf, type BlockRegistry } from "@mcb/blocks";
 import type { PreparedPlan } from "./PreparedPlan.js";
 
 /** Hints said per material; support, halves and falling are checked per position (`placementWarnings`). */
@@ -28,11 +28,10 @@ export function planWarnings(registry: BlockRegistry, plan: PreparedPlan): strin
   })];
 }
 
-const AIR = /^minecraft:(air|cave_air|void_air)$/;
 
 /** A paste's air that replaces blocks standing there: said with a count and where (WorldEdit pastes air too; `-a` skips it). */
 function airOverBlocks(plan: PreparedPlan): string[] {
-  const air = plan.states.map((s) => AIR.test(s)); // once per state, not per position
+  const air = plan.states.map(isAir); // once per state, not per position
   let count = 0;
   const at: string[] = [];
   for (let i = 0; i < plan.after.length; i++) {

@@ -27,6 +27,7 @@ export {
 } from "./WorldAdapter.js";
 export type { Journal, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./Journal.js";
 export { OPERATION_KINDS, OPERATION_STATUSES, hasEnded, isSettled, isUndoable, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";
+export { PLAN_ORIGINS, type PlanOrigin } from "./PreparedPlan.js";
 export { MemoryJournal } from "./MemoryJournal.js";
 export { SqliteJournal } from "./SqliteJournal.js";
 export { DEFAULT_ENGINE_LIMITS, MAX_SLICE_WINDOW, PROJECT_ID, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CRASH_POINTS, type CrashPoint, type MemoryWorld } from "@mcb/adapter-memory";
+import { CRASH_POINTS, type CrashPoint } from "@mcb/adapter-kit";
+import { type MemoryWorld } from "@mcb/adapter-memory";
 import { Harness, boxRecipe, unwrap, type HarnessOptions } from "@mcb/property-tests";
 
 /** docs/DESIGN.md "Acceptance scenarios" 1–7, 10 and 11, on the real engine, memory world and journals. */

@@ -1,6 +1,7 @@
 import { fail, jsonShapeError, mcbError, ok, schemaError, type BlockRegistry, type Result } from "@mcb/blocks";
 import { z } from "zod";
-import { createCollector, type RawRuns } from "./BlockCollector.js";
+import { createCollector } from "./BlockCollector.js";
+import type { RawRuns } from "./Collector.js";
 import { CollectorScratch } from "./RowCollector.js";
 import { pointMapper, spanMapper, type Frame } from "./Frame.js";
 import { DEFAULT_LIMITS, type CompileLimits } from "./Limits.js";

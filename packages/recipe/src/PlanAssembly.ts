@@ -1,5 +1,5 @@
 import { type BlockRegistry, type Box3, fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { RawRuns } from "./BlockCollector.js";
+import type { RawRuns } from "./Collector.js";
 import { DEFAULT_LIMITS, MAX_HORIZONTAL, MAX_Y, MIN_Y } from "./Limits.js";
 import type { Plan, PlanBlockData, SourceFilter } from "./Plan.js";
 import { planHash } from "./PlanHash.js";

@@ -1,4 +1,4 @@
-import type { BlockCollector, RawRuns } from "./BlockCollector.js";
+import type { BlockCollector, RawRuns } from "./Collector.js";
 import { pickRow, type Material } from "./Material.js";
 import type { Box3 } from "@mcb/blocks";
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createCollector, type BlockCollector } from "../src/BlockCollector.js";
+import { createCollector } from "../src/BlockCollector.js";
+import type { BlockCollector } from "../src/Collector.js";
 import { pick, pickRow, type Material } from "../src/Material.js";
 import { ROW_LIMIT } from "../src/RowCollector.js";
 import { archShape } from "../src/shapes/ArchShape.js";

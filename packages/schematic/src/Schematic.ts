@@ -1,4 +1,4 @@
-import { Interner } from "@mcb/blocks";
+import { isAir, Interner } from "@mcb/blocks";
 
 /**
  * One block entity of a schematic: its local position (as `blocks`, from the schematic's min
@@ -47,7 +47,7 @@ export function volumeOf(s: Pick<Schematic, "width" | "height" | "length">): num
 
 /** Number of non-air positions (any of the three air blocks counts as air). */
 export function solidCount(s: Schematic): number {
-  const air = s.palette.map((p) => p === AIR || p === "minecraft:cave_air" || p === "minecraft:void_air");
+  const air = s.palette.map(isAir);
   let n = 0;
   for (let i = 0; i < s.blocks.length; i++) if (!air[s.blocks[i]!]) n++;
   return n;

@@ -1,8 +1,8 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import { NbtError, NbtReader } from "./nbt/NbtReader.js";
-import { TAG } from "./nbt/NbtValue.js";
-import { canonicalNbt } from "./nbt/NbtWriter.js";
-import { stripPosition } from "./read/Walk.js";
+import { NbtError, NbtReader } from "@mcb/nbt";
+import { TAG } from "@mcb/nbt";
+import { canonicalNbt } from "@mcb/nbt";
+import { stripPosition } from "@mcb/nbt";
 import { canonicalSchematic, type Schematic, type SchematicBlockEntity } from "./Schematic.js";
 
 /** A dense region read (engine `RegionRead` shape): states in y, z, x order over an inclusive box. */

@@ -1,4 +1,4 @@
-import { type BlockRegistry, type Box3, fail, mcbError, type QuarterTurns, type Result } from "@mcb/blocks";
+import { isAir, type BlockRegistry, type Box3, fail, mcbError, type QuarterTurns, type Result } from "@mcb/blocks";
 import { planFromBlocks, type Plan } from "@mcb/recipe";
 import { STRUCTURE_VOID } from "./read/StructureRead.js";
 import type { Schematic } from "./Schematic.js";
@@ -26,7 +26,6 @@ export interface PasteTile {
  * layers while a layer fits (so what rests on a layer is written after it), else rows of one
  * layer, else runs of one row. The rotation is done once; each tile's plan is built on demand.
  */
-const AIRS = new Set(["minecraft:air", "minecraft:cave_air", "minecraft:void_air"]);
 
 export class SchematicPaste {
   readonly count: number;
@@ -108,7 +107,7 @@ export class SchematicPaste {
   private planOf(box: Box3, maxBlocks: number | undefined): Result<Plan> {
     const s = this.s;
     // Palette entries left out: structure void, and with skipAir every kind of air.
-    const skip = Uint8Array.from(s.palette, (p) => (p === STRUCTURE_VOID || (this.skipAir && AIRS.has(p)) ? 1 : 0));
+    const skip = Uint8Array.from(s.palette, (p) => (p === STRUCTURE_VOID || (this.skipAir && isAir(p)) ? 1 : 0));
     const { width: w, length: l } = s;
     let n = 0;
     for (let y = box.minY; y <= box.maxY; y++)

@@ -1,10 +1,10 @@
 import { gunzipSync } from "node:zlib";
 import { blockEntityPredicate, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import { NbtError, NbtReader } from "./nbt/NbtReader.js";
-import { TAG } from "./nbt/NbtValue.js";
-import { canonicalNbt } from "./nbt/NbtWriter.js";
+import { NbtError, NbtReader } from "@mcb/nbt";
+import { TAG } from "@mcb/nbt";
+import { canonicalNbt } from "@mcb/nbt";
 import type { Decoded, SchematicFormat } from "./read/Decoded.js";
-import { removedBlockEntity, upgradeState } from "./read/DataUpgrade.js";
+import { removedBlockEntity, upgradeState } from "@mcb/blocks";
 import { FormatError, malformed, overLimit } from "./read/FormatError.js";
 import { probeSize } from "./read/SizeProbe.js";
 import { readLitematic } from "./read/LitematicRead.js";

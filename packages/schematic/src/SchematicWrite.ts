@@ -1,7 +1,7 @@
 import { constants, gzipSync } from "node:zlib";
-import { NbtReader } from "./nbt/NbtReader.js";
-import { TAG, nbt, type NbtCompound, type NbtValue } from "./nbt/NbtValue.js";
-import { encodeNbt } from "./nbt/NbtWriter.js";
+import { NbtReader } from "@mcb/nbt";
+import { TAG, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { encodeNbt } from "@mcb/nbt";
 import { firstUseOrder, volumeOf, type Schematic } from "./Schematic.js";
 import { encodeVarints } from "./Varint.js";
 

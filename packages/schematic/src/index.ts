@@ -2,7 +2,6 @@ export { canonicalSchematic, type Schematic, type SchematicBlockEntity } from ".
 export { DEFAULT_SCHEMATIC_LIMITS, MAX_SCHEMATIC_LIMITS, schematicLimits, type SchematicLimits } from "./SchematicLimits.js";
 export { DROP_CATEGORIES, SPONGE_V1_DATA_VERSION, readSchematic, type DropCategory, type LossReport, type ReadOptions, type ReadResult } from "./SchematicRead.js";
 export type { SchematicFormat } from "./read/Decoded.js";
-export { BLOCK_ENTITY_REMOVALS, BLOCK_UPGRADES, removedBlockEntity, upgradeState, type BlockUpgrade } from "./read/DataUpgrade.js";
 export { STRUCTURE_VOID } from "./read/StructureRead.js";
 export { writeSchematic, type WriteOptions } from "./SchematicWrite.js";
 export { rotateSchematic } from "./SchematicRotate.js";
@@ -10,7 +9,3 @@ export { PASTE_TILE_BLOCKS, SchematicPaste, schematicToPlan, type PasteInput, ty
 export { schematicFromRegion, type FromRegionInput, type RegionBlocks } from "./SchematicFromRegion.js";
 export { ASSET_ID, MAX_LIBRARY_FILES, SchematicLibrary, infoOf, type AssetInfo, type LoadedAsset } from "./SchematicLibrary.js";
 export { schematicFromPlan, type FromPlanOptions } from "./SchematicFromPlan.js";
-export { TAG, nbt, type NbtCompound, type NbtValue, type TagId } from "./nbt/NbtValue.js";
-export { canonicalNbt, encodeNbt } from "./nbt/NbtWriter.js";
-export { MAX_NBT_DEPTH, NbtError, NbtReader } from "./nbt/NbtReader.js";
-export { stripPosition } from "./read/Walk.js";

@@ -1,8 +1,8 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TAG, nbt, type NbtCompound, type NbtValue } from "../src/nbt/NbtValue.js";
-import { encodeNbt } from "../src/nbt/NbtWriter.js";
+import { TAG, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { encodeNbt } from "@mcb/nbt";
 import { DROP_CATEGORIES, readSchematic } from "../src/index.js";
 import { bytesOf, manifest } from "./corpus/Readers.js";
 import { registry } from "./support.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BLOCK_ENTITY_REMOVALS, DROP_CATEGORIES, readSchematic, upgradeState, type DropCategory, type ReadResult } from "../src/index.js";
+import { DROP_CATEGORIES, readSchematic, type DropCategory, type ReadResult } from "../src/index.js";
+import { BLOCK_ENTITY_REMOVALS, upgradeState } from "@mcb/blocks";
 import { bytesOf, manifest, nucleationView, ourBlockEntities, prismarineView, sha256, type Entry, type View } from "./corpus/Readers.js";
 import { registry } from "./support.js";
 

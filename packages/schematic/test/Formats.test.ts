@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import mcData from "minecraft-data";
 import { describe, expect, it } from "vitest";
-import { NbtReader } from "../src/nbt/NbtReader.js";
-import { TAG, nbt, type NbtCompound, type NbtValue } from "../src/nbt/NbtValue.js";
-import { canonicalNbt, encodeNbt } from "../src/nbt/NbtWriter.js";
-import { BLOCK_UPGRADES, STRUCTURE_VOID, readSchematic, upgradeState, writeSchematic, type ReadOptions } from "../src/index.js";
+import { NbtReader } from "@mcb/nbt";
+import { TAG, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { canonicalNbt, encodeNbt } from "@mcb/nbt";
+import { STRUCTURE_VOID, readSchematic, writeSchematic, type ReadOptions } from "../src/index.js";
+import { BLOCK_UPGRADES, upgradeState } from "@mcb/blocks";
 import { contents, registry } from "./support.js";
 
 const file = (name: string, root: NbtCompound) => gzipSync(encodeNbt(name, root));

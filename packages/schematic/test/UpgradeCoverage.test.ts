@@ -1,7 +1,7 @@
 import mcData from "minecraft-data";
 import { describe, expect, it } from "vitest";
 import { formatState, legacyState, type BlockRegistry } from "@mcb/blocks";
-import { BLOCK_UPGRADES, upgradeState, type BlockUpgrade } from "../src/index.js";
+import { BLOCK_UPGRADES, upgradeState, type BlockUpgrade } from "@mcb/blocks";
 import { registry } from "../../blocks/test/registry.js";
 
 interface RawState {

@@ -1,4 +1,4 @@
-import { ok, type Result } from "@mcb/blocks";
+import { isAir, ok, type Result } from "@mcb/blocks";
 import { NATURAL_IDS } from "./TilePlan.js";
 
 /** Reads an inclusive box (y, z, x order): the engine's region read, ≤ 4096 positions per call. */
@@ -29,9 +29,8 @@ export interface ScannedColumn {
   readonly coverTopY: number;
 }
 
-const AIR = new Set(["minecraft:air", "minecraft:cave_air", "minecraft:void_air"]);
 const COVER = new Set(["short_grass", "tall_grass", "fern", "large_fern", "dead_bush", "dandelion", "poppy", "snow", "moss_carpet"].map((i) => `minecraft:${i}`));
-const GROUND = new Set(NATURAL_IDS.filter((id) => !AIR.has(id) && !COVER.has(id)));
+const GROUND = new Set(NATURAL_IDS.filter((id) => !isAir(id) && !COVER.has(id)));
 const FLUIDS = new Set(["minecraft:water", "minecraft:lava", "minecraft:bubble_column"]);
 
 function idOf(state: string): string {
@@ -66,7 +65,7 @@ export async function scanSurface(read: BoxReader, columns: readonly { x: number
       for (let y = maxY; y >= minY; y--) {
         const s = at(x, y);
         const id = idOf(s);
-        if (AIR.has(id)) continue;
+        if (isAir(id)) continue;
         if (COVER.has(id)) {
           if (coverState === null) coverTopY = y;
           coverState = s;

@@ -1,4 +1,4 @@
-import type { CrashPoint } from "@mcb/adapter-memory";
+import type { CrashPoint } from "@mcb/adapter-kit";
 import type { Harness } from "../Harness.js";
 import { unwrap } from "../Harness.js";
 import {

@@ -1,4 +1,4 @@
-import { CRASH_POINTS } from "@mcb/adapter-memory";
+import { CRASH_POINTS } from "@mcb/adapter-kit";
 import type { Journal } from "@mcb/engine";
 import fc from "fast-check";
 import { Harness } from "../Harness.js";

@@ -1,6 +1,7 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { PortWorld } from "@mcb/adapter-paper";
-import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, openWorkspace, type WorldLocation } from "../workspace/Workspace.js";
+import { openWorkspace } from "../workspace/OpenWorkspace.js";
+import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type WorldLocation } from "../workspace/Workspace.js";
 import { agentConfigFrom } from "./AgentConfig.js";
 import { DEFAULT_AREA_POLICY } from "./ChatAreas.js";
 import { ChatBridge, type ChatBridgeOptions } from "./ChatBridge.js";

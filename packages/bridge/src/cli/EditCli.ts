@@ -1,4 +1,4 @@
-import { submitPersonEdit } from "../workspace/EditInbox.js";
+import { submitPersonEdit } from "../workspace/SubmitPersonEdit.js";
 import { MAX_PERSON_EDIT } from "../workspace/PersonEdit.js";
 import type { Command } from "./Command.js";
 

@@ -1,6 +1,7 @@
 import type { Result } from "@mcb/blocks";
 import type { EngineLimits } from "@mcb/engine";
-import { openWorkspace, stateDirectory, type Workspace, type WorldLocation } from "../workspace/Workspace.js";
+import { openWorkspace } from "../workspace/OpenWorkspace.js";
+import { stateDirectory, type Workspace, type WorldLocation } from "../workspace/Workspace.js";
 import type { Values } from "./Args.js";
 import type { CliIo } from "./Io.js";
 

@@ -4,7 +4,8 @@ import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "@mcb/schematic";
 import { MCB_VERSION, mcpContextFor } from "../workspace/McpContext.js";
 import { StdioLineTransport } from "../workspace/StdioLineTransport.js";
 import type { Toolset } from "../workspace/Toolsets.js";
-import { openWorkspace, worldKindOf, type WorldLocation } from "../workspace/Workspace.js";
+import { openWorkspace } from "../workspace/OpenWorkspace.js";
+import { worldKindOf, type WorldLocation } from "../workspace/Workspace.js";
 import { createMcbMcpServer } from "./McbMcpServer.js";
 
 /**

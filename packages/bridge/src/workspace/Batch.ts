@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { writeJsonAtomic } from "./JsonFile.js";
 import { dirname } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
-import { isSettled, type ManualEditPolicy, type OperationStatus, type OperationStatusView } from "@mcb/engine";
+import { isSettled, type ManualEditPolicy, type OperationStatus, type OperationStatusView, type PlanOrigin } from "@mcb/engine";
 import type { Plan } from "@mcb/recipe";
 import type { Workspace } from "./Workspace.js";
 
@@ -44,7 +44,7 @@ export interface BatchSpec {
   readonly keyPrefix: string;
   readonly plan: (tile: number) => Result<Plan>;
   /** The operations' kind (operation_list). */
-  readonly origin: "terrain" | "import";
+  readonly origin: Extract<PlanOrigin, "terrain" | "import">;
   /**
    * Whether a tile that ended in conflict is prepared again from the live world on a rerun (the
    * three-way merge still keeps or refuses people's edits there). Terrain: yes. Pastes: only when asked.

@@ -4,21 +4,7 @@ import { join } from "node:path";
 import { type BlockRegistry, boxJson, createBlockRegistry, fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
 import type { ManualEditPolicy, OperationStatusView, PrepareView } from "@mcb/engine";
 import { compileRecipe } from "@mcb/recipe";
-import {
-  ASSET_ID,
-  DEFAULT_SCHEMATIC_LIMITS,
-  DROP_CATEGORIES,
-  SchematicLibrary,
-  infoOf,
-  readSchematic,
-  schematicFromPlan,
-  writeSchematic,
-  type DropCategory,
-  type LossReport,
-  type Schematic,
-  type SchematicFormat,
-  type SchematicLimits,
-} from "@mcb/schematic";
+import { ASSET_ID, DEFAULT_SCHEMATIC_LIMITS, DROP_CATEGORIES, SchematicLibrary, infoOf, readSchematic, schematicFromPlan, writeSchematic, type DropCategory, type LossReport, type Schematic, type SchematicFormat, type SchematicLimits } from "@mcb/schematic";
 import { assetView, exportRegionAsset, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./SchematicActions.js";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
 import type { Workspace } from "./Workspace.js";

@@ -1,13 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { AnvilWorld, isSaveError } from "@mcb/adapter-anvil";
-import { PortWorld } from "@mcb/adapter-paper";
-import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Box3, type Result } from "@mcb/blocks";
-import { Engine, SqliteJournal, type EngineLimits, type RequestContext, type WorldAdapter, type WorldInfo } from "@mcb/engine";
-import { serveEditInbox } from "./EditInbox.js";
-import { openEmbeddedWorld } from "./EmbeddedWorld.js";
-import { Interrupt } from "./Interrupt.js";
-import { acquireStateLock } from "./StateLock.js";
+import type { AnvilWorld } from "@mcb/adapter-anvil";
+import { fail, mcbError, ok, type BlockRegistry, type Box3, type Result } from "@mcb/blocks";
+import type { Engine, EngineLimits, RequestContext, WorldAdapter } from "@mcb/engine";
+import type { Interrupt } from "./Interrupt.js";
 
 /**
  * The project of a workspace: one local owner. Its area: `--area` when given; for a person's save,
@@ -94,53 +90,6 @@ export function worldKindOf(target: WorldTarget): "embedded" | "save" | "port" {
   return target.portUrl !== undefined ? "port" : target.savePath !== undefined ? "save" : "embedded";
 }
 
-/** Opens a save (a person's, or the embedded one); its refusals become structured errors. */
-async function openSave(open: () => Promise<AnvilWorld>): Promise<Result<AnvilWorld>> {
-  try {
-    return ok(await open());
-  } catch (e) {
-    if (!isSaveError(e)) throw e;
-    return fail({ ...mcbError(e.refusal.code, e.message, e.refusal.details), retryable: e.refusal.retryable });
-  }
-}
-
-async function connectPort(target: WorldTarget, asked: BlockRegistry | undefined): Promise<Result<{ world: WorldAdapter; registry: BlockRegistry }>> {
-  if (target.portToken === undefined || target.portToken.length === 0)
-    return fail(mcbError("permission_denied", "set MCB_PORT_TOKEN to the world port's token (it is never taken from the command line)"));
-  let world: PortWorld;
-  try {
-    world = await PortWorld.connect({ url: target.portUrl!, token: target.portToken });
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    const known = typeof code === "string" && ["permission_denied", "version_mismatch", "invalid_request"].includes(code) ? (code as "permission_denied") : "busy";
-    return fail(mcbError(known, `cannot use the world port at ${target.portUrl!.slice(0, 80)}: ${(e as Error).message}`, { reason: "world_port" }));
-  }
-  const info = await world.info();
-  const registry = createBlockRegistry({ version: info.minecraftVersion });
-  if (!registry.ok || (asked !== undefined && asked.releases[info.minecraftVersion] === undefined)) {
-    await world.close();
-    return registry.ok
-      ? fail(mcbError("version_mismatch", `the server is Minecraft ${info.minecraftVersion}: leave out --mc-version ${asked!.minecraftVersion}`, { reason: "server_version" }))
-      : fail(mcbError("version_mismatch", `the server runs Minecraft ${info.minecraftVersion.slice(0, 40)} (DataVersion ${info.dataVersion}); ${registry.error.message}`, { reason: "server_version" }));
-  }
-  return ok({ world, registry: registry.value });
-}
-
-/** How to widen the area, by where it came from (the engine appends it to out_of_bounds refusals). */
-const AREA_HINTS: Readonly<Record<AreaSource, string>> = {
-  option: "it is the --area given: pass a larger --area minX,minZ,maxX,maxZ",
-  save_chunks: "it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ to choose another (mcb never generates chunks in a person's save: visit the area in the game first)",
-  default: "pass --area minX,minZ,maxX,maxZ to choose another",
-};
-
-/** The project area: `--area` (y the world's height unless given), a person's save's chunks, else the default. */
-function projectArea(target: WorldTarget, personSave: AnvilWorld | null, world: WorldInfo): Workspace["area"] {
-  const a = target.area;
-  if (a !== undefined) return { box: { minX: a.minX, minZ: a.minZ, maxX: a.maxX, maxZ: a.maxZ, minY: a.minY ?? world.minY, maxY: a.maxY ?? world.maxY }, source: "option" };
-  const chunks = personSave?.generatedArea() ?? null;
-  return chunks === null ? { box: EMBEDDED_AREA, source: "default" } : { box: chunks, source: "save_chunks" };
-}
-
 /**
  * The absolute state directory; with `create`, made (and marked with `mcb-state`) when missing.
  * Without, a directory that is not one (no marker, no journal) is `not_found` (reason
@@ -175,109 +124,4 @@ export interface OpenOptions {
   readonly create?: boolean;
   /** Diagnostics and progress lines (default: stderr). */
   readonly log?: (line: string) => void;
-}
-
-/**
- * Opens the world: the embedded one persisted under the state directory (voxels in `world/`), or a
- * running server through its world port; the durable journal is `<state>/journal.db` either way.
- * An operation left unfinished by a previous process comes back as recovery_required. One process
- * at a time: a directory locked by a live process is `busy` (see `acquireStateLock`); an embedded
- * world serves the people's edits other processes post (`mcb edit`, see `serveEditInbox`) while
- * it is open. Errors: not_found (no state directory and `create: false`), busy, and the port's.
- */
-export async function openWorkspace(where: string | WorldLocation, options: OpenOptions = {}): Promise<Result<Workspace>> {
-  const { dir: stateDir, target } = locationOf(where);
-  const limits = options.limits ?? {};
-  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const located = stateDirectory(stateDir, options.create !== false, options.log);
-  if (!located.ok) return located;
-  const dir = located.value;
-  // The lock first: nothing of the world or the journal is read while another process holds them.
-  const lock = acquireStateLock(dir);
-  if (!lock.ok) return lock;
-  let world: WorldAdapter | undefined;
-  let journal: SqliteJournal | undefined;
-  let engine: Engine;
-  let embedded: AnvilWorld | null = null;
-  let save: AnvilWorld | null = null;
-  let registry: BlockRegistry;
-  let area: Workspace["area"];
-  const asked = target.minecraftVersion === undefined ? undefined : createBlockRegistry({ version: target.minecraftVersion });
-  if (asked !== undefined && !asked.ok) {
-    lock.value.release();
-    return asked;
-  }
-  try {
-    if (target.portUrl !== undefined) {
-      const port = await connectPort(target, asked?.value);
-      if (!port.ok) {
-        lock.value.release();
-        return port;
-      }
-      ({ world, registry } = port.value);
-    } else {
-      const savePath = target.savePath;
-      const opened = await openSave(() =>
-        savePath === undefined ? openEmbeddedWorld(dir, asked?.value, log) : AnvilWorld.open({ dir: savePath, ...(asked === undefined ? {} : { registry: asked.value }) }),
-      );
-      if (!opened.ok) {
-        lock.value.release();
-        return opened;
-      }
-      world = save = opened.value;
-      registry = save.version.registry;
-      if (savePath === undefined) embedded = opened.value;
-    }
-    area = projectArea(target, save !== null && embedded === null ? save : null, await world.info());
-    journal = new SqliteJournal(join(dir, "journal.db"));
-    engine = await Engine.open({
-      adapter: world,
-      journal,
-      registry,
-      limits,
-      log,
-      projects: [
-        {
-          projectId: EMBEDDED_PROJECT,
-          ownerId: EMBEDDED_OWNER,
-          area: area.box,
-          areaHint: AREA_HINTS[area.source],
-          description: { embedded: "embedded default world", save: "world save on disk", port: "server world through the world port" }[worldKindOf(target)],
-        },
-      ],
-    });
-  } catch (e) {
-    journal?.close();
-    await world?.close();
-    lock.value.release();
-    throw e;
-  }
-  const opened: Workspace = {
-    dir,
-    registry,
-    engine,
-    world,
-    embedded,
-    save,
-    area,
-    ctx: { principal: { playerId: EMBEDDED_OWNER, role: "agent" }, projectId: EMBEDDED_PROJECT },
-    admin: { principal: { playerId: EMBEDDED_OWNER, role: "admin" }, projectId: EMBEDDED_PROJECT },
-    interrupt: new Interrupt(engine, log),
-    log,
-    close: async () => {
-      try {
-        opened.interrupt.dispose();
-        await inbox?.stop();
-        await engine.settle();
-        engine.close();
-        journal.close();
-        await world.close();
-      } finally {
-        lock.value.release();
-      }
-    },
-  };
-  // People's edits from other processes (mcb edit) land here while this process holds the world.
-  const inbox = embedded === null ? null : serveEditInbox(opened);
-  return ok(opened);
 }

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -193,7 +194,12 @@ describe("the pinned codex-acp", () => {
     expect(attached).toBeGreaterThanOrEqual(1); // codex started `mcb mcp --attach`, which presented the token
   }, 30_000);
 
-  it.runIf(codex === null)("is absent here: the optional @zed-industries/codex-acp platform package is not installed, so its smoke test is skipped", () => {
-    expect(codexAcpPath()).toBeNull();
+  it("is installed by npm ci with the binary for this platform, so the two tests above run here", () => {
+    expect(codex, "npm ci did not install the optional @zed-industries/codex-acp: the chat's default agent is missing").not.toBeNull();
+    const require = createRequire(codex!);
+    const platforms = Object.keys((require("../package.json") as { optionalDependencies?: Record<string, string> }).optionalDependencies ?? {});
+    const own = `@zed-industries/codex-acp-${process.platform}-${process.arch}`;
+    expect(platforms).toContain(own); // the platforms CI and the README's set-up run on
+    expect(existsSync(require.resolve(`${own}/package.json`))).toBe(true);
   });
 });

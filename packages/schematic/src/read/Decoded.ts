@@ -1,4 +1,4 @@
-import type { NbtCompound } from "../nbt/NbtValue.js";
+import type { NbtCompound } from "@mcb/nbt";
 import type { PaletteIndices } from "../Schematic.js";
 
 /** The formats recognised by content (never by file name). */

@@ -1,10 +1,11 @@
-import type { NbtReader } from "../nbt/NbtReader.js";
-import { TAG, type NbtCompound } from "../nbt/NbtValue.js";
+import type { NbtReader } from "@mcb/nbt";
+import { TAG, type NbtCompound } from "@mcb/nbt";
 import type { SchematicLimits } from "../SchematicLimits.js";
 import type { Decoded, RawBlockEntity } from "./Decoded.js";
 import { malformed, overLimit } from "./FormatError.js";
 import { stateOfEntry } from "./PaletteList.js";
-import { countEntities, eachCompound, fields, intField, seek, stripPosition, type Fields } from "./Walk.js";
+import { countEntities, eachCompound, fields, intField, seek, type Fields } from "./Walk.js";
+import { stripPosition } from "@mcb/nbt";
 
 const KNOWN = new Set(["MinecraftDataVersion", "Version", "SubVersion", "Metadata", "Regions"]);
 const REGION_KNOWN = new Set(["Position", "Size", "BlockStatePalette", "BlockStates", "TileEntities", "Entities", "PendingBlockTicks", "PendingFluidTicks"]);

@@ -1,5 +1,5 @@
 import { formatState } from "@mcb/blocks";
-import { TAG, type NbtCompound } from "../nbt/NbtValue.js";
+import { TAG, type NbtCompound } from "@mcb/nbt";
 import { malformed } from "./FormatError.js";
 
 /** A `{Name, Properties: {k: v}}` palette entry (litematic, vanilla structure) as a state string. */

@@ -1,5 +1,5 @@
 import { constants, gunzipSync } from "node:zlib";
-import { TAG } from "../nbt/NbtValue.js";
+import { TAG } from "@mcb/nbt";
 
 /** Compressed bytes inflated to look for the size (at most ~1,000× as much NBT comes out). */
 const PREFIX_BYTES = 16 * 1024;

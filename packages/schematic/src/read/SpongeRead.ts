@@ -1,5 +1,5 @@
-import type { NbtReader } from "../nbt/NbtReader.js";
-import { TAG, TAG_NAMES } from "../nbt/NbtValue.js";
+import type { NbtReader } from "@mcb/nbt";
+import { TAG, TAG_NAMES } from "@mcb/nbt";
 import type { SchematicLimits } from "../SchematicLimits.js";
 import { decodeVarints, oneByteLimit } from "../Varint.js";
 import { indexArray, type PaletteIndices } from "../Schematic.js";

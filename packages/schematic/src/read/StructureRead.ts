@@ -1,10 +1,11 @@
-import type { NbtReader } from "../nbt/NbtReader.js";
-import { TAG, type NbtCompound } from "../nbt/NbtValue.js";
+import type { NbtReader } from "@mcb/nbt";
+import { TAG, type NbtCompound } from "@mcb/nbt";
 import type { SchematicLimits } from "../SchematicLimits.js";
 import type { Decoded, RawBlockEntity } from "./Decoded.js";
 import { malformed, overLimit } from "./FormatError.js";
 import { stateOfEntry } from "./PaletteList.js";
-import { countEntities, eachCompound, intField, seek, stripPosition, type Fields } from "./Walk.js";
+import { countEntities, eachCompound, intField, seek, type Fields } from "./Walk.js";
+import { stripPosition } from "@mcb/nbt";
 
 /** Positions a structure does not list: the game leaves the world's block there. */
 export const STRUCTURE_VOID = "minecraft:structure_void";

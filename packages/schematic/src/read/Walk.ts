@@ -1,5 +1,5 @@
-import { NbtReader } from "../nbt/NbtReader.js";
-import { TAG, TAG_NAMES, type NbtCompound, type TagId } from "../nbt/NbtValue.js";
+import { NbtReader } from "@mcb/nbt";
+import { TAG, TAG_NAMES, stripPosition, type NbtCompound, type TagId } from "@mcb/nbt";
 import { malformed } from "./FormatError.js";
 
 /** A compound's fields by name: each one's tag and the offset of its value. */
@@ -62,13 +62,6 @@ export function splitBlockEntity(c: NbtCompound, path: string, dataKey: string |
     data = d ?? { t: TAG.Compound, v: new Map() };
   } else data = { t: TAG.Compound, v: new Map([...c.v].filter(([k]) => k !== "Pos" && k !== "Id" && k !== "id" && k !== "ContentVersion")) };
   return { pos: [pos.v[0]!, pos.v[1]!, pos.v[2]!], id: idTag.v, data: stripPosition(data) };
-}
-
-/** Block-entity data without the keys a position and type give (x, y, z, id, keepPacked; Pos, Id as some writers add). */
-export function stripPosition(data: NbtCompound): NbtCompound {
-  const drop = new Set(["x", "y", "z", "id", "keepPacked", "Pos", "Id"]);
-  if (![...data.v.keys()].some((k) => drop.has(k))) return data;
-  return { t: TAG.Compound, v: new Map([...data.v].filter(([k]) => !drop.has(k))) };
 }
 
 /** Counts a list of entity compounds by type id (`Id`, `id`, or inside `nbt`/`Data`). */

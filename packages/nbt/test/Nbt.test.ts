@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import prismarine from "prismarine-nbt";
 import { describe, expect, it } from "vitest";
-import { NbtError, NbtReader } from "../src/nbt/NbtReader.js";
-import { TAG, nbt, type NbtCompound, type NbtValue, type TagId } from "../src/nbt/NbtValue.js";
-import { canonicalNbt, encodeNbt } from "../src/nbt/NbtWriter.js";
+import { NbtError, NbtReader } from "../src/NbtReader.js";
+import { TAG, nbt, type NbtCompound, type NbtValue, type TagId } from "../src/NbtValue.js";
+import { canonicalNbt, encodeNbt } from "../src/NbtWriter.js";
 
 /** Random NBT values of every tag (strings with non-ASCII, NUL and astral characters). */
 const value: fc.Arbitrary<NbtValue> = fc.letrec((tie) => ({

@@ -1,4 +1,4 @@
-import { formatState, parseStateSyntax } from "@mcb/blocks";
+import { formatState, parseStateSyntax } from "./BlockStateSyntax.js";
 
 /**
  * Block renames between Minecraft versions, keyed by the DataVersion that introduced them (the
