@@ -16,10 +16,10 @@ export const MINESTOM_JARS: Readonly<Record<HostBuild, string>> = {
 };
 /** The default (26.2) host jar. */
 export const MINESTOM_JAR = MINESTOM_JARS["26.2"];
-/** Java 25, which Minestom needs; MCB_JAVA wins when set. */
-/** The host's JVM flags, the argument file java/server.sh runs it with (a fixed heap, G1 aiming at 10 ms pauses). */
+/** The host's JVM flags, the argument file java/server.sh runs it with (a fixed heap, ZGC). */
 const HOST_JVM = `@${fileURLToPath(new URL("../../../java/host.jvm-options", import.meta.url))}`;
 
+/** Java 25, which Minestom needs; MCB_JAVA wins when set. */
 export const JAVA = process.env.MCB_JAVA ?? "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java";
 
 export interface MinestomHostOptions {
@@ -28,6 +28,10 @@ export interface MinestomHostOptions {
   /** Reuse a world folder (restart after a crash); default a fresh temporary one. */
   readonly worldDir?: string;
   readonly testHooks?: boolean;
+  /**
+   * Run the host with the conformance suite's planted bug (compare-and-set writing past a failing
+   * group): `PlantedBugHost` from the tests' jar, never the shipped host. Implies test hooks.
+   */
   readonly plantedCasBug?: boolean;
   readonly autosaveMs?: number;
   readonly budgetMs?: number;
@@ -77,10 +81,12 @@ export async function startMinestomHost(options: MinestomHostOptions = {}): Prom
   const httpPort = options.httpPort ?? (await freePort());
   const token = options.token ?? randomBytes(24).toString("hex");
   const jvm = (process.env.MCB_JAVA_OPTS ?? "").split(/\s+/).filter((a) => a.length > 0); // e.g. profiling flags
-  const args = [HOST_JVM, ...jvm, "-jar", jar, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
+  const tests = jar.replace(/\.jar$/, "-tests.jar");
+  if (options.plantedCasBug === true && !existsSync(tests)) throw new Error(`${tests} is missing: build it with 'bash java/build.sh' (npm test does)`);
+  const main = options.plantedCasBug === true ? ["-cp", `${jar}:${tests}`, "dev.mcb.port.minestom.PlantedBugHost"] : ["-jar", jar];
+  const args = [HOST_JVM, ...jvm, ...main, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
     "--autosave-ms", String(options.autosaveMs ?? 2000), "--budget-ms", String(options.budgetMs ?? 5)];
   if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");
-  if (options.plantedCasBug === true) args.push("--planted-bug", "cas-write-past-failing-group");
   const child = spawn(JAVA, args, { env: { ...process.env, MCB_PORT_TOKEN: token }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

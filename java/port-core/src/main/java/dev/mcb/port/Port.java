@@ -44,6 +44,12 @@ public final class Port {
 
   public Port(WorldAccess world, TickScheduler scheduler, EventLog events, ChatQueue chat, ChatSink sink, TickStats stats, PortConfig config,
       SaveLedger ledger, Persistence persistence) {
+    this(world, scheduler, events, chat, sink, stats, config, ledger, persistence, new CompareAndSet());
+  }
+
+  /** With the compare-and-set rule given (a test double in the tests' sources; the rule itself everywhere else). */
+  public Port(WorldAccess world, TickScheduler scheduler, EventLog events, ChatQueue chat, ChatSink sink, TickStats stats, PortConfig config,
+      SaveLedger ledger, Persistence persistence, CompareAndSet cas) {
     this.ledger = ledger;
     this.saves = persistence == null ? null : new Saves(persistence, ledger, scheduler, config.jobTimeoutMillis());
     this.world = world;
@@ -53,7 +59,7 @@ public final class Port {
     this.sink = sink;
     this.stats = stats;
     this.config = config;
-    this.cas = new CompareAndSet(config.plantedCasBug());
+    this.cas = cas;
   }
 
   public JsonObject call(String method, JsonObject params) {

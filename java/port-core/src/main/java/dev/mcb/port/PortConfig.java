@@ -15,20 +15,18 @@ public record PortConfig(
     int maxBodyBytes,
     long jobTimeoutMillis,
     int eventRetention,
-    boolean testHooks,
-    boolean plantedCasBug) {
+    boolean testHooks) {
 
   public static final int MIN_TOKEN_LENGTH = 16;
 
   public PortConfig {
     if (token == null || token.length() < MIN_TOKEN_LENGTH) throw new IllegalArgumentException("the port token must have at least " + MIN_TOKEN_LENGTH + " characters");
     if (port < 0 || port > 65535) throw new IllegalArgumentException("port out of range: " + port);
-    if (plantedCasBug && !testHooks) throw new IllegalArgumentException("the planted compare-and-set bug needs test hooks");
     if (budgetNanos <= 0) throw new IllegalArgumentException("the tick budget must be positive");
   }
 
   public static PortConfig defaults(String token, int port) {
-    return new PortConfig("127.0.0.1", port, token, 5_000_000L, 8 << 20, 10_000, 16_384, false, false);
+    return new PortConfig("127.0.0.1", port, token, 5_000_000L, 8 << 20, 10_000, 16_384, false);
   }
 
   /** Resolves the bind address, refusing anything that is not loopback. */
@@ -43,11 +41,11 @@ public record PortConfig(
     return a;
   }
 
-  public PortConfig withTestHooks(boolean hooks, boolean plantedBug) {
-    return new PortConfig(bindHost, port, token, budgetNanos, maxBodyBytes, jobTimeoutMillis, eventRetention, hooks, plantedBug);
+  public PortConfig withTestHooks(boolean hooks) {
+    return new PortConfig(bindHost, port, token, budgetNanos, maxBodyBytes, jobTimeoutMillis, eventRetention, hooks);
   }
 
   public PortConfig withBudgetNanos(long nanos) {
-    return new PortConfig(bindHost, port, token, nanos, maxBodyBytes, jobTimeoutMillis, eventRetention, testHooks, plantedCasBug);
+    return new PortConfig(bindHost, port, token, nanos, maxBodyBytes, jobTimeoutMillis, eventRetention, testHooks);
   }
 }

@@ -40,7 +40,7 @@ class CasBatchTest {
     world = new MapWorld();
     AutoGame game = new AutoGame();
     TickStats stats = new TickStats(100);
-    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 1 << 20, 2000, 100, false, false);
+    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 1 << 20, 2000, 100, false);
     TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 256, System::nanoTime, stats);
     game.start(scheduler);
     port = new Port(world, scheduler, new EventLog(10), new ChatQueue(4), (p, t) -> false, stats, config);
@@ -184,7 +184,7 @@ class CasBatchTest {
 
   @Test
   void aBatchLargerThanTheQueueRunsWhatWasQueuedAndSaysWhereItStopped() throws Exception {
-    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 1 << 20, 2000, 100, false, false);
+    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 1 << 20, 2000, 100, false);
     ManualGame game = new ManualGame();
     TickScheduler small = new TickScheduler(game, config.budgetNanos(), 2, System::nanoTime, new TickStats(10));
     Port p = new Port(world, small, new EventLog(10), new ChatQueue(4), (a, t) -> false, new TickStats(10), config);
@@ -199,7 +199,10 @@ class CasBatchTest {
     List<JsonObject> out = new ArrayList<>();
     Thread caller = new Thread(() -> out.add(p.casBatch(batch(5, 2, 0))));
     caller.start(); // five slices, a queue of two: slices 2-4 are refused busy before they are queued
-    caller.join(200);
+    // The caller waits for its results only once it has queued what it could: then the game runs
+    // (waiting on the thread's state, not a fixed time, which a busy machine can overrun).
+    for (long deadline = System.nanoTime() + 10_000_000_000L; caller.getState() != Thread.State.TIMED_WAITING; Thread.sleep(1))
+      assertTrue(System.nanoTime() < deadline, "the caller never waited for its results");
     drainer.start();
     caller.join(5000);
     drainer.interrupt();

@@ -30,7 +30,7 @@ class PortServerTest {
     world = new MapWorld();
     game = new AutoGame();
     TickStats stats = new TickStats(100);
-    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 64 * 1024, 300, 100, true, false);
+    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 64 * 1024, 300, 100, true);
     TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 16, System::nanoTime, stats);
     game.start(scheduler);
     events = new EventLog(100);
@@ -190,7 +190,7 @@ class PortServerTest {
 
   @Test
   void bindsToLoopbackOnly() {
-    assertThrows(IllegalArgumentException.class, () -> new PortConfig("0.0.0.0", 0, TOKEN, 5_000_000, 1024, 100, 10, false, false).bindAddress());
-    assertThrows(IllegalArgumentException.class, () -> new PortConfig("127.0.0.1", 0, "short", 5_000_000, 1024, 100, 10, false, false));
+    assertThrows(IllegalArgumentException.class, () -> new PortConfig("0.0.0.0", 0, TOKEN, 5_000_000, 1024, 100, 10, false).bindAddress());
+    assertThrows(IllegalArgumentException.class, () -> new PortConfig("127.0.0.1", 0, "short", 5_000_000, 1024, 100, 10, false));
   }
 }

@@ -12,7 +12,6 @@ record HostOptions(
     double budgetMs,
     long autosaveMs,
     boolean testHooks,
-    boolean plantedCasBug,
     Path tokenFile,
     String logLevel,
     boolean help) {
@@ -31,7 +30,6 @@ record HostOptions(
         --log-level LEVEL    error, warn, info or debug (one line per event on stderr); default info
         --help               this text
         --test-hooks         enable the test_edit method (tests only)
-        --planted-bug cas-write-past-failing-group   plant a compare-and-set bug (tests only; needs --test-hooks)
       """;
 
   static HostOptions parse(String[] args) {
@@ -40,7 +38,7 @@ record HostOptions(
     Path world = Path.of("mcb-world"), tokenFile = null;
     double budget = 5;
     long autosave = 2000;
-    boolean hooks = false, bug = false, help = false;
+    boolean hooks = false, help = false;
     String logLevel = "info";
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -56,11 +54,6 @@ record HostOptions(
         case "--log-level" -> logLevel = value(args, ++i, a);
         case "--help", "-h" -> help = true;
         case "--test-hooks" -> hooks = true;
-        case "--planted-bug" -> {
-          String b = value(args, ++i, a);
-          if (!b.equals("cas-write-past-failing-group")) throw new IllegalArgumentException("unknown planted bug " + b);
-          bug = true;
-        }
         default -> throw new IllegalArgumentException("unknown option " + a + " (see --help)");
       }
     }
@@ -68,8 +61,7 @@ record HostOptions(
     if (budget <= 0 || budget > 50) throw new IllegalArgumentException("--budget-ms must be in (0, 50]");
     if (autosave < 50) throw new IllegalArgumentException("--autosave-ms must be at least 50");
     if (dev.mcb.port.PortLog.level(logLevel) == null) throw new IllegalArgumentException("--log-level must be one of " + dev.mcb.port.PortLog.LEVELS);
-    if (bug && !hooks) throw new IllegalArgumentException("--planted-bug needs --test-hooks");
-    return new HostOptions(gameHost, gamePort, httpPort, world, radius, budget, autosave, hooks, bug, tokenFile, logLevel, help);
+    return new HostOptions(gameHost, gamePort, httpPort, world, radius, budget, autosave, hooks, tokenFile, logLevel, help);
   }
 
   private static int port(String v, String flag) {

@@ -1,6 +1,7 @@
 package dev.mcb.port.minestom;
 
 import dev.mcb.port.ChatQueue;
+import dev.mcb.port.CompareAndSet;
 import dev.mcb.port.EventLog;
 import dev.mcb.port.Port;
 import dev.mcb.port.PortConfig;
@@ -54,6 +55,14 @@ public final class Main {
   }
 
   public static void main(String[] args) {
+    run(args, new CompareAndSet(), "");
+  }
+
+  /**
+   * Runs the host with the compare-and-set rule given ({@link #main}: the rule; the tests' planted
+   * bug host: a double that breaks it, named by {@code readyNote} on the ready line).
+   */
+  static void run(String[] args, CompareAndSet cas, String readyNote) {
     HostOptions o;
     try {
       o = HostOptions.parse(args);
@@ -68,7 +77,7 @@ public final class Main {
     }
     PortLog.configure(PortLog.level(o.logLevel()));
     try {
-      start(o);
+      start(o, cas, readyNote);
     } catch (Refusal r) {
       LOG.severe(r.getMessage()); // one line on stderr
       System.exit(r.status);
@@ -78,7 +87,7 @@ public final class Main {
     }
   }
 
-  private static void start(HostOptions o) throws Refusal, IOException {
+  private static void start(HostOptions o, CompareAndSet cas, String readyNote) throws Refusal, IOException {
     // Checks that create nothing come first: the token's length, then both ports.
     String token = givenToken(o);
     requireFree(InetAddress.getLoopbackAddress(), o.httpPort(), "--http-port");
@@ -94,7 +103,7 @@ public final class Main {
     try {
       config = PortConfig.defaults(token, o.httpPort())
           .withBudgetNanos((long) (o.budgetMs() * 1_000_000))
-          .withTestHooks(o.testHooks(), o.plantedCasBug());
+          .withTestHooks(o.testHooks());
       config.bindAddress(); // refuses a non-loopback address before anything starts
     } catch (IllegalArgumentException e) {
       throw new Refusal(2, e.getMessage());
@@ -130,7 +139,7 @@ public final class Main {
     gate.start(scheduler, world::sendChanges, hooks::flushEdits);
     Saver saver = new Saver(instance, world, loader);
     SaveLedger ledger = new SaveLedger();
-    Port port = new Port(world, scheduler, events, chat, hooks, stats, config, ledger, saver);
+    Port port = new Port(world, scheduler, events, chat, hooks, stats, config, ledger, saver, cas);
     // The autosave copies chunks in port jobs (exclusive of slices, so the saved mark is exact) and writes them on the saver thread.
     MinecraftServer.getSchedulerManager().buildTask(port::autosave).repeat(TaskSchedule.millis(o.autosaveMs())).schedule();
 
@@ -160,7 +169,7 @@ public final class Main {
         + ", game " + o.gameHost() + ":" + o.gamePort() + ", port http://127.0.0.1:" + http.port());
     System.out.println("mcb-port ready game=" + o.gameHost() + ":" + o.gamePort() + " http=127.0.0.1:" + http.port()
         + " world=" + identity.worldId() + " epoch=" + identity.epoch() + " session=" + ledger.session() + " version=" + MinecraftServer.VERSION_NAME
-        + (o.testHooks() ? " test-hooks" : "") + (o.plantedCasBug() ? " planted-bug" : ""));
+        + (o.testHooks() ? " test-hooks" : "") + readyNote);
     System.out.flush();
   }
 
