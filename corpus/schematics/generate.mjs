@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeSchematic } from "../../packages/schematic/dist/index.js";
-import { canonicalNbt } from "../../packages/schematic/dist/nbt/NbtWriter.js";
+import { canonicalNbt } from "../../packages/nbt/dist/NbtWriter.js";
 import { NOT_KEPT, REAL } from "./real.mjs";
 import { LARGE } from "./large.mjs";
 import {

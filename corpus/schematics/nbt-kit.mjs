@@ -2,8 +2,8 @@
 // so keys stay in the order given, as real writers emit them), varint block data, Litematica's
 // bit packing. Used by generate.mjs and large.mjs; needs `npm run build` first.
 import { gzipSync } from "node:zlib";
-import { TAG, nbt } from "../../packages/schematic/dist/nbt/NbtValue.js";
-import { encodeNbt } from "../../packages/schematic/dist/nbt/NbtWriter.js";
+import { TAG, nbt } from "../../packages/nbt/dist/NbtValue.js";
+import { encodeNbt } from "../../packages/nbt/dist/NbtWriter.js";
 
 export { TAG };
 export const int = nbt.int, short = nbt.short, byte = nbt.byte, str = nbt.string, dbl = nbt.double;

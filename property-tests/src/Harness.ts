@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AnvilWorld } from "@mcb/adapter-anvil";
 import { MemoryWorld, type MemoryWorldOptions } from "@mcb/adapter-memory";
-import { type Faults } from "@mcb/adapter-kit";
 import { blockEntityPredicate, type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
+import { CrashingWorld } from "./CrashingWorld.js";
+import type { Faults } from "./Faults.js";
 import {
   Engine,
   MemoryJournal,
@@ -18,10 +19,11 @@ import {
 
 /**
  * A world the suites drive from outside as well: the memory world, or a real save on disk
- * (AnvilWorld) with the same crash points and a person's edits.
+ * (AnvilWorld), with a person's edits; the harness wraps it in crash points (`Harness.faults`).
  */
 export type TwinWorld = WorldAdapter & {
-  readonly faults: Faults;
+  kill(): void;
+  readonly hostDown: boolean;
   stateAt(x: number, y: number, z: number): string;
   digestAt(x: number, y: number, z: number): string | null;
   externalEdit(x: number, y: number, z: number, state: string, options?: { readonly emitEvent?: boolean }): void;
@@ -73,13 +75,23 @@ export class Harness<W extends TwinWorld = TwinWorld> {
   private dir: string | null = null;
   private saveDir: string | null = null;
 
+  /** The world as the engine sees it: `world` with crash points. */
+  readonly crashing: CrashingWorld<W>;
+
   private constructor(
     readonly registry: BlockRegistry,
     readonly world: W,
     public journal: Journal,
     public engine: Engine,
     private readonly options: HarnessOptions,
-  ) {}
+  ) {
+    this.crashing = new CrashingWorld(world);
+  }
+
+  /** The crash points of the world the engine uses (and the hook before each compare-and-set). */
+  get faults(): Faults {
+    return this.crashing.faults;
+  }
 
   /** A harness over the memory world (with its extra abilities), or over a save with `anvil: true`. */
   static async create(options?: HarnessOptions & { readonly anvil?: false }): Promise<Harness<MemoryWorld>>;
@@ -110,7 +122,7 @@ export class Harness<W extends TwinWorld = TwinWorld> {
 
   private openEngine(): Promise<Engine> {
     return Engine.open({
-      adapter: this.world,
+      adapter: this.crashing,
       journal: this.journal,
       registry: this.registry,
       projects: [{ projectId: PROJECT, ownerId: OWNER, area: this.options.area ?? DEFAULT_AREA }],
@@ -123,7 +135,7 @@ export class Harness<W extends TwinWorld = TwinWorld> {
 
   /** The host and the process restart: the world comes back with a new event session (events not pulled are lost). */
   async restart(): Promise<void> {
-    await this.world.restart();
+    await this.crashing.restart();
     await this.reopen();
   }
 

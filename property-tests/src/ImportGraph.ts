@@ -146,3 +146,25 @@ function inOrder(component: readonly string[], edges: ReadonlyMap<string, readon
   }
   return [...path, start];
 }
+
+/**
+ * The repository's scripts (`.mjs` under the given folders, e.g. bench/, corpus/, scripts/): every
+ * relative module they import exists (a built package's `dist/` included: run after `tsc -b`).
+ * Returns one line per missing module.
+ */
+export function missingScriptImports(root: string, folders: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): string[] =>
+    !existsSync(dir) ? [] : readdirSync(dir).flatMap((name) => {
+      const p = join(dir, name);
+      if (name === "node_modules" || name === "dist") return [];
+      return statSync(p).isDirectory() ? walk(p) : name.endsWith(".mjs") ? [p] : [];
+    });
+  for (const file of folders.flatMap((f) => walk(join(root, f)))) {
+    for (const spec of specifiers(readFileSync(file, "utf8"))) {
+      if (!spec.startsWith(".")) continue;
+      if (!existsSync(resolve(dirname(file), spec))) out.push(`${relative(root, file)} imports ${spec}, which does not exist`);
+    }
+  }
+  return out;
+}

@@ -3,13 +3,29 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { importViolations, specifiers } from "../src/ImportGraph.js";
+import { importViolations, missingScriptImports, specifiers } from "../src/ImportGraph.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 describe("the import rules of the packages", () => {
   it("hold in this repository: no module or package circle, declared dependencies, adapters apart, no test-only import in shipped code", () => {
     expect(importViolations(ROOT)).toEqual([]);
+  });
+
+  it("every module the benchmarks, corpus generators and scripts import exists (the packages built)", () => {
+    expect(missingScriptImports(ROOT, ["bench", "corpus", "scripts"])).toEqual([]);
+  });
+
+  it("and a script importing a module that moved is caught", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcb-scripts-"));
+    try {
+      mkdirSync(join(dir, "bench"));
+      writeFileSync(join(dir, "bench", "here.mjs"), "export const x = 1;\n");
+      writeFileSync(join(dir, "bench", "a.mjs"), 'import { x } from "./here.mjs";\nimport { TAG } from "../packages/schematic/dist/nbt/NbtValue.js";\n');
+      expect(missingScriptImports(dir, ["bench"])).toEqual(["bench/a.mjs imports ../packages/schematic/dist/nbt/NbtValue.js, which does not exist"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   describe("catch each planted breach", () => {

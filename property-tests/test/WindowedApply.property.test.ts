@@ -55,7 +55,7 @@ class BatchingWorld implements WorldAdapter {
     let stopped: CasBatchResult["stopped"];
     for (const [k, s] of slices.entries()) {
       if (this.crash !== null && this.crash.batch === n && this.crash.after === k) {
-        this.inner.faults.crashAt("before_write"); // the host dies here: the next call throws HostCrash, and so does every later one
+        this.inner.kill(); // the host dies here: the next call throws HostCrash, and so does every later one
         await this.inner.compareAndSet(s);
       }
       const r = await this.compareAndSet(s);

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { blockEntityPredicate, blockEntityType, blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
-import { EventLogFile, Faults, eventPage, type LoggedEvent } from "@mcb/adapter-kit";
+import { EventLogFile, eventPage, type LoggedEvent } from "@mcb/adapter-kit";
 import { ChunkNotLoaded, HostCrash, SliceRefused, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { NbtError, NbtReader, TAG, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/nbt";
 import type { Chunk } from "./Chunk.js";
@@ -70,7 +70,6 @@ function digestOf(c: NbtCompound): string {
  * engine finds exactly that). The save's session.lock is held while it is open.
  */
 export class AnvilWorld implements WorldAdapter {
-  readonly faults = new Faults();
   private store: ChunkStore;
   private readonly heightmaps: Heightmaps;
   private lock: SessionLock;
@@ -198,7 +197,7 @@ export class AnvilWorld implements WorldAdapter {
       dataVersion: this.version.registry.dataVersion,
       minY: this.minY,
       maxY: this.maxY,
-      capabilities: ["events", "block_entities", "block_entity_data", "persistence", "saved_writes", "fault_injection"],
+      capabilities: ["events", "block_entities", "block_entity_data", "persistence", "saved_writes"],
       saved: this.marks(this.writeSeq),
       savedBy: { dataVersion: this.version.dataVersion, release: this.version.release },
       ...(readOnly === null ? {} : { readOnly: { code: "version_mismatch", ...readOnly } }),
@@ -214,7 +213,6 @@ export class AnvilWorld implements WorldAdapter {
 
   async read(box: Box3): Promise<RegionRead> {
     this.alive();
-    if (this.faults.fires("read")) this.crash("read");
     return readBox(this.source, box);
   }
 
@@ -248,12 +246,7 @@ export class AnvilWorld implements WorldAdapter {
 
   async compareAndSet(slice: CasSlice): Promise<CasResult> {
     this.alive();
-    const call = this.casCalls++;
-    this.faults.beforeCompareAndSet?.(call);
-    this.alive();
-    if (this.faults.fires("before_write")) this.crash("before_write");
-    const crashMid = this.faults.fires("mid_slice");
-    const crashAfter = this.faults.fires("after_write");
+    this.casCalls++;
     // Every chunk the slice writes must be writable and every data readable, or nothing is written.
     const data = new Map<number, NbtCompound>();
     slice.writes.forEach((w, i) => {
@@ -266,21 +259,14 @@ export class AnvilWorld implements WorldAdapter {
       const why = this.store.refusal(w.x >> 4, w.z >> 4);
       if (why !== null) throw new SliceRefused(why.code, why.message);
     }
-    const groups = (slice.groupEnds ?? slice.writes).length;
-    const stopAt = crashMid ? Math.floor(groups / 2) : groups;
     const { written, mismatches, entityDigests } = compareAndSetGroups(slice, {
       stateAt: (x, y, z) => this.stateAt(x, y, z),
       digestAt: (x, y, z) => this.digestAt(x, y, z),
       place: (i) => this.place(slice.writes[i]!.x, slice.writes[i]!.y, slice.writes[i]!.z, slice.writes[i]!.after, data.get(i)),
-      beforeGroup: (g) => {
-        if (g === stopAt) this.crash("mid_slice");
-      },
     });
     if (mismatches.length > 0 && written === 0 && mismatches[0]!.kind === "check") return { written, mismatches, entityDigests, saved: this.marks(0) };
-    if (crashMid && mismatches.length === 0) this.crash("mid_slice");
     const seq = written > 0 ? ++this.writeSeq : 0;
     if (written > 0) this.afterWrite();
-    if (crashAfter) this.crash("after_write");
     return { written, mismatches, entityDigests, saved: this.marks(seq) };
   }
 
@@ -392,7 +378,11 @@ export class AnvilWorld implements WorldAdapter {
       this.seq = 0;
       this.log = [];
     }
-    this.faults.disarm();
+  }
+
+  /** True from `kill()` until `restart()`: every call fails with HostCrash. */
+  get hostDown(): boolean {
+    return this.down;
   }
 
   get compareAndSetCalls(): number {
@@ -402,14 +392,6 @@ export class AnvilWorld implements WorldAdapter {
   /** Changed chunks not yet saved. */
   get unsavedChunks(): number {
     return this.store.dirtyChunks;
-  }
-
-  private crash(point: string): never {
-    // Write-through (maxUnsavedChunks 0): what was written before the crash point is on disk.
-    if (this.options.maxUnsavedChunks === 0) this.store.flush();
-    this.down = true;
-    this.store.drop();
-    throw new HostCrash(`simulated crash at ${point}`);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { blockIdOf, type Box3, DEFAULT_MINECRAFT_VERSION, Interner, minecraftVersions } from "@mcb/blocks";
 import { HostCrash, MAX_ADAPTER_READ, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
-import { EventLogFile, Faults, eventPage, type LoggedEvent } from "@mcb/adapter-kit";
+import { EventLogFile, eventPage, type LoggedEvent } from "@mcb/adapter-kit";
 import { AIR, VoxelStore } from "./VoxelStore.js";
 import { WorldDirectory } from "./WorldDirectory.js";
 
@@ -56,11 +56,11 @@ function sha256(data: Uint8Array): string {
 /**
  * An in-memory voxel world implementing `WorldAdapter`: the embedded default world and the test
  * twin of a server. Also plays the other actors of a server: `externalEdit` is a player or
- * another plugin, `faults` crashes the host, `restart()` brings it back (events are lost, as on
- * Paper where they are held in process memory).
+ * another plugin, `kill()` is the host dying, `restart()` brings it back (events are lost, as on
+ * Paper where they are held in process memory). Crash points mid-call are the tests' own wrapper
+ * (`CrashingWorld` in property-tests), not this world's.
  */
 export class MemoryWorld implements WorldAdapter {
-  readonly faults = new Faults();
   private readonly store: VoxelStore;
   private readonly options: Required<Omit<MemoryWorldOptions, "dir" | "hasBlockEntity" | "unsavedUntilFlush">>;
   private readonly hasBlockEntity: (state: string) => boolean;
@@ -113,13 +113,12 @@ export class MemoryWorld implements WorldAdapter {
 
   async info(): Promise<WorldInfo> {
     this.alive();
-    const caps: WorldInfo["capabilities"] = ["events", "block_entities", "block_entity_data", "fault_injection", "saved_writes"];
+    const caps: WorldInfo["capabilities"] = ["events", "block_entities", "block_entity_data", "saved_writes"];
     return { ...this.meta(), capabilities: this.directory === null ? caps : [...caps, "persistence"], saved: this.marks(this.writeSeq) };
   }
 
   async read(box: Box3): Promise<RegionRead> {
     this.alive();
-    if (this.faults.fires("read")) this.crash("read");
     const sx = box.maxX - box.minX + 1, sy = box.maxY - box.minY + 1, sz = box.maxZ - box.minZ + 1;
     if (sx <= 0 || sy <= 0 || sz <= 0) throw new RangeError("read box has min > max");
     if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
@@ -187,26 +186,17 @@ export class MemoryWorld implements WorldAdapter {
 
   async compareAndSet(slice: CasSlice): Promise<CasResult> {
     this.alive();
-    this.beforeWriteHook();
-    const crashMid = this.faults.fires("mid_slice");
-    const crashAfter = this.faults.fires("after_write");
+    this.casCalls++;
     for (const c of slice.writes) if (c.y < this.options.minY || c.y > this.options.maxY) throw new RangeError(`write at y=${c.y} outside the world`);
-    const groups = (slice.groupEnds ?? slice.writes).length;
-    const stopAt = crashMid ? Math.floor(groups / 2) : groups;
     const { written, mismatches, entityDigests } = compareAndSetGroups(slice, {
       stateAt: (x, y, z) => this.stateAt(x, y, z),
       digestAt: (x, y, z) => this.digestAt(x, y, z),
       place: (i) => this.place(slice.writes[i]!.x, slice.writes[i]!.y, slice.writes[i]!.z, slice.writes[i]!.after, slice.writes[i]!.afterData),
-      beforeGroup: (g) => {
-        if (g === stopAt) this.crash("mid_slice");
-      },
     });
     if (mismatches.length > 0 && written === 0 && mismatches[0]!.kind === "check") return { written, mismatches, entityDigests };
-    if (crashMid && mismatches.length === 0) this.crash("mid_slice"); // a slice with no groups
     this.persist();
     const seq = written > 0 ? ++this.writeSeq : 0;
     if (seq > 0 && this.unsaved === null) this.savedThrough = seq; // saved when the call returns
-    if (crashAfter) this.crash("after_write");
     return { written, mismatches, entityDigests, saved: this.marks(seq) };
   }
 
@@ -305,7 +295,6 @@ export class MemoryWorld implements WorldAdapter {
     this.seq = 0;
     this.log = [];
     this.eventFile?.reset(this.session);
-    this.faults.disarm();
   }
 
   /** The host dies now (kill -9): every call fails until `restart()`; with `unsavedUntilFlush`, unsaved changes are lost then. */
@@ -314,15 +303,13 @@ export class MemoryWorld implements WorldAdapter {
   }
 
   /** Number of compare-and-set calls served (slices). */
-  get compareAndSetCalls(): number {
-    return this.casCalls;
+  /** True from `kill()` until `restart()`: every call fails with HostCrash. */
+  get hostDown(): boolean {
+    return this.down;
   }
 
-  private beforeWriteHook(): void {
-    const call = this.casCalls++;
-    this.faults.beforeCompareAndSet?.(call);
-    this.alive();
-    if (this.faults.fires("before_write")) this.crash("before_write");
+  get compareAndSetCalls(): number {
+    return this.casCalls;
   }
 
   private place(x: number, y: number, z: number, state: string, data: Uint8Array | undefined): void {
@@ -350,9 +337,4 @@ export class MemoryWorld implements WorldAdapter {
     if (this.directory !== null) this.directory.saveSections(this.store, this.store.takeDirty());
   }
 
-  private crash(point: string): never {
-    this.persist();
-    this.down = true;
-    throw new HostCrash(`simulated host crash at ${point}`);
-  }
 }

@@ -4,6 +4,8 @@ import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorOf, mcb, openWorld, tempDirs, tower } from "./support.js";
 import { describe, expect, it } from "vitest";
+import type { AnvilWorld } from "@mcb/adapter-anvil";
+import { CrashingWorld } from "@mcb/property-tests";
 import { openWorkspace } from "../src/index.js";
 
 const stateDir = tempDirs("mcb-cli-state-");
@@ -107,8 +109,11 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
 
   it("after a crash, status shows recovery_required with exactly the lost writes, and the administrator review/abandon unblocks writes", async () => {
     const state = await stateDir();
-    const w = await openWorld(state);
-    w.embedded!.faults.crashAt("mid_slice", 1);
+    let crashing: CrashingWorld | undefined;
+    const opened = await openWorkspace(state, { decorateWorld: (world) => (crashing = new CrashingWorld(world as AnvilWorld)) });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const w = opened.value;
+    crashing!.faults.crashAt("mid_slice", 1);
     const plan = await w.engine.buildPrepare(w.ctx, { recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 31, y: 64, z: 31 }, block: "minecraft:stone" }] } });
     if (!plan.ok) throw new Error(plan.error.message);
     const op = await w.engine.buildApply(w.ctx, { plan_id: plan.value.plan_id, plan_hash: plan.value.plan_hash, idempotency_key: "crash" });

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CRASH_POINTS, type CrashPoint } from "@mcb/adapter-kit";
 import { type MemoryWorld } from "@mcb/adapter-memory";
-import { Harness, boxRecipe, unwrap, type HarnessOptions } from "@mcb/property-tests";
+import { CRASH_POINTS, Harness, boxRecipe, unwrap, type CrashPoint, type HarnessOptions } from "@mcb/property-tests";
 
 /** docs/DESIGN.md "Acceptance scenarios" 1–7, 10 and 11, on the real engine, memory world and journals. */
 
@@ -63,7 +62,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
         const h = await harness({ journal, limits: { sliceSize: 8 } });
         const { op } = await prepareApply(h, ROW, "s2", {});
         // Before the third slice is sent, a player edits a block of the fifth slice (z = 8..9).
-        h.world.faults.beforeCompareAndSet = (call) => {
+        h.faults.beforeCompareAndSet = (call) => {
           if (call === 2) h.world.externalEdit(1, 64, 9, GLASS);
         };
         await h.engine.settle();
@@ -101,7 +100,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
         const h = await harness({ journal, limits: { sliceSize: 8 } });
         h.world.externalEdit(0, 63, 0, STONE);
         const { op } = await prepareApply(h, ROW, "s3b", { dependencies: [{ x: 0, y: 63, z: 0 }] });
-        h.world.faults.beforeCompareAndSet = (call) => {
+        h.faults.beforeCompareAndSet = (call) => {
           if (call === 1) h.world.externalEdit(0, 63, 0, AIR);
         };
         await h.engine.settle();
@@ -143,14 +142,14 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
         const first = unwrap(await h.engine.buildApply(h.agent, apply));
         const retryDuring = unwrap(await h.engine.buildApply(h.agent, apply));
         await h.engine.settle();
-        const calls = h.world.compareAndSetCalls;
+        const calls = h.crashing.compareAndSetCalls;
         const retryAfter = unwrap(await h.engine.buildApply(h.agent, apply));
         await h.engine.settle();
         expect(retryDuring.operation_id).toBe(first.operation_id);
         expect(retryAfter.operation_id).toBe(first.operation_id);
         expect(retryAfter.status).toBe("applied");
         expect(retryAfter.counters.written).toBe(64);
-        expect(h.world.compareAndSetCalls).toBe(calls);
+        expect(h.crashing.compareAndSetCalls).toBe(calls);
         expect(calls).toBe(8);
         // After a restart too.
         await h.restart();
@@ -169,7 +168,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
           h.world.externalEdit(10, 64, 10, GLASS); // unrelated block
           const { op } = await prepareApply(h, ROW, `s6-${point}`);
           // Crash on the second slice (for reads: the precheck and first slice use 1 read each here).
-          h.world.faults.crashAt(point as CrashPoint, point === "read" ? 2 : 1);
+          h.faults.crashAt(point as CrashPoint, point === "read" ? 2 : 1);
           await h.engine.settle();
           expect(h.engine.stopped).toBe(true);
           const stones = countState(h, STONE);
@@ -215,7 +214,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
       it("6b. a changed mask after review makes abandon refuse the stale digest", async () => {
         const h = await harness({ journal, limits: { sliceSize: 8 } });
         const { op } = await prepareApply(h, ROW, "s6b");
-        h.world.faults.crashAt("before_write", 1);
+        h.faults.crashAt("before_write", 1);
         await h.engine.settle();
         await h.restart();
         const review = unwrap(await h.engine.recoveryReview(h.admin, { operation_id: op.operation_id }));
@@ -316,7 +315,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
       expect(big.ok || big.error.code).toBe("budget_exceeded");
       const ctx = unwrap(await h.engine.projectContext(h.agent));
       expect(ctx.recent_operations).toEqual([]);
-      expect(h.world.compareAndSetCalls).toBe(0);
+      expect(h.crashing.compareAndSetCalls).toBe(0);
     });
   });
 
@@ -347,7 +346,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
     it("revoking access during writing stops the following slices", async () => {
       const h = await harness({ limits: { sliceSize: 8 } });
       const { op } = await prepareApply(h, ROW, "s11");
-      h.world.faults.beforeCompareAndSet = (call) => {
+      h.faults.beforeCompareAndSet = (call) => {
         if (call === 2) h.engine.setAccess("default", h.agent.principal.playerId, false);
       };
       await h.engine.settle();

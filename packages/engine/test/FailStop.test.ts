@@ -41,7 +41,7 @@ describe("fail-stop", () => {
 
   it("a world that is down gives a retryable busy result, not an exception", async () => {
     const h = await Harness.create();
-    h.world.faults.crashAt("read");
+    h.faults.crashAt("read");
     const r = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 1, y: 64, z: 0 }, "minecraft:stone") });
     expect(r).toMatchObject({ ok: false, error: { code: "busy", retryable: true, details: { reason: "host_down" } } });
     const i = await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 0, y: 64, z: 0 }, detail: "summary" });

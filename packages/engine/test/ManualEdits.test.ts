@@ -124,14 +124,14 @@ describe("keep my windows", () => {
 
       // A redesign of that very wall (stairs across the window row): refused, naming the window, nothing prepared.
       const stairs = { version: 1, operations: [{ type: "line", from: { x: 0, y: 66, z: 0 }, to: { x: 4, y: 66, z: 0 }, block: "minecraft:stone_brick_stairs[facing=south]" }] };
-      const calls = h.world.compareAndSetCalls;
+      const calls = h.crashing.compareAndSetCalls;
       const refused = await h.engine.buildPrepare(h.agent, { recipe: stairs });
       expect(refused.ok || refused.error).toMatchObject({
         code: "conflict",
         retryable: false,
         details: { reason: "manual_edits", count: 1, boxes: [{ min: WINDOW, max: WINDOW }], boxes_truncated: false, sample: [{ pos: WINDOW, expected: "minecraft:stone_bricks", actual: PANE }] },
       });
-      expect(h.world.compareAndSetCalls).toBe(calls);
+      expect(h.crashing.compareAndSetCalls).toBe(calls);
 
       // Keep it: the other four stairs are written, the window stays.
       const kept = unwrap(await h.engine.buildPrepare(h.agent, { recipe: stairs, on_manual_edit: "keep" }));

@@ -59,7 +59,7 @@ describe("multi-block pairs", () => {
     };
     const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe }));
     const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "door" }));
-    h.world.faults.beforeCompareAndSet = () => h.world.externalEdit(5, 65, 0, "minecraft:glass");
+    h.faults.beforeCompareAndSet = () => h.world.externalEdit(5, 65, 0, "minecraft:glass");
     await h.engine.settle();
     const st = unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id }));
     expect(st.status).toBe("conflict");

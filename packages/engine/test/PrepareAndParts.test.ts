@@ -131,7 +131,7 @@ describe("operation_cancel and status", () => {
     const h = await harness({ limits: { sliceSize: 4 } });
     const p = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 15, y: 64, z: 0 }, STONE) }));
     const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: p.plan_id, plan_hash: p.plan_hash, idempotency_key: "c" }));
-    h.world.faults.beforeCompareAndSet = (call) => {
+    h.faults.beforeCompareAndSet = (call) => {
       if (call === 1) void h.engine.operationCancel(h.agent, { operation_id: op.operation_id });
     };
     await h.engine.settle();

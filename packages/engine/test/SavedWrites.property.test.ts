@@ -87,8 +87,8 @@ async function run(cmds: readonly Cmd[], makeJournal: () => DyingJournal): Promi
     } else if (c.kind === "killHost") {
       if (c.atSlice === null) h.world.kill();
       else {
-        const at = h.world.compareAndSetCalls + c.atSlice;
-        h.world.faults.beforeCompareAndSet = (call) => {
+        const at = h.crashing.compareAndSetCalls + c.atSlice;
+        h.faults.beforeCompareAndSet = (call) => {
           if (call === at) h.world.kill();
         };
       }
@@ -101,13 +101,13 @@ async function run(cmds: readonly Cmd[], makeJournal: () => DyingJournal): Promi
         if (op.ok) ops.push({ id: op.value.operation_id, column: x, height: 7 });
         await h.engine.settle();
       }
-      h.world.faults.beforeCompareAndSet = null;
-      if (!h.world.faults.pending) h.world.kill();
-      const before = h.world.compareAndSetCalls;
+      h.faults.beforeCompareAndSet = null;
+      if (!h.faults.pending) h.world.kill();
+      const before = h.crashing.compareAndSetCalls;
       note(`host killed (${c.atSlice === null ? "idle" : "mid-apply"})`);
       h.world.restart();
       await waitUp(h);
-      if (h.world.compareAndSetCalls !== before) return "the restart check wrote to the world";
+      if (h.crashing.compareAndSetCalls !== before) return "the restart check wrote to the world";
     } else if (c.kind === "killBridge") {
       if (c.atCommit !== null) {
         journal.budget = c.atCommit;
@@ -121,10 +121,10 @@ async function run(cmds: readonly Cmd[], makeJournal: () => DyingJournal): Promi
         }
       }
       journal.budget = Infinity;
-      const before = h.world.compareAndSetCalls;
+      const before = h.crashing.compareAndSetCalls;
       note(`bridge killed (${c.atCommit === null ? "idle" : "at a commit"})`);
       await h.reopen();
-      if (h.world.compareAndSetCalls !== before) return "reopening the engine wrote to the world";
+      if (h.crashing.compareAndSetCalls !== before) return "reopening the engine wrote to the world";
     } else {
       for (const o of ops) {
         const review = await h.engine.recoveryReview(h.admin, { operation_id: o.id });

@@ -15,12 +15,12 @@ describe.each(["memory", "sqlite"] as const)("%s journal", (journal) => {
     harnesses.push(h);
     const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 7, y: 64, z: 3 }, STONE) }));
     expect(plan.changed_blocks).toBe(32);
-    h.world.faults.beforeCompareAndSet = (call) => {
+    h.faults.beforeCompareAndSet = (call) => {
       if (call === 2) throw new SliceRefused("out_of_bounds", "the chunk is not loaded");
     };
     const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "refused" }));
     await h.engine.settle();
-    h.world.faults.beforeCompareAndSet = null;
+    h.faults.beforeCompareAndSet = null;
     expect(h.engine.stopped).toBe(false);
     const st = unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id }));
     expect(st).toMatchObject({ status: "failed", counters: { written: 16 }, error: { code: "out_of_bounds" } });

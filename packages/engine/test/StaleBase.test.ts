@@ -29,7 +29,7 @@ describe.each(["memory", "sqlite"] as const)("%s journal", (journal) => {
     const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: TOWER }));
     expect(plan.changed_blocks).toBe(56); // 7 slices of 8: compare-and-set calls 0..6
     // While the first operation writes its last slice, the player breaks a block of its first slice.
-    h.world.faults.beforeCompareAndSet = (call) => {
+    h.faults.beforeCompareAndSet = (call) => {
       if (call === 6) h.world.externalEdit(0, 64, 0, AIR);
     };
     const results = await Promise.all(
@@ -39,9 +39,9 @@ describe.each(["memory", "sqlite"] as const)("%s journal", (journal) => {
     expect(accepted).toHaveLength(1);
     for (const r of results) if (!r.ok) expect(r.error).toMatchObject({ code: "invalid_request", details: { reason: "plan_already_applied" } });
     await h.engine.settle();
-    h.world.faults.beforeCompareAndSet = null;
+    h.faults.beforeCompareAndSet = null;
     expect(h.journal.listOperations("default", {}, 50)).toHaveLength(1);
-    expect(h.world.compareAndSetCalls).toBe(7);
+    expect(h.crashing.compareAndSetCalls).toBe(7);
     // Nothing queued behind the first operation put the block back.
     expect(h.world.stateAt(0, 64, 0)).toBe(AIR);
     // A retry under one of the refused keys is refused the same way, and writes nothing.

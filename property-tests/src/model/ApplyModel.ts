@@ -1,4 +1,4 @@
-import type { CrashPoint } from "@mcb/adapter-kit";
+import type { CrashPoint } from "../Faults.js";
 import type { Harness } from "../Harness.js";
 import { unwrap } from "../Harness.js";
 import {
@@ -126,16 +126,16 @@ export async function applyAndCheck(m: Model, h: Harness, planIndex: number, int
   sync(m);
   const hand = [...m.hand].filter(([k, v]) => !plan.replaced.has(k) && m.world.get(k) === v && (m.touched.has(k) || (m.g0.has(k) && m.g0.get(k) !== v)));
   if (hand.length > 0) note(m, "apply next to people's edits");
-  const casBase = h.world.compareAndSetCalls;
+  const casBase = h.crashing.compareAndSetCalls;
   if (interrupt.kind === "cancel") {
-    h.world.faults.beforeCompareAndSet = (call) => {
+    h.faults.beforeCompareAndSet = (call) => {
       if (call - casBase === interrupt.atSlice) void h.engine.operationCancel(h.agent, { operation_id: op.id });
     };
   }
-  if (interrupt.kind === "crash") h.world.faults.crashAt(interrupt.point, interrupt.skip);
+  if (interrupt.kind === "crash") h.faults.crashAt(interrupt.point, interrupt.skip);
   await h.engine.settle();
-  h.world.faults.beforeCompareAndSet = null;
-  h.world.faults.disarm();
+  h.faults.beforeCompareAndSet = null;
+  h.faults.disarm();
 
   const p = predict(m, plan, op, interrupt);
   note(m, `apply ${interrupt.kind} → ${p.status}${p.written > 0 ? " (wrote)" : ""}`);

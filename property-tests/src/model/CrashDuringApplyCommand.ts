@@ -1,4 +1,4 @@
-import type { CrashPoint } from "@mcb/adapter-kit";
+import type { CrashPoint } from "../Faults.js";
 import type fc from "fast-check";
 import type { Harness } from "../Harness.js";
 import { applyAndCheck } from "./ApplyModel.js";

@@ -1,4 +1,4 @@
-import { CRASH_POINTS } from "@mcb/adapter-kit";
+import { CRASH_POINTS } from "../Faults.js";
 import type { Journal } from "@mcb/engine";
 import fc from "fast-check";
 import { Harness } from "../Harness.js";

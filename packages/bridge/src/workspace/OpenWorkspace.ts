@@ -108,6 +108,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
       if (savePath === undefined) embedded = opened.value;
     }
     area = projectArea(target, save !== null && embedded === null ? save : null, await world.info());
+    if (options.decorateWorld !== undefined) world = options.decorateWorld(world);
     journal = new SqliteJournal(join(dir, "journal.db"));
     engine = await Engine.open({
       adapter: world,

@@ -124,4 +124,9 @@ export interface OpenOptions {
   readonly create?: boolean;
   /** Diagnostics and progress lines (default: stderr). */
   readonly log?: (line: string) => void;
+  /**
+   * Wraps the world before the engine and the workspace use it (instrumentation; the tests' crash
+   * points). `embedded` and `save` stay the world itself.
+   */
+  readonly decorateWorld?: (world: WorldAdapter) => WorldAdapter;
 }

@@ -1,7 +1,7 @@
 /**
- * Fault injection for crash tests. A crash point fires once, on the (skip+1)-th time execution
- * reaches it, throwing `HostCrash`; the world then stays down (every call throws) until
- * `MemoryWorld.restart()`, as a crashed server would.
+ * Fault injection for crash tests (see `CrashingWorld`, which arms the world it wraps with it). A
+ * crash point fires once, on the (skip+1)-th time execution reaches it, throwing `HostCrash`; the
+ * world then stays down (every call throws) until `restart()`, as a crashed server would.
  *
  * - `read`: during a read, i.e. before the engine could persist the next slice intent;
  * - `before_write`: at compare-and-set entry, after the intent was persisted, before any write;
