@@ -1,7 +1,7 @@
 import { mcbError, type Box3, type ErrorCode, type McbError } from "@mcb/blocks";
 
 /**
- * The small seam between the engine and a world (ARCHITECTURE.md "Key contracts"). An adapter owns
+ * The small seam between the engine and a world (docs/DESIGN.md "Worlds", "Write rule"). An adapter owns
  * no history, limits or policy: it reads, compare-and-sets and reports external edits. Everything
  * else (journal, conflicts, undo, recovery) lives in the engine.
  */

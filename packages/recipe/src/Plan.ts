@@ -22,7 +22,7 @@ export interface PlanRuns {
 }
 
 /**
- * An immutable compiled plan (ARCHITECTURE.md "Key contracts"): unique positions sorted by (y, z, x),
+ * An immutable compiled plan (docs/DESIGN.md "Plans"): unique positions sorted by (y, z, x),
  * later operation wins, canonical states, read dependencies, optional per-position source filters.
  */
 export interface Plan {

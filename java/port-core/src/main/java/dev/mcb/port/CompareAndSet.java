@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The compare-and-set rule (ARCHITECTURE.md "Key contracts"), run as one game-thread job: every
+ * The compare-and-set rule (docs/DESIGN.md "Write rule"), run as one game-thread job: every
  * check first (any mismatch writes nothing), then each group in order, written only when every
  * write's current state and digest equal its {@code before}; the first failing group stops the
  * slice. Positions were validated (loaded, inside the height) before the job was queued and are
