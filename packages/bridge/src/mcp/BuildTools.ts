@@ -32,6 +32,13 @@ const ApplyNowInput = z
 
 /** build_prepare, build_apply, operation_status/_cancel/_undo_prepare/_list, part_define/_get/_diff/_rename/_delete. */
 export function registerBuildTools(tools: ToolTable, m: McpContext): void {
+  registerPrepareAndApply(tools, m);
+  registerOperationTools(tools, m);
+  registerPartTools(tools, m);
+}
+
+/** build_prepare and build_apply. */
+function registerPrepareAndApply(tools: ToolTable, m: McpContext): void {
   tools.register(
     "build_prepare",
     {
@@ -89,6 +96,10 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     },
   );
 
+}
+
+/** operation_status, _cancel, _undo_prepare and _list. */
+function registerOperationTools(tools: ToolTable, m: McpContext): void {
   tools.register(
     "operation_status",
     {
@@ -154,6 +165,10 @@ export function registerBuildTools(tools: ToolTable, m: McpContext): void {
     async (args) => toolResult(await m.engine.operationList(m.ctx, args)),
   );
 
+}
+
+/** part_define, _get, _diff, _rename and _delete. */
+function registerPartTools(tools: ToolTable, m: McpContext): void {
   tools.register(
     "part_define",
     {

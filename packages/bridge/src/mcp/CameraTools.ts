@@ -8,6 +8,7 @@ import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { OperationId, PartId, Pose, PoseOutput, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { hasEnded } from "@mcb/engine";
 import { DEFAULT_FORMAT, DEFAULT_QUALITY, encodeImage, IMAGE_FORMATS } from "../workspace/ImageFormat.js";
 import type { Result } from "@mcb/blocks";
@@ -60,6 +61,20 @@ const Frame = z
   })
   .describe("show a part or box whole");
 
+/** camera_capture's input. */
+const CaptureInput = {
+  frame: Frame.optional(),
+  camera_id: z.string().max(64).optional().describe("saved viewpoint"),
+  pose: Pose.optional(),
+  capture_id: z.string().max(64).optional().describe("recent capture"),
+  format: z.enum(IMAGE_FORMATS).optional().describe(`default ${DEFAULT_FORMAT}`),
+  quality: z.number().int().min(1).max(100).optional().describe(`default ${DEFAULT_QUALITY}`),
+  after_operation_id: OperationId.optional().describe("wait for this operation"),
+  view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`view distance, 8..${MAX_VIEW_DISTANCE}`),
+};
+const CaptureArgs = z.object(CaptureInput);
+type CaptureArgs = z.infer<typeof CaptureArgs>;
+
 /** camera_list, camera_capture: the embedded software renderer over authoritative block reads. */
 export function registerCameraTools(tools: ToolTable, m: McpContext): void {
   tools.register(
@@ -103,86 +118,11 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
       title: "Capture a camera image",
       description:
         "Render a view (flat colours): frame a part or box from a side, a pose, a saved camera, or up to 4 framed views tiled; 640×360 JPEG by default.",
-      inputSchema: {
-        frame: Frame.optional(),
-        camera_id: z.string().max(64).optional().describe("saved viewpoint"),
-        pose: Pose.optional(),
-        capture_id: z.string().max(64).optional().describe("recent capture"),
-        format: z.enum(IMAGE_FORMATS).optional().describe(`default ${DEFAULT_FORMAT}`),
-        quality: z.number().int().min(1).max(100).optional().describe(`default ${DEFAULT_QUALITY}`),
-        after_operation_id: OperationId.optional().describe("wait for this operation"),
-        view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`view distance, 8..${MAX_VIEW_DISTANCE}`),
-      },
+      inputSchema: CaptureInput,
       outputSchema: CaptureOutput,
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async (args) => {
-      const given = [args.frame, args.camera_id, args.pose, args.capture_id].filter((v) => v !== undefined).length;
-      if (given !== 1) return toolResult(fail(mcbError("invalid_request", "give exactly one of frame, pose, camera_id and capture_id", { reason: "camera_or_pose" })));
-      if (args.capture_id !== undefined) {
-        const c = m.captures.get(args.capture_id);
-        if (c === undefined) return toolResult(fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)")));
-        if (args.format === undefined && args.quality === undefined) return toolResult(ok(c.meta), [{ data: c.image.data, mimeType: c.image.mimeType }]);
-        const again = await encodeImage(c.capture.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
-        if (!again.ok) return toolResult(again);
-        return toolResult(ok({ ...c.meta, mime_type: again.value.mimeType, quality: again.value.quality }), [{ data: again.value.data, mimeType: again.value.mimeType }]);
-      }
-      let pose: CameraPose | null = null;
-      if (args.camera_id !== undefined) {
-        const saved = m.cameras.get(args.camera_id);
-        if (saved === undefined) return toolResult(fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(args.camera_id)}; see camera_list`)));
-        pose = saved.pose;
-      } else if (args.pose !== undefined) {
-        const p = poseOf(args.pose);
-        if (!p.ok) return toolResult(p);
-        pose = p.value;
-      }
-      if (args.after_operation_id !== undefined) {
-        const op = await m.engine.operationStatus(m.ctx, { operation_id: args.after_operation_id });
-        if (!op.ok) return toolResult(op);
-        if (!hasEnded(op.value.status))
-          return toolResult(fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })));
-      }
-      let c;
-      let frame: { box: { min: Vec; max: Vec }; sides: (typeof FRAME_SIDES)[number][]; poses: CameraPose[] } | undefined;
-      if (pose === null) {
-        const r = await captureFramed(m.engine, m.ctx, m.world, args.frame!, args.view_distance);
-        if (!r.ok) return toolResult(r);
-        c = r.value.capture;
-        pose = r.value.poses[0]!;
-        const b = r.value.box;
-        frame = { box: { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } }, sides: [...(args.frame!.views ?? [args.frame!.side ?? "iso"])], poses: [...r.value.poses] };
-      } else {
-        const r = await captureProjectView(m.engine, m.ctx, m.world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);
-        if (!r.ok) return toolResult(r);
-        c = r.value;
-      }
-      const image = await encodeImage(c.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
-      if (!image.ok) return toolResult(image);
-      const captureId = `cap_${randomBytes(8).toString("hex")}`;
-      const meta = {
-        status: "completed" as const,
-        capture_id: captureId,
-        mime_type: image.value.mimeType,
-        quality: image.value.quality,
-        width: c.width,
-        height: c.height,
-        pose,
-        ...(args.camera_id !== undefined ? { camera_id: args.camera_id } : {}),
-        ...(args.after_operation_id !== undefined ? { after_operation_id: args.after_operation_id } : {}),
-        eye: c.eye,
-        observed_at: c.observedAt,
-        renderer: "embedded_software_renderer",
-        sections_read: c.sectionsRead,
-        sections_with_blocks: c.sectionsWithBlocks,
-        sections_unloaded: c.sectionsUnloaded,
-        hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000,
-        inside_block: c.insideBlock,
-        ...(frame === undefined ? {} : { frame }),
-      };
-      m.captures.put({ captureId, capture: c, image: image.value, meta });
-      return toolResult(ok(meta), [{ data: image.value.data, mimeType: image.value.mimeType }]);
-    },
+    (args) => captureTool(m, args),
   );
 
   tools.register(
@@ -213,4 +153,76 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
       return toolResult(m.cameras.save(args.camera_id, pose));
     },
   );
+}
+
+/** camera_capture: one view (a pose, a saved camera), a framed part or box, or a recent capture again. */
+async function captureTool(m: McpContext, args: CaptureArgs): Promise<CallToolResult> {
+  const given = [args.frame, args.camera_id, args.pose, args.capture_id].filter((v) => v !== undefined).length;
+  if (given !== 1) return toolResult(fail(mcbError("invalid_request", "give exactly one of frame, pose, camera_id and capture_id", { reason: "camera_or_pose" })));
+  if (args.capture_id !== undefined) return recapture(m, args.capture_id, args);
+  let pose: CameraPose | null = null;
+  if (args.camera_id !== undefined) {
+    const saved = m.cameras.get(args.camera_id);
+    if (saved === undefined) return toolResult(fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(args.camera_id)}; see camera_list`)));
+    pose = saved.pose;
+  } else if (args.pose !== undefined) {
+    const p = poseOf(args.pose);
+    if (!p.ok) return toolResult(p);
+    pose = p.value;
+  }
+  if (args.after_operation_id !== undefined) {
+    const op = await m.engine.operationStatus(m.ctx, { operation_id: args.after_operation_id });
+    if (!op.ok) return toolResult(op);
+    if (!hasEnded(op.value.status))
+      return toolResult(fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })));
+  }
+  let c;
+  let frame: { box: { min: Vec; max: Vec }; sides: (typeof FRAME_SIDES)[number][]; poses: CameraPose[] } | undefined;
+  if (pose === null) {
+    const r = await captureFramed(m.engine, m.ctx, m.world, args.frame!, args.view_distance);
+    if (!r.ok) return toolResult(r);
+    c = r.value.capture;
+    pose = r.value.poses[0]!;
+    const b = r.value.box;
+    frame = { box: { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } }, sides: [...(args.frame!.views ?? [args.frame!.side ?? "iso"])], poses: [...r.value.poses] };
+  } else {
+    const r = await captureProjectView(m.engine, m.ctx, m.world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);
+    if (!r.ok) return toolResult(r);
+    c = r.value;
+  }
+  const image = await encodeImage(c.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
+  if (!image.ok) return toolResult(image);
+  const captureId = `cap_${randomBytes(8).toString("hex")}`;
+  const meta = {
+    status: "completed" as const,
+    capture_id: captureId,
+    mime_type: image.value.mimeType,
+    quality: image.value.quality,
+    width: c.width,
+    height: c.height,
+    pose,
+    ...(args.camera_id !== undefined ? { camera_id: args.camera_id } : {}),
+    ...(args.after_operation_id !== undefined ? { after_operation_id: args.after_operation_id } : {}),
+    eye: c.eye,
+    observed_at: c.observedAt,
+    renderer: "embedded_software_renderer",
+    sections_read: c.sectionsRead,
+    sections_with_blocks: c.sectionsWithBlocks,
+    sections_unloaded: c.sectionsUnloaded,
+    hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000,
+    inside_block: c.insideBlock,
+    ...(frame === undefined ? {} : { frame }),
+  };
+  m.captures.put({ captureId, capture: c, image: image.value, meta });
+  return toolResult(ok(meta), [{ data: image.value.data, mimeType: image.value.mimeType }]);
+}
+
+/** A recent capture again: as it was, or encoded in another format or quality. */
+async function recapture(m: McpContext, captureId: string, args: CaptureArgs): Promise<CallToolResult> {
+  const c = m.captures.get(captureId);
+  if (c === undefined) return toolResult(fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)")));
+  if (args.format === undefined && args.quality === undefined) return toolResult(ok(c.meta), [{ data: c.image.data, mimeType: c.image.mimeType }]);
+  const again = await encodeImage(c.capture.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
+  if (!again.ok) return toolResult(again);
+  return toolResult(ok({ ...c.meta, mime_type: again.value.mimeType, quality: again.value.quality }), [{ data: again.value.data, mimeType: again.value.mimeType }]);
 }

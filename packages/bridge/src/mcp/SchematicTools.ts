@@ -14,6 +14,12 @@ const positive = (what: string) => int.min(1).optional().describe(what);
 
 /** asset_list, schematic_export, schematic_import_prepare over the local schematic library. */
 export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
+  registerAssetsAndExport(tools, m);
+  registerSchematicImport(tools, m);
+}
+
+/** asset_list and schematic_export. */
+function registerAssetsAndExport(tools: ToolTable, m: McpContext): void {
   tools.register(
     "asset_list",
     {
@@ -51,6 +57,10 @@ export function registerSchematicTools(tools: ToolTable, m: McpContext): void {
     },
   );
 
+}
+
+/** schematic_import_prepare. */
+function registerSchematicImport(tools: ToolTable, m: McpContext): void {
   tools.register(
     "schematic_import_prepare",
     {

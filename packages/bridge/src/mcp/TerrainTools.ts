@@ -18,6 +18,13 @@ function columnRect(b: { minX: number; minZ: number; maxX: number; maxZ: number 
 
 /** terrain_preview, terrain_prepare, terrain_apply, terrain_brush_prepare. */
 export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
+  registerTerrainPreview(tools, m);
+  registerTerrainPrepareApply(tools, m);
+  registerTerrainBrush(tools, m);
+}
+
+/** terrain_preview. */
+function registerTerrainPreview(tools: ToolTable, m: McpContext): void {
   tools.register(
     "terrain_preview",
     {
@@ -66,6 +73,10 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
     },
   );
 
+}
+
+/** terrain_prepare and terrain_apply. */
+function registerTerrainPrepareApply(tools: ToolTable, m: McpContext): void {
   tools.register(
     "terrain_prepare",
     {
@@ -144,6 +155,10 @@ export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
     },
   );
 
+}
+
+/** terrain_brush_prepare. */
+function registerTerrainBrush(tools: ToolTable, m: McpContext): void {
   tools.register(
     "terrain_brush_prepare",
     {

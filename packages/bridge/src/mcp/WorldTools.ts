@@ -16,6 +16,14 @@ const BRIDGE_CAPABILITIES = { schematics: true, camera: true, terrain: true, ter
 
 /** project_context, material_search, material_describe, region_inspect, region_surface, region_changes. */
 export function registerWorldTools(tools: ToolTable, m: McpContext): void {
+  registerProjectContext(tools, m);
+  registerMaterialTools(tools, m);
+  registerRegionReads(tools, m);
+  registerRegionChanges(tools, m);
+}
+
+/** project_context. */
+function registerProjectContext(tools: ToolTable, m: McpContext): void {
   tools.register(
     "project_context",
     {
@@ -58,6 +66,10 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     },
   );
 
+}
+
+/** material_search and material_describe. */
+function registerMaterialTools(tools: ToolTable, m: McpContext): void {
   tools.register(
     "material_search",
     {
@@ -105,6 +117,10 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     async ({ id }) => toolResult(describeMaterial(m.catalog, id)),
   );
 
+}
+
+/** region_inspect and region_surface. */
+function registerRegionReads(tools: ToolTable, m: McpContext): void {
   tools.register(
     "region_inspect",
     {
@@ -166,6 +182,10 @@ export function registerWorldTools(tools: ToolTable, m: McpContext): void {
     async (args) => toolResult(await m.engine.regionSurface(m.ctx, args)),
   );
 
+}
+
+/** region_changes. */
+function registerRegionChanges(tools: ToolTable, m: McpContext): void {
   tools.register(
     "region_changes",
     {
