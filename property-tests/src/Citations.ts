@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { filesUnder } from "./RepoFiles.js";
 import { dirname, join, relative, resolve } from "node:path";
 
 /**
@@ -34,16 +35,6 @@ export function brokenCitations(root: string, sources: readonly string[], docume
     }
   }
   return out;
-}
-
-function filesUnder(dir: string, pattern: RegExp): string[] {
-  if (!existsSync(dir)) return [];
-  if (statSync(dir).isFile()) return pattern.test(dir) ? [dir] : [];
-  return readdirSync(dir).flatMap((name) => {
-    if (name === "node_modules" || name === "dist" || name === "target" || name === "target-26.1.2") return [];
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? filesUnder(p, pattern) : pattern.test(name) ? [p] : [];
-  });
 }
 
 /** A cited document: from the repository's root, else next to the file citing it. */

@@ -1,5 +1,5 @@
 import type { Box3 } from "@mcb/blocks";
-import { HostCrash, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import { HostCrash, groupEndsOf, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { Faults, type CrashPoint } from "./Faults.js";
 
 /** A world host the tests can kill (kill -9: every call fails until `restart()`, unsaved changes lost) and bring back. */
@@ -88,7 +88,7 @@ export class CrashingWorld<W extends KillableWorld = KillableWorld> implements W
 
 /** The slice's checks and the first ⌊groups / 2⌋ of its groups. */
 function firstHalf(slice: CasSlice): CasSlice {
-  const ends = slice.groupEnds ?? slice.writes.map((_, i) => i + 1);
+  const ends = groupEndsOf(slice);
   const groups = Math.floor(ends.length / 2);
   const writes = groups === 0 ? 0 : ends[groups - 1]!;
   return { checks: slice.checks, writes: slice.writes.slice(0, writes), ...(slice.groupEnds === undefined ? {} : { groupEnds: ends.slice(0, groups) }) };

@@ -1,5 +1,9 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { filesUnder } from "./RepoFiles.js";
+
+/** A TypeScript source (declarations aside). */
+const SOURCE = /^(?!.*\.d\.ts$).*\.m?ts$/;
 
 /**
  * The import rules of the workspace's packages, checked over their `src/` (what ships):
@@ -21,7 +25,7 @@ export function importViolations(root: string): string[] {
   for (const pkg of packages) {
     const edges = new Map<string, string[]>();
     const used = new Set<string>();
-    for (const file of sourceFiles(join(pkg.dir, "src"))) {
+    for (const file of filesUnder(join(pkg.dir, "src"), SOURCE)) {
       const deps: string[] = [];
       for (const spec of specifiers(readFileSync(file, "utf8"))) {
         const where = relative(root, file);
@@ -70,14 +74,6 @@ function readPackages(root: string): PackageInfo[] {
       const j = readJson(join(dir, "package.json"));
       return { name: j.name ?? dir, dir, dependencies: { ...j.dependencies, ...j.optionalDependencies } };
     });
-}
-
-function sourceFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? sourceFiles(p) : /\.(ts|mts)$/.test(name) && !name.endsWith(".d.ts") ? [p] : [];
-  });
 }
 
 /** Every module a source names: static imports and re-exports (type-only too) and dynamic imports. */
@@ -154,13 +150,7 @@ function inOrder(component: readonly string[], edges: ReadonlyMap<string, readon
  */
 export function missingScriptImports(root: string, folders: readonly string[]): string[] {
   const out: string[] = [];
-  const walk = (dir: string): string[] =>
-    !existsSync(dir) ? [] : readdirSync(dir).flatMap((name) => {
-      const p = join(dir, name);
-      if (name === "node_modules" || name === "dist") return [];
-      return statSync(p).isDirectory() ? walk(p) : name.endsWith(".mjs") ? [p] : [];
-    });
-  for (const file of folders.flatMap((f) => walk(join(root, f)))) {
+  for (const file of folders.flatMap((f) => filesUnder(join(root, f), /\.mjs$/))) {
     for (const spec of specifiers(readFileSync(file, "utf8"))) {
       if (!spec.startsWith(".")) continue;
       if (!existsSync(resolve(dirname(file), spec))) out.push(`${relative(root, file)} imports ${spec}, which does not exist`);

@@ -385,6 +385,7 @@ export class AnvilWorld implements WorldAdapter {
     return this.down;
   }
 
+  /** Number of compare-and-set calls served (slices). */
   get compareAndSetCalls(): number {
     return this.casCalls;
   }

@@ -302,12 +302,12 @@ export class MemoryWorld implements WorldAdapter {
     this.down = true;
   }
 
-  /** Number of compare-and-set calls served (slices). */
   /** True from `kill()` until `restart()`: every call fails with HostCrash. */
   get hostDown(): boolean {
     return this.down;
   }
 
+  /** Number of compare-and-set calls served (slices). */
   get compareAndSetCalls(): number {
     return this.casCalls;
   }

@@ -6,8 +6,11 @@ export interface CasTarget {
   digestAt(x: number, y: number, z: number): string | null;
   /** Writes `slice.writes[index]` (already verified); the world's own rules for block-entity data. */
   place(index: number): void;
-  /** Called before group `g` is verified (crash injection: a throw stops the slice there). */
-  beforeGroup?(g: number): void;
+}
+
+/** The exclusive end offsets of a slice's groups (one write per group when it gives none). */
+export function groupEndsOf(slice: CasSlice): readonly number[] {
+  return slice.groupEnds ?? slice.writes.map((_, i) => i + 1);
 }
 
 export interface CasGroupsResult {
@@ -30,10 +33,9 @@ export function compareAndSetGroups(slice: CasSlice, t: CasTarget): CasGroupsRes
   });
   const entityDigests = new Map<number, string>();
   if (mismatches.length > 0) return { written: 0, mismatches, entityDigests };
-  const ends = slice.groupEnds ?? slice.writes.map((_, i) => i + 1);
+  const ends = groupEndsOf(slice);
   let written = 0;
   for (let g = 0; g < ends.length; g++) {
-    t.beforeGroup?.(g);
     const end = ends[g]!;
     for (let w = written; w < end; w++) {
       const c = slice.writes[w]!;

@@ -1,6 +1,6 @@
 export { Engine, type EngineOptions } from "./Engine.js";
 export type { WorldRefusal } from "./WorldGuard.js";
-export { compareAndSetGroups, type CasGroupsResult, type CasTarget } from "./CasGroups.js";
+export { compareAndSetGroups, groupEndsOf, type CasGroupsResult, type CasTarget } from "./CasGroups.js";
 export type { ApplyInput } from "./ApplyAdmission.js";
 export {
   HostCrash,
