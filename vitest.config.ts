@@ -25,6 +25,7 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "property-tests/test/**/*.test.ts"],
     testTimeout: 60_000,
+    globalSetup: ["./vitest.globalSetup.ts"],
     pool: "forks",
     // Vitest's default leaves one core free: on CI's two cores that ran the files one by one (12.5 min); two workers take 8.5.
     maxWorkers: Math.min(4, Math.max(2, availableParallelism())),

@@ -6,11 +6,13 @@ import { MemoryWorld, type MemoryWorldOptions } from "@mcb/adapter-memory";
 import { blockEntityPredicate, type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
 import { CrashingWorld } from "./CrashingWorld.js";
 import type { Faults } from "./Faults.js";
+import { freshPostgresJournal } from "./postgres/TestPostgres.js";
 import {
   Engine,
-  MemoryJournal,
-  SqliteJournal,
+  SqlJournal,
+  openSqlDb,
   type EngineLimits,
+  type SqlDb,
   type Journal,
   type OperationStatusView,
   type RequestContext,
@@ -45,34 +47,39 @@ export function sharedRegistry(): BlockRegistry {
 }
 
 export interface HarnessOptions {
-  readonly journal?: "memory" | "sqlite";
+  /** The journal's store: SQLite in memory (default), a SQLite file, or a fresh PostgreSQL journal on the test server. */
+  readonly journal?: JournalKind;
   readonly limits?: Partial<EngineLimits>;
   readonly area?: Box3;
   readonly clock?: () => number;
   readonly world?: MemoryWorldOptions;
   /** The world is a Minecraft save in a temporary folder (AnvilWorld, flat ground, write-through) instead of memory. */
   readonly anvil?: boolean;
-  /** A custom memory-kind journal (planted-bug variants). */
-  readonly journalFactory?: () => Journal;
+  /** A custom journal on the harness's store (planted-bug variants); opened again on every restart. */
+  readonly journalFactory?: (db: SqlDb) => Journal;
   /** The engine's log (default: silent). */
   readonly log?: (line: string) => void;
   /** The engine's waits between reconnection attempts (default: its own, from 250 ms). */
   readonly reconnectDelaysMs?: readonly number[];
 }
 
+export type JournalKind = "memory" | "sqlite" | "postgres";
+
 export const DEFAULT_AREA: Box3 = { minX: -256, minY: -64, minZ: -256, maxX: 256, maxY: 319, maxZ: 256 };
 export const PROJECT = "default";
 export const OWNER = "00000000-0000-4000-8000-000000000001";
 
 /**
- * A real engine over a real memory world and a real journal (SQLite in a temp directory, or
- * memory). `restart()` simulates the process dying and coming back: the world host restarts if it
- * crashed, the SQLite journal is closed and reopened from its file, and a new engine opens.
+ * A real engine over a real memory world and a real journal (SQLite in memory or in a temp
+ * directory, or PostgreSQL). `restart()` simulates the process dying and coming back: the world
+ * host restarts if it crashed, a file or PostgreSQL journal is closed and reopened, and a new engine opens.
  */
 export class Harness<W extends TwinWorld = TwinWorld> {
   readonly agent: RequestContext = { principal: { playerId: OWNER, role: "agent" }, projectId: PROJECT };
   readonly admin: RequestContext = { principal: { playerId: "admin", role: "admin" }, projectId: PROJECT };
   private dir: string | null = null;
+  /** Where the journal reopens from after a restart (null: in memory, the same journal lives on). */
+  private journalTarget: string | null = null;
   private saveDir: string | null = null;
 
   /** The world as the engine sees it: `world` with crash points. */
@@ -110,14 +117,20 @@ export class Harness<W extends TwinWorld = TwinWorld> {
         idleSaveMs: 0,
       });
     } else world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry), ...options.world });
-    const h = new Harness(registry, world, options.journalFactory?.() ?? new MemoryJournal(), undefined as unknown as Engine, options);
+    const h = new Harness(registry, world, undefined as unknown as Journal, undefined as unknown as Engine, options);
     h.saveDir = saveDir;
     if (options.journal === "sqlite") {
       h.dir = mkdtempSync(join(tmpdir(), "mcb-journal-"));
-      h.journal = new SqliteJournal(join(h.dir, "journal.db"));
-    }
+      h.journalTarget = join(h.dir, "journal.db");
+    } else if (options.journal === "postgres") h.journalTarget = freshPostgresJournal();
+    h.journal = h.openJournal(h.journalTarget ?? ":memory:");
     h.engine = await h.openEngine();
     return h;
+  }
+
+  private openJournal(target: string): Journal {
+    const db = openSqlDb(target);
+    return this.options.journalFactory?.(db) ?? new SqlJournal(db);
   }
 
   private openEngine(): Promise<Engine> {
@@ -142,9 +155,9 @@ export class Harness<W extends TwinWorld = TwinWorld> {
   /** Only the engine's process restarts: the world keeps running, with its event log. */
   async reopen(): Promise<void> {
     this.engine.close(); // the old process is gone: it reconnects to nothing
-    if (this.dir !== null) {
+    if (this.journalTarget !== null) {
       this.journal.close();
-      this.journal = new SqliteJournal(join(this.dir, "journal.db"));
+      this.journal = this.openJournal(this.journalTarget);
     }
     this.engine = await this.openEngine();
   }

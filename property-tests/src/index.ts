@@ -1,6 +1,6 @@
 export { CrashingWorld, type KillableWorld } from "./CrashingWorld.js";
 export { Faults, CRASH_POINTS, type CrashPoint } from "./Faults.js";
-export { Harness, sharedRegistry, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions, type TwinWorld } from "./Harness.js";
+export { Harness, sharedRegistry, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions, type JournalKind, type TwinWorld } from "./Harness.js";
 export { runModelSuite, commandArbitrary, type ModelSuiteOptions } from "./model/ModelSuite.js";
 export { checkAdapterConformance, type AdapterDriver } from "./conformance/AdapterConformance.js";
 export { emptyModel, type Model } from "./model/Model.js";
@@ -15,3 +15,5 @@ export { portDriver } from "./live/PortDriver.js";
 export { HookedAdapter, LiveEngine, LIVE_AREA, LIVE_OWNER, LIVE_PROJECT } from "./live/LiveWorld.js";
 export { amulet, amuletPython } from "./interop/Amulet.js";
 export { stdlibChunks, type StdlibChunk } from "./interop/StdlibRegion.js";
+export { PostgresServer, postgresBinDir } from "./postgres/PostgresServer.js";
+export { freshPostgresJournal, testPostgresUrl, TEST_POSTGRES_ENV } from "./postgres/TestPostgres.js";

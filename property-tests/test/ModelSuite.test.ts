@@ -1,51 +1,51 @@
 import { describe, expect, it } from "vitest";
-import { MemoryJournal } from "@mcb/engine";
+import { SqlJournal, type SqlDb } from "@mcb/engine";
 import { runModelSuite } from "../src/index.js";
 
 /** Planted bug 1: the journal forgets observed external edits (ABA undo would restore over them). */
-class ForgetfulTouchesJournal extends MemoryJournal {
+class ForgetfulTouchesJournal extends SqlJournal {
   override addTouches(_positions: Int32Array): number {
     return super.addTouches(new Int32Array(0));
   }
 }
 
 /** Planted bug 2: the journal hides later writes by other operations from undo ownership. */
-class HiddenLaterWritesJournal extends MemoryJournal {
-  override slicesAfter(): ReturnType<MemoryJournal["slicesAfter"]> {
+class HiddenLaterWritesJournal extends SqlJournal {
+  override slicesAfter(): ReturnType<SqlJournal["slicesAfter"]> {
     return [];
   }
 }
 
 /** Planted bug 3: the journal leaves plan uniqueness to the engine's earlier lookup (check, await, create). */
-class CallerCheckedPlanJournal extends MemoryJournal {
+class CallerCheckedPlanJournal extends SqlJournal {
   protected override planInUse(): boolean {
     return false;
   }
 }
 
 /** Planted bug 4: the journal reports a head past its records, so plans think nothing changed since preparation. */
-class LateHeadJournal extends MemoryJournal {
+class LateHeadJournal extends SqlJournal {
   override headSeq(): number {
     return Number.MAX_SAFE_INTEGER;
   }
 }
 
 /** Planted bug 5: the standing-write index never sees our writes, so the merge has no G0 (only touches). */
-class MergeWithoutG0Journal extends MemoryJournal {
-  override slicesAfter(afterSeq: number, box: Parameters<MemoryJournal["slicesAfter"]>[1]): ReturnType<MemoryJournal["slicesAfter"]> {
+class MergeWithoutG0Journal extends SqlJournal {
+  override slicesAfter(afterSeq: number, box: Parameters<SqlJournal["slicesAfter"]>[1]): ReturnType<SqlJournal["slicesAfter"]> {
     return box.minX === -(2 ** 31) ? [] : super.slicesAfter(afterSeq, box); // the index's fold asks for everything
   }
 }
 
 /** Planted bug 6: an undo's part changes keep only the first part (the taker): taken blocks are never given back. */
-class NoGiveBackJournal extends MemoryJournal {
-  override commitParts(added: Parameters<MemoryJournal["commitParts"]>[0], updated: Parameters<MemoryJournal["commitParts"]>[1], op?: Parameters<MemoryJournal["commitParts"]>[2]): void {
+class NoGiveBackJournal extends SqlJournal {
+  override commitParts(added: Parameters<SqlJournal["commitParts"]>[0], updated: Parameters<SqlJournal["commitParts"]>[1], op?: Parameters<SqlJournal["commitParts"]>[2]): void {
     super.commitParts(added, op === undefined ? updated.slice(0, 1) : updated, op);
   }
 }
 
 /** The model's own complaint (fast-check keeps it as the report's cause), or "passed". */
-async function complaint(journalFactory: () => MemoryJournal, focus: "all" | "parts" = "all"): Promise<string> {
+async function complaint(journalFactory: (db: SqlDb) => SqlJournal, focus: "all" | "parts" = "all"): Promise<string> {
   try {
     await runModelSuite({ numRuns: focus === "parts" ? 300 : 1000, journalFactory, focus });
     return "passed";
@@ -108,26 +108,26 @@ describe("model-based suite", () => {
   }, 300_000);
 
   it("catches planted bug: forgotten external-edit events", async () => {
-    expect(await complaint(() => new ForgetfulTouchesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
+    expect(await complaint((db) => new ForgetfulTouchesJournal(db))).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
   }, 300_000);
 
   it("catches planted bug: later writes hidden from undo ownership", async () => {
-    expect(await complaint(() => new HiddenLaterWritesJournal())).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
+    expect(await complaint((db) => new HiddenLaterWritesJournal(db))).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
   }, 300_000);
 
   it("catches planted bug: plan uniqueness checked before an await instead of atomically", async () => {
-    expect(await complaint(() => new CallerCheckedPlanJournal())).toMatch(/^operations created by concurrent applies of one plan: got 2, model expects 1$/);
+    expect(await complaint((db) => new CallerCheckedPlanJournal(db))).toMatch(/^operations created by concurrent applies of one plan: got 2, model expects 1$/);
   }, 300_000);
 
   it("catches planted bug: a merge that ignores G0 (our earlier writes) and writes over people's edits", async () => {
-    expect(await complaint(() => new MergeWithoutG0Journal())).toMatch(/^(changed_blocks|manual_edits|prepare over people's edits|refused positions|invariant: a person's block|prepare refused where the model expects a plan: conflict)/);
+    expect(await complaint((db) => new MergeWithoutG0Journal(db))).toMatch(/^(changed_blocks|manual_edits|prepare over people's edits|refused positions|invariant: a person's block|prepare refused where the model expects a plan: conflict)/);
   }, 300_000);
 
   it("catches planted bug: an undo that never gives taken-over blocks back to their part", async () => {
-    expect(await complaint(() => new NoGiveBackJournal(), "parts")).toMatch(/^parts: got /);
+    expect(await complaint((db) => new NoGiveBackJournal(db), "parts")).toMatch(/^parts: got /);
   }, 300_000);
 
   it("catches planted bug: a stale base written over (plans blind to changes since preparation)", async () => {
-    expect(await complaint(() => new LateHeadJournal())).toMatch(/^(operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
+    expect(await complaint((db) => new LateHeadJournal(db))).toMatch(/^(operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
   }, 300_000);
 });

@@ -4,7 +4,7 @@ import { blockEntityPredicate, type Box3 } from "@mcb/blocks";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import {
   Engine,
-  MemoryJournal,
+  openJournal,
   type CasBatchResult,
   type CasResult,
   type CasSlice,
@@ -105,7 +105,7 @@ function property(planted: boolean) {
     const registry = sharedRegistry();
     const memory = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry) });
     const world = new BatchingWorld(memory, planted);
-    const journal = new MemoryJournal();
+    const journal = openJournal(":memory:");
     const area = { minX: -64, minY: -64, minZ: -64, maxX: 63, maxY: 319, maxZ: 63 };
     const open = () => Engine.open({ adapter: world, journal, registry, projects: [{ projectId: PROJECT, ownerId: OWNER, area }], limits: { sliceSize: sc.sliceSize, sliceWindow: sc.window } });
     let engine = await open();

@@ -6,7 +6,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { blockEntityPredicate } from "@mcb/blocks";
-import { Engine, MemoryJournal } from "@mcb/engine";
+import { Engine, openJournal } from "@mcb/engine";
 import type { SchematicLimits } from "@mcb/schematic";
 import { registry } from "../../blocks/test/registry.js";
 import { createMcbMcpServer, mcpContextFor, TOOLSET_NAMES, type Toolset } from "../src/index.js";
@@ -18,7 +18,7 @@ export const v = (x: number, y: number, z: number) => ({ x, y, z });
 export async function setup(options: { libraryLimits?: SchematicLimits; toolsets?: readonly Toolset[] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "mcb-mcplib-"));
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
-  const engine = await Engine.open({ adapter: world, journal: new MemoryJournal(), registry: registry(), projects: [{ projectId: "p", ownerId: "alice", area: AREA }] });
+  const engine = await Engine.open({ adapter: world, journal: openJournal(":memory:"), registry: registry(), projects: [{ projectId: "p", ownerId: "alice", area: AREA }] });
   const ctx = { principal: { playerId: "alice", role: "agent" as const }, projectId: "p" };
   const server = createMcbMcpServer(mcpContextFor({ engine, registry: registry(), world, dir }, ctx, options.libraryLimits), "test", { toolsets: options.toolsets ?? TOOLSET_NAMES });
   const [a, b] = InMemoryTransport.createLinkedPair();

@@ -6,7 +6,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { blockEntityPredicate } from "@mcb/blocks";
-import { Engine, MemoryJournal } from "@mcb/engine";
+import { Engine, openJournal } from "@mcb/engine";
 import { afterEach, describe, expect, it } from "vitest";
 import { registry } from "../../blocks/test/registry.js";
 import { createMcbMcpServer, mcpContextFor, TOOLSET_NAMES } from "../src/index.js";
@@ -43,7 +43,7 @@ async function serve(engine: Engine, world: MemoryWorld, dir: string, shared: Sh
 async function fixture() {
   const dir = mkdtempSync(join(tmpdir(), "mcb-tapply-"));
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
-  const journal = new MemoryJournal();
+  const journal = openJournal(":memory:");
   const engine = await Engine.open({ adapter: world, journal, registry: registry(), projects: [{ projectId: "p", ownerId: "alice", area: { minX: -64, minY: -64, minZ: -64, maxX: 127, maxY: 319, maxZ: 127 } }] });
   return { dir, world, engine, journal };
 }

@@ -156,9 +156,10 @@ export interface OperationFilter {
 }
 
 /**
- * Durable store of plans, operations, slices, external touches and parts. Every method that
- * returns is durable (SQLite: WAL + synchronous FULL, one transaction per call). Records are
- * values: callers never mutate what they passed in or got back.
+ * Durable store of plans, operations, slices, external touches, parts and claims. Every method
+ * that returns is durable (one transaction per call under the store's writer lock: SQLite WAL +
+ * synchronous FULL, or PostgreSQL). Several processes may share one journal (PostgreSQL): what one
+ * commits, the others read. Records are values: callers never mutate what they passed in or got back.
  */
 export interface Journal {
   putPlan(plan: PreparedPlan): void;
@@ -211,8 +212,12 @@ export interface Journal {
   indexHead(): IndexHead;
   /** Index sections by key "cx,cy,cz" (4096 entries each, y-z-x order); absent ones are empty. */
   indexSections(keys: readonly string[]): Map<string, Uint32Array>;
-  /** One transaction: appends interned entries, replaces the given sections, moves the head to `seq`. */
-  saveIndex(seq: number, newEntries: readonly string[], sections: ReadonlyMap<string, Uint32Array>): void;
+  /**
+   * One transaction: appends interned entries, replaces the given sections and moves the head from
+   * `fromSeq` to `seq`; false (nothing saved) when the stored head is no longer `fromSeq`, because
+   * another process sharing the journal saved the index first.
+   */
+  saveIndex(fromSeq: number, seq: number, newEntries: readonly string[], sections: ReadonlyMap<string, Uint32Array>): boolean;
   putPart(part: PartRecord): void;
   /** Replaces a stored part (same id): a new mask, name, revision or retirement. */
   updatePart(part: PartRecord): void;
@@ -237,6 +242,15 @@ export interface Journal {
   savedState(operationId: string): SavedState;
   /** Write-set indices of the operation found lost after a host crash, ascending. */
   lostWrites(operationId: string): number[];
+  /**
+   * Takes or renews the claim `name` for `holder` for `ttlMs` (a recovery's one claimant, a region's
+   * lease); false when another holder has it and it has not expired. Shared by every process on the journal.
+   */
+  claim(name: string, holder: string, ttlMs: number): boolean;
+  /** Gives the claim up if `holder` holds it. */
+  releaseClaim(name: string, holder: string): void;
+  /** Who holds the claim now (null: free or expired). */
+  claimHolder(name: string): string | null;
   /** Bytes of durable storage used (for benchmarks and quotas). */
   sizeBytes(): number;
   close(): void;

@@ -33,7 +33,7 @@ function offsetOf(x: number, y: number, z: number): number {
  */
 export class StandingIndex {
   private seq: number;
-  private readonly entryValues: string[];
+  private readonly entryValues: string[] = [];
   private readonly ids = new Map<string, number>();
   private saved: number;
   /** Decoded sections, least recently used first. */
@@ -46,18 +46,39 @@ export class StandingIndex {
     private readonly journal: Journal,
     plans: (planId: string) => PreparedPlan,
   ) {
-    const head = journal.indexHead();
-    this.seq = head.seq;
-    this.entryValues = [...head.entries];
-    this.entryValues.forEach((e, i) => this.ids.set(e, i + 1));
-    this.saved = this.entryValues.length;
+    this.seq = 0;
+    this.saved = 0;
+    this.load();
     this.operationPlan = operationPlans(journal, plans);
   }
 
-  /** Folds every journal record newer than the index into it, and saves it durably. */
+  /** (Re)loads the stored index, dropping everything decoded: another process may have saved it. */
+  private load(): void {
+    const head = this.journal.indexHead();
+    this.seq = head.seq;
+    this.entryValues.length = 0;
+    this.entryValues.push(...head.entries);
+    this.ids.clear();
+    this.entryValues.forEach((e, i) => this.ids.set(e, i + 1));
+    this.saved = this.entryValues.length;
+    this.cache.clear();
+    this.dirty.clear();
+    this.last = null;
+  }
+
+  /**
+   * Folds every journal record newer than the index into it, and saves it durably. When another
+   * process sharing the journal saved the index first (the save's compare-and-set fails), what was
+   * folded here is dropped and the stored index is loaded and caught up instead.
+   */
   catchUp(): void {
+    while (!this.foldAndSave()) this.load();
+  }
+
+  private foldAndSave(): boolean {
     const head = this.journal.headSeq();
-    if (head <= this.seq) return;
+    if (head <= this.seq) return true;
+    const from = this.seq;
     const slices = this.journal.slicesAfter(this.seq, EVERYWHERE);
     const t = this.journal.touchesAfter(this.seq, EVERYWHERE);
     let k = 0;
@@ -90,7 +111,7 @@ export class StandingIndex {
     touchesBefore(Infinity);
     this.seq = head;
     this.last = null;
-    this.flush();
+    return this.flush(from);
   }
 
   /** The entries of (x, y, z) triples, in order (0: nothing of ours, never touched). */
@@ -144,9 +165,26 @@ export class StandingIndex {
   standing(entry: number): Held | null {
     const id = entry & ID;
     if (id === 0) return null;
-    const value = this.entryValues[id - 1]!;
+    if (id > this.entryValues.length) this.extendEntries();
+    const value = this.entryValues[id - 1];
+    if (value === undefined) throw new Error(`standing-write index: entry ${id} is not in the journal`);
     const cut = value.indexOf("\u0000");
     return cut < 0 ? { state: value, digest: null } : { state: value.slice(0, cut), digest: value.slice(cut + 1) };
+  }
+
+  /**
+   * A section read from the journal after another process saved the index holds entries interned
+   * there. Saves are compare-and-set on the index's sequence, so the stored entry table only grows
+   * and ours (all saved, outside a fold) is a prefix of it: its tail is appended as it is.
+   */
+  private extendEntries(): void {
+    if (this.saved !== this.entryValues.length) throw new Error("standing-write index: unsaved entries while reading");
+    const stored = this.journal.indexHead().entries;
+    for (let i = this.entryValues.length; i < stored.length; i++) {
+      this.entryValues.push(stored[i]!);
+      this.ids.set(stored[i]!, i + 1);
+    }
+    this.saved = this.entryValues.length;
   }
 
   private idOf(state: string, digest: string | null): number {
@@ -210,11 +248,12 @@ export class StandingIndex {
     }
   }
 
-  private flush(): void {
+  private flush(from: number): boolean {
     const sections = new Map<string, Uint32Array>();
     for (const key of this.dirty) sections.set(key, this.cache.get(key)!);
-    this.journal.saveIndex(this.seq, this.entryValues.slice(this.saved), sections);
+    if (!this.journal.saveIndex(from, this.seq, this.entryValues.slice(this.saved), sections)) return false;
     this.saved = this.entryValues.length;
     this.dirty.clear();
+    return true;
   }
 }

@@ -28,8 +28,10 @@ export {
 export type { Journal, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./Journal.js";
 export { OPERATION_KINDS, OPERATION_STATUSES, hasEnded, isSettled, isUndoable, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";
 export { PLAN_ORIGINS, type PlanOrigin } from "./PreparedPlan.js";
-export { MemoryJournal } from "./MemoryJournal.js";
-export { SqliteJournal } from "./SqliteJournal.js";
+export { SqlJournal } from "./store/SqlJournal.js";
+export { openJournal, openSqlDb, isPostgresUrl } from "./store/OpenJournal.js";
+export { StoreFailure, type SqlDb, type StoreError } from "./store/SqlDb.js";
+export { SCHEMA_VERSION } from "./store/Migrations.js";
 export { DEFAULT_ENGINE_LIMITS, MAX_SLICE_WINDOW, PROJECT_ID, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";
 export type { BuildPrepareInput, ExpectedBlock } from "./Prepare.js";
 export type { OperationStatusView, PrepareView, ConflictView, UndoPrepareView } from "./Views.js";

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { Harness, boxRecipe, unwrap } from "@mcb/property-tests";
-import { MemoryJournal, type OperationRecord, type SliceRecord } from "../src/index.js";
+import { SqlJournal, openJournal, type OperationRecord, type SliceRecord } from "../src/index.js";
 import type { SliceResult } from "../src/Journal.js";
 
 /** A journal whose disk fills up after `budget` commits. */
-class FillingJournal extends MemoryJournal {
+class FillingJournal extends SqlJournal {
   budget = Infinity;
   override commit(op: OperationRecord, results: readonly SliceResult[], intents: readonly SliceRecord[]): number {
     if (this.budget-- <= 0) throw new Error("SQLITE_FULL: database or disk is full");
@@ -14,9 +14,9 @@ class FillingJournal extends MemoryJournal {
 
 describe("fail-stop", () => {
   it("a journal that cannot persist stops the engine before any unjournaled write; recovery follows", async () => {
-    const journal = new FillingJournal();
+    let journal!: FillingJournal;
     const logged: string[] = [];
-    const h = await Harness.create({ journalFactory: () => journal, limits: { sliceSize: 4 }, log: (line) => logged.push(line) });
+    const h = await Harness.create({ journalFactory: (db) => (journal = new FillingJournal(db)), limits: { sliceSize: 4 }, log: (line) => logged.push(line) });
     const stderr = vi.spyOn(process.stderr, "write");
     const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 15, y: 64, z: 0 }, "minecraft:stone") }));
     const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "full" }));
@@ -50,10 +50,13 @@ describe("fail-stop", () => {
   });
 
   it("refuses new operations once the journal is over its disk quota", async () => {
-    const h = await Harness.create({ limits: { maxJournalBytes: 50_000 } });
+    const fresh = openJournal(":memory:");
+    const quota = fresh.sizeBytes() + 50_000; // an empty journal's schema, and room for 50 kB
+    fresh.close();
+    const h = await Harness.create({ limits: { maxJournalBytes: quota } });
     const first = await h.build(boxRecipe({ x: 0, y: 64, z: 0 }, { x: 39, y: 64, z: 24 }, "minecraft:stone")); // 1,000 blocks ≈ 25 kB
     expect(first.status).toBe("applied");
-    expect(h.journal.sizeBytes()).toBeLessThan(50_000);
+    expect(h.journal.sizeBytes()).toBeLessThan(quota);
     const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 65, z: 0 }, { x: 39, y: 66, z: 24 }, "minecraft:stone") })); // + ≈ 50 kB
     const r = await h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "q" });
     expect(r).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { reason: "journal_quota" } } });

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryJournal, SqliteJournal, type Journal, type OperationRecord } from "../src/index.js";
+import { freshPostgresJournal } from "@mcb/property-tests";
+import { openJournal, type Journal, type OperationRecord } from "../src/index.js";
 import { decodePreparedPlan, encodePreparedPlan, encodedPlanSize, preparedPlanHash, type PreparedPlan } from "../src/PreparedPlan.js";
 
 const dirs: string[] = [];
@@ -68,23 +69,26 @@ function op(id: string, planId: string, key: string, status: OperationRecord["st
 
 const box = { minX: 0, minY: 64, minZ: 0, maxX: 1, maxY: 64, maxZ: 0 };
 
+/** A journal kind: a new journal, and how to reopen it as a restarted process would. */
+function reopenable(target: string): { journal: Journal; reopen: () => Journal } {
+  let current = openJournal(target);
+  return {
+    journal: current,
+    reopen: () => {
+      current.close();
+      current = openJournal(target);
+      return current;
+    },
+  };
+}
+
 const kinds: [string, () => { journal: Journal; reopen: () => Journal }][] = [
-  ["memory", () => {
-    const j = new MemoryJournal();
+  ["memory (SQLite)", () => {
+    const j = openJournal(":memory:");
     return { journal: j, reopen: () => j };
   }],
-  ["sqlite", () => {
-    const file = tempFile();
-    let current = new SqliteJournal(file);
-    return {
-      journal: current,
-      reopen: () => {
-        current.close();
-        current = new SqliteJournal(file);
-        return current;
-      },
-    };
-  }],
+  ["sqlite", () => reopenable(tempFile())],
+  ["postgres", () => reopenable(freshPostgresJournal())],
 ];
 
 describe.each(kinds)("%s journal contract", (_name, make) => {
@@ -160,6 +164,55 @@ describe.each(kinds)("%s journal listing", (_name, make) => {
   });
 });
 
+/** Two processes' journals on one store: a SQLite file, or one PostgreSQL journal. */
+const shared: [string, () => string][] = [
+  ["sqlite", () => tempFile()],
+  ["postgres", () => freshPostgresJournal()],
+];
+
+describe.each(shared)("%s journal shared by two processes", (_name, target) => {
+  it("one idempotency key, one claimant, one index: what one commits the other sees", () => {
+    const where = target();
+    let now = 1000;
+    const a = openJournal(where, { now: () => now });
+    const b = openJournal(where, { now: () => now });
+    expect(a.journalId()).toBe(b.journalId());
+    a.putPlan(plan("pl1", 4));
+    b.putPlan(plan("pl2", 4));
+    expect(a.createOperation(op("o1", "pl1", "same"))).toBe("ok");
+    expect(b.createOperation(op("o2", "pl2", "same"))).toBe("duplicate_key");
+    expect(b.createOperation(op("o2", "pl1", "other"))).toBe("duplicate_plan");
+    expect(b.findOperationByKey("p", "same")?.operationId).toBe("o1");
+    // Sequence numbers are shared and keep commit order across both.
+    const s1 = a.addTouches(Int32Array.from([0, 64, 0]));
+    const s2 = b.addTouches(Int32Array.from([1, 64, 0]));
+    expect(s2).toBe(s1 + 1);
+    expect(a.headSeq()).toBe(s2);
+    // A claim has one holder until it is released or expires.
+    expect(a.claim("recovery:o1", "bridge-a", 5000)).toBe(true);
+    expect(b.claim("recovery:o1", "bridge-b", 5000)).toBe(false);
+    expect(b.claimHolder("recovery:o1")).toBe("bridge-a");
+    expect(a.claim("recovery:o1", "bridge-a", 5000)).toBe(true); // renewal
+    now += 5001;
+    expect(b.claimHolder("recovery:o1")).toBeNull();
+    expect(b.claim("recovery:o1", "bridge-b", 5000)).toBe(true);
+    a.releaseClaim("recovery:o1", "bridge-a"); // not the holder: no effect
+    expect(a.claimHolder("recovery:o1")).toBe("bridge-b");
+    b.releaseClaim("recovery:o1", "bridge-b");
+    expect(a.claim("recovery:o1", "bridge-a", 5000)).toBe(true);
+    // The standing-write index is saved by compare-and-set on its sequence.
+    const section = new Uint32Array(4096).fill(1);
+    expect(a.saveIndex(0, s1, ["minecraft:stone"], new Map([["0,4,0", section]]))).toBe(true);
+    expect(b.saveIndex(0, s2, ["minecraft:glass"], new Map())).toBe(false);
+    expect(b.indexHead()).toEqual({ seq: s1, entries: ["minecraft:stone"] });
+    expect(b.saveIndex(s1, s2, ["minecraft:glass"], new Map())).toBe(true);
+    expect(a.indexHead()).toEqual({ seq: s2, entries: ["minecraft:stone", "minecraft:glass"] });
+    expect([...a.indexSections(["0,4,0"]).get("0,4,0")!.slice(0, 2)]).toEqual([1, 1]);
+    a.close();
+    b.close();
+  });
+});
+
 describe("SQLite journal file", () => {
   it("migrates a schema-1 journal: old touches become uncertain, old operations keep their kind", () => {
     const file = tempFile();
@@ -182,29 +235,29 @@ describe("SQLite journal file", () => {
     const undo = { ...op("u1", "pl9", "k9", "applied"), kind: "undo" as const };
     db.prepare("INSERT INTO operations VALUES (?, ?, ?, ?, ?, ?, ?)").run("u1", "p", "k9", "pl9", "applied", 1, JSON.stringify(undo));
     db.close();
-    const j = new SqliteJournal(file);
+    const j = openJournal(file);
     expect(j.headSeq()).toBe(3);
     expect(j.touchesAfter(0, box).states).toEqual([null]);
     expect(j.listOperations("p", { kind: "undo" }, 5).map((o) => o.operationId)).toEqual(["u1"]);
     expect(j.createOperation(op("o2", "pl9", "k10"))).toBe("duplicate_plan");
     j.close();
-    const again = new SqliteJournal(file);
+    const again = openJournal(file);
     expect(again.headSeq()).toBe(3);
     again.close();
   });
 
   it("refuses a journal written by another schema version", () => {
     const file = tempFile();
-    new SqliteJournal(file).close();
+    openJournal(file).close();
     const db = new Database(file);
     db.prepare("UPDATE meta SET value = 99 WHERE key = 'schema'").run();
     db.close();
-    expect(() => new SqliteJournal(file)).toThrow(/schema 99/);
+    expect(() => openJournal(file)).toThrow(/schema 99/);
   });
 
   it("keeps its data in WAL mode (synchronous FULL is set per connection)", () => {
     const file = tempFile();
-    new SqliteJournal(file).close();
+    openJournal(file).close();
     const db = new Database(file);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

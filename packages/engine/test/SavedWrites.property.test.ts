@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Harness, boxRecipe } from "@mcb/property-tests";
-import { MemoryJournal, type OperationRecord, type SliceRecord } from "../src/index.js";
+import { SqlJournal, type SqlDb, type OperationRecord, type SliceRecord } from "../src/index.js";
 import type { SliceResult, UnsavedSlice } from "../src/Journal.js";
 
 /**
@@ -33,7 +33,7 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
 );
 
 /** A journal whose process dies at a commit (the bridge killed): the commit never lands, nothing after it runs. */
-class DyingJournal extends MemoryJournal {
+class DyingJournal extends SqlJournal {
   budget = Infinity;
   override commit(op: OperationRecord, results: readonly SliceResult[], intents: readonly SliceRecord[]): number {
     if (this.budget-- <= 0) throw new Error("the bridge process was killed");
@@ -67,9 +67,9 @@ async function waitUp(h: Harness): Promise<void> {
 }
 
 /** Runs one sequence; returns the first broken invariant, or null. */
-async function run(cmds: readonly Cmd[], makeJournal: () => DyingJournal): Promise<string | null> {
-  const journal = makeJournal();
-  const h = await Harness.create({ journalFactory: () => journal, world: { unsavedUntilFlush: true }, limits: { sliceSize: 4 }, reconnectDelaysMs: [1, 2, 5] });
+async function run(cmds: readonly Cmd[], makeJournal: (db: SqlDb) => DyingJournal): Promise<string | null> {
+  let journal!: DyingJournal;
+  const h = await Harness.create({ journalFactory: (db) => (journal = makeJournal(db)), world: { unsavedUntilFlush: true }, limits: { sliceSize: 4 }, reconnectDelaysMs: [1, 2, 5] });
   open.push(h);
   const ops: { id: string; column: number; height: number }[] = [];
   let column = 0;
@@ -137,7 +137,7 @@ async function run(cmds: readonly Cmd[], makeJournal: () => DyingJournal): Promi
   return null;
 }
 
-async function check(h: Harness, journal: MemoryJournal, ops: readonly { id: string }[]): Promise<string | null> {
+async function check(h: Harness, journal: SqlJournal, ops: readonly { id: string }[]): Promise<string | null> {
   for (const o of ops) {
     const record = journal.getOperation(o.id);
     if (record === null) continue; // never created (the bridge died first)
@@ -170,7 +170,7 @@ describe("saved writes under crash injection (property)", () => {
   it("after any kill of the host or the bridge: saved blocks are in the world, every other missing block is listed for review, nothing is written twice", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 10 }), async (cmds) => {
-        const broken = await run(cmds, () => new DyingJournal());
+        const broken = await run(cmds, (db) => new DyingJournal(db));
         for (const hh of open) hh.close();
         open = [];
         expect(broken).toBeNull();
@@ -185,7 +185,7 @@ describe("saved writes under crash injection (property)", () => {
     let caught: string | null = null;
     await fc.assert(
       fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 10 }), async (cmds) => {
-        const broken = await run(cmds, () => new TrustingJournal());
+        const broken = await run(cmds, (db) => new TrustingJournal(db));
         for (const hh of open) hh.close();
         open = [];
         if (broken !== null) caught = broken;

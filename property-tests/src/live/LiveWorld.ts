@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PortWorld } from "@mcb/adapter-paper";
 import { type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
-import { Engine, SqliteJournal, type CasBatchResult, type CasResult, type CasSlice, type EngineLimits, type RequestContext, type SavedMarks, type WorldAdapter } from "@mcb/engine";
+import { Engine, openJournal, type CasBatchResult, type CasResult, type CasSlice, type EngineLimits, type Journal, type RequestContext, type SavedMarks, type WorldAdapter } from "@mcb/engine";
 import type { MinestomHost } from "./MinestomHost.js";
 
 /**
@@ -59,7 +59,7 @@ export class LiveEngine {
     readonly registry: BlockRegistry,
     public port: PortWorld,
     public world: HookedAdapter,
-    public journal: SqliteJournal,
+    public journal: Journal,
     public engine: Engine,
     private readonly limits: Partial<EngineLimits>,
   ) {}
@@ -71,12 +71,12 @@ export class LiveEngine {
     const registry = createBlockRegistry({ version: info.minecraftVersion });
     if (!registry.ok) throw new Error(registry.error.message);
     const world = new HookedAdapter(port);
-    const journal = new SqliteJournal(join(dir, "journal.db"));
+    const journal = openJournal(join(dir, "journal.db"));
     const engine = await LiveEngine.engineOn(world, journal, registry.value, limits);
     return new LiveEngine(dir, registry.value, port, world, journal, engine, limits);
   }
 
-  private static engineOn(world: WorldAdapter, journal: SqliteJournal, registry: BlockRegistry, limits: Partial<EngineLimits>): Promise<Engine> {
+  private static engineOn(world: WorldAdapter, journal: Journal, registry: BlockRegistry, limits: Partial<EngineLimits>): Promise<Engine> {
     return Engine.open({ adapter: world, journal, registry, limits, projects: [{ projectId: LIVE_PROJECT, ownerId: LIVE_OWNER, area: LIVE_AREA }] });
   }
 
@@ -88,7 +88,7 @@ export class LiveEngine {
     await this.port.close();
     this.port = await PortWorld.connect({ url: host.url, token: host.token });
     this.world = new HookedAdapter(this.port);
-    this.journal = new SqliteJournal(join(this.dir, "journal.db"));
+    this.journal = openJournal(join(this.dir, "journal.db"));
     this.engine = await LiveEngine.engineOn(this.world, this.journal, this.registry, this.limits);
   }
 

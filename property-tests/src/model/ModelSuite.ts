@@ -1,7 +1,7 @@
 import { CRASH_POINTS } from "../Faults.js";
-import type { Journal } from "@mcb/engine";
+import type { Journal, SqlDb } from "@mcb/engine";
 import fc from "fast-check";
-import { Harness } from "../Harness.js";
+import { Harness, type JournalKind } from "../Harness.js";
 import { ApplyCommand } from "./ApplyCommand.js";
 import { CancelDuringApplyCommand } from "./CancelDuringApplyCommand.js";
 import { CrashDuringApplyCommand } from "./CrashDuringApplyCommand.js";
@@ -19,11 +19,11 @@ export interface ModelSuiteOptions {
   readonly seed?: number;
   readonly path?: string;
   readonly maxCommands?: number;
-  readonly journal?: "memory" | "sqlite";
+  readonly journal?: JournalKind;
   /** The world: memory (default) or a Minecraft save in a temporary folder (AnvilWorld). */
   readonly world?: "memory" | "anvil";
   /** Planted-bug variants swap in a faulty journal. */
-  readonly journalFactory?: () => Journal;
+  readonly journalFactory?: (db: SqlDb) => Journal;
   /** Receives outcome counts of every run (including shrinking). */
   readonly stats?: Map<string, number>;
   /** "parts": commands weighted toward named applies with take_over, undos and redos. */

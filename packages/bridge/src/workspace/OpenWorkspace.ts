@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { AnvilWorld, isSaveError } from "@mcb/adapter-anvil";
 import { PortWorld } from "@mcb/adapter-paper";
 import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import { Engine, SqliteJournal, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import { Engine, openJournal, type Journal, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { serveEditInbox } from "./EditInbox.js";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { Interrupt } from "./Interrupt.js";
@@ -75,7 +75,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
   const lock = acquireStateLock(dir);
   if (!lock.ok) return lock;
   let world: WorldAdapter | undefined;
-  let journal: SqliteJournal | undefined;
+  let journal: Journal | undefined;
   let engine: Engine;
   let embedded: AnvilWorld | null = null;
   let save: AnvilWorld | null = null;
@@ -109,7 +109,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
     }
     area = projectArea(target, save !== null && embedded === null ? save : null, await world.info());
     if (options.decorateWorld !== undefined) world = options.decorateWorld(world);
-    journal = new SqliteJournal(join(dir, "journal.db"));
+    journal = openJournal(join(dir, "journal.db"));
     engine = await Engine.open({
       adapter: world,
       journal,

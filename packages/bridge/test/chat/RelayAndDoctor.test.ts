@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { blockEntityPredicate } from "@mcb/blocks";
-import { Engine, MemoryJournal } from "@mcb/engine";
+import { Engine, openJournal } from "@mcb/engine";
 import { registry } from "../../../blocks/test/registry.js";
 import { AcpAgent } from "../../src/chat/AcpAgent.js";
 import { CODEX_CONFIG, agentConfigFrom, agentEnvironment, codexAcpPath, ensureCodexConfig } from "../../src/chat/AgentConfig.js";
@@ -34,7 +34,7 @@ async function relayWithProject(): Promise<{ relay: McpRelay; token: string }> {
   const dir = tmp();
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
   const area = { minX: 100, minY: -64, minZ: 100, maxX: 131, maxY: 319, maxZ: 131 };
-  const engine = await Engine.open({ adapter: world, journal: new MemoryJournal(), registry: registry(), projects: [{ projectId: "bound", ownerId: "alice", area }] });
+  const engine = await Engine.open({ adapter: world, journal: openJournal(":memory:"), registry: registry(), projects: [{ projectId: "bound", ownerId: "alice", area }] });
   const relay = await McpRelay.start();
   cleanup.push(() => relay.close());
   const ctx = { principal: { playerId: "alice", role: "agent" as const }, projectId: "bound" };

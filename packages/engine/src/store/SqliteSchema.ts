@@ -1,8 +1,19 @@
-import { SAVED_WRITES_TABLES } from "./SqliteSavedWrites.js";
-
 // The SQLite journal's schema and its migrations (each runs in one transaction when a journal opens).
 
-export const SCHEMA_VERSION = 4;
+/** Tables of schema 4: which confirmed slices are saved in the world's files, the marks, lost writes. */
+const SAVED_WRITES_TABLES = `
+CREATE TABLE IF NOT EXISTS slice_saves (
+  op_id TEXT NOT NULL, slice_no INTEGER NOT NULL, session TEXT NOT NULL, write_seq INTEGER NOT NULL,
+  settled INTEGER NOT NULL, ord INTEGER NOT NULL, PRIMARY KEY (op_id, slice_no)) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS slice_saves_open ON slice_saves (session, write_seq) WHERE settled = 0;
+CREATE TABLE IF NOT EXISTS saved_marks (session TEXT PRIMARY KEY, saved_through INTEGER NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS lost_writes (op_id TEXT PRIMARY KEY, indices TEXT NOT NULL) STRICT;
+`;
+
+/** Tables of schema 5: claims (a recovery's one claimant, region leases), each with a holder and an expiry. */
+const CLAIM_TABLES = `
+CREATE TABLE IF NOT EXISTS claims (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL) STRICT;
+`;
 
 /** Tables added by schema 3: settings (event cursor, journal id, gap), the standing-write index. */
 const SCHEMA_3_TABLES = `
@@ -11,7 +22,8 @@ CREATE TABLE IF NOT EXISTS index_entries (id INTEGER PRIMARY KEY, value TEXT NOT
 CREATE TABLE IF NOT EXISTS index_sections (cx INTEGER NOT NULL, cy INTEGER NOT NULL, cz INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY (cx, cy, cz)) STRICT, WITHOUT ROWID;
 `;
 
-export const SCHEMA = `
+/** A new journal, at the newest schema. */
+export const SQLITE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS plans (plan_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, body BLOB NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS operations (
@@ -33,6 +45,7 @@ CREATE TABLE IF NOT EXISTS parts (
   part_id TEXT PRIMARY KEY, project_id TEXT NOT NULL, created_at INTEGER NOT NULL, body TEXT NOT NULL, mask BLOB NOT NULL) STRICT;
 ${SCHEMA_3_TABLES}
 ${SAVED_WRITES_TABLES}
+${CLAIM_TABLES}
 `;
 
 /**
@@ -61,4 +74,10 @@ UPDATE meta SET value = 3 WHERE key = 'schema';
 export const MIGRATE_3_TO_4 = `
 ${SAVED_WRITES_TABLES}
 UPDATE meta SET value = 4 WHERE key = 'schema';
+`;
+
+/** Schema 4 → 5: claims. */
+export const MIGRATE_4_TO_5 = `
+${CLAIM_TABLES}
+UPDATE meta SET value = 5 WHERE key = 'schema';
 `;

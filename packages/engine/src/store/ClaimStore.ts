@@ -1,0 +1,30 @@
+import type { SqlDb } from "./SqlDb.js";
+
+/**
+ * Named claims with a holder and an expiry, shared by every process on the store: a recovery's one
+ * claimant, a region's lease. A claim is taken when it is free, expired, or already the holder's
+ * (which renews it); a holder that dies leaves it to expire.
+ */
+export class ClaimStore {
+  constructor(private readonly db: SqlDb) {}
+
+  /** Takes or renews `name` for `holder` until `now + ttlMs`; false when someone else holds it. */
+  claim(name: string, holder: string, ttlMs: number, now: number): boolean {
+    const r = this.db.run(
+      "INSERT INTO claims VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at WHERE claims.holder = excluded.holder OR claims.expires_at <= ?",
+      [name, holder, now + ttlMs, now],
+    );
+    return r.changes === 1;
+  }
+
+  /** Gives `name` up if `holder` holds it. */
+  release(name: string, holder: string): void {
+    this.db.run("DELETE FROM claims WHERE name = ? AND holder = ?", [name, holder]);
+  }
+
+  /** Who holds `name` now (null: free or expired). */
+  holder(name: string, now: number): string | null {
+    const row = this.db.get("SELECT holder FROM claims WHERE name = ? AND expires_at > ?", [name, now]);
+    return row === undefined ? null : (row["holder"] as string);
+  }
+}

@@ -1,0 +1,130 @@
+import { MessageChannel, Worker, receiveMessageOnPort } from "node:worker_threads";
+import type { MessagePort } from "node:worker_threads";
+import type { SqlDb, SqlRow, SqlValue } from "./SqlDb.js";
+import { StoreFailure } from "./SqlDb.js";
+import type { WireReply, WireRequest, WireStart } from "./PostgresWire.js";
+import { numberPlaceholders, redactUrl } from "./PostgresWire.js";
+
+/** The advisory lock class every writing transaction on a journal takes ("mcb" in ASCII). */
+export const JOURNAL_LOCK_KEY = 0x6d6362;
+/** How long one statement may take before the store is reported unresponsive. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+function toBuffers(rows: SqlRow[]): SqlRow[] {
+  for (const row of rows) for (const k in row) if (row[k] instanceof Uint8Array) row[k] = Buffer.from(row[k].buffer, row[k].byteOffset, row[k].byteLength);
+  return rows;
+}
+
+/**
+ * The shared store: a PostgreSQL database through the `pg` client, driven synchronously (the
+ * journal's contract) from a worker thread the caller blocks on. Every writing transaction takes
+ * one advisory lock (keyed by the journal's schema: one journal per database, or per schema named
+ * in the URL's search_path), so transactions from every process on the journal run one at a time,
+ * as SQLite's IMMEDIATE transactions do; reads outside transactions see the last commit.
+ */
+export class PostgresDb implements SqlDb {
+  readonly dialect = "postgres" as const;
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly flag: Int32Array;
+  private readonly sqlText = new Map<string, string>();
+  private nextId = 1;
+  private depth = 0;
+  private closed = false;
+  /** The URL without its password. */
+  readonly where: string;
+
+  constructor(url: string, private readonly timeoutMs = DEFAULT_TIMEOUT_MS) {
+    this.where = redactUrl(url);
+    const signal = new SharedArrayBuffer(4);
+    this.flag = new Int32Array(signal);
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    const start: WireStart = { url, signal, lockKey: JOURNAL_LOCK_KEY };
+    this.worker = new Worker(new URL("../../dist/store/PostgresWorker.js", import.meta.url), { workerData: { ...start, port: channel.port2 }, transferList: [channel.port2] });
+    this.worker.unref();
+  }
+
+  private call(req: WireRequest extends infer R ? (R extends WireRequest ? Omit<R, "id"> : never) : never): WireReply & { ok: true } {
+    if (this.closed) throw new StoreFailure({ code: "store_unreachable", message: `journal ${this.where} is closed` });
+    const id = this.nextId++;
+    Atomics.store(this.flag, 0, 0);
+    this.port.postMessage({ ...req, id });
+    const deadline = Date.now() + this.timeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new StoreFailure({ code: "store_timeout", message: `PostgreSQL at ${this.where} did not answer within ${this.timeoutMs} ms` });
+      Atomics.wait(this.flag, 0, 0, left);
+      const got = receiveMessageOnPort(this.port);
+      if (got === undefined) continue;
+      const reply = got.message as WireReply;
+      if (reply.id !== id) continue; // the late answer to a call that timed out
+      if (!reply.ok) throw new StoreFailure(reply.error);
+      return reply;
+    }
+  }
+
+  private text(sql: string): string {
+    let t = this.sqlText.get(sql);
+    if (t === undefined) {
+      t = numberPlaceholders(sql);
+      this.sqlText.set(sql, t);
+    }
+    return t;
+  }
+
+  run(sql: string, params: readonly SqlValue[] = []): { readonly changes: number } {
+    return { changes: this.call({ op: "query", sql: this.text(sql), params }).changes };
+  }
+
+  all(sql: string, params: readonly SqlValue[] = []): SqlRow[] {
+    return toBuffers(this.call({ op: "query", sql: this.text(sql), params }).rows);
+  }
+
+  get(sql: string, params: readonly SqlValue[] = []): SqlRow | undefined {
+    return this.all(sql, params)[0];
+  }
+
+  exec(sql: string): void {
+    this.call({ op: "exec", sql });
+  }
+
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    this.call({ op: "begin" });
+    this.depth++;
+    try {
+      const out = fn();
+      this.depth--;
+      this.call({ op: "commit" });
+      return out;
+    } catch (e) {
+      if (this.depth > 0) {
+        this.depth--;
+        try {
+          this.call({ op: "rollback" });
+        } catch {
+          // the connection is gone: the server rolls the transaction back itself
+        }
+      }
+      throw e;
+    }
+  }
+
+  sizeBytes(): number {
+    const row = this.get("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS size FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'");
+    return Number(row?.["size"] ?? 0);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.call({ op: "close" });
+    } catch {
+      // closing a broken connection: nothing left to end
+    }
+    this.closed = true;
+    this.port.close();
+    void this.worker.terminate();
+  }
+}

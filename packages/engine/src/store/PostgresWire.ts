@@ -1,0 +1,43 @@
+import type { SqlRow, SqlValue, StoreError } from "./SqlDb.js";
+
+// The messages between `PostgresDb` (caller thread, blocking) and its worker (the `pg` client).
+
+export type WireRequest =
+  | { readonly id: number; readonly op: "query"; readonly sql: string; readonly params: readonly SqlValue[] }
+  | { readonly id: number; readonly op: "exec"; readonly sql: string }
+  | { readonly id: number; readonly op: "begin" | "commit" | "rollback" | "close" };
+
+export type WireReply =
+  | { readonly id: number; readonly ok: true; readonly rows: SqlRow[]; readonly changes: number }
+  | { readonly id: number; readonly ok: false; readonly error: StoreError };
+
+/** What the worker starts with. */
+export interface WireStart {
+  readonly url: string;
+  /** Int32 flag the worker sets to 1 and notifies after posting each reply. */
+  readonly signal: SharedArrayBuffer;
+  /** Key of the transaction-scoped advisory lock every writing transaction takes. */
+  readonly lockKey: number;
+}
+
+/** `?` placeholders to PostgreSQL's `$1…$n`, skipping quoted text. */
+export function numberPlaceholders(sql: string): string {
+  let out = "";
+  let n = 0;
+  let quote: string | null = null;
+  for (const ch of sql) {
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else out += ch === "?" ? `$${++n}` : ch;
+  }
+  return out;
+}
+
+/** A connection string with its password replaced, for messages and logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/, "$1:***@");
+}

@@ -1,0 +1,55 @@
+import type { Box3 } from "@mcb/blocks";
+import type { SliceRecord } from "../Journal.js";
+import type { SqlDb, SqlRow } from "./SqlDb.js";
+
+function toSlice(r: SqlRow): SliceRecord {
+  const digests = r["digests"] as string | null;
+  const written = r["written"] as Buffer | null;
+  return {
+    operationId: r["op_id"] as string,
+    sliceNo: r["slice_no"] as number,
+    start: r["start"] as number,
+    end: r["end"] as number,
+    intent: new Uint8Array(r["intent"] as Buffer),
+    written: written === null ? null : new Uint8Array(written),
+    seq: r["seq"] as number,
+    bounds: { minX: r["min_x"] as number, minY: r["min_y"] as number, minZ: r["min_z"] as number, maxX: r["max_x"] as number, maxY: r["max_y"] as number, maxZ: r["max_z"] as number },
+    entityDigests: digests === null ? [] : (JSON.parse(digests) as [number, string][]),
+  };
+}
+
+/** Slices: an intent (the positions it will write) stored before writing, its result once confirmed. */
+export class SliceStore {
+  constructor(private readonly db: SqlDb) {}
+
+  addIntent(s: SliceRecord): void {
+    const b = s.bounds;
+    this.db.run("INSERT INTO slices VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?, ?, NULL)", [s.operationId, s.sliceNo, s.start, s.end, s.intent, b.minX, b.minY, b.minZ, b.maxX, b.maxY, b.maxZ]);
+  }
+
+  /** Confirms an open intent with what was written; throws when the slice has no open intent. */
+  confirm(operationId: string, sliceNo: number, written: Uint8Array, seq: number, entityDigests: readonly (readonly [number, string])[]): void {
+    const digests = entityDigests.length === 0 ? null : JSON.stringify(entityDigests);
+    const r = this.db.run("UPDATE slices SET written = ?, seq = ?, digests = ? WHERE op_id = ? AND slice_no = ? AND written IS NULL", [written, seq, digests, operationId, sliceNo]);
+    if (r.changes !== 1) throw new Error(`no open intent for slice ${sliceNo} of ${operationId}`);
+  }
+
+  forOperation(operationId: string): SliceRecord[] {
+    return this.db.all("SELECT * FROM slices WHERE op_id = ? ORDER BY slice_no", [operationId]).map(toSlice);
+  }
+
+  /** Confirmed slices with seq > `afterSeq` whose bounds intersect `box`, in sequence order. */
+  after(afterSeq: number, box: Box3): SliceRecord[] {
+    return this.db
+      .all("SELECT * FROM slices WHERE written IS NOT NULL AND seq > ? AND min_x <= ? AND max_x >= ? AND min_y <= ? AND max_y >= ? AND min_z <= ? AND max_z >= ? ORDER BY seq", [
+        afterSeq,
+        box.maxX,
+        box.minX,
+        box.maxY,
+        box.minY,
+        box.maxZ,
+        box.minZ,
+      ])
+      .map(toSlice);
+  }
+}
