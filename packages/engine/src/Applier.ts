@@ -26,6 +26,8 @@ export interface ApplierDeps {
   mayWrite(op: OperationRecord): McbError | null;
   /** Cancel flags, held in process memory (a restart ends the operation anyway). */
   cancelRequested(operationId: string): boolean;
+  /** Before every journal commit and world write: throws when another bridge took the operation over (`BridgeClaims.fence`). */
+  fence(operationId: string): void;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
 
   const finish = (status: OperationStatus, error: { code: string; message: string } | null = null): OperationRecord => {
     op = { ...op!, status, counters, conflictSample: sample, updatedAt: deps.clock(), error };
+    deps.fence(operationId);
     journal.commit(op, pending, []);
     pending = [];
     return op;
@@ -129,6 +132,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
   const commitIntents = (b: readonly BuiltSlice[]): void => {
     counters = { ...counters, skipped: counters.skipped + b.reduce((t, x) => t + x.skipped, 0) };
     op = { ...op!, status: "applying", counters, updatedAt: deps.clock() };
+    deps.fence(operationId);
     journal.commit(op, pending, b.map((x) => x.intent));
     pending = [];
   };
@@ -150,6 +154,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
   for (;;) {
     intentOpen = true;
     const batch = w.batch;
+    deps.fence(operationId);
     const sending = send(adapter, batch);
     sending.catch(() => undefined); // awaited below
     // While this batch runs, the next is prepared and its intents journalled (with the results of

@@ -1,3 +1,4 @@
+import type { BridgeClaims } from "./BridgeClaims.js";
 import { fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
 import { emptyCounters } from "./Applier.js";
 import { partNameOnUndo } from "./NamedParts.js";
@@ -17,6 +18,8 @@ export interface ApplyDeps {
   readonly limits: EngineLimits;
   readonly clock: () => number;
   readonly newId: (prefix: string) => string;
+  /** This bridge's claims: a new operation is claimed before it is created. */
+  readonly claims: BridgeClaims;
   /** The world now, from the host the engine knows (HostCrash when it is gone or restarted). */
   world(): Promise<WorldInfo>;
   submit(operationId: string): void;
@@ -60,7 +63,10 @@ export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyI
   const fresh = newOperation(journal, plan, ctx, idempotency_key, d.newId("op"), d.clock(), d.limits.sliceSize);
   const op = part_name === undefined ? fresh : { ...fresh, partName: part_name, ...(takeOver.value.length === 0 ? {} : { takeOver: takeOver.value }) };
   // The checks above are advisory (they ran before an await); this one is atomic in the journal.
+  // Claimed before it exists, so no other bridge sharing the journal takes it for an orphan.
+  d.claims.own(op.operationId);
   const created = journal.createOperation(op);
+  if (created !== "ok") d.claims.release(op.operationId);
   if (created === "duplicate_key") return applyPlan(d, ctx, input, protectedParts);
   if (created === "duplicate_plan") return fail(alreadyApplied(journal.findOperationByPlan(plan_id)?.operationId ?? null));
   d.submit(op.operationId);

@@ -29,6 +29,7 @@ import { HostWatch } from "./HostWatch.js";
 import { HostDesk, type FlushView } from "./HostDesk.js";
 import { PrepareDesk } from "./PrepareDesk.js";
 import { settleUnfinished } from "./HostStart.js";
+import { BridgeClaims } from "./BridgeClaims.js";
 import { nameEndedPart, nameMissedParts, type NamedPartDeps } from "./NamedParts.js";
 import type { PartDiffInput } from "./PartDesk.js";
 import { checkUnsavedWrites, type SavedWritesCheck } from "./SavedWrites.js";
@@ -55,6 +56,8 @@ export class Engine {
   private readonly index: StandingIndex;
   private readonly planCache = new Map<string, PreparedPlan>();
   private readonly ops: OperationQueue;
+  /** This bridge's claims in the journal (operations, region leases); no-ops for an exclusive journal. */
+  private readonly claims: BridgeClaims;
   private readonly parts: PartDesk;
   private readonly reads: ReadDesk;
   private readonly host: HostWatch;
@@ -70,6 +73,15 @@ export class Engine {
     this.compiler = createRecipeCompiler(o.registry);
     this.catalog = createMaterialCatalog(o.registry);
     this.connections = new ConnectionRules(o.registry);
+    this.claims = new BridgeClaims(o.journal, {
+      shared: o.shared !== undefined,
+      ...(o.shared?.holder === undefined ? {} : { holder: o.shared.holder }),
+      ...(o.shared?.claimTtlMs === undefined ? {} : { ttlMs: o.shared.claimTtlMs }),
+    });
+    // A bridge that died leaves its operations to whichever live bridge claims them first.
+    this.claims.watchOrphans(() => {
+      if (this.host.refusal() === null && this.ops.stoppedBy === null) settleUnfinished(o.journal, this.clock(), this.claims, { skipOwn: true });
+    });
     this.feed = new ChangeFeed(o.journal, operationPlans(o.journal, (id) => this.plan(id)));
     this.events = new EventSync(o.adapter, o.journal);
     this.index = new StandingIndex(o.journal, (id) => this.plan(id));
@@ -103,7 +115,9 @@ export class Engine {
         plans: (id) => this.plan(id),
         syncEvents: () => this.syncEvents(),
         mayWrite: (op) => this.projects.mayWrite(op),
+        fence: (id) => this.claims.fence(id),
       },
+      this.claims,
       (id) => this.finished(id),
       log,
       (error) => this.host.lost(error),
@@ -131,7 +145,7 @@ export class Engine {
   /** A new engine, or the host back after it was down: the steps of docs/DESIGN.md "Saved writes". */
   private async hostStarted(info: WorldInfo, reconnected: boolean): Promise<SavedWritesCheck> {
     if (reconnected) await this.ops.settle(); // the queue stopped at the crash; nothing runs now
-    settleUnfinished(this.o.journal, this.clock());
+    settleUnfinished(this.o.journal, this.clock(), this.claims);
     await this.events.start();
     const check = await checkUnsavedWrites(this.o.journal, this.o.adapter, (id) => this.plan(id), info, this.clock());
     for (const l of check.lost) this.o.log?.(`mcb: operation ${l.operationId}: ${l.count} blocks it wrote were lost when the world's server stopped before saving them; it needs a recovery review`);
@@ -295,7 +309,7 @@ export class Engine {
     if (!scope.ok) return scope;
     const deps = {
       journal: this.o.journal, limits: this.limits, clock: this.clock, newId: this.newId, world: () => this.host.check(),
-      submit: (id: string) => this.ops.submit(id), view: (op: OperationRecord) => this.view(op),
+      submit: (id: string) => this.ops.submit(id), view: (op: OperationRecord) => this.view(op), claims: this.claims,
     };
     return this.guard(() => applyPlan(deps, ctx, input, scope.value.protectedParts));
   }
@@ -336,6 +350,7 @@ export class Engine {
   /** Stops reconnecting to a vanished host (the process is closing the engine's journal). */
   close(): void {
     this.host.stop();
+    this.claims.close();
   }
 
   /** After an operation ends: an undo takes its restored blocks out of the undone operation's parts. */

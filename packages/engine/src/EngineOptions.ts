@@ -19,6 +19,13 @@ export interface EngineOptions {
    * can no longer persist). The engine never writes to stdout or stderr itself; default: silent.
    */
   readonly log?: (line: string) => void;
+  /**
+   * The journal is shared with other live bridges on the same world (a PostgreSQL journal): the
+   * engine claims its operations and leases regions (`BridgeClaims`), and settles only operations
+   * whose bridge's claims expired. Absent: this engine is the journal's only process (a SQLite
+   * file under the state lock) and voids earlier processes' claims when it opens.
+   */
+  readonly shared?: { readonly holder?: string; readonly claimTtlMs?: number };
   /** Waits between attempts to reach a world's server that went away (default 250 ms doubling to 5 s). */
   readonly reconnectDelaysMs?: readonly number[];
 }

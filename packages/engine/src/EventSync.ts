@@ -7,7 +7,9 @@ import type { WorldAdapter } from "./WorldAdapter.js";
  * touches it pulled, so edits made while no engine ran (another process, `mcb edit`) are pulled
  * when the next one opens. When the world's log lost continuity (a host restart, a cursor older
  * than its retention) the journal records a gap: change cursors from before it must resync.
- * Calls are serialized.
+ * Calls are serialized. Bridges sharing the journal pull the same log: each page is recorded
+ * only if the stored cursor is still the one it was pulled from (else another bridge recorded it,
+ * and the next round goes on from where that one left the cursor).
  */
 export class EventSync {
   private running: Promise<void> = Promise.resolve();
@@ -20,7 +22,7 @@ export class EventSync {
   /** At engine open: resumes from the saved cursor, or starts at the world's head (a new journal). */
   async start(): Promise<void> {
     if (this.journal.eventCursor() === null) {
-      this.journal.saveEventCursor((await this.adapter.events(null)).cursor);
+      this.journal.saveEventCursor((await this.adapter.events(null)).cursor, null);
       return;
     }
     await this.sync();
@@ -34,17 +36,17 @@ export class EventSync {
         const page = await this.adapter.events(cursor);
         if (page.gap) {
           if (cursor === afterGap) throw new Error("the world's event log reports a gap at the cursor it just gave");
-          this.journal.markGap(page.cursor);
+          this.journal.markGap(page.cursor, cursor);
           afterGap = page.cursor;
           continue;
         }
         if (page.events.length === 0) {
-          if (page.cursor !== cursor) this.journal.saveEventCursor(page.cursor);
+          if (page.cursor !== cursor) this.journal.saveEventCursor(page.cursor, cursor);
           return;
         }
         const touched = new Int32Array(page.events.length * 3);
         page.events.forEach((e, i) => touched.set([e.x, e.y, e.z], i * 3));
-        this.journal.addTouches(touched, page.events.map((e) => e.state), { eventCursor: page.cursor });
+        this.journal.addTouches(touched, page.events.map((e) => e.state), { eventCursor: page.cursor, fromCursor: cursor });
       }
     };
     const next = this.running.then(run, run);

@@ -189,21 +189,25 @@ export interface Journal {
   /**
    * Records touches as (x, y, z) triples with the state each now holds (`states` absent or an
    * entry null: uncertain), of one kind (default external), and, in the same transaction, the
-   * world's event cursor they were pulled up to. Returns their sequence.
+   * world's event cursor they were pulled up to. Returns their sequence. With `fromCursor` (the
+   * cursor the page was pulled from), nothing is recorded and 0 is returned when the stored cursor
+   * has moved on: another bridge sharing the journal recorded that page already.
    */
-  addTouches(positions: Int32Array, states?: readonly (string | null)[], options?: { readonly kind?: TouchKind; readonly eventCursor?: string }): number;
+  addTouches(positions: Int32Array, states?: readonly (string | null)[], options?: { readonly kind?: TouchKind; readonly eventCursor?: string; readonly fromCursor?: string | null }): number;
   /** Touches with seq > `afterSeq` inside `box`, in sequence order. */
   touchesAfter(afterSeq: number, box: Box3): TouchList;
   /** The last sequence number given out: every later slice result or touch gets a larger one. */
   headSeq(): number;
   /** The world's event cursor pulled up to (null: never pulled). Survives restarts. */
   eventCursor(): string | null;
-  saveEventCursor(cursor: string): void;
+  /** Saves the cursor; with `fromCursor`, only if the stored one is still it (see `addTouches`). */
+  saveEventCursor(cursor: string, fromCursor?: string | null): void;
   /**
    * The world's event log lost continuity (edits may have been missed): takes a sequence for the
-   * gap and saves the new cursor, in one transaction. Returns the gap's sequence.
+   * gap and saves the new cursor, in one transaction. Returns the gap's sequence (0 when, with
+   * `fromCursor`, another bridge moved the cursor on first).
    */
-  markGap(eventCursor: string): number;
+  markGap(eventCursor: string, fromCursor?: string | null): number;
   /** Sequence of the newest gap (0: none). Change cursors from before it are stale. */
   lastGapSeq(): number;
   /** 16 hex digits, random per journal: change cursors are bound to it. */
@@ -249,6 +253,8 @@ export interface Journal {
   claim(name: string, holder: string, ttlMs: number): boolean;
   /** Gives the claim up if `holder` holds it. */
   releaseClaim(name: string, holder: string): void;
+  /** Voids every claim: an exclusive bridge opening (no other process can hold one). */
+  clearClaims(): void;
   /** Who holds the claim now (null: free or expired). */
   claimHolder(name: string): string | null;
   /** Bytes of durable storage used (for benchmarks and quotas). */

@@ -22,6 +22,10 @@ export class ClaimStore {
     this.db.run("DELETE FROM claims WHERE name = ? AND holder = ?", [name, holder]);
   }
 
+  clear(): void {
+    this.db.run("DELETE FROM claims");
+  }
+
   /** Who holds `name` now (null: free or expired). */
   holder(name: string, now: number): string | null {
     const row = this.db.get("SELECT holder FROM claims WHERE name = ? AND expires_at > ?", [name, now]);

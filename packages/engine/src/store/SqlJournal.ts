@@ -135,14 +135,20 @@ export class SqlJournal implements Journal {
     return this.sliceStore.after(afterSeq, box);
   }
 
-  addTouches(positions: Int32Array, states?: readonly (string | null)[], options: { readonly kind?: TouchKind; readonly eventCursor?: string } = {}): number {
+  addTouches(positions: Int32Array, states?: readonly (string | null)[], options: { readonly kind?: TouchKind; readonly eventCursor?: string; readonly fromCursor?: string | null } = {}): number {
     const kind = TOUCH_KIND_CODES[options.kind ?? "external"];
     return this.db.transaction((): number => {
+      if (!this.cursorStill(options.fromCursor)) return 0;
       const seq = this.sequence.next();
       this.touches.add(seq, positions, states, kind);
       if (options.eventCursor !== undefined) this.settings.set("event_cursor", options.eventCursor);
       return seq;
     });
+  }
+
+  /** Inside a transaction: whether the stored event cursor is still `from` (undefined: not asked). */
+  private cursorStill(from: string | null | undefined): boolean {
+    return from === undefined || this.settings.get("event_cursor") === from;
   }
 
   touchesAfter(afterSeq: number, box: Box3): TouchList {
@@ -157,12 +163,15 @@ export class SqlJournal implements Journal {
     return this.settings.get("event_cursor");
   }
 
-  saveEventCursor(cursor: string): void {
-    this.settings.set("event_cursor", cursor);
+  saveEventCursor(cursor: string, fromCursor?: string | null): void {
+    this.db.transaction(() => {
+      if (this.cursorStill(fromCursor)) this.settings.set("event_cursor", cursor);
+    });
   }
 
-  markGap(eventCursor: string): number {
+  markGap(eventCursor: string, fromCursor?: string | null): number {
     return this.db.transaction((): number => {
+      if (!this.cursorStill(fromCursor)) return 0;
       const seq = this.sequence.next();
       this.settings.set("gap_seq", String(seq));
       this.settings.set("event_cursor", eventCursor);
@@ -244,6 +253,10 @@ export class SqlJournal implements Journal {
 
   releaseClaim(name: string, holder: string): void {
     this.claims.release(name, holder);
+  }
+
+  clearClaims(): void {
+    this.claims.clear();
   }
 
   claimHolder(name: string): string | null {
