@@ -17,3 +17,5 @@ export { amulet, amuletPython } from "./interop/Amulet.js";
 export { stdlibChunks, type StdlibChunk } from "./interop/StdlibRegion.js";
 export { PostgresServer, postgresBinDir } from "./postgres/PostgresServer.js";
 export { freshPostgresJournal, testPostgresUrl, TEST_POSTGRES_ENV } from "./postgres/TestPostgres.js";
+export { BridgeWorld, type SliceSent } from "./shared/BridgeWorld.js";
+export { runShared, sharedCmd, SHARED_TTL_MS, type SharedCmd } from "./shared/SharedJournalRun.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SqlJournal, type SqlDb } from "@mcb/engine";
-import { runModelSuite } from "../src/index.js";
+import { runModelSuite, type JournalKind } from "../src/index.js";
 
 /** Planted bug 1: the journal forgets observed external edits (ABA undo would restore over them). */
 class ForgetfulTouchesJournal extends SqlJournal {
@@ -45,9 +45,9 @@ class NoGiveBackJournal extends SqlJournal {
 }
 
 /** The model's own complaint (fast-check keeps it as the report's cause), or "passed". */
-async function complaint(journalFactory: (db: SqlDb) => SqlJournal, focus: "all" | "parts" = "all"): Promise<string> {
+async function complaint(journalFactory: (db: SqlDb) => SqlJournal, focus: "all" | "parts" = "all", journal: JournalKind = "memory"): Promise<string> {
   try {
-    await runModelSuite({ numRuns: focus === "parts" ? 300 : 1000, journalFactory, focus });
+    await runModelSuite({ numRuns: focus === "parts" ? 300 : journal === "postgres" ? 300 : 1000, journalFactory, focus, journal });
     return "passed";
   } catch (e) {
     const cause = (e as { cause?: unknown }).cause;
@@ -105,6 +105,14 @@ describe("model-based suite", () => {
 
   it("engine matches the model with the durable SQLite journal (200 sequences)", async () => {
     await runModelSuite({ numRuns: 200, journal: "sqlite" });
+  }, 300_000);
+
+  it("engine matches the model with the shared PostgreSQL journal (60 sequences; restarts reopen it)", async () => {
+    await runModelSuite({ numRuns: 60, journal: "postgres" });
+  }, 300_000);
+
+  it("catches a planted bug on PostgreSQL too: plan uniqueness checked outside the writer lock", async () => {
+    expect(await complaint((db) => new CallerCheckedPlanJournal(db), "all", "postgres")).toMatch(/^operations created by concurrent applies of one plan: got 2, model expects 1$/);
   }, 300_000);
 
   it("catches planted bug: forgotten external-edit events", async () => {

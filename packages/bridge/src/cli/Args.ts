@@ -43,6 +43,7 @@ export const OPTIONS = {
   side: { type: "string" },
   strict: { type: "boolean" },
   area: { type: "string" },
+  journal: { type: "string" },
 } as const;
 
 export type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;

@@ -1,4 +1,4 @@
-import { DEFAULT_STATE_DIR, worldTargetOf } from "../workspace/Workspace.js";
+import { DEFAULT_STATE_DIR, journalProblem, worldTargetOf } from "../workspace/Workspace.js";
 import { areaOption, closest, parse } from "./Args.js";
 import { cameraCommand } from "./CameraCli.js";
 import type { Command } from "./Command.js";
@@ -21,6 +21,9 @@ const OPTIONS_USAGE = `options: --state <dir> (the world and journal directory, 
   --mc-version V (the blocks of Minecraft V: a new embedded world is made in it, an older or newer
   save is read with it; default 26.2, the newest; a save mcb edits keeps its own, 26.1 or 26.2),
   --area minX,minZ,maxX,maxZ (the project area; default: a save's generated chunks, else ±4096),
+  --journal postgres://user@host:port/db (with --world port://…: one journal shared by several
+  bridges on that server, e.g. two mcb mcp and an mcb chat; each its own --state; the password
+  from PGPASSWORD; default <state>/journal.db, one bridge),
   <command> --help (that command's usage)
 
 Exit status: 0 success, 1 structured error (JSON on stderr), 2 usage error,
@@ -76,7 +79,14 @@ export function createMain(rooms: Rooms): Main {
       return 2;
     }
     const mcVersion = typeof parsed.values["mc-version"] === "string" ? parsed.values["mc-version"] : undefined;
-    const location = { dir: state, target: { ...worldTargetOf(world, io.env), ...(area === undefined ? {} : { area }), ...(mcVersion === undefined ? {} : { minecraftVersion: mcVersion }) } };
+    const journal = typeof parsed.values.journal === "string" ? parsed.values.journal : undefined;
+    const target = { ...worldTargetOf(world, io.env), ...(area === undefined ? {} : { area }), ...(mcVersion === undefined ? {} : { minecraftVersion: mcVersion }) };
+    const problem = journalProblem(journal, target);
+    if (problem !== null) {
+      io.stderr.write(`mcb ${command.name}: ${problem}\nusage:\n${command.usage}\n`);
+      return 2;
+    }
+    const location = { dir: state, target: { ...target, ...(journal === undefined ? {} : { journal }) } };
     return command.run(invocation(name, args, parsed.values, io, location, command.usage));
   };
 }

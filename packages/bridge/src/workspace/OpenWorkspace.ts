@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { AnvilWorld, isSaveError } from "@mcb/adapter-anvil";
 import { PortWorld } from "@mcb/adapter-paper";
 import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
-import { Engine, openJournal, type Journal, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import { Engine, StoreFailure, openJournal, type Journal, type WorldAdapter, type WorldInfo } from "@mcb/engine";
 import { serveEditInbox } from "./EditInbox.js";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { Interrupt } from "./Interrupt.js";
@@ -41,6 +41,16 @@ async function connectPort(target: WorldTarget, asked: BlockRegistry | undefined
   return ok({ world, registry: registry.value });
 }
 
+/** A PostgreSQL journal several bridges share; an unreachable or newer-schema store is a structured error. */
+function openSharedJournal(url: string): Result<Journal> {
+  try {
+    return ok(openJournal(url));
+  } catch (e) {
+    if (!(e instanceof StoreFailure)) throw e;
+    return fail({ ...mcbError(e.code === "store_schema" ? "version_mismatch" : "busy", e.message, { reason: e.code }), retryable: e.code !== "store_schema" });
+  }
+}
+
 /** How to widen the area, by where it came from (the engine appends it to out_of_bounds refusals). */
 const AREA_HINTS: Readonly<Record<AreaSource, string>> = {
   option: "it is the --area given: pass a larger --area minX,minZ,maxX,maxZ",
@@ -58,9 +68,10 @@ function projectArea(target: WorldTarget, personSave: AnvilWorld | null, world: 
 
 /**
  * Opens the world: the embedded one persisted under the state directory (voxels in `world/`), or a
- * running server through its world port; the durable journal is `<state>/journal.db` either way.
- * An operation left unfinished by a previous process comes back as recovery_required. One process
- * at a time: a directory locked by a live process is `busy` (see `acquireStateLock`); an embedded
+ * running server through its world port; the durable journal is `<state>/journal.db`, or with a
+ * port world a PostgreSQL journal (`--journal`) that several bridges share, each with its own
+ * state directory (docs/DESIGN.md "Several bridges"). An operation left unfinished by a process
+ * that died comes back as recovery_required. One process per state directory: a directory locked by a live process is `busy` (see `acquireStateLock`); an embedded
  * world serves the people's edits other processes post (`mcb edit`, see `serveEditInbox`) while
  * it is open. Errors: not_found (no state directory and `create: false`), busy, and the port's.
  */
@@ -109,13 +120,22 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
     }
     area = projectArea(target, save !== null && embedded === null ? save : null, await world.info());
     if (options.decorateWorld !== undefined) world = options.decorateWorld(world);
-    journal = openJournal(join(dir, "journal.db"));
+    if (target.journal !== undefined) {
+      const shared = openSharedJournal(target.journal);
+      if (!shared.ok) {
+        await world.close();
+        lock.value.release();
+        return shared;
+      }
+      journal = shared.value;
+    } else journal = openJournal(join(dir, "journal.db"));
     engine = await Engine.open({
       adapter: world,
       journal,
       registry,
       limits,
       log,
+      ...(target.journal === undefined ? {} : { shared: {} }),
       projects: [
         {
           projectId: EMBEDDED_PROJECT,

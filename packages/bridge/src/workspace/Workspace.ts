@@ -56,6 +56,30 @@ export interface WorldTarget {
   readonly minecraftVersion?: string;
   /** `--area`: the project area (x and z; y the world's height unless given). */
   readonly area?: AreaOption;
+  /**
+   * `--journal postgres://user@host:port/db`: a journal shared with other bridges on the same
+   * server world (its password from PGPASSWORD, never from argv); absent: `<state>/journal.db`.
+   */
+  readonly journal?: string;
+}
+
+/**
+ * Checks `--journal`: a PostgreSQL URL without a password (command lines are visible to every
+ * user of the machine; the password comes from PGPASSWORD), for a server's world port only (a
+ * save on disk, the embedded world included, has one writer). A problem, or null.
+ */
+export function journalProblem(journal: string | undefined, target: WorldTarget): string | null {
+  if (journal === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(journal);
+  } catch {
+    return "--journal must be a postgres://user@host:port/database URL";
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") return "--journal must be a postgres://user@host:port/database URL (the default journal is <state>/journal.db)";
+  if (url.password !== "") return "--journal must not carry a password (every user of the machine can read a command line): set PGPASSWORD instead";
+  if (target.portUrl === undefined) return "--journal (a journal shared by several bridges) needs --world port://…: a save on disk, the embedded world included, has one writer";
+  return null;
 }
 
 /** A project area as given: x and z, and y when given. */

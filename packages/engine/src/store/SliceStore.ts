@@ -1,6 +1,7 @@
 import type { Box3 } from "@mcb/blocks";
 import type { SliceRecord } from "../Journal.js";
 import type { SqlDb, SqlRow } from "./SqlDb.js";
+import { int32 } from "./SqlDb.js";
 
 function toSlice(r: SqlRow): SliceRecord {
   const digests = r["digests"] as string | null;
@@ -43,12 +44,12 @@ export class SliceStore {
     return this.db
       .all("SELECT * FROM slices WHERE written IS NOT NULL AND seq > ? AND min_x <= ? AND max_x >= ? AND min_y <= ? AND max_y >= ? AND min_z <= ? AND max_z >= ? ORDER BY seq", [
         afterSeq,
-        box.maxX,
-        box.minX,
-        box.maxY,
-        box.minY,
-        box.maxZ,
-        box.minZ,
+        int32(box.maxX),
+        int32(box.minX),
+        int32(box.maxY),
+        int32(box.minY),
+        int32(box.maxZ),
+        int32(box.minZ),
       ])
       .map(toSlice);
   }

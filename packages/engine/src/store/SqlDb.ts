@@ -55,3 +55,8 @@ export function firstColumn(row: SqlRow | undefined): SqlValue | undefined {
   for (const k in row) return row[k];
   return undefined;
 }
+
+/** A coordinate bound clamped to the 32-bit columns that hold coordinates ("everywhere" boxes reach ±2^31). */
+export function int32(v: number): number {
+  return Math.max(-2147483648, Math.min(2147483647, v));
+}

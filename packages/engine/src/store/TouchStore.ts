@@ -1,6 +1,7 @@
 import type { Box3 } from "@mcb/blocks";
 import type { TouchList } from "../Journal.js";
 import type { SqlDb, SqlValue } from "./SqlDb.js";
+import { int32 } from "./SqlDb.js";
 
 /** Rows per INSERT: a batch of touches is a few statements, not one per block. */
 const ROWS_PER_INSERT = 200;
@@ -30,7 +31,7 @@ export class TouchStore {
   after(afterSeq: number, box: Box3): TouchList {
     const rows = this.db.all(
       `SELECT seq, x, y, z, state, kind, ${this.order} AS n FROM touches WHERE seq > ? AND x BETWEEN ? AND ? AND y BETWEEN ? AND ? AND z BETWEEN ? AND ? ORDER BY seq, ${this.order}`,
-      [afterSeq, box.minX, box.maxX, box.minY, box.maxY, box.minZ, box.maxZ],
+      [afterSeq, int32(box.minX), int32(box.maxX), int32(box.minY), int32(box.maxY), int32(box.minZ), int32(box.maxZ)],
     );
     const quads = new Float64Array(rows.length * 4);
     const kinds = new Uint8Array(rows.length);
