@@ -45,11 +45,11 @@ export class IndexStore {
     return this.db.transaction((): boolean => {
       if (this.seq() !== fromSeq) return false;
       let id = Number(firstColumn(this.db.get("SELECT count(*) AS n FROM index_entries"))) + 1;
-      for (const e of newEntries) this.db.run("INSERT INTO index_entries VALUES (?, ?)", [id++, e]);
+      for (const e of newEntries) this.db.write("INSERT INTO index_entries VALUES (?, ?)", [id++, e]);
       for (const [[cx, cy, cz], body] of bodies) {
-        this.db.run("INSERT INTO index_sections VALUES (?, ?, ?, ?) ON CONFLICT (cx, cy, cz) DO UPDATE SET body = excluded.body", [cx!, cy!, cz!, body]);
+        this.db.write("INSERT INTO index_sections VALUES (?, ?, ?, ?) ON CONFLICT (cx, cy, cz) DO UPDATE SET body = excluded.body", [cx!, cy!, cz!, body]);
       }
-      this.db.run("INSERT INTO meta VALUES ('index_seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [seq]);
+      this.db.write("INSERT INTO meta VALUES ('index_seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [seq]);
       return true;
     });
   }

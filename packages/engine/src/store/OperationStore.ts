@@ -36,8 +36,7 @@ export class OperationStore {
 
   /** Replaces a stored record (same id); throws when there is none. */
   update(op: OperationRecord): void {
-    const r = this.db.run("UPDATE operations SET status = ?, body = ? WHERE op_id = ?", [op.status, JSON.stringify(op), op.operationId]);
-    if (r.changes !== 1) throw new Error(`unknown operation ${op.operationId}`);
+    this.db.write("UPDATE operations SET status = ?, body = ? WHERE op_id = ?", [op.status, JSON.stringify(op), op.operationId], { changes: 1, failure: `unknown operation ${op.operationId}` });
   }
 
   get(operationId: string): OperationRecord | null {

@@ -19,18 +19,17 @@ export class PartStore {
 
   put(part: PartRecord): void {
     const { mask, ...meta } = part;
-    this.db.run("INSERT INTO parts VALUES (?, ?, ?, ?, ?)", [part.partId, part.projectId, part.createdAt, JSON.stringify(meta), maskBytes(mask)]);
+    this.db.write("INSERT INTO parts VALUES (?, ?, ?, ?, ?)", [part.partId, part.projectId, part.createdAt, JSON.stringify(meta), maskBytes(mask)]);
   }
 
   /** Replaces a stored part (same id); throws when there is none. */
   update(part: PartRecord): void {
     const { mask, ...meta } = part;
-    const r = this.db.run("UPDATE parts SET body = ?, mask = ? WHERE part_id = ?", [JSON.stringify(meta), maskBytes(mask), part.partId]);
-    if (r.changes !== 1) throw new Error(`unknown part ${part.partId}`);
+    this.db.write("UPDATE parts SET body = ?, mask = ? WHERE part_id = ?", [JSON.stringify(meta), maskBytes(mask), part.partId], { changes: 1, failure: `unknown part ${part.partId}` });
   }
 
   delete(partId: string): void {
-    this.db.run("DELETE FROM parts WHERE part_id = ?", [partId]);
+    this.db.write("DELETE FROM parts WHERE part_id = ?", [partId]);
   }
 
   get(partId: string): PartRecord | null {

@@ -7,7 +7,7 @@ export class PlanStore {
   constructor(private readonly db: SqlDb) {}
 
   put(plan: PreparedPlan): void {
-    this.db.run("INSERT INTO plans VALUES (?, ?, ?)", [plan.planId, plan.projectId, encodePreparedPlan(plan)]);
+    this.db.write("INSERT INTO plans VALUES (?, ?, ?)", [plan.planId, plan.projectId, encodePreparedPlan(plan)]);
   }
 
   get(planId: string): PreparedPlan | null {

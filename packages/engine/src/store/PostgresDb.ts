@@ -1,8 +1,8 @@
 import { MessageChannel, Worker, receiveMessageOnPort } from "node:worker_threads";
 import type { MessagePort } from "node:worker_threads";
-import type { SqlDb, SqlRow, SqlValue } from "./SqlDb.js";
+import type { SqlDb, SqlRow, SqlValue, WriteCheck } from "./SqlDb.js";
 import { StoreFailure } from "./SqlDb.js";
-import type { WireReply, WireRequest, WireStart } from "./PostgresWire.js";
+import type { WireReply, WireRequest, WireStart, WireStatement } from "./PostgresWire.js";
 import { numberPlaceholders, redactUrl } from "./PostgresWire.js";
 
 /** The advisory lock class every writing transaction on a journal takes ("mcb" in ASCII). */
@@ -30,6 +30,10 @@ export class PostgresDb implements SqlDb {
   private readonly sqlText = new Map<string, string>();
   private nextId = 1;
   private depth = 0;
+  /** Statements of the open transaction not sent yet (its BEGIN first): they go with its next read or its commit. */
+  private pending: WireStatement[] = [];
+  /** Whether the open transaction's BEGIN reached the server. */
+  private begun = false;
   private closed = false;
   /** The URL without its password. */
   readonly where: string;
@@ -40,7 +44,7 @@ export class PostgresDb implements SqlDb {
     this.flag = new Int32Array(signal);
     const channel = new MessageChannel();
     this.port = channel.port1;
-    const start: WireStart = { url, signal, lockKey: JOURNAL_LOCK_KEY };
+    const start: WireStart = { url, signal };
     this.worker = new Worker(new URL("../../dist/store/PostgresWorker.js", import.meta.url), { workerData: { ...start, port: channel.port2 }, transferList: [channel.port2] });
     this.worker.unref();
   }
@@ -73,11 +77,36 @@ export class PostgresDb implements SqlDb {
     return t;
   }
 
+  /** Sends what the open transaction holds back, with `last` at the end; the rows and count of `last`. */
+  private flush(last: WireStatement | null): { rows: SqlRow[]; changes: number } {
+    const statements = last === null ? this.pending : [...this.pending, last];
+    this.pending = [];
+    if (statements.length === 0) return { rows: [], changes: 0 };
+    this.begun = true;
+    const r = this.call({ op: "batch", statements });
+    return { rows: toBuffers(r.rows), changes: r.changes };
+  }
+
+  private statement(sql: string, params: readonly SqlValue[], expect?: WriteCheck): WireStatement {
+    return { sql: this.text(sql), params, ...(expect === undefined ? {} : { expect }) };
+  }
+
   run(sql: string, params: readonly SqlValue[] = []): { readonly changes: number } {
+    if (this.depth > 0) return { changes: this.flush(this.statement(sql, params)).changes };
     return { changes: this.call({ op: "query", sql: this.text(sql), params }).changes };
   }
 
+  write(sql: string, params: readonly SqlValue[] = [], expect?: WriteCheck): void {
+    if (this.depth > 0) {
+      this.pending.push(this.statement(sql, params, expect));
+      return;
+    }
+    const { changes } = this.call({ op: "query", sql: this.text(sql), params });
+    if (expect !== undefined && changes !== expect.changes) throw new Error(expect.failure);
+  }
+
   all(sql: string, params: readonly SqlValue[] = []): SqlRow[] {
+    if (this.depth > 0) return this.flush(this.statement(sql, params)).rows;
     return toBuffers(this.call({ op: "query", sql: this.text(sql), params }).rows);
   }
 
@@ -91,16 +120,22 @@ export class PostgresDb implements SqlDb {
 
   transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
-    this.call({ op: "begin" });
-    this.depth++;
+    // One writer per journal: the lock is keyed by the journal's schema.
+    this.pending = [
+      { sql: "BEGIN", params: [] },
+      { sql: `SELECT pg_advisory_xact_lock(${JOURNAL_LOCK_KEY}, hashtext(current_schema()))`, params: [] },
+    ];
+    this.begun = false;
+    this.depth = 1;
     try {
       const out = fn();
-      this.depth--;
-      this.call({ op: "commit" });
+      this.depth = 0;
+      this.flush({ sql: "COMMIT", params: [] });
       return out;
     } catch (e) {
-      if (this.depth > 0) {
-        this.depth--;
+      this.depth = 0;
+      this.pending = [];
+      if (this.begun) {
         try {
           this.call({ op: "rollback" });
         } catch {

@@ -1,5 +1,7 @@
 // The PostgreSQL journal's schema: the same tables as SQLite's newest schema, in PostgreSQL's types.
-// Later schema versions add numbered migrations here, as SqliteSchema.ts has them.
+// Later schema versions add numbered migrations here, as SqliteSchema.ts has them. `mcb_check`
+// fails a transaction from inside the server when a checked write changed the wrong number of
+// rows, so a transaction's writes and its COMMIT can travel in one round trip.
 
 export const POSTGRES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL);
@@ -30,4 +32,9 @@ CREATE INDEX IF NOT EXISTS slice_saves_open ON slice_saves (session, write_seq) 
 CREATE TABLE IF NOT EXISTS saved_marks (session TEXT PRIMARY KEY, saved_through BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS lost_writes (op_id TEXT PRIMARY KEY, indices TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS claims (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE OR REPLACE FUNCTION mcb_check(n BIGINT, want BIGINT, failure TEXT) RETURNS BIGINT AS $$
+BEGIN
+  IF n <> want THEN RAISE EXCEPTION USING MESSAGE = failure; END IF;
+  RETURN n;
+END $$ LANGUAGE plpgsql;
 `;

@@ -2,10 +2,19 @@ import type { SqlRow, SqlValue, StoreError } from "./SqlDb.js";
 
 // The messages between `PostgresDb` (caller thread, blocking) and its worker (the `pg` client).
 
+/** A statement of a batch: `$n` placeholders with their values, and the rows it must change, if checked. */
+export interface WireStatement {
+  readonly sql: string;
+  readonly params: readonly SqlValue[];
+  readonly expect?: { readonly changes: number; readonly failure: string };
+}
+
 export type WireRequest =
   | { readonly id: number; readonly op: "query"; readonly sql: string; readonly params: readonly SqlValue[] }
+  /** Statements sent as one simple query (one round trip); the rows of the last one come back. */
+  | { readonly id: number; readonly op: "batch"; readonly statements: readonly WireStatement[] }
   | { readonly id: number; readonly op: "exec"; readonly sql: string }
-  | { readonly id: number; readonly op: "begin" | "commit" | "rollback" | "close" };
+  | { readonly id: number; readonly op: "rollback" | "close" };
 
 export type WireReply =
   | { readonly id: number; readonly ok: true; readonly rows: SqlRow[]; readonly changes: number }
@@ -16,8 +25,6 @@ export interface WireStart {
   readonly url: string;
   /** Int32 flag the worker sets to 1 and notifies after posting each reply. */
   readonly signal: SharedArrayBuffer;
-  /** Key of the transaction-scoped advisory lock every writing transaction takes. */
-  readonly lockKey: number;
 }
 
 /** `?` placeholders to PostgreSQL's `$1…$n`, skipping quoted text. */

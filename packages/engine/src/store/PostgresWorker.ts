@@ -2,7 +2,7 @@ import { workerData } from "node:worker_threads";
 import type { MessagePort } from "node:worker_threads";
 import pg from "pg";
 import type { StoreError } from "./SqlDb.js";
-import type { WireReply, WireRequest, WireStart } from "./PostgresWire.js";
+import type { WireReply, WireRequest, WireStart, WireStatement } from "./PostgresWire.js";
 import { redactUrl } from "./PostgresWire.js";
 
 // The worker behind `PostgresDb`: one `pg` client, one request at a time, each reply posted and
@@ -27,6 +27,41 @@ client.on("error", (e) => {
   broken = { code: "store_unreachable", message: `PostgreSQL connection lost: ${e.message}` };
 });
 
+/** A value as an SQL literal (a batch is one simple query: no parameters). */
+function literal(v: unknown): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+    return String(v);
+  }
+  if (typeof v === "string") return client.escapeLiteral(v);
+  if (v instanceof Uint8Array) return `'\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}'::bytea`;
+  throw new Error(`cannot bind ${typeof v}`);
+}
+
+/** A statement with its `$n` placeholders replaced by literals (placeholders only outside quotes). */
+function inline(st: WireStatement): string {
+  let out = "";
+  let quote: string | null = null;
+  const sql = st.sql;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i]!;
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === "$" && /[0-9]/.test(sql[i + 1] ?? "")) {
+      let j = i + 1;
+      while (/[0-9]/.test(sql[j] ?? "")) j++;
+      out += literal(st.params[Number(sql.slice(i + 1, j)) - 1]);
+      i = j - 1;
+    } else out += ch;
+  }
+  return out;
+}
+
 function reply(r: WireReply): void {
   port.postMessage(r);
   Atomics.store(flag, 0, 1);
@@ -43,16 +78,18 @@ async function handle(req: WireRequest): Promise<WireReply> {
         const r = await client.query({ text: req.sql, values: params });
         return { id: req.id, ok: true, rows: r.rows, changes: r.rowCount ?? 0 };
       }
+      case "batch": {
+        // A checked write fails inside the server (mcb_check), so nothing after it runs, COMMIT included.
+        const text = req.statements
+          .map((st) => (st.expect === undefined ? inline(st) : `WITH w AS (${inline(st)} RETURNING 1) SELECT mcb_check(count(*), ${st.expect.changes}, ${client.escapeLiteral(st.expect.failure)}) FROM w`))
+          .join(";\n");
+        const results = await client.query(text);
+        const list = (Array.isArray(results) ? results : [results]) as pg.QueryResult[];
+        const last = list[list.length - 1];
+        return { id: req.id, ok: true, rows: last?.rows ?? [], changes: last?.rowCount ?? 0 };
+      }
       case "exec":
         await client.query(req.sql);
-        break;
-      case "begin":
-        await client.query("BEGIN");
-        // One writer at a time per journal: the lock is keyed by the journal's schema.
-        await client.query("SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))", [start.lockKey]);
-        break;
-      case "commit":
-        await client.query("COMMIT");
         break;
       case "rollback":
         await client.query("ROLLBACK");

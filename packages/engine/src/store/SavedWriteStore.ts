@@ -19,16 +19,16 @@ export class SavedWriteStore {
     if (saved === undefined || saved.writeSeq <= 0) return;
     this.note(saved.session, saved.savedThrough);
     const mark = Number(firstColumn(this.db.get("SELECT saved_through FROM saved_marks WHERE session = ?", [saved.session])) ?? 0);
-    this.db.run("INSERT INTO slice_saves VALUES (?, ?, ?, ?, ?, ?)", [result.operationId, result.sliceNo, saved.session, saved.writeSeq, saved.writeSeq <= mark ? SAVED : OPEN, ord]);
+    this.db.write("INSERT INTO slice_saves VALUES (?, ?, ?, ?, ?, ?)", [result.operationId, result.sliceNo, saved.session, saved.writeSeq, saved.writeSeq <= mark ? SAVED : OPEN, ord]);
   }
 
   /** A mark only moves forward; the slices it covers are settled as saved. */
   private note(session: string, savedThrough: number): void {
-    this.db.run(
+    this.db.write(
       "INSERT INTO saved_marks VALUES (?, ?) ON CONFLICT (session) DO UPDATE SET saved_through = CASE WHEN saved_marks.saved_through > excluded.saved_through THEN saved_marks.saved_through ELSE excluded.saved_through END",
       [session, savedThrough],
     );
-    this.db.run(`UPDATE slice_saves SET settled = ${SAVED} WHERE settled = ${OPEN} AND session = ? AND write_seq <= ?`, [session, savedThrough]);
+    this.db.write(`UPDATE slice_saves SET settled = ${SAVED} WHERE settled = ${OPEN} AND session = ? AND write_seq <= ?`, [session, savedThrough]);
   }
 
   noteSaved(session: string, savedThrough: number): void {
@@ -46,9 +46,9 @@ export class SavedWriteStore {
       for (const [op, indices] of lost) {
         if (indices.length === 0) continue;
         const merged = [...new Set([...this.lostWrites(op), ...indices])].sort((a, b) => a - b);
-        this.db.run("INSERT INTO lost_writes VALUES (?, ?) ON CONFLICT (op_id) DO UPDATE SET indices = excluded.indices", [op, JSON.stringify(merged)]);
+        this.db.write("INSERT INTO lost_writes VALUES (?, ?) ON CONFLICT (op_id) DO UPDATE SET indices = excluded.indices", [op, JSON.stringify(merged)]);
       }
-      for (const sl of slices) this.db.run("UPDATE slice_saves SET settled = ? WHERE op_id = ? AND slice_no = ?", [(lost.get(sl.operationId)?.length ?? 0) > 0 ? LOST : SAVED, sl.operationId, sl.sliceNo]);
+      for (const sl of slices) this.db.write("UPDATE slice_saves SET settled = ? WHERE op_id = ? AND slice_no = ?", [(lost.get(sl.operationId)?.length ?? 0) > 0 ? LOST : SAVED, sl.operationId, sl.sliceNo]);
     });
   }
 

@@ -12,7 +12,7 @@ export class SettingStore {
   }
 
   set(key: string, value: string): void {
-    this.db.run("INSERT INTO settings VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
+    this.db.write("INSERT INTO settings VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
   }
 
   /** 16 hex digits, random per journal, the same for every process that opens it. */

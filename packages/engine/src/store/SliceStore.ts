@@ -25,14 +25,16 @@ export class SliceStore {
 
   addIntent(s: SliceRecord): void {
     const b = s.bounds;
-    this.db.run("INSERT INTO slices VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?, ?, NULL)", [s.operationId, s.sliceNo, s.start, s.end, s.intent, b.minX, b.minY, b.minZ, b.maxX, b.maxY, b.maxZ]);
+    this.db.write("INSERT INTO slices VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?, ?, NULL)", [s.operationId, s.sliceNo, s.start, s.end, s.intent, b.minX, b.minY, b.minZ, b.maxX, b.maxY, b.maxZ]);
   }
 
   /** Confirms an open intent with what was written; throws when the slice has no open intent. */
   confirm(operationId: string, sliceNo: number, written: Uint8Array, seq: number, entityDigests: readonly (readonly [number, string])[]): void {
     const digests = entityDigests.length === 0 ? null : JSON.stringify(entityDigests);
-    const r = this.db.run("UPDATE slices SET written = ?, seq = ?, digests = ? WHERE op_id = ? AND slice_no = ? AND written IS NULL", [written, seq, digests, operationId, sliceNo]);
-    if (r.changes !== 1) throw new Error(`no open intent for slice ${sliceNo} of ${operationId}`);
+    this.db.write("UPDATE slices SET written = ?, seq = ?, digests = ? WHERE op_id = ? AND slice_no = ? AND written IS NULL", [written, seq, digests, operationId, sliceNo], {
+      changes: 1,
+      failure: `no open intent for slice ${sliceNo} of ${operationId}`,
+    });
   }
 
   forOperation(operationId: string): SliceRecord[] {

@@ -6,6 +6,12 @@ export type SqlRow = Record<string, SqlValue>;
 
 export type SqlDialect = "sqlite" | "postgres";
 
+/** What a checked write must change (see `SqlDb.write`). */
+export interface WriteCheck {
+  readonly changes: number;
+  readonly failure: string;
+}
+
 /**
  * The one SQL seam under the journal's repositories. Statements use `?` placeholders and the SQL
  * both dialects share (`ON CONFLICT`, `RETURNING`, `CASE`); a repository that needs a dialect's own
@@ -20,6 +26,13 @@ export interface SqlDb {
   readonly where: string;
   /** Runs a statement; `changes` is the number of rows it inserted, updated or deleted. */
   run(sql: string, params?: readonly SqlValue[]): { readonly changes: number };
+  /**
+   * A write whose only result is a check: with `expect`, the statement must change exactly
+   * `expect.changes` rows, else the call (or, deferred, the transaction) fails with
+   * `expect.failure`. SQLite runs it at once; PostgreSQL inside a transaction sends it with the
+   * transaction's next read or its commit, in one round trip (group commit).
+   */
+  write(sql: string, params?: readonly SqlValue[], expect?: WriteCheck): void;
   all(sql: string, params?: readonly SqlValue[]): SqlRow[];
   /** First row, or undefined. */
   get(sql: string, params?: readonly SqlValue[]): SqlRow | undefined;

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import Database from "better-sqlite3";
-import type { SqlDb, SqlRow, SqlValue } from "./SqlDb.js";
+import type { SqlDb, SqlRow, SqlValue, WriteCheck } from "./SqlDb.js";
 
 function bind(params: readonly SqlValue[]): unknown[] {
   return params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
@@ -37,6 +37,11 @@ export class SqliteDb implements SqlDb {
 
   run(sql: string, params: readonly SqlValue[] = []): { readonly changes: number } {
     return { changes: this.statement(sql).run(...bind(params)).changes };
+  }
+
+  write(sql: string, params: readonly SqlValue[] = [], expect?: WriteCheck): void {
+    const { changes } = this.run(sql, params);
+    if (expect !== undefined && changes !== expect.changes) throw new Error(expect.failure);
   }
 
   all(sql: string, params: readonly SqlValue[] = []): SqlRow[] {

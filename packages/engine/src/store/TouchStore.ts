@@ -23,7 +23,7 @@ export class TouchStore {
       const params: SqlValue[] = [];
       for (let i = from; i < to; i++) params.push(seq, positions[i * 3]!, positions[i * 3 + 1]!, positions[i * 3 + 2]!, states?.[i] ?? null, kind);
       const rows = Array.from({ length: to - from }, () => "(?, ?, ?, ?, ?, ?)").join(", ");
-      this.db.run(`INSERT INTO touches (seq, x, y, z, state, kind) VALUES ${rows}`, params);
+      this.db.write(`INSERT INTO touches (seq, x, y, z, state, kind) VALUES ${rows}`, params);
     }
   }
 
