@@ -51,6 +51,15 @@ function openSharedJournal(url: string): Result<Journal> {
   }
 }
 
+/**
+ * A shared journal's claims: how long a bridge's claims outlive it (`MCB_CLAIM_TTL_MS`, 1 s to
+ * 10 min; default 15 s): a dead bridge's operation is recovered that long after it died.
+ */
+function sharedOptions(env: NodeJS.ProcessEnv): { readonly claimTtlMs?: number } {
+  const ttl = Number(env.MCB_CLAIM_TTL_MS);
+  return Number.isInteger(ttl) && ttl >= 1000 && ttl <= 600_000 ? { claimTtlMs: ttl } : {};
+}
+
 /** How to widen the area, by where it came from (the engine appends it to out_of_bounds refusals). */
 const AREA_HINTS: Readonly<Record<AreaSource, string>> = {
   option: "it is the --area given: pass a larger --area minX,minZ,maxX,maxZ",
@@ -135,7 +144,7 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
       registry,
       limits,
       log,
-      ...(target.journal === undefined ? {} : { shared: {} }),
+      ...(target.journal === undefined ? {} : { shared: sharedOptions(process.env) }),
       projects: [
         {
           projectId: EMBEDDED_PROJECT,
