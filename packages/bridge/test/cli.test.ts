@@ -87,6 +87,22 @@ describe("usage errors name the mistake (in process)", () => {
     expect([option.code, option.stderr.split("\n")[0]]).toEqual([2, "mcb status: unknown option --stat (did you mean --state?)"]);
   });
 
+  it("--journal: a PostgreSQL URL without a password, for a server world only; nothing is opened otherwise", async () => {
+    const first = async (...args: string[]) => {
+      const r = await mcb(...args);
+      return [r.code, r.stderr.split("\n")[0]];
+    };
+    expect(await first("status", "--journal", "postgres://mcb:secret@127.0.0.1:5432/w", "--world", "port://127.0.0.1:1")).toEqual([
+      2,
+      "mcb status: --journal must not carry a password (every user of the machine can read a command line): set PGPASSWORD instead",
+    ]);
+    expect(await first("status", "--journal", "postgres://mcb@127.0.0.1:5432/w")).toEqual([
+      2,
+      "mcb status: --journal (a journal shared by several bridges) needs --world port://…: a save on disk, the embedded world included, has one writer",
+    ]);
+    expect(await first("status", "--journal", "/tmp/j.db", "--world", "port://127.0.0.1:1")).toEqual([2, "mcb status: --journal must be a postgres://user@host:port/database URL"]);
+  });
+
   it("--help prints the usage on stdout: all of it, or one command's", async () => {
     const all = await mcb("--help");
     expect(all.code).toBe(0);
