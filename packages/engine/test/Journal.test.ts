@@ -293,3 +293,23 @@ describe("prepared plan codec", () => {
     expect(() => decodePreparedPlan(bad)).toThrow(/format/);
   });
 });
+
+describe("PostgreSQL statements", () => {
+  it("numbers placeholders outside quoted text only, and never shows a password", async () => {
+    const { numberPlaceholders, redactUrl } = await import("../src/store/PostgresWire.js");
+    expect(numberPlaceholders(`SELECT '?', "a?b", ? FROM t WHERE a = ? AND b = 'x''?'`)).toBe(`SELECT '?', "a?b", $1 FROM t WHERE a = $2 AND b = 'x''?'`);
+    expect(redactUrl("postgres://mcb:s3cret@127.0.0.1:5432/w")).toBe("postgres://mcb:***@127.0.0.1:5432/w");
+  });
+
+  it("a checked write that changes the wrong rows fails inside the server: the whole transaction rolls back", () => {
+    const j = openJournal(freshPostgresJournal());
+    j.putPlan(plan("pl1", 4));
+    expect(j.createOperation(op("o1", "pl1", "k1"))).toBe("ok");
+    const before = j.headSeq();
+    // A result for a slice that has no open intent: the confirm changes no row, so nothing of the commit stays.
+    expect(() => j.commit({ ...op("o1", "pl1", "k1"), status: "applied" }, [{ operationId: "o1", sliceNo: 9, written: Uint8Array.from([1]), entityDigests: [] }], [])).toThrow(/no open intent for slice 9/);
+    expect(j.headSeq()).toBe(before);
+    expect(j.getOperation("o1")?.status).toBe("queued");
+    j.close();
+  });
+});

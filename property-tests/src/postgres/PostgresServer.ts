@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../live/MinestomHost.js";
 
 /** Where Debian's postgresql package puts its programs (the newest major version installed). */
 export function postgresBinDir(): string {
@@ -11,17 +11,6 @@ export function postgresBinDir(): string {
   const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of versions) if (existsSync(join(root, v, "bin", "postgres"))) return join(root, v, "bin");
   throw new Error("PostgreSQL is not installed (Debian: apt-get install postgresql); the journal tests start a throwaway server from it");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -27,21 +27,35 @@ export interface WireStart {
   readonly signal: SharedArrayBuffer;
 }
 
-/** `?` placeholders to PostgreSQL's `$1…$n`, skipping quoted text. */
-export function numberPlaceholders(sql: string): string {
+/**
+ * Replaces every match of `pattern` (a sticky regex) found outside quoted text ('…' or "…") by
+ * `replace(match)`: placeholders are rewritten, never text inside literals or identifiers.
+ */
+export function replaceOutsideQuotes(sql: string, pattern: RegExp, replace: (match: string) => string): string {
+  if (!pattern.sticky) throw new Error("replaceOutsideQuotes needs a sticky pattern");
   let out = "";
-  let n = 0;
   let quote: string | null = null;
-  for (const ch of sql) {
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-      out += ch;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      out += ch;
-    } else out += ch === "?" ? `$${++n}` : ch;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i]!;
+    if (quote === null) {
+      pattern.lastIndex = i;
+      const m = pattern.exec(sql);
+      if (m !== null) {
+        out += replace(m[0]);
+        i += m[0].length - 1;
+        continue;
+      }
+      if (ch === "'" || ch === '"') quote = ch;
+    } else if (ch === quote) quote = null;
+    out += ch;
   }
   return out;
+}
+
+/** `?` placeholders to PostgreSQL's `$1…$n`. */
+export function numberPlaceholders(sql: string): string {
+  let n = 0;
+  return replaceOutsideQuotes(sql, /\?/y, () => `$${++n}`);
 }
 
 /** A connection string with its password replaced, for messages and logs. */

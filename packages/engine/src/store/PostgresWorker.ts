@@ -3,7 +3,7 @@ import type { MessagePort } from "node:worker_threads";
 import pg from "pg";
 import type { StoreError } from "./SqlDb.js";
 import type { WireReply, WireRequest, WireStart, WireStatement } from "./PostgresWire.js";
-import { redactUrl } from "./PostgresWire.js";
+import { redactUrl, replaceOutsideQuotes } from "./PostgresWire.js";
 
 // The worker behind `PostgresDb`: one `pg` client, one request at a time, each reply posted and
 // then signalled on the shared flag the caller thread waits on.
@@ -39,27 +39,9 @@ function literal(v: unknown): string {
   throw new Error(`cannot bind ${typeof v}`);
 }
 
-/** A statement with its `$n` placeholders replaced by literals (placeholders only outside quotes). */
+/** A statement with its `$n` placeholders replaced by literals. */
 function inline(st: WireStatement): string {
-  let out = "";
-  let quote: string | null = null;
-  const sql = st.sql;
-  for (let i = 0; i < sql.length; i++) {
-    const ch = sql[i]!;
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-      out += ch;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      out += ch;
-    } else if (ch === "$" && /[0-9]/.test(sql[i + 1] ?? "")) {
-      let j = i + 1;
-      while (/[0-9]/.test(sql[j] ?? "")) j++;
-      out += literal(st.params[Number(sql.slice(i + 1, j)) - 1]);
-      i = j - 1;
-    } else out += ch;
-  }
-  return out;
+  return replaceOutsideQuotes(st.sql, /\$[0-9]+/y, (m) => literal(st.params[Number(m.slice(1)) - 1]));
 }
 
 function reply(r: WireReply): void {
