@@ -107,8 +107,8 @@ describe("model-based suite", () => {
     await runModelSuite({ numRuns: 200, journal: "sqlite" });
   }, 300_000);
 
-  it("engine matches the model with the shared PostgreSQL journal (60 sequences; restarts reopen it)", async () => {
-    await runModelSuite({ numRuns: 60, journal: "postgres" });
+  it("engine matches the model with the shared PostgreSQL journal (30 sequences; restarts reopen it)", async () => {
+    await runModelSuite({ numRuns: 30, journal: "postgres" });
   }, 300_000);
 
   it("catches a planted bug on PostgreSQL too: plan uniqueness checked outside the writer lock", async () => {

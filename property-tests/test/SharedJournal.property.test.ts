@@ -18,13 +18,13 @@ class TwoClaimantsJournal extends SqlJournal {
 const schedules = fc.array(sharedCmd, { minLength: 4, maxLength: 24 });
 
 describe("several bridges on one PostgreSQL journal", () => {
-  it("random schedules of builds (shared keys), bridges dying and joining, a person's edits: every promise holds (15 runs)", async () => {
+  it("random schedules of builds (shared keys), bridges dying and joining, a person's edits: every promise holds (10 runs)", async () => {
     await fc.assert(
       fc.asyncProperty(schedules, async (cmds) => {
         const broken = await runShared(cmds);
         if (broken !== null) throw new Error(broken);
       }),
-      { numRuns: 15 },
+      { numRuns: 10 },
     );
   }, 240_000);
 
