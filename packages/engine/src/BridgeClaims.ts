@@ -71,8 +71,7 @@ export class BridgeClaims {
   /** Renews the operation's claim and its leases; `ClaimLost` when another bridge took one. */
   fence(operationId: string): void {
     if (!this.shared) return;
-    const names = [`op:${operationId}`, ...(this.leases.get(operationId) ?? [])];
-    for (const name of names) if (!this.journal.claim(name, this.holder, this.ttlMs)) throw new ClaimLost(name, this.journal.claimHolder(name));
+    for (const name of this.held(operationId)) if (!this.journal.claim(name, this.holder, this.ttlMs)) throw new ClaimLost(name, this.journal.claimHolder(name));
   }
 
   /** All of the leases or none (so two bridges never wait on each other); the operation must be owned. */
@@ -93,18 +92,21 @@ export class BridgeClaims {
   /** The operation ended (or was settled): its claim and leases are given up. */
   release(operationId: string): void {
     if (!this.shared) return;
-    for (const name of this.leases.get(operationId) ?? []) this.journal.releaseClaim(name, this.holder);
+    for (const name of this.held(operationId)) this.journal.releaseClaim(name, this.holder);
     this.leases.delete(operationId);
-    this.journal.releaseClaim(`op:${operationId}`, this.holder);
     this.owned.delete(operationId);
+  }
+
+  /** The claims an operation of this bridge holds: its own, then its region leases. */
+  private held(operationId: string): string[] {
+    return [`op:${operationId}`, ...(this.leases.get(operationId) ?? [])];
   }
 
   /** The timer's work: every claim held is renewed (one that was lost is left to `fence` to report). */
   private renewAll(): void {
     try {
       for (const id of this.owned) {
-        this.journal.claim(`op:${id}`, this.holder, this.ttlMs);
-        for (const name of this.leases.get(id) ?? []) this.journal.claim(name, this.holder, this.ttlMs);
+        for (const name of this.held(id)) this.journal.claim(name, this.holder, this.ttlMs);
       }
     } catch {
       // the store is unreachable: the next fence reports it where a caller waits

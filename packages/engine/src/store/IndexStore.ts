@@ -10,8 +10,7 @@ export class IndexStore {
   constructor(private readonly db: SqlDb) {}
 
   head(): IndexHead {
-    const seq = firstColumn(this.db.get("SELECT value FROM meta WHERE key = 'index_seq'"));
-    return { seq: seq === undefined ? 0 : Number(seq), entries: this.db.all("SELECT value FROM index_entries ORDER BY id").map((r) => r["value"] as string) };
+    return { seq: this.seq(), entries: this.db.all("SELECT value FROM index_entries ORDER BY id").map((r) => r["value"] as string) };
   }
 
   /** The sequence the stored index reached (0: never saved). */

@@ -1,7 +1,7 @@
 import { MessageChannel, Worker, receiveMessageOnPort } from "node:worker_threads";
 import type { MessagePort } from "node:worker_threads";
 import type { SqlDb, SqlRow, SqlValue, WriteCheck } from "./SqlDb.js";
-import { StoreFailure } from "./SqlDb.js";
+import { StoreFailure, asBuffer } from "./SqlDb.js";
 import type { WireReply, WireRequest, WireStart, WireStatement } from "./PostgresWire.js";
 import { numberPlaceholders, redactUrl } from "./PostgresWire.js";
 
@@ -11,7 +11,7 @@ export const JOURNAL_LOCK_KEY = 0x6d6362;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 function toBuffers(rows: SqlRow[]): SqlRow[] {
-  for (const row of rows) for (const k in row) if (row[k] instanceof Uint8Array) row[k] = Buffer.from(row[k].buffer, row[k].byteOffset, row[k].byteLength);
+  for (const row of rows) for (const k in row) if (row[k] instanceof Uint8Array) row[k] = asBuffer(row[k]);
   return rows;
 }
 

@@ -2,6 +2,7 @@ import { workerData } from "node:worker_threads";
 import type { MessagePort } from "node:worker_threads";
 import pg from "pg";
 import type { StoreError } from "./SqlDb.js";
+import { asBuffer } from "./SqlDb.js";
 import type { WireReply, WireRequest, WireStart, WireStatement } from "./PostgresWire.js";
 import { redactUrl, replaceOutsideQuotes } from "./PostgresWire.js";
 
@@ -35,7 +36,7 @@ function literal(v: unknown): string {
     return String(v);
   }
   if (typeof v === "string") return client.escapeLiteral(v);
-  if (v instanceof Uint8Array) return `'\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}'::bytea`;
+  if (v instanceof Uint8Array) return `'\\x${asBuffer(v).toString("hex")}'::bytea`;
   throw new Error(`cannot bind ${typeof v}`);
 }
 
@@ -56,7 +57,7 @@ async function handle(req: WireRequest): Promise<WireReply> {
   try {
     switch (req.op) {
       case "query": {
-        const params = req.params.map((p) => (p instanceof Uint8Array ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
+        const params = req.params.map((p) => (p instanceof Uint8Array ? asBuffer(p) : p));
         const r = await client.query({ text: req.sql, values: params });
         return { id: req.id, ok: true, rows: r.rows, changes: r.rowCount ?? 0 };
       }

@@ -73,3 +73,8 @@ export function firstColumn(row: SqlRow | undefined): SqlValue | undefined {
 export function int32(v: number): number {
   return Math.max(-2147483648, Math.min(2147483647, v));
 }
+
+/** The same bytes as a `Buffer` (no copy): what better-sqlite3 binds and `pg` sends as bytea. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

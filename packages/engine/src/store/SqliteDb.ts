@@ -1,9 +1,10 @@
 import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { SqlDb, SqlRow, SqlValue, WriteCheck } from "./SqlDb.js";
+import { asBuffer } from "./SqlDb.js";
 
 function bind(params: readonly SqlValue[]): unknown[] {
-  return params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
+  return params.map((p) => (p instanceof Uint8Array ? asBuffer(p) : p));
 }
 
 /**
