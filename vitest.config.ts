@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./vitest.sequencer.js";
 
 const src = (pkg: string): string => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
@@ -26,6 +27,7 @@ export default defineConfig({
     include: ["packages/*/test/**/*.test.ts", "property-tests/test/**/*.test.ts"],
     testTimeout: 60_000,
     globalSetup: ["./vitest.globalSetup.ts"],
+    sequence: { sequencer: LongestFirst },
     pool: "forks",
     // Vitest's default leaves one core free: on CI's two cores that ran the files one by one (12.5 min); two workers take 8.5.
     maxWorkers: Math.min(4, Math.max(2, availableParallelism())),
