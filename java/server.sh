@@ -14,7 +14,7 @@ if [ "${1:-}" = "--mc-version" ]; then
   esac
   shift 2
 fi
-JAR=java/port-minestom/$TARGET/mcb-port-minestom.jar
+JAR=$PWD/java/port-minestom/$TARGET/mcb-port-minestom.jar
 # Rebuild only when a source or build file is newer than the jar (Maven takes most of a start).
 if [ ! -f "$JAR" ] || [ -n "$(find java \( -path '*/target' -o -path '*/target-26.1.2' \) -prune -o \( -name '*.java' -o -name 'pom.xml' -o -path '*/resources/*' \) -newer "$JAR" -print -quit)" ]; then
   bash java/build.sh -DskipTests
@@ -22,5 +22,8 @@ fi
 export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 # JVM flags: java/host.jvm-options (a fixed heap, ZGC: no pause inside a tick); MCB_JAVA_OPTS
 # replaces them (e.g. "-Xms4g -Xmx4g -XX:+UseZGC").
+# The AOT cache java/build.sh trained for this jar, when there is one: a faster start.
+AOT=()
+[ -f "${JAR%.jar}.aot" ] && AOT=("-XX:AOTCache=${JAR%.jar}.aot")
 # shellcheck disable=SC2086
-exec "$JAVA_HOME/bin/java" ${MCB_JAVA_OPTS:-@java/host.jvm-options} -jar "$JAR" "$@"
+exec "$JAVA_HOME/bin/java" ${MCB_JAVA_OPTS:-@java/host.jvm-options} "${AOT[@]}" -jar "$JAR" "$@"

@@ -6,6 +6,7 @@ import { MemoryWorld, type MemoryWorldOptions } from "@mcb/adapter-memory";
 import { blockEntityPredicate, type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
 import { CrashingWorld } from "./CrashingWorld.js";
 import type { Faults } from "./Faults.js";
+import { BatchingWorld } from "./BatchingWorld.js";
 import { freshPostgresJournal } from "./postgres/TestPostgres.js";
 import {
   Engine,
@@ -61,6 +62,10 @@ export interface HarnessOptions {
   readonly log?: (line: string) => void;
   /** The engine's waits between reconnection attempts (default: its own, from 250 ms). */
   readonly reconnectDelaysMs?: readonly number[];
+  /** The world takes slices in batches, as the world port does (`BatchingWorld`): the engine applies in windows. */
+  readonly batches?: boolean;
+  /** The engine shares its journal with other bridges (claims, leases, fencing), as `mcb` does on a PostgreSQL journal. */
+  readonly shared?: { readonly holder?: string; readonly claimTtlMs?: number };
 }
 
 export type JournalKind = "memory" | "sqlite" | "postgres";
@@ -135,7 +140,7 @@ export class Harness<W extends TwinWorld = TwinWorld> {
 
   private openEngine(): Promise<Engine> {
     return Engine.open({
-      adapter: this.crashing,
+      adapter: this.options.batches === true ? new BatchingWorld(this.crashing) : this.crashing,
       journal: this.journal,
       registry: this.registry,
       projects: [{ projectId: PROJECT, ownerId: OWNER, area: this.options.area ?? DEFAULT_AREA }],
@@ -143,6 +148,7 @@ export class Harness<W extends TwinWorld = TwinWorld> {
       ...(this.options.clock === undefined ? {} : { clock: this.options.clock }),
       ...(this.options.log === undefined ? {} : { log: this.options.log }),
       ...(this.options.reconnectDelaysMs === undefined ? {} : { reconnectDelaysMs: this.options.reconnectDelaysMs }),
+      ...(this.options.shared === undefined ? {} : { shared: this.options.shared }),
     });
   }
 

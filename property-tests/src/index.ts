@@ -1,5 +1,6 @@
 export { CrashingWorld, type KillableWorld } from "./CrashingWorld.js";
 export { Faults, CRASH_POINTS, type CrashPoint } from "./Faults.js";
+export { BatchingWorld } from "./BatchingWorld.js";
 export { Harness, sharedRegistry, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions, type JournalKind, type TwinWorld } from "./Harness.js";
 export { runModelSuite, commandArbitrary, type ModelSuiteOptions } from "./model/ModelSuite.js";
 export { checkAdapterConformance, type AdapterDriver } from "./conformance/AdapterConformance.js";

@@ -133,7 +133,8 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
     counters = { ...counters, skipped: counters.skipped + b.reduce((t, x) => t + x.skipped, 0) };
     op = { ...op!, status: "applying", counters, updatedAt: deps.clock() };
     deps.fence(operationId);
-    journal.commit(op, pending, b.map((x) => x.intent));
+    const last = journal.commit(op, pending, b.map((x) => x.intent));
+    changed.ownCommit(last - pending.length + 1, last);
     pending = [];
   };
   /** How a window that is not a batch ends the operation. */

@@ -71,7 +71,10 @@ export class BridgeClaims {
   /** Renews the operation's claim and its leases; `ClaimLost` when another bridge took one. */
   fence(operationId: string): void {
     if (!this.shared) return;
-    for (const name of this.held(operationId)) if (!this.journal.claim(name, this.holder, this.ttlMs)) throw new ClaimLost(name, this.journal.claimHolder(name));
+    const held = this.held(operationId);
+    if (this.journal.renewClaims(held, this.holder, this.ttlMs)) return;
+    const lost = held.find((name) => this.journal.claimHolder(name) !== this.holder) ?? held[0]!;
+    throw new ClaimLost(lost, this.journal.claimHolder(lost));
   }
 
   /** All of the leases or none (so two bridges never wait on each other); the operation must be owned. */
@@ -105,9 +108,7 @@ export class BridgeClaims {
   /** The timer's work: every claim held is renewed (one that was lost is left to `fence` to report). */
   private renewAll(): void {
     try {
-      for (const id of this.owned) {
-        for (const name of this.held(id)) this.journal.claim(name, this.holder, this.ttlMs);
-      }
+      for (const id of this.owned) this.journal.renewClaims(this.held(id), this.holder, this.ttlMs);
     } catch {
       // the store is unreachable: the next fence reports it where a caller waits
     }

@@ -56,6 +56,17 @@ export class ChangedSincePrepare {
     for (let k = 0; k < t.states.length; k++) this.note(t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!, t.kinds[k] === TOUCH_KIND_CODES.baseline ? t.states[k]! : null);
   }
 
+  /**
+   * This operation's own commit took the journal's sequence numbers `first..last` (one commit's
+   * numbers are consecutive: it holds the writer lock). When nothing was recorded between the last
+   * refresh and it, those records are this operation's own slices, which `refresh` skips anyway:
+   * the next refresh starts after them instead of reading them back (a round trip each, on a
+   * shared store).
+   */
+  ownCommit(first: number, last: number): void {
+    if (first === this.seen + 1 && last >= first) this.seen = last;
+  }
+
   /** True when write-set position `i` held another state since preparation. */
   has(i: number): boolean {
     return this.marked[i] === 1;

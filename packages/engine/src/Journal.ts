@@ -179,8 +179,9 @@ export interface Journal {
   unfinishedOperations(): OperationRecord[];
   /**
    * One transaction (one fsync: group commit): confirms slice results (each gets the next
-   * sequence number, in order), stores new slice intents and the operation record. Returns the
-   * sequence number given to the last result (0 if none).
+   * sequence number, in order: one commit's numbers are consecutive, nothing comes between them),
+   * stores new slice intents and the operation record. Returns the sequence number given to the
+   * last result (0 if none).
    */
   commit(op: OperationRecord, results: readonly SliceResult[], intents: readonly SliceRecord[]): number;
   slices(operationId: string): SliceRecord[];
@@ -251,6 +252,12 @@ export interface Journal {
    * lease); false when another holder has it and it has not expired. Shared by every process on the journal.
    */
   claim(name: string, holder: string, ttlMs: number): boolean;
+  /**
+   * Renews claims `holder` holds, in one statement: false when any of them is no longer its own
+   * (taken by another holder, or gone: taken, settled and released meanwhile). Never takes a claim
+   * it does not hold, unlike `claim`.
+   */
+  renewClaims(names: readonly string[], holder: string, ttlMs: number): boolean;
   /** Gives the claim up if `holder` holds it. */
   releaseClaim(name: string, holder: string): void;
   /** Voids every claim: an exclusive bridge opening (no other process can hold one). */

@@ -83,7 +83,10 @@ export async function startMinestomHost(options: MinestomHostOptions = {}): Prom
   const jvm = (process.env.MCB_JAVA_OPTS ?? "").split(/\s+/).filter((a) => a.length > 0); // e.g. profiling flags
   const tests = jar.replace(/\.jar$/, "-tests.jar");
   if (options.plantedCasBug === true && !existsSync(tests)) throw new Error(`${tests} is missing: build it with 'bash java/build.sh' (npm test does)`);
-  const main = options.plantedCasBug === true ? ["-cp", `${jar}:${tests}`, "dev.mcb.port.minestom.PlantedBugHost"] : ["-jar", jar];
+  // The host's AOT cache from java/build.sh's training run (a faster start), for the jar it was made from.
+  const aot = jar.replace(/\.jar$/, ".aot");
+  const cache = options.plantedCasBug !== true && existsSync(aot) ? [`-XX:AOTCache=${aot}`] : [];
+  const main = options.plantedCasBug === true ? ["-cp", `${jar}:${tests}`, "dev.mcb.port.minestom.PlantedBugHost"] : [...cache, "-jar", jar];
   const args = [HOST_JVM, ...jvm, ...main, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
     "--autosave-ms", String(options.autosaveMs ?? 2000), "--budget-ms", String(options.budgetMs ?? 5)];
   if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");

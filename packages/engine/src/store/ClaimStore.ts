@@ -17,6 +17,13 @@ export class ClaimStore {
     return r.changes === 1;
   }
 
+  /** Renews every claim of `names` that `holder` holds; true when that was all of them. */
+  renew(names: readonly string[], holder: string, ttlMs: number, now: number): boolean {
+    if (names.length === 0) return true;
+    const r = this.db.run(`UPDATE claims SET expires_at = ? WHERE holder = ? AND name IN (${names.map(() => "?").join(", ")})`, [now + ttlMs, holder, ...names]);
+    return r.changes === new Set(names).size;
+  }
+
   /** Gives `name` up if `holder` holds it. */
   release(name: string, holder: string): void {
     this.db.run("DELETE FROM claims WHERE name = ? AND holder = ?", [name, holder]);

@@ -13,13 +13,27 @@ const OPEN = 0, SAVED = 1, LOST = 2;
 export class SavedWriteStore {
   constructor(private readonly db: SqlDb) {}
 
-  /** Inside `commit`'s transaction: the slice's number, settled at once when its session's mark covers it. */
-  record(result: SliceResult, ord: number): void {
+  /**
+   * Inside `commit`'s transaction: each result's number (its journal sequence number `ords[k]`),
+   * settled at once when its session's mark covers it. Each session's mark is noted once, at the
+   * highest the results carry.
+   */
+  recordAll(results: readonly SliceResult[], ords: readonly number[]): void {
+    const marks = new Map<string, number>();
+    for (const r of results) if (r.saved !== undefined && r.saved.writeSeq > 0) marks.set(r.saved.session, Math.max(marks.get(r.saved.session) ?? 0, r.saved.savedThrough));
+    for (const [session, through] of marks) this.note(session, through);
+    results.forEach((r, k) => this.record(r, ords[k]!));
+  }
+
+  private record(result: SliceResult, ord: number): void {
     const saved = result.saved;
     if (saved === undefined || saved.writeSeq <= 0) return;
-    this.note(saved.session, saved.savedThrough);
-    const mark = Number(firstColumn(this.db.get("SELECT saved_through FROM saved_marks WHERE session = ?", [saved.session])) ?? 0);
-    this.db.write("INSERT INTO slice_saves VALUES (?, ?, ?, ?, ?, ?)", [result.operationId, result.sliceNo, saved.session, saved.writeSeq, saved.writeSeq <= mark ? SAVED : OPEN, ord]);
+    // Settled at once when the session's mark already covers it; decided in the statement (a write
+    // only: a shared store sends it with the rest of the commit, no round trip of its own).
+    this.db.write(
+      `INSERT INTO slice_saves SELECT ?, CAST(? AS INTEGER), ?, CAST(? AS BIGINT), CASE WHEN CAST(? AS BIGINT) <= coalesce((SELECT saved_through FROM saved_marks WHERE session = ?), 0) THEN ${SAVED} ELSE ${OPEN} END, CAST(? AS BIGINT)`,
+      [result.operationId, result.sliceNo, saved.session, saved.writeSeq, saved.writeSeq, saved.session, ord],
+    );
   }
 
   /** A mark only moves forward; the slices it covers are settled as saved. */

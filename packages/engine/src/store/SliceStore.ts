@@ -23,9 +23,11 @@ function toSlice(r: SqlRow): SliceRecord {
 export class SliceStore {
   constructor(private readonly db: SqlDb) {}
 
-  addIntent(s: SliceRecord): void {
-    const b = s.bounds;
-    this.db.write("INSERT INTO slices VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?, ?, NULL)", [s.operationId, s.sliceNo, s.start, s.end, s.intent, b.minX, b.minY, b.minZ, b.maxX, b.maxY, b.maxZ]);
+  /** Stores intents in one statement (one parse and plan for a window of them, on either store). */
+  addIntents(list: readonly SliceRecord[]): void {
+    if (list.length === 0) return;
+    const params = list.flatMap((s) => [s.operationId, s.sliceNo, s.start, s.end, s.intent, s.bounds.minX, s.bounds.minY, s.bounds.minZ, s.bounds.maxX, s.bounds.maxY, s.bounds.maxZ]);
+    this.db.write(`INSERT INTO slices VALUES ${list.map(() => "(?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?, ?, NULL)").join(", ")}`, params);
   }
 
   /** Confirms an open intent with what was written; throws when the slice has no open intent. */

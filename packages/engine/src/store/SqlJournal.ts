@@ -115,15 +115,13 @@ export class SqlJournal implements Journal {
 
   commit(op: OperationRecord, results: readonly SliceResult[], intents: readonly SliceRecord[]): number {
     return this.db.transaction((): number => {
-      let seq = 0;
-      for (const result of results) {
-        seq = this.sequence.next();
-        this.sliceStore.confirm(result.operationId, result.sliceNo, result.written, seq, result.entityDigests);
-        this.saves.record(result, seq);
-      }
-      for (const intent of intents) this.sliceStore.addIntent(intent);
+      const last = results.length === 0 ? 0 : this.sequence.take(results.length);
+      const seqs = results.map((_, k) => last - results.length + 1 + k);
+      for (const [k, result] of results.entries()) this.sliceStore.confirm(result.operationId, result.sliceNo, result.written, seqs[k]!, result.entityDigests);
+      this.saves.recordAll(results, seqs);
+      this.sliceStore.addIntents(intents);
       this.operations.update(op);
-      return seq;
+      return last;
     });
   }
 
@@ -249,6 +247,10 @@ export class SqlJournal implements Journal {
 
   claim(name: string, holder: string, ttlMs: number): boolean {
     return this.claims.claim(name, holder, ttlMs, this.now());
+  }
+
+  renewClaims(names: readonly string[], holder: string, ttlMs: number): boolean {
+    return this.claims.renew(names, holder, ttlMs, this.now());
   }
 
   releaseClaim(name: string, holder: string): void {
