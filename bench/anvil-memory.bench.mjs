@@ -15,7 +15,8 @@ export async function run() {
   const dir = mkdtempSync(join(tmpdir(), "mcb-bench-anvil-rss-"));
   const world = await AnvilWorld.open({ dir: join(dir, "save"), flatGround: true, idleSaveMs: 0 });
   const t = Date.now();
-  let n = 0, writes = [];
+  let n = 0,
+    writes = [];
   try {
     // Chunk by chunk (as a tiled batch would send them), 16 × 16 columns each.
     for (let cz = 0; cz < 256; cz++)
@@ -36,6 +37,8 @@ export async function run() {
     rmSync(dir, { recursive: true, force: true });
   }
   const rss = process.resourceUsage().maxRSS / 1024;
-  console.log(`applied ${n.toLocaleString("en")} blocks over 4096 × 4096 in ${((Date.now() - t) / 1000).toFixed(1)} s (${(n / ((Date.now() - t) / 1000) / 1000).toFixed(0)}k blocks/s); peak RSS ${rss.toFixed(0)} MB (target ≤ ${RSS_TARGET_MB} MB)`);
+  console.log(
+    `applied ${n.toLocaleString("en")} blocks over 4096 × 4096 in ${((Date.now() - t) / 1000).toFixed(1)} s (${(n / ((Date.now() - t) / 1000) / 1000).toFixed(0)}k blocks/s); peak RSS ${rss.toFixed(0)} MB (target ≤ ${RSS_TARGET_MB} MB)`,
+  );
   return rss <= RSS_TARGET_MB;
 }

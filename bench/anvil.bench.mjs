@@ -27,7 +27,7 @@ function slices(block, before) {
     for (let z = 0; z < 100; z++)
       for (let x = 0; x < 100; x++) {
         writes.push({ x, y, z, before, beforeDigest: null, after: block });
-        if (writes.length === 4096) out.push(writes), (writes = []);
+        if (writes.length === 4096) (out.push(writes), (writes = []));
       }
   if (writes.length > 0) out.push(writes);
   return out;
@@ -53,7 +53,8 @@ async function realRegion(root) {
   mkdirSync(dir, { recursive: true });
   copyFileSync(REAL, join(dir, "r.0.0.mca"));
   const Peer = prismarineAnvil("1.21.1");
-  const ours = [], theirs = [];
+  const ours = [],
+    theirs = [];
   for (let i = 0; i < RUNS + 1; i++) {
     let t = process.hrtime.bigint();
     const r = RegionFile.open(join(dir, "r.0.0.mca"), 0, 0, false);
@@ -73,7 +74,7 @@ async function realRegion(root) {
     const b = ms(t);
     if (n !== 225 || m !== 225) throw new Error(`decoded ${n} and ${m} chunks, expected 225`);
     if (i === 0) continue;
-    ours.push(a), theirs.push(b);
+    (ours.push(a), theirs.push(b));
   }
   return { ours: median(ours), theirs: median(theirs) };
 }
@@ -81,7 +82,10 @@ async function realRegion(root) {
 export async function run() {
   const root = mkdtempSync(join(tmpdir(), "mcb-bench-anvil-"));
   const work = slices("minecraft:stone_bricks", "minecraft:air");
-  const saveMs = [], memMs = [], coldMs = [], memReadMs = [];
+  const saveMs = [],
+    memMs = [],
+    coldMs = [],
+    memReadMs = [];
   let ok = true;
   try {
     for (let i = 0; i < RUNS + 1; i++) {
@@ -100,22 +104,30 @@ export async function run() {
       t = process.hrtime.bigint();
       const r2 = await mem.read(box);
       const m = ms(t);
-      if (r1.palette[r1.states[0]] !== "minecraft:stone_bricks" || r2.palette[r2.states[0]] !== "minecraft:stone_bricks") throw new Error("read the wrong blocks");
+      if (r1.palette[r1.states[0]] !== "minecraft:stone_bricks" || r2.palette[r2.states[0]] !== "minecraft:stone_bricks")
+        throw new Error("read the wrong blocks");
       await cold.close();
       rmSync(dir, { recursive: true, force: true });
       if (i === 0) continue; // warm-up
-      saveMs.push(a), memMs.push(b), coldMs.push(c), memReadMs.push(m);
+      (saveMs.push(a), memMs.push(b), coldMs.push(c), memReadMs.push(m));
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
   const realDir = mkdtempSync(join(tmpdir(), "mcb-bench-real-"));
   const real = await realRegion(realDir).finally(() => rmSync(realDir, { recursive: true, force: true }));
-  const save = median(saveMs), mem = median(memMs);
+  const save = median(saveMs),
+    mem = median(memMs);
   const rate = 1_000_000 / (save / 1000);
-  console.log(`apply 1,000,000 blocks into a save, flushed: ${save.toFixed(0)} ms (${(rate / 1000).toFixed(0)}k blocks/s; target ≥ ${APPLY_TARGET / 1000}k) — memory world ${mem.toFixed(0)} ms, ratio ${(save / mem).toFixed(2)}×`);
-  console.log(`read 32,768 positions from cold chunks: ${median(coldMs).toFixed(1)} ms — memory world ${median(memReadMs).toFixed(1)} ms, ratio ${(median(coldMs) / median(memReadMs)).toFixed(2)}×`);
-  console.log(`decode a real 1.21.1 region (225 chunks): ${real.ours.toFixed(0)} ms — prismarine-provider-anvil ${real.theirs.toFixed(0)} ms, ratio ${(real.theirs / real.ours).toFixed(2)}× in our favour`);
+  console.log(
+    `apply 1,000,000 blocks into a save, flushed: ${save.toFixed(0)} ms (${(rate / 1000).toFixed(0)}k blocks/s; target ≥ ${APPLY_TARGET / 1000}k) — memory world ${mem.toFixed(0)} ms, ratio ${(save / mem).toFixed(2)}×`,
+  );
+  console.log(
+    `read 32,768 positions from cold chunks: ${median(coldMs).toFixed(1)} ms — memory world ${median(memReadMs).toFixed(1)} ms, ratio ${(median(coldMs) / median(memReadMs)).toFixed(2)}×`,
+  );
+  console.log(
+    `decode a real 1.21.1 region (225 chunks): ${real.ours.toFixed(0)} ms — prismarine-provider-anvil ${real.theirs.toFixed(0)} ms, ratio ${(real.theirs / real.ours).toFixed(2)}× in our favour`,
+  );
   if (rate < APPLY_TARGET) ok = false;
   return ok;
 }

@@ -36,7 +36,8 @@ export async function run() {
     // Warm-up on plain prepares (JIT), then the first merge, which folds the part's writes.
     for (let i = 0; i < 3; i++) if ((await prepare(h, plainRecipe)).p.changed_blocks !== 100_000) throw new Error("plain prepare");
     const first = await prepare(h, redesign, { on_manual_edit: "keep" });
-    if (first.p.manual_edits.kept !== edited.size || first.p.changed_blocks !== 100_000 - edited.size) throw new Error(`merge kept ${first.p.manual_edits.kept}, wrote ${first.p.changed_blocks}`);
+    if (first.p.manual_edits.kept !== edited.size || first.p.changed_blocks !== 100_000 - edited.size)
+      throw new Error(`merge kept ${first.p.manual_edits.kept}, wrote ${first.p.changed_blocks}`);
 
     const rebuild = [];
     const plain = [];
@@ -44,11 +45,16 @@ export async function run() {
       plain.push((await prepare(h, plainRecipe)).ms);
       rebuild.push((await prepare(h, redesign, { on_manual_edit: "keep" })).ms);
     }
-    const p = median(plain), r = median(rebuild);
+    const p = median(plain),
+      r = median(rebuild);
     console.log(`prepare a 100,000-block redesign, SQLite journal, median of ${RUNS} interleaved`);
     console.log(`  plain (nothing built there)                                  ${p.toFixed(1).padStart(7)} ms`);
-    console.log(`  over a 100k part of ours with ${edited.size} hand edits (keep)        ${r.toFixed(1).padStart(7)} ms  ratio ${(r / p).toFixed(2)}×  target ≤${TARGET}× ${r / p <= TARGET ? "met" : "MISSED"}`);
-    console.log(`  first prepare after the part's apply (folds 100,000 writes)  ${first.ms.toFixed(1).padStart(7)} ms  ratio ${(first.ms / p).toFixed(2)}×  (reported)`);
+    console.log(
+      `  over a 100k part of ours with ${edited.size} hand edits (keep)        ${r.toFixed(1).padStart(7)} ms  ratio ${(r / p).toFixed(2)}×  target ≤${TARGET}× ${r / p <= TARGET ? "met" : "MISSED"}`,
+    );
+    console.log(
+      `  first prepare after the part's apply (folds 100,000 writes)  ${first.ms.toFixed(1).padStart(7)} ms  ratio ${(first.ms / p).toFixed(2)}×  (reported)`,
+    );
     return r / p <= TARGET;
   } finally {
     h.close();

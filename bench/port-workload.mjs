@@ -39,7 +39,11 @@ try {
   const flip = (i) => (i % 2 === 0 ? "minecraft:stone" : "minecraft:air");
   await series(2, () => 70, flip); // warm-up: both sides' compilers
   const small = await series(runs, () => 70, flip);
-  const big = await series(10, (i) => 90 + i * 10, () => "minecraft:bricks");
+  const big = await series(
+    10,
+    (i) => 90 + i * 10,
+    () => "minecraft:bricks",
+  );
   process.stdout.write(JSON.stringify({ small, big: { ...big, ms: big.ms.reduce((a, b) => a + b, 0) } }));
 } finally {
   await live.close();

@@ -38,7 +38,8 @@ const rate = (blocks, ms) => Math.round(blocks / (ms / 1000));
 const fmt = (n) => n.toLocaleString("en-US");
 
 export async function run() {
-  if (!existsSync(join(root, "java/port-minestom/target/mcb-port-minestom.jar"))) execFileSync("bash", ["java/build.sh", "-DskipTests"], { cwd: root, stdio: "inherit" });
+  if (!existsSync(join(root, "java/port-minestom/target/mcb-port-minestom.jar")))
+    execFileSync("bash", ["java/build.sh", "-DskipTests"], { cwd: root, stdio: "inherit" });
   const base = baselineTree(BASELINE);
   try {
     const why = base.why ?? buildHost(base.dir);
@@ -56,12 +57,19 @@ export async function run() {
     console.log(`(ticks: every tick of the series of builds, preparing included)`);
     let ok = true;
     for (const [label, blocks, n, b, t, bt] of rows) {
-      const metRate = rate(blocks, n) >= TARGET_RATE, metMax = t.max <= TARGET_MAX_MS, metP99 = t.p99 <= TARGET_P99_MS;
+      const metRate = rate(blocks, n) >= TARGET_RATE,
+        metMax = t.max <= TARGET_MAX_MS,
+        metP99 = t.p99 <= TARGET_P99_MS;
       ok &&= metRate && metMax && metP99;
-      const ticks = (x) => `${String(x.ticks).padStart(4)} ticks, max ${x.max.toFixed(1).padStart(5)} ms, p99 ${x.p99.toFixed(1).padStart(5)} ms, mean ${x.mean.toFixed(2)} ms`;
+      const ticks = (x) =>
+        `${String(x.ticks).padStart(4)} ticks, max ${x.max.toFixed(1).padStart(5)} ms, p99 ${x.p99.toFixed(1).padStart(5)} ms, mean ${x.mean.toFixed(2)} ms`;
       console.log(`  ${label.padEnd(17)} now    ${n.toFixed(0).padStart(6)} ms ${fmt(rate(blocks, n)).padStart(9)} blocks/s; ${ticks(t)}`);
-      console.log(`  ${"".padEnd(17)} before ${b.toFixed(0).padStart(6)} ms ${fmt(rate(blocks, b)).padStart(9)} blocks/s; ${ticks(bt)}   speed ${(b / n).toFixed(2)}× the build before`);
-      console.log(`  ${"".padEnd(17)} target ≥ ${fmt(TARGET_RATE)} blocks/s ${metRate ? "met" : "MISSED"}; tick max ≤ ${TARGET_MAX_MS} ms ${metMax ? "met" : "MISSED"}; p99 ≤ ${TARGET_P99_MS} ms ${metP99 ? "met" : "MISSED"}`);
+      console.log(
+        `  ${"".padEnd(17)} before ${b.toFixed(0).padStart(6)} ms ${fmt(rate(blocks, b)).padStart(9)} blocks/s; ${ticks(bt)}   speed ${(b / n).toFixed(2)}× the build before`,
+      );
+      console.log(
+        `  ${"".padEnd(17)} target ≥ ${fmt(TARGET_RATE)} blocks/s ${metRate ? "met" : "MISSED"}; tick max ≤ ${TARGET_MAX_MS} ms ${metMax ? "met" : "MISSED"}; p99 ≤ ${TARGET_P99_MS} ms ${metP99 ? "met" : "MISSED"}`,
+      );
     }
     return ok;
   } finally {

@@ -32,7 +32,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export async function run() {
   const h = await Harness.create({ area: { minX: -1000, minY: -64, minZ: -1000, maxX: 1000, maxY: 319, maxZ: 1000 } });
   // Existing fences along one side of the yard, so some neighbours join the plan.
-  for (let x = 200; x < 288; x++) h.world.externalEdit(x, 1, -1, "minecraft:oak_fence[east=true,north=false,south=false,waterlogged=false,west=true]", { emitEvent: false });
+  for (let x = 200; x < 288; x++)
+    h.world.externalEdit(x, 1, -1, "minecraft:oak_fence[east=true,north=false,south=false,waterlogged=false,west=true]", { emitEvent: false });
   console.log(`prepare: connections "auto" vs "pinned" (baseline), median of ${RUNS} interleaved`);
   for (const [label, ops] of CASES) {
     await time(h, ops, "pinned");
@@ -43,7 +44,8 @@ export async function run() {
       pinned.push(await time(h, ops, "pinned"));
       auto.push(await time(h, ops, "auto"));
     }
-    const p = median(pinned), a = median(auto);
+    const p = median(pinned),
+      a = median(auto);
     console.log(`  ${label.padEnd(58)} pinned ${p.toFixed(1).padStart(7)} ms  auto ${a.toFixed(1).padStart(7)} ms  ratio ${(a / p).toFixed(2)}×  (reported)`);
   }
   h.close();

@@ -16,10 +16,22 @@ export async function loadPeerRenderer() {
       mkdirSync(dir, { recursive: true });
       const tar = execFileSync("git", ["archive", PEER_COMMIT, "packages/render/src"], { cwd: root, maxBuffer: 1 << 26 });
       execFileSync("tar", ["-x", "-C", dir, "--strip-components=2"], { input: tar });
-      writeFileSync(`${dir}tsconfig.json`, JSON.stringify({
-        compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, rootDir: "src", outDir: "dist", types: ["node"], strict: true },
-        include: ["src"],
-      }));
+      writeFileSync(
+        `${dir}tsconfig.json`,
+        JSON.stringify({
+          compilerOptions: {
+            target: "ES2022",
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            skipLibCheck: true,
+            rootDir: "src",
+            outDir: "dist",
+            types: ["node"],
+            strict: true,
+          },
+          include: ["src"],
+        }),
+      );
       writeFileSync(`${dir}package.json`, JSON.stringify({ type: "module" }));
       execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir], { cwd: root, stdio: "pipe" });
     } catch (error) {

@@ -23,7 +23,8 @@ async function applyPort(live, block, key, waitSaved) {
   if (waitSaved) unwrap(await live.engine.flush(live.agent));
   const took = ms(t);
   const st = unwrap(await live.engine.operationStatus(live.agent, { operation_id: op.operation_id }));
-  if (st.status !== "applied" || st.counters.written !== 100_000 || st.saved !== waitSaved) throw new Error(`bench apply ended ${st.status}, ${st.counters.written} written, saved ${st.saved}`);
+  if (st.status !== "applied" || st.counters.written !== 100_000 || st.saved !== waitSaved)
+    throw new Error(`bench apply ended ${st.status}, ${st.counters.written} written, saved ${st.saved}`);
   return took;
 }
 
@@ -31,7 +32,8 @@ async function portWaitSaved() {
   if (!existsSync(MINESTOM_JAR)) execFileSync("bash", ["java/build.sh", "-DskipTests"], { stdio: "inherit" });
   const host = await startMinestomHost({ budgetMs: 5, autosaveMs: 600_000 });
   const live = await LiveEngine.open(host);
-  const plain = [], saved = [];
+  const plain = [],
+    saved = [];
   let chunks = 0;
   try {
     const blocks = ["minecraft:stone", "minecraft:air"];
@@ -49,15 +51,24 @@ async function portWaitSaved() {
     await host.stop();
     host.dispose();
   }
-  const p = median(plain), s = median(saved), ratio = s / p;
+  const p = median(plain),
+    s = median(saved),
+    ratio = s / p;
   console.log(`apply 100,000 blocks through the live port, median of ${RUNS} (interleaved)`);
   console.log(`  apply only                 ${p.toFixed(0).padStart(6)} ms`);
-  console.log(`  apply + wait until saved   ${s.toFixed(0).padStart(6)} ms  ratio ${ratio.toFixed(2)}×  target ≤${WAIT_SAVED_TARGET}× ${ratio <= WAIT_SAVED_TARGET ? "met" : "MISSED"}  (a flush of the written chunks; ${chunks} chunks left unsaved at the end)`);
+  console.log(
+    `  apply + wait until saved   ${s.toFixed(0).padStart(6)} ms  ratio ${ratio.toFixed(2)}×  target ≤${WAIT_SAVED_TARGET}× ${ratio <= WAIT_SAVED_TARGET ? "met" : "MISSED"}  (a flush of the written chunks; ${chunks} chunks left unsaved at the end)`,
+  );
   return ratio <= WAIT_SAVED_TARGET;
 }
 
 async function restartCheck() {
-  const h = await Harness.create({ journal: "sqlite", world: { unsavedUntilFlush: true }, area: { minX: -512, minY: -64, minZ: -512, maxX: 511, maxY: 319, maxZ: 511 }, reconnectDelaysMs: [1] });
+  const h = await Harness.create({
+    journal: "sqlite",
+    world: { unsavedUntilFlush: true },
+    area: { minX: -512, minY: -64, minZ: -512, maxX: 511, maxY: 319, maxZ: 511 },
+    reconnectDelaysMs: [1],
+  });
   try {
     for (let k = 0; k < 10; k++) {
       const x = -500 + k * 100;
@@ -77,7 +88,8 @@ async function restartCheck() {
     const pos = new Int32Array(1_000_000 * 3);
     let n = 0;
     for (let k = 0; k < 10; k++)
-      for (let y = 0; y <= 9; y++) for (let z = -50; z <= 49; z++) for (let x = -500 + k * 100; x < -400 + k * 100; x++) (pos[n++] = x), (pos[n++] = y), (pos[n++] = z);
+      for (let y = 0; y <= 9; y++)
+        for (let z = -50; z <= 49; z++) for (let x = -500 + k * 100; x < -400 + k * 100; x++) ((pos[n++] = x), (pos[n++] = y), (pos[n++] = z));
     const { readPositions } = await import("../packages/engine/dist/WorldReader.js");
     const t2 = process.hrtime.bigint();
     await readPositions(h.world, pos);
@@ -89,7 +101,9 @@ async function restartCheck() {
     console.log(`restart check over 1,000,000 blocks of 10 operations (${before} slices not known saved), SQLite journal`);
     console.log(`  engine open with the check  ${check.toFixed(0).padStart(6)} ms`);
     console.log(`  engine open, nothing to check ${open.toFixed(0).padStart(4)} ms`);
-    console.log(`  plain read of the same blocks ${read.toFixed(0).padStart(4)} ms  ratio ${ratio.toFixed(2)}×  target ≤${CHECK_TARGET}× ${ratio <= CHECK_TARGET ? "met" : "MISSED"}`);
+    console.log(
+      `  plain read of the same blocks ${read.toFixed(0).padStart(4)} ms  ratio ${ratio.toFixed(2)}×  target ≤${CHECK_TARGET}× ${ratio <= CHECK_TARGET ? "met" : "MISSED"}`,
+    );
     return ratio <= CHECK_TARGET;
   } finally {
     h.close();

@@ -22,8 +22,9 @@ function measure(tree) {
 
 export function run() {
   return withBaselineTree(BASELINE, async (dir) => {
-    measure(dir), measure(root); // warm-up (disk caches, JIT of the tools)
-    const before = [], now = [];
+    (measure(dir), measure(root)); // warm-up (disk caches, JIT of the tools)
+    const before = [],
+      now = [];
     for (let i = 0; i < RUNS; i++) {
       before.push(measure(dir));
       now.push(measure(root));
@@ -36,11 +37,14 @@ export function run() {
     ];
     console.log(`before: ${before[0].version} registry (${BASELINE}); now: ${now[0].version} registry`);
     for (const [label, key, rate] of rows) {
-      const b = median(before.map((m) => m[key])), n = median(now.map((m) => m[key]));
+      const b = median(before.map((m) => m[key])),
+        n = median(now.map((m) => m[key]));
       const ratio = n / b;
       const met = ratio <= TARGET;
       ok &&= met;
-      console.log(`${label.padEnd(56)} now ${n.toFixed(0).padStart(5)} ms (${rate(n)})  before ${b.toFixed(0).padStart(5)} ms  ratio ${ratio.toFixed(2)}×  target ≤ ${TARGET}× ${met ? "met" : "MISSED"}`);
+      console.log(
+        `${label.padEnd(56)} now ${n.toFixed(0).padStart(5)} ms (${rate(n)})  before ${b.toFixed(0).padStart(5)} ms  ratio ${ratio.toFixed(2)}×  target ≤ ${TARGET}× ${met ? "met" : "MISSED"}`,
+      );
     }
     if (before[0].real_sections !== now[0].real_sections) {
       console.log(`the real region read ${now[0].real_sections} sections now, ${before[0].real_sections} before`);

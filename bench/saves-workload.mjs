@@ -19,7 +19,15 @@ const blocks = await import(join(tree, "packages/blocks/dist/index.js"));
 const { encodeNbt, nbt } = await import(join(tree, "packages/schematic/dist/index.js"));
 const registry = blocks.createBlockRegistry().value;
 const ms = (t) => Number(process.hrtime.bigint() - t) / 1e6;
-const options = (dir, flatGround) => ({ dir, flatGround, idleSaveMs: 0, registry, minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, hasBlockEntity: blocks.blockEntityPredicate(registry) });
+const options = (dir, flatGround) => ({
+  dir,
+  flatGround,
+  idleSaveMs: 0,
+  registry,
+  minecraftVersion: registry.minecraftVersion,
+  dataVersion: registry.dataVersion,
+  hasBlockEntity: blocks.blockEntityPredicate(registry),
+});
 
 const work = [];
 let writes = [];
@@ -27,7 +35,7 @@ for (let y = 64; y < 164; y++)
   for (let z = 0; z < 100; z++)
     for (let x = 0; x < 100; x++) {
       writes.push({ x, y, z, before: "minecraft:air", beforeDigest: null, after: "minecraft:stone_bricks" });
-      if (writes.length === 4096) work.push(writes), (writes = []);
+      if (writes.length === 4096) (work.push(writes), (writes = []));
     }
 if (writes.length > 0) work.push(writes);
 

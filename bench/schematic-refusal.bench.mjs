@@ -20,15 +20,36 @@ function tag(type, name) {
   n.copy(b, 3);
   return b;
 }
-const short = (name, v) => { const b = Buffer.alloc(2); b.writeInt16BE(v); return Buffer.concat([tag(2, name), b]); };
-const int = (name, v) => { const b = Buffer.alloc(4); b.writeInt32BE(v); return Buffer.concat([tag(3, name), b]); };
+const short = (name, v) => {
+  const b = Buffer.alloc(2);
+  b.writeInt16BE(v);
+  return Buffer.concat([tag(2, name), b]);
+};
+const int = (name, v) => {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(v);
+  return Buffer.concat([tag(3, name), b]);
+};
 
 async function cube() {
   const volume = SIDE ** 3;
   const head = Buffer.concat([
-    tag(10, "Schematic"), int("Version", 2), int("DataVersion", 3953), short("Width", SIDE), short("Height", SIDE), short("Length", SIDE),
-    int("PaletteMax", 1), tag(10, "Palette"), int("minecraft:stone", 0), Buffer.from([0]),
-    tag(7, "BlockData"), (() => { const b = Buffer.alloc(4); b.writeInt32BE(volume); return b; })(),
+    tag(10, "Schematic"),
+    int("Version", 2),
+    int("DataVersion", 3953),
+    short("Width", SIDE),
+    short("Height", SIDE),
+    short("Length", SIDE),
+    int("PaletteMax", 1),
+    tag(10, "Palette"),
+    int("minecraft:stone", 0),
+    Buffer.from([0]),
+    tag(7, "BlockData"),
+    (() => {
+      const b = Buffer.alloc(4);
+      b.writeInt32BE(volume);
+      return b;
+    })(),
   ]);
   const gz = createGzip({ level: 6 });
   const chunks = [];
@@ -50,7 +71,10 @@ export async function run() {
   console.log(`generated the 1,000³ cube: ${(file.length / 1e6).toFixed(2)} MB gzipped in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const registry = createBlockRegistry();
   let ok = true;
-  for (const [label, limits] of [["default limits", DEFAULT_SCHEMATIC_LIMITS], ["positions raised to 2·10⁹", { ...DEFAULT_SCHEMATIC_LIMITS, maxPositions: 2_000_000_000 }]]) {
+  for (const [label, limits] of [
+    ["default limits", DEFAULT_SCHEMATIC_LIMITS],
+    ["positions raised to 2·10⁹", { ...DEFAULT_SCHEMATIC_LIMITS, maxPositions: 2_000_000_000 }],
+  ]) {
     const rss0 = process.memoryUsage().rss;
     const t = process.hrtime.bigint();
     const r = readSchematic(registry, file, { limits });

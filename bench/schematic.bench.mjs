@@ -30,12 +30,29 @@ const quiet = async (f) => {
 
 /** A deterministic 128 × 64 × 128 landscape: strata, ore specks, a lake, a few trees. */
 function landscape(reg) {
-  const W = 128, H = 64, L = 128;
-  const states = ["minecraft:air", "minecraft:stone", "minecraft:deepslate[axis=y]", "minecraft:dirt", "minecraft:grass_block[snowy=false]", "minecraft:coal_ore", "minecraft:iron_ore", "minecraft:gravel", "minecraft:water[level=0]", "minecraft:oak_log[axis=y]", "minecraft:oak_leaves[distance=1,persistent=false,waterlogged=false]", "minecraft:short_grass", "minecraft:andesite", "minecraft:granite"];
+  const W = 128,
+    H = 64,
+    L = 128;
+  const states = [
+    "minecraft:air",
+    "minecraft:stone",
+    "minecraft:deepslate[axis=y]",
+    "minecraft:dirt",
+    "minecraft:grass_block[snowy=false]",
+    "minecraft:coal_ore",
+    "minecraft:iron_ore",
+    "minecraft:gravel",
+    "minecraft:water[level=0]",
+    "minecraft:oak_log[axis=y]",
+    "minecraft:oak_leaves[distance=1,persistent=false,waterlogged=false]",
+    "minecraft:short_grass",
+    "minecraft:andesite",
+    "minecraft:granite",
+  ];
   const palette = states.map((s) => reg.resolveState(s).value.canonical);
   const blocks = new Uint32Array(W * H * L);
   let seed = 12345;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   for (let z = 0; z < L; z++)
     for (let x = 0; x < W; x++) {
       const top = 40 + Math.round(6 * Math.sin(x / 11) + 5 * Math.cos(z / 7));
@@ -75,18 +92,34 @@ export async function run() {
   const landFile = writeSchematic(land, { version: 2 });
   const peer = await quiet(() => Prismarine.read(landFile));
   const back = readSchematic(reg, await peer.write());
-  if (!back.ok || !Buffer.from(back.value.schematic.blocks.buffer).equals(Buffer.from(readSchematic(reg, landFile).value.schematic.blocks.buffer))) throw new Error("prismarine-schematic and mcb disagree on the landscape");
+  if (!back.ok || !Buffer.from(back.value.schematic.blocks.buffer).equals(Buffer.from(readSchematic(reg, landFile).value.schematic.blocks.buffer)))
+    throw new Error("prismarine-schematic and mcb disagree on the landscape");
   const dec = await compareAsync(prismarine(landFile), mcb(landFile));
-  const enc = await compareAsync(() => peer.write(), async () => writeSchematic(land, { version: 2 }));
+  const enc = await compareAsync(
+    () => peer.write(),
+    async () => writeSchematic(land, { version: 2 }),
+  );
   met = row("1M landscape decode, ours vs prismarine-schematic (target ≥2×)", dec.candidateMs, dec.baselineMs, 0.5) && met;
   met = row("1M landscape encode, ours vs prismarine-schematic (target ≥2×)", enc.candidateMs, enc.baselineMs, 0.5) && met;
 
   const dir = mkdtempSync(join(tmpdir(), "mcb-bench-schem-"));
   try {
     const files = [
-      { name: "real smallhouse1.schem (largest real file kept: 21×28×20, 72 block entities)", bytes: readFileSync(join(here, "../corpus/schematics/real/smallhouse1.schem")), runs: 41, prismarine: true, target: false },
+      {
+        name: "real smallhouse1.schem (largest real file kept: 21×28×20, 72 block entities)",
+        bytes: readFileSync(join(here, "../corpus/schematics/real/smallhouse1.schem")),
+        runs: 41,
+        prismarine: true,
+        target: false,
+      },
       { name: "synthetic 256×160×256 = 10.5M positions, 1,000 chests", bytes: synthetic10M(), runs: 7, prismarine: true, target: true },
-      { name: "large-equivalent 256³ = 16.8M positions, 617 states, 42,010 block entities", bytes: largeEquivalent(), runs: 5, prismarine: false, target: false },
+      {
+        name: "large-equivalent 256³ = 16.8M positions, 617 states, 42,010 block entities",
+        bytes: largeEquivalent(),
+        runs: 5,
+        prismarine: false,
+        target: false,
+      },
     ];
     for (const f of files) {
       const path = join(dir, "f.schem");
@@ -98,12 +131,18 @@ export async function run() {
       if (f.prismarine) {
         const vsP = await compareAsync(prismarine(f.bytes), mcb(f.bytes), opts);
         met = row("  decode, ours vs prismarine-schematic (target ≥10×)", vsP.candidateMs, vsP.baselineMs, f.target ? 0.1 : undefined) && met;
-        console.log(`  speed-up: ${(vsP.baselineMs / vsP.candidateMs).toFixed(1)}× prismarine-schematic, ${(vsN.baselineMs / vsN.candidateMs).toFixed(2)}× nucleation`);
+        console.log(
+          `  speed-up: ${(vsP.baselineMs / vsP.candidateMs).toFixed(1)}× prismarine-schematic, ${(vsN.baselineMs / vsN.candidateMs).toFixed(2)}× nucleation`,
+        );
       } else {
-        console.log(`  prismarine-schematic: cannot read it (its NBT reader refuses byte arrays over 16 M entries); speed-up ${(vsN.baselineMs / vsN.candidateMs).toFixed(2)}× nucleation`);
+        console.log(
+          `  prismarine-schematic: cannot read it (its NBT reader refuses byte arrays over 16 M entries); speed-up ${(vsN.baselineMs / vsN.candidateMs).toFixed(2)}× nucleation`,
+        );
       }
       const base = peak("none", path).peakMiB;
-      const mem = ["mcb", "nucleation", ...(f.prismarine ? ["prismarine"] : [])].map((r) => `${r} +${Math.max(0, peak(r, path).peakMiB - base).toFixed(0)} MiB`);
+      const mem = ["mcb", "nucleation", ...(f.prismarine ? ["prismarine"] : [])].map(
+        (r) => `${r} +${Math.max(0, peak(r, path).peakMiB - base).toFixed(0)} MiB`,
+      );
       console.log(`  peak memory over a process that only loads the readers and the file (${base.toFixed(0)} MiB): ${mem.join(", ")}`);
     }
   } finally {

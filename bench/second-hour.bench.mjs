@@ -42,7 +42,7 @@ async function session(tree) {
     const r = await client.callTool({ name, arguments: args });
     for (const c of r.content) {
       if (c.type === "text") t.answerBytes += Buffer.byteLength(c.text);
-      if (c.type === "image") (t.imageBytes += Buffer.from(c.data, "base64").length), t.images++;
+      if (c.type === "image") ((t.imageBytes += Buffer.from(c.data, "base64").length), t.images++);
     }
     if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
     return r.structuredContent;
@@ -52,13 +52,24 @@ async function session(tree) {
     const r = spawnSync(process.execPath, [bin, "edit", String(x), String(y), String(z), block, "--state", state], { cwd: tree, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`mcb edit: ${r.stderr}`);
   };
-  return { t, call, person, close: async () => { await client.close(); rmSync(state, { recursive: true, force: true }); } };
+  return {
+    t,
+    call,
+    person,
+    close: async () => {
+      await client.close();
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
 }
 
 let key = 0;
 /** One part per call: prepare and apply with its name (both trees have this since issue 23). */
 async function part(call, name, operations, extra = {}) {
-  const r = await call("build_prepare", { recipe: { version: 1, operations }, apply: { idempotency_key: `k${key++}`, part_name: name, wait_ms: 10_000, ...extra } });
+  const r = await call("build_prepare", {
+    recipe: { version: 1, operations },
+    apply: { idempotency_key: `k${key++}`, part_name: name, wait_ms: 10_000, ...extra },
+  });
   if (r.operation?.status !== "applied") throw new Error(`${name}: ${JSON.stringify(r.operation ?? r)}`);
   return r.operation;
 }
@@ -69,7 +80,12 @@ const undo = async (call, operationId) => {
 const capture = (call, min, max, views) => call("camera_capture", { frame: { min, max, views } });
 
 const windows = [];
-for (const [side, fixed] of [["z", 0], ["z", 8], ["x", 0], ["x", 8]])
+for (const [side, fixed] of [
+  ["z", 0],
+  ["z", 8],
+  ["x", 0],
+  ["x", 8],
+])
   for (const a of [2, 5]) windows.push(side === "z" ? { min: v(a, 67, fixed), max: v(a + 1, 68, fixed) } : { min: v(fixed, 67, a), max: v(fixed, 68, a + 1) });
 const upperWindows = windows.map((w) => ({ min: { ...w.min, y: w.min.y + 6 }, max: { ...w.max, y: w.max.y + 6 } }));
 const hip = (y, min, max) => ({ type: "roof", min, max, y, style: "hip", stairs: "minecraft:spruce_stairs", slab: "minecraft:spruce_slab", overhang: 1 });
@@ -79,7 +95,16 @@ async function tower(s, now) {
   const { call, person } = s;
   await call("project_context");
   const base = await part(call, "base", [{ type: "box", min: v(0, 64, 0), max: v(8, 64, 8), block: "minecraft:stone_bricks" }]);
-  const walls = await part(call, "walls", [{ type: "box", min: v(0, 65, 0), max: v(8, 70, 8), block: "minecraft:stone_bricks", hollow: "walls", exclude: [{ min: v(4, 65, 0), max: v(4, 66, 0) }, ...windows] }]);
+  const walls = await part(call, "walls", [
+    {
+      type: "box",
+      min: v(0, 65, 0),
+      max: v(8, 70, 8),
+      block: "minecraft:stone_bricks",
+      hollow: "walls",
+      exclude: [{ min: v(4, 65, 0), max: v(4, 66, 0) }, ...windows],
+    },
+  ]);
   const roof = await part(call, "roof", [hip(71, { x: 0, z: 0 }, { x: 8, z: 8 })]);
   await capture(call, v(-1, 64, -1), v(9, 75, 9), ["north", "east", "top"]);
   person(1, 66, 0, "glass_pane");
@@ -90,7 +115,12 @@ async function tower(s, now) {
     if (diff.changed !== 2) throw new Error(`diff: ${JSON.stringify(diff)}`);
   } else for (const id of ids) await call("part_diff", { part_id: id });
   await undo(call, roof.operation_id);
-  await part(call, "upper walls", [{ type: "box", min: v(0, 71, 0), max: v(8, 76, 8), block: "minecraft:stone_bricks", hollow: "walls", exclude: upperWindows }], { });
+  await part(
+    call,
+    "upper walls",
+    [{ type: "box", min: v(0, 71, 0), max: v(8, 76, 8), block: "minecraft:stone_bricks", hollow: "walls", exclude: upperWindows }],
+    {},
+  );
   const roof2 = await part(call, "roof 2", [hip(77, { x: 0, z: 0 }, { x: 8, z: 8 })]);
   const chimney = [{ type: "box", min: v(6, 77, 6), max: v(6, 81, 6), block: "minecraft:bricks" }];
   if (now) await part(call, "chimney", chimney, { take_over: ["roof 2"] });
@@ -108,9 +138,14 @@ async function tower(s, now) {
 /** B: the L-shaped house and its roof. */
 async function lHouse(s, now) {
   const { call } = s;
-  const a = { min: { x: 20, z: 0 }, max: { x: 30, z: 4 } }, b = { min: { x: 20, z: 0 }, max: { x: 24, z: 10 } };
+  const a = { min: { x: 20, z: 0 }, max: { x: 30, z: 4 } },
+    b = { min: { x: 20, z: 0 }, max: { x: 24, z: 10 } };
   const box3 = (r, y0, y1) => ({ min: v(r.min.x, y0, r.min.z), max: v(r.max.x, y1, r.max.z) });
-  await part(call, "L base", [a, b].map((r) => ({ type: "box", ...box3(r, 64, 64), block: "minecraft:cobblestone" })));
+  await part(
+    call,
+    "L base",
+    [a, b].map((r) => ({ type: "box", ...box3(r, 64, 64), block: "minecraft:cobblestone" })),
+  );
   await part(call, "L walls", [
     ...[a, b].map((r) => ({ type: "box", ...box3(r, 65, 68), block: "minecraft:oak_planks", hollow: "walls" })),
     { type: "box", min: v(21, 65, 4), max: v(23, 68, 4), block: "minecraft:air" },
@@ -118,7 +153,9 @@ async function lHouse(s, now) {
   ]);
   const frame = [v(18, 64, -2), v(32, 74, 12)];
   if (now) {
-    await part(call, "L roof", [{ type: "roof", footprint: [a, b], y: 69, style: "hip", stairs: "minecraft:dark_oak_stairs", slab: "minecraft:dark_oak_slab", overhang: 1 }]);
+    await part(call, "L roof", [
+      { type: "roof", footprint: [a, b], y: 69, style: "hip", stairs: "minecraft:dark_oak_stairs", slab: "minecraft:dark_oak_slab", overhang: 1 },
+    ]);
     await capture(call, ...frame, ["iso"]);
     return;
   }
@@ -135,7 +172,10 @@ async function lHouse(s, now) {
 export function run() {
   return withBaselineTree(BASELINE, async (dir) => {
     const results = {};
-    for (const [label, tree, now] of [[`before (${BASELINE})`, dir, false], ["now", root, true]]) {
+    for (const [label, tree, now] of [
+      [`before (${BASELINE})`, dir, false],
+      ["now", root, true],
+    ]) {
       const s = await session(tree);
       try {
         await tower(s, now);
@@ -148,10 +188,15 @@ export function run() {
     const [before, after] = Object.values(results);
     const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
     for (const [label, t] of Object.entries(results))
-      console.log(`${label.padEnd(18)} calls ${String(t.calls).padStart(3)}; ${t.images} images, ${kb(t.imageBytes)}; tool definitions ${kb(t.defsBytes)} in all; answers ${kb(t.answerBytes)}`);
-    const calls = after.calls / before.calls, images = after.imageBytes / before.imageBytes;
+      console.log(
+        `${label.padEnd(18)} calls ${String(t.calls).padStart(3)}; ${t.images} images, ${kb(t.imageBytes)}; tool definitions ${kb(t.defsBytes)} in all; answers ${kb(t.answerBytes)}`,
+      );
+    const calls = after.calls / before.calls,
+      images = after.imageBytes / before.imageBytes;
     const bytes = (after.defsBytes + after.answerBytes) / (before.defsBytes + before.answerBytes);
-    console.log(`calls: ${calls.toFixed(2)}× (target ≤ ${CALLS_TARGET}×); image bytes: ${images.toFixed(2)}× (target ≤ ${IMAGES_TARGET}×); text bytes a model receives: ${bytes.toFixed(2)}×`);
+    console.log(
+      `calls: ${calls.toFixed(2)}× (target ≤ ${CALLS_TARGET}×); image bytes: ${images.toFixed(2)}× (target ≤ ${IMAGES_TARGET}×); text bytes a model receives: ${bytes.toFixed(2)}×`,
+    );
     return calls <= CALLS_TARGET && images <= IMAGES_TARGET;
   });
 }

@@ -25,7 +25,9 @@ export function compare(baseline, candidate, { runs = 41, warmup = 10 } = {}) {
 export function row(label, ms, baselineMs, target) {
   const ratio = ms / baselineMs;
   const verdict = target === undefined ? "  (reported)" : ratio <= target ? `  target ≤${target}× met` : `  target ≤${target}× MISSED`;
-  console.log(`${label.padEnd(66)} ${ms.toFixed(3).padStart(8)} ms  baseline ${baselineMs.toFixed(3).padStart(7)} ms  ratio ${ratio.toFixed(2).padStart(6)}×${verdict}`);
+  console.log(
+    `${label.padEnd(66)} ${ms.toFixed(3).padStart(8)} ms  baseline ${baselineMs.toFixed(3).padStart(7)} ms  ratio ${ratio.toFixed(2).padStart(6)}×${verdict}`,
+  );
   return target === undefined || ratio <= target;
 }
 

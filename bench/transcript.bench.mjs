@@ -26,7 +26,12 @@ const v = (x, y, z) => ({ x, y, z });
 /** One MCP session against a tree's `mcb mcp`, counting what a model would receive. */
 async function session(tree) {
   const state = mkdtempSync(join(tmpdir(), "mcb-transcript-"));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(tree, "packages/bridge/dist/bin.js"), "mcp", "--state", state], cwd: tree, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(tree, "packages/bridge/dist/bin.js"), "mcp", "--state", state],
+    cwd: tree,
+    stderr: "pipe",
+  });
   const client = new Client({ name: "transcript", version: "1" });
   await client.connect(transport);
   const instructions = Buffer.byteLength(client.getInstructions() ?? "");
@@ -49,14 +54,27 @@ async function session(tree) {
     if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
     return r.structuredContent;
   };
-  return { t, call, relist, close: async () => { await client.close(); rmSync(state, { recursive: true, force: true }); } };
+  return {
+    t,
+    call,
+    relist,
+    close: async () => {
+      await client.close();
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
 }
 
 const FOOT = { min: 0, max: 8 };
 const baseRecipe = { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(8, 64, 8), block: "minecraft:stone_bricks" }] };
 /** Window openings: two 2 × 2 windows in each wall. */
 const windows = [];
-for (const [side, fixed] of [["z", 0], ["z", 8], ["x", 0], ["x", 8]])
+for (const [side, fixed] of [
+  ["z", 0],
+  ["z", 8],
+  ["x", 0],
+  ["x", 8],
+])
   for (const a of [2, 5]) windows.push(side === "z" ? { min: v(a, 67, fixed), max: v(a + 1, 68, fixed) } : { min: v(fixed, 67, a), max: v(fixed, 68, a + 1) });
 const door = { min: v(4, 65, 0), max: v(4, 66, 0) };
 const PANE = "minecraft:glass_pane";
@@ -89,10 +107,28 @@ async function oldSession(s) {
   await part("base", baseRecipe);
   const wall = (min, max) => ({ type: "box", min, max, block: "minecraft:stone_bricks" });
   const air = (b) => ({ type: "box", ...b, block: "minecraft:air" });
-  await part("walls", { version: 1, operations: [wall(v(0, 65, 0), v(8, 70, 0)), wall(v(0, 65, 8), v(8, 70, 8)), wall(v(0, 65, 1), v(0, 70, 7)), wall(v(8, 65, 1), v(8, 70, 7)), air(door), ...windows.map(air)] });
+  await part("walls", {
+    version: 1,
+    operations: [
+      wall(v(0, 65, 0), v(8, 70, 0)),
+      wall(v(0, 65, 8), v(8, 70, 8)),
+      wall(v(0, 65, 1), v(0, 70, 7)),
+      wall(v(8, 65, 1), v(8, 70, 7)),
+      air(door),
+      ...windows.map(air),
+    ],
+  });
   await part("windows", { version: 1, operations: windows.map((w) => ({ type: "box", ...w, block: PANE })) });
   await part("details", { version: 1, connections: "pinned", operations: details.map(([p, b]) => ({ type: "box", min: p, max: p, block: b })) });
-  const stepped = (axis) => ({ version: 1, operations: [0, 1, 2, 3, 4].map((k) => ({ type: "box", min: axis ? v(FOOT.min, 71 + k, FOOT.min + k) : v(FOOT.min + k, 71 + k, FOOT.min + k), max: axis ? v(FOOT.max, 71 + k, FOOT.max - k) : v(FOOT.max - k, 71 + k, FOOT.max - k), block: "minecraft:spruce_planks" })) });
+  const stepped = (axis) => ({
+    version: 1,
+    operations: [0, 1, 2, 3, 4].map((k) => ({
+      type: "box",
+      min: axis ? v(FOOT.min, 71 + k, FOOT.min + k) : v(FOOT.min + k, 71 + k, FOOT.min + k),
+      max: axis ? v(FOOT.max, 71 + k, FOOT.max - k) : v(FOOT.max - k, 71 + k, FOOT.max - k),
+      block: "minecraft:spruce_planks",
+    })),
+  });
   const roof = await part("roof", stepped(false));
   // Captures: the agent computes each pose (yaw 0 looks south, pitch +90 down).
   await call("camera_capture", { pose: { x: 4.5, y: 70, z: -18, yaw: 0, pitch: 12 } });
@@ -116,10 +152,29 @@ async function newSession(s) {
     return r.operation;
   };
   await part("base", baseRecipe);
-  const walls = await part("walls", { version: 1, operations: [{ type: "box", min: v(0, 65, 0), max: v(8, 70, 8), block: "minecraft:stone_bricks", hollow: "walls", exclude: [door, ...windows] }] });
+  const walls = await part("walls", {
+    version: 1,
+    operations: [{ type: "box", min: v(0, 65, 0), max: v(8, 70, 8), block: "minecraft:stone_bricks", hollow: "walls", exclude: [door, ...windows] }],
+  });
   await part("windows", { version: 1, operations: windows.map((w) => ({ type: "box", ...w, block: PANE })) });
   await part("details", { version: 1, connections: "pinned", operations: [{ type: "blocks", blocks: details.map(([p, b]) => ({ ...p, block: b })) }] });
-  const roofOp = (style) => ({ version: 1, operations: [{ type: "roof", min: { x: 0, z: 0 }, max: { x: 8, z: 8 }, y: 71, style, axis: "x", stairs: "minecraft:spruce_stairs", slab: "minecraft:spruce_slab", overhang: 1, ...(style === "gable" ? { gable_block: "minecraft:spruce_planks" } : {}) }] });
+  const roofOp = (style) => ({
+    version: 1,
+    operations: [
+      {
+        type: "roof",
+        min: { x: 0, z: 0 },
+        max: { x: 8, z: 8 },
+        y: 71,
+        style,
+        axis: "x",
+        stairs: "minecraft:spruce_stairs",
+        slab: "minecraft:spruce_slab",
+        overhang: 1,
+        ...(style === "gable" ? { gable_block: "minecraft:spruce_planks" } : {}),
+      },
+    ],
+  });
   const roof = await part("roof", roofOp("hip"));
   for (const side of ["north", "east", "top"]) await call("camera_capture", { frame: { part_id: walls.part.part_id, side } });
   await call("operation_undo_prepare", { operation_id: roof.operation_id, apply: { idempotency_key: "undo-roof", wait_ms: 10_000 } });
@@ -129,7 +184,10 @@ async function newSession(s) {
 export function run() {
   return withBaselineTree(BASELINE, async (dir) => {
     const results = {};
-    for (const [label, tree, play] of [["before (" + BASELINE + ")", dir, oldSession], ["now", root, newSession]]) {
+    for (const [label, tree, play] of [
+      ["before (" + BASELINE + ")", dir, oldSession],
+      ["now", root, newSession],
+    ]) {
       const s = await session(tree);
       try {
         await play(s);
@@ -141,12 +199,16 @@ export function run() {
     const [before, now] = Object.values(results);
     const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
     for (const [label, t] of Object.entries(results)) {
-      console.log(`${label.padEnd(18)} calls ${String(t.calls).padStart(3)}; tool definitions ${kb(t.perTurnDefs)} per turn, ${kb(t.defsBytes)} in all; answers ${kb(t.answerBytes)}; model receives ${kb(t.defsBytes + t.answerBytes)} (+ instructions ${kb(t.instructionBytes)}, images ${kb(t.imageBytes)})`);
+      console.log(
+        `${label.padEnd(18)} calls ${String(t.calls).padStart(3)}; tool definitions ${kb(t.perTurnDefs)} per turn, ${kb(t.defsBytes)} in all; answers ${kb(t.answerBytes)}; model receives ${kb(t.defsBytes + t.answerBytes)} (+ instructions ${kb(t.instructionBytes)}, images ${kb(t.imageBytes)})`,
+      );
     }
     const bytes = (now.defsBytes + now.answerBytes) / (before.defsBytes + before.answerBytes);
     const withInstructions = (now.defsBytes + now.answerBytes + now.instructionBytes) / (before.defsBytes + before.answerBytes + before.instructionBytes);
     const calls = now.calls / before.calls;
-    console.log(`bytes a model receives: ${bytes.toFixed(2)}× (target ≤ ${BYTES_TARGET}×; with instructions ${withInstructions.toFixed(2)}×); calls: ${calls.toFixed(2)}× (target ≤ ${CALLS_TARGET}×); image bytes ${(now.imageBytes / before.imageBytes).toFixed(2)}×`);
+    console.log(
+      `bytes a model receives: ${bytes.toFixed(2)}× (target ≤ ${BYTES_TARGET}×; with instructions ${withInstructions.toFixed(2)}×); calls: ${calls.toFixed(2)}× (target ≤ ${CALLS_TARGET}×); image bytes ${(now.imageBytes / before.imageBytes).toFixed(2)}×`,
+    );
     return bytes <= BYTES_TARGET && calls <= CALLS_TARGET;
   });
 }

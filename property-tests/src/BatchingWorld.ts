@@ -1,5 +1,15 @@
 import type { Box3 } from "@mcb/blocks";
-import { isSliceRefused, type CasBatchResult, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import {
+  isSliceRefused,
+  type CasBatchResult,
+  type CasResult,
+  type CasSlice,
+  type EventPage,
+  type RegionRead,
+  type SavedMarks,
+  type WorldAdapter,
+  type WorldInfo,
+} from "@mcb/engine";
 
 /**
  * A world that takes compare-and-set slices in batches, as the world port does (`compareAndSetBatch`):

@@ -21,12 +21,15 @@ export function brokenCitations(root: string, sources: readonly string[], docume
         out.push(`${where} cites ${m[1]}, which is not in the repository`);
         continue;
       }
-      for (const s of (m[2] ?? "").matchAll(/"([^"\n]+)"/g)) if (!hasSection(doc, s[1]!)) out.push(`${where} cites ${m[1]} "${s[1]}", which has no such section`);
+      for (const s of (m[2] ?? "").matchAll(/"([^"\n]+)"/g))
+        if (!hasSection(doc, s[1]!)) out.push(`${where} cites ${m[1]} "${s[1]}", which has no such section`);
     }
   }
   for (const file of documents.flatMap((d) => (d.endsWith(".md") ? [join(root, d)] : filesUnder(join(root, d), /\.md$/)))) {
     const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(/[`(]((?:\.\.\/)*(?:packages|docs|java|property-tests|bench|corpus|scripts|examples|\.ci)\/[A-Za-z0-9_.\-/]*[A-Za-z0-9_\-/])[`)#]/g)) {
+    for (const m of text.matchAll(
+      /[`(]((?:\.\.\/)*(?:packages|docs|java|property-tests|bench|corpus|scripts|examples|\.ci)\/[A-Za-z0-9_.\-/]*[A-Za-z0-9_\-/])[`)#]/g,
+    )) {
       const path = m[1]!;
       const full = resolve(path.startsWith("../") ? dirname(file) : root, path);
       const inRepo = relative(root, full);

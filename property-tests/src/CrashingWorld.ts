@@ -1,5 +1,15 @@
 import type { Box3 } from "@mcb/blocks";
-import { HostCrash, groupEndsOf, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import {
+  HostCrash,
+  groupEndsOf,
+  type CasResult,
+  type CasSlice,
+  type EventPage,
+  type RegionRead,
+  type SavedMarks,
+  type WorldAdapter,
+  type WorldInfo,
+} from "@mcb/engine";
 import { Faults, type CrashPoint } from "./Faults.js";
 
 /** A world host the tests can kill (kill -9: every call fails until `restart()`, unsaved changes lost) and bring back. */

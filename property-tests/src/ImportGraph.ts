@@ -41,9 +41,11 @@ export function importViolations(root: string): string[] {
         const tests = testOnly.has(pkg.name);
         if (tests && testOnly.has(dep)) continue;
         if (testOnly.has(dep)) out.push(`${where} imports ${dep}, which only tests may use`);
-        else if (dep !== pkg.name && !(dep in pkg.dependencies)) out.push(`${where} imports ${dep}, not a dependency in ${relative(root, join(pkg.dir, "package.json"))}`);
+        else if (dep !== pkg.name && !(dep in pkg.dependencies))
+          out.push(`${where} imports ${dep}, not a dependency in ${relative(root, join(pkg.dir, "package.json"))}`);
         if (dep === pkg.name) out.push(`${where} imports its own package by name`);
-        if (isAdapter(pkg.name) && isAdapter(dep) && dep !== pkg.name) out.push(`${where}: the adapter ${pkg.name} imports the adapter ${dep} (share code through @mcb/adapter-kit)`);
+        if (isAdapter(pkg.name) && isAdapter(dep) && dep !== pkg.name)
+          out.push(`${where}: the adapter ${pkg.name} imports the adapter ${dep} (share code through @mcb/adapter-kit)`);
         if (names.has(dep)) used.add(dep);
       }
       edges.set(file, deps);
@@ -61,7 +63,13 @@ interface PackageInfo {
   readonly dependencies: Record<string, string>;
 }
 
-function readJson(path: string): { name?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; devDependencies?: Record<string, string>; workspaces?: string[] } {
+function readJson(path: string): {
+  name?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  workspaces?: string[];
+} {
   return JSON.parse(readFileSync(path, "utf8")) as never;
 }
 
@@ -97,7 +105,10 @@ function isAdapter(name: string): boolean {
 
 /** The circles of a directed graph (its strongly connected components of two or more nodes, or a node naming itself), each in path order. */
 function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
-  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>();
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    stack: string[] = [],
+    on = new Set<string>();
   const found: string[][] = [];
   let next = 0;
   const visit = (v: string): void => {

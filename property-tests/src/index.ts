@@ -11,7 +11,16 @@ export { CrashDuringApplyCommand } from "./model/CrashDuringApplyCommand.js";
 export { ExternalEditCommand } from "./model/ExternalEditCommand.js";
 export { UndoCommand } from "./model/UndoCommand.js";
 export { RecoverCommand } from "./model/RecoverCommand.js";
-export { startMinestomHost, freePort, MINESTOM_JAR, MINESTOM_JARS, JAVA, type HostBuild, type MinestomHost, type MinestomHostOptions } from "./live/MinestomHost.js";
+export {
+  startMinestomHost,
+  freePort,
+  MINESTOM_JAR,
+  MINESTOM_JARS,
+  JAVA,
+  type HostBuild,
+  type MinestomHost,
+  type MinestomHostOptions,
+} from "./live/MinestomHost.js";
 export { portDriver } from "./live/PortDriver.js";
 export { HookedAdapter, LiveEngine, LIVE_AREA, LIVE_OWNER, LIVE_PROJECT } from "./live/LiveWorld.js";
 export { amulet, amuletPython } from "./interop/Amulet.js";

@@ -56,7 +56,8 @@ describe("AnvilWorld against the adapter contract and the engine model (temporar
   it("the engine matches the model over 100 random command sequences on a save (crashes, restarts, people's edits)", async () => {
     const stats = new Map<string, number>();
     await runModelSuite({ numRuns: 100, world: "anvil", journal: "sqlite", stats });
-    for (const outcome of ["apply none → applied (wrote)", "undo restored blocks", "apply next to people's edits", "merge conflict (refuse)"]) expect(stats.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
+    for (const outcome of ["apply none → applied (wrote)", "undo restored blocks", "apply next to people's edits", "merge conflict (refuse)"])
+      expect(stats.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
     // Crashes at every point of an apply (the save loses what it had not saved; the engine must still match the model).
     const crashes = [...stats].filter(([k]) => k.startsWith("apply crash")).reduce((n, [, c]) => n + c, 0);
     expect(crashes).toBeGreaterThan(5);

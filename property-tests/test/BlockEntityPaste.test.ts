@@ -31,8 +31,14 @@ function spongeV3(w: number, h: number, l: number, entities: readonly Entity[], 
   const data = new Array<number>(w * h * l).fill(0);
   for (const e of entities) data[e.at] = e.kind + 1;
   const blockEntities = entities.map((e) => {
-    const x = e.at % w, z = Math.floor(e.at / w) % l, y = Math.floor(e.at / (w * l));
-    const items = e.items.map((it) => ({ Slot: { type: "byte", value: it.slot }, id: { type: "string", value: ITEMS[it.item]! }, count: { type: "int", value: it.count } }));
+    const x = e.at % w,
+      z = Math.floor(e.at / w) % l,
+      y = Math.floor(e.at / (w * l));
+    const items = e.items.map((it) => ({
+      Slot: { type: "byte", value: it.slot },
+      id: { type: "string", value: ITEMS[it.item]! },
+      count: { type: "int", value: it.count },
+    }));
     return {
       Pos: { type: "intArray", value: [x, y, z] },
       Id: { type: "string", value: ENTITY_STATES[e.kind]!.startsWith("minecraft:oak_sign") ? "minecraft:sign" : ENTITY_STATES[e.kind]!.replace(/\[.*/, "") },
@@ -91,7 +97,10 @@ const entitiesArb = (volume: number) =>
       kind: fc.nat({ max: ENTITY_STATES.length - 1 }),
       // Any string, surrogate pairs and NUL included: NBT strings are modified UTF-8.
       name: fc.string({ unit: "grapheme", maxLength: 12 }),
-      items: fc.uniqueArray(fc.record({ slot: fc.nat({ max: 26 }), item: fc.nat({ max: ITEMS.length - 1 }), count: fc.integer({ min: 1, max: 64 }) }), { selector: (i) => i.slot, maxLength: 5 }),
+      items: fc.uniqueArray(fc.record({ slot: fc.nat({ max: 26 }), item: fc.nat({ max: ITEMS.length - 1 }), count: fc.integer({ min: 1, max: 64 }) }), {
+        selector: (i) => i.slot,
+        maxLength: 5,
+      }),
     }),
     { selector: (e) => e.at, minLength: 1, maxLength: 6 },
   );
@@ -101,9 +110,11 @@ describe("block-entity data through import → paste → export (property)", () 
     const registry = sharedRegistry();
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ w: fc.integer({ min: 1, max: 4 }), h: fc.integer({ min: 1, max: 3 }), l: fc.integer({ min: 1, max: 4 }) }).chain((size) =>
-          fc.record({ size: fc.constant(size), entities: entitiesArb(size.w * size.h * size.l), turns: fc.constantFrom<QuarterTurns>(0, 1, 2, 3) }),
-        ),
+        fc
+          .record({ w: fc.integer({ min: 1, max: 4 }), h: fc.integer({ min: 1, max: 3 }), l: fc.integer({ min: 1, max: 4 }) })
+          .chain((size) =>
+            fc.record({ size: fc.constant(size), entities: entitiesArb(size.w * size.h * size.l), turns: fc.constantFrom<QuarterTurns>(0, 1, 2, 3) }),
+          ),
         async ({ size, entities, turns }) => {
           const h = await Harness.create();
           try {
@@ -122,7 +133,9 @@ describe("block-entity data through import → paste → export (property)", () 
             const landed = new Map<string, Uint8Array>();
             for (const be of loaded.blockEntities) {
               const [rx, rz] = turn(be.x, be.z, turns);
-              const x = target.x + rx, y = target.y + be.y, z = target.z + rz;
+              const x = target.x + rx,
+                y = target.y + be.y,
+                z = target.z + rz;
               const state = loaded.palette[loaded.blocks[be.x + be.z * loaded.width + be.y * loaded.width * loaded.length]!]!;
               expect(h.world.stateAt(x, y, z)).toBe(rotateState(registry, registry.stateOf(state), turns).canonical);
               expect(h.world.digestAt(x, y, z)).toBe(sha(be.data));
@@ -132,9 +145,14 @@ describe("block-entity data through import → paste → export (property)", () 
             }
             // What the world holds decodes (prismarine-nbt) to what the file said: names, items.
             for (const e of entities) {
-              const ex = e.at % size.w, ez = Math.floor(e.at / size.w) % size.l, ey = Math.floor(e.at / (size.w * size.l));
+              const ex = e.at % size.w,
+                ez = Math.floor(e.at / size.w) % size.l,
+                ey = Math.floor(e.at / (size.w * size.l));
               const [rx, rz] = turn(ex, ez, turns);
-              const parsed = nbt.simplify(nbt.parseUncompressed(Buffer.from(landed.get(`${target.x + rx},${target.y + ey},${target.z + rz}`)!))) as { CustomName: string; Items: { Slot: number; id: string; count: number }[] };
+              const parsed = nbt.simplify(nbt.parseUncompressed(Buffer.from(landed.get(`${target.x + rx},${target.y + ey},${target.z + rz}`)!))) as {
+                CustomName: string;
+                Items: { Slot: number; id: string; count: number }[];
+              };
               // prismarine-nbt reads strings as plain UTF-8; the world holds Java's modified UTF-8.
               if (!/[\u0000\ud800-\udfff]/.test(e.name)) expect(parsed.CustomName).toBe(e.name);
               const name = mutf8(e.name);
@@ -152,9 +170,19 @@ describe("block-entity data through import → paste → export (property)", () 
             const min = { x: Math.min(target.x, target.x + ax), y: target.y, z: Math.min(target.z, target.z + az) };
             const max = { x: Math.max(target.x, target.x + ax), y: target.y + size.h - 1, z: Math.max(target.z, target.z + az) };
             const region = unwrap(await h.engine.regionBlocks(h.agent, { min, max, entityData: true }));
-            const exported: Schematic = unwrap(schematicFromRegion({ region, ...(region.entityData === undefined ? {} : { entityData: region.entityData }), origin: min, dataVersion: registry.dataVersion, blockEntityType: blockEntityType(registry) }));
+            const exported: Schematic = unwrap(
+              schematicFromRegion({
+                region,
+                ...(region.entityData === undefined ? {} : { entityData: region.entityData }),
+                origin: min,
+                dataVersion: registry.dataVersion,
+                blockEntityType: blockEntityType(registry),
+              }),
+            );
             const back = unwrap(readSchematic(registry, writeSchematic(exported))).schematic;
-            expect(back.blockEntities.map((be) => [`${min.x + be.x},${min.y + be.y},${min.z + be.z}`, sha(be.data)]).sort()).toEqual([...landed].map(([k, d]) => [k, sha(d)]).sort());
+            expect(back.blockEntities.map((be) => [`${min.x + be.x},${min.y + be.y},${min.z + be.z}`, sha(be.data)]).sort()).toEqual(
+              [...landed].map(([k, d]) => [k, sha(d)]).sort(),
+            );
 
             const undo = unwrap(await h.engine.operationUndoPrepare(h.agent, { operation_id: op.operation_id }));
             unwrap(await h.engine.buildApply(h.agent, { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: "undo" }));
@@ -183,15 +211,27 @@ describe("block-entity data: what a paste may not do", () => {
     try {
       const registry = sharedRegistry();
       h.world.externalEdit(5, 64, 5, CHEST);
-      const playerData = Buffer.from(nbt.writeUncompressed({ type: "compound", name: "", value: { Items: { type: "list", value: { type: "compound", value: [{ id: { type: "string", value: "minecraft:emerald" } }] } } } } as unknown as nbt.NBT));
+      const playerData = Buffer.from(
+        nbt.writeUncompressed({
+          type: "compound",
+          name: "",
+          value: { Items: { type: "list", value: { type: "compound", value: [{ id: { type: "string", value: "minecraft:emerald" } }] } } },
+        } as unknown as nbt.NBT),
+      );
       h.world.setBlockEntityData(5, 64, 5, playerData);
       const plan = unwrap(schematicToPlan(registry, unwrap(readSchematic(registry, file())).schematic, { target: { x: 5, y: 64, z: 5 } }));
       // The player's chest is their edit: a conflict found in advance, naming it …
       const r = await h.engine.buildPrepare(h.agent, { plan });
-      expect(r).toMatchObject({ ok: false, error: { code: "conflict", details: { reason: "manual_edits", count: 1, sample: [{ pos: { x: 5, y: 64, z: 5 } }] } } });
+      expect(r).toMatchObject({
+        ok: false,
+        error: { code: "conflict", details: { reason: "manual_edits", count: 1, sample: [{ pos: { x: 5, y: 64, z: 5 } }] } },
+      });
       // … and even an owner's replace cannot destroy its contents: the data is never overwritten.
       const replaced = await h.engine.buildPrepare(h.agent, { plan, replace: [{ x: 5, y: 64, z: 5 }] });
-      expect(replaced).toMatchObject({ ok: false, error: { code: "unsupported_block", details: { reason: "block_entity_data", count: 1, sample: [{ pos: { x: 5, y: 64, z: 5 }, replaces_data: true }] } } });
+      expect(replaced).toMatchObject({
+        ok: false,
+        error: { code: "unsupported_block", details: { reason: "block_entity_data", count: 1, sample: [{ pos: { x: 5, y: 64, z: 5 }, replaces_data: true }] } },
+      });
       // Kept, the paste leaves the chest as it is.
       const kept = unwrap(await h.engine.buildPrepare(h.agent, { plan, on_manual_edit: "keep" }));
       expect(kept.manual_edits.kept).toBe(1);
@@ -200,7 +240,10 @@ describe("block-entity data: what a paste may not do", () => {
       h.world.externalEdit(6, 64, 5, CHEST, { emitEvent: false });
       h.world.setBlockEntityData(6, 64, 5, playerData, false);
       const before = unwrap(schematicToPlan(registry, unwrap(readSchematic(registry, file())).schematic, { target: { x: 6, y: 64, z: 5 } }));
-      expect(await h.engine.buildPrepare(h.agent, { plan: before })).toMatchObject({ ok: false, error: { code: "unsupported_block", details: { reason: "block_entity_data" } } });
+      expect(await h.engine.buildPrepare(h.agent, { plan: before })).toMatchObject({
+        ok: false,
+        error: { code: "unsupported_block", details: { reason: "block_entity_data" } },
+      });
     } finally {
       h.close();
     }
@@ -216,7 +259,10 @@ describe("block-entity data: what a paste may not do", () => {
     const h = await Harness.create();
     try {
       const bad = unwrap(schematicToPlan(registry, stoneWithData, { target: { x: 0, y: 64, z: 0 } }));
-      expect(await h.engine.buildPrepare(h.agent, { plan: bad })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "block_data", pos: { x: 0, y: 64, z: 0 } } } });
+      expect(await h.engine.buildPrepare(h.agent, { plan: bad })).toMatchObject({
+        ok: false,
+        error: { code: "invalid_request", details: { reason: "block_data", pos: { x: 0, y: 64, z: 0 } } },
+      });
       expect(h.world.stateAt(0, 64, 0)).toBe("minecraft:air");
     } finally {
       h.close();

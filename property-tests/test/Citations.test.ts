@@ -25,12 +25,15 @@ describe("what the repository cites is in it", () => {
       write(".gitignore", "bench/out/\n");
       write("docs/DESIGN.md", "# Design\n\n## Write rule\n\ntext\n");
       write("java/PROTOCOL.md", "## Methods\n\n| `cas` | below |\n\n**cas_batch** — several slices\n");
-      write("packages/a/src/A.ts", [
-        '// docs/DESIGN.md "Write rule": kept',
-        '// java/PROTOCOL.md "cas", "cas_batch": kept',
-        '// ARCHITECTURE.md "Key contracts": not in the repository',
-        '// docs/DESIGN.md "Undo": no such section',
-      ].join("\n"));
+      write(
+        "packages/a/src/A.ts",
+        [
+          '// docs/DESIGN.md "Write rule": kept',
+          '// java/PROTOCOL.md "cas", "cas_batch": kept',
+          '// ARCHITECTURE.md "Key contracts": not in the repository',
+          '// docs/DESIGN.md "Undo": no such section',
+        ].join("\n"),
+      );
       write("README.md", "See `packages/a/src/A.ts`, [the design](docs/DESIGN.md), `packages/a/src/Gone.ts`, output in `bench/out`.\n");
       expect(brokenCitations(dir, ["packages"], ["README.md"])).toEqual([
         "packages/a/src/A.ts cites ARCHITECTURE.md, which is not in the repository",

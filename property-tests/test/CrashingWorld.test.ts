@@ -18,7 +18,13 @@ describe.each([
     async (): Promise<Made> => {
       const dir = mkdtempSync(join(tmpdir(), "mcb-crashing-"));
       const world = await AnvilWorld.open({ dir, registry: sharedRegistry(), flatGround: true, maxUnsavedChunks: 0, idleSaveMs: 0 });
-      return { world, done: async () => { await world.close(); rmSync(dir, { recursive: true, force: true }); } };
+      return {
+        world,
+        done: async () => {
+          await world.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
     },
   ],
 ])("CrashingWorld over %s", (_name, make) => {
@@ -33,7 +39,13 @@ describe.each([
       expect(world.hostDown).toBe(true);
       await expect(c.info()).rejects.toBeInstanceOf(HostCrash);
       await c.restart();
-      expect([0, 1, 2, 3, 4].map((x) => world.stateAt(x, 64, 0))).toEqual(["minecraft:glass", "minecraft:glass", "minecraft:glass", "minecraft:air", "minecraft:air"]);
+      expect([0, 1, 2, 3, 4].map((x) => world.stateAt(x, 64, 0))).toEqual([
+        "minecraft:glass",
+        "minecraft:glass",
+        "minecraft:glass",
+        "minecraft:air",
+        "minecraft:air",
+      ]);
       expect(c.faults.pending).toBeNull();
       // after_write: the whole slice is written, the answer never comes
       c.faults.crashAt("after_write");

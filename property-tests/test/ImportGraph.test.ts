@@ -36,7 +36,13 @@ describe("the import rules of the packages", () => {
       writeFileSync(join(dir, path), text);
     };
     const pkg = (name: string, deps: Record<string, string> = {}): string => JSON.stringify({ name, dependencies: deps });
-    write("package.json", JSON.stringify({ workspaces: ["packages/a", "packages/b", "packages/adapter-x", "packages/adapter-y", "packages/adapter-kit"], devDependencies: { "fast-check": "4" } }));
+    write(
+      "package.json",
+      JSON.stringify({
+        workspaces: ["packages/a", "packages/b", "packages/adapter-x", "packages/adapter-y", "packages/adapter-kit"],
+        devDependencies: { "fast-check": "4" },
+      }),
+    );
     write("packages/a/package.json", pkg("@mcb/a", { "@mcb/b": "0" }));
     write("packages/b/package.json", pkg("@mcb/b", { "@mcb/a": "0" }));
     write("packages/adapter-x/package.json", pkg("@mcb/adapter-x", { "@mcb/adapter-y": "0", "@mcb/adapter-kit": "0" }));
@@ -46,7 +52,10 @@ describe("the import rules of the packages", () => {
     write("packages/a/src/One.ts", 'import type { Two } from "./Two.js";\nimport { b } from "@mcb/b";\nexport type One = Two;\n');
     write("packages/a/src/Two.ts", 'import { one } from "./One.js";\nexport type Two = number;\n');
     // an undeclared dependency, a test-only one, a test file, a dynamic import circle
-    write("packages/b/src/index.ts", 'import fc from "fast-check";\nimport { z } from "zod";\nimport { helper } from "../test/helper.js";\nimport { one } from "@mcb/a";\nexport const b = await import("./index.js");\n// import { nothing } from "./Commented.js";\n');
+    write(
+      "packages/b/src/index.ts",
+      'import fc from "fast-check";\nimport { z } from "zod";\nimport { helper } from "../test/helper.js";\nimport { one } from "@mcb/a";\nexport const b = await import("./index.js");\n// import { nothing } from "./Commented.js";\n',
+    );
     // an adapter importing another, and one that shares through the kit only
     write("packages/adapter-x/src/index.ts", 'export { faults } from "@mcb/adapter-y";\nimport { kit } from "@mcb/adapter-kit";\n');
     write("packages/adapter-y/src/index.ts", 'import { kit } from "@mcb/adapter-kit";\n');
@@ -81,7 +90,7 @@ describe("the import rules of the packages", () => {
       'export * from "m5";',
       'import "m6";',
       'const f = await import("m7");',
-      "import {\n  g,\n  h,\n} from \"m8\";",
+      'import {\n  g,\n  h,\n} from "m8";',
       '/* import { x } from "no1"; */',
       '// import { y } from "no2";',
       'const s = "http://example.com"; import { i } from "m9";',

@@ -16,7 +16,9 @@ describe("live: /ai in game → mcb chat → ACP agent → MCP → world port �
   it("the player creates a project, types /ai build a tower, reads the replies and sees the tower", async () => {
     live.bot.chat("/ai project create keep");
     const created = await waitHeard(/^Project keep created and selected: x -32\.\.31, y -64\.\.319, z -32\.\.31\.$/);
-    const px = Math.floor(live.bot.entity.position.x), py = Math.floor(live.bot.entity.position.y), pz = Math.floor(live.bot.entity.position.z);
+    const px = Math.floor(live.bot.entity.position.x),
+      py = Math.floor(live.bot.entity.position.y),
+      pz = Math.floor(live.bot.entity.position.z);
     live.bot.chat("/ai build a tower");
     const done = await waitHeard(/^✔ done$/, created, 60_000);
     // the host acknowledges each /ai itself ("[mcb] queued #n"); the rest is the bridge's
@@ -45,9 +47,15 @@ describe("live: /ai in game → mcb chat → ACP agent → MCP → world port �
     const from = heard.length;
     live.bot.chat("/ai camera save gate");
     await waitHeard(/^Camera gate saved at your position and view\.$/, from);
-    const cameras = JSON.parse(readFileSync(join(live.state, "cameras.json"), "utf8")) as { cameras: { camera_id: string; pose: { x: number; y: number; z: number; yaw: number; pitch: number } }[] };
+    const cameras = JSON.parse(readFileSync(join(live.state, "cameras.json"), "utf8")) as {
+      cameras: { camera_id: string; pose: { x: number; y: number; z: number; yaw: number; pitch: number } }[];
+    };
     const gate = cameras.cameras.find((c) => c.camera_id === "gate")!;
-    expect(gate.pose).toMatchObject({ x: Math.floor(live.bot.entity.position.x) + 0.5, y: Math.floor(live.bot.entity.position.y), z: Math.floor(live.bot.entity.position.z) + 0.5 });
+    expect(gate.pose).toMatchObject({
+      x: Math.floor(live.bot.entity.position.x) + 0.5,
+      y: Math.floor(live.bot.entity.position.y),
+      z: Math.floor(live.bot.entity.position.z) + 0.5,
+    });
     expect(Number.isFinite(gate.pose.yaw) && Number.isFinite(gate.pose.pitch)).toBe(true);
     live.bot.chat("/ai status");
     await waitHeard(/^Project keep: x -32\.\.31/, from);

@@ -16,7 +16,9 @@ describe("live: keep my windows — a player's window on the Minestom host survi
   it("tower with a roof → the player's glass pane in the wall → copper roof, two floors, new roof keep it → stairs over it refused with its position", async () => {
     live.bot.chat("/ai project create windows");
     const created = await waitHeard(/^Project windows created and selected/);
-    const px = Math.floor(live.bot.entity.position.x), py = Math.floor(live.bot.entity.position.y), pz = Math.floor(live.bot.entity.position.z);
+    const px = Math.floor(live.bot.entity.position.x),
+      py = Math.floor(live.bot.entity.position.y),
+      pz = Math.floor(live.bot.entity.position.z);
     const base = { x: px + 2, y: py, z: pz + 2 };
     live.bot.chat("/ai build a tower with a roof");
     const built = await waitHeard(/^Tower with a roof: walls part_\w+ \(146 blocks\), roof part_\w+ \(35 blocks\)\.$/, created);
@@ -34,9 +36,17 @@ describe("live: keep my windows — a player's window on the Minestom host survi
     const copper = await waitHeard(/^Roof part_\w+ is copper now: 35 blocks changed, nothing outside it\.$/, built);
     live.bot.chat("/ai add two floors and redo the roof");
     await waitHeard(new RegExp(`^You changed 1 block\\(s\\) of the walls by hand \\(at ${w.x} ${w.y} ${w.z}\\); I will keep them\\.$`), copper);
-    const floors = await waitHeard(new RegExp(`^Added two floors \\(\\d+ blocks; kept 1 you placed by hand\\) and redid the roof at y ${base.y + 16} \\(part_\\w+\\)\\.$`), copper);
+    const floors = await waitHeard(
+      new RegExp(`^Added two floors \\(\\d+ blocks; kept 1 you placed by hand\\) and redid the roof at y ${base.y + 16} \\(part_\\w+\\)\\.$`),
+      copper,
+    );
     live.bot.chat("/ai put stairs in front of my window");
-    await waitHeard(new RegExp(`^Conflict: 1 block\\(s\\) you changed by hand are where the stairs would go: ${w.x} ${w.y} ${w.z} \\(minecraft:glass_pane\\)\\. Keep them or replace them\\?$`), floors);
+    await waitHeard(
+      new RegExp(
+        `^Conflict: 1 block\\(s\\) you changed by hand are where the stairs would go: ${w.x} ${w.y} ${w.z} \\(minecraft:glass_pane\\)\\. Keep them or replace them\\?$`,
+      ),
+      floors,
+    );
 
     // What the player sees: the pane, the walls around it (no stairs), 16 levels of wall, the new roof.
     const expected = new Map<string, string>([[`${w.x},${w.y},${w.z}`, pane!]]);

@@ -16,8 +16,20 @@ import { LiveEngine, boxRecipe, startMinestomHost, unwrap, type MinestomHost } f
  * a while when the build starts (one 100,000-block build before it: its JIT has compiled the hot
  * paths) and runs with its shipped JVM flags (java/host.jvm-options), as a Minecraft server is run.
  */
-const LAYERS = ["minecraft:stone", "minecraft:oak_planks", "minecraft:bricks", "minecraft:glass", "minecraft:cobblestone", "minecraft:andesite", "minecraft:sandstone", "minecraft:dirt", "minecraft:granite", "minecraft:diorite"];
-const MIN = { x: -50, z: -50 }, MAX = { x: 49, z: 49 };
+const LAYERS = [
+  "minecraft:stone",
+  "minecraft:oak_planks",
+  "minecraft:bricks",
+  "minecraft:glass",
+  "minecraft:cobblestone",
+  "minecraft:andesite",
+  "minecraft:sandstone",
+  "minecraft:dirt",
+  "minecraft:granite",
+  "minecraft:diorite",
+];
+const MIN = { x: -50, z: -50 },
+  MAX = { x: 49, z: 49 };
 const Y0 = 70;
 /** One tick: a player sees no stall. */
 const STALL_MS = 50;
@@ -65,8 +77,13 @@ describe("live: a million blocks while a player watches", () => {
   });
 
   it("builds 1,000,000 blocks; the player stays connected and sees them; no tick stalls", async () => {
-    { // a server that has run a while: the game's and the port's hot paths compiled (one 100,000-block build above the others)
-      const warm = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: MIN.x, y: 200, z: MIN.z }, { x: MAX.x, y: 209, z: MAX.z }, "minecraft:oak_planks") }));
+    {
+      // a server that has run a while: the game's and the port's hot paths compiled (one 100,000-block build above the others)
+      const warm = unwrap(
+        await live.engine.buildPrepare(live.agent, {
+          recipe: boxRecipe({ x: MIN.x, y: 200, z: MIN.z }, { x: MAX.x, y: 209, z: MAX.z }, "minecraft:oak_planks"),
+        }),
+      );
       unwrap(await live.engine.buildApply(live.agent, { plan_id: warm.plan_id, plan_hash: warm.plan_hash, idempotency_key: "warm-up" }));
       await live.engine.settle();
     }
@@ -84,8 +101,17 @@ describe("live: a million blocks while a player watches", () => {
       const status = unwrap(await live.engine.operationStatus(live.agent, { operation_id: op.operation_id }));
       expect([status.status, status.counters.written]).toEqual(["applied", 100_000]);
     }
-    const stats = (await live.port.port.call("stats", {}, true)) as { ticks: number; tick_ms_max: number; tick_ms_p99: number; tick_ms_mean: number; port_ms_total: number; blocks_written: number };
-    console.log(`1,000,000 blocks: ${(applyMs / 1000).toFixed(2)} s applying (${Math.round(1e6 / (applyMs / 1000)).toLocaleString("en-US")} blocks/s), ${((performance.now() - t0) / 1000).toFixed(1)} s with preparing; ${stats.ticks} ticks, max ${stats.tick_ms_max.toFixed(1)} ms, p99 ${stats.tick_ms_p99.toFixed(1)} ms, mean ${stats.tick_ms_mean.toFixed(2)} ms; port work ${stats.port_ms_total.toFixed(0)} ms`);
+    const stats = (await live.port.port.call("stats", {}, true)) as {
+      ticks: number;
+      tick_ms_max: number;
+      tick_ms_p99: number;
+      tick_ms_mean: number;
+      port_ms_total: number;
+      blocks_written: number;
+    };
+    console.log(
+      `1,000,000 blocks: ${(applyMs / 1000).toFixed(2)} s applying (${Math.round(1e6 / (applyMs / 1000)).toLocaleString("en-US")} blocks/s), ${((performance.now() - t0) / 1000).toFixed(1)} s with preparing; ${stats.ticks} ticks, max ${stats.tick_ms_max.toFixed(1)} ms, p99 ${stats.tick_ms_p99.toFixed(1)} ms, mean ${stats.tick_ms_mean.toFixed(2)} ms; port work ${stats.port_ms_total.toFixed(0)} ms`,
+    );
     expect(stats.blocks_written).toBe(1_000_000);
     expect(stats.tick_ms_max).toBeLessThanOrEqual(STALL_MS);
     expect(ended, host.output().slice(-4000)).toBeNull(); // the server keeps the player (a kick says why)
@@ -93,7 +119,7 @@ describe("live: a million blocks while a player watches", () => {
     // What the player's client holds: a sample of 2,000 positions across the layers, every one as built.
     const expected = new Map<string, string>();
     let seed = 7;
-    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
     while (expected.size < 2000) {
       const layer = next(10);
       expected.set(`${MIN.x + next(100)},${Y0 + layer * 10 + next(10)},${MIN.z + next(100)}`, LAYERS[layer]!);
@@ -108,17 +134,35 @@ describe("live: a million blocks while a player watches", () => {
     }
     // On a failure, say what the client holds there (null: a chunk it has not loaded) and what the server holds.
     const first = wrong[0]?.split(",").map(Number);
-    const serverHolds = first === undefined ? [] : unwrap(await live.engine.regionInspect(live.agent, { min: { x: first[0]!, y: first[1]!, z: first[2]! }, max: { x: first[0]!, y: first[1]!, z: first[2]! } })).palette;
-    expect(wrong.slice(0, 5).map((k) => `${k}: client ${held[keys.indexOf(k)]}, plan ${expected.get(k)}`), JSON.stringify(serverHolds)).toEqual([]);
+    const serverHolds =
+      first === undefined
+        ? []
+        : unwrap(
+            await live.engine.regionInspect(live.agent, {
+              min: { x: first[0]!, y: first[1]!, z: first[2]! },
+              max: { x: first[0]!, y: first[1]!, z: first[2]! },
+            }),
+          ).palette;
+    expect(
+      wrong.slice(0, 5).map((k) => `${k}: client ${held[keys.indexOf(k)]}, plan ${expected.get(k)}`),
+      JSON.stringify(serverHolds),
+    ).toEqual([]);
     expect(ended, host.output().slice(-4000)).toBeNull();
 
     // mcb status on the server shows the same figures (its last minute of ticks) and the port's queue.
     const state = mkdtempSync(join(tmpdir(), "mcb-status-"));
     try {
-      let out = "", err = "";
-      const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: { ...process.env, MCB_PORT_TOKEN: host.token } };
+      let out = "",
+        err = "";
+      const io = {
+        stdout: { write: (t: string) => (out += t) },
+        stderr: { write: (t: string) => (err += t) },
+        env: { ...process.env, MCB_PORT_TOKEN: host.token },
+      };
       expect(await main(["status", "--world", host.url, "--state", state, "--init", "--json"], io), err).toBe(0);
-      const server = (JSON.parse(out) as { server: { ticks: number; tick_ms_max: number; tick_ms_p99: number; queue_depth: number; max_queue: number; budget_ms: number } }).server;
+      const server = (
+        JSON.parse(out) as { server: { ticks: number; tick_ms_max: number; tick_ms_p99: number; queue_depth: number; max_queue: number; budget_ms: number } }
+      ).server;
       expect(server.ticks).toBeGreaterThan(0);
       expect(server.tick_ms_max).toBeLessThanOrEqual(STALL_MS);
       expect([server.queue_depth, server.max_queue, server.budget_ms]).toEqual([0, 256, 5]);

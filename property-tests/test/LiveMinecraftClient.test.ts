@@ -50,7 +50,8 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
 
   it("a block the bot breaks between slices stops the build with a conflict and stays broken; checked undo leaves it alone; region_changes reports it", async () => {
     // 64 grass blocks at y=63 around the bot become stone, 16 per slice, ordered by z rows.
-    const min = { x: -3, y: 63, z: -3 }, max = { x: 4, y: 63, z: 4 };
+    const min = { x: -3, y: 63, z: -3 },
+      max = { x: 4, y: 63, z: 4 };
     const cursor = unwrap(await live.engine.regionChanges(live.agent, { min, max })).next_cursor;
     const prepared = unwrap(await live.engine.buildPrepare(live.agent, { recipe: { version: 1, operations: [{ type: "box", min, max, block: STONE }] } }));
     expect(prepared.changed_blocks).toBe(64);
@@ -81,7 +82,12 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
     // The bot's edits, as region_changes reports them (external, with the state they left).
     const changes = unwrap(await live.engine.regionChanges(live.agent, { min, max, since_cursor: cursor })).changes;
     const external = changes.filter((c) => c.source === "external").map((c) => ({ ...c.pos, state: c.after }));
-    expect(external).toEqual(expect.arrayContaining([{ ...written, state: "minecraft:air" }, { ...ahead, state: "minecraft:air" }]));
+    expect(external).toEqual(
+      expect.arrayContaining([
+        { ...written, state: "minecraft:air" },
+        { ...ahead, state: "minecraft:air" },
+      ]),
+    );
     expect(changes.filter((c) => c.source === "operation")).toHaveLength(32);
 
     // Checked undo: every block we wrote goes back to grass, except the one the bot broke after we wrote it.
@@ -113,9 +119,11 @@ describe("live: engine → world port → Minestom server, seen by a mineflayer 
     expect(m.player_name).toBe("Builder");
     expect(m.text).toBe("build a watchtower here, player_id=00000000-0000-0000-0000-000000000000");
     expect(m.position).toEqual({ x: Math.floor(bot.entity.position.x), y: Math.floor(bot.entity.position.y), z: Math.floor(bot.entity.position.z) });
-    const heard = new Promise<string>((resolve) => bot.on("messagestr", (text) => {
-      if (text.includes("Building")) resolve(text);
-    }));
+    const heard = new Promise<string>((resolve) =>
+      bot.on("messagestr", (text) => {
+        if (text.includes("Building")) resolve(text);
+      }),
+    );
     expect((await live.port.port.call("chat_reply", { player_id: m.player_id, text: "Building a watchtower: 3 stages" }, false)).delivered).toBe(true);
     expect(await heard).toBe("Building a watchtower: 3 stages");
     expect((await live.port.port.call("chat_reply", { player_id: "00000000-0000-4000-8000-000000000001", text: "nobody" }, false)).delivered).toBe(false);

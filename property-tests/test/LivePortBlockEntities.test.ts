@@ -8,7 +8,11 @@ import { startMinestomHost, type MinestomHost } from "../src/index.js";
  * Block-entity data through the live port: canonical NBT bytes written by the TypeScript side land
  * in the Minestom world, come back byte for byte, and carry the same SHA-256 digest on both sides.
  */
-const vectors = JSON.parse(readFileSync(new URL("../../java/protocol-vectors.json", import.meta.url), "utf8")).canonical_nbt as { name: string; canonical: string; sha256: string }[];
+const vectors = JSON.parse(readFileSync(new URL("../../java/protocol-vectors.json", import.meta.url), "utf8")).canonical_nbt as {
+  name: string;
+  canonical: string;
+  sha256: string;
+}[];
 const CHEST = "minecraft:chest[facing=north,type=single,waterlogged=false]";
 const CHEST_EAST = "minecraft:chest[facing=east,type=single,waterlogged=false]";
 const sha = (b: Uint8Array): string => createHash("sha256").update(b).digest("hex");
@@ -28,7 +32,15 @@ describe("live: block-entity data through the world port", () => {
 
   it("writes chests with data, reads the same bytes and digests back, keeps data on a same-type state change", async () => {
     const y = 74;
-    const writes = vectors.map((v, i) => ({ x: i, y, z: 7, before: "minecraft:air", beforeDigest: null, after: CHEST, afterData: new Uint8Array(Buffer.from(v.canonical, "base64")) }));
+    const writes = vectors.map((v, i) => ({
+      x: i,
+      y,
+      z: 7,
+      before: "minecraft:air",
+      beforeDigest: null,
+      after: CHEST,
+      afterData: new Uint8Array(Buffer.from(v.canonical, "base64")),
+    }));
     const r = await world.compareAndSet({ checks: [], writes });
     expect(r.written).toBe(vectors.length);
     expect([...r.entityDigests.values()]).toEqual(vectors.map((v) => v.sha256));
@@ -42,7 +54,10 @@ describe("live: block-entity data through the world port", () => {
     const turned = await world.compareAndSet({ checks: [], writes: [{ x: 1, y, z: 7, before: CHEST, beforeDigest: vectors[1]!.sha256, after: CHEST_EAST }] });
     expect(turned.entityDigests.get(0)).toBe(vectors[1]!.sha256);
     // A stale digest is a mismatch: nothing replaces a chest whose contents changed.
-    const stale = await world.compareAndSet({ checks: [], writes: [{ x: 2, y, z: 7, before: CHEST, beforeDigest: sha(new Uint8Array([10, 0, 0, 0])), after: "minecraft:air" }] });
+    const stale = await world.compareAndSet({
+      checks: [],
+      writes: [{ x: 2, y, z: 7, before: CHEST, beforeDigest: sha(new Uint8Array([10, 0, 0, 0])), after: "minecraft:air" }],
+    });
     expect(stale.written).toBe(0);
     expect(stale.mismatches[0]).toMatchObject({ kind: "write", actualDigest: vectors[2]!.sha256 });
     // A new chest without data gets the empty compound, whose digest the memory world uses too.
@@ -55,7 +70,10 @@ describe("live: block-entity data through the world port", () => {
       { x: 20, y: 74, z: 7, before: "minecraft:air", beforeDigest: null, after: "minecraft:stone", afterData: new Uint8Array([10, 0, 0, 0]) },
       { x: 21, y: 74, z: 7, before: "minecraft:air", beforeDigest: null, after: CHEST, afterData: new Uint8Array([1, 2, 3]) },
     ];
-    for (const w of bad) await expect(world.compareAndSet({ checks: [], writes: [{ x: 19, y: 74, z: 7, before: "minecraft:air", beforeDigest: null, after: "minecraft:stone" }, w] })).rejects.toMatchObject({ name: "SliceRefused", code: "unsupported_block" });
+    for (const w of bad)
+      await expect(
+        world.compareAndSet({ checks: [], writes: [{ x: 19, y: 74, z: 7, before: "minecraft:air", beforeDigest: null, after: "minecraft:stone" }, w] }),
+      ).rejects.toMatchObject({ name: "SliceRefused", code: "unsupported_block" });
     const r = await world.read({ minX: 19, minY: 74, minZ: 7, maxX: 21, maxY: 74, maxZ: 7 });
     expect([...r.states].map((i) => r.palette[i])).toEqual(["minecraft:air", "minecraft:air", "minecraft:air"]);
   });

@@ -38,9 +38,17 @@ describe("WorldAdapter conformance against a live world port (the Minestom 26.2 
     const w = await PortWorld.connect({ url: host.url, token: host.token });
     try {
       await expect(w.read({ minX: 0, minY: 0, minZ: 0, maxX: 40, maxY: 40, maxZ: 40 })).rejects.toThrow(/exceeds 32768/);
-      await expect(w.port.call("read", { box: { min: { x: 0, y: 0, z: 0 }, max: { x: 1, y: 1, z: 1 } }, extra: 1 }, true)).rejects.toMatchObject({ code: "invalid_request", details: { path: "extra" } });
-      await expect(w.port.call("read", { box: { min: { x: 0, y: 0, z: 0 }, max: { x: 40, y: 40, z: 40 } } }, true)).rejects.toMatchObject({ code: "budget_exceeded" });
-      await expect(w.read({ minX: 5000, minY: 64, minZ: 0, maxX: 5001, maxY: 64, maxZ: 1 })).rejects.toMatchObject({ name: "ChunkNotLoaded", chunk: { x: 312, z: 0 } });
+      await expect(w.port.call("read", { box: { min: { x: 0, y: 0, z: 0 }, max: { x: 1, y: 1, z: 1 } }, extra: 1 }, true)).rejects.toMatchObject({
+        code: "invalid_request",
+        details: { path: "extra" },
+      });
+      await expect(w.port.call("read", { box: { min: { x: 0, y: 0, z: 0 }, max: { x: 40, y: 40, z: 40 } } }, true)).rejects.toMatchObject({
+        code: "budget_exceeded",
+      });
+      await expect(w.read({ minX: 5000, minY: 64, minZ: 0, maxX: 5001, maxY: 64, maxZ: 1 })).rejects.toMatchObject({
+        name: "ChunkNotLoaded",
+        chunk: { x: 312, z: 0 },
+      });
     } finally {
       await w.close();
     }

@@ -27,7 +27,11 @@ describe("live: the Minestom server is killed (kill -9) mid-apply", () => {
     const first = await startMinestomHost({ autosaveMs: 100 });
     hosts.push(first);
     live = await LiveEngine.open(first, { sliceSize: 128, sliceWindow: 1 });
-    const prepared = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: BOX.minX, y: BOX.minY, z: BOX.minZ }, { x: BOX.maxX, y: BOX.maxY, z: BOX.maxZ }, STONE) }));
+    const prepared = unwrap(
+      await live.engine.buildPrepare(live.agent, {
+        recipe: boxRecipe({ x: BOX.minX, y: BOX.minY, z: BOX.minZ }, { x: BOX.maxX, y: BOX.maxY, z: BOX.maxZ }, STONE),
+      }),
+    );
     expect(prepared.changed_blocks).toBe(2048);
     // Slice 6's intent is durable when its compare-and-set is called: the server dies right then,
     // after its autosave has stored the six finished slices.
@@ -41,7 +45,13 @@ describe("live: the Minestom server is killed (kill -9) mid-apply", () => {
     await live.engine.settle();
     expect(live.engine.stopped).toBe(true); // the vanished server is a host crash: the queue stops for good
 
-    const second = await startMinestomHost({ worldDir: first.worldDir, gamePort: first.gamePort, httpPort: first.httpPort, token: first.token, autosaveMs: 100 });
+    const second = await startMinestomHost({
+      worldDir: first.worldDir,
+      gamePort: first.gamePort,
+      httpPort: first.httpPort,
+      token: first.token,
+      autosaveMs: 100,
+    });
     hosts.push(second);
     await live.reopen(second);
     // The restarted server's event log cannot vouch for what happened in between.
@@ -89,7 +99,11 @@ describe("live: the Minestom server is killed (kill -9) mid-apply", () => {
     // 16 slices of 128 in batches of 4: the server dies as batch 2 (slices 8-11) is sent, after its
     // autosave stored batches 0 and 1; batch 3 was prepared meanwhile and its intents journalled.
     live = await LiveEngine.open(first, { sliceSize: 128, sliceWindow: 4 });
-    const prepared = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: BOX.minX, y: BOX.minY, z: BOX.minZ }, { x: BOX.maxX, y: BOX.maxY, z: BOX.maxZ }, STONE) }));
+    const prepared = unwrap(
+      await live.engine.buildPrepare(live.agent, {
+        recipe: boxRecipe({ x: BOX.minX, y: BOX.minY, z: BOX.minZ }, { x: BOX.maxX, y: BOX.maxY, z: BOX.maxZ }, STONE),
+      }),
+    );
     live.world.beforeCompareAndSet = async (call) => {
       if (call !== 8) return;
       await new Promise((r) => setTimeout(r, 1000));
@@ -98,10 +112,19 @@ describe("live: the Minestom server is killed (kill -9) mid-apply", () => {
     const op = unwrap(await live.engine.buildApply(live.agent, { plan_id: prepared.plan_id, plan_hash: prepared.plan_hash, idempotency_key: "crash-batches" }));
     await live.engine.settle();
     expect(live.engine.stopped).toBe(true);
-    const open = live.journal.slices(op.operation_id).filter((s) => s.written === null).map((s) => s.sliceNo);
+    const open = live.journal
+      .slices(op.operation_id)
+      .filter((s) => s.written === null)
+      .map((s) => s.sliceNo);
     expect(open).toEqual([8, 9, 10, 11, 12, 13, 14, 15]);
 
-    const second = await startMinestomHost({ worldDir: first.worldDir, gamePort: first.gamePort, httpPort: first.httpPort, token: first.token, autosaveMs: 100 });
+    const second = await startMinestomHost({
+      worldDir: first.worldDir,
+      gamePort: first.gamePort,
+      httpPort: first.httpPort,
+      token: first.token,
+      autosaveMs: 100,
+    });
     hosts.push(second);
     await live.reopen(second);
     expect(unwrap(await live.engine.operationStatus(live.agent, { operation_id: op.operation_id })).status).toBe("recovery_required");

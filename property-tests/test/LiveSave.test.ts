@@ -52,8 +52,15 @@ describe.each(BUILDS)("saves shared by mcb offline and the Minestom $build host"
       const states = [...seen.states].map((i) => seen.palette[i]);
       for (let y = 62; y <= 67; y++)
         for (let x = 0; x <= 7; x++) {
-          const want = x >= 2 && x <= 6 && y >= 64 && y <= 66 ? "minecraft:stone_bricks" : y === 63 ? "minecraft:grass_block[snowy=false]" : y < 63 ? "minecraft:dirt" : "minecraft:air";
-          expect(states[(x - 0) + (y - 62) * 8], `${x} ${y} 3`).toBe(want);
+          const want =
+            x >= 2 && x <= 6 && y >= 64 && y <= 66
+              ? "minecraft:stone_bricks"
+              : y === 63
+                ? "minecraft:grass_block[snowy=false]"
+                : y < 63
+                  ? "minecraft:dirt"
+                  : "minecraft:air";
+          expect(states[x - 0 + (y - 62) * 8], `${x} ${y} 3`).toBe(want);
         }
       if (withBot) {
         const bot = await joinBot(host.gamePort, "viewer");
@@ -82,22 +89,31 @@ describe.each(BUILDS)("saves shared by mcb offline and the Minestom $build host"
     } finally {
       await after.close();
     }
-    for (const [x, z] of [[0, 0], [-3, -3]] as const) {
+    for (const [x, z] of [
+      [0, 0],
+      [-3, -3],
+    ] as const) {
       const c = storedChunk(save, x, z);
       expect(c.v.get("DataVersion")).toEqual({ t: TAG.Int, v: dataVersion }); // the host saves every chunk it wrote in its own version
       expect(c.v.get("Status")).toEqual({ t: TAG.String, v: "minecraft:full" });
       expect(c.v.get("isLightOn")).toEqual({ t: TAG.Byte, v: 0 });
       expect(c.v.has("status")).toBe(false);
-      expect([...((c.v.get("Heightmaps") as NbtCompound).v.keys())].sort()).toEqual(["MOTION_BLOCKING", "WORLD_SURFACE"]);
+      expect([...(c.v.get("Heightmaps") as NbtCompound).v.keys()].sort()).toEqual(["MOTION_BLOCKING", "WORLD_SURFACE"]);
     }
     // Tags the host does not write itself survive its save (our chunk had them).
     expect(storedChunk(save, 0, 0).v.has("structures")).toBe(true);
     // Every block of the two chunks the host wrote, block for block against the stdlib reader.
-    const theirs = await stdlibChunks(join(save, "dimensions", "minecraft", "overworld", "region"), [[0, 0], [-3, -3]]);
+    const theirs = await stdlibChunks(join(save, "dimensions", "minecraft", "overworld", "region"), [
+      [0, 0],
+      [-3, -3],
+    ]);
     const mine = await AnvilWorld.open(options(save, false));
     try {
       const diffs: string[] = [];
-      for (const [cx, cz] of [[0, 0], [-3, -3]] as const) {
+      for (const [cx, cz] of [
+        [0, 0],
+        [-3, -3],
+      ] as const) {
         const chunk = theirs[`${cx},${cz}`]!;
         expect(chunk.DataVersion).toBe(dataVersion);
         for (let y = -64; y < 320; y += 16) {
@@ -115,7 +131,11 @@ describe.each(BUILDS)("saves shared by mcb offline and the Minestom $build host"
     } finally {
       await mine.close();
     }
-    const raw = await amulet<{ states: string[]; chunks: Record<string, { Status: string; DataVersion: number }> }>("raw", save, [[10, 64, 10], [-40, 64, -40], [4, 66, 3]]);
+    const raw = await amulet<{ states: string[]; chunks: Record<string, { Status: string; DataVersion: number }> }>("raw", save, [
+      [10, 64, 10],
+      [-40, 64, -40],
+      [4, 66, 3],
+    ]);
     expect(raw.states).toEqual(["minecraft:gold_block", "minecraft:diamond_block", "minecraft:stone_bricks"]);
     expect(raw.chunks).toMatchObject({ "0,0": { Status: "minecraft:full" }, "-3,-3": { Status: "minecraft:full", DataVersion: dataVersion } });
   }, 180_000);
@@ -140,7 +160,12 @@ describe.each(BUILDS)("saves shared by mcb offline and the Minestom $build host"
     expect(existsSync(join(host.worldDir, "region"))).toBe(false);
     const w = await AnvilWorld.open({ dir: host.worldDir });
     try {
-      expect([w.version.release, w.version.dataVersion, w.version.access.mode, w.version.registry.minecraftVersion]).toEqual([build, dataVersion, "edit", registry.minecraftVersion]);
+      expect([w.version.release, w.version.dataVersion, w.version.access.mode, w.version.registry.minecraftVersion]).toEqual([
+        build,
+        dataVersion,
+        "edit",
+        registry.minecraftVersion,
+      ]);
       expect(w.stateAt(0, 63, 0)).toBe("minecraft:grass_block[snowy=false]");
     } finally {
       await w.close();

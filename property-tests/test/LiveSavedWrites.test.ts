@@ -26,7 +26,11 @@ function restartOf(first: MinestomHost): Promise<MinestomHost> {
   return startMinestomHost({ worldDir: first.worldDir, gamePort: first.gamePort, httpPort: first.httpPort, token: first.token, autosaveMs: NEVER });
 }
 
-async function countState(live: LiveEngine, box: { minX: number; minY: number; minZ: number; maxX: number; maxY: number; maxZ: number }, state: string): Promise<number> {
+async function countState(
+  live: LiveEngine,
+  box: { minX: number; minY: number; minZ: number; maxX: number; maxY: number; maxZ: number },
+  state: string,
+): Promise<number> {
   const r = await live.port.read(box);
   return [...r.states].filter((i) => r.palette[i] === state).length;
 }
@@ -47,7 +51,11 @@ describe("live: a server killed right after an operation was applied", () => {
     const live = await LiveEngine.open(first, { sliceSize: 256 });
     lives.push(live);
     const box = { minX: -40, minY: 64, minZ: -40, maxX: -9, maxY: 67, maxZ: -25 }; // 2048 blocks of air
-    const plan = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ }, STONE) }));
+    const plan = unwrap(
+      await live.engine.buildPrepare(live.agent, {
+        recipe: boxRecipe({ x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ }, STONE),
+      }),
+    );
     const op = unwrap(await live.engine.buildApply(live.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "lost" }));
     await live.engine.settle();
     const applied = unwrap(await live.engine.operationStatus(live.agent, { operation_id: op.operation_id }));
@@ -70,7 +78,11 @@ describe("live: a server killed right after an operation was applied", () => {
     // The administrator accepts the world as it is; building again restores the lost blocks.
     const done = unwrap(await live.engine.recoveryAbandon(live.admin, { operation_id: op.operation_id, expected_digest: review.currentDigest }));
     expect(done).toMatchObject({ status: "failed", counters: { lost: 2048 - stones } });
-    const again = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ }, STONE) }));
+    const again = unwrap(
+      await live.engine.buildPrepare(live.agent, {
+        recipe: boxRecipe({ x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ }, STONE),
+      }),
+    );
     expect(again.changed_blocks).toBe(2048 - stones);
   }, 120_000);
 
@@ -80,7 +92,11 @@ describe("live: a server killed right after an operation was applied", () => {
     const live = await LiveEngine.open(first, { sliceSize: 256 });
     lives.push(live);
     const box = { minX: 10, minY: 64, minZ: 10, maxX: 41, maxY: 67, maxZ: 25 };
-    const plan = unwrap(await live.engine.buildPrepare(live.agent, { recipe: boxRecipe({ x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ }, STONE) }));
+    const plan = unwrap(
+      await live.engine.buildPrepare(live.agent, {
+        recipe: boxRecipe({ x: box.minX, y: box.minY, z: box.minZ }, { x: box.maxX, y: box.maxY, z: box.maxZ }, STONE),
+      }),
+    );
     const op = unwrap(await live.engine.buildApply(live.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "saved" }));
     await live.engine.settle();
     const flushed = unwrap(await live.engine.flush(live.agent));
@@ -92,7 +108,11 @@ describe("live: a server killed right after an operation was applied", () => {
     hosts.push(second);
     await live.reopen(second);
     expect(await countState(live, box, STONE)).toBe(2048);
-    expect(unwrap(await live.engine.operationStatus(live.agent, { operation_id: op.operation_id }))).toMatchObject({ status: "applied", saved: true, counters: { lost: 0 } });
+    expect(unwrap(await live.engine.operationStatus(live.agent, { operation_id: op.operation_id }))).toMatchObject({
+      status: "applied",
+      saved: true,
+      counters: { lost: 0 },
+    });
     expect(live.engine.lastCheck.lost).toEqual([]);
   }, 120_000);
 });
@@ -107,10 +127,14 @@ describe("live: one host per world, a hardened port", () => {
 
   it("a second host on the same world folder exits non-zero before writing anything", async () => {
     host = await startMinestomHost({ autosaveMs: NEVER });
-    const child = spawn(JAVA, ["-jar", MINESTOM_JAR, "--world", host.worldDir, "--game-port", String(await freePort()), "--http-port", String(await freePort())], {
-      env: { ...process.env, MCB_PORT_TOKEN: host.token },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      JAVA,
+      ["-jar", MINESTOM_JAR, "--world", host.worldDir, "--game-port", String(await freePort()), "--http-port", String(await freePort())],
+      {
+        env: { ...process.env, MCB_PORT_TOKEN: host.token },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
@@ -126,7 +150,10 @@ describe("live: one host per world, a hardened port", () => {
         { min: { x: 0, y: -2147483648, z: 0 }, max: { x: 0, y: 2147483647, z: 0 } },
         { min: { x: 0, y: 0, z: 0 }, max: { x: 2147483647, y: 0, z: 0 } },
       ]) {
-        const e = await live.port.port.call("read", { box }, true).then(() => null, (x: unknown) => x);
+        const e = await live.port.port.call("read", { box }, true).then(
+          () => null,
+          (x: unknown) => x,
+        );
         expect(e).toBeInstanceOf(PortCallError);
         expect([(e as PortCallError).status, (e as PortCallError).code]).toEqual([413, "budget_exceeded"]);
       }
@@ -167,16 +194,21 @@ describe("live: mcb mcp survives a restart of the server", () => {
     first = await startMinestomHost({ autosaveMs: NEVER });
     const env: Record<string, string> = { ...(process.env as Record<string, string>), MCB_PORT_TOKEN: first.token };
     client = new Client({ name: "mcb-live-restart", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--world", first.url, "--state", state], cwd: root, env, stderr: "pipe" }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--world", first.url, "--state", state], cwd: root, env, stderr: "pipe" }),
+    );
     const recipe = boxRecipe({ x: 30, y: 64, z: -30 }, { x: 33, y: 64, z: -27 }, STONE);
     const plan = (await call("build_prepare", { recipe })).structuredContent as { plan_id: string; plan_hash: string };
-    const op = (await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "before-crash", wait_ms: 5000 })).structuredContent as { operation_id: string; status: string; saved: boolean };
+    const op = (await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "before-crash", wait_ms: 5000 }))
+      .structuredContent as { operation_id: string; status: string; saved: boolean };
     expect([op.status, op.saved]).toEqual(["applied", false]);
     await first.kill();
 
     const down = await call("project_context");
     expect(down.isError).toBe(true);
-    const body = JSON.parse((down.content[0] as { text: string }).text) as { error: { code: string; retryable: boolean; details: { reason: string; retry_after_ms?: number } } };
+    const body = JSON.parse((down.content[0] as { text: string }).text) as {
+      error: { code: string; retryable: boolean; details: { reason: string; retry_after_ms?: number } };
+    };
     expect(body.error).toMatchObject({ code: "busy", retryable: true, details: { reason: "host_down" } });
     expect(typeof body.error.details.retry_after_ms).toBe("number");
 
@@ -189,7 +221,11 @@ describe("live: mcb mcp survives a restart of the server", () => {
     }
     expect(context?.isError).toBeFalsy();
     // The write the server never saved is reported, not silently "applied".
-    const status = (await call("operation_status", { operation_id: op.operation_id })).structuredContent as { status: string; error: { code: string } | null; counters: { lost: number } };
+    const status = (await call("operation_status", { operation_id: op.operation_id })).structuredContent as {
+      status: string;
+      error: { code: string } | null;
+      counters: { lost: number };
+    };
     expect(status).toMatchObject({ status: "recovery_required", error: { code: "lost_after_host_crash" }, counters: { lost: 16 } });
     expect((context!.structuredContent as { recovery_required: string[] }).recovery_required).toEqual([op.operation_id]);
   }, 180_000);
@@ -214,14 +250,19 @@ describe("live: mcb build when its server dies mid-apply", () => {
     const recipe = join(dir, "box.json");
     writeFileSync(recipe, JSON.stringify(boxRecipe({ x: -50, y: 84, z: -50 }, { x: 49, y: 93, z: 49 }, STONE)));
     const child = spawn(process.execPath, [cli, "build", recipe, "--world", first.url, "--state", join(dir, "state"), "--max-rate", "20000"], {
-      cwd: root, env: { ...process.env, MCB_PORT_TOKEN: first.token }, stdio: ["ignore", "pipe", "pipe"],
+      cwd: root,
+      env: { ...process.env, MCB_PORT_TOKEN: first.token },
+      stdio: ["ignore", "pipe", "pipe"],
     });
-    let out = "", err = "";
+    let out = "",
+      err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    const started = new Promise<void>((resolve) => child.stderr.on("data", (d: Buffer) => {
-      err += d.toString();
-      if (/writes 100000 blocks/.test(err)) resolve();
-    }));
+    const started = new Promise<void>((resolve) =>
+      child.stderr.on("data", (d: Buffer) => {
+        err += d.toString();
+        if (/writes 100000 blocks/.test(err)) resolve();
+      }),
+    );
     const exited = new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
     await started;
     await new Promise((r) => setTimeout(r, 700)); // a few slices in (20,000 blocks/s)

@@ -46,7 +46,13 @@ describe("live: two mcb mcp and one mcb chat on one world and one PostgreSQL jou
   async function mcp(extra: readonly string[] = []): Promise<Mcp> {
     const state = mkdtempSync(join(tmpdir(), "mcb-shared-"));
     states.push(state);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--toolsets", "all", "--world", host.url, "--state", state, "--journal", url, ...extra], cwd: root, env, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "mcp", "--toolsets", "all", "--world", host.url, "--state", state, "--journal", url, ...extra],
+      cwd: root,
+      env,
+      stderr: "pipe",
+    });
     const client = new Client({ name: "mcb-shared", version: "1.0.0" });
     await client.connect(transport);
     return {
@@ -113,7 +119,9 @@ describe("live: two mcb mcp and one mcb chat on one world and one PostgreSQL jou
 
   it("one key applies once through either bridge; concurrent builds and a chat turn all land; a killed bridge's build is settled by a live one", async () => {
     // The same plan and key through both bridges: one operation.
-    const wall = await a.ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(40, 64, 40), max: v(47, 67, 40), block: "minecraft:stone_bricks" }] } });
+    const wall = await a.ok("build_prepare", {
+      recipe: { version: 1, operations: [{ type: "box", min: v(40, 64, 40), max: v(47, 67, 40), block: "minecraft:stone_bricks" }] },
+    });
     const [fromA, fromB] = await Promise.all([
       a.ok("build_apply", { plan_id: wall.plan_id, plan_hash: wall.plan_hash, idempotency_key: "wall" }),
       b.ok("build_apply", { plan_id: wall.plan_id, plan_hash: wall.plan_hash, idempotency_key: "wall" }),
@@ -146,7 +154,9 @@ describe("live: two mcb mcp and one mcb chat on one world and one PostgreSQL jou
     await until("the chat's tower", async () => (heard.includes("✔ done") ? true : undefined), 60_000);
 
     // A big build on bridge B, which is killed with SIGKILL while it writes.
-    const big = await b.ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(-45, 80, -45), max: v(-1, 127, -1), block: "minecraft:glass" }] } });
+    const big = await b.ok("build_prepare", {
+      recipe: { version: 1, operations: [{ type: "box", min: v(-45, 80, -45), max: v(-1, 127, -1), block: "minecraft:glass" }] },
+    });
     const doomed = await b.ok("build_apply", { plan_id: big.plan_id, plan_hash: big.plan_hash, idempotency_key: "big" });
     await until("the big build to start writing", async () => {
       const s = await a.ok("operation_status", { operation_id: doomed.operation_id });
@@ -168,7 +178,12 @@ describe("live: two mcb mcp and one mcb chat on one world and one PostgreSQL jou
     try {
       const all = [...journal.listOperations("default", {}, 100), ...journal.listOperations("keep", {}, 100)];
       expect(new Set(all.map((o) => `${o.projectId}/${o.idempotencyKey}`)).size).toBe(all.length);
-      expect(all.map((o) => o.idempotencyKey).filter((k) => ["wall", "planks", "glass", "big"].includes(k)).sort()).toEqual(["big", "glass", "planks", "wall"]);
+      expect(
+        all
+          .map((o) => o.idempotencyKey)
+          .filter((k) => ["wall", "planks", "glass", "big"].includes(k))
+          .sort(),
+      ).toEqual(["big", "glass", "planks", "wall"]);
       const port = await PortWorld.connect({ url: host.url, token: host.token });
       let glass = 0;
       for (let y = 80; y <= 127; y += 12) {

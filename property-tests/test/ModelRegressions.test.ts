@@ -1,15 +1,6 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import {
-  ApplyCommand,
-  CrashDuringApplyCommand,
-  ExternalEditCommand,
-  Harness,
-  PrepareCommand,
-  RecoverCommand,
-  UndoCommand,
-  emptyModel,
-} from "../src/index.js";
+import { ApplyCommand, CrashDuringApplyCommand, ExternalEditCommand, Harness, PrepareCommand, RecoverCommand, UndoCommand, emptyModel } from "../src/index.js";
 
 /** Counterexamples found while building the suite, replayed as fixed command sequences. */
 async function replay(commands: fc.AsyncCommand<ReturnType<typeof emptyModel>, Harness>[]): Promise<void> {

@@ -39,7 +39,11 @@ class MergeWithoutG0Journal extends SqlJournal {
 
 /** Planted bug 6: an undo's part changes keep only the first part (the taker): taken blocks are never given back. */
 class NoGiveBackJournal extends SqlJournal {
-  override commitParts(added: Parameters<SqlJournal["commitParts"]>[0], updated: Parameters<SqlJournal["commitParts"]>[1], op?: Parameters<SqlJournal["commitParts"]>[2]): void {
+  override commitParts(
+    added: Parameters<SqlJournal["commitParts"]>[0],
+    updated: Parameters<SqlJournal["commitParts"]>[1],
+    op?: Parameters<SqlJournal["commitParts"]>[2],
+  ): void {
     super.commitParts(added, op === undefined ? updated.slice(0, 1) : updated, op);
   }
 }
@@ -99,7 +103,15 @@ describe("model-based suite", () => {
     const stats = new Map<string, number>();
     await runModelSuite({ numRuns: 500, stats, focus: "parts" });
     await runModelSuite({ numRuns: 60, journal: "sqlite", focus: "parts" });
-    for (const outcome of ["take over: some blocks", "take over: a whole part", "undo gave taken blocks back", "redo took blocks again", "named apply refused: duplicate_name", "named apply refused: part_overlap", "undo restored blocks"])
+    for (const outcome of [
+      "take over: some blocks",
+      "take over: a whole part",
+      "undo gave taken blocks back",
+      "redo took blocks again",
+      "named apply refused: duplicate_name",
+      "named apply refused: part_overlap",
+      "undo restored blocks",
+    ])
       expect(stats.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
   }, 300_000);
 
@@ -112,15 +124,21 @@ describe("model-based suite", () => {
   }, 300_000);
 
   it("catches a planted bug on PostgreSQL too: plan uniqueness checked outside the writer lock", async () => {
-    expect(await complaint((db) => new CallerCheckedPlanJournal(db), "all", "postgres")).toMatch(/^operations created by concurrent applies of one plan: got 2, model expects 1$/);
+    expect(await complaint((db) => new CallerCheckedPlanJournal(db), "all", "postgres")).toMatch(
+      /^operations created by concurrent applies of one plan: got 2, model expects 1$/,
+    );
   }, 300_000);
 
   it("catches planted bug: forgotten external-edit events", async () => {
-    expect(await complaint((db) => new ForgetfulTouchesJournal(db))).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
+    expect(await complaint((db) => new ForgetfulTouchesJournal(db))).toMatch(
+      /^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/,
+    );
   }, 300_000);
 
   it("catches planted bug: later writes hidden from undo ownership", async () => {
-    expect(await complaint((db) => new HiddenLaterWritesJournal(db))).toMatch(/^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
+    expect(await complaint((db) => new HiddenLaterWritesJournal(db))).toMatch(
+      /^(undo changed_blocks|undo conflicts|operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|refused positions|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/,
+    );
   }, 300_000);
 
   it("catches planted bug: plan uniqueness checked before an await instead of atomically", async () => {
@@ -128,7 +146,9 @@ describe("model-based suite", () => {
   }, 300_000);
 
   it("catches planted bug: a merge that ignores G0 (our earlier writes) and writes over people's edits", async () => {
-    expect(await complaint((db) => new MergeWithoutG0Journal(db))).toMatch(/^(changed_blocks|manual_edits|prepare over people's edits|refused positions|invariant: a person's block|prepare refused where the model expects a plan: conflict)/);
+    expect(await complaint((db) => new MergeWithoutG0Journal(db))).toMatch(
+      /^(changed_blocks|manual_edits|prepare over people's edits|refused positions|invariant: a person's block|prepare refused where the model expects a plan: conflict)/,
+    );
   }, 300_000);
 
   it("catches planted bug: an undo that never gives taken-over blocks back to their part", async () => {
@@ -136,6 +156,8 @@ describe("model-based suite", () => {
   }, 300_000);
 
   it("catches planted bug: a stale base written over (plans blind to changes since preparation)", async () => {
-    expect(await complaint((db) => new LateHeadJournal(db))).toMatch(/^(operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/);
+    expect(await complaint((db) => new LateHeadJournal(db))).toMatch(
+      /^(operation status|conflicts|written|world diverged|engine crashed|changed_blocks|manual_edits|prepare over people's edits): (got|succeeded)|^invariant: a person's block|^prepare refused where the model expects a plan: conflict/,
+    );
   }, 300_000);
 });

@@ -29,7 +29,8 @@ interface Case {
 
 /** Defaults of every block, then each block's single-property variants (deduplicated: the default counted once). */
 function cases(reg: BlockRegistry): { defaults: Case[]; variations: Case[] } {
-  const defaults: Case[] = [], variations: Case[] = [];
+  const defaults: Case[] = [],
+    variations: Case[] = [];
   for (const t of reg.blockTypes.values()) {
     const variants: string[] = [];
     for (const p of t.properties)
@@ -50,9 +51,16 @@ const WIDTH = 80;
 const at = (k: number) => ({ x: -32 + (k % WIDTH), y: 100, z: -32 + Math.floor(k / WIDTH) });
 
 /** Writes `after` over `before` at every case's position, in slices of at most 512 (the port's limit). */
-async function writeAll(world: WorldAdapter, states: readonly { before: string; after: string }[], isEntity: (s: string) => boolean, digests: Map<number, string | null>): Promise<void> {
+async function writeAll(
+  world: WorldAdapter,
+  states: readonly { before: string; after: string }[],
+  isEntity: (s: string) => boolean,
+  digests: Map<number, string | null>,
+): Promise<void> {
   for (let s = 0; s < states.length; s += 512) {
-    const writes: CasWrite[] = states.slice(s, s + 512).map((c, i) => ({ ...at(s + i), before: c.before, beforeDigest: digests.get(s + i) ?? null, after: c.after }));
+    const writes: CasWrite[] = states
+      .slice(s, s + 512)
+      .map((c, i) => ({ ...at(s + i), before: c.before, beforeDigest: digests.get(s + i) ?? null, after: c.after }));
     const r = await world.compareAndSet({ checks: [], writes });
     if (r.written !== writes.length) throw new Error(`slice at ${s}: wrote ${r.written} of ${writes.length}: ${JSON.stringify(r.mismatches[0])}`);
     writes.forEach((w, i) => digests.set(s + i, isEntity(w.after) ? (r.entityDigests.get(i) ?? null) : null));
@@ -78,11 +86,26 @@ async function probe(world: WorldAdapter, list: readonly Case[], reopen?: () => 
       if (got[k] !== want(c) && failures.length < 10) failures.push(`${phase} ${c.state}: read ${got[k]}`);
     });
   };
-  await writeAll(world, list.map((c) => ({ before: "minecraft:air", after: c.state })), isEntity, digests);
+  await writeAll(
+    world,
+    list.map((c) => ({ before: "minecraft:air", after: c.state })),
+    isEntity,
+    digests,
+  );
   await check("placed", (c) => c.state);
-  await writeAll(world, list.map((c) => ({ before: c.state, after: c.other })), isEntity, digests);
+  await writeAll(
+    world,
+    list.map((c) => ({ before: c.state, after: c.other })),
+    isEntity,
+    digests,
+  );
   await check("edited", (c) => c.other);
-  await writeAll(world, list.map((c) => ({ before: c.other, after: "minecraft:air" })), isEntity, digests);
+  await writeAll(
+    world,
+    list.map((c) => ({ before: c.other, after: "minecraft:air" })),
+    isEntity,
+    digests,
+  );
   await check("restored", () => "minecraft:air");
   return failures;
 }

@@ -2,16 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { blockEntityPredicate, type Box3 } from "@mcb/blocks";
 import { MemoryWorld } from "@mcb/adapter-memory";
-import {
-  Engine,
-  openJournal,
-  type CasBatchResult,
-  type CasResult,
-  type CasSlice,
-  type Journal,
-  type RequestContext,
-  type WorldAdapter,
-} from "@mcb/engine";
+import { Engine, openJournal, type CasBatchResult, type CasResult, type CasSlice, type Journal, type RequestContext, type WorldAdapter } from "@mcb/engine";
 import { sharedRegistry, unwrap } from "../src/index.js";
 
 /**
@@ -72,7 +63,8 @@ class BatchingWorld implements WorldAdapter {
 const PROJECT = "p";
 const OWNER = "00000000-0000-4000-8000-000000000001";
 const agent: RequestContext = { principal: { playerId: OWNER, role: "agent" }, projectId: PROJECT };
-const AIR = "minecraft:air", STONE = "minecraft:stone";
+const AIR = "minecraft:air",
+  STONE = "minecraft:stone";
 const PERSON = ["minecraft:glass", AIR, STONE, "minecraft:dirt"];
 
 const scenario = fc.record({
@@ -89,7 +81,8 @@ const scenario = fc.record({
 /** Write-set positions a journal says an operation wrote (confirmed), and those of its open intents. */
 function journalled(journal: Journal, operationId: string, planId: string): { confirmed: Set<string>; open: Set<string> } {
   const plan = journal.getPlan(planId)!;
-  const confirmed = new Set<string>(), open = new Set<string>();
+  const confirmed = new Set<string>(),
+    open = new Set<string>();
   for (const s of journal.slices(operationId)) {
     const bits = s.written ?? s.intent;
     for (let i = s.start; i < s.end; i++) {
@@ -107,13 +100,23 @@ function property(planted: boolean) {
     const world = new BatchingWorld(memory, planted);
     const journal = openJournal(":memory:");
     const area = { minX: -64, minY: -64, minZ: -64, maxX: 63, maxY: 319, maxZ: 63 };
-    const open = () => Engine.open({ adapter: world, journal, registry, projects: [{ projectId: PROJECT, ownerId: OWNER, area }], limits: { sliceSize: sc.sliceSize, sliceWindow: sc.window } });
+    const open = () =>
+      Engine.open({
+        adapter: world,
+        journal,
+        registry,
+        projects: [{ projectId: PROJECT, ownerId: OWNER, area }],
+        limits: { sliceSize: sc.sliceSize, sliceWindow: sc.window },
+      });
     let engine = await open();
     try {
       const box: [number, number, number][] = [];
       for (let y = 64; y < 64 + sc.size.y; y++) for (let z = 0; z < sc.size.z; z++) for (let x = 0; x < sc.size.x; x++) box.push([x, y, z]);
       for (const i of sc.stoneAlready) memory.externalEdit(...box[i % box.length]!, STONE, { emitEvent: false });
-      const recipe = { version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: sc.size.x - 1, y: 63 + sc.size.y, z: sc.size.z - 1 }, block: STONE }] };
+      const recipe = {
+        version: 1,
+        operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: sc.size.x - 1, y: 63 + sc.size.y, z: sc.size.z - 1 }, block: STONE }],
+      };
       const plan = unwrap(await engine.buildPrepare(agent, { recipe }));
       const person = new Map<string, string>(); // each position's last edit by the person
       // Each edit changes its block (an edit that leaves the block as it was, or puts back what was
@@ -138,7 +141,8 @@ function property(planted: boolean) {
       };
       if (crashed) {
         // Everything the world holds from us is under review: confirmed, or in an open intent.
-        for (const key of world.written.keys()) if (!confirmed.has(key) && !unfinished.has(key)) throw new Error(`${key} written by the crashed operation, outside its journalled mask`);
+        for (const key of world.written.keys())
+          if (!confirmed.has(key) && !unfinished.has(key)) throw new Error(`${key} written by the crashed operation, outside its journalled mask`);
         memory.restart();
         engine.close();
         engine = await open();
@@ -148,7 +152,8 @@ function property(planted: boolean) {
       }
       // The journal holds exactly what the world says we wrote.
       const ours = [...world.written.keys()].sort();
-      if (JSON.stringify([...confirmed].sort()) !== JSON.stringify(ours)) throw new Error(`journal says written ${confirmed.size}, the world saw ${ours.length}`);
+      if (JSON.stringify([...confirmed].sort()) !== JSON.stringify(ours))
+        throw new Error(`journal says written ${confirmed.size}, the world saw ${ours.length}`);
       if (unfinished.size > 0) throw new Error(`an ended operation left ${unfinished.size} positions in open intents`);
       // A person's edit is never overwritten.
       for (const [key, state] of person) if ((await now(key)) !== state) throw new Error(`the person's ${state} at ${key} was overwritten`);
@@ -169,7 +174,10 @@ describe("the applier's windows over a world that takes batches (intents in one 
   }, 120_000);
 
   it("catches a planted batch that runs on past a mismatch", async () => {
-    const caught = await fc.assert(property(true), { numRuns: 150, endOnFailure: true }).then(() => null, (e: unknown) => e as { cause?: unknown });
+    const caught = await fc.assert(property(true), { numRuns: 150, endOnFailure: true }).then(
+      () => null,
+      (e: unknown) => e as { cause?: unknown },
+    );
     expect(String(caught?.cause ?? caught)).toMatch(/journal says written|outside its journalled mask|overwritten/);
   }, 120_000);
 });

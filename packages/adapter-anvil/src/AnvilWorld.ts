@@ -3,7 +3,19 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { blockEntityPredicate, blockEntityType, blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
 import { EventLogFile, eventPage, type LoggedEvent } from "@mcb/adapter-kit";
-import { ChunkNotLoaded, HostCrash, SliceRefused, compareAndSetGroups, type CasResult, type CasSlice, type EventPage, type RegionRead, type SavedMarks, type WorldAdapter, type WorldInfo } from "@mcb/engine";
+import {
+  ChunkNotLoaded,
+  HostCrash,
+  SliceRefused,
+  compareAndSetGroups,
+  type CasResult,
+  type CasSlice,
+  type EventPage,
+  type RegionRead,
+  type SavedMarks,
+  type WorldAdapter,
+  type WorldInfo,
+} from "@mcb/engine";
 import { NbtError, NbtReader, TAG, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/nbt";
 import type { Chunk } from "./Chunk.js";
 import { ChunkStore } from "./ChunkStore.js";
@@ -58,7 +70,9 @@ const EMPTY_COMPOUND = nbt.compound([]);
 const TALL_WORLD_DATA_VERSION = 2860;
 
 function digestOf(c: NbtCompound): string {
-  return createHash("sha256").update(canonicalNbt(stripPosition(c))).digest("hex");
+  return createHash("sha256")
+    .update(canonicalNbt(stripPosition(c)))
+    .digest("hex");
 }
 
 /**
@@ -137,7 +151,11 @@ export class AnvilWorld implements WorldAdapter {
       const lock = await SessionLock.acquire(options.dir);
       let save: SaveSummary;
       try {
-        save = createFlatSave(options.dir, { levelName: "mcb world", dataVersion: version.registry.dataVersion, minecraftVersion: version.registry.minecraftVersion });
+        save = createFlatSave(options.dir, {
+          levelName: "mcb world",
+          dataVersion: version.registry.dataVersion,
+          minecraftVersion: version.registry.minecraftVersion,
+        });
       } catch (e) {
         await lock.release();
         throw e;
@@ -208,7 +226,11 @@ export class AnvilWorld implements WorldAdapter {
   private chunkFor(cx: number, cz: number): Chunk {
     const c = this.store.read(cx, cz); // a damaged or too new chunk throws SaveError naming it
     if (c !== null) return c;
-    throw new ChunkNotLoaded({ x: cx, z: cz }, `chunk ${cx},${cz} is not generated in this save (mcb never generates terrain in a person's save: visit the area in the game first)`, false);
+    throw new ChunkNotLoaded(
+      { x: cx, z: cz },
+      `chunk ${cx},${cz} is not generated in this save (mcb never generates terrain in a person's save: visit the area in the game first)`,
+      false,
+    );
   }
 
   async read(box: Box3): Promise<RegionRead> {
@@ -311,7 +333,10 @@ export class AnvilWorld implements WorldAdapter {
       if (data !== undefined) body = data;
       else if (current !== undefined && blockIdOf(before) === blockIdOf(state)) return;
       else body = EMPTY_COMPOUND;
-      chunk.entities.set(key, { t: TAG.Compound, v: new Map([["id", nbt.string(this.blockEntityType(state)!)], ["x", nbt.int(x)], ["y", nbt.int(y)], ["z", nbt.int(z)], ...stripPosition(body).v]) });
+      chunk.entities.set(key, {
+        t: TAG.Compound,
+        v: new Map([["id", nbt.string(this.blockEntityType(state)!)], ["x", nbt.int(x)], ["y", nbt.int(y)], ["z", nbt.int(z)], ...stripPosition(body).v]),
+      });
       chunk.entitiesDirty = true;
     } else if (current !== undefined) {
       chunk.entities.delete(key);

@@ -37,7 +37,8 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
   if (root.v.has("Level")) return decodeLegacyChunk(root, dv ?? 0, x, z, compression, versions, corrupt);
   if (dv === undefined || dv < MIN_CHUNK_DATA_VERSION) return corrupt(`the 1.18 layout (no Level compound) with DataVersion ${dv ?? "missing"}`);
   const upgrade = upgrader(versions);
-  const cx = int(root.v.get("xPos")), cz = int(root.v.get("zPos"));
+  const cx = int(root.v.get("xPos")),
+    cz = int(root.v.get("zPos"));
   if (cx !== x || cz !== z) corrupt(`it says it is chunk ${cx},${cz}`);
   const status = str(root.v.get("Status"));
   const full = status === "minecraft:full" || status === "full";
@@ -66,7 +67,8 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
         if (data?.t !== TAG.LongArray) return corrupt(`section ${y}: a palette of ${palette.length} states and no data`);
         const bits = blockBits(palette.length);
         indices = new Uint16Array(4096);
-        if (!unpack(data.v, bits, 4096, indices)) corrupt(`section ${y}: data has ${data.v.length} longs, ${bits}-bit indices need ${Math.ceil(4096 / Math.floor(64 / bits))}`);
+        if (!unpack(data.v, bits, 4096, indices))
+          corrupt(`section ${y}: data has ${data.v.length} longs, ${bits}-bit indices need ${Math.ceil(4096 / Math.floor(64 / bits))}`);
         for (let i = 0; i < 4096; i++) if (indices[i]! >= palette.length) corrupt(`section ${y}: index ${indices[i]} outside a palette of ${palette.length}`);
       }
       sections.set(y!, new ChunkSection(y!, palette, indices, rest));
@@ -77,8 +79,11 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
   if (be !== undefined && be.t === TAG.List) {
     for (const e of be.v) {
       if (e.t !== TAG.Compound) continue;
-      const ex = int(e.v.get("x")), ey = int(e.v.get("y")), ez = int(e.v.get("z"));
-      if (ex === undefined || ey === undefined || ez === undefined || ex >> 4 !== x || ez >> 4 !== z) corrupt("a block entity lies outside the chunk or has no position");
+      const ex = int(e.v.get("x")),
+        ey = int(e.v.get("y")),
+        ez = int(e.v.get("z"));
+      if (ex === undefined || ey === undefined || ez === undefined || ex >> 4 !== x || ez >> 4 !== z)
+        corrupt("a block entity lies outside the chunk or has no position");
       if (removedBlockEntity(str(e.v.get("id")) ?? "", "", dv, versions.dataVersion) !== undefined) continue; // a type the registry's game no longer has (read only: older chunks are never written)
       chunk.entities.set(chunk.blockKey(ex!, ey!, ez!), e);
     }
@@ -90,7 +95,14 @@ function stateCompound(state: string): NbtCompound {
   const parsed = parseStateSyntax(state);
   if (!parsed.ok) return nbt.compound([["Name", nbt.string(state)]]);
   const props = [...parsed.value.properties].sort(([a], [b]) => (a < b ? -1 : 1));
-  return nbt.compound(props.length === 0 ? [["Name", nbt.string(parsed.value.id)]] : [["Name", nbt.string(parsed.value.id)], ["Properties", nbt.compound(props.map(([k, v]) => [k, nbt.string(v)]))]]);
+  return nbt.compound(
+    props.length === 0
+      ? [["Name", nbt.string(parsed.value.id)]]
+      : [
+          ["Name", nbt.string(parsed.value.id)],
+          ["Properties", nbt.compound(props.map(([k, v]) => [k, nbt.string(v)]))],
+        ],
+  );
 }
 
 /** Encodes a section's states in the 1.18+ form (palette; data only for two or more states). */
@@ -124,7 +136,14 @@ export function encodeChunk(chunk: Chunk, heightmaps: Heightmaps): Uint8Array {
     root.set("sections", nbt.list(TAG.Compound, list));
     root.set("Heightmaps", heightmaps.compute(chunk));
   }
-  if (chunk.entitiesDirty) root.set("block_entities", nbt.list(TAG.Compound, [...chunk.entities.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c)));
+  if (chunk.entitiesDirty)
+    root.set(
+      "block_entities",
+      nbt.list(
+        TAG.Compound,
+        [...chunk.entities.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c),
+      ),
+    );
   root.set("DataVersion", nbt.int(chunk.dataVersion));
   root.set("isLightOn", nbt.byte(0));
   return encodeNbt("", { t: TAG.Compound, v: root });

@@ -83,7 +83,11 @@ export class ChunkStore {
       const { chunk, full } = decodeChunk(stored.nbt, x, z, stored.compression, this.options.versions, region!.path);
       const versions = this.options.versions;
       const refusal = !full
-        ? new SaveError("chunk_missing", `chunk ${x},${z} is not fully generated in this save; mcb never generates terrain in a person's save: visit the area in the game first`, { chunk: { x, z } })
+        ? new SaveError(
+            "chunk_missing",
+            `chunk ${x},${z} is not fully generated in this save; mcb never generates terrain in a person's save: visit the area in the game first`,
+            { chunk: { x, z } },
+          )
         : chunk.dataVersion < versions.dataVersion
           ? new SaveError(
               "version_mismatch",
@@ -91,10 +95,14 @@ export class ChunkStore {
               { chunk: { x, z }, dataVersion: chunk.dataVersion },
             )
           : chunk.dataVersion > versions.maxDataVersion
-            ? new SaveError("version_mismatch", `chunk ${x},${z} was saved by Minecraft ${describeDataVersion(chunk.dataVersion)}, newer than this build writes (up to DataVersion ${versions.maxDataVersion}): update mcb`, {
-                chunk: { x, z },
-                dataVersion: chunk.dataVersion,
-              })
+            ? new SaveError(
+                "version_mismatch",
+                `chunk ${x},${z} was saved by Minecraft ${describeDataVersion(chunk.dataVersion)}, newer than this build writes (up to DataVersion ${versions.maxDataVersion}): update mcb`,
+                {
+                  chunk: { x, z },
+                  dataVersion: chunk.dataVersion,
+                },
+              )
             : null;
       entry = { chunk: full ? chunk : null, refusal };
     }
@@ -122,7 +130,11 @@ export class ChunkStore {
     const e = this.load(x, z);
     if (e.refusal !== null) return e.refusal;
     if (e.chunk === null)
-      return new SaveError("chunk_missing", `chunk ${x},${z} does not exist in this save; mcb never generates terrain in a person's save: visit the area in the game first`, { chunk: { x, z } });
+      return new SaveError(
+        "chunk_missing",
+        `chunk ${x},${z} does not exist in this save; mcb never generates terrain in a person's save: visit the area in the game first`,
+        { chunk: { x, z } },
+      );
     return null;
   }
 

@@ -36,7 +36,13 @@ export function upgrader(versions: ChunkVersions): (state: string, from: number)
 }
 
 /** A section's palette (`{Name, Properties}` compounds, every layout's form) as states written at `dv`, upgraded. */
-export function paletteStates(entries: readonly NbtValue[], y: number, dv: number, upgrade: (state: string, from: number) => string, corrupt: Corrupt): string[] {
+export function paletteStates(
+  entries: readonly NbtValue[],
+  y: number,
+  dv: number,
+  upgrade: (state: string, from: number) => string,
+  corrupt: Corrupt,
+): string[] {
   return entries.map((e, k) => {
     if (e.t !== TAG.Compound) return corrupt(`section ${y}: palette entry ${k} is not a compound`);
     const name = str(e.v.get("Name"));

@@ -34,7 +34,18 @@ export function flatChunk(x: number, z: number, dataVersion: number): Chunk {
       if (p < 0) p = palette.push(s) - 1;
       indices.fill(p, ly << 8, (ly + 1) << 8);
     }
-    sections.set(sy, new ChunkSection(sy, palette, palette.length === 1 ? null : indices, new Map<string, NbtValue>([["Y", nbt.byte(sy)], ["biomes", biomes]])));
+    sections.set(
+      sy,
+      new ChunkSection(
+        sy,
+        palette,
+        palette.length === 1 ? null : indices,
+        new Map<string, NbtValue>([
+          ["Y", nbt.byte(sy)],
+          ["biomes", biomes],
+        ]),
+      ),
+    );
   }
   const root = new Map<string, NbtValue>([
     ["DataVersion", nbt.int(dataVersion)],
@@ -50,7 +61,13 @@ export function flatChunk(x: number, z: number, dataVersion: number): Chunk {
     ["block_ticks", nbt.list(TAG.Compound, [])],
     ["fluid_ticks", nbt.list(TAG.Compound, [])],
     ["PostProcessing", nbt.list(TAG.List, [])],
-    ["structures", nbt.compound([["References", nbt.compound([])], ["starts", nbt.compound([])]])],
+    [
+      "structures",
+      nbt.compound([
+        ["References", nbt.compound([])],
+        ["starts", nbt.compound([])],
+      ]),
+    ],
   ]);
   const chunk = new Chunk(x, z, dataVersion, root, sections, new Map(), COMPRESSION.zlib, MIN_SECTION, SECTION_COUNT);
   // Everything is new: every section and the heightmaps are encoded when it is first written.

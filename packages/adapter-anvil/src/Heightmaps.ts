@@ -3,7 +3,10 @@ import { nbt, TAG, type NbtCompound } from "@mcb/nbt";
 import { type Chunk } from "./Chunk.js";
 import { pack } from "./PackedArray.js";
 
-const SOLID = 1, FLUID = 2, LEAVES = 4, FILLED = 8;
+const SOLID = 1,
+  FLUID = 2,
+  LEAVES = 4,
+  FILLED = 8;
 
 /**
  * The four heightmaps a full chunk stores, recomputed for a chunk we wrote (the game primes them
@@ -40,7 +43,10 @@ export class Heightmaps {
   compute(chunk: Chunk): NbtCompound {
     const height = chunk.sectionCount * 16;
     const bits = Math.ceil(Math.log2(height + 1));
-    const surface = new Uint16Array(256), motion = new Uint16Array(256), noLeaves = new Uint16Array(256), floor = new Uint16Array(256);
+    const surface = new Uint16Array(256),
+      motion = new Uint16Array(256),
+      noLeaves = new Uint16Array(256),
+      floor = new Uint16Array(256);
     // Top section first, each with its palette's flags (once per section, not per column).
     const sections = [...chunk.sections.values()].sort((a, b) => b.y - a.y).map((s) => ({ s, pf: s.palette.map((p) => this.flags(p)) }));
     for (let col = 0; col < 256; col++) {
@@ -53,10 +59,10 @@ export class Heightmaps {
           const f = pf[s.indices === null ? 0 : s.indices[(ly << 8) | col]!]!;
           if (f === 0) continue;
           const h = sy * 16 + ly - chunk.minSection * 16 + 1;
-          if (surface[col] === 0) (surface[col] = h), todo--;
-          if (motion[col] === 0 && (f & (SOLID | FLUID)) !== 0) (motion[col] = h), todo--;
-          if (noLeaves[col] === 0 && (f & (SOLID | FLUID)) !== 0 && (f & LEAVES) === 0) (noLeaves[col] = h), todo--;
-          if (floor[col] === 0 && (f & SOLID) !== 0) (floor[col] = h), todo--;
+          if (surface[col] === 0) ((surface[col] = h), todo--);
+          if (motion[col] === 0 && (f & (SOLID | FLUID)) !== 0) ((motion[col] = h), todo--);
+          if (noLeaves[col] === 0 && (f & (SOLID | FLUID)) !== 0 && (f & LEAVES) === 0) ((noLeaves[col] = h), todo--);
+          if (floor[col] === 0 && (f & SOLID) !== 0) ((floor[col] = h), todo--);
         }
       }
     }

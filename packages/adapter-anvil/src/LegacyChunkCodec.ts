@@ -24,26 +24,65 @@ const PADDED_INDICES = 2527;
 /** The flattening table's names are 1.13's. */
 const FLATTENED_DATA_VERSION = 1519;
 
-const DYES = ["white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black"];
+const DYES = [
+  "white",
+  "orange",
+  "magenta",
+  "light_blue",
+  "yellow",
+  "lime",
+  "pink",
+  "gray",
+  "light_gray",
+  "cyan",
+  "purple",
+  "blue",
+  "brown",
+  "green",
+  "red",
+  "black",
+];
 const SKULLS = ["skeleton_skull", "wither_skeleton_skull", "zombie_head", "player_head", "creeper_head", "dragon_head"];
 const WALL_SKULLS = ["skeleton_wall_skull", "wither_skeleton_wall_skull", "zombie_wall_head", "player_wall_head", "creeper_wall_head", "dragon_wall_head"];
 /** Flower pot contents (1.12 `Item` + `Data`) → the potted block. */
 const POTTED: Record<string, string> = {
-  "minecraft:red_flower:0": "potted_poppy", "minecraft:red_flower:1": "potted_blue_orchid", "minecraft:red_flower:2": "potted_allium",
-  "minecraft:red_flower:3": "potted_azure_bluet", "minecraft:red_flower:4": "potted_red_tulip", "minecraft:red_flower:5": "potted_orange_tulip",
-  "minecraft:red_flower:6": "potted_white_tulip", "minecraft:red_flower:7": "potted_pink_tulip", "minecraft:red_flower:8": "potted_oxeye_daisy",
-  "minecraft:yellow_flower:0": "potted_dandelion", "minecraft:sapling:0": "potted_oak_sapling", "minecraft:sapling:1": "potted_spruce_sapling",
-  "minecraft:sapling:2": "potted_birch_sapling", "minecraft:sapling:3": "potted_jungle_sapling", "minecraft:sapling:4": "potted_acacia_sapling",
-  "minecraft:sapling:5": "potted_dark_oak_sapling", "minecraft:red_mushroom:0": "potted_red_mushroom", "minecraft:brown_mushroom:0": "potted_brown_mushroom",
-  "minecraft:cactus:0": "potted_cactus", "minecraft:deadbush:0": "potted_dead_bush", "minecraft:tallgrass:2": "potted_fern",
+  "minecraft:red_flower:0": "potted_poppy",
+  "minecraft:red_flower:1": "potted_blue_orchid",
+  "minecraft:red_flower:2": "potted_allium",
+  "minecraft:red_flower:3": "potted_azure_bluet",
+  "minecraft:red_flower:4": "potted_red_tulip",
+  "minecraft:red_flower:5": "potted_orange_tulip",
+  "minecraft:red_flower:6": "potted_white_tulip",
+  "minecraft:red_flower:7": "potted_pink_tulip",
+  "minecraft:red_flower:8": "potted_oxeye_daisy",
+  "minecraft:yellow_flower:0": "potted_dandelion",
+  "minecraft:sapling:0": "potted_oak_sapling",
+  "minecraft:sapling:1": "potted_spruce_sapling",
+  "minecraft:sapling:2": "potted_birch_sapling",
+  "minecraft:sapling:3": "potted_jungle_sapling",
+  "minecraft:sapling:4": "potted_acacia_sapling",
+  "minecraft:sapling:5": "potted_dark_oak_sapling",
+  "minecraft:red_mushroom:0": "potted_red_mushroom",
+  "minecraft:brown_mushroom:0": "potted_brown_mushroom",
+  "minecraft:cactus:0": "potted_cactus",
+  "minecraft:deadbush:0": "potted_dead_bush",
+  "minecraft:tallgrass:2": "potted_fern",
 };
 
-
 /** Decodes a `Level` chunk (see the module comment); `dv` is its DataVersion (0 when it has none). */
-export function decodeLegacyChunk(root: NbtCompound, dv: number, x: number, z: number, compression: Compression, versions: ChunkVersions, corrupt: Corrupt): DecodedChunk {
+export function decodeLegacyChunk(
+  root: NbtCompound,
+  dv: number,
+  x: number,
+  z: number,
+  compression: Compression,
+  versions: ChunkVersions,
+  corrupt: Corrupt,
+): DecodedChunk {
   const level = root.v.get("Level");
   if (level?.t !== TAG.Compound) return corrupt("Level is not a compound");
-  const cx = int(level.v.get("xPos")), cz = int(level.v.get("zPos"));
+  const cx = int(level.v.get("xPos")),
+    cz = int(level.v.get("zPos"));
   if (cx !== x || cz !== z) corrupt(`it says it is chunk ${cx},${cz}`);
   const status = str(level.v.get("Status"));
   const full = status === undefined ? int(level.v.get("TerrainPopulated")) === 1 : status === "full" || status === "postprocessed" || status === "fullchunk";
@@ -53,8 +92,11 @@ export function decodeLegacyChunk(root: NbtCompound, dv: number, x: number, z: n
   if (te?.t === TAG.List)
     for (const e of te.v) {
       if (e.t !== TAG.Compound) continue;
-      const ex = int(e.v.get("x")), ey = int(e.v.get("y")), ez = int(e.v.get("z"));
-      if (ex === undefined || ey === undefined || ez === undefined || ex >> 4 !== x || ez >> 4 !== z || ey < 0 || ey > 255) corrupt("a block entity lies outside the chunk or has no position");
+      const ex = int(e.v.get("x")),
+        ey = int(e.v.get("y")),
+        ez = int(e.v.get("z"));
+      if (ex === undefined || ey === undefined || ez === undefined || ex >> 4 !== x || ez >> 4 !== z || ey < 0 || ey > 255)
+        corrupt("a block entity lies outside the chunk or has no position");
       const key = (ey! << 8) | ((ez! & 15) << 4) | (ex! & 15); // Chunk.blockKey with sections from 0
       // A type the game dropped is not kept, but the flattening fixes still read it (a 1.12 bed's colour).
       (removedBlockEntity(str(e.v.get("id")) ?? "", "", dv, versions.dataVersion) === undefined ? entities : removed).set(key, e);
@@ -97,9 +139,15 @@ function nibble(a: Uint8Array, k: number): number {
 }
 
 /** 1.12-and-older sections: id (Blocks + Add) and metadata (Data) per block, fixed up and flattened. */
-function numericSections(raw: readonly NbtCompound[], entities: ReadonlyMap<number, NbtCompound>, upgrade: (s: string, from: number) => string, corrupt: Corrupt): Map<number, ChunkSection> {
+function numericSections(
+  raw: readonly NbtCompound[],
+  entities: ReadonlyMap<number, NbtCompound>,
+  upgrade: (s: string, from: number) => string,
+  corrupt: Corrupt,
+): Map<number, ChunkSection> {
   // The whole chunk's ids and metadata (y 0..255), so fixes can look at the block above and below.
-  const ids = new Uint16Array(65536), metas = new Uint8Array(65536);
+  const ids = new Uint16Array(65536),
+    metas = new Uint8Array(65536);
   const present = new Set<number>();
   const bytes = (s: NbtCompound, key: string, length: number, y: number): Uint8Array | undefined => {
     const v = s.v.get(key);
@@ -113,7 +161,8 @@ function numericSections(raw: readonly NbtCompound[], entities: ReadonlyMap<numb
     if (y! < 0 || y! > 15) continue;
     const blocks = bytes(s, "Blocks", 4096, y!);
     if (blocks === undefined) continue;
-    const add = bytes(s, "Add", 2048, y!), data = bytes(s, "Data", 2048, y!) ?? corrupt(`section ${y}: Blocks and no Data`);
+    const add = bytes(s, "Add", 2048, y!),
+      data = bytes(s, "Data", 2048, y!) ?? corrupt(`section ${y}: Blocks and no Data`);
     present.add(y!);
     const base = y! << 12;
     for (let i = 0; i < 4096; i++) {
@@ -159,15 +208,26 @@ function withProps(state: string, change: (props: Map<string, string>) => void, 
 
 /** The flattened state at chunk index `i` (y·256 + z·16 + x), with the fixes its neighbours and block entity call for. */
 function fixed(i: number, stateAt: (i: number) => string, ids: Uint16Array, metas: Uint8Array, entities: ReadonlyMap<number, NbtCompound>): string {
-  const id = ids[i]!, meta = metas[i]!;
+  const id = ids[i]!,
+    meta = metas[i]!;
   const state = stateAt(i);
-  const above = i + 256 < 65536 ? i + 256 : -1, below = i >= 256 ? i - 256 : -1;
+  const above = i + 256 < 65536 ? i + 256 : -1,
+    below = i >= 256 ? i - 256 : -1;
   const te = entities.get(i);
   switch (id) {
-    case 2: case 3: case 110: // grass, podzol (dirt:2), mycelium under snow
+    case 2:
+    case 3:
+    case 110: // grass, podzol (dirt:2), mycelium under snow
       if (above >= 0 && (ids[above] === 78 || ids[above] === 80) && /snowy=/.test(state)) return withProps(state, (p) => p.set("snowy", "true"));
       return state;
-    case 64: case 71: case 193: case 194: case 195: case 196: case 197: { // doors: each half holds half of the state
+    case 64:
+    case 71:
+    case 193:
+    case 194:
+    case 195:
+    case 196:
+    case 197: {
+      // doors: each half holds half of the state
       const upper = (meta & 8) !== 0;
       const other = upper ? below : above;
       if (other < 0 || ids[other] !== id) return state;
@@ -177,32 +237,39 @@ function fixed(i: number, stateAt: (i: number) => string, ids: Uint16Array, meta
       const take = upper ? ["facing", "open"] : ["hinge", "powered"];
       return withProps(state, (p) => take.forEach((k) => theirs.has(k) && p.set(k, theirs.get(k)!)));
     }
-    case 175: { // tall plants: the upper half's kind is its lower half's
+    case 175: {
+      // tall plants: the upper half's kind is its lower half's
       if ((meta & 8) === 0 || below < 0 || ids[below] !== 175) return state;
       const lower = parseStateSyntax(stateAt(below));
       return lower.ok ? formatState(lower.value.id, { half: "upper" }) : state;
     }
-    case 26: { // beds: the colour is the block entity's
+    case 26: {
+      // beds: the colour is the block entity's
       const color = int(te?.v.get("color"));
       return color === undefined ? state : withProps(state, () => {}, `minecraft:${DYES[color & 15]}_bed`);
     }
-    case 176: case 177: { // banners: Base is a dye damage value (15 = white)
+    case 176:
+    case 177: {
+      // banners: Base is a dye damage value (15 = white)
       const base = int(te?.v.get("Base"));
       if (base === undefined) return state;
       return withProps(state, () => {}, `minecraft:${DYES[15 - (base & 15)]}_${id === 176 ? "banner" : "wall_banner"}`);
     }
-    case 144: { // skulls: type and rotation are the block entity's; metadata 1 is the floor
+    case 144: {
+      // skulls: type and rotation are the block entity's; metadata 1 is the floor
       const type = int(te?.v.get("SkullType")) ?? 0;
       if (meta === 1) return formatState(`minecraft:${SKULLS[type] ?? SKULLS[0]}`, { rotation: String((int(te?.v.get("Rot")) ?? 0) & 15) });
       const facing = { 2: "north", 3: "south", 4: "west", 5: "east" }[meta as 2] ?? "north";
       return formatState(`minecraft:${WALL_SKULLS[type] ?? WALL_SKULLS[0]}`, { facing });
     }
-    case 140: { // flower pots: the plant is the block entity's
+    case 140: {
+      // flower pots: the plant is the block entity's
       const item = str(te?.v.get("Item")) ?? (int(te?.v.get("Item")) === undefined ? undefined : "");
       const potted = item === undefined ? undefined : POTTED[`${item}:${int(te?.v.get("Data")) ?? 0}`];
       return potted === undefined ? state : `minecraft:${potted}`;
     }
-    case 25: { // note blocks: the note is the block entity's
+    case 25: {
+      // note blocks: the note is the block entity's
       const note = int(te?.v.get("note"));
       return note === undefined ? state : withProps(state, (p) => p.set("note", String(Math.min(24, Math.max(0, note)))));
     }

@@ -20,7 +20,11 @@ export class Lz4Error extends Error {
   }
 }
 
-const P1 = 2654435761, P2 = 2246822519, P3 = 3266489917, P4 = 668265263, P5 = 374761393;
+const P1 = 2654435761,
+  P2 = 2246822519,
+  P3 = 3266489917,
+  P4 = 668265263,
+  P5 = 374761393;
 
 function rotl(x: number, r: number): number {
   return ((x << r) | (x >>> (32 - r))) >>> 0;
@@ -36,7 +40,10 @@ export function xxhash32(b: Uint8Array, seed: number): number {
   let i = 0;
   let h: number;
   if (len >= 16) {
-    let v1 = (seed + P1 + P2) >>> 0, v2 = (seed + P2) >>> 0, v3 = seed >>> 0, v4 = (seed - P1) >>> 0;
+    let v1 = (seed + P1 + P2) >>> 0,
+      v2 = (seed + P2) >>> 0,
+      v3 = seed >>> 0,
+      v4 = (seed - P1) >>> 0;
     for (; i <= len - 16; i += 16) {
       v1 = Math.imul(rotl((v1 + Math.imul(u32le(b, i), P2)) >>> 0, 13), P1) >>> 0;
       v2 = Math.imul(rotl((v2 + Math.imul(u32le(b, i + 4), P2)) >>> 0, 13), P1) >>> 0;
@@ -60,7 +67,8 @@ export function xxhash32(b: Uint8Array, seed: number): number {
 
 /** Decodes one raw LZ4 block into `out` (exactly `out.length` bytes). */
 function decodeBlock(src: Uint8Array, out: Uint8Array): void {
-  let s = 0, d = 0;
+  let s = 0,
+    d = 0;
   const end = src.length;
   for (;;) {
     if (s >= end) throw new Lz4Error("LZ4 block ends inside a sequence");
@@ -102,15 +110,26 @@ function decodeBlock(src: Uint8Array, out: Uint8Array): void {
 /** The original bytes of an LZ4Block stream; throws `Lz4Error` on any inconsistency. */
 export function lz4BlockDecompress(input: Uint8Array, maxBytes: number): Uint8Array {
   const parts: Uint8Array[] = [];
-  let total = 0, at = 0;
+  let total = 0,
+    at = 0;
   while (at < input.length) {
     if (at + HEADER > input.length) throw new Lz4Error(`LZ4Block header cut short at byte ${at}`);
     for (let k = 0; k < 8; k++) if (input[at + k] !== MAGIC[k]) throw new Lz4Error(`no LZ4Block magic at byte ${at}`);
     const token = input[at + 8]!;
-    const method = token & 0xf0, level = 10 + (token & 0x0f);
-    const compressed = u32le(input, at + 9) | 0, original = u32le(input, at + 13) | 0, check = u32le(input, at + 17);
+    const method = token & 0xf0,
+      level = 10 + (token & 0x0f);
+    const compressed = u32le(input, at + 9) | 0,
+      original = u32le(input, at + 13) | 0,
+      check = u32le(input, at + 17);
     if (method !== METHOD_RAW && method !== METHOD_LZ4) throw new Lz4Error(`LZ4Block method 0x${method.toString(16)} unknown`);
-    if (level - 10 > MAX_LEVEL || original < 0 || compressed < 0 || original > 2 ** level || (original === 0) !== (compressed === 0) || (method === METHOD_RAW && original !== compressed))
+    if (
+      level - 10 > MAX_LEVEL ||
+      original < 0 ||
+      compressed < 0 ||
+      original > 2 ** level ||
+      (original === 0) !== (compressed === 0) ||
+      (method === METHOD_RAW && original !== compressed)
+    )
       throw new Lz4Error(`LZ4Block lengths ${compressed}/${original} are inconsistent at byte ${at}`);
     at += HEADER;
     if (original === 0) break; // the stream's end marker
@@ -126,7 +145,7 @@ export function lz4BlockDecompress(input: Uint8Array, maxBytes: number): Uint8Ar
   }
   const joined = new Uint8Array(total);
   let o = 0;
-  for (const p of parts) joined.set(p, o), (o += p.length);
+  for (const p of parts) (joined.set(p, o), (o += p.length));
   return joined;
 }
 

@@ -20,7 +20,8 @@ export function unpack(longs: BigInt64Array, bits: number, count: number, out: U
   const mask = bits === 32 ? 0xffffffff : (1 << bits) - 1;
   let i = 0;
   for (let l = 0; l < longs.length && i < count; l++) {
-    const lo = words[2 * l]!, hi = words[2 * l + 1]!;
+    const lo = words[2 * l]!,
+      hi = words[2 * l + 1]!;
     for (let k = 0, off = 0; k < perLong && i < count; k++, off += bits, i++) {
       let v: number;
       if (off + bits <= 32) v = (lo >>> off) & mask;
@@ -39,7 +40,8 @@ export function pack(values: ArrayLike<number>, bits: number): BigInt64Array {
   const words = new Uint32Array(n * 2);
   let i = 0;
   for (let l = 0; l < n; l++) {
-    let lo = 0, hi = 0;
+    let lo = 0,
+      hi = 0;
     for (let k = 0, off = 0; k < perLong && i < values.length; k++, off += bits, i++) {
       const v = values[i]! >>> 0;
       if (off + bits <= 32) lo |= v << off;
@@ -71,7 +73,8 @@ export function unpackSpanning(longs: BigInt64Array, bits: number, count: number
   const mask = (1 << bits) - 1;
   for (let i = 0; i < count; i++) {
     const bit = i * bits;
-    const w = bit >>> 5, off = bit & 31;
+    const w = bit >>> 5,
+      off = bit & 31;
     let v = words[w]! >>> off;
     if (off + bits > 32) v |= words[w + 1]! << (32 - off);
     out[i] = (v & mask) >>> 0;

@@ -67,7 +67,6 @@ function fsyncFd(fd: number): void {
   fsyncSync(fd);
 }
 
-
 /**
  * One region file `r.RX.RZ.mca`: 32 × 32 chunks. The 8 KiB header (sector offset and count, then
  * timestamps) is checked on open; an entry pointing into the header, past the file, or over another
@@ -152,7 +151,8 @@ export class RegionFile {
     for (let i = 0; i < 1024; i++) {
       const e = this.offsets[i]!;
       if (e === 0) continue;
-      const start = e >>> 8, count = e & 255;
+      const start = e >>> 8,
+        count = e & 255;
       if (start < 2) this.damage.push({ index: i, why: `sector ${start} overlaps the header` });
       else if (count === 0) this.damage.push({ index: i, why: "zero sectors" });
       else if (start >= this.fileSectors) this.damage.push({ index: i, why: `sector ${start} is past the end of the file (${this.fileSectors} sectors)` });
@@ -200,10 +200,12 @@ export class RegionFile {
     };
     const bad = this.damageOf(i);
     if (bad !== undefined) fail(bad.why);
-    const start = e >>> 8, count = e & 255;
+    const start = e >>> 8,
+      count = e & 255;
     const head = Buffer.alloc(5);
     if (readSync(this.fd, head, 0, 5, start * SECTOR) < 5) fail("truncated before its length");
-    const length = head.readUInt32BE(0), type = head[4]!;
+    const length = head.readUInt32BE(0),
+      type = head[4]!;
     if (length < 1) fail(`length ${length}`);
     const external = (type & 0x80) !== 0;
     const c = type & 0x7f;
@@ -236,10 +238,14 @@ export class RegionFile {
     if (this.damage.length > 0) {
       const d = this.damage[0]!;
       const c = this.chunkOf(d.index);
-      throw new SaveError("corrupt_region", `${this.path}: chunk ${c.x},${c.z}: ${d.why}; mcb writes nothing into a damaged region (repair it with the game or a region tool first)`, {
-        file: this.path,
-        chunk: c,
-      });
+      throw new SaveError(
+        "corrupt_region",
+        `${this.path}: chunk ${c.x},${c.z}: ${d.why}; mcb writes nothing into a damaged region (repair it with the game or a region tool first)`,
+        {
+          file: this.path,
+          chunk: c,
+        },
+      );
     }
     if (this.fileSectors < 2) {
       // A new or empty file: an empty header first.

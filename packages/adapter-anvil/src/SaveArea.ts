@@ -13,7 +13,10 @@ const REGION = /^r\.(-?\d+)\.(-?\d+)\.mca$/;
  */
 export function generatedArea(regionDir: string, minY: number, maxY: number): Box3 | null {
   if (!existsSync(regionDir)) return null;
-  let x0 = Infinity, z0 = Infinity, x1 = -Infinity, z1 = -Infinity;
+  let x0 = Infinity,
+    z0 = Infinity,
+    x1 = -Infinity,
+    z1 = -Infinity;
   for (const name of readdirSync(regionDir)) {
     const m = REGION.exec(name);
     if (m === null) continue;
@@ -27,7 +30,7 @@ export function generatedArea(regionDir: string, minY: number, maxY: number): Bo
     if (region === null) continue;
     try {
       for (const c of region.chunks()) {
-        x0 = Math.min(x0, c.x), z0 = Math.min(z0, c.z), x1 = Math.max(x1, c.x), z1 = Math.max(z1, c.z);
+        ((x0 = Math.min(x0, c.x)), (z0 = Math.min(z0, c.z)), (x1 = Math.max(x1, c.x)), (z1 = Math.max(z1, c.z)));
       }
     } finally {
       region.close();

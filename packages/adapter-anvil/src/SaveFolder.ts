@@ -25,7 +25,8 @@ export interface SaveSummary {
 
 function readLevelDat(dir: string): NbtCompound {
   const path = join(dir, "level.dat");
-  if (!existsSync(path)) throw new SaveError("not_a_save", `${dir} has no level.dat: not a Minecraft world save (pass the folder that holds level.dat)`, { file: path });
+  if (!existsSync(path))
+    throw new SaveError("not_a_save", `${dir} has no level.dat: not a Minecraft world save (pass the folder that holds level.dat)`, { file: path });
   try {
     const raw = readFileSync(path);
     const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw, { maxOutputLength: 64 << 20 }) : raw;
@@ -35,7 +36,8 @@ function readLevelDat(dir: string): NbtCompound {
     if (data?.t !== TAG.Compound) throw new NbtError("no Data compound", 0);
     return data;
   } catch (e) {
-    if (e instanceof NbtError || (e as { code?: string }).code === "Z_DATA_ERROR") throw new SaveError("not_a_save", `${path} is unreadable (${(e as Error).message})`, { file: path });
+    if (e instanceof NbtError || (e as { code?: string }).code === "Z_DATA_ERROR")
+      throw new SaveError("not_a_save", `${path} is unreadable (${(e as Error).message})`, { file: path });
     throw e;
   }
 }
@@ -56,12 +58,17 @@ export function inspectSave(dir: string): SaveSummary {
   const versionName = vName?.t === TAG.String ? vName.v : undefined;
   const modern = join(dir, "dimensions", "minecraft", "overworld");
   const legacy = join(dir, "region");
-  const hasModern = existsSync(join(modern, "region")), hasLegacy = existsSync(legacy);
+  const hasModern = existsSync(join(modern, "region")),
+    hasLegacy = existsSync(legacy);
   if (hasModern && hasLegacy)
-    throw new SaveError("not_a_save", `${dir} has both region/ (before 26.1) and dimensions/minecraft/overworld/region/ (26.1): open it once in Minecraft so it migrates, or remove the copy you do not use`, {
-      file: dir,
-      reason: "mixed_layouts",
-    });
+    throw new SaveError(
+      "not_a_save",
+      `${dir} has both region/ (before 26.1) and dimensions/minecraft/overworld/region/ (26.1): open it once in Minecraft so it migrates, or remove the copy you do not use`,
+      {
+        file: dir,
+        reason: "mixed_layouts",
+      },
+    );
   const layout: SaveLayout = hasModern || (!hasLegacy && dataVersion >= DIMENSIONS_LAYOUT_DATA_VERSION) ? "dimensions" : "legacy";
   return { dir, layout, dataVersion, versionName, levelName, regionDir: layout === "dimensions" ? join(modern, "region") : legacy };
 }
@@ -99,18 +106,45 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
     ["biome", nbt.string("minecraft:plains")],
     ["features", nbt.byte(0)],
     ["lakes", nbt.byte(0)],
-    ["layers", nbt.list(TAG.Compound, FLAT_LAYERS.map((l) => nbt.compound([["block", nbt.string(l.block)], ["height", nbt.int(l.height)]])))],
+    [
+      "layers",
+      nbt.list(
+        TAG.Compound,
+        FLAT_LAYERS.map((l) =>
+          nbt.compound([
+            ["block", nbt.string(l.block)],
+            ["height", nbt.int(l.height)],
+          ]),
+        ),
+      ),
+    ],
     ["structure_overrides", nbt.list(TAG.String, [])],
   ]);
-  const dimension = (type: string, generator: [string, NbtValue][]): NbtCompound => nbt.compound([["type", nbt.string(type)], ["generator", nbt.compound(generator)]]);
+  const dimension = (type: string, generator: [string, NbtValue][]): NbtCompound =>
+    nbt.compound([
+      ["type", nbt.string(type)],
+      ["generator", nbt.compound(generator)],
+    ]);
   const dimensions = nbt.compound([
-    ["minecraft:overworld", dimension("minecraft:overworld", [["type", nbt.string("minecraft:flat")], ["settings", flat]])],
+    [
+      "minecraft:overworld",
+      dimension("minecraft:overworld", [
+        ["type", nbt.string("minecraft:flat")],
+        ["settings", flat],
+      ]),
+    ],
     [
       "minecraft:the_nether",
       dimension("minecraft:the_nether", [
         ["type", nbt.string("minecraft:noise")],
         ["settings", nbt.string("minecraft:nether")],
-        ["biome_source", nbt.compound([["type", nbt.string("minecraft:multi_noise")], ["preset", nbt.string("minecraft:nether")]])],
+        [
+          "biome_source",
+          nbt.compound([
+            ["type", nbt.string("minecraft:multi_noise")],
+            ["preset", nbt.string("minecraft:nether")],
+          ]),
+        ],
       ]),
     ],
     [
@@ -140,7 +174,15 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
       nbt.compound([
         ["DataVersion", nbt.int(dv)],
         ["version", nbt.int(19133)],
-        ["Version", nbt.compound([["Id", nbt.int(dv)], ["Name", nbt.string(options.minecraftVersion)], ["Series", nbt.string("main")], ["Snapshot", nbt.byte(0)]])],
+        [
+          "Version",
+          nbt.compound([
+            ["Id", nbt.int(dv)],
+            ["Name", nbt.string(options.minecraftVersion)],
+            ["Series", nbt.string("main")],
+            ["Snapshot", nbt.byte(0)],
+          ]),
+        ],
         ["LevelName", nbt.string(options.levelName)],
         ["GameType", nbt.int(1)],
         ["allowCommands", nbt.byte(1)],
@@ -148,8 +190,22 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
         ["Difficulty", nbt.byte(2)],
         ["initialized", nbt.byte(1)],
         ["LastPlayed", nbt.long(0n)],
-        ["DataPacks", nbt.compound([["Enabled", nbt.list(TAG.String, [nbt.string("vanilla")])], ["Disabled", nbt.list(TAG.String, [])]])],
-        ["spawn", nbt.compound([["dimension", nbt.string("minecraft:overworld")], ["pos", nbt.intArray([0, 64, 0])], ["yaw", { t: TAG.Float, v: 0 }], ["pitch", { t: TAG.Float, v: 0 }]])],
+        [
+          "DataPacks",
+          nbt.compound([
+            ["Enabled", nbt.list(TAG.String, [nbt.string("vanilla")])],
+            ["Disabled", nbt.list(TAG.String, [])],
+          ]),
+        ],
+        [
+          "spawn",
+          nbt.compound([
+            ["dimension", nbt.string("minecraft:overworld")],
+            ["pos", nbt.intArray([0, 64, 0])],
+            ["yaw", { t: TAG.Float, v: 0 }],
+            ["pitch", { t: TAG.Float, v: 0 }],
+          ]),
+        ],
       ]),
     ],
   ]);

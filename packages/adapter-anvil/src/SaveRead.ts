@@ -16,7 +16,9 @@ export interface ChunkSource {
 }
 
 function size(box: Box3): { sx: number; sy: number; sz: number } {
-  const sx = box.maxX - box.minX + 1, sy = box.maxY - box.minY + 1, sz = box.maxZ - box.minZ + 1;
+  const sx = box.maxX - box.minX + 1,
+    sy = box.maxY - box.minY + 1,
+    sz = box.maxZ - box.minZ + 1;
   if (sx <= 0 || sy <= 0 || sz <= 0) throw new RangeError("read box has min > max");
   if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
   return { sx, sy, sz };
@@ -36,14 +38,17 @@ export function readBox(src: ChunkSource, box: Box3): RegionRead {
   const voidId = box.minY < src.minY || box.maxY > src.maxY ? palette.id(VOID_AIR) : -1;
   const unwritable: WriteRefusal[] = [];
   for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++) {
-    const z0 = Math.max(box.minZ, cz * 16), z1 = Math.min(box.maxZ, cz * 16 + 15);
+    const z0 = Math.max(box.minZ, cz * 16),
+      z1 = Math.min(box.maxZ, cz * 16 + 15);
     for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
-      const x0 = Math.max(box.minX, cx * 16), x1 = Math.min(box.maxX, cx * 16 + 15);
+      const x0 = Math.max(box.minX, cx * 16),
+        x1 = Math.min(box.maxX, cx * 16 + 15);
       const chunk = outside ? null : src.chunk(cx, cz);
       const refused = chunk === null ? null : src.refusal(cx, cz);
       if (refused !== null) unwritable.push(refused);
       for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++) {
-        const y0 = Math.max(box.minY, cy * 16), y1 = Math.min(box.maxY, cy * 16 + 15);
+        const y0 = Math.max(box.minY, cy * 16),
+          y1 = Math.min(box.maxY, cy * 16 + 15);
         const section = chunk?.sections.get(cy);
         const remap = section === undefined ? null : new Int32Array(section.palette.length).fill(-1);
         for (let y = y0; y <= y1; y++) {

@@ -37,7 +37,9 @@ export interface SaveVersion {
 export function saveVersionOf(dataVersion: number | null, name: string | undefined, asked: BlockRegistry | undefined): Result<SaveVersion> {
   if (dataVersion === null) {
     const registry = asked === undefined ? createBlockRegistry() : ok(asked);
-    return registry.ok ? ok({ registry: registry.value, access: { mode: "edit" }, dataVersion: registry.value.dataVersion, release: registry.value.minecraftVersion }) : registry;
+    return registry.ok
+      ? ok({ registry: registry.value, access: { mode: "edit" }, dataVersion: registry.value.dataVersion, release: registry.value.minecraftVersion })
+      : registry;
   }
   const all = minecraftVersions();
   const own = all.find((v) => dataVersion >= v.dataVersion && dataVersion <= v.maxDataVersion);
@@ -46,24 +48,39 @@ export function saveVersionOf(dataVersion: number | null, name: string | undefin
   const described = `Minecraft ${named ? `${release} (DataVersion ${dataVersion})` : describeDataVersion(dataVersion)}`;
   if (own !== undefined) {
     if (asked !== undefined && asked.releases[own.version] === undefined)
-      return fail(mcbError("version_mismatch", `this save is ${described}: mcb edits it with its own version's blocks (${Object.keys(own.releases).join(", ")}), not ${asked.minecraftVersion}'s; leave out --mc-version`, { reason: "save_version", data_version: dataVersion }));
+      return fail(
+        mcbError(
+          "version_mismatch",
+          `this save is ${described}: mcb edits it with its own version's blocks (${Object.keys(own.releases).join(", ")}), not ${asked.minecraftVersion}'s; leave out --mc-version`,
+          { reason: "save_version", data_version: dataVersion },
+        ),
+      );
     const registry = asked === undefined ? createBlockRegistry({ version: own.version }) : ok(asked);
     return registry.ok ? ok({ registry: registry.value, access: { mode: "edit" }, dataVersion, release }) : registry;
   }
   const registry = asked === undefined ? createBlockRegistry() : ok(asked);
   if (!registry.ok) return registry;
-  const newest = all.at(-1)!, oldest = all[0]!;
+  const newest = all.at(-1)!,
+    oldest = all[0]!;
   const writes = all.map((v) => v.version).join(" and ");
   const access: SaveAccess =
     dataVersion > newest.maxDataVersion
-      ? { mode: "read", reason: "newer", message: `this save is ${described}, newer than this build writes (${writes}): it is open read-only, blocks this build does not know are kept as they are; update mcb to edit it` }
+      ? {
+          mode: "read",
+          reason: "newer",
+          message: `this save is ${described}, newer than this build writes (${writes}): it is open read-only, blocks this build does not know are kept as they are; update mcb to edit it`,
+        }
       : dataVersion < oldest.dataVersion
         ? {
             mode: "read",
             reason: "older",
             message: `this save is ${described}, older than the versions mcb writes (${writes}): it is open read-only (writing would need the game's own upgrade of its block entities, entities and items), its blocks read as ${registry.value.minecraftVersion}'s; open and save it once in Minecraft ${newest.version}, or copy blocks out with mcb schem export`,
           }
-        : { mode: "read", reason: "between", message: `this save is ${described}, a version mcb does not write (it writes ${writes}): it is open read-only; open and save it once in Minecraft ${newest.version} to edit it` };
+        : {
+            mode: "read",
+            reason: "between",
+            message: `this save is ${described}, a version mcb does not write (it writes ${writes}): it is open read-only; open and save it once in Minecraft ${newest.version} to edit it`,
+          };
   return ok({ registry: registry.value, access, dataVersion, release });
 }
 

@@ -28,7 +28,8 @@ function lockHolders(path: string): number[] {
   const st = statSync(path);
   const dev = Number(st.dev);
   // /proc/locks names a file "MAJOR:MINOR:INODE" with hex major and minor.
-  const major = Math.floor(dev / 256) & 0xfff, minor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
+  const major = Math.floor(dev / 256) & 0xfff,
+    minor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
   const id = `${major.toString(16).padStart(2, "0")}:${minor.toString(16).padStart(2, "0")}:${st.ino}`;
   const pids: number[] = [];
   for (const line of readFileSync("/proc/locks", "utf8").split("\n")) {
@@ -64,7 +65,10 @@ export class SessionLock {
     const path = join(saveDir, "session.lock");
     if (!existsSync(path)) writeFileSync(path, SNOWMAN);
     const busy = (detail: string): SaveError =>
-      new SaveError("busy", `${saveDir} is open in Minecraft or another program (${detail}); close the world there first, then try again`, { file: path, reason: "session_locked" });
+      new SaveError("busy", `${saveDir} is open in Minecraft or another program (${detail}); close the world there first, then try again`, {
+        file: path,
+        reason: "session_locked",
+      });
     const holders = lockHolders(path);
     if (holders.length > 0) throw busy(`process ${holders.join(", ")} holds session.lock`);
     const child = spawn("python3", ["-c", HOLDER, path], { stdio: ["pipe", "pipe", "ignore"] });
@@ -95,7 +99,11 @@ export class SessionLock {
   check(): void {
     if (this.child !== null) return;
     const holders = lockHolders(this.path);
-    if (holders.length > 0) throw new SaveError("busy", `process ${holders.join(", ")} opened the save meanwhile; mcb stopped writing to it`, { file: this.path, reason: "session_locked" });
+    if (holders.length > 0)
+      throw new SaveError("busy", `process ${holders.join(", ")} opened the save meanwhile; mcb stopped writing to it`, {
+        file: this.path,
+        reason: "session_locked",
+      });
   }
 
   /** Lets the lock go; resolves once it is gone (the holder has exited). */

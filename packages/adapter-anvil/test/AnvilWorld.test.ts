@@ -28,13 +28,23 @@ describe("AnvilWorld: mcb's own world", () => {
   it("a new block entity carries the game's type: a spawner's is minecraft:mob_spawner, a shelf's minecraft:shelf, a bee nest's minecraft:beehive", async () => {
     const dir = join(tempDir(), "world");
     const w = await open({ dir, flatGround: true });
-    const states = ["minecraft:spawner", "minecraft:oak_shelf[facing=north,powered=false,side_chain=unconnected,waterlogged=false]", "minecraft:bee_nest[facing=north,honey_level=0]", "minecraft:potent_sulfur[potent_sulfur_state=dry]"];
+    const states = [
+      "minecraft:spawner",
+      "minecraft:oak_shelf[facing=north,powered=false,side_chain=unconnected,waterlogged=false]",
+      "minecraft:bee_nest[facing=north,honey_level=0]",
+      "minecraft:potent_sulfur[potent_sulfur_state=dry]",
+    ];
     await w.compareAndSet({ checks: [], writes: states.map((s, i) => write(i, 64, 0, "minecraft:air", s)) });
     await w.close();
     const r = RegionFile.open(regionPath(dir), 0, 0, false)!;
     const chunk = plain(decodeNbt(r.read(0, 0)!.nbt)) as { block_entities: { id: string; x: number }[] };
     r.close();
-    expect(chunk.block_entities.map((e) => [e.x, e.id])).toEqual([[0, "minecraft:mob_spawner"], [1, "minecraft:shelf"], [2, "minecraft:beehive"], [3, "minecraft:potent_sulfur"]]);
+    expect(chunk.block_entities.map((e) => [e.x, e.id])).toEqual([
+      [0, "minecraft:mob_spawner"],
+      [1, "minecraft:shelf"],
+      [2, "minecraft:beehive"],
+      [3, "minecraft:potent_sulfur"],
+    ]);
   });
 
   it("golden: a new save's level.dat, world_gen_settings.dat and first chunk carry exactly the documented fields", async () => {
@@ -82,12 +92,49 @@ describe("AnvilWorld: mcb's own world", () => {
     r.close();
     expect(stored.compression).toBe(COMPRESSION.zlib);
     const chunk = plain(decodeNbt(stored.nbt)) as Record<string, unknown>;
-    expect(Object.keys(chunk)).toEqual(["DataVersion", "xPos", "yPos", "zPos", "Status", "LastUpdate", "InhabitedTime", "isLightOn", "sections", "block_entities", "block_ticks", "fluid_ticks", "PostProcessing", "structures", "Heightmaps"]);
-    expect(chunk).toMatchObject({ DataVersion: 4903, xPos: 0, yPos: -4, zPos: 0, Status: "minecraft:full", isLightOn: 0, block_entities: [], structures: { References: {}, starts: {} } });
-    const sections = chunk.sections as { Y: number; block_states: { palette: { Name: string; Properties?: Record<string, string> }[]; data?: string }; biomes: unknown }[];
+    expect(Object.keys(chunk)).toEqual([
+      "DataVersion",
+      "xPos",
+      "yPos",
+      "zPos",
+      "Status",
+      "LastUpdate",
+      "InhabitedTime",
+      "isLightOn",
+      "sections",
+      "block_entities",
+      "block_ticks",
+      "fluid_ticks",
+      "PostProcessing",
+      "structures",
+      "Heightmaps",
+    ]);
+    expect(chunk).toMatchObject({
+      DataVersion: 4903,
+      xPos: 0,
+      yPos: -4,
+      zPos: 0,
+      Status: "minecraft:full",
+      isLightOn: 0,
+      block_entities: [],
+      structures: { References: {}, starts: {} },
+    });
+    const sections = chunk.sections as {
+      Y: number;
+      block_states: { palette: { Name: string; Properties?: Record<string, string> }[]; data?: string };
+      biomes: unknown;
+    }[];
     expect(sections.map((s) => s.Y)).toEqual(Array.from({ length: 24 }, (_, i) => i - 4));
-    expect(sections[0]).toEqual({ Y: -4, biomes: { palette: ["minecraft:plains"] }, block_states: { palette: [{ Name: "minecraft:bedrock" }, { Name: "minecraft:stone" }], data: "long[256]" } });
-    expect(sections[7]!.block_states.palette).toEqual([{ Name: "minecraft:stone" }, { Name: "minecraft:dirt" }, { Name: "minecraft:grass_block", Properties: { snowy: "false" } }]);
+    expect(sections[0]).toEqual({
+      Y: -4,
+      biomes: { palette: ["minecraft:plains"] },
+      block_states: { palette: [{ Name: "minecraft:bedrock" }, { Name: "minecraft:stone" }], data: "long[256]" },
+    });
+    expect(sections[7]!.block_states.palette).toEqual([
+      { Name: "minecraft:stone" },
+      { Name: "minecraft:dirt" },
+      { Name: "minecraft:grass_block", Properties: { snowy: "false" } },
+    ]);
     expect(sections[8]!.block_states).toEqual({ palette: [{ Name: "minecraft:air" }, { Name: "minecraft:stone_bricks" }], data: "long[256]" });
     expect(sections[9]!.block_states).toEqual({ palette: [{ Name: "minecraft:air" }] });
     expect(Object.keys(chunk.Heightmaps as object)).toEqual(["MOTION_BLOCKING", "MOTION_BLOCKING_NO_LEAVES", "OCEAN_FLOOR", "WORLD_SURFACE"]);
@@ -110,9 +157,26 @@ describe("AnvilWorld: mcb's own world", () => {
 
 describe("AnvilWorld: a person's save", () => {
   it("keeps every tag it does not know, the chunk's compression and its (patch) DataVersion; sets heightmaps and the light flag, also of stored neighbours", async () => {
-    const custom = nbt.compound([["owner", nbt.string("someone")], ["ticks", { t: TAG.LongArray, v: BigInt64Array.of(1n, -2n) }]]);
+    const custom = nbt.compound([
+      ["owner", nbt.string("someone")],
+      ["ticks", { t: TAG.LongArray, v: BigInt64Array.of(1n, -2n) }],
+    ]);
     const save = personSave(4790, [
-      { x: 0, z: 0, root: gameChunk(0, 0, 4790, [["Paper.custom", custom], ["InhabitedTime", nbt.long(77n)]], [["starlight.blight_state", nbt.int(5)]]), compression: COMPRESSION.gzip },
+      {
+        x: 0,
+        z: 0,
+        root: gameChunk(
+          0,
+          0,
+          4790,
+          [
+            ["Paper.custom", custom],
+            ["InhabitedTime", nbt.long(77n)],
+          ],
+          [["starlight.blight_state", nbt.int(5)]],
+        ),
+        compression: COMPRESSION.gzip,
+      },
       { x: 1, z: 0, root: gameChunk(1, 0, 4790) },
       { x: 5, z: 5, root: gameChunk(5, 5, 4790) },
     ]);
@@ -124,7 +188,8 @@ describe("AnvilWorld: a person's save", () => {
     const region = RegionFile.open(regionPath(save), 0, 0, false)!;
     const c0 = region.read(0, 0)!;
     const root = decodeNbt(c0.nbt);
-    const c1 = decodeNbt(region.read(1, 0)!.nbt), c5 = decodeNbt(region.read(5, 5)!.nbt);
+    const c1 = decodeNbt(region.read(1, 0)!.nbt),
+      c5 = decodeNbt(region.read(5, 5)!.nbt);
     region.close();
     expect(c0.compression).toBe(COMPRESSION.gzip);
     expect(plain(root.v.get("Paper.custom"))).toEqual({ owner: "someone", ticks: "long[2]" });
@@ -141,16 +206,25 @@ describe("AnvilWorld: a person's save", () => {
   });
 
   it("an older chunk reads upgraded but is never written; a missing chunk is never generated; nothing is written when refused", async () => {
-    const save = personSave(4786, [{ x: 0, z: 0, root: gameChunk(0, 0, 3600) }, { x: 1, z: 0, root: gameChunk(1, 0, 4786) }]);
+    const save = personSave(4786, [
+      { x: 0, z: 0, root: gameChunk(0, 0, 3600) },
+      { x: 1, z: 0, root: gameChunk(1, 0, 4786) },
+    ]);
     const w = await open({ dir: save });
     expect(w.stateAt(0, 3, 0)).toBe("minecraft:short_grass"); // grass → short_grass (1.20.3)
     const before = sha(regionPath(save));
-    await expect(w.compareAndSet({ checks: [], writes: [write(16, 5, 0, "minecraft:air", "minecraft:stone"), write(0, 20, 0, "minecraft:air", "minecraft:stone")] })).rejects.toMatchObject({
+    await expect(
+      w.compareAndSet({ checks: [], writes: [write(16, 5, 0, "minecraft:air", "minecraft:stone"), write(0, 20, 0, "minecraft:air", "minecraft:stone")] }),
+    ).rejects.toMatchObject({
       sliceRefused: true,
       code: "version_mismatch",
-      message: expect.stringMatching(/chunk 0,0 was saved by Minecraft a version between 1\.20\.2 and 1\.20\.3 \(DataVersion 3600\).*visit the area once in a current Minecraft/),
+      message: expect.stringMatching(
+        /chunk 0,0 was saved by Minecraft a version between 1\.20\.2 and 1\.20\.3 \(DataVersion 3600\).*visit the area once in a current Minecraft/,
+      ),
     });
-    await expect(w.compareAndSet({ checks: [], writes: [write(16, 5, 0, "minecraft:air", "minecraft:stone"), write(200, 5, 0, "minecraft:air", "minecraft:stone")] })).rejects.toMatchObject({
+    await expect(
+      w.compareAndSet({ checks: [], writes: [write(16, 5, 0, "minecraft:air", "minecraft:stone"), write(200, 5, 0, "minecraft:air", "minecraft:stone")] }),
+    ).rejects.toMatchObject({
       code: "chunk_missing",
       message: expect.stringMatching(/chunk 12,0 does not exist.*never generates/),
     });
@@ -168,28 +242,82 @@ describe("AnvilWorld: a person's save", () => {
       ["xPos", nbt.int(0)],
       ["zPos", nbt.int(0)],
       ["Status", nbt.string("full")],
-      ["Sections", nbt.list(TAG.Compound, [nbt.compound([["Y", nbt.byte(0)], ["Palette", nbt.list(TAG.Compound, [nbt.compound([["Name", nbt.string("minecraft:air")]]), nbt.compound([["Name", nbt.string("minecraft:grass_path")]])])], ["BlockStates", { t: TAG.LongArray, v: indices }]])])],
+      [
+        "Sections",
+        nbt.list(TAG.Compound, [
+          nbt.compound([
+            ["Y", nbt.byte(0)],
+            [
+              "Palette",
+              nbt.list(TAG.Compound, [nbt.compound([["Name", nbt.string("minecraft:air")]]), nbt.compound([["Name", nbt.string("minecraft:grass_path")]])]),
+            ],
+            ["BlockStates", { t: TAG.LongArray, v: indices }],
+          ]),
+        ]),
+      ],
     ]);
-    const legacy = nbt.compound([["DataVersion", nbt.int(2586)], ["Level", level]]);
+    const legacy = nbt.compound([
+      ["DataVersion", nbt.int(2586)],
+      ["Level", level],
+    ]);
     const newer = gameChunk(1, 0, 5023, [], []);
     const s1 = (newer.v.get("sections") as unknown as { v: NbtCompound[] }).v[4]!;
-    (s1.v as Map<string, unknown>).set("block_states", nbt.compound([["palette", nbt.list(TAG.Compound, [nbt.compound([["Name", nbt.string("minecraft:copper_fungus")], ["Properties", nbt.compound([["age", nbt.string("2")]])]])])]]));
+    (s1.v as Map<string, unknown>).set(
+      "block_states",
+      nbt.compound([
+        [
+          "palette",
+          nbt.list(TAG.Compound, [
+            nbt.compound([
+              ["Name", nbt.string("minecraft:copper_fungus")],
+              ["Properties", nbt.compound([["age", nbt.string("2")]])],
+            ]),
+          ]),
+        ],
+      ]),
+    );
     const badData = gameChunk(2, 0, 4786);
     const s0 = (badData.v.get("sections") as unknown as { v: NbtCompound[] }).v[4]!;
-    (s0.v as Map<string, unknown>).set("block_states", nbt.compound([["palette", nbt.list(TAG.Compound, [nbt.compound([["Name", nbt.string("minecraft:stone")]]), nbt.compound([["Name", nbt.string("minecraft:dirt")]])])], ["data", { t: TAG.LongArray, v: new BigInt64Array(100) }]]));
-    const save = personSave(4786, [{ x: 0, z: 0, root: legacy }, { x: 1, z: 0, root: newer }, { x: 2, z: 0, root: badData }]);
+    (s0.v as Map<string, unknown>).set(
+      "block_states",
+      nbt.compound([
+        ["palette", nbt.list(TAG.Compound, [nbt.compound([["Name", nbt.string("minecraft:stone")]]), nbt.compound([["Name", nbt.string("minecraft:dirt")]])])],
+        ["data", { t: TAG.LongArray, v: new BigInt64Array(100) }],
+      ]),
+    );
+    const save = personSave(4786, [
+      { x: 0, z: 0, root: legacy },
+      { x: 1, z: 0, root: newer },
+      { x: 2, z: 0, root: badData },
+    ]);
     const before = sha(regionPath(save));
     const w = await open({ dir: save });
     const at = (x: number) => w.read({ minX: x, minY: 0, minZ: 0, maxX: x, maxY: 0, maxZ: 0 });
     const old = await at(0);
     expect(old.palette[old.states[0]!]).toBe("minecraft:dirt_path");
-    expect(old.unwritable).toEqual([{ chunk: { x: 0, z: 0 }, code: "version_mismatch", message: expect.stringMatching(/chunk 0,0 was saved by Minecraft 1\.16\.5 \(DataVersion 2586\).*visit the area once/) }]);
+    expect(old.unwritable).toEqual([
+      {
+        chunk: { x: 0, z: 0 },
+        code: "version_mismatch",
+        message: expect.stringMatching(/chunk 0,0 was saved by Minecraft 1\.16\.5 \(DataVersion 2586\).*visit the area once/),
+      },
+    ]);
     const ahead = await at(16);
     expect(ahead.palette[ahead.states[0]!]).toBe("minecraft:copper_fungus[age=2]"); // unknown: kept as it is
-    expect(ahead.unwritable?.[0]).toMatchObject({ chunk: { x: 1, z: 0 }, message: expect.stringMatching(/chunk 1,0 was saved by Minecraft 26\.3 \(DataVersion 5023\), newer than this build writes/) });
+    expect(ahead.unwritable?.[0]).toMatchObject({
+      chunk: { x: 1, z: 0 },
+      message: expect.stringMatching(/chunk 1,0 was saved by Minecraft 26\.3 \(DataVersion 5023\), newer than this build writes/),
+    });
     for (const x of [0, 16])
-      await expect(w.compareAndSet({ checks: [], writes: [write(x, 0, 0, "minecraft:air", "minecraft:stone")] })).rejects.toMatchObject({ sliceRefused: true, code: "version_mismatch" });
-    await expect(at(32)).rejects.toMatchObject({ code: "corrupt_chunk", details: { chunk: { x: 2, z: 0 } }, message: expect.stringMatching(/section 0: data has 100 longs, 4-bit indices need 256/) });
+      await expect(w.compareAndSet({ checks: [], writes: [write(x, 0, 0, "minecraft:air", "minecraft:stone")] })).rejects.toMatchObject({
+        sliceRefused: true,
+        code: "version_mismatch",
+      });
+    await expect(at(32)).rejects.toMatchObject({
+      code: "corrupt_chunk",
+      details: { chunk: { x: 2, z: 0 } },
+      message: expect.stringMatching(/section 0: data has 100 longs, 4-bit indices need 256/),
+    });
     await w.close();
     expect(sha(regionPath(save))).toBe(before);
   });
@@ -197,7 +325,15 @@ describe("AnvilWorld: a person's save", () => {
   it("a save held by the game (a lock on session.lock) is busy; while mcb holds it, another opener is busy too", async () => {
     const save = personSave(4786, [{ x: 0, z: 0, root: gameChunk(0, 0, 4786) }]);
     // The game's lock: FileChannel.tryLock is an fcntl lock over the whole file; python's lockf takes the same.
-    const game = spawn("python3", ["-c", "import fcntl,sys; f=open(sys.argv[1],'a+b'); fcntl.lockf(f, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()", join(save, "session.lock")], { stdio: ["pipe", "pipe", "inherit"] });
+    const game = spawn(
+      "python3",
+      [
+        "-c",
+        "import fcntl,sys; f=open(sys.argv[1],'a+b'); fcntl.lockf(f, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()",
+        join(save, "session.lock"),
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
     await new Promise<void>((resolve) => game.stdout!.once("data", () => resolve()));
     await expect(open({ dir: save })).rejects.toMatchObject({ code: "busy", message: expect.stringMatching(/open in Minecraft or another program/) });
     game.stdin!.end();
@@ -223,10 +359,20 @@ describe("session.lock without python3", () => {
     const { execFileSync } = await import("node:child_process");
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, PATH: "/nonexistent" } }).toString();
     expect(JSON.parse(out)).toEqual({ held: false });
-    const game = spawn("python3", ["-c", "import fcntl,sys; f=open(sys.argv[1],'a+b'); fcntl.lockf(f, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()", join(save, "session.lock")], { stdio: ["pipe", "pipe", "inherit"] });
+    const game = spawn(
+      "python3",
+      [
+        "-c",
+        "import fcntl,sys; f=open(sys.argv[1],'a+b'); fcntl.lockf(f, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()",
+        join(save, "session.lock"),
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
     await new Promise<void>((resolve) => game.stdout!.once("data", () => resolve()));
     try {
-      expect(() => execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, PATH: "/nonexistent" }, stdio: "pipe" })).toThrow(/open in Minecraft or another program/);
+      expect(() =>
+        execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, PATH: "/nonexistent" }, stdio: "pipe" }),
+      ).toThrow(/open in Minecraft or another program/);
     } finally {
       game.stdin!.end();
       await new Promise((r) => game.once("exit", r));

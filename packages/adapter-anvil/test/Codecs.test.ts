@@ -9,7 +9,9 @@ import { blockBits, pack, packedLongs, unpack } from "../src/PackedArray.js";
 /** An independent reading of the 1.16+ packing: BigInt arithmetic, value i in long ⌊i / per⌋ at bit (i mod per)·bits. */
 function reference(longs: BigInt64Array, bits: number, count: number): number[] {
   const per = Math.floor(64 / bits);
-  return Array.from({ length: count }, (_, i) => Number((BigInt.asUintN(64, longs[Math.floor(i / per)]!) >> BigInt((i % per) * bits)) & ((1n << BigInt(bits)) - 1n)));
+  return Array.from({ length: count }, (_, i) =>
+    Number((BigInt.asUintN(64, longs[Math.floor(i / per)]!) >> BigInt((i % per) * bits)) & ((1n << BigInt(bits)) - 1n)),
+  );
 }
 
 /** Planted bug: a packer whose values run on across long boundaries (the pre-1.16 layout). */
@@ -17,14 +19,17 @@ function spanningPack(values: readonly number[], bits: number): BigInt64Array {
   const out = new BigInt64Array(packedLongs(values.length, bits));
   values.forEach((v, i) => {
     const bit = i * bits;
-    const k = Math.floor(bit / 64), o = bit % 64;
+    const k = Math.floor(bit / 64),
+      o = bit % 64;
     if (k < out.length) out[k] = BigInt.asIntN(64, BigInt.asUintN(64, out[k]!) | (BigInt(v) << BigInt(o)));
     if (o + bits > 64 && k + 1 < out.length) out[k + 1] = BigInt.asIntN(64, BigInt.asUintN(64, out[k + 1]!) | (BigInt(v) >> BigInt(64 - o)));
   });
   return out;
 }
 
-const packed = fc.integer({ min: 1, max: 16 }).chain((bits) => fc.tuple(fc.constant(bits), fc.array(fc.integer({ min: 0, max: 2 ** bits - 1 }), { minLength: 1, maxLength: 4096 })));
+const packed = fc
+  .integer({ min: 1, max: 16 })
+  .chain((bits) => fc.tuple(fc.constant(bits), fc.array(fc.integer({ min: 0, max: 2 ** bits - 1 }), { minLength: 1, maxLength: 4096 })));
 
 describe("packed palette indices", () => {
   it("pack/unpack agree with an independent reading for every width 1..16 (values never span two longs)", () => {
@@ -42,7 +47,12 @@ describe("packed palette indices", () => {
   });
 
   it("the property catches a planted packer that spans longs", () => {
-    expect(() => fc.assert(fc.property(packed, ([bits, values]) => expect(reference(spanningPack(values, bits), bits, values.length)).toEqual(values)), { numRuns: 300 })).toThrow();
+    expect(() =>
+      fc.assert(
+        fc.property(packed, ([bits, values]) => expect(reference(spanningPack(values, bits), bits, values.length)).toEqual(values)),
+        { numRuns: 300 },
+      ),
+    ).toThrow();
   });
 
   it("a wrong long count is refused; widths follow the game (none for one state, at least 4 bits)", () => {
@@ -76,7 +86,11 @@ describe("chunk compression 4 (LZ4Block)", () => {
       "for at in range(0, len(data), 65536):",
       "    print(lz4.block.compress(data[at:at + 65536], store_size=False).hex())",
     ].join("\n");
-    const parts = execFileSync(python, ["-c", script]).toString().trim().split("\n").map((h) => Buffer.from(h, "hex"));
+    const parts = execFileSync(python, ["-c", script])
+      .toString()
+      .trim()
+      .split("\n")
+      .map((h) => Buffer.from(h, "hex"));
     const data = Uint8Array.from({ length: 150_000 }, (_, i) => (i * 13 + (i >> 9)) & 255);
     const whole = Buffer.concat([data, Buffer.from("minecraft:stone".repeat(3000))]);
     // Frame each block as lz4-java does: magic, token (LZ4, 64 KiB), lengths, XXH32 & 0x0FFFFFFF.

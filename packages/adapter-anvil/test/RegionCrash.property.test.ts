@@ -15,7 +15,10 @@ class Killed extends Error {}
 const ATOMIC = 512;
 
 class CrashingRegion extends RegionFile {
-  constructor(path: string, private budget: number) {
+  constructor(
+    path: string,
+    private budget: number,
+  ) {
     super(path, 0, 0, openSync(path, "r+"));
   }
   protected override put(bytes: Uint8Array, position: number): void {
@@ -94,7 +97,12 @@ describe("region writes under a crash at any byte", () => {
   });
 
   it("replays the counterexample CI found when a kill could cut a header entry after 3 of its 4 bytes", () => {
-    const found = { before: [0], after: [0, 6, 5, 1, 2], sizes: [100, 100, 100, 100, 100, 4092, 4092, 100, 100, 100, 8188, 4092, 100, 100, 100, 100], crashAt: 2003222349 };
+    const found = {
+      before: [0],
+      after: [0, 6, 5, 1, 2],
+      sizes: [100, 100, 100, 100, 100, 4092, 4092, 100, 100, 100, 8188, 4092, 100, 100, 100, 100],
+      crashAt: 2003222349,
+    };
     fc.assert(check(CrashingRegion), { examples: [[found]], numRuns: 1, seed: 1548158327 });
   });
 

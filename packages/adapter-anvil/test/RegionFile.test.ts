@@ -48,7 +48,8 @@ describe("region files", () => {
     r.write([{ x: -32, z: 64, nbt: bytes(9000, 2), compression: COMPRESSION.none }]);
     const after = readFileSync(path);
     // The old chunk's sectors are untouched: a crash before the header write would have kept it.
-    const start = (oldEntry >>> 8) * 4096, len = (oldEntry & 255) * 4096;
+    const start = (oldEntry >>> 8) * 4096,
+      len = (oldEntry & 255) * 4096;
     expect(after.subarray(start, start + len).equals(before.subarray(start, start + len))).toBe(true);
     expect(after.readUInt32BE(0) >>> 8).not.toBe(oldEntry >>> 8);
     r.close();

@@ -33,7 +33,23 @@ export function personSave(dataVersion: number, chunks: { x: number; z: number; 
   const dir = join(tempDir(), "save");
   const region = join(dir, "dimensions", "minecraft", "overworld", "region");
   mkdirSync(region, { recursive: true });
-  writeFileSync(join(dir, "level.dat"), gzipSync(encodeNbt("", nbt.compound([["Data", nbt.compound([["DataVersion", nbt.int(dataVersion)], ["LevelName", nbt.string("a person's world")]])]]))));
+  writeFileSync(
+    join(dir, "level.dat"),
+    gzipSync(
+      encodeNbt(
+        "",
+        nbt.compound([
+          [
+            "Data",
+            nbt.compound([
+              ["DataVersion", nbt.int(dataVersion)],
+              ["LevelName", nbt.string("a person's world")],
+            ]),
+          ],
+        ]),
+      ),
+    ),
+  );
   const byRegion = new Map<string, typeof chunks>();
   for (const c of chunks) {
     const key = `${c.x >> 5}.${c.z >> 5}`;

@@ -24,7 +24,10 @@ export class EventLogFile {
   private readonly path: string;
   private lines = 0;
 
-  constructor(dir: string, private readonly retention: number) {
+  constructor(
+    dir: string,
+    private readonly retention: number,
+  ) {
     this.path = join(dir, "events.jsonl");
   }
 

@@ -24,8 +24,14 @@ describe("MemoryWorld reads", () => {
     const r = await w.read(box(0, -1, 0, 1, 0, 1));
     const states = [...r.states].map((i) => r.palette[i]);
     expect(states).toEqual([
-      "minecraft:void_air", "minecraft:void_air", "minecraft:void_air", "minecraft:void_air",
-      "minecraft:air", "minecraft:stone", "minecraft:dirt", "minecraft:air",
+      "minecraft:void_air",
+      "minecraft:void_air",
+      "minecraft:void_air",
+      "minecraft:void_air",
+      "minecraft:air",
+      "minecraft:stone",
+      "minecraft:dirt",
+      "minecraft:air",
     ]);
     await expect(w.read(box(0, 0, 0, 40, 15, 60))).rejects.toThrow(/exceeds/);
   });
@@ -33,7 +39,10 @@ describe("MemoryWorld reads", () => {
   it("matches a Map model under random edits, across section palette compaction", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: -20, max: 20 }), fc.integer({ min: 0, max: 5000 })), { maxLength: 300 }),
+        fc.array(
+          fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: -20, max: 20 }), fc.integer({ min: 0, max: 5000 })),
+          { maxLength: 300 },
+        ),
         (edits) => {
           const w = new MemoryWorld();
           const model = new Map<string, string>();
@@ -77,7 +86,8 @@ describe("MemoryWorld compare-and-set", () => {
 
   it("keeps block-entity data on same-material edits, creates defaults, drops it with the block", async () => {
     const w = new MemoryWorld({ hasBlockEntity: isChest });
-    const put = (before: string, beforeDigest: string | null, after: string) => w.compareAndSet({ checks: [], writes: [{ x: 0, y: 64, z: 0, before, beforeDigest, after }] });
+    const put = (before: string, beforeDigest: string | null, after: string) =>
+      w.compareAndSet({ checks: [], writes: [{ x: 0, y: 64, z: 0, before, beforeDigest, after }] });
     const created = await put("minecraft:air", null, CHEST);
     const fresh = w.digestAt(0, 64, 0)!;
     expect(created.entityDigests.get(0)).toBe(fresh);
@@ -116,7 +126,9 @@ describe("MemoryWorld events and faults", () => {
     w.kill();
     expect(w.hostDown).toBe(true);
     await expect(w.info()).rejects.toBeInstanceOf(HostCrash);
-    await expect(w.compareAndSet({ checks: [], writes: [{ x: 1, y: 64, z: 0, before: "minecraft:air", beforeDigest: null, after: "minecraft:glass" }] })).rejects.toBeInstanceOf(HostCrash);
+    await expect(
+      w.compareAndSet({ checks: [], writes: [{ x: 1, y: 64, z: 0, before: "minecraft:air", beforeDigest: null, after: "minecraft:glass" }] }),
+    ).rejects.toBeInstanceOf(HostCrash);
     w.restart();
     expect([0, 1].map((x) => w.stateAt(x, 64, 0))).toEqual(["minecraft:glass", "minecraft:air"]);
     expect((await w.info()).worldId).toBeTypeOf("string");
@@ -156,9 +168,18 @@ describe("MemoryWorld persisted event log", () => {
     const b = new MemoryWorld({ dir }); // another process, later
     const page = await b.events(cursor);
     expect(page.gap).toBe(false);
-    expect(page.events.map((e) => [e.x, e.state])).toEqual([[1, "minecraft:glass"], [2, "minecraft:dirt"], [3, "minecraft:dirt"]]);
+    expect(page.events.map((e) => [e.x, e.state])).toEqual([
+      [1, "minecraft:glass"],
+      [2, "minecraft:dirt"],
+      [3, "minecraft:dirt"],
+    ]);
     expect((await b.events(page.cursor)).events).toEqual([]);
-    expect(() => b.externalEdits([{ x: 4, y: 64, z: 1, state: "minecraft:dirt" }, { x: 5, y: 999, z: 1, state: "minecraft:dirt" }])).toThrow(/outside the world/);
+    expect(() =>
+      b.externalEdits([
+        { x: 4, y: 64, z: 1, state: "minecraft:dirt" },
+        { x: 5, y: 999, z: 1, state: "minecraft:dirt" },
+      ]),
+    ).toThrow(/outside the world/);
     expect(b.stateAt(4, 64, 1)).toBe("minecraft:air"); // nothing of a refused batch
     b.restart();
     expect((await new MemoryWorld({ dir }).events(page.cursor)).gap).toBe(true);
@@ -182,7 +203,16 @@ describe("MemoryWorld section-wise reads", () => {
     const STATES = ["minecraft:stone", "minecraft:dirt", CHEST, "minecraft:air", "minecraft:oak_log[axis=z]"];
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ x: fc.integer({ min: -20, max: 20 }), y: fc.oneof(fc.integer({ min: -66, max: -55 }), fc.integer({ min: 60, max: 70 }), fc.integer({ min: 310, max: 321 })), z: fc.integer({ min: -20, max: 20 }), s: fc.nat({ max: STATES.length - 1 }), data: fc.nat({ max: 3 }) }), { maxLength: 120 }),
+        fc.array(
+          fc.record({
+            x: fc.integer({ min: -20, max: 20 }),
+            y: fc.oneof(fc.integer({ min: -66, max: -55 }), fc.integer({ min: 60, max: 70 }), fc.integer({ min: 310, max: 321 })),
+            z: fc.integer({ min: -20, max: 20 }),
+            s: fc.nat({ max: STATES.length - 1 }),
+            data: fc.nat({ max: 3 }),
+          }),
+          { maxLength: 120 },
+        ),
         fc.record({ x: fc.integer({ min: -20, max: 5 }), y: fc.constantFrom(-68, -60, 58, 62, 305, 315), z: fc.integer({ min: -20, max: 5 }) }),
         fc.record({ w: fc.integer({ min: 1, max: 24 }), h: fc.integer({ min: 1, max: 12 }), l: fc.integer({ min: 1, max: 24 }) }),
         async (writes, at, size) => {

@@ -36,9 +36,9 @@ export function encodeBatch(slices: readonly CasSlice[]): Buffer {
     if (s.writes.length > MAX_WRITES) throw new RangeError(`${s.writes.length} writes exceed ${MAX_WRITES} per slice`);
     if (s.checks.length > MAX_CHECKS) throw new RangeError(`${s.checks.length} checks exceed ${MAX_CHECKS}`);
     size += 12 + s.checks.length * 20 + s.writes.length * 28 + (s.groupEnds?.length ?? 0) * 4;
-    for (const c of s.checks) stateId(c.state), digestId(c.digest);
+    for (const c of s.checks) (stateId(c.state), digestId(c.digest));
     for (const w of s.writes) {
-      stateId(w.before), digestId(w.beforeDigest), stateId(w.after);
+      (stateId(w.before), digestId(w.beforeDigest), stateId(w.after));
       if (w.afterData !== undefined) {
         if (w.afterData.length > MAX_DATA) throw new RangeError(`block-entity data of ${w.afterData.length} bytes exceeds ${MAX_DATA}`);
         size += w.afterData.length;
@@ -58,35 +58,35 @@ export function encodeBatch(slices: readonly CasSlice[]): Buffer {
   out.write("MCBC", 0, "latin1");
   n = 4;
   v.setUint8(n++, 1);
-  v.setUint32(n, names.length, true), (n += 4);
+  (v.setUint32(n, names.length, true), (n += 4));
   for (const b of names) {
-    v.setUint16(n, b.length, true), (n += 2);
-    out.set(b, n), (n += b.length);
+    (v.setUint16(n, b.length, true), (n += 2));
+    (out.set(b, n), (n += b.length));
   }
-  v.setUint32(n, digests.size, true), (n += 4);
-  for (const d of digests.keys()) out.write(d, n, "hex"), (n += 32);
-  v.setUint16(n, slices.length, true), (n += 2);
+  (v.setUint32(n, digests.size, true), (n += 4));
+  for (const d of digests.keys()) (out.write(d, n, "hex"), (n += 32));
+  (v.setUint16(n, slices.length, true), (n += 2));
   for (const s of slices) {
-    v.setUint32(n, s.checks.length, true), (n += 4);
+    (v.setUint32(n, s.checks.length, true), (n += 4));
     for (const c of s.checks) {
-      v.setInt32(n, c.x, true), v.setInt32(n + 4, c.y, true), v.setInt32(n + 8, c.z, true);
-      v.setUint32(n + 12, states.get(c.state)!, true), v.setInt32(n + 16, c.digest === null ? -1 : digests.get(c.digest)!, true);
+      (v.setInt32(n, c.x, true), v.setInt32(n + 4, c.y, true), v.setInt32(n + 8, c.z, true));
+      (v.setUint32(n + 12, states.get(c.state)!, true), v.setInt32(n + 16, c.digest === null ? -1 : digests.get(c.digest)!, true));
       n += 20;
     }
-    v.setUint32(n, s.writes.length, true), (n += 4);
+    (v.setUint32(n, s.writes.length, true), (n += 4));
     for (const w of s.writes) {
-      v.setInt32(n, w.x, true), v.setInt32(n + 4, w.y, true), v.setInt32(n + 8, w.z, true);
-      v.setUint32(n + 12, states.get(w.before)!, true), v.setInt32(n + 16, w.beforeDigest === null ? -1 : digests.get(w.beforeDigest)!, true);
+      (v.setInt32(n, w.x, true), v.setInt32(n + 4, w.y, true), v.setInt32(n + 8, w.z, true));
+      (v.setUint32(n + 12, states.get(w.before)!, true), v.setInt32(n + 16, w.beforeDigest === null ? -1 : digests.get(w.beforeDigest)!, true));
       v.setUint32(n + 20, states.get(w.after)!, true);
-      if (w.afterData === undefined) v.setInt32(n + 24, -1, true), (n += 28);
+      if (w.afterData === undefined) (v.setInt32(n + 24, -1, true), (n += 28));
       else {
-        v.setInt32(n + 24, w.afterData.length, true), (n += 28);
-        out.set(w.afterData, n), (n += w.afterData.length);
+        (v.setInt32(n + 24, w.afterData.length, true), (n += 28));
+        (out.set(w.afterData, n), (n += w.afterData.length));
       }
     }
     const ends = s.groupEnds ?? [];
-    v.setUint32(n, ends.length, true), (n += 4);
-    for (const e of ends) v.setUint32(n, e, true), (n += 4);
+    (v.setUint32(n, ends.length, true), (n += 4));
+    for (const e of ends) (v.setUint32(n, e, true), (n += 4));
   }
   if (n !== size) throw new Error(`cas_batch encoder wrote ${n} of ${size} bytes`);
   return out;
@@ -100,9 +100,13 @@ export function decodeCasResult(r: Record<string, unknown>): CasResult {
   const mismatches: CasMismatch[] = r.mismatches.map((m: Record<string, unknown>) => ({
     kind: m.kind === "check" ? "check" : "write",
     index: Number(m.index),
-    x: Number(m.x), y: Number(m.y), z: Number(m.z),
-    expected: str(m.expected, "expected"), expectedDigest: digestOrNull(m.expected_digest, "expected_digest"),
-    actual: str(m.actual, "actual"), actualDigest: digestOrNull(m.actual_digest, "actual_digest"),
+    x: Number(m.x),
+    y: Number(m.y),
+    z: Number(m.z),
+    expected: str(m.expected, "expected"),
+    expectedDigest: digestOrNull(m.expected_digest, "expected_digest"),
+    actual: str(m.actual, "actual"),
+    actualDigest: digestOrNull(m.actual_digest, "actual_digest"),
   }));
   const entityDigests = pairs(r.entity_digests, "entity_digests", (x) => str(x, "an entity digest"));
   return { written, mismatches, entityDigests, ...withSaved(savedMarks(r)) };
@@ -123,7 +127,8 @@ export function decodeBatchResult(r: Record<string, unknown>, slices: number): C
   const message = String(s.error?.message ?? "");
   switch (s.reason) {
     case "mismatch":
-      if (results.length !== slice + 1 || results[slice]!.mismatches.length === 0) throw new TypeError("port answer: a mismatch stop without that slice's mismatches");
+      if (results.length !== slice + 1 || results[slice]!.mismatches.length === 0)
+        throw new TypeError("port answer: a mismatch stop without that slice's mismatches");
       return { results, stopped: { slice, reason: "mismatch" } };
     case "refused":
       if (results.length !== slice) throw new TypeError("port answer: a refused slice with a result");

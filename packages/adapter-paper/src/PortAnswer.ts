@@ -25,8 +25,10 @@ export function pairs<T>(v: unknown, what: string, decode: (x: unknown) => T): M
 /** The port's saved-writes fields (java/PROTOCOL.md "Saved writes"), present with the saved_writes capability. */
 export function savedMarks(r: Record<string, unknown>): SavedMarks | undefined {
   if (typeof r.session !== "string" || r.saved_through === undefined || r.write_seq === undefined) return undefined;
-  const writeSeq = Number(r.write_seq), savedThrough = Number(r.saved_through);
-  if (!Number.isSafeInteger(writeSeq) || !Number.isSafeInteger(savedThrough) || writeSeq < 0 || savedThrough < 0) throw new TypeError("port answer: bad write_seq or saved_through");
+  const writeSeq = Number(r.write_seq),
+    savedThrough = Number(r.saved_through);
+  if (!Number.isSafeInteger(writeSeq) || !Number.isSafeInteger(savedThrough) || writeSeq < 0 || savedThrough < 0)
+    throw new TypeError("port answer: bad write_seq or saved_through");
   return { session: r.session, writeSeq, savedThrough };
 }
 

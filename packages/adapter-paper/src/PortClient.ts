@@ -131,7 +131,15 @@ export class PortClient {
             if (o.ok === true && typeof o.result === "object" && o.result !== null) resolve(o.result as Record<string, unknown>);
             else {
               const e = o.error ?? {};
-              reject(new PortCallError(String(e.code ?? "busy"), String(e.message ?? `HTTP ${res.statusCode}`), e.retryable === true, (e.details ?? {}) as Record<string, unknown>, res.statusCode ?? 0));
+              reject(
+                new PortCallError(
+                  String(e.code ?? "busy"),
+                  String(e.message ?? `HTTP ${res.statusCode}`),
+                  e.retryable === true,
+                  (e.details ?? {}) as Record<string, unknown>,
+                  res.statusCode ?? 0,
+                ),
+              );
             }
           },
           (error: Error) => reject(vanished(error)),

@@ -19,7 +19,14 @@ import { unpackIndices } from "./PackedIndices.js";
 import { digestOrNull, pairs, savedMarks, str, withSaved } from "./PortAnswer.js";
 import { PortClient, PortCallError, type PortClientOptions } from "./PortClient.js";
 
-const KNOWN_CAPABILITIES: ReadonlySet<string> = new Set<AdapterCapability>(["events", "block_entities", "block_entity_data", "persistence", "saved_writes", "fault_injection"]);
+const KNOWN_CAPABILITIES: ReadonlySet<string> = new Set<AdapterCapability>([
+  "events",
+  "block_entities",
+  "block_entity_data",
+  "persistence",
+  "saved_writes",
+  "fault_injection",
+]);
 
 export const PORT_PROTOCOL = 1;
 
@@ -76,7 +83,8 @@ export class PortWorld implements WorldAdapter {
     const client = new PortClient(options);
     try {
       const health = await client.health();
-      if (health.protocol !== PORT_PROTOCOL) throw new PortCallError("version_mismatch", `the world port speaks protocol ${String(health.protocol)}, this adapter ${PORT_PROTOCOL}`, false, {}, 200);
+      if (health.protocol !== PORT_PROTOCOL)
+        throw new PortCallError("version_mismatch", `the world port speaks protocol ${String(health.protocol)}, this adapter ${PORT_PROTOCOL}`, false, {}, 200);
       const world = new PortWorld(client);
       await world.info();
       return world;
@@ -100,7 +108,9 @@ export class PortWorld implements WorldAdapter {
       dataVersion: Number(r.data_version),
       minY: Number(r.min_y),
       maxY: Number(r.max_y),
-      capabilities: (Array.isArray(r.capabilities) ? r.capabilities : []).filter((c): c is AdapterCapability => typeof c === "string" && KNOWN_CAPABILITIES.has(c)),
+      capabilities: (Array.isArray(r.capabilities) ? r.capabilities : []).filter(
+        (c): c is AdapterCapability => typeof c === "string" && KNOWN_CAPABILITIES.has(c),
+      ),
       ...withSaved(savedMarks(r)),
     };
   }
@@ -125,7 +135,15 @@ export class PortWorld implements WorldAdapter {
       if (!Number.isFinite(v)) throw new TypeError(`port answer: stats.${k} is not a number`);
       return v;
     };
-    return { ticks: num("ticks"), tickMsMax: num("tick_ms_max"), tickMsP99: num("tick_ms_p99"), tickMsMean: num("tick_ms_mean"), queueDepth: num("queue_depth"), maxQueue: num("max_queue"), budgetMs: num("budget_ms") };
+    return {
+      ticks: num("ticks"),
+      tickMsMax: num("tick_ms_max"),
+      tickMsP99: num("tick_ms_p99"),
+      tickMsMean: num("tick_ms_mean"),
+      queueDepth: num("queue_depth"),
+      maxQueue: num("max_queue"),
+      budgetMs: num("budget_ms"),
+    };
   }
 
   async read(box: Box3): Promise<RegionRead> {
@@ -187,7 +205,13 @@ export class PortWorld implements WorldAdapter {
   async events(cursor: string | null): Promise<EventPage> {
     const r = await this.client.call("events", { cursor }, true);
     if (!Array.isArray(r.events)) throw new TypeError("port answer: events is not an array");
-    const events: WorldEvent[] = r.events.map((e: Record<string, unknown>) => ({ x: Number(e.x), y: Number(e.y), z: Number(e.z), state: str(e.state), digest: digestOrNull(e.digest) }));
+    const events: WorldEvent[] = r.events.map((e: Record<string, unknown>) => ({
+      x: Number(e.x),
+      y: Number(e.y),
+      z: Number(e.z),
+      state: str(e.state),
+      digest: digestOrNull(e.digest),
+    }));
     return { events, cursor: str(r.cursor), gap: r.gap === true };
   }
 

@@ -3,10 +3,25 @@ import { describe, expect, it } from "vitest";
 import type { CasSlice } from "@mcb/engine";
 import { decodeBatchResult, encodeBatch } from "../src/CasBatchCodec.js";
 
-interface VectorWrite { x: number; y: number; z: number; before: number; before_digest: number; after: number; data: string | null }
-const vector = (JSON.parse(readFileSync(new URL("../../../java/protocol-vectors.json", import.meta.url), "utf8")) as {
-  cas_batch: { states: string[]; digests: string[]; slices: { checks: { x: number; y: number; z: number; state: number; digest: number }[]; writes: VectorWrite[]; group_ends: number[] }[]; body_hex: string };
-}).cas_batch;
+interface VectorWrite {
+  x: number;
+  y: number;
+  z: number;
+  before: number;
+  before_digest: number;
+  after: number;
+  data: string | null;
+}
+const vector = (
+  JSON.parse(readFileSync(new URL("../../../java/protocol-vectors.json", import.meta.url), "utf8")) as {
+    cas_batch: {
+      states: string[];
+      digests: string[];
+      slices: { checks: { x: number; y: number; z: number; state: number; digest: number }[]; writes: VectorWrite[]; group_ends: number[] }[];
+      body_hex: string;
+    };
+  }
+).cas_batch;
 
 /** The vector's slices as the engine hands them over (states and digests as strings). */
 function slicesOf(v: typeof vector): CasSlice[] {
@@ -14,7 +29,12 @@ function slicesOf(v: typeof vector): CasSlice[] {
   return v.slices.map((s) => ({
     checks: s.checks.map((c) => ({ x: c.x, y: c.y, z: c.z, state: v.states[c.state]!, digest: digest(c.digest) })),
     writes: s.writes.map((w) => ({
-      x: w.x, y: w.y, z: w.z, before: v.states[w.before]!, beforeDigest: digest(w.before_digest), after: v.states[w.after]!,
+      x: w.x,
+      y: w.y,
+      z: w.z,
+      before: v.states[w.before]!,
+      beforeDigest: digest(w.before_digest),
+      after: v.states[w.after]!,
       ...(w.data === null ? {} : { afterData: Uint8Array.from(Buffer.from(w.data, "hex")) }),
     })),
     ...(s.group_ends.length === 0 ? {} : { groupEnds: s.group_ends }),
@@ -39,14 +59,32 @@ describe("cas_batch body", () => {
 
 describe("cas_batch answer", () => {
   const result = (written: number, mismatches: unknown[] = []) => ({ written, mismatches, entity_digests: [] });
-  const mismatch = { kind: "write", index: 0, x: 1, y: 2, z: 3, expected: "minecraft:air", expected_digest: null, actual: "minecraft:dirt", actual_digest: null };
+  const mismatch = {
+    kind: "write",
+    index: 0,
+    x: 1,
+    y: 2,
+    z: 3,
+    expected: "minecraft:air",
+    expected_digest: null,
+    actual: "minecraft:dirt",
+    actual_digest: null,
+  };
 
   it("reads every stop the protocol names, and each slice's result", () => {
     expect(decodeBatchResult({ results: [result(2), result(3)], stopped: null }, 2)).toMatchObject({ results: [{ written: 2 }, { written: 3 }] });
-    expect(decodeBatchResult({ results: [result(2), result(0, [mismatch])], stopped: { slice: 1, reason: "mismatch" } }, 3).stopped).toEqual({ slice: 1, reason: "mismatch" });
-    expect(decodeBatchResult({ results: [result(2)], stopped: { slice: 1, reason: "refused", error: { code: "unsupported_block", message: "no" } } }, 3).stopped)
-      .toEqual({ slice: 1, reason: "refused", code: "unsupported_block", message: "no" });
-    expect(decodeBatchResult({ results: [], stopped: { slice: 0, reason: "failed", error: { code: "busy", message: "host" } } }, 2).stopped).toEqual({ slice: 0, reason: "failed", message: "host" });
+    expect(decodeBatchResult({ results: [result(2), result(0, [mismatch])], stopped: { slice: 1, reason: "mismatch" } }, 3).stopped).toEqual({
+      slice: 1,
+      reason: "mismatch",
+    });
+    expect(
+      decodeBatchResult({ results: [result(2)], stopped: { slice: 1, reason: "refused", error: { code: "unsupported_block", message: "no" } } }, 3).stopped,
+    ).toEqual({ slice: 1, reason: "refused", code: "unsupported_block", message: "no" });
+    expect(decodeBatchResult({ results: [], stopped: { slice: 0, reason: "failed", error: { code: "busy", message: "host" } } }, 2).stopped).toEqual({
+      slice: 0,
+      reason: "failed",
+      message: "host",
+    });
   });
 
   it("refuses answers that contradict themselves (a bridge never guesses what was written)", () => {

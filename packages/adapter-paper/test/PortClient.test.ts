@@ -15,7 +15,17 @@ describe("port URLs and tokens", () => {
     expect(parsePortUrl("http://localhost:9")).toEqual({ host: "localhost", port: 9 });
     expect(parsePortUrl("http://[::1]:8765")).toEqual({ host: "::1", port: 8765 });
     expect(parsePortUrl("http://127.8.9.10:1")).toEqual({ host: "127.8.9.10", port: 1 });
-    for (const bad of ["http://10.0.0.1:8765", "http://192.168.1.2:80", "http://example.com:80", "https://127.0.0.1:8765", "http://127.0.0.1", "http://127.0.0.1:8765/v1", "http://u:p@127.0.0.1:1", "127.0.0.1:8765", "http://0.0.0.0:8765"])
+    for (const bad of [
+      "http://10.0.0.1:8765",
+      "http://192.168.1.2:80",
+      "http://example.com:80",
+      "https://127.0.0.1:8765",
+      "http://127.0.0.1",
+      "http://127.0.0.1:8765/v1",
+      "http://u:p@127.0.0.1:1",
+      "127.0.0.1:8765",
+      "http://0.0.0.0:8765",
+    ])
       expect(() => parsePortUrl(bad), bad).toThrow(RangeError);
   });
 
@@ -42,11 +52,14 @@ describe("packed indices", () => {
 
   it("round-trip any indices at any width (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 70_000 }).chain((n) => fc.tuple(fc.constant(n), fc.array(fc.nat(n - 1), { maxLength: 300 }))), ([n, idx]) => {
-        const bits = bitsFor(n);
-        expect(2 ** bits).toBeGreaterThanOrEqual(n);
-        expect([...unpackIndices(packIndices(idx, bits), bits, idx.length)]).toEqual(idx);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 70_000 }).chain((n) => fc.tuple(fc.constant(n), fc.array(fc.nat(n - 1), { maxLength: 300 }))),
+        ([n, idx]) => {
+          const bits = bitsFor(n);
+          expect(2 ** bits).toBeGreaterThanOrEqual(n);
+          expect([...unpackIndices(packIndices(idx, bits), bits, idx.length)]).toEqual(idx);
+        },
+      ),
     );
   });
 
@@ -63,7 +76,15 @@ describe("compare-and-set slices on the wire", () => {
       writes: [
         { x: 0, y: 64, z: 0, before: "minecraft:air", beforeDigest: null, after: "minecraft:stone" },
         { x: 1, y: 64, z: 0, before: "minecraft:chest[facing=north,type=single,waterlogged=false]", beforeDigest: d, after: "minecraft:air" },
-        { x: 2, y: 64, z: 0, before: "minecraft:air", beforeDigest: null, after: "minecraft:chest[facing=north,type=single,waterlogged=false]", afterData: Uint8Array.of(10, 0, 0, 0) },
+        {
+          x: 2,
+          y: 64,
+          z: 0,
+          before: "minecraft:air",
+          beforeDigest: null,
+          after: "minecraft:chest[facing=north,type=single,waterlogged=false]",
+          afterData: Uint8Array.of(10, 0, 0, 0),
+        },
       ],
       groupEnds: [1, 3],
     });
@@ -71,7 +92,11 @@ describe("compare-and-set slices on the wire", () => {
       states: ["minecraft:stone", "minecraft:air", "minecraft:chest[facing=north,type=single,waterlogged=false]"],
       digests: [d],
       checks: [[9, 64, 9, 0, -1]],
-      writes: [[0, 64, 0, 1, -1, 0], [1, 64, 0, 2, 0, 1], [2, 64, 0, 1, -1, 2]],
+      writes: [
+        [0, 64, 0, 1, -1, 0],
+        [1, 64, 0, 2, 0, 1],
+        [2, 64, 0, 1, -1, 2],
+      ],
       data: [[2, "CgAAAA=="]],
       group_ends: [1, 3],
     });

@@ -32,7 +32,9 @@ export function mavenRepository(env = process.env) {
 export function dataJar(artifact, repo = mavenRepository()) {
   const path = join(repo, "net", "minestom", "data", artifact, `data-${artifact}.jar`);
   if (!existsSync(path))
-    throw new Error(`${path} is missing: run bash java/build.sh (Maven resolves net.minestom:data:${artifact} with the host), or mvn dependency:get -Dartifact=net.minestom:data:${artifact}`);
+    throw new Error(
+      `${path} is missing: run bash java/build.sh (Maven resolves net.minestom:data:${artifact} with the host), or mvn dependency:get -Dartifact=net.minestom:data:${artifact}`,
+    );
   return path;
 }
 
@@ -46,7 +48,8 @@ function parseShape(text) {
 }
 
 /** Heightmap flags of a state: 1 blocks motion, 2 holds a fluid (water, lava, waterlogged). */
-const MOTION = 1, FLUID = 2;
+const MOTION = 1,
+  FLUID = 2;
 
 function registryOf(source, releaseDataVersions, repo) {
   const jar = dataJar(source.artifact, repo);
@@ -60,8 +63,12 @@ function registryOf(source, releaseDataVersions, repo) {
     if (dv === undefined) throw new Error(`no DataVersion known for release ${r}`);
     releases[r] = dv;
   }
-  if (releases[constants.name] !== constants.world) throw new Error(`${source.artifact}: ${constants.name} is DataVersion ${constants.world}, not ${releases[constants.name]}`);
-  const shapes = [], shapeIds = new Map(), kinds = [], kindIds = new Map();
+  if (releases[constants.name] !== constants.world)
+    throw new Error(`${source.artifact}: ${constants.name} is DataVersion ${constants.world}, not ${releases[constants.name]}`);
+  const shapes = [],
+    shapeIds = new Map(),
+    kinds = [],
+    kindIds = new Map();
   const kindOf = (shapeText, flags) => {
     let s = shapeIds.get(shapeText);
     if (s === undefined) shapeIds.set(shapeText, (s = shapes.push(parseShape(shapeText)) - 1));
@@ -122,7 +129,8 @@ function formatRegistry(r) {
 function releaseDataVersions() {
   const all = require("minecraft-data/minecraft-data/data/pc/common/protocolVersions.json");
   const out = new Map();
-  for (const v of all) if (/^\d+\.\d+(\.\d+)?$/.test(v.minecraftVersion) && v.dataVersion >= 100 && !out.has(v.minecraftVersion)) out.set(v.minecraftVersion, v.dataVersion);
+  for (const v of all)
+    if (/^\d+\.\d+(\.\d+)?$/.test(v.minecraftVersion) && v.dataVersion >= 100 && !out.has(v.minecraftVersion)) out.set(v.minecraftVersion, v.dataVersion);
   return out;
 }
 
@@ -132,13 +140,20 @@ export function generateAll(repo = mavenRepository()) {
   const files = new Map();
   for (const source of SOURCES) files.set(`registry-${source.version}.json`, formatRegistry(registryOf(source, releases, repo)));
   const table = [...releases].map(([name, dv]) => [dv, name]).sort((a, b) => a[0] - b[0]);
-  files.set("data-versions.json", `{\n  "source": "minecraft-data ${require("minecraft-data/package.json").version} (protocolVersions.json: releases from 1.9)",\n  "releases": [\n${table.map((e) => `    ${JSON.stringify(e)}`).join(",\n")}\n  ]\n}\n`);
+  files.set(
+    "data-versions.json",
+    `{\n  "source": "minecraft-data ${require("minecraft-data/package.json").version} (protocolVersions.json: releases from 1.9)",\n  "releases": [\n${table.map((e) => `    ${JSON.stringify(e)}`).join(",\n")}\n  ]\n}\n`,
+  );
   const legacy = require("minecraft-data/minecraft-data/data/pc/common/legacy.json").blocks;
   const pairs = Object.entries(legacy).sort(([a], [b]) => {
-    const [ai, am] = a.split(":").map(Number), [bi, bm] = b.split(":").map(Number);
+    const [ai, am] = a.split(":").map(Number),
+      [bi, bm] = b.split(":").map(Number);
     return ai - bi || am - bm;
   });
-  files.set("legacy-1.12.json", `{\n  "source": "minecraft-data ${require("minecraft-data/package.json").version} (pc/common/legacy.json): numeric block id:metadata of 1.12 and older → the 1.13 state",\n  "blocks": [\n${pairs.map((e) => `    ${JSON.stringify(e)}`).join(",\n")}\n  ]\n}\n`);
+  files.set(
+    "legacy-1.12.json",
+    `{\n  "source": "minecraft-data ${require("minecraft-data/package.json").version} (pc/common/legacy.json): numeric block id:metadata of 1.12 and older → the 1.13 state",\n  "blocks": [\n${pairs.map((e) => `    ${JSON.stringify(e)}`).join(",\n")}\n  ]\n}\n`,
+  );
   return files;
 }
 

@@ -120,7 +120,12 @@ export function createBlockRegistry(options: RegistryOptions = {}): Result<Block
   const of = registryVersionOf(version);
   if (of === undefined) {
     const known = minecraftVersions().flatMap((v) => Object.keys(v.releases));
-    return fail(mcbError("version_mismatch", `this build has no block registry for Minecraft "${version.slice(0, 40)}"; it has ${known.join(", ")}`, { version: version.slice(0, 40), known }));
+    return fail(
+      mcbError("version_mismatch", `this build has no block registry for Minecraft "${version.slice(0, 40)}"; it has ${known.join(", ")}`, {
+        version: version.slice(0, 40),
+        known,
+      }),
+    );
   }
   const raw = rawRegistry(of);
   const itemNames = new Set(raw.items);
@@ -178,9 +183,22 @@ function buildRegistry(
       }
       const since = id.startsWith("minecraft:") ? newerWith(id, registryVersion) : undefined;
       if (since !== undefined)
-        return fail(mcbError("unsupported_block", `"${id}" is new in Minecraft ${since}; this world's blocks are Minecraft ${minecraftVersion}'s`, { reason: "unknown_block", id, suggestions: [], since }));
+        return fail(
+          mcbError("unsupported_block", `"${id}" is new in Minecraft ${since}; this world's blocks are Minecraft ${minecraftVersion}'s`, {
+            reason: "unknown_block",
+            id,
+            suggestions: [],
+            since,
+          }),
+        );
       const suggestions = suggestIds(blockTypes.keys(), id);
-      return fail(mcbError("unsupported_block", `unknown block "${id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`, { reason: "unknown_block", id, suggestions }));
+      return fail(
+        mcbError("unsupported_block", `unknown block "${id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`, {
+          reason: "unknown_block",
+          id,
+          suggestions,
+        }),
+      );
     }
     const properties: Record<string, string> = { ...type.defaults };
     for (const [key, value] of syntax.value.properties) {

@@ -63,9 +63,7 @@ export function parseStateSyntax(input: string): Result<StateSyntax> {
     if (!TOKEN.test(key)) return fail(malformed(input, `invalid property name "${key}"`, index));
     if (!TOKEN.test(value)) return fail(malformed(input, `invalid value "${value}" for property "${key}"`, index + eq + 1));
     if (seen.has(key)) {
-      return fail(
-        mcbError("invalid_request", `property "${key}" is given twice`, { reason: "duplicate_property", property: key, index }),
-      );
+      return fail(mcbError("invalid_request", `property "${key}" is given twice`, { reason: "duplicate_property", property: key, index }));
     }
     seen.add(key);
     properties.push([key, value]);

@@ -107,16 +107,25 @@ export const BLOCK_UPGRADES: readonly BlockUpgrade[] = [
  * type: a block entity of it in older data is removed by the upgrade (it carries nothing the
  * block does not: a bed's colour is its block id since 1.13).
  */
-export const BLOCK_ENTITY_REMOVALS: readonly { readonly dataVersion: number; readonly since: string; readonly id: string; readonly blocks: RegExp; readonly what: string }[] = [
-  { dataVersion: 4903, since: "26.2", id: "minecraft:bed", blocks: /^minecraft:[a-z_]+_bed$/, what: "bed block entities (26.2 beds have none)" },
-];
+export const BLOCK_ENTITY_REMOVALS: readonly {
+  readonly dataVersion: number;
+  readonly since: string;
+  readonly id: string;
+  readonly blocks: RegExp;
+  readonly what: string;
+}[] = [{ dataVersion: 4903, since: "26.2", id: "minecraft:bed", blocks: /^minecraft:[a-z_]+_bed$/, what: "bed block entities (26.2 beds have none)" }];
 
 /**
  * The removal step that drops a block entity of type `id` (or, for files that leave the type
  * out, at a block of id `block`) written at `fromDataVersion`, read at `toDataVersion`;
  * undefined when it stays.
  */
-export function removedBlockEntity(id: string, block: string, fromDataVersion: number, toDataVersion: number): (typeof BLOCK_ENTITY_REMOVALS)[number] | undefined {
+export function removedBlockEntity(
+  id: string,
+  block: string,
+  fromDataVersion: number,
+  toDataVersion: number,
+): (typeof BLOCK_ENTITY_REMOVALS)[number] | undefined {
   const full = id.includes(":") ? id : `minecraft:${id.toLowerCase()}`;
   return BLOCK_ENTITY_REMOVALS.find((r) => (r.id === full || r.blocks.test(block)) && r.dataVersion > fromDataVersion && r.dataVersion <= toDataVersion);
 }
@@ -125,7 +134,12 @@ export function removedBlockEntity(id: string, block: string, fromDataVersion: n
  * A palette state written at `fromDataVersion`, in the form of `toDataVersion`: every step in
  * between applied in order (`table`: the steps, default `BLOCK_UPGRADES`; tests plant a gap). Unparsable strings are returned as they are (the registry refuses them).
  */
-export function upgradeState(state: string, fromDataVersion: number, toDataVersion: number, table: readonly BlockUpgrade[] = BLOCK_UPGRADES): { state: string; applied: readonly string[] } {
+export function upgradeState(
+  state: string,
+  fromDataVersion: number,
+  toDataVersion: number,
+  table: readonly BlockUpgrade[] = BLOCK_UPGRADES,
+): { state: string; applied: readonly string[] } {
   const steps = table.filter((u) => u.dataVersion > fromDataVersion && u.dataVersion <= toDataVersion);
   if (steps.length === 0) return { state, applied: [] };
   const parsed = parseStateSyntax(state);

@@ -31,9 +31,12 @@ export function inBox(b: Box3, x: number, y: number, z: number): boolean {
 /** True when `inner` lies wholly inside `outer`. */
 export function boxContains(outer: Box3, inner: Box3): boolean {
   return (
-    inner.minX >= outer.minX && inner.maxX <= outer.maxX &&
-    inner.minY >= outer.minY && inner.maxY <= outer.maxY &&
-    inner.minZ >= outer.minZ && inner.maxZ <= outer.maxZ
+    inner.minX >= outer.minX &&
+    inner.maxX <= outer.maxX &&
+    inner.minY >= outer.minY &&
+    inner.maxY <= outer.maxY &&
+    inner.minZ >= outer.minZ &&
+    inner.maxZ <= outer.maxZ
   );
 }
 
@@ -45,17 +48,28 @@ export function boxVolume(b: Box3): number {
 /** The box spanned by two corners in any order. */
 export function boxFromCorners(a: Vec3, b: Vec3): Box3 {
   return {
-    minX: Math.min(a.x, b.x), minY: Math.min(a.y, b.y), minZ: Math.min(a.z, b.z),
-    maxX: Math.max(a.x, b.x), maxY: Math.max(a.y, b.y), maxZ: Math.max(a.z, b.z),
+    minX: Math.min(a.x, b.x),
+    minY: Math.min(a.y, b.y),
+    minZ: Math.min(a.z, b.z),
+    maxX: Math.max(a.x, b.x),
+    maxY: Math.max(a.y, b.y),
+    maxZ: Math.max(a.z, b.z),
   };
 }
 
 /** Bounds of the triples in `pos[from*3 .. to*3)`, or null when empty. */
 export function boundsOf(pos: Int32Array | readonly number[], from = 0, to = pos.length / 3): Box3 | null {
   if (to <= from) return null;
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity;
   for (let i = from * 3; i < to * 3; i += 3) {
-    const x = pos[i]!, y = pos[i + 1]!, z = pos[i + 2]!;
+    const x = pos[i]!,
+      y = pos[i + 1]!,
+      z = pos[i + 2]!;
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;

@@ -61,9 +61,7 @@ export function createMaterialCatalog(registry: BlockRegistry): MaterialCatalog 
 
 function buildCatalog(registry: BlockRegistry): MaterialCatalog {
   const ids = new Set<string>([...registry.blockTypes.keys(), ...registry.itemIds]);
-  const materials = [...ids]
-    .sort()
-    .map((id) => Object.freeze({ id, block: registry.blockTypes.has(id), item: registry.itemIds.has(id) }));
+  const materials = [...ids].sort().map((id) => Object.freeze({ id, block: registry.blockTypes.has(id), item: registry.itemIds.has(id) }));
   const byId = new Map(materials.map((m) => [m.id, m]));
   const version = catalogVersion(registry, materials);
   const summary: CatalogSummary = Object.freeze({

@@ -42,8 +42,17 @@ export function describeMaterial(catalog: MaterialCatalog, rawId: unknown): Resu
   const id = rawId.includes(":") ? rawId : `minecraft:${rawId}`;
   const material = catalog.material(id);
   if (material === undefined) {
-    const suggestions = suggestIds(catalog.materials.map((m) => m.id), id);
-    return fail(mcbError("not_found", `unknown material "${id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`, { reason: "unknown_material", id, suggestions }));
+    const suggestions = suggestIds(
+      catalog.materials.map((m) => m.id),
+      id,
+    );
+    return fail(
+      mcbError("not_found", `unknown material "${id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`, {
+        reason: "unknown_material",
+        id,
+        suggestions,
+      }),
+    );
   }
   const base = { catalog_version: catalog.version, id, block: material.block, item: material.item };
   const type = catalog.blockType(id);
@@ -52,12 +61,13 @@ export function describeMaterial(catalog: MaterialCatalog, rawId: unknown): Resu
     ...base,
     placeable: true,
     default_state: type.defaultState,
-    ...(type.properties.length > 0
-      ? { properties: Object.fromEntries(type.properties.map((p) => [p.name, p.values])) }
-      : {}),
+    ...(type.properties.length > 0 ? { properties: Object.fromEntries(type.properties.map((p) => [p.name, p.values])) } : {}),
     ...(type.behavior.length > 0 ? { behavior: type.behavior } : {}),
   };
-  const meanings = propertyMeanings(id, type.properties.map((p) => p.name));
+  const meanings = propertyMeanings(
+    id,
+    type.properties.map((p) => p.name),
+  );
   if (Object.keys(meanings).length > 0) return ok({ ...description, meanings });
   return ok(description);
 }

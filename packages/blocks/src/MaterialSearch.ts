@@ -33,7 +33,12 @@ function invalid(message: string, details: Record<string, unknown>): McbError<"i
 
 /** Lowercases and collapses whitespace; the normalized query is what cursors are bound to. */
 export function normalizeQuery(query: string): string {
-  return query.trim().toLowerCase().split(/\s+/).filter((t) => t.length > 0).join(" ");
+  return query
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t.length > 0)
+    .join(" ");
 }
 
 function binding(catalogVersion: string, query: string, kind: MaterialKind): string {
@@ -98,9 +103,7 @@ export function searchMaterials(catalog: MaterialCatalog, input: MaterialSearchI
     offset = Number.parseInt(match[1]!, 36);
   }
   const tokens = query.split(" ").filter((t) => t.length > 0);
-  const matches = catalog.materials.filter(
-    (m) => (kind === "all" || (kind === "block" ? m.block : m.item)) && tokens.every((t) => m.id.includes(t)),
-  );
+  const matches = catalog.materials.filter((m) => (kind === "all" || (kind === "block" ? m.block : m.item)) && tokens.every((t) => m.id.includes(t)));
   const ranked = rank(matches, query);
   if (offset > ranked.length) return fail(invalid("cursor is past the end of the results", { reason: "invalid_cursor", field: "cursor" }));
   const results = ranked.slice(offset, offset + limit);

@@ -78,7 +78,12 @@ function describeIssue(issue: Issue, base: readonly PropertyKey[]): IssueView {
       const best = branches.reduce((a, b) => (depth(b) > depth(a) ? b : a));
       const shapes = branches.map(branchShape);
       const detail =
-        depth(best) >= 0 ? `; closest (${branchShape(best)}): ${best.slice(0, 3).map((i) => `${pathOf(issue.path, i.path) || "(root)"} ${describeIssue(i, []).message}`).join("; ")}` : "";
+        depth(best) >= 0
+          ? `; closest (${branchShape(best)}): ${best
+              .slice(0, 3)
+              .map((i) => `${pathOf(issue.path, i.path) || "(root)"} ${describeIssue(i, []).message}`)
+              .join("; ")}`
+          : "";
       return { path, message: clip(`expected ${shapes.join(" or ")}${detail}`, 400) };
     }
     case "invalid_type":
@@ -102,8 +107,17 @@ export function describeIssues(issues: readonly Issue[], base: readonly Property
  * issue in the message ("invalid recipe at operations.0.block: …") and every issue (≤ 8) in
  * `details.issues`. `extra` adds details (a tool's allowed argument names).
  */
-export function schemaError(subject: string, issues: readonly Issue[], base: readonly PropertyKey[] = [], extra: Readonly<Record<string, unknown>> = {}): McbError {
+export function schemaError(
+  subject: string,
+  issues: readonly Issue[],
+  base: readonly PropertyKey[] = [],
+  extra: Readonly<Record<string, unknown>> = {},
+): McbError {
   const described = describeIssues(issues, base);
   const first = described[0];
-  return mcbError("invalid_request", `invalid ${subject}${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, { reason: "schema", issues: described, ...extra });
+  return mcbError("invalid_request", `invalid ${subject}${first ? ` at ${first.path || "(root)"}: ${first.message}` : ""}`, {
+    reason: "schema",
+    issues: described,
+    ...extra,
+  });
 }

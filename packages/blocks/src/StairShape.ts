@@ -28,7 +28,8 @@ export function stairShape(facing: StairFacing, half: string, side: (d: StairFac
     return s === null || s.facing !== facing || s.half !== half;
   };
   const front = sameHalf(facing);
-  if (front !== null && axis(front.facing) !== axis(facing) && canTakeShape(OPPOSITE[front.facing])) return front.facing === CCW[facing] ? "outer_left" : "outer_right";
+  if (front !== null && axis(front.facing) !== axis(facing) && canTakeShape(OPPOSITE[front.facing]))
+    return front.facing === CCW[facing] ? "outer_left" : "outer_right";
   const back = sameHalf(OPPOSITE[facing]);
   if (back !== null && axis(back.facing) !== axis(facing) && canTakeShape(back.facing)) return back.facing === CCW[facing] ? "inner_left" : "inner_right";
   return "straight";

@@ -49,10 +49,7 @@ function isRailShape(value: string): boolean {
 
 /** Maps the two directions of a jigsaw/crafter `orientation` such as `down_east` or `west_up`. */
 function mapOrientation(value: string, map: (d: string) => string): string {
-  return value
-    .split("_")
-    .map(map)
-    .join("_");
+  return value.split("_").map(map).join("_");
 }
 
 type DirectionMap = (direction: string) => string;
@@ -116,7 +113,12 @@ function finish(registry: BlockRegistry, state: BlockState, properties: Record<s
 /** Rotates a state clockwise (seen from above) by `turns` quarter turns. */
 export function rotateState(registry: BlockRegistry, state: BlockState, turns: QuarterTurns): BlockState {
   if (turns === 0) return state;
-  const properties = mapProperties(state.properties, (d) => turnDirection(d, turns), false, (r) => (r + 4 * turns) % 16);
+  const properties = mapProperties(
+    state.properties,
+    (d) => turnDirection(d, turns),
+    false,
+    (r) => (r + 4 * turns) % 16,
+  );
   return finish(registry, state, properties);
 }
 

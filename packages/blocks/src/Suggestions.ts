@@ -1,7 +1,8 @@
 /** Optimal string alignment distance (Levenshtein with adjacent swaps), stopping past `limit`. */
 function distance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prev2: number[] = [], prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let prev2: number[] = [],
+    prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     let best = i;

@@ -11,7 +11,8 @@ describe("block registry (26.2, the default)", () => {
     expect(reg.dataVersion).toBe(4903);
     expect(reg.blockTypes.size).toBe(1196);
     expect(reg.itemIds.size).toBe(1537);
-    for (const id of ["minecraft:cinnabar", "minecraft:sulfur_spike", "minecraft:potent_sulfur", "minecraft:chiseled_sulfur", "minecraft:cinnabar_brick_wall"]) expect(reg.blockTypes.has(id), id).toBe(true);
+    for (const id of ["minecraft:cinnabar", "minecraft:sulfur_spike", "minecraft:potent_sulfur", "minecraft:chiseled_sulfur", "minecraft:cinnabar_brick_wall"])
+      expect(reg.blockTypes.has(id), id).toBe(true);
     expect(reg.blockTypes.get("minecraft:potent_sulfur")?.blockEntity).toBe("minecraft:potent_sulfur");
     expect(reg.blockTypes.get("minecraft:sulfur_spike")?.defaultState).toBe("minecraft:sulfur_spike[thickness=tip,vertical_direction=up,waterlogged=false]");
   });
@@ -26,7 +27,8 @@ describe("block registry (26.2, the default)", () => {
     expect(r.blockTypes.size).toBe(data.blocksArray.length);
     expect([...r.itemIds].sort()).toEqual(data.itemsArray.map((i) => `minecraft:${i.name}`).sort());
     const shapes = blockShapes(r);
-    const table = (data as unknown as { blockCollisionShapes: { blocks: Record<string, number | number[]>; shapes: Record<string, number[][]> } }).blockCollisionShapes;
+    const table = (data as unknown as { blockCollisionShapes: { blocks: Record<string, number | number[]>; shapes: Record<string, number[][]> } })
+      .blockCollisionShapes;
     let states = 0;
     for (const b of data.blocksArray) {
       const t = r.blockTypes.get(`minecraft:${b.name}`)!;
@@ -47,7 +49,10 @@ describe("block registry (26.2, the default)", () => {
         if (b.minStateId + offset === b.defaultState) expect(t.defaultState).toBe(state);
         const entry = table.blocks[b.name];
         const expected = (table.shapes[String(Array.isArray(entry) ? entry[offset] : entry)] ?? []).map((box) => box.map((v) => Math.round(v * 1e6) / 1e6));
-        expect(shapes.collision(state).map((box) => box.map((v) => Math.round(v * 1e6) / 1e6)), state).toEqual(expected);
+        expect(
+          shapes.collision(state).map((box) => box.map((v) => Math.round(v * 1e6) / 1e6)),
+          state,
+        ).toEqual(expected);
         states++;
       }
     }
@@ -66,7 +71,10 @@ describe("block registry (26.2, the default)", () => {
   it("a 26.2 block in the 26.1 registry says it is new in 26.2", () => {
     const old = createBlockRegistry({ version: "26.1" });
     if (!old.ok) throw new Error(old.error.message);
-    expect(old.value.resolveState("minecraft:cinnabar")).toMatchObject({ ok: false, error: { code: "unsupported_block", message: expect.stringContaining("new in Minecraft 26.2"), details: { reason: "unknown_block", since: "26.2" } } });
+    expect(old.value.resolveState("minecraft:cinnabar")).toMatchObject({
+      ok: false,
+      error: { code: "unsupported_block", message: expect.stringContaining("new in Minecraft 26.2"), details: { reason: "unknown_block", since: "26.2" } },
+    });
   });
 
   it("heightmap facts are the game's: signs and pressure plates block motion, ladders do not; waterlogged states hold a fluid", () => {
@@ -82,17 +90,11 @@ describe("block registry (26.2, the default)", () => {
   });
 
   it("decodes the game's default states", () => {
-    expect(reg.blockTypes.get("minecraft:oak_stairs")?.defaultState).toBe(
-      "minecraft:oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]",
-    );
+    expect(reg.blockTypes.get("minecraft:oak_stairs")?.defaultState).toBe("minecraft:oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]");
     expect(reg.blockTypes.get("minecraft:oak_log")?.defaultState).toBe("minecraft:oak_log[axis=y]");
-    expect(reg.blockTypes.get("minecraft:oak_door")?.defaultState).toBe(
-      "minecraft:oak_door[facing=north,half=lower,hinge=left,open=false,powered=false]",
-    );
+    expect(reg.blockTypes.get("minecraft:oak_door")?.defaultState).toBe("minecraft:oak_door[facing=north,half=lower,hinge=left,open=false,powered=false]");
     expect(reg.blockTypes.get("minecraft:oak_leaves")?.defaultState).toBe("minecraft:oak_leaves[distance=7,persistent=false,waterlogged=false]");
-    expect(reg.blockTypes.get("minecraft:redstone_wire")?.defaultState).toBe(
-      "minecraft:redstone_wire[east=none,north=none,power=0,south=none,west=none]",
-    );
+    expect(reg.blockTypes.get("minecraft:redstone_wire")?.defaultState).toBe("minecraft:redstone_wire[east=none,north=none,power=0,south=none,west=none]");
   });
 
   it("every default state parses, formats and re-parses identically", () => {
@@ -161,7 +163,10 @@ describe("block registry (26.2, the default)", () => {
   it("loads another version on request and refuses those it does not have, naming the ones it has", () => {
     const older = createBlockRegistry({ version: "26.1" });
     expect(older.ok && older.value.blockTypes.has("minecraft:cinnabar")).toBe(false);
-    expect(createBlockRegistry({ version: "9.99" })).toMatchObject({ ok: false, error: { code: "version_mismatch", message: expect.stringContaining("26.1, 26.1.1, 26.1.2, 26.2") } });
+    expect(createBlockRegistry({ version: "9.99" })).toMatchObject({
+      ok: false,
+      error: { code: "version_mismatch", message: expect.stringContaining("26.1, 26.1.1, 26.1.2, 26.2") },
+    });
     expect(createBlockRegistry({ version: "1.21.4" })).toMatchObject({ ok: false, error: { code: "version_mismatch" } });
   });
 

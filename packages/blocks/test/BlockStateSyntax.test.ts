@@ -7,7 +7,16 @@ const token = fc.stringMatching(/^[a-z0-9_]{1,12}$/);
 describe("parseStateSyntax", () => {
   it("parses ids with and without namespace and properties in written order", () => {
     const a = parseStateSyntax("minecraft:oak_stairs[half=top,facing=east]");
-    expect(a).toEqual({ ok: true, value: { id: "minecraft:oak_stairs", properties: [["half", "top"], ["facing", "east"]] } });
+    expect(a).toEqual({
+      ok: true,
+      value: {
+        id: "minecraft:oak_stairs",
+        properties: [
+          ["half", "top"],
+          ["facing", "east"],
+        ],
+      },
+    });
     const b = parseStateSyntax("stone");
     expect(b).toEqual({ ok: true, value: { id: "minecraft:stone", properties: [] } });
     expect(parseStateSyntax("stone[]")).toEqual({ ok: true, value: { id: "minecraft:stone", properties: [] } });

@@ -23,10 +23,12 @@ describe("material catalog", () => {
     expect(s.materials).toBeLessThan(s.blocks + s.items);
     expect(createMaterialCatalog(registry())).toBe(catalog); // built once per registry
     expect(createMaterialCatalog({ ...registry() }).version).toBe(s.version); // same content, rebuilt: same version
-    const older = createMaterialCatalog((() => {
-      const r = registry();
-      return { ...r, blockTypes: new Map([...r.blockTypes].slice(1)) };
-    })());
+    const older = createMaterialCatalog(
+      (() => {
+        const r = registry();
+        return { ...r, blockTypes: new Map([...r.blockTypes].slice(1)) };
+      })(),
+    );
     expect(older.version).not.toBe(s.version);
   });
 });
@@ -94,7 +96,10 @@ describe("material_search", () => {
     const cursor = first.next_cursor!;
     expect(page({ query: "OAK", limit: 4, cursor }).results[0]?.id).not.toBe(first.results[0]?.id);
     for (const changed of [{ query: "birch" }, { query: "oak", kind: "all" }]) {
-      expect(searchMaterials(catalog, { ...changed, cursor })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "cursor_mismatch" } } });
+      expect(searchMaterials(catalog, { ...changed, cursor })).toMatchObject({
+        ok: false,
+        error: { code: "invalid_request", details: { reason: "cursor_mismatch" } },
+      });
     }
     const other = { ...catalog, version: "000000000000000000000000" };
     expect(searchMaterials(other, { query: "oak", cursor })).toMatchObject({ ok: false, error: { details: { reason: "cursor_mismatch" } } });

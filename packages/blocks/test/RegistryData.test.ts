@@ -12,8 +12,10 @@ interface Generator {
 
 /** The first line where two texts differ (1-based), with both lines; null when equal. */
 function firstDifference(a: string, b: string): { line: number; committed: string; generated: string } | null {
-  const x = a.split("\n"), y = b.split("\n");
-  for (let i = 0; i < Math.max(x.length, y.length); i++) if (x[i] !== y[i]) return { line: i + 1, committed: (x[i] ?? "<end>").slice(0, 200), generated: (y[i] ?? "<end>").slice(0, 200) };
+  const x = a.split("\n"),
+    y = b.split("\n");
+  for (let i = 0; i < Math.max(x.length, y.length); i++)
+    if (x[i] !== y[i]) return { line: i + 1, committed: (x[i] ?? "<end>").slice(0, 200), generated: (y[i] ?? "<end>").slice(0, 200) };
   return null;
 }
 
@@ -21,15 +23,27 @@ describe("generated registry data (packages/blocks/data)", () => {
   it("is exactly what the generator makes from Minestom's data artifacts and minecraft-data (run npm run registry after a change)", async () => {
     const { generateAll } = (await import(join(SCRIPTS, "generate-registry.mjs"))) as Generator;
     const files = generateAll();
-    expect([...files.keys()].sort()).toEqual(readdirSync(DATA).filter((f) => f.endsWith(".json")).sort());
+    expect([...files.keys()].sort()).toEqual(
+      readdirSync(DATA)
+        .filter((f) => f.endsWith(".json"))
+        .sort(),
+    );
     for (const [name, text] of files) expect(firstDifference(readFileSync(join(DATA, name), "utf8"), text), name).toBeNull();
     // The comparison sees a change of one value.
     const committed = readFileSync(join(DATA, "registry-26.2.json"), "utf8");
-    expect(firstDifference(committed, committed.replace('"dataVersion": 4903', '"dataVersion": 4904'))).toMatchObject({ line: 4, generated: '  "dataVersion": 4904,' });
+    expect(firstDifference(committed, committed.replace('"dataVersion": 4903', '"dataVersion": 4904'))).toMatchObject({
+      line: 4,
+      generated: '  "dataVersion": 4904,',
+    });
   });
 
   it("26.2 carries the seeds' catalog: 1,196 blocks with 32,366 states, 1,537 items", () => {
-    const r = JSON.parse(readFileSync(join(DATA, "registry-26.2.json"), "utf8")) as { blocks: [string, [string, string[]][], number, number | number[]][]; items: string[]; dataVersion: number; protocol: number };
+    const r = JSON.parse(readFileSync(join(DATA, "registry-26.2.json"), "utf8")) as {
+      blocks: [string, [string, string[]][], number, number | number[]][];
+      items: string[];
+      dataVersion: number;
+      protocol: number;
+    };
     expect(r.blocks).toHaveLength(1196);
     expect(r.items).toHaveLength(1537);
     expect([r.dataVersion, r.protocol]).toEqual([4903, 776]);

@@ -10,19 +10,21 @@ const directional = types.filter((t) =>
 );
 
 /** A random valid state of a random block type. */
-const anyState = fc
-  .constantFrom(...types)
-  .chain((t) =>
-    fc
-      .tuple(...t.properties.map((p) => fc.constantFrom(...p.values)))
-      .map((values) => {
-        const props = Object.fromEntries(t.properties.map((p, i) => [p.name, values[i]!]));
-        const text = `${t.id}${t.properties.length ? `[${Object.entries(props).map(([k, v]) => `${k}=${v}`).join(",")}]` : ""}`;
-        const r = reg.resolveState(text);
-        if (!r.ok) throw new Error(text);
-        return r.value;
-      }),
-  );
+const anyState = fc.constantFrom(...types).chain((t) =>
+  fc.tuple(...t.properties.map((p) => fc.constantFrom(...p.values))).map((values) => {
+    const props = Object.fromEntries(t.properties.map((p, i) => [p.name, values[i]!]));
+    const text = `${t.id}${
+      t.properties.length
+        ? `[${Object.entries(props)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(",")}]`
+        : ""
+    }`;
+    const r = reg.resolveState(text);
+    if (!r.ok) throw new Error(text);
+    return r.value;
+  }),
+);
 const turns = fc.constantFrom<QuarterTurns>(0, 1, 2, 3);
 const state = (s: string): BlockState => {
   const r = reg.resolveState(s);
@@ -74,9 +76,7 @@ describe("state rotation and mirroring", () => {
 
   it("rotates facing, axis, rotation, rails, multiple faces and orientation clockwise", () => {
     const r = (s: string, t: QuarterTurns = 1) => rotateState(reg, state(s), t).canonical;
-    expect(r("oak_stairs[facing=north,shape=inner_left]")).toBe(
-      "minecraft:oak_stairs[facing=east,half=bottom,shape=inner_left,waterlogged=false]",
-    );
+    expect(r("oak_stairs[facing=north,shape=inner_left]")).toBe("minecraft:oak_stairs[facing=east,half=bottom,shape=inner_left,waterlogged=false]");
     expect(r("oak_log[axis=x]")).toBe("minecraft:oak_log[axis=z]");
     expect(r("oak_log[axis=y]")).toBe("minecraft:oak_log[axis=y]");
     expect(r("oak_sign[rotation=0]")).toBe("minecraft:oak_sign[rotation=4,waterlogged=false]");
@@ -85,9 +85,7 @@ describe("state rotation and mirroring", () => {
     expect(r("rail[shape=ascending_west]")).toBe("minecraft:rail[shape=ascending_north,waterlogged=false]");
     expect(r("powered_rail[shape=north_south]")).toBe("minecraft:powered_rail[powered=false,shape=east_west,waterlogged=false]");
     expect(r("oak_fence[north=true]")).toBe("minecraft:oak_fence[east=true,north=false,south=false,waterlogged=false,west=false]");
-    expect(r("cobblestone_wall[north=tall,west=low]")).toBe(
-      "minecraft:cobblestone_wall[east=tall,north=low,south=none,up=true,waterlogged=false,west=none]",
-    );
+    expect(r("cobblestone_wall[north=tall,west=low]")).toBe("minecraft:cobblestone_wall[east=tall,north=low,south=none,up=true,waterlogged=false,west=none]");
     expect(r("vine[north=true,up=true]")).toBe("minecraft:vine[east=true,north=false,south=false,up=true,west=false]");
     expect(r("crafter[orientation=down_east]")).toBe("minecraft:crafter[crafting=false,orientation=down_south,triggered=false]");
     expect(r("observer[facing=up]")).toBe("minecraft:observer[facing=up,powered=false]");
@@ -110,13 +108,16 @@ describe("state rotation and mirroring", () => {
     const vec: Record<string, [number, number]> = { north: [0, -1], east: [1, 0], south: [0, 1], west: [-1, 0] };
     const turn = ([x, z]: [number, number]): [number, number] => [z === 0 ? 0 : -z, x];
     fc.assert(
-      fc.property(anyState.filter((s) => s.properties["facing"] !== undefined && vec[s.properties["facing"]!] !== undefined), (s) => {
-        const before = vec[s.properties["facing"]!]!;
-        const after = vec[rotateState(reg, s, 1).properties["facing"]!]!;
-        expect(after).toEqual(turn(before));
-        const mirrored = vec[mirrorState(reg, s, "x").properties["facing"]!]!;
-        expect(mirrored).toEqual([before[0] === 0 ? 0 : -before[0], before[1]]);
-      }),
+      fc.property(
+        anyState.filter((s) => s.properties["facing"] !== undefined && vec[s.properties["facing"]!] !== undefined),
+        (s) => {
+          const before = vec[s.properties["facing"]!]!;
+          const after = vec[rotateState(reg, s, 1).properties["facing"]!]!;
+          expect(after).toEqual(turn(before));
+          const mirrored = vec[mirrorState(reg, s, "x").properties["facing"]!]!;
+          expect(mirrored).toEqual([before[0] === 0 ? 0 : -before[0], before[1]]);
+        },
+      ),
       { numRuns: 500 },
     );
   });

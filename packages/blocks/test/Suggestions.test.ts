@@ -32,7 +32,11 @@ describe("suggestions for unknown ids", () => {
   it("material_describe says what facing, half, shape and axis mean for the block at hand", () => {
     const cat = createMaterialCatalog(reg);
     const stairs = describeMaterial(cat, "oak_stairs");
-    expect(stairs.ok && stairs.value.meanings).toMatchObject({ facing: expect.stringMatching(/tall back/), half: expect.stringMatching(/upside down/), shape: expect.stringMatching(/corner/) });
+    expect(stairs.ok && stairs.value.meanings).toMatchObject({
+      facing: expect.stringMatching(/tall back/),
+      half: expect.stringMatching(/upside down/),
+      shape: expect.stringMatching(/corner/),
+    });
     const ladder = describeMaterial(cat, "ladder");
     expect(ladder.ok && ladder.value.meanings?.facing).toMatch(/facing west hangs on the block to its east/);
     const log = describeMaterial(cat, "oak_log");

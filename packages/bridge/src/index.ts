@@ -19,7 +19,12 @@ export const ATTACH_COMMAND = { command: process.execPath, args: [fileURLToPath(
 export const main: Main = createMain({
   mcp: (where, policy, limits, toolsets) => runMcpServer(where, policy, limits, toolsets),
   attach: (env) => attachToChat(env),
-  chat: (where, options) => runChat(where, { ...options, mcpServer: (context) => createMcbMcpServer(context, MCB_VERSION, { toolsets: TOOLSET_NAMES }), attachCommand: ATTACH_COMMAND }),
+  chat: (where, options) =>
+    runChat(where, {
+      ...options,
+      mcpServer: (context) => createMcbMcpServer(context, MCB_VERSION, { toolsets: TOOLSET_NAMES }),
+      attachCommand: ATTACH_COMMAND,
+    }),
   doctor: (where) => doctorReport(where),
 });
 

@@ -23,7 +23,8 @@ function png(r: CallToolResult): PNG {
 function subject(img: PNG, pose: CameraPose): { minX: number; minY: number; maxX: number; maxY: number; pixels: number } {
   const p = resolvePose({ ...pose, width: img.width, height: img.height });
   if (!p.ok) throw new Error("pose");
-  const dir = new Float64Array(3), sky = new Float64Array(3);
+  const dir = new Float64Array(3),
+    sky = new Float64Array(3);
   const r = { minX: Infinity, minY: Infinity, maxX: -1, maxY: -1, pixels: 0 };
   for (let y = 0; y < img.height; y++)
     for (let x = 0; x < img.width; x++) {
@@ -32,15 +33,20 @@ function subject(img: PNG, pose: CameraPose): { minX: number; minY: number; maxX
       const o = (y * img.width + x) * 4;
       if ([0, 1, 2].every((k) => Math.abs(img.data[o + k]! - sky[k]!) <= 1)) continue;
       r.pixels++;
-      r.minX = Math.min(r.minX, x), r.maxX = Math.max(r.maxX, x), r.minY = Math.min(r.minY, y), r.maxY = Math.max(r.maxY, y);
+      ((r.minX = Math.min(r.minX, x)), (r.maxX = Math.max(r.maxX, x)), (r.minY = Math.min(r.minY, y)), (r.maxY = Math.max(r.maxY, y)));
     }
   return r;
 }
 
 beforeAll(async () => {
   s = await setup();
-  const plan = (await s.call("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(4, 64, 4), max: v(12, 79, 12), block: "minecraft:stone_bricks" }] } })).structuredContent as Record<string, string>;
-  const op = (await s.call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "tower", part_name: "tower", wait_ms: 10_000 })).structuredContent as { status: string; part: { part_id: string; name: string } };
+  const plan = (
+    await s.call("build_prepare", {
+      recipe: { version: 1, operations: [{ type: "box", min: v(4, 64, 4), max: v(12, 79, 12), block: "minecraft:stone_bricks" }] },
+    })
+  ).structuredContent as Record<string, string>;
+  const op = (await s.call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "tower", part_name: "tower", wait_ms: 10_000 }))
+    .structuredContent as { status: string; part: { part_id: string; name: string } };
   expect(op).toMatchObject({ status: "applied", part: { name: "tower", error: null } });
   partId = op.part.part_id;
 });
@@ -72,7 +78,14 @@ describe("framed captures", () => {
     expect([img.width, img.height]).toEqual([640, 360]);
     const poses = (r.structuredContent as { frame: { poses: CameraPose[] } }).frame.poses;
     expect(poses).toHaveLength(4);
-    for (const [i, [x0, y0]] of ([[0, 0], [320, 0], [0, 180], [320, 180]] as const).entries()) {
+    for (const [i, [x0, y0]] of (
+      [
+        [0, 0],
+        [320, 0],
+        [0, 180],
+        [320, 180],
+      ] as const
+    ).entries()) {
       const tile = new PNG({ width: 320, height: 180 });
       PNG.bitblt(img, tile, x0, y0, 320, 180, 0, 0);
       const t = subject(tile, poses[i]!);
@@ -99,16 +112,24 @@ describe("framed captures", () => {
   });
 
   it("refuses unclear requests with the field named", async () => {
-    expect(s.error(await s.call("camera_capture", { format: "png", frame: { part_id: partId }, pose: { x: 0, y: 70, z: 0, yaw: 0, pitch: 0 } }))).toMatchObject({ details: { reason: "camera_or_pose" } });
+    expect(s.error(await s.call("camera_capture", { format: "png", frame: { part_id: partId }, pose: { x: 0, y: 70, z: 0, yaw: 0, pitch: 0 } }))).toMatchObject(
+      { details: { reason: "camera_or_pose" } },
+    );
     expect(s.error(await s.call("camera_capture", { format: "png", frame: { min: v(0, 64, 0) } }))).toMatchObject({ details: { reason: "frame" } });
-    expect(s.error(await s.call("camera_capture", { format: "png", frame: { part_id: partId, side: "top", views: ["top"] } }))).toMatchObject({ details: { reason: "frame" } });
+    expect(s.error(await s.call("camera_capture", { format: "png", frame: { part_id: partId, side: "top", views: ["top"] } }))).toMatchObject({
+      details: { reason: "frame" },
+    });
     expect(s.error(await s.call("camera_capture", { format: "png", pose: { x: 0, y: 70, z: 0 } }))).toMatchObject({ details: { reason: "pose" } });
-    expect(s.error(await s.call("camera_capture", { pose: { x: 0, y: 70, z: 0, yaw: 0, pitch: 0, look_at: v(0, 70, 5) } }))).toMatchObject({ details: { reason: "pose" } });
+    expect(s.error(await s.call("camera_capture", { pose: { x: 0, y: 70, z: 0, yaw: 0, pitch: 0, look_at: v(0, 70, 5) } }))).toMatchObject({
+      details: { reason: "pose" },
+    });
     expect(s.error(await s.call("camera_capture", { pose: { x: 0, y: 70, z: 0 }, look_at: v(0, 70, 5) }))).toMatchObject({ code: "invalid_request" }); // look_at lives in the pose now
     expect(s.error(await s.call("camera_capture", { frame: { part_id: partId }, format: "gif" }))).toMatchObject({ code: "invalid_request" });
     expect(s.error(await s.call("camera_capture", { frame: { part_id: partId }, quality: 0 }))).toMatchObject({ code: "invalid_request" });
     expect(s.error(await s.call("camera_capture", { format: "png", frame: { part_id: "part_nope" } }))?.code).toBe("not_found");
-    expect(s.error(await s.call("camera_save", { camera_id: "../x", pose: { x: 0, y: 70, z: 0, yaw: 0, pitch: 0 } }))).toMatchObject({ details: { reason: "camera_id" } });
+    expect(s.error(await s.call("camera_save", { camera_id: "../x", pose: { x: 0, y: 70, z: 0, yaw: 0, pitch: 0 } }))).toMatchObject({
+      details: { reason: "camera_id" },
+    });
   });
 });
 

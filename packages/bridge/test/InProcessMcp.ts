@@ -18,9 +18,16 @@ export const v = (x: number, y: number, z: number) => ({ x, y, z });
 export async function setup(options: { libraryLimits?: SchematicLimits; toolsets?: readonly Toolset[] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "mcb-mcplib-"));
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
-  const engine = await Engine.open({ adapter: world, journal: openJournal(":memory:"), registry: registry(), projects: [{ projectId: "p", ownerId: "alice", area: AREA }] });
+  const engine = await Engine.open({
+    adapter: world,
+    journal: openJournal(":memory:"),
+    registry: registry(),
+    projects: [{ projectId: "p", ownerId: "alice", area: AREA }],
+  });
   const ctx = { principal: { playerId: "alice", role: "agent" as const }, projectId: "p" };
-  const server = createMcbMcpServer(mcpContextFor({ engine, registry: registry(), world, dir }, ctx, options.libraryLimits), "test", { toolsets: options.toolsets ?? TOOLSET_NAMES });
+  const server = createMcbMcpServer(mcpContextFor({ engine, registry: registry(), world, dir }, ctx, options.libraryLimits), "test", {
+    toolsets: options.toolsets ?? TOOLSET_NAMES,
+  });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: "lib", version: "1" });
@@ -29,4 +36,3 @@ export async function setup(options: { libraryLimits?: SchematicLimits; toolsets
   const error = (r: CallToolResult) => (r.isError ? JSON.parse((r.content[0] as { text: string }).text).error : null);
   return { dir, world, engine, client, call, error, close: () => client.close() };
 }
-

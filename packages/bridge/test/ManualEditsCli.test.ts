@@ -14,7 +14,12 @@ function tower(floors: number): unknown {
     version: 1,
     operations: [
       { type: "box", min: v(0, 64, 0), max: v(6, 63 + floors * 4, 6), block: "minecraft:stone_bricks", hollow: true },
-      { type: "repeat", count: floors, offset: v(0, 4, 0), operations: [{ type: "box", min: v(1, 64, 1), max: v(5, 64, 5), block: "minecraft:spruce_planks" }] },
+      {
+        type: "repeat",
+        count: floors,
+        offset: v(0, 4, 0),
+        operations: [{ type: "box", min: v(1, 64, 1), max: v(5, 64, 5), block: "minecraft:spruce_planks" }],
+      },
     ],
   };
 }
@@ -53,12 +58,25 @@ describe("keep my windows on the built CLI", () => {
     expect(await stateAt(state, v(0, 79, 0))).toBe("minecraft:stone_bricks"); // the two floors are there
 
     // A redesign of that very wall row: refused with the exact position, nothing written.
-    const stairs = recipeFile(state, "stairs", { version: 1, operations: [{ type: "line", from: v(1, 66, 0), to: v(5, 66, 0), block: "minecraft:stone_brick_stairs[facing=south]" }] });
+    const stairs = recipeFile(state, "stairs", {
+      version: 1,
+      operations: [{ type: "line", from: v(1, 66, 0), to: v(5, 66, 0), block: "minecraft:stone_brick_stairs[facing=south]" }],
+    });
     const before = (await mcb("status", "--state", state, "--json")).stdout;
     const refused = await mcb("build", stairs, "--state", state);
     expect(refused.code).toBe(1);
-    const err = JSON.parse(refused.stderr.trim().split("\n").at(-1)!) as { error: { code: string; details: { count: number; sample: { pos: unknown; actual: string }[]; boxes: unknown[] } } };
-    expect(err.error).toMatchObject({ code: "conflict", details: { reason: "manual_edits", count: 1, boxes: [{ min: WINDOW, max: WINDOW }], sample: [{ pos: WINDOW, actual: PANE, expected: "minecraft:stone_bricks" }] } });
+    const err = JSON.parse(refused.stderr.trim().split("\n").at(-1)!) as {
+      error: { code: string; details: { count: number; sample: { pos: unknown; actual: string }[]; boxes: unknown[] } };
+    };
+    expect(err.error).toMatchObject({
+      code: "conflict",
+      details: {
+        reason: "manual_edits",
+        count: 1,
+        boxes: [{ min: WINDOW, max: WINDOW }],
+        sample: [{ pos: WINDOW, actual: PANE, expected: "minecraft:stone_bricks" }],
+      },
+    });
     expect((await mcb("status", "--state", state, "--json")).stdout).toBe(before);
     expect(await stateAt(state, v(1, 66, 0))).toBe("minecraft:stone_bricks");
 
@@ -67,7 +85,10 @@ describe("keep my windows on the built CLI", () => {
     expect(JSON.parse(kept.stdout)).toMatchObject({ plan: { changed_blocks: 4, manual_edits: { kept: 1, conflicts: 1 } }, operation: { status: "applied" } });
     expect(await stateAt(state, WINDOW)).toBe(PANE);
     const wrong = await mcb("build", stairs, "--state", state, "--replace", "2,66,0");
-    expect(JSON.parse(wrong.stderr.trim()).error).toMatchObject({ code: "invalid_request", details: { reason: "replace_not_manual_edit", sample: [v(2, 66, 0)] } });
+    expect(JSON.parse(wrong.stderr.trim()).error).toMatchObject({
+      code: "invalid_request",
+      details: { reason: "replace_not_manual_edit", sample: [v(2, 66, 0)] },
+    });
     const replaced = await mcb("build", stairs, "--state", state, "--replace", "3,66,0", "--json");
     expect(JSON.parse(replaced.stdout)).toMatchObject({ plan: { changed_blocks: 1, manual_edits: { replaced: 1 } }, operation: { status: "applied" } });
     expect(await stateAt(state, WINDOW)).toMatch(/^minecraft:stone_brick_stairs\[facing=south/);
@@ -80,14 +101,20 @@ describe("keep my windows on the built CLI", () => {
 
   it("part define / diff / rename / delete; mcb edit with negative coordinates and --fill", async () => {
     const state = await stateDir();
-    const built = JSON.parse((await mcb("build", recipeFile(state, "t", tower(1)), "--state", state, "--json")).stdout) as { operation: { operation_id: string } };
+    const built = JSON.parse((await mcb("build", recipeFile(state, "t", tower(1)), "--state", state, "--json")).stdout) as {
+      operation: { operation_id: string };
+    };
     const part = await mcb("part", "define", "tower", built.operation.operation_id, "--state", state, "--json");
     const p = JSON.parse(part.stdout) as { part_id: string; count: number };
     expect(p.count).toBeGreaterThan(100);
     expect((await mcb("edit", "--fill", "2", "65", "0", "4", "66", "0", "minecraft:air", "--state", state)).stdout).toMatch(/6 of 6 blocks changed/);
     expect((await mcb("edit", "-3", "64", "-2", "minecraft:oak_log[axis=x]", "--state", state)).code).toBe(0);
     const diff = await mcb("part", "diff", p.part_id, "--state", state);
-    expect(diff.stdout).toMatch(new RegExp(`^${p.part_id}: 6 of ${p.count} blocks differ from what we built \\(6 edits seen as they happened, 0 found by content\\)\\n {2}2 65 0 \\.\\. 4 66 0\\n`));
+    expect(diff.stdout).toMatch(
+      new RegExp(
+        `^${p.part_id}: 6 of ${p.count} blocks differ from what we built \\(6 edits seen as they happened, 0 found by content\\)\\n {2}2 65 0 \\.\\. 4 66 0\\n`,
+      ),
+    );
     expect((await mcb("part", "rename", p.part_id, "old tower", "--state", state)).stdout).toMatch(/"old tower": \d+ blocks/);
     expect((await mcb("part", "list", "--state", state)).stdout).toMatch(/"old tower"/);
     expect((await mcb("part", "delete", p.part_id, "--state", state)).stdout).toMatch(/its \d+ blocks stay in the world/);
@@ -133,7 +160,9 @@ describe("keep my windows on the built CLI", () => {
       server.stdin.end();
       await exited;
     }
-    const rebuilt = JSON.parse((await mcb("build", recipeFile(state, "t4", tower(4)), "--state", state, "--json")).stdout) as { plan: { manual_edits: { kept: number } } };
+    const rebuilt = JSON.parse((await mcb("build", recipeFile(state, "t4", tower(4)), "--state", state, "--json")).stdout) as {
+      plan: { manual_edits: { kept: number } };
+    };
     expect(rebuilt.plan.manual_edits.kept).toBe(1);
     expect(await stateAt(state, WINDOW)).toBe(PANE);
   }, 60_000);
@@ -142,7 +171,9 @@ describe("keep my windows on the built CLI", () => {
 /** Runs the built CLI in the background; resolves with its exit code once `signal` was sent after `trigger` appeared on stderr. */
 async function interrupted(args: string[], trigger: RegExp, signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "", stderr = "", sent = false;
+  let stdout = "",
+    stderr = "",
+    sent = false;
   p.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   p.stderr.setEncoding("utf8").on("data", (d: string) => {
     stderr += d;
@@ -156,7 +187,10 @@ async function interrupted(args: string[], trigger: RegExp, signal: NodeJS.Signa
 }
 
 describe("interrupts are not crashes (built CLI)", () => {
-  for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  for (const [signal, exit] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     it(`${signal} during mcb build of 100,000 blocks: cancelled after the current slice, exit ${exit}, no recovery, undo restores everything`, async () => {
       const state = await stateDir();
       const big = recipeFile(state, "big", { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(99, 73, 99), block: "minecraft:stone" }] });
@@ -171,7 +205,11 @@ describe("interrupts are not crashes (built CLI)", () => {
       const status = await mcb("status", "--state", state);
       expect(status.stdout).toContain(`${id} build cancelled ${written}/100000`);
       expect(status.stdout).toContain("no recovery pending");
-      const stones = (JSON.parse((await mcb("inspect", "--state", state, "--json", "0", "64", "0", "63", "64", "63")).stdout) as { palette: { state: string; count: number }[] }).palette;
+      const stones = (
+        JSON.parse((await mcb("inspect", "--state", state, "--json", "0", "64", "0", "63", "64", "63")).stdout) as {
+          palette: { state: string; count: number }[];
+        }
+      ).palette;
       expect(stones.find((s) => s.state === "minecraft:stone")?.count ?? 0).toBeGreaterThan(0);
       const undo = await mcb("undo", id!, "--state", state);
       expect(undo.code).toBe(0);
@@ -184,10 +222,23 @@ describe("interrupts are not crashes (built CLI)", () => {
   it("SIGINT during a batch paste (mcb schem import): the current tile is cancelled, no new tile starts, exit 130; a rerun finishes it", async () => {
     const state = await stateDir();
     const n = 50;
-    const cube: Schematic = { width: n, height: n, length: n, offset: v(0, 0, 0), dataVersion: 4786, palette: ["minecraft:air", "minecraft:stone"], blocks: new Uint32Array(n * n * n).fill(1), blockEntities: [] };
+    const cube: Schematic = {
+      width: n,
+      height: n,
+      length: n,
+      offset: v(0, 0, 0),
+      dataVersion: 4786,
+      palette: ["minecraft:air", "minecraft:stone"],
+      blocks: new Uint32Array(n * n * n).fill(1),
+      blockEntities: [],
+    };
     const file = join(state, "cube.schem");
     writeFileSync(file, writeSchematic(cube));
-    const r = await interrupted(["schem", "import", file, "--at", "0,64,0", "--state", state, "--max-rate", "20000", "--part", "cube"], /writes \d+ blocks in \d+ slices/, "SIGINT");
+    const r = await interrupted(
+      ["schem", "import", file, "--at", "0,64,0", "--state", state, "--max-rate", "20000", "--part", "cube"],
+      /writes \d+ blocks in \d+ slices/,
+      "SIGINT",
+    );
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/mcb: interrupted: operation op_\w+ cancelled: \d+ of \d+ blocks written; undo with: mcb undo op_\w+/);
     expect(r.stderr.match(/writes \d+ blocks in/g)).toHaveLength(1); // the second tile never started
@@ -195,7 +246,10 @@ describe("interrupts are not crashes (built CLI)", () => {
     expect(status.stdout).toContain("no recovery pending");
     const again = await mcb("schem", "import", file, "--at", "0,64,0", "--state", state, "--part", "cube", "--json");
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ mode: "batch", batch: { tiles: 2, applied: 2, unfinished: 0, completed: { part_name: "cube", part_blocks: 125000 } } });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      mode: "batch",
+      batch: { tiles: 2, applied: 2, unfinished: 0, completed: { part_name: "cube", part_blocks: 125000 } },
+    });
   }, 60_000);
 });
 
@@ -204,15 +258,23 @@ describe("a signal to mcb mcp is not a crash either", () => {
     const state = await stateDir();
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--state", state, "--max-rate", "20000"], cwd: root, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "mcp", "--state", state, "--max-rate", "20000"],
+      cwd: root,
+      stderr: "pipe",
+    });
     const client = new Client({ name: "signal", version: "1" });
     await client.connect(transport);
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })).structuredContent as Record<string, any>;
-    const plan = await call("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(99, 73, 99), block: "minecraft:stone" }] } });
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })).structuredContent as Record<string, any>;
+    const plan = await call("build_prepare", {
+      recipe: { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(99, 73, 99), block: "minecraft:stone" }] },
+    });
     const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "signal", wait_ms: 500 });
     expect(op.status).toBe("applying");
     const pid = transport.pid!;
-    const gone = new Promise<void>((r) => transport.onclose = () => r());
+    const gone = new Promise<void>((r) => (transport.onclose = () => r()));
     process.kill(pid, "SIGTERM");
     await gone;
     for (let i = 0; i < 100 && (await mcb("status", "--state", state)).code !== 0; i++) await new Promise((r) => setTimeout(r, 50)); // the lock is released on exit

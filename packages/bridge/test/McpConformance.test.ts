@@ -37,7 +37,10 @@ describe("malformed frames get the JSON-RPC error they call for, and the server 
     await mcp.write('{"jsonrpc":"2.0","id":1,"method":"ping"\n'); // truncated object
     await stillServing("after-garbage");
     const errors = got().filter((f) => f.error !== undefined);
-    expect(errors.map((f) => [f.id, f.error!.code])).toEqual([[null, -32700], [null, -32700]]);
+    expect(errors.map((f) => [f.id, f.error!.code])).toEqual([
+      [null, -32700],
+      [null, -32700],
+    ]);
   });
 
   it("-32600 with the request's id for JSON that is not JSON-RPC 2.0", async () => {
@@ -58,7 +61,16 @@ describe("malformed frames get the JSON-RPC error they call for, and the server 
 
   it("-32600 with id null when no usable id: non-objects, batches, bad id types, bad notifications", async () => {
     const got = since();
-    for (const line of ["42", '"a string"', "null", "[]", '[{"jsonrpc":"2.0","id":9,"method":"ping"}]', '{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}', '{"jsonrpc":"2.0","id":null,"method":"ping"}', '{"jsonrpc":"2.0","method":5}'])
+    for (const line of [
+      "42",
+      '"a string"',
+      "null",
+      "[]",
+      '[{"jsonrpc":"2.0","id":9,"method":"ping"}]',
+      '{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}',
+      '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+      '{"jsonrpc":"2.0","method":5}',
+    ])
       await mcp.write(`${line}\n`);
     await stillServing("after-idless");
     const errors = got().filter((f) => f.error !== undefined);
@@ -90,7 +102,12 @@ describe("malformed frames get the JSON-RPC error they call for, and the server 
 
   it("an unknown argument name of 9 MB is echoed in a few hundred bytes, naming the allowed arguments", async () => {
     const name = "k".repeat(9_000_000);
-    const r = await mcp.request(15, "tools/call", { name: "region_inspect", arguments: { min: { x: 0, y: 64, z: 0 }, max: { x: 0, y: 64, z: 0 }, detail: "summary", [name]: 1 } }, 60_000);
+    const r = await mcp.request(
+      15,
+      "tools/call",
+      { name: "region_inspect", arguments: { min: { x: 0, y: 64, z: 0 }, max: { x: 0, y: 64, z: 0 }, detail: "summary", [name]: 1 } },
+      60_000,
+    );
     const bytes = Buffer.byteLength(JSON.stringify(r));
     expect(bytes).toBeLessThan(4096);
     expect(r.result?.isError).toBe(true);
@@ -107,7 +124,12 @@ describe("malformed frames get the JSON-RPC error they call for, and the server 
 
   it("a line over 10 MiB is refused with its id (found past the params) once it ends, and serving goes on", async () => {
     const got = since();
-    const big = JSON.stringify({ jsonrpc: "2.0", method: "tools/call", params: { name: "project_context", arguments: { pad: "p".repeat(11 * 1024 * 1024) } }, id: 17 });
+    const big = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "tools/call",
+      params: { name: "project_context", arguments: { pad: "p".repeat(11 * 1024 * 1024) } },
+      id: 17,
+    });
     await mcp.write(`${big}\n`);
     const r = await mcp.reply(17, 60_000);
     expect(r.error?.code).toBe(-32600);
@@ -130,16 +152,32 @@ describe("malformed frames get the JSON-RPC error they call for, and the server 
   }, 90_000);
 
   it("twenty concurrent build_apply calls of one plan under twenty keys create one operation", async () => {
-    const prep = await mcp.request(20, "tools/call", { name: "build_prepare", arguments: { recipe: { version: 1, operations: [{ type: "box", min: { x: 40, y: 64, z: 40 }, max: { x: 43, y: 67, z: 43 }, block: "minecraft:stone", hollow: true }] } } });
+    const prep = await mcp.request(20, "tools/call", {
+      name: "build_prepare",
+      arguments: {
+        recipe: {
+          version: 1,
+          operations: [{ type: "box", min: { x: 40, y: 64, z: 40 }, max: { x: 43, y: 67, z: 43 }, block: "minecraft:stone", hollow: true }],
+        },
+      },
+    });
     const plan = prep.result.structuredContent;
     expect(plan.changed_blocks).toBe(56);
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => mcp.send({ jsonrpc: "2.0", id: `apply-${i}`, method: "tools/call", params: { name: "build_apply", arguments: { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `key-${i}`, wait_ms: 0 } } })),
+      Array.from({ length: 20 }, (_, i) =>
+        mcp.send({
+          jsonrpc: "2.0",
+          id: `apply-${i}`,
+          method: "tools/call",
+          params: { name: "build_apply", arguments: { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `key-${i}`, wait_ms: 0 } },
+        }),
+      ),
     );
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => mcp.reply(`apply-${i}`)));
     const accepted = replies.filter((r) => r.result?.isError !== true);
     expect(accepted).toHaveLength(1);
-    for (const r of replies.filter((x) => x.result?.isError === true)) expect(JSON.parse(r.result.content[0].text).error.details.reason).toBe("plan_already_applied");
+    for (const r of replies.filter((x) => x.result?.isError === true))
+      expect(JSON.parse(r.result.content[0].text).error.details.reason).toBe("plan_already_applied");
   });
 });
 

@@ -12,11 +12,37 @@ import { cli, mcb, root } from "./support.js";
 
 /** Listed from the start (the build toolset), then what toolsets_enable adds. */
 const BUILD_TOOLS = [
-  "project_context", "material_search", "material_describe", "region_inspect", "build_prepare", "build_apply", "operation_status",
-  "operation_cancel", "operation_undo_prepare", "part_get", "part_define", "camera_list", "camera_capture", "camera_save",
-  "region_changes", "region_surface", "operation_list", "part_diff", "part_rename", "part_delete", "toolsets_enable",
+  "project_context",
+  "material_search",
+  "material_describe",
+  "region_inspect",
+  "build_prepare",
+  "build_apply",
+  "operation_status",
+  "operation_cancel",
+  "operation_undo_prepare",
+  "part_get",
+  "part_define",
+  "camera_list",
+  "camera_capture",
+  "camera_save",
+  "region_changes",
+  "region_surface",
+  "operation_list",
+  "part_diff",
+  "part_rename",
+  "part_delete",
+  "toolsets_enable",
 ];
-const MORE_TOOLS = ["asset_list", "schematic_export", "schematic_import_prepare", "terrain_preview", "terrain_prepare", "terrain_apply", "terrain_brush_prepare"];
+const MORE_TOOLS = [
+  "asset_list",
+  "schematic_export",
+  "schematic_import_prepare",
+  "terrain_preview",
+  "terrain_prepare",
+  "terrain_apply",
+  "terrain_brush_prepare",
+];
 
 const v = (x: number, y: number, z: number) => ({ x, y, z });
 /** A hollow stone-brick tower with directional parts, so a 90° turn is visible in the states. */
@@ -134,7 +160,8 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     const shot = await call("camera_capture", { pose, after_operation_id: op.operation_id });
     const png = await image(shot);
     let changed = 0;
-    for (let i = 0; i < png.data.length; i += 4) if (png.data[i] !== empty.data[i] || png.data[i + 1] !== empty.data[i + 1] || png.data[i + 2] !== empty.data[i + 2]) changed++;
+    for (let i = 0; i < png.data.length; i += 4)
+      if (png.data[i] !== empty.data[i] || png.data[i + 1] !== empty.data[i + 1] || png.data[i + 2] !== empty.data[i + 2]) changed++;
     const fraction = changed / (png.width * png.height);
     expect(fraction).toBeGreaterThan(0.03);
     // The tower hides some ground and covers some sky: more of the view hits blocks than before.
@@ -184,7 +211,9 @@ describe("mcb mcp over stdio with a real MCP client", () => {
   });
 
   it("returns structured errors: wrong hash, oversized text, bad schematic names, unknown assets", async () => {
-    const plan = await ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(50, 64, 50), max: v(50, 64, 50), block: "minecraft:stone" }] } });
+    const plan = await ok("build_prepare", {
+      recipe: { version: 1, operations: [{ type: "box", min: v(50, 64, 50), max: v(50, 64, 50), block: "minecraft:stone" }] },
+    });
     const bad = await call("build_apply", { plan_id: plan.plan_id, plan_hash: "0".repeat(64), idempotency_key: "x" });
     expect(errorOf(bad)).toMatchObject({ error: { code: "invalid_request", retryable: false } });
     const big = await call("region_inspect", { min: v(0, 64, 0), max: v(16, 79, 15), detail: "blocks" });
@@ -193,19 +222,37 @@ describe("mcb mcp over stdio with a real MCP client", () => {
       expect(errorOf(await call("schematic_export", { name, min: v(0, 64, 0), max: v(1, 64, 1) }))).toMatchObject({ error: { code: "invalid_request" } });
     expect(errorOf(await call("schematic_import_prepare", { asset_id: "nope", target: v(0, 64, 0) }))).toMatchObject({ error: { code: "not_found" } });
     expect(errorOf(await call("camera_capture", { camera_id: "nope" }))).toMatchObject({ error: { code: "camera_unavailable" } });
-    expect(errorOf(await call("build_apply", { plan_id: 5 }))).toMatchObject({ error: { code: "invalid_request", details: { reason: "schema", issues: [{ path: "plan_id" }, { path: "plan_hash" }, { path: "idempotency_key" }] } } });
-    expect(errorOf(await call("operation_status", { operation_id: "x", operationId: "y" }))).toMatchObject({ error: { code: "invalid_request", details: { reason: "schema" } } });
-    expect(errorOf(await call("camera_capture", { pose: { x: 0, y: 64, z: 0, yaw: 0, pitch: 100 } }))).toMatchObject({ error: { code: "invalid_request", details: { issues: [{ path: "pose.pitch" }] } } });
+    expect(errorOf(await call("build_apply", { plan_id: 5 }))).toMatchObject({
+      error: { code: "invalid_request", details: { reason: "schema", issues: [{ path: "plan_id" }, { path: "plan_hash" }, { path: "idempotency_key" }] } },
+    });
+    expect(errorOf(await call("operation_status", { operation_id: "x", operationId: "y" }))).toMatchObject({
+      error: { code: "invalid_request", details: { reason: "schema" } },
+    });
+    expect(errorOf(await call("camera_capture", { pose: { x: 0, y: 64, z: 0, yaw: 0, pitch: 100 } }))).toMatchObject({
+      error: { code: "invalid_request", details: { issues: [{ path: "pose.pitch" }] } },
+    });
     expect(errorOf(await call("no_such_tool"))).toMatchObject({ error: { code: "not_found" } });
     let deep: Record<string, unknown> = { type: "box", min: v(0, 64, 0), max: v(0, 64, 0), block: "minecraft:stone" };
     for (let i = 0; i < 40; i++) deep = { type: "repeat", count: 1, offset: v(0, 0, 0), operations: [deep] };
-    expect(errorOf(await call("build_prepare", { recipe: { version: 1, operations: [deep] } }))).toMatchObject({ error: { code: "invalid_request", details: { reason: "json_shape" } } });
-    const recipeError = errorOf(await call("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(1, 64, 1), block: "minecraft:stone", colour: "red" }] } }));
+    expect(errorOf(await call("build_prepare", { recipe: { version: 1, operations: [deep] } }))).toMatchObject({
+      error: { code: "invalid_request", details: { reason: "json_shape" } },
+    });
+    const recipeError = errorOf(
+      await call("build_prepare", {
+        recipe: { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(1, 64, 1), block: "minecraft:stone", colour: "red" }] },
+      }),
+    );
     expect(recipeError).toMatchObject({ error: { code: "invalid_request", details: { reason: "schema" } } });
   });
 
   it("previews terrain, applies a tile, and prepares a brush on it", async () => {
-    const recipe = { version: 1, seed: 5, area: { min: { x: 200, z: 0 }, max: { x: 215, z: 15 } }, base: 64, features: [{ type: "hill", center: { x: 207, z: 7 }, radius: 8, height: 6 }] };
+    const recipe = {
+      version: 1,
+      seed: 5,
+      area: { min: { x: 200, z: 0 }, max: { x: 215, z: 15 } },
+      base: 64,
+      features: [{ type: "hill", center: { x: 207, z: 7 }, radius: 8, height: 6 }],
+    };
     const preview = await call("terrain_preview", { recipe });
     const heightmap = await image(preview, "image/png");
     expect([heightmap.width, heightmap.height]).toEqual([16, 16]);
@@ -219,7 +266,9 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     expect(top.palette[0].state).toBe("minecraft:grass_block[snowy=false]");
     const again = await ok("terrain_prepare", { terrain_id: p.terrain_id, tile_index: 0 });
     expect(again).toMatchObject({ status: "empty", changed_blocks: 0 });
-    const brush = await call("terrain_brush_prepare", { brush: { action: "raise", center: { x: 207, z: 7 }, radius: 4, amount: 3, y_range: { min: 50, max: 100 } } });
+    const brush = await call("terrain_brush_prepare", {
+      brush: { action: "raise", center: { x: 207, z: 7 }, radius: 4, amount: 3, y_range: { min: 50, max: 100 } },
+    });
     expect(brush.isError).toBeFalsy();
     const b = brush.structuredContent as { plan_state: string; columns: { changed: number }; dependencies: number };
     expect(b.plan_state).toBe("prepared");
@@ -231,7 +280,11 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     const peak = p.stats.max;
     const raisedTop = await ok("region_inspect", { min: v(207, peak, 7), max: v(207, peak + 4, 7), detail: "blocks" });
     expect(expandInspectedBlocks(raisedTop as RegionInspectView).map((b) => b.state)).toEqual([
-      "minecraft:dirt", "minecraft:dirt", "minecraft:dirt", "minecraft:grass_block[snowy=false]", "minecraft:air",
+      "minecraft:dirt",
+      "minecraft:dirt",
+      "minecraft:dirt",
+      "minecraft:grass_block[snowy=false]",
+      "minecraft:air",
     ]);
   });
 });
@@ -244,9 +297,13 @@ describe("agent ergonomics over stdio", () => {
     expect(sky).toMatchObject({ empty_columns: 1024, min_height: null, max_height: null });
     expect(sky.summary).toMatch(/^empty: every sampled column is air from y=64 to y=319/);
     const cursor = (await ok("project_context")).change_cursor as string;
-    const hut = await ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(300, 64, 300), max: v(303, 67, 303), block: "minecraft:spruce_planks", hollow: true }] } });
+    const hut = await ok("build_prepare", {
+      recipe: { version: 1, operations: [{ type: "box", min: v(300, 64, 300), max: v(303, 67, 303), block: "minecraft:spruce_planks", hollow: true }] },
+    });
     const built = await applied(hut, "hut-1");
-    const roof = await ok("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(300, 68, 300), max: v(303, 68, 303), block: "minecraft:spruce_slab" }] } });
+    const roof = await ok("build_prepare", {
+      recipe: { version: 1, operations: [{ type: "box", min: v(300, 68, 300), max: v(303, 68, 303), block: "minecraft:spruce_slab" }] },
+    });
     const roofOp = await applied(roof, "hut-roof");
     const surface = await ok("region_surface", { min: { x: 298, z: 300 }, max: { x: 305, z: 300 } });
     expect(surface.heights).toEqual([63, 63, 68, 68, 68, 68, 63, 63]);
@@ -265,7 +322,9 @@ describe("agent ergonomics over stdio", () => {
     expect(seen).toHaveLength(hut.changed_blocks + roof.changed_blocks);
     expect(new Set(seen.map((c) => c.operation_id))).toEqual(new Set([built.operation_id, roofOp.operation_id]));
     expect(seen.every((c) => c.source === "operation")).toBe(true);
-    expect(errorOf(await call("region_changes", { min: v(0, 0, 0), max: v(1, 1, 1), since_cursor: "ch2.0000000000000000.1.0" }))).toMatchObject({ error: { code: "resync_required" } });
+    expect(errorOf(await call("region_changes", { min: v(0, 0, 0), max: v(1, 1, 1), since_cursor: "ch2.0000000000000000.1.0" }))).toMatchObject({
+      error: { code: "resync_required" },
+    });
 
     // operation_list: all operations, two per page, no repeats; filters.
     const ids: string[] = [];
@@ -283,13 +342,41 @@ describe("agent ergonomics over stdio", () => {
     expect(undos.operations.every((o: { kind: string }) => o.kind === "undo")).toBe(true);
     await ok("part_define", { name: "hut walls", operation_id: built.operation_id });
     const part = (await ok("project_context")).parts.find((p: { name: string }) => p.name === "hut walls");
-    expect((await ok("operation_list", { part_id: part.part_id })).operations.map((o: { operation_id: string }) => o.operation_id)).toEqual([built.operation_id]);
+    expect((await ok("operation_list", { part_id: part.part_id })).operations.map((o: { operation_id: string }) => o.operation_id)).toEqual([
+      built.operation_id,
+    ]);
   });
 
   it("region_inspect detail blocks returns all 4096 positions of a 64-state cube in under 64 KiB", async () => {
-    const colours = ["white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black"];
-    const choices = colours.flatMap((c) => [`${c}_wool`, `${c}_concrete`, `${c}_terracotta`, `${c}_stained_glass`]).map((b) => ({ block: `minecraft:${b}`, weight: 1 }));
-    const cube = await ok("build_prepare", { recipe: { version: 1, seed: 3, palettes: { mix: { choices } }, operations: [{ type: "box", min: v(400, 64, 400), max: v(415, 79, 415), block: { palette: "mix" } }] } });
+    const colours = [
+      "white",
+      "orange",
+      "magenta",
+      "light_blue",
+      "yellow",
+      "lime",
+      "pink",
+      "gray",
+      "light_gray",
+      "cyan",
+      "purple",
+      "blue",
+      "brown",
+      "green",
+      "red",
+      "black",
+    ];
+    const choices = colours
+      .flatMap((c) => [`${c}_wool`, `${c}_concrete`, `${c}_terracotta`, `${c}_stained_glass`])
+      .map((b) => ({ block: `minecraft:${b}`, weight: 1 }));
+    const cube = await ok("build_prepare", {
+      recipe: {
+        version: 1,
+        seed: 3,
+        palettes: { mix: { choices } },
+        operations: [{ type: "box", min: v(400, 64, 400), max: v(415, 79, 415), block: { palette: "mix" } }],
+      },
+    });
     await applied(cube, "cube");
     const r = await call("region_inspect", { min: v(400, 64, 400), max: v(415, 79, 415), detail: "blocks" });
     expect(r.isError).toBeFalsy();
@@ -313,7 +400,12 @@ describe("mcb mcp state survives a restart", () => {
   it("operations, schematics and the world persist; undo works from the next process", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcb-mcp-restart-"));
     const start = async () => {
-      const t = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--toolsets", "schematic", "--state", dir], cwd: root, stderr: "pipe" });
+      const t = new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, "mcp", "--toolsets", "schematic", "--state", dir],
+        cwd: root,
+        stderr: "pipe",
+      });
       const c = new Client({ name: "restart", version: "1" });
       await c.connect(t);
       const run = async (name: string, args: Record<string, unknown> = {}) => {
@@ -325,7 +417,9 @@ describe("mcb mcp state survives a restart", () => {
     };
     const first = await start();
     const cursor = (await first.run("project_context")).change_cursor as string;
-    const plan = await first.run("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(3, 66, 3), block: "minecraft:bricks", hollow: true }] } });
+    const plan = await first.run("build_prepare", {
+      recipe: { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(3, 66, 3), block: "minecraft:bricks", hollow: true }] },
+    });
     let op = await first.run("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "persist-1", wait_ms: 5000 });
     expect(op.status).toBe("applied");
     await first.run("schematic_export", { name: "hut", min: v(0, 64, 0), max: v(3, 66, 3) });
@@ -336,7 +430,9 @@ describe("mcb mcp state survives a restart", () => {
     const second = await start();
     const changes = await second.run("region_changes", { min: v(0, 64, 0), max: v(9, 66, 9), since_cursor: cursor });
     expect(changes.changes.filter((c: { source: string }) => c.source === "operation")).toHaveLength(plan.changed_blocks);
-    expect(changes.changes.filter((c: { source: string }) => c.source === "external")).toEqual([expect.objectContaining({ pos: v(9, 64, 9), after: "minecraft:glass", source: "external" })]);
+    expect(changes.changes.filter((c: { source: string }) => c.source === "external")).toEqual([
+      expect.objectContaining({ pos: v(9, 64, 9), after: "minecraft:glass", source: "external" }),
+    ]);
     const ctx = await second.run("project_context");
     expect(ctx.recent_operations.map((o: { operation_id: string }) => o.operation_id)).toContain(op.operation_id);
     expect((await second.run("asset_list")).assets.map((a: { asset_id: string }) => a.asset_id)).toEqual(["hut"]);
@@ -345,7 +441,9 @@ describe("mcb mcp state survives a restart", () => {
     const undo = await second.run("operation_undo_prepare", { operation_id: op.operation_id });
     op = await second.run("build_apply", { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: "persist-undo", wait_ms: 5000 });
     expect(op.status).toBe("applied");
-    expect((await second.run("region_inspect", { min: v(0, 64, 0), max: v(3, 66, 3), detail: "summary" })).palette).toEqual([{ state: "minecraft:air", count: 48 }]);
+    expect((await second.run("region_inspect", { min: v(0, 64, 0), max: v(3, 66, 3), detail: "summary" })).palette).toEqual([
+      { state: "minecraft:air", count: 48 },
+    ]);
     await second.c.close();
   });
 });
@@ -365,7 +463,11 @@ describe("people's edits over MCP (the three-way merge, part tools)", () => {
     expect(again).toMatchObject({ changed_blocks: 0, manual_edits: { kept: 6, conflicts: 0, replaced: 0 } });
     const redesign = { version: 1, operations: [{ type: "box", min: v(500, 64, 500), max: v(509, 67, 500), block: "minecraft:bricks" }] };
     const refused = errorOf(await call("build_prepare", { recipe: redesign }));
-    expect(refused.error).toMatchObject({ code: "conflict", retryable: false, details: { reason: "manual_edits", count: 6, boxes: [{ min: v(503, 65, 500), max: v(505, 66, 500) }] } });
+    expect(refused.error).toMatchObject({
+      code: "conflict",
+      retryable: false,
+      details: { reason: "manual_edits", count: 6, boxes: [{ min: v(503, 65, 500), max: v(505, 66, 500) }] },
+    });
     const kept = await ok("build_prepare", { recipe: redesign, on_manual_edit: "keep" });
     expect(kept).toMatchObject({ changed_blocks: 34, manual_edits: { kept: 6, conflicts: 6 } });
     const bad = errorOf(await call("build_prepare", { recipe: redesign, replace: [v(500, 64, 500)] }));

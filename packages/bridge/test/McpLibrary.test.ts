@@ -4,12 +4,22 @@ import { setup, v } from "./InProcessMcp.js";
 describe("MCP tools keep the project's boundaries (server side)", () => {
   it("writes, exports, terrain and brushes outside the area are refused; camera reads stop at the area", async () => {
     const s = await setup();
-    expect(s.error(await s.call("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: v(30, 64, 30), max: v(40, 64, 30), block: "minecraft:stone" }] } }))).toMatchObject({ code: "out_of_bounds" });
+    expect(
+      s.error(
+        await s.call("build_prepare", {
+          recipe: { version: 1, operations: [{ type: "box", min: v(30, 64, 30), max: v(40, 64, 30), block: "minecraft:stone" }] },
+        }),
+      ),
+    ).toMatchObject({ code: "out_of_bounds" });
     expect(s.error(await s.call("schematic_export", { name: "x", min: v(30, 64, 30), max: v(33, 64, 30) }))).toMatchObject({ code: "out_of_bounds" });
     const preview = await s.call("terrain_preview", { recipe: { version: 1, area: { min: { x: 20, z: 20 }, max: { x: 40, z: 40 } }, base: 64, features: [] } });
     const id = (preview.structuredContent as { terrain_id: string }).terrain_id;
     expect(s.error(await s.call("terrain_prepare", { terrain_id: id, tile_index: 0 }))).toMatchObject({ code: "out_of_bounds" });
-    expect(s.error(await s.call("terrain_brush_prepare", { brush: { action: "raise", amount: 2, center: { x: 31, z: 31 }, radius: 3, y_range: { min: 60, max: 70 } } }))).toMatchObject({ code: "out_of_bounds" });
+    expect(
+      s.error(
+        await s.call("terrain_brush_prepare", { brush: { action: "raise", amount: 2, center: { x: 31, z: 31 }, radius: 3, y_range: { min: 60, max: 70 } } }),
+      ),
+    ).toMatchObject({ code: "out_of_bounds" });
     // A block just outside the area is not read, so the camera does not show it.
     s.world.externalEdit(40, 65, 10, "minecraft:gold_block");
     const outside = await s.call("camera_capture", { pose: { x: 35.5, y: 64, z: 10.5, yaw: -90, pitch: 0, width: 64, height: 36 } });

@@ -123,11 +123,16 @@ describe("published MCP schemas", () => {
     expect(rotate.details.issues[0]).toMatchObject({ path: "recipe.operations.0.rotate", allowed: [0, 90, 180, 270] });
     expect(rotate.message).toContain("expected one of 0, 90, 180, 270");
     const type = s.error(await s.call("build_prepare", recipe({ ...box, type: "boxx" })));
-    expect(type.details.issues[0]).toMatchObject({ path: "recipe.operations.0.type", allowed: ["box", "line", "cylinder", "arch", "replace", "blocks", "roof", "repeat", "transform"] });
+    expect(type.details.issues[0]).toMatchObject({
+      path: "recipe.operations.0.type",
+      allowed: ["box", "line", "cylinder", "arch", "replace", "blocks", "roof", "repeat", "transform"],
+    });
     const block = s.error(await s.call("build_prepare", recipe({ ...box, block: 5 })));
     expect(block.message).toMatch(/expected a string or an object/);
     const palette = s.error(await s.call("build_prepare", recipe({ ...box, block: { pallete: "wall" } })));
-    expect(palette.message).toMatch(/closest \(an object\): recipe.operations.0.block.palette is required \(string\); recipe.operations.0.block unknown key "pallete"/);
+    expect(palette.message).toMatch(
+      /closest \(an object\): recipe.operations.0.block.palette is required \(string\); recipe.operations.0.block unknown key "pallete"/,
+    );
     const paste = s.error(await s.call("schematic_import_prepare", { asset_id: "x", target: v(0, 64, 0), rotation: 45 }));
     expect(paste.details.issues[0]).toMatchObject({ path: "rotation", allowed: [0, 90, 180, 270] });
     const detail = s.error(await s.call("region_inspect", { min: v(0, 64, 0), max: v(0, 64, 0), detail: "all" }));
@@ -137,7 +142,8 @@ describe("published MCP schemas", () => {
   it("asset names follow one rule: the schema's pattern is the library's", async () => {
     const exp = tools.find((t) => t.name === "schematic_export")!.inputSchema as Json;
     expect((exp.properties as Json).name).toMatchObject({ type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$" });
-    for (const name of ["../x", "a.b", "a b", "-a", "x".repeat(65)]) expect(s.error(await s.call("schematic_export", { name, min: v(0, 64, 0), max: v(0, 64, 0) }))?.code, name).toBe("invalid_request");
+    for (const name of ["../x", "a.b", "a b", "-a", "x".repeat(65)])
+      expect(s.error(await s.call("schematic_export", { name, min: v(0, 64, 0), max: v(0, 64, 0) }))?.code, name).toBe("invalid_request");
     expect(s.error(await s.call("schematic_export", { name: "ok_name-1", min: v(0, 64, 0), max: v(0, 64, 0) }))).toBeNull();
   });
 
@@ -154,6 +160,8 @@ describe("published MCP schemas", () => {
       expected_blocks: [1, 2, 3].map((x) => ({ pos: v(x, 64, 1), state: "air" })),
     });
     expect(s.error(r)).toBeNull();
-    expect((r.structuredContent as { materials: unknown }).materials).toEqual([{ state: "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]", count: 3 }]);
+    expect((r.structuredContent as { materials: unknown }).materials).toEqual([
+      { state: "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]", count: 3 },
+    ]);
   });
 });

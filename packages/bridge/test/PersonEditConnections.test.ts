@@ -11,7 +11,13 @@ import { applyPersonEdit } from "../src/workspace/PersonEdit.js";
  * vectors (test/vectors/placement.json) are the game's behaviour as its documentation and its
  * code state it, each case citing its source; `exact` writes the state as given.
  */
-type Case = { name: string; source: string; setup: [number, number, number, string][]; place: { min: number[]; max: number[]; state: string }; expect: Record<string, Record<string, string>> };
+type Case = {
+  name: string;
+  source: string;
+  setup: [number, number, number, string][];
+  place: { min: number[]; max: number[]; state: string };
+  expect: Record<string, Record<string, string>>;
+};
 const vectors = JSON.parse(readFileSync(new URL("./vectors/placement.json", import.meta.url), "utf8")) as { cases: Case[] };
 const v = (a: number[]) => ({ x: a[0]!, y: a[1]!, z: a[2]! });
 let open: Workspace[] = [];
@@ -55,7 +61,8 @@ describe("mcb edit connects blocks as the game places them", () => {
     expect(w.registry.stateOf(w.embedded!.stateAt(0, 64, 0)).properties).toMatchObject({ south: "true", east: "false" });
     const page = await w.engine.regionChanges(w.ctx, { ...box, since_cursor: start.value.next_cursor, source: "person" });
     if (!page.ok) throw new Error(page.error.message);
-    const pane = (s: string) => `minecraft:glass_pane[east=false,north=${s.includes("n") ? "true" : "false"},south=${s.includes("s") ? "true" : "false"},waterlogged=false,west=false]`;
+    const pane = (s: string) =>
+      `minecraft:glass_pane[east=false,north=${s.includes("n") ? "true" : "false"},south=${s.includes("s") ? "true" : "false"},waterlogged=false,west=false]`;
     expect(page.value.changes.map((c) => [c.pos.x, c.pos.z, c.before, c.after, c.source])).toEqual([
       [-1, 0, null, "minecraft:glass", "external"],
       [1, 0, null, "minecraft:glass", "external"],
@@ -65,6 +72,9 @@ describe("mcb edit connects blocks as the game places them", () => {
     ]);
     const ours = await w.engine.regionChanges(w.ctx, { ...box, since_cursor: start.value.next_cursor, source: "ours" });
     expect(ours.ok && ours.value.changes).toEqual([]);
-    expect(await w.engine.regionChanges(w.ctx, { ...box, since_cursor: start.value.next_cursor, source: "theirs" as "all" })).toMatchObject({ ok: false, error: { details: { reason: "source" } } });
+    expect(await w.engine.regionChanges(w.ctx, { ...box, since_cursor: start.value.next_cursor, source: "theirs" as "all" })).toMatchObject({
+      ok: false,
+      error: { details: { reason: "source" } },
+    });
   });
 });

@@ -60,7 +60,10 @@ export class RawMcp {
       const f = this.frames.find(match);
       if (f !== undefined) return f;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching frame within ${ms} ms; got ${JSON.stringify(this.frames.slice(-3)).slice(0, 500)}; stderr ${this.stderr.join("").slice(-500)}`);
+      if (left <= 0)
+        throw new Error(
+          `no matching frame within ${ms} ms; got ${JSON.stringify(this.frames.slice(-3)).slice(0, 500)}; stderr ${this.stderr.join("").slice(-500)}`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.waiters.push(() => {

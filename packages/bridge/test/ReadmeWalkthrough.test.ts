@@ -14,7 +14,11 @@ import { root } from "./support.js";
  * snake_case throughout.
  */
 const readme = readFileSync(join(root, "README.md"), "utf8");
-const blocks = [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, body: m[2]!, line: readme.slice(0, m.index).split("\n").length }));
+const blocks = [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+  lang: m[1]!,
+  body: m[2]!,
+  line: readme.slice(0, m.index).split("\n").length,
+}));
 const bin = join(root, "node_modules", ".bin");
 
 function snakeCaseFaults(value: unknown, path = "$"): string[] {
@@ -22,7 +26,9 @@ function snakeCaseFaults(value: unknown, path = "$"): string[] {
   if (typeof value !== "object" || value === null) return [];
   return Object.entries(value).flatMap(([k, v]) => [
     // Keys that are data, not names: entity types, upgrade names, limits, package and variable names.
-    ...(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(k) || /^(by_type|upgrades|limits|capabilities|packages|secrets)$/.test(path.split(".").at(-1) ?? "") ? [] : [`${path}.${k}`]),
+    ...(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(k) || /^(by_type|upgrades|limits|capabilities|packages|secrets)$/.test(path.split(".").at(-1) ?? "")
+      ? []
+      : [`${path}.${k}`]),
     ...snakeCaseFaults(v, `${path}.${k}`),
   ]);
 }
@@ -47,8 +53,19 @@ describe("the README walk-through", () => {
       expect(r.status, `README.md line ${b.line}:\n${b.body}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(0);
     }
     for (const file of ["build.json", "doctor.json"]) expect(snakeCaseFaults(JSON.parse(readFileSync(join(dir, file), "utf8"))), file).toEqual([]);
-    for (const args of [["status"], ["inspect", "--", "-6", "64", "-6", "6", "70", "6"], ["schem", "info", "tower.schem"], ["terrain", "preview", "examples/terrain.json", "-o", "t.png"], ["part", "list"], ["camera", "list"]]) {
-      const r = spawnSync("mcb", [...args.slice(0, args.indexOf("--") < 0 ? args.length : args.indexOf("--")), "--json", ...(args.includes("--") ? args.slice(args.indexOf("--")) : [])], { cwd: dir, env, encoding: "utf8" });
+    for (const args of [
+      ["status"],
+      ["inspect", "--", "-6", "64", "-6", "6", "70", "6"],
+      ["schem", "info", "tower.schem"],
+      ["terrain", "preview", "examples/terrain.json", "-o", "t.png"],
+      ["part", "list"],
+      ["camera", "list"],
+    ]) {
+      const r = spawnSync(
+        "mcb",
+        [...args.slice(0, args.indexOf("--") < 0 ? args.length : args.indexOf("--")), "--json", ...(args.includes("--") ? args.slice(args.indexOf("--")) : [])],
+        { cwd: dir, env, encoding: "utf8" },
+      );
       expect(r.status, `mcb ${args.join(" ")} --json: ${r.stderr}`).toBe(0);
       expect(snakeCaseFaults(JSON.parse(r.stdout)), `mcb ${args.join(" ")} --json`).toEqual([]);
     }

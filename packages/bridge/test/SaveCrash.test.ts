@@ -64,7 +64,11 @@ async function openAfterKill(state: string): Promise<Awaited<ReturnType<typeof o
 }
 
 describe("kill -9 while building into the embedded save", () => {
-  for (const [afterMs, afterSave] of [[150, false], [0, true], [150, true]] as const) {
+  for (const [afterMs, afterSave] of [
+    [150, false],
+    [0, true],
+    [150, true],
+  ] as const) {
     it(`killed ${afterSave ? (afterMs === 0 ? "while it saves for the first time" : `${afterMs} ms after its first save`) : `${afterMs} ms after it started writing`}: every chunk decodes, and recovery accounts for every block exactly (review, abandon, undo back to the ground)`, async () => {
       const state = await stateDir();
       const recipe = join(state, "big.json");

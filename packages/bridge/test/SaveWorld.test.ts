@@ -14,7 +14,20 @@ import { cli, errorOf, mcb, openWorld, root, tempDirs, tower } from "./support.j
 const tmp = tempDirs("mcb-save-world-");
 const CHEST = "minecraft:chest[facing=north,type=single,waterlogged=false]";
 /** {Items: [{Slot: 0b, count: 7, id: "minecraft:diamond"}]} in the engine's canonical bytes. */
-const ITEMS = canonicalNbt(nbt.compound([["Items", nbt.list(TAG.Compound, [nbt.compound([["Slot", nbt.byte(0)], ["count", nbt.int(7)], ["id", nbt.string("minecraft:diamond")]])])]]));
+const ITEMS = canonicalNbt(
+  nbt.compound([
+    [
+      "Items",
+      nbt.list(TAG.Compound, [
+        nbt.compound([
+          ["Slot", nbt.byte(0)],
+          ["count", nbt.int(7)],
+          ["id", nbt.string("minecraft:diamond")],
+        ]),
+      ]),
+    ],
+  ]),
+);
 
 describe("the embedded world is a Minecraft save", () => {
   it("a world of the first format is converted once: every block, its block-entity data, its identity and its event log kept", async () => {
@@ -22,7 +35,11 @@ describe("the embedded world is a Minecraft save", () => {
     writeFileSync(join(state, "mcb-state"), "an mcb state directory\n");
     const old = new MemoryWorld({ dir: join(state, "world"), hasBlockEntity: blockEntityPredicate(registry) });
     const oldId = (await old.info()).worldId;
-    old.externalEdits([{ x: 0, y: 64, z: 0, state: "minecraft:stone_bricks" }, { x: -20, y: 70, z: 33, state: "minecraft:glass" }, { x: 5, y: 40, z: 5, state: "minecraft:air" }]);
+    old.externalEdits([
+      { x: 0, y: 64, z: 0, state: "minecraft:stone_bricks" },
+      { x: -20, y: 70, z: 33, state: "minecraft:glass" },
+      { x: 5, y: 40, z: 5, state: "minecraft:air" },
+    ]);
     old.externalEdit(1, 64, 0, CHEST, { data: ITEMS });
     const digest = old.digestAt(1, 64, 0);
     const cursorBefore = (await old.events(null)).cursor;
@@ -60,7 +77,12 @@ describe("--world save:PATH edits a person's save offline", () => {
     // A save with one generated chunk around the origin (made the way mcb makes its own, then used as a person's).
     const w = await AnvilWorld.open({ dir, flatGround: true });
     // The chunks around the origin (-1..1), as a game that generated them would leave them.
-    await w.compareAndSet({ checks: [], writes: [-1, 0, 1].flatMap((cx) => [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" }))) });
+    await w.compareAndSet({
+      checks: [],
+      writes: [-1, 0, 1].flatMap((cx) =>
+        [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" })),
+      ),
+    });
     await w.close();
     return dir;
   }
@@ -76,11 +98,16 @@ describe("--world save:PATH edits a person's save offline", () => {
     await probe.close();
 
     const far = join(state, "far.json");
-    writeFileSync(far, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 300, y: 64, z: 0 }, max: { x: 301, y: 64, z: 0 }, block: "minecraft:stone" }] }));
+    writeFileSync(
+      far,
+      JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 300, y: 64, z: 0 }, max: { x: 301, y: 64, z: 0 }, block: "minecraft:stone" }] }),
+    );
     const outside = await mcb("build", far, "--world", `save:${save}`, "--state", state);
     expect(outside.code).toBe(1);
     expect(errorOf(outside)).toMatchObject({ code: "out_of_bounds", details: { area: { min: { x: -16, y: -64, z: -16 }, max: { x: 31, y: 319, z: 31 } } } });
-    expect(errorOf(outside).message).toMatch(/outside the project area \(x -16\.\.31, z -16\.\.31\); it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ/);
+    expect(errorOf(outside).message).toMatch(
+      /outside the project area \(x -16\.\.31, z -16\.\.31\); it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ/,
+    );
     const status = await mcb("status", "--world", `save:${save}`, "--state", state);
     expect(status.stdout).toMatch(/version Minecraft 26\.2 \(DataVersion 4903\): read and write/);
     expect(status.stdout).toMatch(/area x -16\.\.31, z -16\.\.31, y -64\.\.319 \(the chunks this save has; --area to change it\)/);
@@ -89,7 +116,15 @@ describe("--world save:PATH edits a person's save offline", () => {
     expect(errorOf(refused)).toMatchObject({ code: "out_of_bounds", retryable: false, details: { reason: "chunk_not_generated", chunk: { x: 18, z: 0 } } });
     expect(errorOf(refused).message).toMatch(/chunk 18,0 is not generated in this save/);
 
-    const game = spawn("python3", ["-c", "import fcntl,sys; f=open(sys.argv[1],'a+b'); fcntl.lockf(f, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()", join(save, "session.lock")], { stdio: ["pipe", "pipe", "inherit"] });
+    const game = spawn(
+      "python3",
+      [
+        "-c",
+        "import fcntl,sys; f=open(sys.argv[1],'a+b'); fcntl.lockf(f, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()",
+        join(save, "session.lock"),
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
     await new Promise<void>((resolve) => game.stdout!.once("data", () => resolve()));
     try {
       const busy = await mcb("status", "--world", `save:${save}`, "--state", state);
@@ -121,11 +156,21 @@ describe("mcb mcp --world save:PATH", () => {
     const dir = await tmp();
     const save = join(dir, "World");
     const w = await AnvilWorld.open({ dir: save, flatGround: true });
-    await w.compareAndSet({ checks: [], writes: [-1, 0, 1].flatMap((cx) => [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" }))) });
+    await w.compareAndSet({
+      checks: [],
+      writes: [-1, 0, 1].flatMap((cx) =>
+        [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" })),
+      ),
+    });
     await w.close();
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--state", join(dir, "state"), "--world", `save:${save}`, "--area", "-512,-512,511,511"], cwd: root, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "mcp", "--state", join(dir, "state"), "--world", `save:${save}`, "--area", "-512,-512,511,511"],
+      cwd: root,
+      stderr: "pipe",
+    });
     let stderr = "";
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: "mcb-save", version: "1.0.0" });
@@ -137,14 +182,28 @@ describe("mcb mcp --world save:PATH", () => {
         return r.structuredContent as Record<string, any>;
       };
       const ctx = await call("project_context", {});
-      expect(ctx.world).toMatchObject({ minecraft_version: registry.minecraftVersion, data_version: registry.dataVersion, saved_by: { data_version: 4903, release: "26.2" } });
+      expect(ctx.world).toMatchObject({
+        minecraft_version: registry.minecraftVersion,
+        data_version: registry.dataVersion,
+        saved_by: { data_version: 4903, release: "26.2" },
+      });
       expect(ctx.world.read_only).toBeUndefined();
       expect(ctx.area).toEqual({ min: { x: -512, y: -64, z: -512 }, max: { x: 511, y: 319, z: 511 } });
-      expect((await call("region_inspect", { min: { x: 0, y: 63, z: 0 }, max: { x: 1, y: 63, z: 1 }, detail: "summary" })).palette).toEqual([{ state: "minecraft:grass_block[snowy=false]", count: 4 }]);
-      const plan = await call("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: { x: 2, y: 64, z: 2 }, max: { x: 4, y: 66, z: 4 }, block: "minecraft:stone_bricks", hollow: true }] } });
+      expect((await call("region_inspect", { min: { x: 0, y: 63, z: 0 }, max: { x: 1, y: 63, z: 1 }, detail: "summary" })).palette).toEqual([
+        { state: "minecraft:grass_block[snowy=false]", count: 4 },
+      ]);
+      const plan = await call("build_prepare", {
+        recipe: {
+          version: 1,
+          operations: [{ type: "box", min: { x: 2, y: 64, z: 2 }, max: { x: 4, y: 66, z: 4 }, block: "minecraft:stone_bricks", hollow: true }],
+        },
+      });
       const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "hut", wait_saved: true });
       expect(op).toMatchObject({ status: "applied", saved: true, counters: { written: plan.changed_blocks } });
-      const missing = await client.callTool({ name: "region_inspect", arguments: { min: { x: 400, y: 63, z: 0 }, max: { x: 400, y: 63, z: 0 }, detail: "summary" } });
+      const missing = await client.callTool({
+        name: "region_inspect",
+        arguments: { min: { x: 400, y: 63, z: 0 }, max: { x: 400, y: 63, z: 0 }, detail: "summary" },
+      });
       expect(missing.isError).toBe(true);
       expect(JSON.stringify(missing.content)).toMatch(/chunk_not_generated/);
     } finally {

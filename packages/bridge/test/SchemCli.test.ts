@@ -15,7 +15,16 @@ const tmp = () => mkdtempSync(join(tmpdir(), "mcb-schem-"));
 function cube(): Schematic {
   const n = 50;
   const blocks = new Uint32Array(n * n * n).map((_, i) => (i % 5 === 0 ? 1 : 0));
-  return { width: n, height: n, length: n, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: ["minecraft:air", "minecraft:stone"], blocks, blockEntities: [] };
+  return {
+    width: n,
+    height: n,
+    length: n,
+    offset: { x: 0, y: 0, z: 0 },
+    dataVersion: 4786,
+    palette: ["minecraft:air", "minecraft:stone"],
+    blocks,
+    blockEntities: [],
+  };
 }
 
 describe("mcb schem import of a large file", () => {
@@ -28,12 +37,19 @@ describe("mcb schem import of a large file", () => {
     expect(first.code).toBe(3); // unfinished
     expect(first.stderr).toMatch(/1\/2 tiles {2}tile 0: applied, 20000 blocks written/);
     const r1 = JSON.parse(first.stdout);
-    expect(r1).toMatchObject({ mode: "batch", batch: { tiles: 2, applied: 1, unfinished: 1 }, bounds: { min: { x: 0, y: 64, z: 0 }, max: { x: 49, y: 113, z: 49 } } });
+    expect(r1).toMatchObject({
+      mode: "batch",
+      batch: { tiles: 2, applied: 1, unfinished: 1 },
+      bounds: { min: { x: 0, y: 64, z: 0 }, max: { x: 49, y: 113, z: 49 } },
+    });
     expect(r1.batch.completed).toBeUndefined();
     const second = await mcb("schem", "import", file, "--at", "0,64,0", "--part", "big cube", "--state", state, "--json");
     expect(second.code).toBe(0);
     const r2 = JSON.parse(second.stdout);
-    expect(r2).toMatchObject({ paste_id: r1.paste_id, batch: { applied: 2, unfinished: 0, skipped_done: 1, written_blocks: 25_000, completed: { part_name: "big cube", part_blocks: 25_000 } } });
+    expect(r2).toMatchObject({
+      paste_id: r1.paste_id,
+      batch: { applied: 2, unfinished: 0, skipped_done: 1, written_blocks: 25_000, completed: { part_name: "big cube", part_blocks: 25_000 } },
+    });
     expect(r2.batch.operation_ids).toHaveLength(2);
     const again = JSON.parse((await mcb("schem", "import", file, "--at", "0,64,0", "--state", state, "--json")).stdout);
     expect(again.batch).toMatchObject({ skipped_done: 2, completed: { part_id: r2.batch.completed.part_id } });
@@ -91,9 +107,24 @@ describe("mcb schem with real-world files", () => {
           Height: { type: "short", value: 1 },
           Length: { type: "short", value: 2 },
           PaletteMax: { type: "int", value: 2 },
-          Palette: { type: "compound", value: { "minecraft:sign[rotation=0,waterlogged=false]": { type: "int", value: 0 }, "minecraft:stone": { type: "int", value: 1 } } },
+          Palette: {
+            type: "compound",
+            value: { "minecraft:sign[rotation=0,waterlogged=false]": { type: "int", value: 0 }, "minecraft:stone": { type: "int", value: 1 } },
+          },
           BlockData: { type: "byteArray", value: [0, 1] },
-          TileEntities: { type: "list", value: { type: "compound", value: [{ Pos: { type: "intArray", value: [0, 0, 0] }, Id: { type: "string", value: "minecraft:sign" }, Text1: { type: "string", value: '{"text":"hi"}' } }] } },
+          TileEntities: {
+            type: "list",
+            value: {
+              type: "compound",
+              value: [
+                {
+                  Pos: { type: "intArray", value: [0, 0, 0] },
+                  Id: { type: "string", value: "minecraft:sign" },
+                  Text1: { type: "string", value: '{"text":"hi"}' },
+                },
+              ],
+            },
+          },
         },
       } as unknown as nbt.NBT),
     );
@@ -104,20 +135,46 @@ describe("mcb schem with real-world files", () => {
     writeFileSync(file, v1());
     const info = await mcb("schem", "info", file, "--json");
     expect(info.code).toBe(0);
-    expect(JSON.parse(info.stdout)).toMatchObject({ format: "sponge_v1", source_data_version: 1631, block_entities: 1, upgrades: { "minecraft:sign → minecraft:oak_sign": 1 } });
+    expect(JSON.parse(info.stdout)).toMatchObject({
+      format: "sponge_v1",
+      source_data_version: 1631,
+      block_entities: 1,
+      upgrades: { "minecraft:sign → minecraft:oak_sign": 1 },
+    });
     expect((await mcb("schem", "info", file)).stdout).toMatch(/upgraded from DataVersion 1631: minecraft:sign → minecraft:oak_sign \(1\)/);
     const state = join(dir, "state");
     const pasted = await mcb("schem", "import", file, "--at", "5,64,5", "--state", state, "--json");
     expect(pasted.code).toBe(0);
     expect(JSON.parse(pasted.stdout)).toMatchObject({ mode: "single", operation: { status: "applied" }, source: { format: "sponge_v1" } });
-    const exported = await mcb("schem", "export", "sign", "-o", join(dir, "sign.schem"), "--sponge-version", "2", "--state", state, "--json", "--", "5", "64", "5", "5", "64", "6");
+    const exported = await mcb(
+      "schem",
+      "export",
+      "sign",
+      "-o",
+      join(dir, "sign.schem"),
+      "--sponge-version",
+      "2",
+      "--state",
+      state,
+      "--json",
+      "--",
+      "5",
+      "64",
+      "5",
+      "5",
+      "64",
+      "6",
+    );
     expect(JSON.parse(exported.stdout)).toMatchObject({ block_entities: 1, format: "sponge_v3" });
     const back = readSchematic(registry(), readFileSync(join(dir, "sign.schem")));
     expect(back.ok && back.value).toMatchObject({ format: "sponge_v2", schematic: { blockEntities: [{ id: "minecraft:sign" }] } });
     expect((await mcb("schem", "info", file, "--max-positions", "1")).code).toBe(1);
     expect((await mcb("schem", "info", file, "--max-positions", "0")).code).toBe(1);
     expect((await mcb("schem", "import", file, "--at", "5,64,5", "--drop", "pets", "--state", state)).code).toBe(2);
-    expect(JSON.parse((await mcb("schem", "info", file, "--max-nbt-bytes", String(2 ** 40))).stderr).error).toMatchObject({ code: "budget_exceeded", details: { flag: "--max-nbt-bytes", field: "maxNbtBytes" } });
+    expect(JSON.parse((await mcb("schem", "info", file, "--max-nbt-bytes", String(2 ** 40))).stderr).error).toMatchObject({
+      code: "budget_exceeded",
+      details: { flag: "--max-nbt-bytes", field: "maxNbtBytes" },
+    });
   }, 60_000);
 });
 
@@ -126,7 +183,21 @@ describe("mcb schem import: where a paste lands and what its air does", () => {
     const dir = tmp();
     const state = join(dir, "state");
     // A 3 × 2 × 1 hut front: stone with an opening (air) in the middle, exported with origin at its min.
-    writeFileSync(join(dir, "front.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 10, y: 64, z: 5 }, max: { x: 12, y: 65, z: 5 }, block: "stone", exclude: [{ min: { x: 11, y: 64, z: 5 }, max: { x: 11, y: 65, z: 5 } }] }] }));
+    writeFileSync(
+      join(dir, "front.json"),
+      JSON.stringify({
+        version: 1,
+        operations: [
+          {
+            type: "box",
+            min: { x: 10, y: 64, z: 5 },
+            max: { x: 12, y: 65, z: 5 },
+            block: "stone",
+            exclude: [{ min: { x: 11, y: 64, z: 5 }, max: { x: 11, y: 65, z: 5 } }],
+          },
+        ],
+      }),
+    );
     expect((await mcb("build", join(dir, "front.json"), "--state", state)).code).toBe(0);
     const exported = await mcb("schem", "export", "front", "10", "64", "5", "12", "65", "5", "-o", join(dir, "front.schem"), "--state", state);
     expect(exported.code).toBe(0);
@@ -141,11 +212,17 @@ describe("mcb schem import: where a paste lands and what its air does", () => {
     // The person's plank is kept (the merge), so no air replaces a block here; paste 3 blocks to the east instead.
     const text = await mcb("schem", "import", join(dir, "front.schem"), "--at", "11,64,5", "--state", state, "--on-manual-edit", "keep");
     expect(text.stdout).toContain("lands at 11 64 5 .. 13 65 5");
-    writeFileSync(join(dir, "wall.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 20, y: 64, z: 5 }, max: { x: 22, y: 65, z: 5 }, block: "bricks" }] }));
+    writeFileSync(
+      join(dir, "wall.json"),
+      JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 20, y: 64, z: 5 }, max: { x: 22, y: 65, z: 5 }, block: "bricks" }] }),
+    );
     expect((await mcb("build", join(dir, "wall.json"), "--state", state)).code).toBe(0);
     const over = JSON.parse((await mcb("schem", "import", join(dir, "front.schem"), "--at", "20,64,5", "--state", state, "--json")).stdout);
-    expect(over.plan.warnings).toContain("air: the paste's air replaces 2 existing blocks (at 21 64 5; 21 65 5); paste without its air (--skip-air, include_air: false) to keep them");
-    const inspect = async (x: number) => JSON.parse((await mcb("inspect", "--state", state, "--json", "--", String(x), "64", "5", String(x), "65", "5")).stdout).palette;
+    expect(over.plan.warnings).toContain(
+      "air: the paste's air replaces 2 existing blocks (at 21 64 5; 21 65 5); paste without its air (--skip-air, include_air: false) to keep them",
+    );
+    const inspect = async (x: number) =>
+      JSON.parse((await mcb("inspect", "--state", state, "--json", "--", String(x), "64", "5", String(x), "65", "5")).stdout).palette;
     expect(await inspect(21)).toEqual([{ state: "minecraft:air", count: 2 }]);
     // --skip-air: the paste's air is left out, the bricks behind the opening stay.
     expect((await mcb("build", join(dir, "wall.json"), "--state", state)).code).toBe(0);

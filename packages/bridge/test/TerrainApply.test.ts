@@ -8,7 +8,10 @@ import { runTerrainBatch } from "../src/workspace/TerrainJobs.js";
 import { openWorld } from "./support.js";
 
 const recipe = {
-  version: 1, seed: 21, area: { min: { x: -20, z: 10 }, max: { x: 27, z: 41 } }, base: 66,
+  version: 1,
+  seed: 21,
+  area: { min: { x: -20, z: 10 }, max: { x: 27, z: 41 } },
+  base: 66,
   features: [
     { type: "hill", center: { x: 0, z: 25 }, radius: 16, height: 10 },
     { type: "basin", center: { x: 20, z: 30 }, radius: 7, depth: 4 },
@@ -39,7 +42,7 @@ describe("terrain tiles applied through the engine", () => {
       for (let z = 10; z <= 41; z++) rows.set(z, await w.world.read({ minX: -20, minY: floor, minZ: z, maxX: 27, maxY: top, maxZ: z }));
       const at = (x: number, y: number, z: number) => {
         const row = rows.get(z)!;
-        return row.palette[row.states[(x + 20) + (y - floor) * 48]!]!;
+        return row.palette[row.states[x + 20 + (y - floor) * 48]!]!;
       };
       let checked = 0;
       for (let z = 10; z <= 41; z++)
@@ -71,7 +74,8 @@ describe("terrain tiles applied through the engine", () => {
 
   it("a person's edit in applied terrain: a rerun keeps it, a redesign of its tile is left in conflict unless the edit is kept", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcb-terrain-"));
-    const a = join(dir, "a.json"), b = join(dir, "b.json");
+    const a = join(dir, "a.json"),
+      b = join(dir, "b.json");
     const redesign = { ...recipe, palette: { ...recipe.palette, surface: "minecraft:podzol[snowy=false]" } };
     writeFileSync(a, JSON.stringify(recipe));
     writeFileSync(b, JSON.stringify(redesign));
@@ -79,13 +83,15 @@ describe("terrain tiles applied through the engine", () => {
     try {
       const first = await runTerrainBatch(w, a, () => undefined);
       expect(first.ok && first.value.unfinished).toBe(0);
-      const ta = compileTerrain(w.registry, recipe), tb = compileTerrain(w.registry, redesign);
+      const ta = compileTerrain(w.registry, recipe),
+        tb = compileTerrain(w.registry, redesign);
       if (!ta.ok || !tb.ok) throw new Error("terrain");
       // A surface block the redesign changes, dug out by hand.
       let dug: { x: number; y: number; z: number } | null = null;
       for (let x = -15; x <= 25 && dug === null; x++)
         for (let z = 12; z <= 40 && dug === null; z++)
-          if (surfaceState(ta.value.field, ta.value.materials, x, z) !== surfaceState(tb.value.field, tb.value.materials, x, z)) dug = { x, y: heightAt(ta.value.field, x, z), z };
+          if (surfaceState(ta.value.field, ta.value.materials, x, z) !== surfaceState(tb.value.field, tb.value.materials, x, z))
+            dug = { x, y: heightAt(ta.value.field, x, z), z };
       if (dug === null) throw new Error("no column to dig");
       w.embedded!.externalEdit(dug.x, dug.y, dug.z, "minecraft:air");
       const lines: string[] = [];
@@ -96,7 +102,9 @@ describe("terrain tiles applied through the engine", () => {
       const kept = await runTerrainBatch(w, b, () => undefined, Infinity, "keep");
       expect(kept.ok && kept.value).toMatchObject({ conflicts: 0, unfinished: 0 });
       expect(w.embedded!.stateAt(dug.x, dug.y, dug.z)).toBe("minecraft:air");
-      expect(w.embedded!.stateAt(dug.x + 1, heightAt(tb.value.field, dug.x + 1, dug.z), dug.z)).toBe(surfaceState(tb.value.field, tb.value.materials, dug.x + 1, dug.z));
+      expect(w.embedded!.stateAt(dug.x + 1, heightAt(tb.value.field, dug.x + 1, dug.z), dug.z)).toBe(
+        surfaceState(tb.value.field, tb.value.materials, dug.x + 1, dug.z),
+      );
     } finally {
       await w.close();
     }

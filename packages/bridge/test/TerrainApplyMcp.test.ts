@@ -17,8 +17,14 @@ import type { SharedStores } from "../src/workspace/McpContext.js";
  * stop, and a terrain_id outlives the process that previewed it (the recipe is kept in the state).
  */
 const recipe = {
-  version: 1, seed: 4, area: { min: { x: 0, z: 0 }, max: { x: 47, z: 40 } }, base: 66,
-  features: [{ type: "hill", center: { x: 20, z: 20 }, radius: 14, height: 6 }, { type: "noise", amplitude: 1, scale: 8 }],
+  version: 1,
+  seed: 4,
+  area: { min: { x: 0, z: 0 }, max: { x: 47, z: 40 } },
+  base: 66,
+  features: [
+    { type: "hill", center: { x: 20, z: 20 }, radius: 14, height: 6 },
+    { type: "noise", amplitude: 1, scale: 8 },
+  ],
 };
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -44,7 +50,12 @@ async function fixture() {
   const dir = mkdtempSync(join(tmpdir(), "mcb-tapply-"));
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
   const journal = openJournal(":memory:");
-  const engine = await Engine.open({ adapter: world, journal, registry: registry(), projects: [{ projectId: "p", ownerId: "alice", area: { minX: -64, minY: -64, minZ: -64, maxX: 127, maxY: 319, maxZ: 127 } }] });
+  const engine = await Engine.open({
+    adapter: world,
+    journal,
+    registry: registry(),
+    projects: [{ projectId: "p", ownerId: "alice", area: { minX: -64, minY: -64, minZ: -64, maxX: 127, maxY: 319, maxZ: 127 } }],
+  });
   return { dir, world, engine, journal };
 }
 
@@ -55,7 +66,13 @@ describe("terrain_apply", () => {
     const preview = await call("terrain_preview", { recipe, resolution: 96 });
     expect(preview.image).toEqual({ width: 48, height: 41, blocks_per_pixel: 1 });
     const done = await call("terrain_apply", { terrain_id: preview.terrain_id, part_name: "valley", wait_ms: 10_000 });
-    expect(done).toMatchObject({ state: "done", tiles: { total: preview.tiles.count, unfinished: 0 }, current_operation_id: null, error: null, part: { name: "valley", error: null } });
+    expect(done).toMatchObject({
+      state: "done",
+      tiles: { total: preview.tiles.count, unfinished: 0 },
+      current_operation_id: null,
+      error: null,
+      part: { name: "valley", error: null },
+    });
     expect(done.tiles.total).toBeGreaterThan(1);
     expect(done.operation_ids.length).toBe(done.tiles.applied);
     const part = await call("part_get", { part_id: done.part.part_id });
@@ -69,7 +86,14 @@ describe("terrain_apply", () => {
   it("stops between tiles on a stop signal and resumes from a new process, the terrain_id still known; the part covers every tile", async () => {
     const { dir, world, engine, journal } = await fixture();
     // The process is asked to stop once the first tile is applied: no further tile starts.
-    const first = await serve(engine, world, dir, { stop: { get requested() { return journal.listOperations("p", { status: "applied" }, 1).length > 0; }, add: () => {} } });
+    const first = await serve(engine, world, dir, {
+      stop: {
+        get requested() {
+          return journal.listOperations("p", { status: "applied" }, 1).length > 0;
+        },
+        add: () => {},
+      },
+    });
     const preview = await first("terrain_preview", { recipe });
     const stopped = await first("terrain_apply", { terrain_id: preview.terrain_id, part_name: "valley", wait_ms: 10_000 });
     expect(stopped.tiles.applied).toBe(1);

@@ -11,8 +11,14 @@ import { mcb, tower, openWorld } from "./support.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "mcb-cli-"));
 const terrain = {
-  version: 1, seed: 9, area: { min: { x: 0, z: 0 }, max: { x: 47, z: 31 } }, base: 64,
-  features: [{ type: "hill", center: { x: 20, z: 16 }, radius: 14, height: 8 }, { type: "noise", amplitude: 2, scale: 12 }],
+  version: 1,
+  seed: 9,
+  area: { min: { x: 0, z: 0 }, max: { x: 47, z: 31 } },
+  base: 64,
+  features: [
+    { type: "hill", center: { x: 20, z: 16 }, radius: 14, height: 8 },
+    { type: "noise", amplitude: 2, scale: 12 },
+  ],
 };
 
 describe("mcb schem", () => {
@@ -36,7 +42,13 @@ describe("mcb schem", () => {
   it("refuses bounds over --max-positions, and bad files with a structured error", async () => {
     const dir = tmp();
     const big = join(dir, "big.json");
-    writeFileSync(big, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 20, y: 84, z: 20 }, block: "minecraft:stone", hollow: true }] }));
+    writeFileSync(
+      big,
+      JSON.stringify({
+        version: 1,
+        operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 20, y: 84, z: 20 }, block: "minecraft:stone", hollow: true }],
+      }),
+    );
     const refused = await mcb("schem", "build", big, "-o", join(dir, "big.schem"), "--max-positions", "9000");
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stderr).error).toMatchObject({ code: "budget_exceeded" });
@@ -100,7 +112,14 @@ describe("mcb terrain", () => {
       const progress = join(w.dir, "terrain", `${t.value.terrainId}.json`);
       const { mkdirSync } = await import("node:fs");
       mkdirSync(join(w.dir, "terrain"), { recursive: true });
-      writeFileSync(progress, JSON.stringify({ terrain_id: t.value.terrainId, tiles: 2, entries: { 0: { state: "applying", attempt: 1, key, plan_id: prepared.value.plan_id, plan_hash: prepared.value.plan_hash } } }));
+      writeFileSync(
+        progress,
+        JSON.stringify({
+          terrain_id: t.value.terrainId,
+          tiles: 2,
+          entries: { 0: { state: "applying", attempt: 1, key, plan_id: prepared.value.plan_id, plan_hash: prepared.value.plan_hash } },
+        }),
+      );
       const lines: string[] = [];
       const r = await runTerrainBatch(w, file, (_d, _t, line) => lines.push(line));
       expect(r.ok && r.value).toMatchObject({ applied: 2, unfinished: 0 });
@@ -149,7 +168,9 @@ describe("CLI parity with the agent's tools", () => {
     expect(JSON.parse(fromFile.stdout).operation.counters.written).toBe(asset.block_count);
     const counts = async (x1: number, x2: number, z1 = -6) => {
       const r = await mcb("inspect", "--state", state, "--json", "--", String(x1), "70", String(z1), String(x2), "70", String(z1 + 12));
-      return (JSON.parse(r.stdout) as { palette: { state: string; count: number }[] }).palette.filter((p) => p.state !== "minecraft:air").reduce((n, p) => n + p.count, 0);
+      return (JSON.parse(r.stdout) as { palette: { state: string; count: number }[] }).palette
+        .filter((p) => p.state !== "minecraft:air")
+        .reduce((n, p) => n + p.count, 0);
     };
     expect(await counts(200, 212, 0)).toBe(await counts(-6, 6));
     expect(await counts(88, 100, 0)).toBe(await counts(-6, 6));

@@ -6,7 +6,10 @@ describe("tool results", () => {
   it("a text over 64 KiB becomes budget_exceeded (response_size); one at the limit passes", () => {
     const over = toolResult(ok({ x: "a".repeat(MAX_TEXT_BYTES) }));
     expect(over.isError).toBe(true);
-    expect(JSON.parse((over.content[0] as { text: string }).text).error).toMatchObject({ code: "budget_exceeded", details: { reason: "response_size", limit: 65536 } });
+    expect(JSON.parse((over.content[0] as { text: string }).text).error).toMatchObject({
+      code: "budget_exceeded",
+      details: { reason: "response_size", limit: 65536 },
+    });
     const at = toolResult(ok({ x: "a".repeat(MAX_TEXT_BYTES - 8) })); // {"x":"…"} adds 8 bytes
     expect(at.isError).toBeUndefined();
     expect(Buffer.byteLength((at.content[0] as { text: string }).text)).toBe(MAX_TEXT_BYTES);
@@ -16,7 +19,9 @@ describe("tool results", () => {
     let deep: unknown = "bottom";
     for (let i = 0; i < 50; i++) deep = { d: deep };
     const many = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`.repeat(50), i]));
-    const r = errorResult(mcbError("invalid_request", "m".repeat(1_000_000), { name: "n".repeat(5_000_000), many, list: Array.from({ length: 10_000 }, (_, i) => i), deep }));
+    const r = errorResult(
+      mcbError("invalid_request", "m".repeat(1_000_000), { name: "n".repeat(5_000_000), many, list: Array.from({ length: 10_000 }, (_, i) => i), deep }),
+    );
     const text = (r.content[0] as { text: string }).text;
     expect(Buffer.byteLength(text)).toBeLessThan(8 * 1024);
     const body = JSON.parse(text).error;

@@ -14,7 +14,7 @@ function scan(text: string, cuts: readonly number[]): string | number | null {
   return s.result();
 }
 
-const id = fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constantFrom("i\"d", "}", ",", "\\", "{\"id\":1}"));
+const id = fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constantFrom('i"d', "}", ",", "\\", '{"id":1}'));
 /** JSON values that may hide "id" keys, braces and quotes inside strings and nested objects. */
 const noise = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -31,7 +31,11 @@ describe("TopLevelId (the id of a message too large to parse)", () => {
   it("finds exactly the top-level id, whatever the key order, nesting, strings and chunk boundaries", () => {
     fc.assert(
       fc.property(id, noise, noise, fc.boolean(), fc.array(fc.nat(), { maxLength: 8 }), (want, before, after, idFirst, cuts) => {
-        const fields: [string, unknown][] = [["jsonrpc", "2.0"], ["method", "tools/call"], ["params", { arguments: { id: before, x: after } }]];
+        const fields: [string, unknown][] = [
+          ["jsonrpc", "2.0"],
+          ["method", "tools/call"],
+          ["params", { arguments: { id: before, x: after } }],
+        ];
         fields.splice(idFirst ? 0 : fields.length, 0, ["id", want]);
         const text = `{${fields.map(([k, v]) => `${JSON.stringify(k)} : ${JSON.stringify(v)}`).join(" ,\n")}}`;
         expect(JSON.parse(text).id).toEqual(want);

@@ -27,7 +27,10 @@ describe("mcb recipe compile (built CLI)", () => {
   it("exits 1 with a structured error for bad recipes and files, 2 for usage", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mcb-cli-"));
     const bad = join(dir, "bad.json");
-    await writeFile(bad, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 0, z: 0 }, max: { x: 1, y: 1, z: 1 }, block: "minecraft:stone[nope=1]" }] }));
+    await writeFile(
+      bad,
+      JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 0, z: 0 }, max: { x: 1, y: 1, z: 1 }, block: "minecraft:stone[nope=1]" }] }),
+    );
     const r1 = await mcb("recipe", "compile", bad);
     expect(r1.code).toBe(1);
     expect(JSON.parse(r1.stderr).error).toMatchObject({ code: "unsupported_block", details: { reason: "unknown_property", path: "operations[0].block" } });
@@ -100,22 +103,38 @@ describe("usage errors name the mistake (in process)", () => {
       2,
       "mcb status: --journal (a journal shared by several bridges) needs --world port://…: a save on disk, the embedded world included, has one writer",
     ]);
-    expect(await first("status", "--journal", "/tmp/j.db", "--world", "port://127.0.0.1:1")).toEqual([2, "mcb status: --journal must be a postgres://user@host:port/database URL"]);
+    expect(await first("status", "--journal", "/tmp/j.db", "--world", "port://127.0.0.1:1")).toEqual([
+      2,
+      "mcb status: --journal must be a postgres://user@host:port/database URL",
+    ]);
   });
 
   it("--help prints the usage on stdout: all of it, or one command's", async () => {
     const all = await mcb("--help");
     expect(all.code).toBe(0);
-    for (const name of ["recipe", "build", "undo", "status", "inspect", "recovery", "edit", "part", "schem", "terrain", "camera", "mcp", "chat", "doctor"]) expect(all.stdout).toContain(`  mcb ${name}`);
+    for (const name of ["recipe", "build", "undo", "status", "inspect", "recovery", "edit", "part", "schem", "terrain", "camera", "mcp", "chat", "doctor"])
+      expect(all.stdout).toContain(`  mcb ${name}`);
     const one = await mcb("edit", "--help");
     expect(one.code).toBe(0);
-    expect(one.stdout.split("\n").filter((l) => l.startsWith("  mcb ")).every((l) => l.startsWith("  mcb edit"))).toBe(true);
+    expect(
+      one.stdout
+        .split("\n")
+        .filter((l) => l.startsWith("  mcb "))
+        .every((l) => l.startsWith("  mcb edit")),
+    ).toBe(true);
   });
 
   it("a mistyped --state is not_found with the path and a hint, and makes nothing", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mcb-nostate-"));
     const missing = join(dir, "typo");
-    for (const args of [["status"], ["inspect", "0", "0", "0", "1", "1", "1"], ["undo", "op_x"], ["part", "list"], ["camera", "list"], ["edit", "0", "64", "0", "stone"]]) {
+    for (const args of [
+      ["status"],
+      ["inspect", "0", "0", "0", "1", "1", "1"],
+      ["undo", "op_x"],
+      ["part", "list"],
+      ["camera", "list"],
+      ["edit", "0", "64", "0", "stone"],
+    ]) {
       const r = await mcb(...args, "--state", missing);
       expect(r.code, args.join(" ")).toBe(1);
       expect(JSON.parse(r.stderr).error).toMatchObject({ code: "not_found", details: { reason: "state_missing", path: missing } });
@@ -146,7 +165,9 @@ describe("negative numbers are coordinates, not options", () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(JSON.parse(exported.stdout)).toMatchObject({ asset_id: "t", width: 13, height: 3, length: 13 });
     // A negative number where an option's value is expected is that value, and a misspelt option is still an option.
-    expect((await mcb("inspect", "-6", "64", "-6", "6", "70", "6", "--stat", state)).stderr.split("\n")[0]).toBe("mcb inspect: unknown option --stat (did you mean --state?)");
+    expect((await mcb("inspect", "-6", "64", "-6", "6", "70", "6", "--stat", state)).stderr.split("\n")[0]).toBe(
+      "mcb inspect: unknown option --stat (did you mean --state?)",
+    );
   });
 });
 
@@ -156,7 +177,9 @@ describe("the mcb bin (its own process)", () => {
     const { execFile } = await import("node:child_process");
     const run = (args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(bin, args, { cwd: root }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr }));
+        execFile(bin, args, { cwd: root }, (error, stdout, stderr) =>
+          resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr }),
+        );
       });
     const help = await run(["--help"]);
     expect(help.code).toBe(0);

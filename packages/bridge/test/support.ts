@@ -22,7 +22,8 @@ export interface CliRun {
 
 /** Runs the `mcb` command line in this process (`main(argv, io)`), capturing what it writes. */
 export async function mcb(...args: string[]): Promise<CliRun> {
-  let stdout = "", stderr = "";
+  let stdout = "",
+    stderr = "";
   const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: process.env });
   return { code, stdout, stderr };
 }

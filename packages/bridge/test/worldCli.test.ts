@@ -15,7 +15,10 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     const state = await stateDir();
     const built = await mcb("build", tower, "--state", state, "--json");
     expect(built.code).toBe(0);
-    const report = JSON.parse(built.stdout) as { plan: { changed_blocks: number }; operation: { operation_id: string; status: string; counters: { written: number } } };
+    const report = JSON.parse(built.stdout) as {
+      plan: { changed_blocks: number };
+      operation: { operation_id: string; status: string; counters: { written: number } };
+    };
     expect(report.operation.status).toBe("applied");
     expect(report.operation.counters.written).toBe(report.plan.changed_blocks);
     expect(report.plan.changed_blocks).toBeGreaterThan(800);
@@ -56,7 +59,20 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     const top = await mcb("camera", "capture", "--frame=-6,64,-6,6,80,6", "--side", "top", "-o", join(state, "top.png"), "--state", state);
     expect(top.code, top.stderr).toBe(0);
     // The same view as JPEG at quality 60: a real JPEG of the same size (decoded by libvips), far smaller.
-    const jpeg = await mcb("camera", "capture", "--frame=-6,64,-6,6,80,6", "--side", "top", "-o", join(state, "top.jpg"), "--quality", "60", "--state", state, "--json");
+    const jpeg = await mcb(
+      "camera",
+      "capture",
+      "--frame=-6,64,-6,6,80,6",
+      "--side",
+      "top",
+      "-o",
+      join(state, "top.jpg"),
+      "--quality",
+      "60",
+      "--state",
+      state,
+      "--json",
+    );
     expect(jpeg.code, jpeg.stderr).toBe(0);
     expect(JSON.parse(jpeg.stdout)).toMatchObject({ format: "jpeg", quality: 60 });
     const [pngMeta, jpegMeta] = [await sharp(join(state, "top.png")).metadata(), await sharp(join(state, "top.jpg")).metadata()];
@@ -64,7 +80,10 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     expect((await stat(join(state, "top.jpg"))).size).toBeLessThan((await stat(join(state, "top.png"))).size / 2);
     expect((await mcb("camera", "capture", "--frame=-6,64,-6,6,80,6", "-o", join(state, "top.gif"), "--state", state)).code).toBe(2);
     expect((await mcb("camera", "capture", "--frame", partId, "--side", "up", "-o", join(state, "x.png"), "--state", state)).code).toBe(2);
-    await writeFile(join(state, "post.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 20, y: 64, z: 20 }, max: { x: 20, y: 66, z: 20 }, block: "stone" }] }));
+    await writeFile(
+      join(state, "post.json"),
+      JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 20, y: 64, z: 20 }, max: { x: 20, y: 66, z: 20 }, block: "stone" }] }),
+    );
     const taken = await mcb("build", join(state, "post.json"), "--part", "tower", "--state", state, "--json");
     expect(taken.code).toBe(1);
     expect(errorOf(taken)).toMatchObject({ code: "invalid_request", details: { reason: "duplicate_name" } });
@@ -72,18 +91,29 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     expect(after.palette).toEqual([{ state: "minecraft:air", count: 3 }]);
     // --take-over: a new part takes a block of the tower (its floor's centre, polished andesite).
     const towerBlocks = (JSON.parse((await mcb("part", "list", "--state", state, "--json")).stdout) as { count: number }[])[0]!.count;
-    await writeFile(join(state, "cap.json"), JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 0, y: 64, z: 0 }, block: "gold_block" }] }));
-    expect(errorOf(await mcb("build", join(state, "cap.json"), "--part", "cap", "--state", state, "--json"))).toMatchObject({ details: { reason: "part_overlap", name: "tower" } });
+    await writeFile(
+      join(state, "cap.json"),
+      JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 0, y: 64, z: 0 }, block: "gold_block" }] }),
+    );
+    expect(errorOf(await mcb("build", join(state, "cap.json"), "--part", "cap", "--state", state, "--json"))).toMatchObject({
+      details: { reason: "part_overlap", name: "tower" },
+    });
     const cap = await mcb("build", join(state, "cap.json"), "--part", "cap", "--take-over", "tower", "--state", state, "--json");
     expect(cap.code, cap.stderr).toBe(0);
     const parts = JSON.parse((await mcb("part", "list", "--state", state, "--json")).stdout) as { name: string; count: number }[];
-    expect(parts.map((p) => [p.name, p.count])).toEqual([["tower", towerBlocks - 1], ["cap", 1]]);
+    expect(parts.map((p) => [p.name, p.count])).toEqual([
+      ["tower", towerBlocks - 1],
+      ["cap", 1],
+    ]);
   });
 
   it("reports structured errors and a non-applied exit status", async () => {
     const state = await stateDir();
     const bad = join(state, "bad.json");
-    await writeFile(bad, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 9000, y: 64, z: 0 }, block: "minecraft:stone" }] }));
+    await writeFile(
+      bad,
+      JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 9000, y: 64, z: 0 }, block: "minecraft:stone" }] }),
+    );
     const out = await mcb("build", bad, "--state", state);
     expect(out.code).toBe(1);
     expect(errorOf(out).code).toBe("out_of_bounds");
@@ -114,7 +144,9 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     if (!opened.ok) throw new Error(opened.error.message);
     const w = opened.value;
     crashing!.faults.crashAt("mid_slice", 1);
-    const plan = await w.engine.buildPrepare(w.ctx, { recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 31, y: 64, z: 31 }, block: "minecraft:stone" }] } });
+    const plan = await w.engine.buildPrepare(w.ctx, {
+      recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: 31, y: 64, z: 31 }, block: "minecraft:stone" }] },
+    });
     if (!plan.ok) throw new Error(plan.error.message);
     const op = await w.engine.buildApply(w.ctx, { plan_id: plan.value.plan_id, plan_hash: plan.value.plan_hash, idempotency_key: "crash" });
     if (!op.ok) throw new Error(op.error.message);
@@ -123,11 +155,20 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     const status = await mcb("status", "--state", state);
     expect(status.stdout).toContain(`recovery required: ${op.value.operation_id}`);
     const elsewhere = join(state, "elsewhere.json");
-    writeFileSync(elsewhere, JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 100, y: 64, z: 100 }, max: { x: 101, y: 64, z: 101 }, block: "minecraft:stone" }] }));
+    writeFileSync(
+      elsewhere,
+      JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 100, y: 64, z: 100 }, max: { x: 101, y: 64, z: 101 }, block: "minecraft:stone" }] }),
+    );
     const blocked = await mcb("build", elsewhere, "--state", state);
     expect(blocked.code).toBe(1);
     expect(JSON.parse(blocked.stderr).error.code).toBe("recovery_required");
-    const review = JSON.parse((await mcb("recovery", "review", op.value.operation_id, "--state", state, "--json")).stdout) as { positions: number; lost: number; matches_after: number; matches_before: number; current_digest: string };
+    const review = JSON.parse((await mcb("recovery", "review", op.value.operation_id, "--state", state, "--json")).stdout) as {
+      positions: number;
+      lost: number;
+      matches_after: number;
+      matches_before: number;
+      current_digest: string;
+    };
     // Nothing of the operation reached the save: the confirmed slice is lost (exactly its 512 blocks), the unfinished one never written.
     expect(review).toMatchObject({ positions: 1024, lost: 512, matches_after: 0, matches_before: 1024 });
     const text = await mcb("recovery", "review", op.value.operation_id, "--state", state);

@@ -107,7 +107,16 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
   const bounds = sliceBounds(n, plan.pairs, size);
   const pace = { since: performance.now(), from: bounds[counters.slicesDone] ?? 0 };
   const windows: WindowDeps = {
-    adapter, plan, operationId, checks, changed, reuse, bounds, pairStart: new Set<number>(plan.pairs), window, total: counters.slicesTotal,
+    adapter,
+    plan,
+    operationId,
+    checks,
+    changed,
+    reuse,
+    bounds,
+    pairStart: new Set<number>(plan.pairs),
+    window,
+    total: counters.slicesTotal,
     before: async (s) => {
       await yieldToLoop();
       if (await paced(limits.maxBlocksPerSecond, pace, bounds[s]!, () => deps.cancelRequested(operationId))) return { status: "cancelled", error: null };
@@ -133,7 +142,11 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
     counters = { ...counters, skipped: counters.skipped + b.reduce((t, x) => t + x.skipped, 0) };
     op = { ...op!, status: "applying", counters, updatedAt: deps.clock() };
     deps.fence(operationId);
-    const last = journal.commit(op, pending, b.map((x) => x.intent));
+    const last = journal.commit(
+      op,
+      pending,
+      b.map((x) => x.intent),
+    );
     changed.ownCommit(last - pending.length + 1, last);
     pending = [];
   };
@@ -202,7 +215,13 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       if (stopped.reason === "mismatch") {
         neverRan(batch.slice(stopped.slice + 1));
         for (const m of outcome.results[stopped.slice]!.mismatches)
-          addConflict({ pos: { x: m.x, y: m.y, z: m.z }, kind: m.kind === "check" ? "dependency" : "write", expected: m.expected, actual: m.actual, dataChanged: m.expected === m.actual });
+          addConflict({
+            pos: { x: m.x, y: m.y, z: m.z },
+            kind: m.kind === "check" ? "dependency" : "write",
+            expected: m.expected,
+            actual: m.actual,
+            dataChanged: m.expected === m.actual,
+          });
         return finish("conflict");
       }
       if (stopped.reason === "refused") {
@@ -318,7 +337,12 @@ async function precheck(
 }
 
 /** Reads the plan's dependencies and reports each one no longer at its expected state and digest. */
-async function checkDependencies(adapter: WorldAdapter, plan: PreparedPlan, checks: readonly CasCheck[], addConflict: (c: ConflictSample) => void): Promise<void> {
+async function checkDependencies(
+  adapter: WorldAdapter,
+  plan: PreparedPlan,
+  checks: readonly CasCheck[],
+  addConflict: (c: ConflictSample) => void,
+): Promise<void> {
   if (checks.length === 0) return;
   const now = await readPositions(adapter, plan.depPos);
   checks.forEach((c, d) => {

@@ -31,7 +31,12 @@ export interface ApplyDeps {
  * operation (atomically in the journal: a plan is applied at most once) and queues it. Checked
  * first: the input, the plan's expiry, project, epoch and pending recovery, protected parts.
  */
-export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyInput, protectedParts: ReadonlySet<string>): Promise<Result<OperationStatusView>> {
+export async function applyPlan(
+  d: ApplyDeps,
+  ctx: RequestContext,
+  input: ApplyInput,
+  protectedParts: ReadonlySet<string>,
+): Promise<Result<OperationStatusView>> {
   const checked = checkApplyInput(input);
   if (!checked.ok) return checked;
   const { plan_id, plan_hash, idempotency_key, part_name, take_over } = checked.value;
@@ -39,7 +44,12 @@ export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyI
   const existing = journal.findOperationByKey(ctx.projectId, idempotency_key);
   if (existing !== null) {
     if (existing.planId === plan_id && existing.planHash === plan_hash) return ok(d.view(existing));
-    return fail(mcbError("invalid_request", "this idempotency_key was used for a different plan; use a new key for a new plan", { reason: "idempotency_key_reused", operation_id: existing.operationId }));
+    return fail(
+      mcbError("invalid_request", "this idempotency_key was used for a different plan; use a new key for a new plan", {
+        reason: "idempotency_key_reused",
+        operation_id: existing.operationId,
+      }),
+    );
   }
   const admitted = admitPlan(journal, d.limits, d.clock(), ctx.projectId, plan_id, plan_hash);
   if (!admitted.ok) return admitted;
@@ -59,7 +69,8 @@ export async function applyPlan(d: ApplyDeps, ctx: RequestContext, input: ApplyI
   }
   const world = await d.world();
   if (world.readOnly !== undefined) return fail(readOnlyRefusal(world.readOnly));
-  if (world.worldId !== plan.worldId || world.epoch !== plan.epoch) return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
+  if (world.worldId !== plan.worldId || world.epoch !== plan.epoch)
+    return fail(mcbError("stale_snapshot", "the world was restored or replaced since preparation", { reason: "epoch" }));
   const fresh = newOperation(journal, plan, ctx, idempotency_key, d.newId("op"), d.clock(), d.limits.sliceSize);
   const op = part_name === undefined ? fresh : { ...fresh, partName: part_name, ...(takeOver.value.length === 0 ? {} : { takeOver: takeOver.value }) };
   // The checks above are advisory (they ran before an await); this one is atomic in the journal.
@@ -96,7 +107,10 @@ export function checkApplyInput(input: unknown): Result<ApplyInput> {
 }
 
 export function alreadyApplied(operationId: string | null): McbError {
-  return mcbError("invalid_request", "this plan was already applied under another key; prepare a new plan", { reason: "plan_already_applied", operation_id: operationId });
+  return mcbError("invalid_request", "this plan was already applied under another key; prepare a new plan", {
+    reason: "plan_already_applied",
+    operation_id: operationId,
+  });
 }
 
 /**
@@ -112,18 +126,46 @@ export function admitPlan(journal: Journal, limits: EngineLimits, now: number, p
   const used = journal.findOperationByPlan(planId);
   if (used !== null) return fail(alreadyApplied(used.operationId));
   if (writeCount(plan) === 0)
-    return fail(mcbError("invalid_request", "this plan changes nothing (the world already holds it): there is nothing to apply", { reason: "empty_plan", unchanged_blocks: plan.unchanged }));
-  if (now > plan.expiresAt) return fail(mcbError("stale_snapshot", "the plan expired; prepare it again from fresh state", { reason: "plan_expired", expires_at: new Date(plan.expiresAt).toISOString() }));
+    return fail(
+      mcbError("invalid_request", "this plan changes nothing (the world already holds it): there is nothing to apply", {
+        reason: "empty_plan",
+        unchanged_blocks: plan.unchanged,
+      }),
+    );
+  if (now > plan.expiresAt)
+    return fail(
+      mcbError("stale_snapshot", "the plan expired; prepare it again from fresh state", {
+        reason: "plan_expired",
+        expires_at: new Date(plan.expiresAt).toISOString(),
+      }),
+    );
   if (journal.sizeBytes() > limits.maxJournalBytes)
-    return fail(mcbError("budget_exceeded", "the journal is over its disk quota; new writes stop until an administrator frees space", { reason: "journal_quota", limit: limits.maxJournalBytes }));
+    return fail(
+      mcbError("budget_exceeded", "the journal is over its disk quota; new writes stop until an administrator frees space", {
+        reason: "journal_quota",
+        limit: limits.maxJournalBytes,
+      }),
+    );
   const blocked = journal.unfinishedOperations().filter((o) => o.status === "recovery_required");
   if (blocked.length > 0)
-    return fail(mcbError("recovery_required", "an unfinished operation awaits administrator review; no new writes start until it is decided", { operation_ids: blocked.map((o) => o.operationId) }));
+    return fail(
+      mcbError("recovery_required", "an unfinished operation awaits administrator review; no new writes start until it is decided", {
+        operation_ids: blocked.map((o) => o.operationId),
+      }),
+    );
   return ok(plan);
 }
 
 /** The queued operation record of an admitted plan (an undo inherits the original's part). */
-export function newOperation(journal: Journal, plan: PreparedPlan, ctx: RequestContext, key: string, operationId: string, now: number, sliceSize: number): OperationRecord {
+export function newOperation(
+  journal: Journal,
+  plan: PreparedPlan,
+  ctx: RequestContext,
+  key: string,
+  operationId: string,
+  now: number,
+  sliceSize: number,
+): OperationRecord {
   return {
     operationId,
     projectId: ctx.projectId,

@@ -17,7 +17,9 @@ export function coverBoxes(pos: Int32Array | readonly number[]): Box3[] {
   // Maximal x-runs per (y, z) row, rows in (y, z) order.
   const rows: { y: number; z: number; runs: [number, number][] }[] = [];
   for (const i of order) {
-    const x = at(i, 0), y = at(i, 1), z = at(i, 2);
+    const x = at(i, 0),
+      y = at(i, 1),
+      z = at(i, 2);
     const row = rows[rows.length - 1];
     if (row === undefined || row.y !== y || row.z !== z) rows.push({ y, z, runs: [[x, x]] });
     else {

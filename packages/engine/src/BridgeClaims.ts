@@ -10,7 +10,10 @@ export const DEFAULT_CLAIM_TTL_MS = 15_000;
 /** Thrown when a bridge finds that a claim it relied on is held by another bridge: it stops writing for good. */
 export class ClaimLost extends Error {
   readonly code = "claim_lost";
-  constructor(readonly claim: string, readonly holder: string | null) {
+  constructor(
+    readonly claim: string,
+    readonly holder: string | null,
+  ) {
     super(`another bridge (${holder ?? "unknown"}) took over ${claim}: this bridge stops writing; restart it`);
     this.name = "ClaimLost";
   }
@@ -117,13 +120,16 @@ export class BridgeClaims {
   /** Shared journals: runs `look` every half expiry (settling operations whose bridge died). */
   watchOrphans(look: () => void): void {
     if (!this.shared || this.orphans !== null) return;
-    this.orphans = setInterval(() => {
-      try {
-        look();
-      } catch {
-        // the store is unreachable: the next look tries again, callers see the error themselves
-      }
-    }, Math.max(50, Math.floor(this.ttlMs / 2)));
+    this.orphans = setInterval(
+      () => {
+        try {
+          look();
+        } catch {
+          // the store is unreachable: the next look tries again, callers see the error themselves
+        }
+      },
+      Math.max(50, Math.floor(this.ttlMs / 2)),
+    );
     this.orphans.unref();
   }
 

@@ -28,8 +28,10 @@ export interface CasGroupsResult {
 export function compareAndSetGroups(slice: CasSlice, t: CasTarget): CasGroupsResult {
   const mismatches: CasMismatch[] = [];
   slice.checks.forEach((c, index) => {
-    const actual = t.stateAt(c.x, c.y, c.z), actualDigest = t.digestAt(c.x, c.y, c.z);
-    if (actual !== c.state || actualDigest !== c.digest) mismatches.push({ kind: "check", index, x: c.x, y: c.y, z: c.z, expected: c.state, expectedDigest: c.digest, actual, actualDigest });
+    const actual = t.stateAt(c.x, c.y, c.z),
+      actualDigest = t.digestAt(c.x, c.y, c.z);
+    if (actual !== c.state || actualDigest !== c.digest)
+      mismatches.push({ kind: "check", index, x: c.x, y: c.y, z: c.z, expected: c.state, expectedDigest: c.digest, actual, actualDigest });
   });
   const entityDigests = new Map<number, string>();
   if (mismatches.length > 0) return { written: 0, mismatches, entityDigests };
@@ -39,7 +41,8 @@ export function compareAndSetGroups(slice: CasSlice, t: CasTarget): CasGroupsRes
     const end = ends[g]!;
     for (let w = written; w < end; w++) {
       const c = slice.writes[w]!;
-      const actual = t.stateAt(c.x, c.y, c.z), actualDigest = t.digestAt(c.x, c.y, c.z);
+      const actual = t.stateAt(c.x, c.y, c.z),
+        actualDigest = t.digestAt(c.x, c.y, c.z);
       if (actual !== c.before || actualDigest !== c.beforeDigest)
         mismatches.push({ kind: "write", index: w, x: c.x, y: c.y, z: c.z, expected: c.before, expectedDigest: c.beforeDigest, actual, actualDigest });
     }

@@ -53,7 +53,12 @@ export class ChangeFeed {
   /** Changes in `box` after `cursor`, at most `limit`, of `source` only (the cursor moves past the others too). */
   page(cursor: string, box: Box3, limit: number, source: ChangeSource = "all"): Result<ChangePage> {
     const resync = (why: string): Result<never> =>
-      fail(mcbError("resync_required", `change cursor is stale (${why}); take a fresh region_inspect summary and a new cursor`, { reason: why, cursor: this.cursor() }));
+      fail(
+        mcbError("resync_required", `change cursor is stale (${why}); take a fresh region_inspect summary and a new cursor`, {
+          reason: why,
+          cursor: this.cursor(),
+        }),
+      );
     if (OLD_CURSOR.test(cursor)) return resync("issued by an earlier version");
     const m = CURSOR.exec(cursor);
     if (m === null) return fail(mcbError("invalid_request", "malformed change cursor", { reason: "cursor" }));
@@ -86,7 +91,9 @@ export class ChangeFeed {
         const state = t.states[k]!;
         if (t.kinds[k] !== 0 || state === null) continue; // administrators' records and uncertain marks are not changes
         const s = t.quads[k * 4]!;
-        const x = t.quads[k * 4 + 1]!, y = t.quads[k * 4 + 2]!, z = t.quads[k * 4 + 3]!;
+        const x = t.quads[k * 4 + 1]!,
+          y = t.quads[k * 4 + 2]!,
+          z = t.quads[k * 4 + 3]!;
         const before = source === "ours" ? null : prior.before(x, y, z, s, t.rows[k]!);
         if (!add(s, t.rows[k]!, { seq: s, pos: { x, y, z }, before, after: state, source: "external" })) return false;
       }
@@ -99,9 +106,21 @@ export class ChangeFeed {
       for (let off = 0; off < s.end - s.start; off++) {
         if (!getBit(s.written, off)) continue;
         const i = s.start + off;
-        const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
+        const x = plan.pos[i * 3]!,
+          y = plan.pos[i * 3 + 1]!,
+          z = plan.pos[i * 3 + 2]!;
         if (!inBox(box, x, y, z)) continue;
-        if (!add(s.seq, off, { seq: s.seq, pos: { x, y, z }, before: plan.states[plan.before[i]!]!, after: plan.states[plan.after[i]!]!, source: "operation", operation_id: s.operationId })) break outer;
+        if (
+          !add(s.seq, off, {
+            seq: s.seq,
+            pos: { x, y, z },
+            before: plan.states[plan.before[i]!]!,
+            after: plan.states[plan.after[i]!]!,
+            source: "operation",
+            operation_id: s.operationId,
+          })
+        )
+          break outer;
       }
     }
     if (changes.length < limit || next[0] === head + 1) touchesBefore(Infinity);

@@ -53,7 +53,8 @@ export class ChangedSincePrepare {
     // A person's edit after preparation makes the block theirs, even when it put back the base
     // (the merge's rule), and so does an administrator's acceptance of a foreign block: only an
     // accepted baseline that equals the base is harmless.
-    for (let k = 0; k < t.states.length; k++) this.note(t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!, t.kinds[k] === TOUCH_KIND_CODES.baseline ? t.states[k]! : null);
+    for (let k = 0; k < t.states.length; k++)
+      this.note(t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!, t.kinds[k] === TOUCH_KIND_CODES.baseline ? t.states[k]! : null);
   }
 
   /**
@@ -89,5 +90,4 @@ export class ChangedSincePrepare {
     this.marked[i] = 1;
     this.count++;
   }
-
 }

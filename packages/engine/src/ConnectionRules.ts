@@ -21,16 +21,32 @@ export type At = (x: number, y: number, z: number) => string | undefined;
 
 /** FenceBlock/IronBarsBlock/WallBlock `isExceptionForConnection`: full blocks they never join. */
 function isException(id: string): boolean {
-  return id.endsWith("_leaves") || id.endsWith("shulker_box") || ["minecraft:barrier", "minecraft:carved_pumpkin", "minecraft:jack_o_lantern", "minecraft:melon", "minecraft:pumpkin"].includes(id);
+  return (
+    id.endsWith("_leaves") ||
+    id.endsWith("shulker_box") ||
+    ["minecraft:barrier", "minecraft:carved_pumpkin", "minecraft:jack_o_lantern", "minecraft:melon", "minecraft:pumpkin"].includes(id)
+  );
 }
 
 /** Blocks on a wall that keep its post (tag wall_post_override, approximated by id). */
 function isPostOverride(id: string): boolean {
-  return (id.endsWith("torch") && !id.endsWith("wall_torch")) || id.endsWith("_sign") || id.endsWith("_banner") || id.endsWith("_pressure_plate") || id === "minecraft:tripwire";
+  return (
+    (id.endsWith("torch") && !id.endsWith("wall_torch")) ||
+    id.endsWith("_sign") ||
+    id.endsWith("_banner") ||
+    id.endsWith("_pressure_plate") ||
+    id === "minecraft:tripwire"
+  );
 }
 
 /** Faces of the block above a wall tested for a tall side or a post (WallBlock's *_TEST shapes), in sixteenths of (x, z). */
-const WALL_TEST: Readonly<Record<Dir | "post", FaceRect>> = { north: [7, 0, 9, 9], east: [7, 7, 16, 9], south: [7, 7, 9, 16], west: [0, 7, 9, 9], post: [7, 7, 9, 9] };
+const WALL_TEST: Readonly<Record<Dir | "post", FaceRect>> = {
+  north: [7, 0, 9, 9],
+  east: [7, 7, 16, 9],
+  south: [7, 7, 9, 16],
+  west: [0, 7, 9, 9],
+  post: [7, 7, 9, 9],
+};
 
 export class ConnectionRules {
   private readonly shapes: BlockShapes;
@@ -112,7 +128,7 @@ export class ConnectionRules {
   private raisePost(p: Map<string, string>, above: string | undefined): boolean {
     if (above !== undefined && this.kind(above) === "wall" && this.props(above).get("up") === "true") return true;
     const none = (d: Dir) => p.get(d) === "none";
-    if ((DIRS.every(none)) || none("north") !== none("south") || none("west") !== none("east")) return true;
+    if (DIRS.every(none) || none("north") !== none("south") || none("west") !== none("east")) return true;
     if ((p.get("north") === "tall" && p.get("south") === "tall") || (p.get("east") === "tall" && p.get("west") === "tall")) return false;
     return above !== undefined && (isPostOverride(blockIdOf(above)) || this.shapes.covers(above, "down", WALL_TEST.post));
   }

@@ -31,8 +31,11 @@ const SAMPLE = 4;
  */
 function keyer(pos: Int32Array): { key: (x: number, y: number, z: number) => number; unkey: (k: number) => [number, number, number]; volume: number } {
   const b = boundsOf(pos) ?? { minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0 };
-  const sx = b.maxX - b.minX + 5, sz = b.maxZ - b.minZ + 5;
-  const ox = b.minX - 2, oy = b.minY - 2, oz = b.minZ - 2;
+  const sx = b.maxX - b.minX + 5,
+    sz = b.maxZ - b.minZ + 5;
+  const ox = b.minX - 2,
+    oy = b.minY - 2,
+    oz = b.minZ - 2;
   return {
     key: (x, y, z) => ((y - oy) * sz + (z - oz)) * sx + (x - ox),
     unkey: (k) => [ox + (k % sx), oy + Math.floor(k / (sx * sz)), oz + (Math.floor(k / sx) % sz)],
@@ -54,7 +57,10 @@ function planIndex(pos: Int32Array, key: (x: number, y: number, z: number) => nu
 }
 
 const where = (list: readonly { x: number; y: number; z: number }[]): string =>
-  list.slice(0, SAMPLE).map((p) => `${p.x} ${p.y} ${p.z}`).join(", ") + (list.length > SAMPLE ? ` and ${list.length - SAMPLE} more` : "");
+  list
+    .slice(0, SAMPLE)
+    .map((p) => `${p.x} ${p.y} ${p.z}`)
+    .join(", ") + (list.length > SAMPLE ? ` and ${list.length - SAMPLE} more` : "");
 
 /**
  * Connection states at preparation (the game computes them on placement): fences, panes and bars,
@@ -105,7 +111,9 @@ export async function planConnections(
   // Ring 1: around our connectables (their sides, and above a wall); in auto mode around every
   // plan position (existing connectables there join the plan; a wall below may turn tall).
   const ring = (i: number): void => {
-    const x = pos[i * 3]!, y = pos[i * 3 + 1]!, z = pos[i * 3 + 2]!;
+    const x = pos[i * 3]!,
+      y = pos[i * 3 + 1]!,
+      z = pos[i * 3 + 2]!;
     ask(x, y, z - 1);
     ask(x + 1, y, z);
     ask(x, y, z + 1);
@@ -133,7 +141,9 @@ export async function planConnections(
     const computed = order.map((i) => rules.connect(desired[i]!, pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!, at));
     const off = order.filter((i, k) => computed[k] !== desired[i]).map((i) => ({ x: pos[i * 3]!, y: pos[i * 3 + 1]!, z: pos[i * 3 + 2]! }));
     if (off.length > 0)
-      notes.push(`connections pinned: ${off.length} fences, panes, walls or stairs keep their written states although their neighbours differ (at ${where(off)}); a recipe with "connections": "auto" computes them`);
+      notes.push(
+        `connections pinned: ${off.length} fences, panes, walls or stairs keep their written states although their neighbours differ (at ${where(off)}); a recipe with "connections": "auto" computes them`,
+      );
     return { desired, neighbours: [], notes };
   }
 
@@ -182,10 +192,15 @@ export async function planConnections(
 
   const changed = order.filter((i) => current[i] !== desired[i]).length;
   if (changed > 0 || neighbours.length > 0)
-    notes.push(`connections: ${changed} fences, panes, walls or stairs joined their neighbours${neighbours.length > 0 ? `; ${neighbours.length} existing ones next to the plan join it back (at ${where(neighbours)})` : ""}`);
+    notes.push(
+      `connections: ${changed} fences, panes, walls or stairs joined their neighbours${neighbours.length > 0 ? `; ${neighbours.length} existing ones next to the plan join it back (at ${where(neighbours)})` : ""}`,
+    );
   const lone = order.filter((i) => rules.isLonePost(current[i]!)).map((i) => ({ x: pos[i * 3]!, y: pos[i * 3 + 1]!, z: pos[i * 3 + 2]! }));
   if (lone.length > 0) notes.push(`connections: ${lone.length} fences, panes or walls have nothing to join and stand as lone posts (at ${where(lone)})`);
-  if (blocked.length > 0) notes.push(`connections: ${blocked.length} existing neighbours would join the plan but lie outside what it may write (at ${where(blocked)}); they stay unconnected`);
+  if (blocked.length > 0)
+    notes.push(
+      `connections: ${blocked.length} existing neighbours would join the plan but lie outside what it may write (at ${where(blocked)}); they stay unconnected`,
+    );
   return { desired: current, neighbours, notes };
 }
 
@@ -195,7 +210,12 @@ export async function planConnections(
  * panes, walls and stairs around them joined back on the sides facing them, wherever they are
  * (the game updates every neighbour). Reads the world around the placement; writes nothing.
  */
-export async function connectPlacement(rules: ConnectionRules, adapter: WorldAdapter, pos: Int32Array, states: readonly string[]): Promise<{ readonly placed: readonly string[]; readonly neighbours: readonly NeighbourUpdate[] }> {
+export async function connectPlacement(
+  rules: ConnectionRules,
+  adapter: WorldAdapter,
+  pos: Int32Array,
+  states: readonly string[],
+): Promise<{ readonly placed: readonly string[]; readonly neighbours: readonly NeighbourUpdate[] }> {
   const r = await planConnections(rules, adapter, pos, states, "auto", () => null);
   return { placed: r.desired, neighbours: r.neighbours };
 }

@@ -82,28 +82,54 @@ export class Engine {
     this.claims.watchOrphans(() => {
       if (this.host.refusal() === null && this.ops.stoppedBy === null) settleUnfinished(o.journal, this.clock(), this.claims, { skipOwn: true });
     });
-    this.feed = new ChangeFeed(o.journal, operationPlans(o.journal, (id) => this.plan(id)));
+    this.feed = new ChangeFeed(
+      o.journal,
+      operationPlans(o.journal, (id) => this.plan(id)),
+    );
     this.events = new EventSync(o.adapter, o.journal);
     this.index = new StandingIndex(o.journal, (id) => this.plan(id));
     const log = o.log ?? (() => {});
     this.host = new HostWatch({
-      adapter: o.adapter, log, restarted: (info) => this.hostStarted(info, true).then(() => undefined),
+      adapter: o.adapter,
+      log,
+      restarted: (info) => this.hostStarted(info, true).then(() => undefined),
       ...(o.reconnectDelaysMs === undefined ? {} : { delaysMs: o.reconnectDelaysMs }),
     });
     const desk = {
-      adapter: o.adapter, journal: o.journal, limits: this.limits, clock: this.clock,
-      scope: (ctx: RequestContext) => this.scope(ctx), syncEvents: () => this.syncEvents(),
+      adapter: o.adapter,
+      journal: o.journal,
+      limits: this.limits,
+      clock: this.clock,
+      scope: (ctx: RequestContext) => this.scope(ctx),
+      syncEvents: () => this.syncEvents(),
       guard: <T>(run: () => Promise<Result<T>>) => this.guard(run),
     };
     this.reads = new ReadDesk({ ...desk, catalog: this.catalog, feed: this.feed });
     this.prep = new PrepareDesk({
-      ...desk, registry: o.registry, compiler: this.compiler, connections: this.connections, index: this.index, newId: this.newId,
-      plan: (id) => this.plan(id), ownOperation: (ctx, id) => this.ownOperation(ctx, id), cache: (plan) => this.planCache.set(plan.planId, plan),
+      ...desk,
+      registry: o.registry,
+      compiler: this.compiler,
+      connections: this.connections,
+      index: this.index,
+      newId: this.newId,
+      plan: (id) => this.plan(id),
+      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+      cache: (plan) => this.planCache.set(plan.planId, plan),
     });
     this.hostDesk = new HostDesk({
-      ...desk, host: this.host, plan: (id) => this.plan(id), view: (op) => this.view(op), ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+      ...desk,
+      host: this.host,
+      plan: (id) => this.plan(id),
+      view: (op) => this.view(op),
+      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
     });
-    this.parts = new PartDesk({ ...desk, index: this.index, newId: this.newId, plan: (id) => this.plan(id), ownOperation: (ctx, id) => this.ownOperation(ctx, id) });
+    this.parts = new PartDesk({
+      ...desk,
+      index: this.index,
+      newId: this.newId,
+      plan: (id) => this.plan(id),
+      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+    });
     this.projects = new ProjectRegistry(o.projects, o.journal, (id) => this.plan(id));
     this.named = { journal: o.journal, plan: (id) => this.plan(id), newId: this.newId, clock: this.clock };
     this.ops = new OperationQueue(
@@ -132,7 +158,10 @@ export class Engine {
    */
   static async open(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
-    nameMissedParts(engine.named, options.projects.map((p) => p.projectId));
+    nameMissedParts(
+      engine.named,
+      options.projects.map((p) => p.projectId),
+    );
     const info = await options.adapter.info();
     engine.host.known(info);
     engine.lastCheck = await engine.hostStarted(info, false);
@@ -148,7 +177,10 @@ export class Engine {
     settleUnfinished(this.o.journal, this.clock(), this.claims);
     await this.events.start();
     const check = await checkUnsavedWrites(this.o.journal, this.o.adapter, (id) => this.plan(id), info, this.clock());
-    for (const l of check.lost) this.o.log?.(`mcb: operation ${l.operationId}: ${l.count} blocks it wrote were lost when the world's server stopped before saving them; it needs a recovery review`);
+    for (const l of check.lost)
+      this.o.log?.(
+        `mcb: operation ${l.operationId}: ${l.count} blocks it wrote were lost when the world's server stopped before saving them; it needs a recovery review`,
+      );
     this.lastCheck = check;
     if (reconnected) this.ops.resume();
     return check;
@@ -159,10 +191,13 @@ export class Engine {
    * vanished or restarted host answers busy (host_down) and the engine reconnects and checks.
    */
   private guard<T>(run: () => Promise<Result<T>>): Promise<Result<T>> {
-    return guardWorld(async () => {
-      await this.host.check();
-      return run();
-    }, (error) => this.host.lost(error));
+    return guardWorld(
+      async () => {
+        await this.host.check();
+        return run();
+      },
+      (error) => this.host.lost(error),
+    );
   }
 
   // ---- access ---------------------------------------------------------------------------
@@ -256,7 +291,10 @@ export class Engine {
    * its next slice, as operation_cancel does. Returns the operations asked.
    */
   cancelAll(): string[] {
-    const ids = this.o.journal.unfinishedOperations().filter((o) => o.status === "queued" || o.status === "applying").map((o) => o.operationId);
+    const ids = this.o.journal
+      .unfinishedOperations()
+      .filter((o) => o.status === "queued" || o.status === "applying")
+      .map((o) => o.operationId);
     for (const id of ids) this.ops.cancel(id);
     return ids;
   }
@@ -272,7 +310,10 @@ export class Engine {
   }
 
   /** Every block of a region as dense arrays, under region_inspect's checks (exports, scans). */
-  regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown; entityData?: boolean }): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
+  regionBlocks(
+    ctx: RequestContext,
+    input: { min: unknown; max: unknown; entityData?: boolean },
+  ): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
     return this.reads.regionBlocks(ctx, input);
   }
 
@@ -287,7 +328,10 @@ export class Engine {
   }
 
   /** Changes since a cursor inside a region; without a cursor, returns the current cursor. */
-  regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number; source?: ChangeSource }): Promise<Result<ChangePage>> {
+  regionChanges(
+    ctx: RequestContext,
+    input: { min: unknown; max: unknown; since_cursor?: string; limit?: number; source?: ChangeSource },
+  ): Promise<Result<ChangePage>> {
     return this.reads.regionChanges(ctx, input);
   }
 
@@ -308,8 +352,14 @@ export class Engine {
     const scope = this.scope(ctx);
     if (!scope.ok) return scope;
     const deps = {
-      journal: this.o.journal, limits: this.limits, clock: this.clock, newId: this.newId, world: () => this.host.check(),
-      submit: (id: string) => this.ops.submit(id), view: (op: OperationRecord) => this.view(op), claims: this.claims,
+      journal: this.o.journal,
+      limits: this.limits,
+      clock: this.clock,
+      newId: this.newId,
+      world: () => this.host.check(),
+      submit: (id: string) => this.ops.submit(id),
+      view: (op: OperationRecord) => this.view(op),
+      claims: this.claims,
     };
     return this.guard(() => applyPlan(deps, ctx, input, scope.value.protectedParts));
   }

@@ -46,7 +46,11 @@ export class EventSync {
         }
         const touched = new Int32Array(page.events.length * 3);
         page.events.forEach((e, i) => touched.set([e.x, e.y, e.z], i * 3));
-        this.journal.addTouches(touched, page.events.map((e) => e.state), { eventCursor: page.cursor, fromCursor: cursor });
+        this.journal.addTouches(
+          touched,
+          page.events.map((e) => e.state),
+          { eventCursor: page.cursor, fromCursor: cursor },
+        );
       }
     };
     const next = this.running.then(run, run);

@@ -44,7 +44,8 @@ export class HostDesk {
     const scope = this.d.scope(ctx);
     if (!scope.ok) return scope;
     const adapter = this.d.adapter;
-    if (adapter.flush === undefined) return fail(mcbError("invalid_request", "this world does not report saved writes; it saves on its own schedule", { reason: "no_saved_writes" }));
+    if (adapter.flush === undefined)
+      return fail(mcbError("invalid_request", "this world does not report saved writes; it saves on its own schedule", { reason: "no_saved_writes" }));
     return this.d.guard(async () => {
       const t0 = performance.now();
       await this.d.host.check();

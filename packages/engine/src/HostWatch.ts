@@ -55,7 +55,11 @@ export class HostWatch {
     const down = this.down;
     if (down === null) return null;
     if (down.otherWorld !== null)
-      return mcbError("version_mismatch", `the world's server came back with another world (${down.otherWorld}); restart mcb with the state directory of that world`, { reason: "world_changed" });
+      return mcbError(
+        "version_mismatch",
+        `the world's server came back with another world (${down.otherWorld}); restart mcb with the state directory of that world`,
+        { reason: "world_changed" },
+      );
     return mcbError("busy", "the world's server is down; mcb reconnects and checks what it saved, then carries on", {
       reason: "host_down",
       retry_after_ms: Math.max(0, down.nextAt - Date.now()),

@@ -59,7 +59,9 @@ export async function readRegion(adapter: WorldAdapter, scope: AreaScope, min: u
   const box = region.value;
   const volume = boxVolume(box);
   if (volume > maxPositions)
-    return fail(mcbError("budget_exceeded", `region has ${volume} positions; at most ${maxPositions} per inspection`, { limit: maxPositions, positions: volume }));
+    return fail(
+      mcbError("budget_exceeded", `region has ${volume} positions; at most ${maxPositions} per inspection`, { limit: maxPositions, positions: volume }),
+    );
   if (!boxContains(scope.area, box)) return fail(outsideArea("the region lies", scope));
   return ok(await adapter.read(box));
 }
@@ -99,7 +101,7 @@ export async function inspectRegion(
   const rank = new Uint32Array(r.palette.length);
   order.forEach((p, k) => (rank[p.i] = k));
   const runs: number[] = [];
-  for (let i = 0; i < r.states.length; ) {
+  for (let i = 0; i < r.states.length;) {
     const s = r.states[i]!;
     let j = i + 1;
     while (j < r.states.length && r.states[j] === s) j++;
@@ -110,7 +112,10 @@ export async function inspectRegion(
   const sz = r.box.maxZ - r.box.minZ + 1;
   const snapshots = [...r.digests]
     .sort(([a], [b]) => a - b)
-    .map(([i, snapshot_id]) => ({ pos: { x: r.box.minX + (i % sx), y: r.box.minY + Math.floor(i / (sx * sz)), z: r.box.minZ + (Math.floor(i / sx) % sz) }, snapshot_id }));
+    .map(([i, snapshot_id]) => ({
+      pos: { x: r.box.minX + (i % sx), y: r.box.minY + Math.floor(i / (sx * sz)), z: r.box.minZ + (Math.floor(i / sx) % sz) },
+      snapshot_id,
+    }));
   return ok({ ...view, blocks: { order: "yzx", runs }, snapshots });
 }
 

@@ -194,7 +194,11 @@ export interface Journal {
    * cursor the page was pulled from), nothing is recorded and 0 is returned when the stored cursor
    * has moved on: another bridge sharing the journal recorded that page already.
    */
-  addTouches(positions: Int32Array, states?: readonly (string | null)[], options?: { readonly kind?: TouchKind; readonly eventCursor?: string; readonly fromCursor?: string | null }): number;
+  addTouches(
+    positions: Int32Array,
+    states?: readonly (string | null)[],
+    options?: { readonly kind?: TouchKind; readonly eventCursor?: string; readonly fromCursor?: string | null },
+  ): number;
   /** Touches with seq > `afterSeq` inside `box`, in sequence order. */
   touchesAfter(afterSeq: number, box: Box3): TouchList;
   /** The last sequence number given out: every later slice result or touch gets a larger one. */

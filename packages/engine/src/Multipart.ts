@@ -21,7 +21,12 @@ export function partnerOf(state: string): PartnerLink | null {
   const open = state.indexOf("[");
   if (open < 0) return null;
   const id = state.slice(0, open);
-  const props = new Map(state.slice(open + 1, -1).split(",").map((kv) => kv.split("=") as [string, string]));
+  const props = new Map(
+    state
+      .slice(open + 1, -1)
+      .split(",")
+      .map((kv) => kv.split("=") as [string, string]),
+  );
   const half = props.get("half");
   if (half === "lower") return { id, dx: 0, dy: 1, dz: 0 };
   if (half === "upper") return { id, dx: 0, dy: -1, dz: 0 };
@@ -53,13 +58,17 @@ export function pairMultipart(pos: readonly number[], before: readonly string[],
     if (taken[i] === 1) continue;
     taken[i] = 1;
     order.push(i);
-    const x = pos[i * 3]!, y = pos[i * 3 + 1]!, z = pos[i * 3 + 2]!;
+    const x = pos[i * 3]!,
+      y = pos[i * 3 + 1]!,
+      z = pos[i * 3 + 2]!;
     for (const state of [after[i]!, before[i]!]) {
       const l = partnerOf(state);
       if (l === null) continue;
       const j = index.get(posKey(x + l.dx, y + l.dy, z + l.dz));
       if (j === undefined || taken[j] === 1) continue;
-      const jx = pos[j * 3]!, jy = pos[j * 3 + 1]!, jz = pos[j * 3 + 2]!;
+      const jx = pos[j * 3]!,
+        jy = pos[j * 3 + 1]!,
+        jz = pos[j * 3 + 2]!;
       const back = linksTo(after[j]!, jx, jy, jz, x, y, z) ?? linksTo(before[j]!, jx, jy, jz, x, y, z);
       if (back !== l.id) continue;
       taken[j] = 1;

@@ -30,7 +30,8 @@ export function partPending(op: OperationRecord): boolean {
 export function nameEndedPart(d: NamedPartDeps, op: OperationRecord): OperationRecord {
   if (!partPending(op) || !hasEnded(op.status)) return op;
   let outcome: NonNullable<OperationRecord["partOutcome"]>;
-  let added: PartRecord[] = [], updated: PartRecord[] = [];
+  let added: PartRecord[] = [],
+    updated: PartRecord[] = [];
   if (op.kind !== "build" || op.counters.written === 0 || op.status === "failed") {
     outcome = { error: { code: "not_named", message: `the operation ended ${op.status} with ${op.counters.written} blocks written: no part named` } };
   } else {

@@ -1,6 +1,14 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { Journal, OperationFilter, OperationRecord } from "./Journal.js";
-import { isOperationStatus, isUndoable, OPERATION_KINDS, OPERATION_STATUSES, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";
+import {
+  isOperationStatus,
+  isUndoable,
+  OPERATION_KINDS,
+  OPERATION_STATUSES,
+  operationKind,
+  type OperationKind,
+  type OperationStatus,
+} from "./OperationStatus.js";
 
 export interface OperationListInput {
   readonly kind?: OperationKind;
@@ -61,7 +69,8 @@ export function listOperations(journal: Journal, projectId: string, input: Opera
   const bad = (reason: string, message: string): Result<never> => fail(mcbError("invalid_request", message, { reason }));
   const limit = input.limit ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) return bad("limit", `limit must be 1..${maxLimit}`);
-  if (input.kind !== undefined && !(OPERATION_KINDS as readonly string[]).includes(input.kind)) return bad("kind", `kind must be one of ${OPERATION_KINDS.join(", ")}`);
+  if (input.kind !== undefined && !(OPERATION_KINDS as readonly string[]).includes(input.kind))
+    return bad("kind", `kind must be one of ${OPERATION_KINDS.join(", ")}`);
   if (input.status !== undefined && !isOperationStatus(input.status)) return bad("status", `status must be one of ${OPERATION_STATUSES.join(", ")}`);
   let filter: OperationFilter = { ...(input.kind ? { kind: input.kind } : {}), ...(input.status ? { status: input.status } : {}) };
   if (input.part_id !== undefined) {
@@ -77,5 +86,8 @@ export function listOperations(journal: Journal, projectId: string, input: Opera
   const rows = journal.listOperations(projectId, filter, limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return ok({ operations: page.map(summary), ...(rows.length > limit && last !== undefined ? { next_cursor: `ol1.${last.createdAt}.${last.operationId}` } : {}) });
+  return ok({
+    operations: page.map(summary),
+    ...(rows.length > limit && last !== undefined ? { next_cursor: `ol1.${last.createdAt}.${last.operationId}` } : {}),
+  });
 }

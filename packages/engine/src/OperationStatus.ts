@@ -18,7 +18,12 @@ export type OperationKind = (typeof OPERATION_KINDS)[number];
  * Whether operation_undo_prepare would prepare an undo now: ended, not undone, history certain, and
  * something written (an operation that wrote nothing has nothing to undo).
  */
-export function isUndoable(op: { readonly status: OperationStatus; readonly undoable: boolean; readonly undoneBy: string | null; readonly counters: { readonly written: number } }): boolean {
+export function isUndoable(op: {
+  readonly status: OperationStatus;
+  readonly undoable: boolean;
+  readonly undoneBy: string | null;
+  readonly counters: { readonly written: number };
+}): boolean {
   return op.undoable && op.undoneBy === null && hasEnded(op.status) && op.counters.written > 0;
 }
 

@@ -51,11 +51,17 @@ export class PartDesk {
   async define(ctx: RequestContext, input: { name: string; operation_id?: string; operation_ids?: readonly string[] }): Promise<Result<PartView>> {
     const scope = this.d.scope(ctx);
     if (!scope.ok) return scope;
-    const one = input?.operation_id !== undefined, many = input?.operation_ids !== undefined;
+    const one = input?.operation_id !== undefined,
+      many = input?.operation_ids !== undefined;
     if (one === many) return fail(mcbError("invalid_request", "give operation_id or operation_ids (one of them)", { reason: "operation_ids" }));
     const ids = one ? [input.operation_id] : input.operation_ids;
     if (!Array.isArray(ids) || ids.length < 1 || ids.length > MAX_PART_OPERATIONS || new Set(ids).size !== ids.length)
-      return fail(mcbError("invalid_request", `operation_ids must be 1..${MAX_PART_OPERATIONS} distinct operation ids`, { reason: "operation_ids", limit: MAX_PART_OPERATIONS }));
+      return fail(
+        mcbError("invalid_request", `operation_ids must be 1..${MAX_PART_OPERATIONS} distinct operation ids`, {
+          reason: "operation_ids",
+          limit: MAX_PART_OPERATIONS,
+        }),
+      );
     const sources: { op: OperationRecord; plan: PreparedPlan }[] = [];
     for (const id of ids) {
       const op = this.d.ownOperation(ctx, id);
@@ -94,7 +100,12 @@ export class PartDesk {
     const part = this.own(ctx, input?.part_id);
     if (!part.ok) return part;
     if (scope.value.protectedParts.has(part.value.partId))
-      return fail(mcbError("permission_denied", `part ${JSON.stringify(part.value.name)} is protected; the player must unprotect it first`, { reason: "protected_part", part_id: part.value.partId }));
+      return fail(
+        mcbError("permission_denied", `part ${JSON.stringify(part.value.name)} is protected; the player must unprotect it first`, {
+          reason: "protected_part",
+          part_id: part.value.partId,
+        }),
+      );
     this.d.journal.deletePart(part.value.partId);
     return ok(partView(part.value));
   }
@@ -154,7 +165,12 @@ export class PartDesk {
     if (!region.ok) return region;
     const b = region.value;
     const volume = (b.maxX - b.minX + 1) * (b.maxY - b.minY + 1) * (b.maxZ - b.minZ + 1);
-    if (volume > this.d.limits.maxPreparePositions) return fail(mcbError("budget_exceeded", `the box holds ${volume} positions; at most ${this.d.limits.maxPreparePositions}`, { limit: this.d.limits.maxPreparePositions }));
+    if (volume > this.d.limits.maxPreparePositions)
+      return fail(
+        mcbError("budget_exceeded", `the box holds ${volume} positions; at most ${this.d.limits.maxPreparePositions}`, {
+          limit: this.d.limits.maxPreparePositions,
+        }),
+      );
     const all = new Int32Array(volume * 3);
     let k = 0;
     for (let y = b.minY; y <= b.maxY; y++) for (let z = b.minZ; z <= b.maxZ; z++) for (let x = b.minX; x <= b.maxX; x++) all.set([x, y, z], 3 * k++);

@@ -59,16 +59,21 @@ export async function partDiff(
     const touched = (entries[i]! & TOUCHED) !== 0;
     const c = current.states[i]!;
     if (!touched && c === g0.state && current.digests[i] === g0.digest) continue;
-    const x = pos[i * 3]!, y = pos[i * 3 + 1]!, z = pos[i * 3 + 2]!;
+    const x = pos[i * 3]!,
+      y = pos[i * 3 + 1]!,
+      z = pos[i * 3 + 2]!;
     changed.push(x, y, z);
     if (touched) observed++;
     if (sample.length < sampleSize) sample.push({ pos: { x, y, z }, expected: g0.state, actual: c, observed: touched });
   }
   const boxes: Box3[] = coverBoxes(changed);
   const parts = shares?.map((p) => {
-    let changedHere = 0, observedHere = 0;
+    let changedHere = 0,
+      observedHere = 0;
     for (let i = 0; i < changed.length; i += 3) if (p.keys.has(posKey(changed[i]!, changed[i + 1]!, changed[i + 2]!))) changedHere++;
-    for (let i = 0; i < pos.length / 3; i++) if ((entries[i]! & TOUCHED) !== 0 && index.standing(entries[i]!) !== null && p.keys.has(posKey(pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!))) observedHere++;
+    for (let i = 0; i < pos.length / 3; i++)
+      if ((entries[i]! & TOUCHED) !== 0 && index.standing(entries[i]!) !== null && p.keys.has(posKey(pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!)))
+        observedHere++;
     return { part_id: p.part_id, name: p.name, positions: [...p.keys].length, changed: changedHere, observed: observedHere };
   });
   return {

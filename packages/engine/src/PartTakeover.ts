@@ -15,13 +15,20 @@ export function resolveTakeOver(journal: Journal, projectId: string, takeOver: u
   if (takeOver === undefined) return ok([]);
   if (!Array.isArray(takeOver) || takeOver.length === 0 || takeOver.length > MAX_TAKE_OVER || takeOver.some((t) => typeof t !== "string"))
     return fail(mcbError("invalid_request", `take_over must list 1..${MAX_TAKE_OVER} part ids or names`, { reason: "take_over", limit: MAX_TAKE_OVER }));
-  if (partName === undefined) return fail(mcbError("invalid_request", "take_over moves blocks into the part that part_name names: give part_name too", { reason: "take_over" }));
+  if (partName === undefined)
+    return fail(mcbError("invalid_request", "take_over moves blocks into the part that part_name names: give part_name too", { reason: "take_over" }));
   const active = journal.listParts(projectId).filter((p) => p.retired !== true);
   const ids: string[] = [];
   for (const t of takeOver as string[]) {
     const part = active.find((p) => p.partId === t) ?? active.find((p) => p.name === t);
     if (part === undefined)
-      return fail(mcbError("not_found", `no active part ${JSON.stringify(t)} in this project to take over`, { reason: "take_over", part: t, active_parts: active.slice(0, 32).map((p) => p.name) }));
+      return fail(
+        mcbError("not_found", `no active part ${JSON.stringify(t)} in this project to take over`, {
+          reason: "take_over",
+          part: t,
+          active_parts: active.slice(0, 32).map((p) => p.name),
+        }),
+      );
     if (!ids.includes(part.partId)) ids.push(part.partId);
   }
   return ok(ids);
@@ -91,7 +98,11 @@ export function takeAgain(current: ReadonlyMap<string, PartRecord>, taker: PartR
   for (const entry of taker.takenFrom) {
     const v = current.get(entry.partId);
     if (v === undefined || v.retired === true) continue;
-    const again = new Set(maskPoints(entry.mask).map((p) => posKey(...p)).filter((k) => restored.has(k)));
+    const again = new Set(
+      maskPoints(entry.mask)
+        .map((p) => posKey(...p))
+        .filter((k) => restored.has(k)),
+    );
     const keep = maskPoints(v.mask).filter((p) => !again.has(posKey(...p)));
     if (keep.length * 3 !== v.mask.length) out.push(withMask(v, keep));
   }

@@ -57,9 +57,13 @@ function partIds(p: PartRecord): readonly string[] {
 }
 
 export function checkName(journal: Journal, projectId: string, name: unknown, self: string | null): Result<string> {
-  if (typeof name !== "string" || !NAME.test(name)) return fail(mcbError("invalid_request", "name must be 1–64 printable ASCII characters", { reason: "name" }));
+  if (typeof name !== "string" || !NAME.test(name))
+    return fail(mcbError("invalid_request", "name must be 1–64 printable ASCII characters", { reason: "name" }));
   const other = journal.listParts(projectId).find((p) => p.retired !== true && p.name === name && p.partId !== self);
-  if (other !== undefined) return fail(mcbError("invalid_request", `a part named ${JSON.stringify(name)} exists (${other.partId})`, { reason: "duplicate_name", part_id: other.partId }));
+  if (other !== undefined)
+    return fail(
+      mcbError("invalid_request", `a part named ${JSON.stringify(name)} exists (${other.partId})`, { reason: "duplicate_name", part_id: other.partId }),
+    );
   return ok(name);
 }
 
@@ -67,11 +71,19 @@ export function checkName(journal: Journal, projectId: string, name: unknown, se
  * Fails with the first active part (other than `self` and the parts in `allowed`, which may be
  * taken over) whose mask meets `keys` (positions), naming the exact overlap.
  */
-export function overlapOf(journal: Journal, projectId: string, keys: ReadonlySet<string>, bounds: PartRecord["bounds"], self: string | null, allowed: ReadonlySet<string> = new Set()): Result<void> {
+export function overlapOf(
+  journal: Journal,
+  projectId: string,
+  keys: ReadonlySet<string>,
+  bounds: PartRecord["bounds"],
+  self: string | null,
+  allowed: ReadonlySet<string> = new Set(),
+): Result<void> {
   for (const other of journal.listParts(projectId)) {
     if (other.retired === true || other.partId === self || allowed.has(other.partId) || !boxesIntersect(other.bounds, bounds)) continue;
     const shared: number[] = [];
-    for (let i = 0; i < other.mask.length; i += 3) if (keys.has(posKey(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!))) shared.push(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!);
+    for (let i = 0; i < other.mask.length; i += 3)
+      if (keys.has(posKey(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!))) shared.push(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!);
     if (shared.length === 0) continue;
     const boxes = coverBoxes(shared);
     return fail(
@@ -115,8 +127,21 @@ export function definePart(
   for (const { op, plan } of sources) {
     // A stopped operation's confirmed writes are real blocks too (a batch's tile cancelled, then resumed).
     if (!DEFINING.has(op.status))
-      return fail(mcbError("invalid_request", `operation ${op.operationId} is ${op.status}; only a finished operation (applied, or stopped by a conflict or a cancel) defines a part`, { reason: "operation_status", operation_id: op.operationId }));
-    if (op.undoneBy !== null) return fail(mcbError("invalid_request", `operation ${op.operationId} was undone by ${op.undoneBy}; its blocks are gone`, { reason: "operation_undone", operation_id: op.operationId, undone_by: op.undoneBy }));
+      return fail(
+        mcbError(
+          "invalid_request",
+          `operation ${op.operationId} is ${op.status}; only a finished operation (applied, or stopped by a conflict or a cancel) defines a part`,
+          { reason: "operation_status", operation_id: op.operationId },
+        ),
+      );
+    if (op.undoneBy !== null)
+      return fail(
+        mcbError("invalid_request", `operation ${op.operationId} was undone by ${op.undoneBy}; its blocks are gone`, {
+          reason: "operation_undone",
+          operation_id: op.operationId,
+          undone_by: op.undoneBy,
+        }),
+      );
     for (const w of confirmedWrites(journal, plan, op.operationId)) {
       const k = posKey(w.x, w.y, w.z);
       if (keys.has(k)) continue;
@@ -124,13 +149,28 @@ export function definePart(
       points.push([w.x, w.y, w.z]);
     }
   }
-  if (points.length === 0) return fail(mcbError("invalid_request", `${sources.length === 1 ? `operation ${sources[0]!.op.operationId}` : "the operations"} wrote no blocks`, { reason: "empty_mask" }));
+  if (points.length === 0)
+    return fail(
+      mcbError("invalid_request", `${sources.length === 1 ? `operation ${sources[0]!.op.operationId}` : "the operations"} wrote no blocks`, {
+        reason: "empty_mask",
+      }),
+    );
   const mask = sortedMask(points);
   const bounds = boundsOf(mask)!;
   const overlap = overlapOf(journal, projectId, keys, bounds, null, takeOver);
   if (!overlap.ok) return overlap;
   const ids = sources.map((s) => s.op.operationId);
-  return ok({ partId, projectId, name: checked.value, operationId: ids[0]!, ...(ids.length > 1 ? { operationIds: ids } : {}), createdAt: now, bounds, mask, revision: 1 });
+  return ok({
+    partId,
+    projectId,
+    name: checked.value,
+    operationId: ids[0]!,
+    ...(ids.length > 1 ? { operationIds: ids } : {}),
+    createdAt: now,
+    bounds,
+    mask,
+    revision: 1,
+  });
 }
 
 export function partDetailView(p: PartRecord): PartDetailView {

@@ -18,18 +18,49 @@ interface Support {
 
 const OPPOSITE: Readonly<Record<Face, Face>> = { down: "up", up: "down", north: "south", south: "north", west: "east", east: "west" };
 const STEP: Readonly<Record<Face, readonly [number, number, number]>> = {
-  down: [0, -1, 0], up: [0, 1, 0], north: [0, 0, -1], south: [0, 0, 1], west: [-1, 0, 0], east: [1, 0, 0],
+  down: [0, -1, 0],
+  up: [0, 1, 0],
+  north: [0, 0, -1],
+  south: [0, 0, 1],
+  west: [-1, 0, 0],
+  east: [1, 0, 0],
 };
-const WORDS: Readonly<Record<Face, string>> = { down: "below", up: "above", north: "to the north", south: "to the south", west: "to the west", east: "to the east" };
+const WORDS: Readonly<Record<Face, string>> = {
+  down: "below",
+  up: "above",
+  north: "to the north",
+  south: "to the south",
+  west: "to the west",
+  east: "to the east",
+};
 /** The middle of a face (a torch or lantern needs only that much). */
 const CENTRE = [7, 7, 9, 9] as const;
 
 const SOIL = new Set([
-  "grass_block", "dirt", "coarse_dirt", "podzol", "rooted_dirt", "moss_block", "pale_moss_block", "mud", "muddy_mangrove_roots",
-  "farmland", "mycelium", "crimson_nylium", "warped_nylium", "soul_soil", "sand", "red_sand", "suspicious_sand", "clay", "gravel",
+  "grass_block",
+  "dirt",
+  "coarse_dirt",
+  "podzol",
+  "rooted_dirt",
+  "moss_block",
+  "pale_moss_block",
+  "mud",
+  "muddy_mangrove_roots",
+  "farmland",
+  "mycelium",
+  "crimson_nylium",
+  "warped_nylium",
+  "soul_soil",
+  "sand",
+  "red_sand",
+  "suspicious_sand",
+  "clay",
+  "gravel",
 ]);
-const PLANTS = /(^(dandelion|golden_dandelion|poppy|blue_orchid|allium|azure_bluet|oxeye_daisy|cornflower|lily_of_the_valley|wither_rose|torchflower|short_grass|fern|dead_bush|pink_petals|wildflowers|leaf_litter|open_eyeblossom|closed_eyeblossom|sweet_berry_bush|bush|firefly_bush|short_dry_grass|azalea|flowering_azalea|wheat|carrots|potatoes|beetroots|sugar_cane|bamboo|cactus)$|_sapling$|_tulip$|_roots$|_fungus$|_propagule$)/;
-const FLOOR = /(^(torch|soul_torch|redstone_torch|copper_torch|redstone_wire|repeater|comparator|flower_pot|snow|candle|lever)$|_sign$|_banner$|rail$|_carpet$|_pressure_plate$|_candle$|^potted_|_mushroom$)/;
+const PLANTS =
+  /(^(dandelion|golden_dandelion|poppy|blue_orchid|allium|azure_bluet|oxeye_daisy|cornflower|lily_of_the_valley|wither_rose|torchflower|short_grass|fern|dead_bush|pink_petals|wildflowers|leaf_litter|open_eyeblossom|closed_eyeblossom|sweet_berry_bush|bush|firefly_bush|short_dry_grass|azalea|flowering_azalea|wheat|carrots|potatoes|beetroots|sugar_cane|bamboo|cactus)$|_sapling$|_tulip$|_roots$|_fungus$|_propagule$)/;
+const FLOOR =
+  /(^(torch|soul_torch|redstone_torch|copper_torch|redstone_wire|repeater|comparator|flower_pot|snow|candle|lever)$|_sign$|_banner$|rail$|_carpet$|_pressure_plate$|_candle$|^potted_|_mushroom$)/;
 /** Floor blocks that need only the middle of the face below, or only something there. */
 const FLOOR_CENTRE = /torch|candle|flower_pot|potted_|_sign$|_banner$|_pressure_plate$/;
 const FLOOR_ANY = /_carpet$|_mushroom$/;
@@ -55,7 +86,8 @@ function supportOf(state: string, props: Readonly<Record<string, string>>): Supp
   if (/_hanging_sign$/.test(name)) return { face: "up", need: "any" };
   if (WALL.test(name)) return facing === undefined ? null : { face: OPPOSITE[facing], need: /sign|banner/.test(name) ? "any" : "sturdy" };
   // Pointed dripstone and 26.2's sulfur spike: on a sturdy face, or on one of their own pointing the same way (the game's PointedDripstoneBlock rule).
-  if ((name === "pointed_dripstone" || name === "sulfur_spike") && props.vertical_direction !== undefined) return { face: props.vertical_direction === "down" ? "up" : "down", need: "spike" };
+  if ((name === "pointed_dripstone" || name === "sulfur_spike") && props.vertical_direction !== undefined)
+    return { face: props.vertical_direction === "down" ? "up" : "down", need: "spike" };
   if (name === "cocoa") return facing === undefined ? null : { face: facing, need: "any" };
   if (props.half === "upper") return null; // held by its lower half (see the two-block check)
   if (/_door$/.test(name)) return { face: "down", need: "sturdy" };
@@ -65,11 +97,15 @@ function supportOf(state: string, props: Readonly<Record<string, string>>): Supp
 }
 
 /** The other half of a two-block block, as an offset and the state it must have there; null for one-block blocks. */
-function otherHalf(state: string, props: Readonly<Record<string, string>>): { readonly at: readonly [number, number, number]; readonly matches: (other: string) => boolean; readonly words: string } | null {
+function otherHalf(
+  state: string,
+  props: Readonly<Record<string, string>>,
+): { readonly at: readonly [number, number, number]; readonly matches: (other: string) => boolean; readonly words: string } | null {
   const id = blockIdOf(state);
   const same = (other: string, key: string, value: string): boolean => blockIdOf(other) === id && new RegExp(`[[,]${key}=${value}[,\\]]`).test(other);
   if (props.half === "lower" || props.half === "upper") {
-    if (!/_door$|^minecraft:(sunflower|lilac|rose_bush|peony|tall_grass|large_fern|pitcher_plant|tall_seagrass|small_dripleaf|tall_dry_grass)$/.test(id)) return null;
+    if (!/_door$|^minecraft:(sunflower|lilac|rose_bush|peony|tall_grass|large_fern|pitcher_plant|tall_seagrass|small_dripleaf|tall_dry_grass)$/.test(id))
+      return null;
     const up = props.half === "lower";
     return { at: [0, up ? 1 : -1, 0], matches: (o) => same(o, "half", up ? "upper" : "lower"), words: up ? "upper half above" : "lower half below" };
   }
@@ -98,8 +134,12 @@ async function readAt(world: Pick<WorldAdapter, "read">, points: ReadonlyArray<r
   const out = new Map<string, string>();
   for (const list of bySection.values()) {
     const box: Box3 = {
-      minX: Math.min(...list.map((p) => p[0])), minY: Math.min(...list.map((p) => p[1])), minZ: Math.min(...list.map((p) => p[2])),
-      maxX: Math.max(...list.map((p) => p[0])), maxY: Math.max(...list.map((p) => p[1])), maxZ: Math.max(...list.map((p) => p[2])),
+      minX: Math.min(...list.map((p) => p[0])),
+      minY: Math.min(...list.map((p) => p[1])),
+      minZ: Math.min(...list.map((p) => p[2])),
+      maxX: Math.max(...list.map((p) => p[0])),
+      maxY: Math.max(...list.map((p) => p[1])),
+      maxZ: Math.max(...list.map((p) => p[2])),
     };
     let read;
     try {
@@ -107,7 +147,8 @@ async function readAt(world: Pick<WorldAdapter, "read">, points: ReadonlyArray<r
     } catch {
       continue; // unloaded or unreachable: not judged
     }
-    const w = box.maxX - box.minX + 1, d = box.maxZ - box.minZ + 1;
+    const w = box.maxX - box.minX + 1,
+      d = box.maxZ - box.minZ + 1;
     for (const [x, y, z] of list) out.set(posKey(x, y, z), read.palette[read.states[((y - box.minY) * d + (z - box.minZ)) * w + (x - box.minX)]!]!);
   }
   return out;
@@ -115,11 +156,19 @@ async function readAt(world: Pick<WorldAdapter, "read">, points: ReadonlyArray<r
 
 /** The plan's states at the positions inside the box around `points` (only there: the rest is never asked). */
 function plannedNear(plan: PreparedPlan, points: ReadonlyArray<readonly [number, number, number]>): Map<string, string> {
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (const [x, y, z] of points) (x0 = Math.min(x0, x)), (y0 = Math.min(y0, y)), (z0 = Math.min(z0, z)), (x1 = Math.max(x1, x)), (y1 = Math.max(y1, y)), (z1 = Math.max(z1, z));
+  let x0 = Infinity,
+    y0 = Infinity,
+    z0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity,
+    z1 = -Infinity;
+  for (const [x, y, z] of points)
+    ((x0 = Math.min(x0, x)), (y0 = Math.min(y0, y)), (z0 = Math.min(z0, z)), (x1 = Math.max(x1, x)), (y1 = Math.max(y1, y)), (z1 = Math.max(z1, z)));
   const out = new Map<string, string>();
   for (let i = 0; i < plan.after.length; i++) {
-    const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
+    const x = plan.pos[i * 3]!,
+      y = plan.pos[i * 3 + 1]!,
+      z = plan.pos[i * 3 + 2]!;
     if (x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1) out.set(posKey(x, y, z), plan.states[plan.after[i]!]!);
   }
   return out;
@@ -142,7 +191,9 @@ export async function placementWarnings(registry: BlockRegistry, world: Pick<Wor
   for (let i = 0; i < plan.after.length; i++) {
     const need = needs[plan.after[i]!];
     if (need === null || need === undefined) continue;
-    const x = plan.pos[i * 3]!, y = plan.pos[i * 3 + 1]!, z = plan.pos[i * 3 + 2]!;
+    const x = plan.pos[i * 3]!,
+      y = plan.pos[i * 3 + 1]!,
+      z = plan.pos[i * 3 + 2]!;
     const state = plan.states[plan.after[i]!]!;
     const where = `${x} ${y} ${z}`;
     const { support, half } = need;
@@ -150,16 +201,32 @@ export async function placementWarnings(registry: BlockRegistry, world: Pick<Wor
       const [dx, dy, dz] = STEP[support.face];
       wanted.push({
         at: [x + dx, y + dy, z + dz],
-        check: (nb) => (holds(nb, support, OPPOSITE[support.face], state) ? null : { kind: "attachment", text: `${state} at ${where} (nothing holds it ${WORDS[support.face]})` }),
+        check: (nb) =>
+          holds(nb, support, OPPOSITE[support.face], state)
+            ? null
+            : { kind: "attachment", text: `${state} at ${where} (nothing holds it ${WORDS[support.face]})` },
       });
     }
-    if (half !== null) wanted.push({ at: [x + half.at[0], y + half.at[1], z + half.at[2]], check: (nb) => (nb !== undefined && half.matches(nb) ? null : { kind: "incomplete", text: `${state} at ${where} (no ${half.words})` }) });
+    if (half !== null)
+      wanted.push({
+        at: [x + half.at[0], y + half.at[1], z + half.at[2]],
+        check: (nb) => (nb !== undefined && half.matches(nb) ? null : { kind: "incomplete", text: `${state} at ${where} (no ${half.words})` }),
+      });
     if (need.falling) {
-      wanted.push({ at: [x, y - 1, z], check: (nb) => (nb === undefined || isAir(nb) || /^minecraft:(water|lava)(\[|$)/.test(nb) ? { kind: "gravity", text: `${state} at ${where} (falls: nothing below)` } : null) });
+      wanted.push({
+        at: [x, y - 1, z],
+        check: (nb) =>
+          nb === undefined || isAir(nb) || /^minecraft:(water|lava)(\[|$)/.test(nb)
+            ? { kind: "gravity", text: `${state} at ${where} (falls: nothing below)` }
+            : null,
+      });
     }
   }
   if (wanted.length === 0) return [];
-  const after = plannedNear(plan, wanted.map((w) => w.at));
+  const after = plannedNear(
+    plan,
+    wanted.map((w) => w.at),
+  );
   const outside = wanted.filter((w) => !after.has(posKey(...w.at))).map((w) => w.at);
   const seen = await readAt(world, outside);
   const found = new Map<Finding["kind"], string[]>();

@@ -1,4 +1,18 @@
-import { blockEntityPredicate, blockIdOf, type BlockRegistry, type Box3, boxContains, fail, inBox, mcbError, type McbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
+import {
+  blockEntityPredicate,
+  blockIdOf,
+  type BlockRegistry,
+  type Box3,
+  boxContains,
+  fail,
+  inBox,
+  mcbError,
+  type McbError,
+  ok,
+  posKey,
+  type Result,
+  type Vec3,
+} from "@mcb/blocks";
 import { forEachPlanBlock, planHash, type Plan, type RecipeCompiler, type SourceFilter } from "@mcb/recipe";
 import type { Journal } from "./Journal.js";
 import type { PlanContent } from "./PreparedPlan.js";
@@ -95,8 +109,8 @@ export async function prepareContent(deps: PrepareDeps, project: ProjectConfig, 
   const data = blockData?.ok ? blockData.value : null;
   const t: MergeTarget = { x: 0, y: 0, z: 0, current: "", digest: null, desired: undefined, data: null, entry: 0, expected: undefined };
   for (let i = 0; i < at.n; i++) {
-    t.x = at.pos[i * 3]!, t.y = at.pos[i * 3 + 1]!, t.z = at.pos[i * 3 + 2]!;
-    t.current = targets.current.states[i]!, t.digest = targets.current.digests[i]!;
+    ((t.x = at.pos[i * 3]!), (t.y = at.pos[i * 3 + 1]!), (t.z = at.pos[i * 3 + 2]!));
+    ((t.current = targets.current.states[i]!), (t.digest = targets.current.digests[i]!));
     t.desired = targets.desiredOf[i];
     t.data = t.desired === undefined ? null : (data?.get(posKey(t.x, t.y, t.z)) ?? null);
     t.entry = entries[i]!;
@@ -141,9 +155,19 @@ function resolvePlan(deps: PrepareDeps, input: BuildPrepareInput, dependencies: 
     plan = compiled.value;
   }
   if (plan.dataVersion !== world.dataVersion || plan.minecraftVersion !== world.minecraftVersion)
-    return fail(mcbError("version_mismatch", `plan targets ${plan.minecraftVersion} (DataVersion ${plan.dataVersion}); the world is ${world.minecraftVersion} (${world.dataVersion})`));
+    return fail(
+      mcbError(
+        "version_mismatch",
+        `plan targets ${plan.minecraftVersion} (DataVersion ${plan.dataVersion}); the world is ${world.minecraftVersion} (${world.dataVersion})`,
+      ),
+    );
   if (plan.count > limits.maxPlanBlocks)
-    return fail(mcbError("budget_exceeded", `plan has ${plan.count} positions; at most ${limits.maxPlanBlocks} per plan, split it into parts`, { limit: limits.maxPlanBlocks, count: plan.count }));
+    return fail(
+      mcbError("budget_exceeded", `plan has ${plan.count} positions; at most ${limits.maxPlanBlocks} per plan, split it into parts`, {
+        limit: limits.maxPlanBlocks,
+        count: plan.count,
+      }),
+    );
   const reads = plan.reads.length / 3;
   if (plan.count + reads > limits.maxPreparePositions)
     return fail(mcbError("budget_exceeded", `preparation would inspect ${plan.count + reads} positions`, { limit: limits.maxPreparePositions }));
@@ -196,7 +220,13 @@ function partMask(journal: Journal, project: ProjectConfig, partId: string | und
     }
   }
   if (outsideCount > 0)
-    return fail(mcbError("out_of_bounds", `${outsideCount} positions lie outside the exact mask of part ${partId}`, { part_id: partId, outside: outsideCount, sample: outside }));
+    return fail(
+      mcbError("out_of_bounds", `${outsideCount} positions lie outside the exact mask of part ${partId}`, {
+        part_id: partId,
+        outside: outsideCount,
+        sample: outside,
+      }),
+    );
   return ok(mask);
 }
 
@@ -205,7 +235,14 @@ function partMask(journal: Journal, project: ProjectConfig, partId: string | und
  * does not match leaves the world as it is) and computes their connection states against their
  * neighbours (`mayWrite` says where a neighbour may not be joined).
  */
-async function decideTargets(deps: PrepareDeps, plan: Plan, at: Positions, mode: ConnectionMode, mayWrite: (x: number, y: number, z: number) => string | null, sink: RefusalSink): Promise<Targets> {
+async function decideTargets(
+  deps: PrepareDeps,
+  plan: Plan,
+  at: Positions,
+  mode: ConnectionMode,
+  mayWrite: (x: number, y: number, z: number) => string | null,
+  sink: RefusalSink,
+): Promise<Targets> {
   const current = await readPositions(deps.adapter, at.pos, 0, at.n, sink);
   const kept: number[] = [];
   for (let i = 0; i < at.n; i++) {
@@ -215,8 +252,17 @@ async function decideTargets(deps: PrepareDeps, plan: Plan, at: Positions, mode:
   const keptPos = new Int32Array(kept.length * 3);
   kept.forEach((i, k) => keptPos.set(at.pos.subarray(i * 3, i * 3 + 3), k * 3));
   // A neighbour in a chunk the world will not write is left as it is (and named), like one outside the area.
-  const writable = (x: number, y: number, z: number): string | null => mayWrite(x, y, z) ?? (sink.has(`${x >> 4},${z >> 4}`) ? "in a chunk the world does not write" : null);
-  const joined = await planConnections(deps.connections, deps.adapter, keptPos, kept.map((i) => plan.palette[at.desired[i]!]!), mode, writable, sink);
+  const writable = (x: number, y: number, z: number): string | null =>
+    mayWrite(x, y, z) ?? (sink.has(`${x >> 4},${z >> 4}`) ? "in a chunk the world does not write" : null);
+  const joined = await planConnections(
+    deps.connections,
+    deps.adapter,
+    keptPos,
+    kept.map((i) => plan.palette[at.desired[i]!]!),
+    mode,
+    writable,
+    sink,
+  );
   const desiredOf = new Array<string | undefined>(at.n);
   kept.forEach((i, k) => (desiredOf[i] = joined.desired[k]!));
   return { current, desiredOf, neighbours: joined.neighbours, notes: [...joined.notes] };
@@ -234,7 +280,11 @@ function refusedChunk(writes: readonly number[], unwritable: RefusalSink): McbEr
     count++;
   }
   if (first === undefined) return null;
-  return mcbError(first.code, `${count} of the plan's writes fall in chunks the world does not write; ${first.message}`, { reason: "chunk_not_writable", chunk: first.chunk, writes: count });
+  return mcbError(first.code, `${count} of the plan's writes fall in chunks the world does not write; ${first.message}`, {
+    reason: "chunk_not_writable",
+    chunk: first.chunk,
+    writes: count,
+  });
 }
 
 function filterMatches(f: SourceFilter, state: string): boolean {
@@ -269,7 +319,12 @@ function blockDataOf(registry: BlockRegistry, plan: Plan): Result<Map<string, Ui
     const key = posKey(d.x, d.y, d.z);
     const state = states.get(key);
     if (state === undefined || !isEntity(state))
-      return fail(mcbError("invalid_request", `block data at ${d.x} ${d.y} ${d.z} for ${state ?? "a position the plan does not write"}, which has no block entity`, { reason: "block_data", pos: { x: d.x, y: d.y, z: d.z } }));
+      return fail(
+        mcbError("invalid_request", `block data at ${d.x} ${d.y} ${d.z} for ${state ?? "a position the plan does not write"}, which has no block entity`, {
+          reason: "block_data",
+          pos: { x: d.x, y: d.y, z: d.z },
+        }),
+      );
     out.set(key, d.data);
   }
   return ok(out);

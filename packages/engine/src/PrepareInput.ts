@@ -58,9 +58,13 @@ export interface PlanSource {
 export function readPlanSource(input: BuildPrepareInput, limits: EngineLimits): Result<PlanSource> {
   if ((input.recipe === undefined) === (input.plan === undefined))
     return fail(mcbError("invalid_request", "give exactly one of recipe and plan", { reason: "recipe_or_plan" }));
-  const recipeMode = input.recipe !== undefined && typeof input.recipe === "object" && input.recipe !== null ? (input.recipe as { connections?: unknown }).connections : undefined;
+  const recipeMode =
+    input.recipe !== undefined && typeof input.recipe === "object" && input.recipe !== null
+      ? (input.recipe as { connections?: unknown }).connections
+      : undefined;
   const mode = input.connections ?? recipeMode ?? (input.plan !== undefined ? "pinned" : "auto");
-  if (mode !== "auto" && mode !== "pinned") return fail(mcbError("invalid_request", 'connections must be "auto" or "pinned"', { reason: "connections", allowed: ["auto", "pinned"] }));
+  if (mode !== "auto" && mode !== "pinned")
+    return fail(mcbError("invalid_request", 'connections must be "auto" or "pinned"', { reason: "connections", allowed: ["auto", "pinned"] }));
   const dependencies = input.dependencies ?? [];
   if (!Array.isArray(dependencies)) return fail(mcbError("invalid_request", "dependencies must be an array of {x,y,z}"));
   if (dependencies.length > limits.maxDependencies)
@@ -77,7 +81,8 @@ export interface EditResolution {
 
 export function readEditResolution(input: BuildPrepareInput, limits: EngineLimits): Result<EditResolution> {
   const policy = input.on_manual_edit ?? "refuse";
-  if (policy !== "refuse" && policy !== "keep") return fail(mcbError("invalid_request", 'on_manual_edit must be "refuse" or "keep"', { reason: "on_manual_edit", allowed: ["refuse", "keep"] }));
+  if (policy !== "refuse" && policy !== "keep")
+    return fail(mcbError("invalid_request", 'on_manual_edit must be "refuse" or "keep"', { reason: "on_manual_edit", allowed: ["refuse", "keep"] }));
   const replace = replaceSet(input.replace, limits.maxExpectedBlocks);
   if (!replace.ok) return replace;
   return ok({ policy, replace: replace.value });
@@ -136,4 +141,3 @@ export function checkExpectedShape(
   if (byKey.size > 0) return bad(`${byKey.size} entries are not desired positions of the plan`, { extra: [...byKey.keys()].slice(0, SAMPLE) });
   return ok(ordered);
 }
-

@@ -87,7 +87,8 @@ export class PrepareMerge {
     // could not bring it back: the journal keeps its digest, not the data).
     if (dc !== null && (blockIdOf(c) !== blockIdOf(d) || data !== null)) {
       this.entityLossCount++;
-      if (this.entityLoss.length < SAMPLE) this.entityLoss.push({ pos: { x, y, z }, current: c, desired: d, ...(data === null ? {} : { replaces_data: true }) });
+      if (this.entityLoss.length < SAMPLE)
+        this.entityLoss.push({ pos: { x, y, z }, current: c, desired: d, ...(data === null ? {} : { replaces_data: true }) });
       return;
     }
     this.neighboursBefore(x, y, z);
@@ -127,21 +128,36 @@ export class PrepareMerge {
   /** The first reason the merged plan cannot be prepared, or null. */
   refusal(maxPlanBlocks: number): McbError | null {
     if (this.out.positions().length / 3 > maxPlanBlocks)
-      return mcbError("budget_exceeded", `with ${this.neighbours.length} existing neighbours joining it the plan changes more than ${maxPlanBlocks} blocks; split it`, { limit: maxPlanBlocks });
+      return mcbError(
+        "budget_exceeded",
+        `with ${this.neighbours.length} existing neighbours joining it the plan changes more than ${maxPlanBlocks} blocks; split it`,
+        { limit: maxPlanBlocks },
+      );
     if (this.missingDigest.length > 0)
-      return mcbError("invalid_request", "expected_blocks omits the snapshot_id of a block entity; copy it from region_inspect", { reason: "missing_snapshot_id", sample: this.missingDigest });
+      return mcbError("invalid_request", "expected_blocks omits the snapshot_id of a block entity; copy it from region_inspect", {
+        reason: "missing_snapshot_id",
+        sample: this.missingDigest,
+      });
     if (this.staleCount > 0)
       return mcbError("stale_snapshot", `${this.staleCount} expected blocks changed since they were inspected`, { count: this.staleCount, sample: this.stale });
     if (this.entityLossCount > 0)
-      return mcbError("unsupported_block", `${this.entityLossCount} positions hold block-entity data that the plan would destroy`, { reason: "block_entity_data", count: this.entityLossCount, sample: this.entityLoss });
+      return mcbError("unsupported_block", `${this.entityLossCount} positions hold block-entity data that the plan would destroy`, {
+        reason: "block_entity_data",
+        count: this.entityLossCount,
+        sample: this.entityLoss,
+      });
     const replace = this.resolution.replace;
     if (replace !== null && this.replaced.size < replace.size) {
       const extra = [...replace.keys()].filter((k) => !this.replaced.has(k));
-      return mcbError("invalid_request", `replace names ${extra.length} positions where this plan meets no person's edit; name only positions a conflict or manual_edits listed`, {
-        reason: "replace_not_manual_edit",
-        count: extra.length,
-        sample: extra.slice(0, SAMPLE).map((k) => replace.get(k)!),
-      });
+      return mcbError(
+        "invalid_request",
+        `replace names ${extra.length} positions where this plan meets no person's edit; name only positions a conflict or manual_edits listed`,
+        {
+          reason: "replace_not_manual_edit",
+          count: extra.length,
+          sample: extra.slice(0, SAMPLE).map((k) => replace.get(k)!),
+        },
+      );
     }
     const refused = this.tally.refusedCount;
     if (refused > 0)

@@ -111,7 +111,18 @@ export function preparedPlanHash(p: PlanContent): string {
 }
 
 function outerHeader(p: PreparedPlan): Buffer {
-  return Buffer.from(JSON.stringify({ id: p.planId, hash: p.planHash, created: p.createdAt, expires: p.expiresAt, seq: p.preparedSeq, ...(p.origin === undefined ? {} : { origin: p.origin }), content: contentHeader(p) }), "utf8");
+  return Buffer.from(
+    JSON.stringify({
+      id: p.planId,
+      hash: p.planHash,
+      created: p.createdAt,
+      expires: p.expiresAt,
+      seq: p.preparedSeq,
+      ...(p.origin === undefined ? {} : { origin: p.origin }),
+      content: contentHeader(p),
+    }),
+    "utf8",
+  );
 }
 
 /** Length in bytes of `encodePreparedPlan(p)`, without encoding the arrays. */
@@ -149,8 +160,22 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
     content: string;
   };
   const c = JSON.parse(outer.content) as [
-    string, string, "build" | "undo", string | null, string | null, string, number, string | null,
-    string[], string[], number, number, number, number, number, number[]?,
+    string,
+    string,
+    "build" | "undo",
+    string | null,
+    string | null,
+    string,
+    number,
+    string | null,
+    string[],
+    string[],
+    number,
+    number,
+    number,
+    number,
+    number,
+    number[]?,
   ];
   if (c[0] !== MAGIC && c[0] !== MAGIC_2) throw new Error(`journal plan has format ${String(c[0])}, expected ${MAGIC}`);
   const v3 = c[0] === MAGIC;

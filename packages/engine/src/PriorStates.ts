@@ -46,13 +46,15 @@ export class PriorStates {
       const plan = this.operationPlan(s.operationId);
       for (let off = 0; off < s.end - s.start; off++) {
         const i = s.start + off;
-        if (getBit(s.written, off) && plan.pos[i * 3] === x && plan.pos[i * 3 + 1] === y && plan.pos[i * 3 + 2] === z) list.push({ seq: s.seq, sub: off, state: plan.states[plan.after[i]!]! });
+        if (getBit(s.written, off) && plan.pos[i * 3] === x && plan.pos[i * 3 + 1] === y && plan.pos[i * 3 + 2] === z)
+          list.push({ seq: s.seq, sub: off, state: plan.states[plan.after[i]!]! });
       }
     }
     const t = this.journal.touchesAfter(-1, box);
     for (let k = 0; k < t.kinds.length; k++) {
       const state = t.states[k];
-      if (state !== null && state !== undefined && inBox(box, t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!)) list.push({ seq: t.quads[k * 4]!, sub: t.rows[k]!, state });
+      if (state !== null && state !== undefined && inBox(box, t.quads[k * 4 + 1]!, t.quads[k * 4 + 2]!, t.quads[k * 4 + 3]!))
+        list.push({ seq: t.quads[k * 4]!, sub: t.rows[k]!, state });
     }
     list.sort((a, b) => a.seq - b.seq || a.sub - b.sub);
     this.history.set(key, list);

@@ -125,7 +125,11 @@ export type AreaScope = Pick<ProjectConfig, "area" | "areaHint">;
 
 /** The out_of_bounds refusal of a request that reaches outside the project area. */
 export function outsideArea(what: string, scope: AreaScope, details: Readonly<Record<string, unknown>> = {}): McbError {
-  return mcbError("out_of_bounds", `${what} outside the project area (x ${scope.area.minX}..${scope.area.maxX}, z ${scope.area.minZ}..${scope.area.maxZ})${scope.areaHint === undefined ? "" : `; ${scope.areaHint}`}`, { area: boxJson(scope.area), ...details });
+  return mcbError(
+    "out_of_bounds",
+    `${what} outside the project area (x ${scope.area.minX}..${scope.area.maxX}, z ${scope.area.minZ}..${scope.area.maxZ})${scope.areaHint === undefined ? "" : `; ${scope.areaHint}`}`,
+    { area: boxJson(scope.area), ...details },
+  );
 }
 
 export function denied(projectId: string): McbError {

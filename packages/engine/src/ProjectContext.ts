@@ -28,7 +28,14 @@ export interface ProjectContextView {
   /** Active parts first, then retired ones (emptied by undo), each in creation order; at most 32. */
   readonly parts: readonly { readonly part_id: string; readonly name: string; readonly count: number; readonly retired: boolean }[];
   readonly parts_truncated: boolean;
-  readonly recent_operations: readonly { readonly operation_id: string; readonly kind: string; readonly status: string; readonly written: number; readonly total: number; readonly undone_by: string | null }[];
+  readonly recent_operations: readonly {
+    readonly operation_id: string;
+    readonly kind: string;
+    readonly status: string;
+    readonly written: number;
+    readonly total: number;
+    readonly undone_by: string | null;
+  }[];
   /** Operations awaiting administrator recovery: no new writes start until they are decided. */
   readonly recovery_required: readonly string[];
   /** Start cursor for region_changes. */
@@ -100,7 +107,10 @@ export function projectContext(
       total: o.counters.total,
       undone_by: o.undoneBy,
     })),
-    recovery_required: journal.unfinishedOperations().filter((o) => o.status === "recovery_required" && o.projectId === project.projectId).map((o) => o.operationId),
+    recovery_required: journal
+      .unfinishedOperations()
+      .filter((o) => o.status === "recovery_required" && o.projectId === project.projectId)
+      .map((o) => o.operationId),
     change_cursor: cursor,
   };
 }

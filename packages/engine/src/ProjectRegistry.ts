@@ -35,7 +35,8 @@ export class ProjectRegistry {
     const ints = a !== undefined && [a.minX, a.minY, a.minZ, a.maxX, a.maxY, a.maxZ].every((v) => Number.isSafeInteger(v));
     if (!ints || a.minX > a.maxX || a.minY > a.maxY || a.minZ > a.maxZ)
       return fail(mcbError("invalid_request", "the area must be an integer box with min ≤ max on every axis", { reason: "area" }));
-    if (typeof config.ownerId !== "string" || config.ownerId.length === 0) return fail(mcbError("invalid_request", "a project needs an owner", { reason: "owner" }));
+    if (typeof config.ownerId !== "string" || config.ownerId.length === 0)
+      return fail(mcbError("invalid_request", "a project needs an owner", { reason: "owner" }));
     const existing = this.projects.get(config.projectId);
     if (existing === undefined) this.projects.set(config.projectId, new ProjectAccess(config));
     else existing.redefine(config);

@@ -22,19 +22,25 @@ export function checkProtectedParts(journal: Journal, protectedIds: ReadonlySet<
     let count = 0;
     const sample: { x: number; y: number; z: number }[] = [];
     for (let i = 0; i < plan.pos.length; i += 3) {
-      const x = plan.pos[i]!, y = plan.pos[i + 1]!, z = plan.pos[i + 2]!;
+      const x = plan.pos[i]!,
+        y = plan.pos[i + 1]!,
+        z = plan.pos[i + 2]!;
       if (!mask.has(posKey(x, y, z))) continue;
       count++;
       if (sample.length < SAMPLE) sample.push({ x, y, z });
     }
     if (count > 0)
       return fail(
-        mcbError("permission_denied", `${count} of the plan's writes fall inside protected part ${JSON.stringify(part.name)} (${part.partId}); the player must unprotect it first`, {
-          reason: "protected_part",
-          part_id: part.partId,
-          count,
-          sample,
-        }),
+        mcbError(
+          "permission_denied",
+          `${count} of the plan's writes fall inside protected part ${JSON.stringify(part.name)} (${part.partId}); the player must unprotect it first`,
+          {
+            reason: "protected_part",
+            part_id: part.partId,
+            count,
+            sample,
+          },
+        ),
       );
   }
   return ok(undefined);

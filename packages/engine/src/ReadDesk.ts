@@ -40,7 +40,15 @@ export class ReadDesk {
     return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
-      return inspectRegion(this.d.adapter, await this.d.adapter.info(), scope.value.config, input, this.d.limits.maxInspectPositions, this.d.clock(), this.d.catalog.registry);
+      return inspectRegion(
+        this.d.adapter,
+        await this.d.adapter.info(),
+        scope.value.config,
+        input,
+        this.d.limits.maxInspectPositions,
+        this.d.clock(),
+        this.d.catalog.registry,
+      );
     });
   }
 
@@ -48,7 +56,10 @@ export class ReadDesk {
    * Every block of a region as dense arrays (one adapter read), under region_inspect's checks:
    * project scope, area, at most `maxInspectPositions`. For exports and scans by other tools.
    */
-  async regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown; entityData?: boolean }): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
+  async regionBlocks(
+    ctx: RequestContext,
+    input: { min: unknown; max: unknown; entityData?: boolean },
+  ): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
     return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
@@ -83,7 +94,10 @@ export class ReadDesk {
   }
 
   /** Changes since a cursor inside a region; without a cursor, returns the current cursor. */
-  async regionChanges(ctx: RequestContext, input: { min: unknown; max: unknown; since_cursor?: string; limit?: number; source?: ChangeSource }): Promise<Result<ChangePage>> {
+  async regionChanges(
+    ctx: RequestContext,
+    input: { min: unknown; max: unknown; since_cursor?: string; limit?: number; source?: ChangeSource },
+  ): Promise<Result<ChangePage>> {
     return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;

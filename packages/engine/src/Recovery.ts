@@ -68,7 +68,9 @@ export async function reviewRecovery(
   const mask = new Int32Array(idx.length * 3);
   idx.forEach((i, k) => mask.set(plan.pos.subarray(i * 3, i * 3 + 3), k * 3));
   const current = await readPositions(adapter, mask);
-  let matchesBefore = 0, matchesAfter = 0, foreignStates = 0;
+  let matchesBefore = 0,
+    matchesAfter = 0,
+    foreignStates = 0;
   const hash = createHash("sha256").update(`mcb-recovery/1\0${op.operationId}\0`);
   const open = { pos: [] as number[], states: [] as string[], ours: [] as boolean[] };
   idx.forEach((i, k) => {
@@ -123,9 +125,11 @@ export async function abandonRecovery(
   now: number,
 ): Promise<Result<OperationRecord>> {
   const { review, unconfirmedAfter, unfinished } = await reviewRecovery(journal, adapter, plan, op, now);
-  if (expectedDigest !== review.currentDigest) return fail(mcbError("invalid_request", "the reviewed blocks changed (or the digest is wrong); review again", { reason: "stale_digest" }));
+  if (expectedDigest !== review.currentDigest)
+    return fail(mcbError("invalid_request", "the reviewed blocks changed (or the digest is wrong); review again", { reason: "stale_digest" }));
   const pick = (ours: boolean): [Int32Array, string[]] => {
-    const pos: number[] = [], states: string[] = [];
+    const pos: number[] = [],
+      states: string[] = [];
     unfinished.ours.forEach((o, k) => {
       if (o !== ours) return;
       pos.push(unfinished.pos[k * 3]!, unfinished.pos[k * 3 + 1]!, unfinished.pos[k * 3 + 2]!);
@@ -137,7 +141,10 @@ export async function abandonRecovery(
   const [foreignPos, foreignStates] = pick(false);
   if (basePos.length > 0) journal.addTouches(basePos, baseStates, { kind: "baseline" });
   if (foreignPos.length > 0) journal.addTouches(foreignPos, foreignStates, { kind: "accepted" });
-  const lostNote = review.lost > 0 ? `; the ${review.lost} blocks lost when the server stopped before saving them stay as the world has them (build again to restore them)` : "";
+  const lostNote =
+    review.lost > 0
+      ? `; the ${review.lost} blocks lost when the server stopped before saving them stay as the world has them (build again to restore them)`
+      : "";
   const done: OperationRecord = {
     ...op,
     status: "failed",

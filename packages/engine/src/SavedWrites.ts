@@ -99,7 +99,7 @@ async function missingWrites(
       if (!getBit(s.written!, off)) continue;
       const i = s.start + off;
       idx[k] = i;
-      pos[k * 3] = plan.pos[i * 3]!, pos[k * 3 + 1] = plan.pos[i * 3 + 1]!, pos[k * 3 + 2] = plan.pos[i * 3 + 2]!;
+      ((pos[k * 3] = plan.pos[i * 3]!), (pos[k * 3 + 1] = plan.pos[i * 3 + 1]!), (pos[k * 3 + 2] = plan.pos[i * 3 + 2]!));
       k++;
     }
     for (const [off, d] of s.entityDigests) digestAt.set(s.start + off, d);
@@ -131,8 +131,17 @@ function laterChanges(
   const wanted = new Set(differs.map((k) => posKey(pos[k * 3]!, pos[k * 3 + 1]!, pos[k * 3 + 2]!)));
   let box = { minX: Infinity, minY: Infinity, minZ: Infinity, maxX: -Infinity, maxY: -Infinity, maxZ: -Infinity };
   for (const k of differs) {
-    const x = pos[k * 3]!, y = pos[k * 3 + 1]!, z = pos[k * 3 + 2]!;
-    box = { minX: Math.min(box.minX, x), minY: Math.min(box.minY, y), minZ: Math.min(box.minZ, z), maxX: Math.max(box.maxX, x), maxY: Math.max(box.maxY, y), maxZ: Math.max(box.maxZ, z) };
+    const x = pos[k * 3]!,
+      y = pos[k * 3 + 1]!,
+      z = pos[k * 3 + 2]!;
+    box = {
+      minX: Math.min(box.minX, x),
+      minY: Math.min(box.minY, y),
+      minZ: Math.min(box.minZ, z),
+      maxX: Math.max(box.maxX, x),
+      maxY: Math.max(box.maxY, y),
+      maxZ: Math.max(box.maxZ, z),
+    };
   }
   const found = new Set<string>();
   const ownSeqs = new Set(own.map((s) => s.seq));

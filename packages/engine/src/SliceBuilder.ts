@@ -55,8 +55,12 @@ export function buildSlice(
       const p = i * 3;
       const data = plan.afterData[i]!;
       writes.push({
-        x: plan.pos[p]!, y: plan.pos[p + 1]!, z: plan.pos[p + 2]!,
-        before: plan.states[plan.before[i]!]!, beforeDigest: digestOf(plan, plan.beforeDigest[i]!), after: plan.states[plan.after[i]!]!,
+        x: plan.pos[p]!,
+        y: plan.pos[p + 1]!,
+        z: plan.pos[p + 2]!,
+        before: plan.states[plan.before[i]!]!,
+        beforeDigest: digestOf(plan, plan.beforeDigest[i]!),
+        after: plan.states[plan.after[i]!]!,
         ...(data < 0 ? {} : { afterData: plan.data[data]! }),
       });
       offsets.push(i - start);
@@ -72,7 +76,13 @@ export function buildSlice(
  * docs/DESIGN.md "Write rule" for write-set position i: at base (state and digest) → write, unless the block held
  * something else since preparation (`changed`: the base is stale); at desired → skip; else conflict.
  */
-export function classify(plan: PreparedPlan, i: number, current: string, digest: string | null, changed: ChangedSincePrepare): "write" | "skip" | "conflict" | "changed" {
+export function classify(
+  plan: PreparedPlan,
+  i: number,
+  current: string,
+  digest: string | null,
+  changed: ChangedSincePrepare,
+): "write" | "skip" | "conflict" | "changed" {
   if (current === plan.states[plan.before[i]!] && digest === digestOf(plan, plan.beforeDigest[i]!)) return changed.has(i) ? "changed" : "write";
   return current === plan.states[plan.after[i]!] ? "skip" : "conflict";
 }
@@ -87,7 +97,13 @@ export function targetConflict(plan: PreparedPlan, i: number, actual: string, ch
 export function dependencyChecks(plan: PreparedPlan): CasCheck[] {
   const checks: CasCheck[] = [];
   for (let d = 0; d < plan.depPos.length / 3; d++) {
-    checks.push({ x: plan.depPos[d * 3]!, y: plan.depPos[d * 3 + 1]!, z: plan.depPos[d * 3 + 2]!, state: plan.states[plan.depState[d]!]!, digest: digestOf(plan, plan.depDigest[d]!) });
+    checks.push({
+      x: plan.depPos[d * 3]!,
+      y: plan.depPos[d * 3 + 1]!,
+      z: plan.depPos[d * 3 + 2]!,
+      state: plan.states[plan.depState[d]!]!,
+      digest: digestOf(plan, plan.depDigest[d]!),
+    });
   }
   return checks;
 }

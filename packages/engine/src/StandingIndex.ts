@@ -84,7 +84,9 @@ export class StandingIndex {
     let k = 0;
     const touchesBefore = (seq: number): void => {
       for (; k < t.kinds.length && t.quads[k * 4]! < seq; k++) {
-        const x = t.quads[k * 4 + 1]!, y = t.quads[k * 4 + 2]!, z = t.quads[k * 4 + 3]!;
+        const x = t.quads[k * 4 + 1]!,
+          y = t.quads[k * 4 + 2]!,
+          z = t.quads[k * 4 + 3]!;
         const state = t.states[k]!;
         if (t.kinds[k] === 1) this.set(x, y, z, state === null ? TOUCHED : this.idOf(state, null));
         else this.set(x, y, z, (this.entryAt(x, y, z) | TOUCHED) >>> 0);
@@ -120,9 +122,13 @@ export class StandingIndex {
     const out = new Uint32Array(n);
     const local = new Map<string, Uint32Array | null>();
     const missing: string[] = [];
-    let lx = NaN, ly = NaN, lz = NaN;
+    let lx = NaN,
+      ly = NaN,
+      lz = NaN;
     for (let i = 0; i < n; i++) {
-      const cx = pos[i * 3]! >> 4, cy = pos[i * 3 + 1]! >> 4, cz = pos[i * 3 + 2]! >> 4;
+      const cx = pos[i * 3]! >> 4,
+        cy = pos[i * 3 + 1]! >> 4,
+        cz = pos[i * 3 + 2]! >> 4;
       if (cx === lx && cy === ly && cz === lz) continue;
       lx = cx;
       ly = cy;
@@ -143,8 +149,12 @@ export class StandingIndex {
     let section: Uint32Array | null = null;
     lx = ly = lz = NaN;
     for (let i = 0; i < n; i++) {
-      const x = pos[i * 3]!, y = pos[i * 3 + 1]!, z = pos[i * 3 + 2]!;
-      const cx = x >> 4, cy = y >> 4, cz = z >> 4;
+      const x = pos[i * 3]!,
+        y = pos[i * 3 + 1]!,
+        z = pos[i * 3 + 2]!;
+      const cx = x >> 4,
+        cy = y >> 4,
+        cz = z >> 4;
       if (cx !== lx || cy !== ly || cz !== lz) {
         section = local.get(sectionKey(cx, cy, cz)) ?? null;
         lx = cx;
@@ -212,7 +222,9 @@ export class StandingIndex {
   private last: { cx: number; cy: number; cz: number; data: Uint32Array } | null = null;
 
   private set(x: number, y: number, z: number, entry: number): void {
-    const cx = x >> 4, cy = y >> 4, cz = z >> 4;
+    const cx = x >> 4,
+      cy = y >> 4,
+      cz = z >> 4;
     let l = this.last;
     if (l === null || l.cx !== cx || l.cy !== cy || l.cz !== cz) {
       const key = sectionKey(cx, cy, cz);

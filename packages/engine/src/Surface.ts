@@ -51,14 +51,23 @@ export async function surfaceSample(
   if (!ints(min?.x, min?.z, max?.x, max?.z)) return fail(mcbError("invalid_request", "min and max must be integer columns {x, z}", { reason: "region" }));
   const step = input.step ?? 1;
   if (!ints(step) || step < 1 || step > MAX_STEP) return fail(mcbError("invalid_request", `step must be an integer 1..${MAX_STEP}`, { reason: "step" }));
-  const x0 = Math.min(min.x, max.x), x1 = Math.max(min.x, max.x), z0 = Math.min(min.z, max.z), z1 = Math.max(min.z, max.z);
+  const x0 = Math.min(min.x, max.x),
+    x1 = Math.max(min.x, max.x),
+    z0 = Math.min(min.z, max.z),
+    z1 = Math.max(min.z, max.z);
   const nx = Math.floor((x1 - x0) / step) + 1;
   const nz = Math.floor((z1 - z0) / step) + 1;
   if (nx * nz > maxColumns)
-    return fail(mcbError("budget_exceeded", `${nx * nz} sampled columns; at most ${maxColumns} per call: use a larger step or a smaller area`, { limit: maxColumns, columns: nx * nz }));
+    return fail(
+      mcbError("budget_exceeded", `${nx * nz} sampled columns; at most ${maxColumns} per call: use a larger step or a smaller area`, {
+        limit: maxColumns,
+        columns: nx * nz,
+      }),
+    );
   const area = scope.area;
   if (x0 < area.minX || x1 > area.maxX || z0 < area.minZ || z1 > area.maxZ) return fail(outsideArea("columns lie", scope));
-  const lowest = Math.max(area.minY, world.minY), highest = Math.min(area.maxY, world.maxY);
+  const lowest = Math.max(area.minY, world.minY),
+    highest = Math.min(area.maxY, world.maxY);
   const yr = input.y_range ?? { min: lowest, max: highest };
   if (!ints(yr.min, yr.max) || yr.min > yr.max) return fail(mcbError("invalid_request", "y_range must be integers with min ≤ max", { reason: "y_range" }));
   if (yr.min < lowest || yr.max > highest) return fail(mcbError("out_of_bounds", `y_range must lie within ${lowest}..${highest}`, { reason: "y_range" }));
@@ -78,13 +87,21 @@ export async function surfaceSample(
     }
   const levels = yr.max - yr.min + 1;
   for (const c of chunks.values()) {
-    const xs = c.i.map((i) => x0 + i * step), zs = c.k.map((k) => z0 + k * step);
-    const bx0 = Math.min(...xs), bx1 = Math.max(...xs), bz0 = Math.min(...zs), bz1 = Math.max(...zs);
+    const xs = c.i.map((i) => x0 + i * step),
+      zs = c.k.map((k) => z0 + k * step);
+    const bx0 = Math.min(...xs),
+      bx1 = Math.max(...xs),
+      bz0 = Math.min(...zs),
+      bz1 = Math.max(...zs);
     const footprint = (bx1 - bx0 + 1) * (bz1 - bz0 + 1);
     // Sparse samples in a chunk: read each column on its own rather than the box around them.
-    const boxes = footprint > 4 * c.i.length ? c.i.map((_, n) => ({ x: [xs[n]!, xs[n]!], z: [zs[n]!, zs[n]!], cols: [n] })) : [{ x: [bx0, bx1], z: [bz0, bz1], cols: c.i.map((_, n) => n) }];
+    const boxes =
+      footprint > 4 * c.i.length
+        ? c.i.map((_, n) => ({ x: [xs[n]!, xs[n]!], z: [zs[n]!, zs[n]!], cols: [n] }))
+        : [{ x: [bx0, bx1], z: [bz0, bz1], cols: c.i.map((_, n) => n) }];
     for (const b of boxes) {
-      const w = b.x[1]! - b.x[0]! + 1, l = b.z[1]! - b.z[0]! + 1;
+      const w = b.x[1]! - b.x[0]! + 1,
+        l = b.z[1]! - b.z[0]! + 1;
       const band = Math.max(1, Math.min(levels, Math.floor(MAX_ADAPTER_READ / (w * l))));
       let open = b.cols.length;
       for (let top = yr.max; top >= yr.min && open > 0; top -= band) {
@@ -93,7 +110,8 @@ export async function surfaceSample(
         for (const n of b.cols) {
           const at = c.k[n]! * nx + c.i[n]!;
           if (heights[at] !== null) continue;
-          const dx = xs[n]! - b.x[0]!, dz = zs[n]! - b.z[0]!;
+          const dx = xs[n]! - b.x[0]!,
+            dz = zs[n]! - b.z[0]!;
           for (let y = top; y >= bottom; y--) {
             const state = r.palette[r.states[((y - bottom) * l + dz) * w + dx]!]!;
             if (isAir(state)) continue;
@@ -108,7 +126,8 @@ export async function surfaceSample(
   }
   const found = heights.filter((h): h is number => h !== null);
   const empty = heights.length - found.length;
-  const minH = found.length > 0 ? Math.min(...found) : null, maxH = found.length > 0 ? Math.max(...found) : null;
+  const minH = found.length > 0 ? Math.min(...found) : null,
+    maxH = found.length > 0 ? Math.max(...found) : null;
   const summary =
     found.length === 0
       ? `empty: every sampled column is air from y=${yr.min} to y=${yr.max}; there is no ground here — build a floor or pick any y`

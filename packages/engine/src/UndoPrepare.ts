@@ -33,8 +33,18 @@ export async function prepareUndoContent(
   if (op.status === "recovery_required") return fail(mcbError("recovery_required", `operation ${op.operationId} awaits recovery review`));
   if (!hasEnded(op.status)) return fail(mcbError("busy", `operation ${op.operationId} is still ${op.status}`));
   if (op.undoneBy !== null)
-    return fail(mcbError("invalid_request", `operation ${op.operationId} was already undone by ${op.undoneBy}; undo that operation to redo it`, { reason: "already_undone", undone_by: op.undoneBy }));
-  if (!op.undoable) return fail(mcbError("invalid_request", `operation ${op.operationId} has uncertain history (abandoned by an earlier version of mcb); undo is unavailable`, { reason: "undo_unavailable" }));
+    return fail(
+      mcbError("invalid_request", `operation ${op.operationId} was already undone by ${op.undoneBy}; undo that operation to redo it`, {
+        reason: "already_undone",
+        undone_by: op.undoneBy,
+      }),
+    );
+  if (!op.undoable)
+    return fail(
+      mcbError("invalid_request", `operation ${op.operationId} has uncertain history (abandoned by an earlier version of mcb); undo is unavailable`, {
+        reason: "undo_unavailable",
+      }),
+    );
   const plan = plans(op.planId);
   if (plan.worldId !== world.worldId || plan.epoch !== world.epoch)
     return fail(mcbError("stale_snapshot", "the world was restored or replaced since this operation; its undo no longer applies", { reason: "epoch" }));
@@ -48,7 +58,13 @@ export async function prepareUndoContent(
   // One read of every confirmed write: the owned ones first, then the revoked ones.
   const now = await readPositions(adapter, Int32Array.from([...owned, ...revoked].flatMap((w) => [w.x, w.y, w.z])));
   revoked.forEach((w, i) =>
-    conflict({ pos: { x: w.x, y: w.y, z: w.z }, kind: "write", expected: plan.states[plan.after[w.index]!]!, actual: now.states[owned.length + i]!, dataChanged: false }),
+    conflict({
+      pos: { x: w.x, y: w.y, z: w.z },
+      kind: "write",
+      expected: plan.states[plan.after[w.index]!]!,
+      actual: now.states[owned.length + i]!,
+      dataChanged: false,
+    }),
   );
   const out = new WriteSetBuilder();
   owned.forEach((w, i) => {
@@ -73,6 +89,7 @@ export async function prepareUndoContent(
     filtered: 0,
   });
   let uncertain = 0;
-  for (const s of journal.slices(op.operationId)) if (s.written === null) for (let off = 0; off < s.end - s.start; off++) if (getBit(s.intent, off)) uncertain++;
+  for (const s of journal.slices(op.operationId))
+    if (s.written === null) for (let off = 0; off < s.end - s.start; off++) if (getBit(s.intent, off)) uncertain++;
   return ok({ content, conflicts: { count, sample }, uncertain });
 }

@@ -53,7 +53,14 @@ export interface OperationStatusView {
 }
 
 export function conflictView(c: ConflictSample): ConflictView {
-  return { pos: c.pos, kind: c.kind, expected: c.expected, actual: c.actual, data_changed: c.dataChanged, changed_since_prepare: c.changedSincePrepare === true };
+  return {
+    pos: c.pos,
+    kind: c.kind,
+    expected: c.expected,
+    actual: c.actual,
+    data_changed: c.dataChanged,
+    changed_since_prepare: c.changedSincePrepare === true,
+  };
 }
 
 /** The part build_apply's part_name asked for: pending (both null), named, or not named and why. */
@@ -71,7 +78,16 @@ export function operationView(op: OperationRecord, cancelRequested: boolean, sav
     kind: operationKind(op),
     undo_of: op.undoOf,
     status: op.status,
-    counters: { total: c.total, written: c.written, skipped: c.skipped, conflicts: c.conflicts, slices_done: c.slicesDone, slices_total: c.slicesTotal, unconfirmed: c.unconfirmed ?? 0, lost },
+    counters: {
+      total: c.total,
+      written: c.written,
+      skipped: c.skipped,
+      conflicts: c.conflicts,
+      slices_done: c.slicesDone,
+      slices_total: c.slicesTotal,
+      unconfirmed: c.unconfirmed ?? 0,
+      lost,
+    },
     saved: saved === null ? (c.written === 0 && hasEnded(op.status) ? true : null) : saved === "saved",
     conflicts: op.conflictSample.map(conflictView),
     error: op.error,
@@ -118,9 +134,7 @@ const MATERIALS = 32;
 export function prepareView(plan: PreparedPlan, warnings: readonly string[], manualEdits: ManualEditsView): PrepareView {
   const counts = new Map<number, number>();
   for (const a of plan.after) counts.set(a, (counts.get(a) ?? 0) + 1);
-  const materials = [...counts]
-    .map(([s, count]) => ({ state: plan.states[s]!, count }))
-    .sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
+  const materials = [...counts].map(([s, count]) => ({ state: plan.states[s]!, count })).sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
   const bounds: Box3 | null = boundsOf(plan.pos);
   return {
     plan_id: plan.planId,

@@ -21,13 +21,17 @@ export function planWarnings(registry: BlockRegistry, plan: PreparedPlan): strin
     }
   }
   const air = plan.origin === "import" ? airOverBlocks(plan) : [];
-  return [...air, ...[...byHint].sort(([a], [b]) => (a < b ? -1 : 1)).map(([hint, ids]) => {
-    const list = [...ids].sort();
-    const shown = list.slice(0, 4).join(", ") + (list.length > 4 ? ` and ${list.length - 4} more` : "");
-    return `${hint}: ${shown} ${NOTES[hint] ?? ""}`.trim();
-  })];
+  return [
+    ...air,
+    ...[...byHint]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([hint, ids]) => {
+        const list = [...ids].sort();
+        const shown = list.slice(0, 4).join(", ") + (list.length > 4 ? ` and ${list.length - 4} more` : "");
+        return `${hint}: ${shown} ${NOTES[hint] ?? ""}`.trim();
+      }),
+  ];
 }
-
 
 /** A paste's air that replaces blocks standing there: said with a count and where (WorldEdit pastes air too; `-a` skips it). */
 function airOverBlocks(plan: PreparedPlan): string[] {
@@ -39,5 +43,9 @@ function airOverBlocks(plan: PreparedPlan): string[] {
     count++;
     if (at.length < 5) at.push(`${plan.pos[i * 3]} ${plan.pos[i * 3 + 1]} ${plan.pos[i * 3 + 2]}`);
   }
-  return count === 0 ? [] : [`air: the paste's air replaces ${count} existing block${count === 1 ? "" : "s"} (at ${at.join("; ")}${count > at.length ? `; and ${count - at.length} more` : ""}); paste without its air (--skip-air, include_air: false) to keep them`];
+  return count === 0
+    ? []
+    : [
+        `air: the paste's air replaces ${count} existing block${count === 1 ? "" : "s"} (at ${at.join("; ")}${count > at.length ? `; and ${count - at.length} more` : ""}); paste without its air (--skip-air, include_air: false) to keep them`,
+      ];
 }

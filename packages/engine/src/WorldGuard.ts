@@ -27,7 +27,9 @@ export async function guardWorld<T>(run: () => Promise<Result<T>>, hostLost?: (e
     const message = error instanceof Error ? error.message : String(error);
     if (isHostCrash(error)) {
       const retry = hostLost?.(error);
-      return fail(mcbError("busy", `the world's server is unavailable: ${message}`, { reason: "host_down", ...(retry === undefined ? {} : { retry_after_ms: retry }) }));
+      return fail(
+        mcbError("busy", `the world's server is unavailable: ${message}`, { reason: "host_down", ...(retry === undefined ? {} : { retry_after_ms: retry }) }),
+      );
     }
     if (isWorldRefusal(error)) {
       const e = mcbError(error.refusal.code, message, error.refusal.details);
@@ -35,6 +37,10 @@ export async function guardWorld<T>(run: () => Promise<Result<T>>, hostLost?: (e
     }
     if (isChunkNotLoaded(error) && !error.retryable)
       return fail(mcbError("out_of_bounds", message, { reason: "chunk_not_generated", ...(error.chunk === null ? {} : { chunk: error.chunk }) }));
-    return fail(mcbError("busy", `the world is unavailable: ${message}`, { reason: error !== null && isChunkNotLoaded(error) ? "chunk_not_loaded" : "world_unavailable" }));
+    return fail(
+      mcbError("busy", `the world is unavailable: ${message}`, {
+        reason: error !== null && isChunkNotLoaded(error) ? "chunk_not_loaded" : "world_unavailable",
+      }),
+    );
   }
 }

@@ -25,7 +25,15 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
   const whole = boundsOf(pos, from, to)!;
   const volume = (whole.maxX - whole.minX + 1) * (whole.maxY - whole.minY + 1) * (whole.maxZ - whole.minZ + 1);
   if (volume <= MAX_ADAPTER_READ && volume <= Math.max(4096, 8 * n)) {
-    await readInto(adapter, pos, from, Array.from({ length: n }, (_, i) => i), whole, out, sink);
+    await readInto(
+      adapter,
+      pos,
+      from,
+      Array.from({ length: n }, (_, i) => i),
+      whole,
+      out,
+      sink,
+    );
     return out;
   }
   const layer = (whole.maxX - whole.minX + 1) * (whole.maxZ - whole.minZ + 1);
@@ -65,7 +73,15 @@ export async function readPositions(adapter: WorldAdapter, pos: Int32Array, from
 }
 
 /** One box read; fills `out` at the given offsets (positions `from + i`, all inside `box`). */
-async function readInto(adapter: WorldAdapter, pos: Int32Array, from: number, offsets: readonly number[], box: Box3, out: PositionsRead, sink: RefusalSink | undefined): Promise<void> {
+async function readInto(
+  adapter: WorldAdapter,
+  pos: Int32Array,
+  from: number,
+  offsets: readonly number[],
+  box: Box3,
+  out: PositionsRead,
+  sink: RefusalSink | undefined,
+): Promise<void> {
   const r = await adapter.read(box);
   if (sink !== undefined) for (const u of r.unwritable ?? []) sink.set(`${u.chunk.x},${u.chunk.z}`, u);
   const sx = box.maxX - box.minX + 1;

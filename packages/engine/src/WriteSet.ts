@@ -44,7 +44,11 @@ export class WriteSetBuilder {
     const st = this.states.values;
     // Pairing only runs when the plan has multi-block states; otherwise plan order is kept.
     const { order, pairStarts } = st.some((x) => partnerOf(x) !== null)
-      ? pairMultipart(this.pos, this.before.map((b) => st[b]!), this.after.map((a) => st[a]!))
+      ? pairMultipart(
+          this.pos,
+          this.before.map((b) => st[b]!),
+          this.after.map((a) => st[a]!),
+        )
       : { order: null, pairStarts: [] };
     const at = (i: number): number => (order === null ? i : order[i]!);
     const n = this.before.length;

@@ -26,7 +26,16 @@ export {
   type WriteRefusal,
 } from "./WorldAdapter.js";
 export type { Journal, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./Journal.js";
-export { OPERATION_KINDS, OPERATION_STATUSES, hasEnded, isSettled, isUndoable, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";
+export {
+  OPERATION_KINDS,
+  OPERATION_STATUSES,
+  hasEnded,
+  isSettled,
+  isUndoable,
+  operationKind,
+  type OperationKind,
+  type OperationStatus,
+} from "./OperationStatus.js";
 export { PLAN_ORIGINS, type PlanOrigin } from "./PreparedPlan.js";
 export { SqlJournal } from "./store/SqlJournal.js";
 export { openJournal, openSqlDb, isPostgresUrl } from "./store/OpenJournal.js";
@@ -42,7 +51,15 @@ export { CHANGE_SOURCES, type BlockChange, type ChangePage, type ChangeSource } 
 export type { PartDetailView, PartView } from "./Parts.js";
 export type { PartDiffView, PartDiffShare } from "./PartDiff.js";
 export type { PartDiffInput } from "./PartDesk.js";
-export { mergeOutcome, type MergeOutcome, type ManualEditPolicy, type ManualEditsView, type ManualEditSample, type Held, type Designed } from "./ManualEdits.js";
+export {
+  mergeOutcome,
+  type MergeOutcome,
+  type ManualEditPolicy,
+  type ManualEditsView,
+  type ManualEditSample,
+  type Held,
+  type Designed,
+} from "./ManualEdits.js";
 export { coverBoxes } from "./BoxCover.js";
 export { ConnectionRules } from "./ConnectionRules.js";
 export { connectPlacement, type NeighbourUpdate } from "./Connections.js";

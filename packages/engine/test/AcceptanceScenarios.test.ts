@@ -53,7 +53,9 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
         expect(st.status).toBe("conflict");
         expect(st.counters.written).toBe(0);
         expect(st.counters.conflicts).toBe(1);
-        expect(st.conflicts).toEqual([{ pos: { x: 2, y: 64, z: 13 }, kind: "write", expected: AIR, actual: GLASS, data_changed: false, changed_since_prepare: false }]);
+        expect(st.conflicts).toEqual([
+          { pos: { x: 2, y: 64, z: 13 }, kind: "write", expected: AIR, actual: GLASS, data_changed: false, changed_since_prepare: false },
+        ]);
         expect(h.world.stateAt(2, 64, 13)).toBe(GLASS);
         expect(countState(h, STONE)).toBe(0);
       });
@@ -89,7 +91,9 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
         const st = await status(h, op.operation_id);
         expect(st.status).toBe("conflict");
         expect(st.counters.written).toBe(0);
-        expect(st.conflicts).toEqual([{ pos: { x: 5, y: 63, z: 5 }, kind: "dependency", expected: STONE, actual: AIR, data_changed: false, changed_since_prepare: false }]);
+        expect(st.conflicts).toEqual([
+          { pos: { x: 5, y: 63, z: 5 }, kind: "dependency", expected: STONE, actual: AIR, data_changed: false, changed_since_prepare: false },
+        ]);
         expect(h.world.stateAt(5, 64, 5)).toBe(AIR);
         // Replanning from fresh state sees the missing support as the new base.
         const again = unwrap(await h.engine.buildPrepare(h.agent, { recipe: tower, dependencies: [{ x: 5, y: 63, z: 5 }] }));
@@ -178,7 +182,11 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
           expect(ctx.recovery_required).toEqual([op.operation_id]);
           expect((await status(h, op.operation_id)).status).toBe("recovery_required");
           const blocked = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 20, y: 64, z: 20 }, { x: 20, y: 64, z: 20 }, STONE) });
-          const tryApply = await h.engine.buildApply(h.agent, { plan_id: unwrap(blocked).plan_id, plan_hash: unwrap(blocked).plan_hash, idempotency_key: "s6-new" });
+          const tryApply = await h.engine.buildApply(h.agent, {
+            plan_id: unwrap(blocked).plan_id,
+            plan_hash: unwrap(blocked).plan_hash,
+            idempotency_key: "s6-new",
+          });
           expect(tryApply.ok || tryApply.error.code).toBe("recovery_required");
           expect((await h.engine.recoveryReview(h.agent, { operation_id: op.operation_id })).ok).toBe(false); // admin only
 
@@ -200,7 +208,11 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
           expect(h.world.stateAt(10, 64, 10)).toBe(GLASS);
           // Checked undo still restores every confirmed write; the unfinished slice is reported, never written.
           const undo = unwrap(await h.engine.operationUndoPrepare(h.agent, { operation_id: op.operation_id }));
-          expect([undo.changed_blocks, undo.conflicts.count, undo.uncertain_blocks]).toEqual([abandoned.counters.written, 0, review.positions - abandoned.counters.written]);
+          expect([undo.changed_blocks, undo.conflicts.count, undo.uncertain_blocks]).toEqual([
+            abandoned.counters.written,
+            0,
+            review.positions - abandoned.counters.written,
+          ]);
           if (undo.changed_blocks > 0) {
             unwrap(await h.engine.buildApply(h.agent, { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: `s6-undo-${point}` }));
             await h.engine.settle();
@@ -261,7 +273,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
       const c2 = unwrap(await h.engine.regionChanges(h.agent, region)).next_cursor;
       await h.build(boxRecipe({ x: 0, y: 65, z: 0 }, { x: 9, y: 65, z: 9 }, STONE)); // 100 changes: all kept by the journal
       const pages: number[] = [];
-      for (let c = c2, complete = false; !complete; ) {
+      for (let c = c2, complete = false; !complete;) {
         const page = unwrap(await h.engine.regionChanges(h.agent, { ...region, since_cursor: c, limit: 30 }));
         pages.push(page.changes.length);
         ({ next_cursor: c, complete } = page);
@@ -305,7 +317,9 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
 
     it("entities, raw NBT and oversized recipes are rejected with nothing written", async () => {
       const h = await harness();
-      const entity = await h.engine.buildPrepare(h.agent, { recipe: { version: 1, operations: [{ type: "entity", id: "minecraft:pig", pos: { x: 0, y: 64, z: 0 } }] } });
+      const entity = await h.engine.buildPrepare(h.agent, {
+        recipe: { version: 1, operations: [{ type: "entity", id: "minecraft:pig", pos: { x: 0, y: 64, z: 0 } }] },
+      });
       expect(entity.ok || entity.error.code).toBe("invalid_request");
       const nbt = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 0, y: 64, z: 0 }, "minecraft:chest{Items:[]}") });
       expect(nbt.ok || nbt.error).toMatchObject({ code: "invalid_request", details: { reason: "malformed_state" } });
@@ -324,7 +338,10 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
       const h = await harness({ area: { minX: 0, minY: 0, minZ: 0, maxX: 31, maxY: 127, maxZ: 31 } });
       const out = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 30, y: 64, z: 30 }, { x: 32, y: 64, z: 30 }, STONE) });
       expect(out.ok || out.error.code).toBe("out_of_bounds");
-      const dep = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 1, y: 64, z: 1 }, { x: 1, y: 64, z: 1 }, STONE), dependencies: [{ x: -1, y: 64, z: 1 }] });
+      const dep = await h.engine.buildPrepare(h.agent, {
+        recipe: boxRecipe({ x: 1, y: 64, z: 1 }, { x: 1, y: 64, z: 1 }, STONE),
+        dependencies: [{ x: -1, y: 64, z: 1 }],
+      });
       expect(dep.ok || dep.error.code).toBe("out_of_bounds");
       const inspect = await h.engine.regionInspect(h.agent, { min: { x: 30, y: 64, z: 30 }, max: { x: 33, y: 64, z: 30 }, detail: "summary" });
       expect(inspect.ok || inspect.error.code).toBe("out_of_bounds");

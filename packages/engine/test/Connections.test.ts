@@ -27,15 +27,19 @@ const sides = (h: Harness, x: number, y: number, z: number) => DIRS.filter((d) =
 describe("connection states at preparation", () => {
   it("fences join fences, in-line gates and solid blocks, not leaves; lone posts are reported", async () => {
     const h = await harness();
-    const r = await build(h, recipe([
-      line(v(0, 64, 0), v(3, 64, 0), "minecraft:oak_fence"),
-      at(4, 64, 0, "minecraft:stone"),
-      at(0, 64, 1, "minecraft:oak_fence_gate[facing=east]"), // spans north–south: joins the fence north of it
-      at(3, 64, 1, "minecraft:oak_leaves[persistent=true]"),
-      at(10, 64, 10, "minecraft:spruce_fence"),
-      at(10, 64, 12, "minecraft:nether_brick_fence"),
-      at(10, 64, 11, "minecraft:birch_fence"),
-    ]), "fences");
+    const r = await build(
+      h,
+      recipe([
+        line(v(0, 64, 0), v(3, 64, 0), "minecraft:oak_fence"),
+        at(4, 64, 0, "minecraft:stone"),
+        at(0, 64, 1, "minecraft:oak_fence_gate[facing=east]"), // spans north–south: joins the fence north of it
+        at(3, 64, 1, "minecraft:oak_leaves[persistent=true]"),
+        at(10, 64, 10, "minecraft:spruce_fence"),
+        at(10, 64, 12, "minecraft:nether_brick_fence"),
+        at(10, 64, 11, "minecraft:birch_fence"),
+      ]),
+      "fences",
+    );
     expect(sides(h, 0, 64, 0)).toEqual(["east", "south"]);
     expect(sides(h, 1, 64, 0)).toEqual(["east", "west"]);
     expect(sides(h, 3, 64, 0)).toEqual(["east", "west"]); // stone to the east; leaves to the south do not count
@@ -46,12 +50,16 @@ describe("connection states at preparation", () => {
 
   it("walls: posts at ends and corners, low straight runs, tall under a block, a post under a torch", async () => {
     const h = await harness();
-    await build(h, recipe([
-      line(v(0, 64, 0), v(4, 64, 0), "minecraft:cobblestone_wall"),
-      line(v(4, 64, 1), v(4, 64, 2), "minecraft:cobblestone_wall"),
-      at(2, 65, 0, "minecraft:stone_bricks"),
-      at(1, 65, 0, "minecraft:torch"),
-    ]), "walls");
+    await build(
+      h,
+      recipe([
+        line(v(0, 64, 0), v(4, 64, 0), "minecraft:cobblestone_wall"),
+        line(v(4, 64, 1), v(4, 64, 2), "minecraft:cobblestone_wall"),
+        at(2, 65, 0, "minecraft:stone_bricks"),
+        at(1, 65, 0, "minecraft:torch"),
+      ]),
+      "walls",
+    );
     expect(props(h, 0, 64, 0)).toMatchObject({ east: "low", west: "none", up: "true" }); // end
     expect(props(h, 3, 64, 0)).toMatchObject({ east: "low", west: "low", up: "false" }); // straight run
     expect(props(h, 2, 64, 0)).toMatchObject({ east: "tall", west: "tall", up: "false" }); // a full block above
@@ -61,12 +69,16 @@ describe("connection states at preparation", () => {
 
   it("panes and bars join each other, walls and solid blocks; walls join them back", async () => {
     const h = await harness();
-    await build(h, recipe([
-      line(v(0, 64, 0), v(2, 64, 0), "minecraft:glass_pane"),
-      at(3, 64, 0, "minecraft:iron_bars"),
-      at(4, 64, 0, "minecraft:andesite_wall"),
-      at(-1, 64, 0, "minecraft:glass"),
-    ]), "panes");
+    await build(
+      h,
+      recipe([
+        line(v(0, 64, 0), v(2, 64, 0), "minecraft:glass_pane"),
+        at(3, 64, 0, "minecraft:iron_bars"),
+        at(4, 64, 0, "minecraft:andesite_wall"),
+        at(-1, 64, 0, "minecraft:glass"),
+      ]),
+      "panes",
+    );
     expect(sides(h, 0, 64, 0)).toEqual(["east", "west"]);
     expect(sides(h, 3, 64, 0)).toEqual(["east", "west"]); // bars join the pane and the wall
     expect(props(h, 4, 64, 0)).toMatchObject({ west: "low", up: "true" }); // walls join bars and panes too
@@ -160,8 +172,20 @@ describe("connection states at preparation", () => {
     expect(rules.connect(world(0, 64, 1), 0, 64, 1, world)).toBe(world(0, 64, 1));
   });
 
-  const BLOCKS = ["minecraft:oak_fence", "minecraft:cobblestone_wall", "minecraft:glass_pane", "minecraft:stone", "minecraft:oak_stairs[facing=north]", "minecraft:oak_stairs[facing=east,half=top]", "minecraft:oak_stairs[facing=south]", "minecraft:oak_fence_gate[facing=north]"];
-  const cells = fc.array(fc.record({ x: fc.integer({ min: 0, max: 4 }), y: fc.integer({ min: 64, max: 66 }), z: fc.integer({ min: 0, max: 4 }), b: fc.nat(BLOCKS.length - 1) }), { minLength: 1, maxLength: 30 });
+  const BLOCKS = [
+    "minecraft:oak_fence",
+    "minecraft:cobblestone_wall",
+    "minecraft:glass_pane",
+    "minecraft:stone",
+    "minecraft:oak_stairs[facing=north]",
+    "minecraft:oak_stairs[facing=east,half=top]",
+    "minecraft:oak_stairs[facing=south]",
+    "minecraft:oak_fence_gate[facing=north]",
+  ];
+  const cells = fc.array(
+    fc.record({ x: fc.integer({ min: 0, max: 4 }), y: fc.integer({ min: 64, max: 66 }), z: fc.integer({ min: 0, max: 4 }), b: fc.nat(BLOCKS.length - 1) }),
+    { minLength: 1, maxLength: 30 },
+  );
 
   // Wide enough for every round of a run and of its shrinking (ox = 20 × round).
   const WIDE = { area: { minX: -100, minY: 0, minZ: -10, maxX: 200_000, maxY: 100, maxZ: 100 } };

@@ -30,7 +30,10 @@ describe("fail-stop", () => {
     let stones = 0;
     for (let x = 0; x < 16; x++) if (h.world.stateAt(x, 64, 0) === "minecraft:stone") stones++;
     expect(stones).toBe(8); // never more than what intents cover
-    expect(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id })).toMatchObject({ ok: false, error: { code: "busy", details: { reason: "engine_stopped" } } });
+    expect(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id })).toMatchObject({
+      ok: false,
+      error: { code: "busy", details: { reason: "engine_stopped" } },
+    });
     journal.budget = Infinity;
     await h.restart();
     expect(unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id })).status).toBe("recovery_required");

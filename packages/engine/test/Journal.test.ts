@@ -83,10 +83,13 @@ function reopenable(target: string): { journal: Journal; reopen: () => Journal }
 }
 
 const kinds: [string, () => { journal: Journal; reopen: () => Journal }][] = [
-  ["memory (SQLite)", () => {
-    const j = openJournal(":memory:");
-    return { journal: j, reopen: () => j };
-  }],
+  [
+    "memory (SQLite)",
+    () => {
+      const j = openJournal(":memory:");
+      return { journal: j, reopen: () => j };
+    },
+  ],
   ["sqlite", () => reopenable(tempFile())],
   ["postgres", () => reopenable(freshPostgresJournal())],
 ];
@@ -101,11 +104,22 @@ describe.each(kinds)("%s journal contract", (_name, make) => {
     expect(journal.getOperation("o2")).toBeNull();
     expect(journal.headSeq()).toBe(0);
     const intent = (sliceNo: number, start: number) => ({
-      operationId: "o1", sliceNo, start, end: start + 2, intent: Uint8Array.from([3]), written: null, seq: 0,
-      bounds: { minX: start, minY: 64, minZ: 0, maxX: start + 1, maxY: 64, maxZ: 0 }, entityDigests: [],
+      operationId: "o1",
+      sliceNo,
+      start,
+      end: start + 2,
+      intent: Uint8Array.from([3]),
+      written: null,
+      seq: 0,
+      bounds: { minX: start, minY: 64, minZ: 0, maxX: start + 1, maxY: 64, maxZ: 0 },
+      entityDigests: [],
     });
     expect(journal.commit({ ...op("o1", "pl1", "k1"), status: "applying" }, [], [intent(0, 0)])).toBe(0);
-    const seq1 = journal.commit(op("o1", "pl1", "k1", "applying"), [{ operationId: "o1", sliceNo: 0, written: Uint8Array.from([1]), entityDigests: [[0, "ef".repeat(32)]] }], [intent(1, 2)]);
+    const seq1 = journal.commit(
+      op("o1", "pl1", "k1", "applying"),
+      [{ operationId: "o1", sliceNo: 0, written: Uint8Array.from([1]), entityDigests: [[0, "ef".repeat(32)]] }],
+      [intent(1, 2)],
+    );
     expect(seq1).toBeGreaterThan(0);
     expect(journal.headSeq()).toBe(seq1);
     const touchSeq = journal.addTouches(Int32Array.from([1, 64, 0, 9, 64, 9]), ["minecraft:glass", null]);
@@ -120,7 +134,10 @@ describe.each(kinds)("%s journal contract", (_name, make) => {
     expect(j2.findOperationByPlan("pl1")?.status).toBe("applying");
     expect(j2.unfinishedOperations().map((o) => o.operationId)).toEqual(["o1"]);
     const slices = j2.slices("o1");
-    expect(slices.map((s) => [s.sliceNo, s.written === null ? null : [...s.written], s.seq])).toEqual([[0, [1], seq1], [1, null, 0]]);
+    expect(slices.map((s) => [s.sliceNo, s.written === null ? null : [...s.written], s.seq])).toEqual([
+      [0, [1], seq1],
+      [1, null, 0],
+    ]);
     expect(slices[0]!.entityDigests).toEqual([[0, "ef".repeat(32)]]);
     expect(j2.slicesAfter(0, box).map((s) => s.sliceNo)).toEqual([0]);
     expect(j2.slicesAfter(seq1, box)).toEqual([]);
@@ -307,7 +324,9 @@ describe("PostgreSQL statements", () => {
     expect(j.createOperation(op("o1", "pl1", "k1"))).toBe("ok");
     const before = j.headSeq();
     // A result for a slice that has no open intent: the confirm changes no row, so nothing of the commit stays.
-    expect(() => j.commit({ ...op("o1", "pl1", "k1"), status: "applied" }, [{ operationId: "o1", sliceNo: 9, written: Uint8Array.from([1]), entityDigests: [] }], [])).toThrow(/no open intent for slice 9/);
+    expect(() =>
+      j.commit({ ...op("o1", "pl1", "k1"), status: "applied" }, [{ operationId: "o1", sliceNo: 9, written: Uint8Array.from([1]), entityDigests: [] }], []),
+    ).toThrow(/no open intent for slice 9/);
     expect(j.headSeq()).toBe(before);
     expect(j.getOperation("o1")?.status).toBe("queued");
     j.close();

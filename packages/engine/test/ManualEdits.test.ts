@@ -61,10 +61,17 @@ describe("three-way merge rule", () => {
           const touched = edit !== null && edit[1];
           const expected = table(g0, touched, c, g1);
           if (expected === "conflict") {
-            expect(r.ok || r.error).toMatchObject({ code: "conflict", details: { reason: "manual_edits", count: 1, sample: [{ pos: at, expected: g0, actual: c, new: g1 }] } });
+            expect(r.ok || r.error).toMatchObject({
+              code: "conflict",
+              details: { reason: "manual_edits", count: 1, sample: [{ pos: at, expected: g0, actual: c, new: g1 }] },
+            });
           } else {
             const p = unwrap(r);
-            expect([p.changed_blocks, p.unchanged_blocks, p.manual_edits.kept]).toEqual([expected === "write" ? 1 : 0, expected === "unchanged" ? 1 : 0, expected === "kept" ? 1 : 0]);
+            expect([p.changed_blocks, p.unchanged_blocks, p.manual_edits.kept]).toEqual([
+              expected === "write" ? 1 : 0,
+              expected === "unchanged" ? 1 : 0,
+              expected === "kept" ? 1 : 0,
+            ]);
           }
           expect(h.world.stateAt(0, 64, 0)).toBe(before);
           h.close();
@@ -115,7 +122,12 @@ describe("keep my windows", () => {
       await withWindow(h);
       if (journal === "sqlite") await h.reopen(); // the index and the person's edit survive a restart
       const taller = unwrap(await h.engine.buildPrepare(h.agent, { recipe: tower(4) }));
-      expect(taller.manual_edits).toEqual({ kept: 1, conflicts: 0, replaced: 0, sample: [{ pos: WINDOW, expected: "minecraft:stone_bricks", actual: PANE, new: "minecraft:stone_bricks", outcome: "kept" }] });
+      expect(taller.manual_edits).toEqual({
+        kept: 1,
+        conflicts: 0,
+        replaced: 0,
+        sample: [{ pos: WINDOW, expected: "minecraft:stone_bricks", actual: PANE, new: "minecraft:stone_bricks", outcome: "kept" }],
+      });
       const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: taller.plan_id, plan_hash: taller.plan_hash, idempotency_key: "taller" }));
       await h.engine.settle();
       expect(unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id })).status).toBe("applied");
@@ -123,13 +135,22 @@ describe("keep my windows", () => {
       expect(h.world.stateAt(0, 79, 0)).toBe("minecraft:stone_bricks");
 
       // A redesign of that very wall (stairs across the window row): refused, naming the window, nothing prepared.
-      const stairs = { version: 1, operations: [{ type: "line", from: { x: 0, y: 66, z: 0 }, to: { x: 4, y: 66, z: 0 }, block: "minecraft:stone_brick_stairs[facing=south]" }] };
+      const stairs = {
+        version: 1,
+        operations: [{ type: "line", from: { x: 0, y: 66, z: 0 }, to: { x: 4, y: 66, z: 0 }, block: "minecraft:stone_brick_stairs[facing=south]" }],
+      };
       const calls = h.crashing.compareAndSetCalls;
       const refused = await h.engine.buildPrepare(h.agent, { recipe: stairs });
       expect(refused.ok || refused.error).toMatchObject({
         code: "conflict",
         retryable: false,
-        details: { reason: "manual_edits", count: 1, boxes: [{ min: WINDOW, max: WINDOW }], boxes_truncated: false, sample: [{ pos: WINDOW, expected: "minecraft:stone_bricks", actual: PANE }] },
+        details: {
+          reason: "manual_edits",
+          count: 1,
+          boxes: [{ min: WINDOW, max: WINDOW }],
+          boxes_truncated: false,
+          sample: [{ pos: WINDOW, expected: "minecraft:stone_bricks", actual: PANE }],
+        },
       });
       expect(h.crashing.compareAndSetCalls).toBe(calls);
 
@@ -138,7 +159,10 @@ describe("keep my windows", () => {
       expect([kept.changed_blocks, kept.manual_edits.kept, kept.manual_edits.conflicts]).toEqual([4, 1, 1]);
       // Replace it, after the owner said so: exactly that position, nothing else.
       const outside = await h.engine.buildPrepare(h.agent, { recipe: stairs, replace: [WINDOW, { x: 1, y: 66, z: 0 }] });
-      expect(outside.ok || outside.error).toMatchObject({ code: "invalid_request", details: { reason: "replace_not_manual_edit", count: 1, sample: [{ x: 1, y: 66, z: 0 }] } });
+      expect(outside.ok || outside.error).toMatchObject({
+        code: "invalid_request",
+        details: { reason: "replace_not_manual_edit", count: 1, sample: [{ x: 1, y: 66, z: 0 }] },
+      });
       const replaced = unwrap(await h.engine.buildPrepare(h.agent, { recipe: stairs, replace: [WINDOW] }));
       expect([replaced.changed_blocks, replaced.manual_edits.replaced]).toEqual([5, 1]);
       unwrap(await h.engine.buildApply(h.agent, { plan_id: replaced.plan_id, plan_hash: replaced.plan_hash, idempotency_key: "stairs" }));
@@ -163,9 +187,15 @@ describe("keep my windows", () => {
     const h = await harness();
     await withWindow(h);
     const r = (extra: Record<string, unknown>) => h.engine.buildPrepare(h.agent, { recipe: tower(2), ...extra });
-    expect(await r({ on_manual_edit: "overwrite" })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "on_manual_edit", allowed: ["refuse", "keep"] } } });
+    expect(await r({ on_manual_edit: "overwrite" })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request", details: { reason: "on_manual_edit", allowed: ["refuse", "keep"] } },
+    });
     expect(await r({ replace: "all" })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "replace" } } });
-    expect(await r({ replace: [{ x: 1.5, y: 0, z: 0 }] })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "replace", index: 0 } } });
+    expect(await r({ replace: [{ x: 1.5, y: 0, z: 0 }] })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request", details: { reason: "replace", index: 0 } },
+    });
     expect(await r({ replace: [WINDOW, WINDOW] })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "replace", index: 1 } } });
     const many = Array.from({ length: 4097 }, (_, i) => ({ x: i, y: 64, z: 0 }));
     expect(await r({ replace: many })).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { reason: "replace", limit: 4096 } } });

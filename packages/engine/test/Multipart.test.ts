@@ -22,7 +22,11 @@ describe("multi-block pairs", () => {
     const pos = [0, 64, 0, 1, 64, 0, 2, 64, 0, 1, 65, 0, 5, 65, 0];
     const air = "minecraft:air";
     const after = [STONE, DOOR_LOWER, STONE, DOOR_UPPER, DOOR_UPPER];
-    const { order, pairStarts } = pairMultipart(pos, after.map(() => air), after);
+    const { order, pairStarts } = pairMultipart(
+      pos,
+      after.map(() => air),
+      after,
+    );
     expect(order).toEqual([0, 1, 3, 2, 4]);
     expect(pairStarts).toEqual([1]);
     const mixed = pairMultipart([0, 64, 0, 0, 65, 0], [air, air], [DOOR_LOWER, DOOR_UPPER.replace("oak", "birch")]);
@@ -81,13 +85,19 @@ describe("multi-block pairs", () => {
     };
     const st = await h.build(recipe);
     expect(st).toMatchObject({ status: "applied", counters: { written: 3, slices_total: 2 } });
-    expect(h.journal.slices(st.operation_id).map((s) => [s.start, s.end])).toEqual([[0, 1], [1, 3]]);
+    expect(h.journal.slices(st.operation_id).map((s) => [s.start, s.end])).toEqual([
+      [0, 1],
+      [1, 3],
+    ]);
     const undo = unwrap(await h.engine.operationUndoPrepare(h.agent, { operation_id: st.operation_id }));
     const u = unwrap(await h.engine.buildApply(h.agent, { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: "u" }));
     await h.engine.settle();
     const done = unwrap(await h.engine.operationStatus(h.agent, { operation_id: u.operation_id }));
     expect(done.counters.slices_total).toBe(2);
-    expect(h.journal.slices(u.operation_id).map((s) => [s.start, s.end])).toEqual([[0, 1], [1, 3]]);
+    expect(h.journal.slices(u.operation_id).map((s) => [s.start, s.end])).toEqual([
+      [0, 1],
+      [1, 3],
+    ]);
     expect(h.world.stateAt(1, 65, 0)).toBe("minecraft:air");
     h.close();
   });

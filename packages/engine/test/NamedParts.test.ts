@@ -46,7 +46,10 @@ describe("part_name on build_apply", () => {
     const h = await harness();
     unwrap(await applyNamed(h, boxRecipe(v(0, 70, 0), v(3, 70, 0), STONE), "wall", "k1"));
     const over = await applyNamed(h, boxRecipe(v(0, 70, 0), v(3, 71, 0), "minecraft:glass"), "wall 2", "k2");
-    expect(over).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "part_overlap", name: "wall", count: 4, boxes: [{ min: v(0, 70, 0), max: v(3, 70, 0) }] } } });
+    expect(over).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request", details: { reason: "part_overlap", name: "wall", count: 4, boxes: [{ min: v(0, 70, 0), max: v(3, 70, 0) }] } },
+    });
     expect(!over.ok && over.error.message).toMatch(/take_over: \["wall"\]/);
     expect(h.world.stateAt(0, 71, 0)).toBe("minecraft:air");
     expect(unwrap(await h.engine.operationList(h.agent, {})).operations).toHaveLength(1);

@@ -27,7 +27,10 @@ describe("parts with a life cycle", () => {
     expect([listed.undoable, listed.undone_by]).toEqual([false, u.operation_id]);
     expect(unwrap(await h.engine.partGet(h.agent, { part_id: part.part_id }))).toMatchObject({ count: 0, retired: true, revision: 2, bounds: null });
     expect(unwrap(await h.engine.projectContext(h.agent)).parts).toEqual([{ part_id: part.part_id, name: "roof", count: 0, retired: true }]);
-    expect(await h.engine.partDefine(h.agent, { name: "roof again", operation_id: roof.operation_id })).toMatchObject({ ok: false, error: { details: { reason: "operation_undone" } } });
+    expect(await h.engine.partDefine(h.agent, { name: "roof again", operation_id: roof.operation_id })).toMatchObject({
+      ok: false,
+      error: { details: { reason: "operation_undone" } },
+    });
 
     // A new roof over the same blocks, under the same name: no overlap, no duplicate name.
     const roof2 = await h.build(boxRecipe(v(0, 70, 0), v(3, 70, 3), GLASS));
@@ -60,17 +63,33 @@ describe("parts with a life cycle", () => {
     const overlap = await h.engine.partDefine(h.agent, { name: "windows", operation_id: b.operation_id });
     expect(overlap).toMatchObject({
       ok: false,
-      error: { code: "invalid_request", details: { reason: "part_overlap", part_id: pa.part_id, name: "north wall", count: 2, boxes: [{ min: v(2, 64, 0), max: v(3, 64, 0) }], sample: [v(2, 64, 0), v(3, 64, 0)] } },
+      error: {
+        code: "invalid_request",
+        details: {
+          reason: "part_overlap",
+          part_id: pa.part_id,
+          name: "north wall",
+          count: 2,
+          boxes: [{ min: v(2, 64, 0), max: v(3, 64, 0) }],
+          sample: [v(2, 64, 0), v(3, 64, 0)],
+        },
+      },
     });
     expect((overlap as { error: { message: string } }).error.message).toMatch(/part_delete|undo/);
 
     const renamed = unwrap(await h.engine.partRename(h.agent, { part_id: pa.part_id, name: "front wall" }));
     expect([renamed.name, renamed.revision]).toEqual(["front wall", 2]);
-    expect(await h.engine.partRename(h.agent, { part_id: pa.part_id, name: "x".repeat(65) })).toMatchObject({ ok: false, error: { details: { reason: "name" } } });
+    expect(await h.engine.partRename(h.agent, { part_id: pa.part_id, name: "x".repeat(65) })).toMatchObject({
+      ok: false,
+      error: { details: { reason: "name" } },
+    });
     expect(await h.engine.partRename(h.agent, { part_id: "part_nope", name: "y" })).toMatchObject({ ok: false, error: { code: "not_found" } });
 
     h.engine.protectPart(h.agent, pa.part_id, true);
-    expect(await h.engine.partDelete(h.agent, { part_id: pa.part_id })).toMatchObject({ ok: false, error: { code: "permission_denied", details: { reason: "protected_part" } } });
+    expect(await h.engine.partDelete(h.agent, { part_id: pa.part_id })).toMatchObject({
+      ok: false,
+      error: { code: "permission_denied", details: { reason: "protected_part" } },
+    });
     h.engine.protectPart(h.agent, pa.part_id, false);
     expect(unwrap(await h.engine.partDelete(h.agent, { part_id: pa.part_id })).name).toBe("front wall");
     expect(await h.engine.partGet(h.agent, { part_id: pa.part_id })).toMatchObject({ ok: false, error: { code: "not_found" } });
@@ -105,7 +124,10 @@ describe("part_diff", () => {
     await h.reopen(); // the person's edits are on record across restarts
     expect(unwrap(await h.engine.partDiff(h.agent, { part_id: part.part_id })).changed).toBe(8);
     expect(await h.engine.partDiff(h.agent, {})).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "target" } } });
-    expect(await h.engine.partDiff(h.agent, { part_id: part.part_id, operation_id: wall.operation_id })).toMatchObject({ ok: false, error: { code: "invalid_request" } });
+    expect(await h.engine.partDiff(h.agent, { part_id: part.part_id, operation_id: wall.operation_id })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request" },
+    });
     expect(await h.engine.partDiff(h.agent, { part_id: "part_missing" })).toMatchObject({ ok: false, error: { code: "not_found" } });
   });
 });

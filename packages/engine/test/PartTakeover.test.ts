@@ -5,11 +5,19 @@ import { harnessPool } from "./harnesses.js";
 /** build_apply's take_over: a new part takes blocks an older part built; undo of either stays exact. */
 const harness = harnessPool();
 const v = (x: number, y: number, z: number) => ({ x, y, z });
-const BRICKS = "minecraft:bricks", GLASS = "minecraft:glass", AIR = "minecraft:air";
+const BRICKS = "minecraft:bricks",
+  GLASS = "minecraft:glass",
+  AIR = "minecraft:air";
 
 async function named(h: Harness, recipe: unknown, part_name: string, take_over?: string[]) {
   const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe }));
-  const r = await h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `k-${part_name.replace(/ /g, "_")}`, part_name, ...(take_over === undefined ? {} : { take_over }) });
+  const r = await h.engine.buildApply(h.agent, {
+    plan_id: plan.plan_id,
+    plan_hash: plan.plan_hash,
+    idempotency_key: `k-${part_name.replace(/ /g, "_")}`,
+    part_name,
+    ...(take_over === undefined ? {} : { take_over }),
+  });
   if (!r.ok) return r;
   await h.engine.settle();
   return h.engine.operationStatus(h.agent, { operation_id: r.value.operation_id });
@@ -88,7 +96,10 @@ describe("take_over refusals (nothing written)", () => {
     const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe(v(0, 64, 0), v(3, 65, 0), GLASS) }));
     const apply = (extra: object) => h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "k", ...extra });
     expect(await apply({ take_over: ["a"] })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "take_over" } } });
-    expect(await apply({ part_name: "c", take_over: ["nope"] })).toMatchObject({ ok: false, error: { code: "not_found", details: { reason: "take_over", part: "nope", active_parts: ["a", "b"] } } });
+    expect(await apply({ part_name: "c", take_over: ["nope"] })).toMatchObject({
+      ok: false,
+      error: { code: "not_found", details: { reason: "take_over", part: "nope", active_parts: ["a", "b"] } },
+    });
     expect(await apply({ part_name: "c", take_over: "a" })).toMatchObject({ ok: false, error: { details: { reason: "take_over" } } });
     expect(await apply({ part_name: "c", take_over: ["a"] })).toMatchObject({ ok: false, error: { details: { reason: "part_overlap", name: "b", count: 4 } } });
     expect(h.world.stateAt(0, 64, 0)).toBe(BRICKS);

@@ -36,7 +36,10 @@ describe("build_prepare", () => {
     if (!compiled.ok) throw new Error("compile");
     expect(unwrap(await h.engine.buildPrepare(h.agent, { plan: compiled.value })).changed_blocks).toBe(2);
     const tampered = { ...compiled.value, palette: [GLASS] };
-    expect(await h.engine.buildPrepare(h.agent, { plan: tampered })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "plan_hash" } } });
+    expect(await h.engine.buildPrepare(h.agent, { plan: tampered })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request", details: { reason: "plan_hash" } },
+    });
     const both = await h.engine.buildPrepare(h.agent, { plan: compiled.value, recipe: {} });
     expect(both).toMatchObject({ ok: false, error: { code: "invalid_request" } });
     const other = await harness({ world: { minecraftVersion: "1.21.4", dataVersion: 4189 } });
@@ -50,7 +53,7 @@ describe("build_prepare", () => {
     const inspected = unwrap(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 1, y: 64, z: 0 }, detail: "blocks" }));
     const digest = expandInspectedBlocks(inspected)[1]!.snapshot_id!;
     expect(digest).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(inspected)).not.toContain("minecraft:chest\"}"); // digest, never the data
+    expect(JSON.stringify(inspected)).not.toContain('minecraft:chest"}'); // digest, never the data
     const expected = expandInspectedBlocks(inspected).map((b) => ({ pos: b.pos, state: b.state, ...(b.snapshot_id ? { snapshot_id: b.snapshot_id } : {}) }));
     expect(unwrap(await h.engine.buildPrepare(h.agent, { recipe, expected_blocks: expected })).changed_blocks).toBe(2);
     const missing = await h.engine.buildPrepare(h.agent, { recipe, expected_blocks: [expected[0]!, { pos: expected[1]!.pos, state: CHEST }] });
@@ -94,11 +97,20 @@ describe("region_inspect", () => {
     h.world.externalEdit(0, 64, 0, STONE);
     const s = unwrap(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 15, y: 79, z: 15 }, detail: "summary" }));
     expect(s.positions).toBe(4096);
-    expect(s.palette).toEqual([{ state: "minecraft:air", count: 4095 }, { state: STONE, count: 1 }]);
+    expect(s.palette).toEqual([
+      { state: "minecraft:air", count: 4095 },
+      { state: STONE, count: 1 },
+    ]);
     expect(s.blocks).toBeUndefined();
     // detail is optional: a summary by default; anything else is refused naming the field.
-    expect(unwrap(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 15, y: 79, z: 15 } }))).toMatchObject({ detail: "summary", palette: s.palette });
-    expect(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 1, y: 64, z: 1 }, detail: "all" as "summary" })).toMatchObject({ ok: false, error: { details: { reason: "detail" } } });
+    expect(unwrap(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 15, y: 79, z: 15 } }))).toMatchObject({
+      detail: "summary",
+      palette: s.palette,
+    });
+    expect(await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 1, y: 64, z: 1 }, detail: "all" as "summary" })).toMatchObject({
+      ok: false,
+      error: { details: { reason: "detail" } },
+    });
     const over = await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 16, y: 79, z: 15 }, detail: "summary" });
     expect(over).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { limit: 4096 } } });
     const bad = await h.engine.regionInspect(h.agent, { min: { x: 0, y: 64, z: 0 }, max: { x: 1.5, y: 64, z: 0 }, detail: "blocks" });
@@ -112,14 +124,25 @@ describe("parts", () => {
     h.world.externalEdit(1, 64, 0, STONE, { emitEvent: false }); // already stone: not written, not part of the mask
     const op = await h.build(boxRecipe({ x: 0, y: 64, z: 0 }, { x: 3, y: 64, z: 0 }, STONE));
     const part = unwrap(await h.engine.partDefine(h.agent, { name: "wall", operation_id: op.operation_id }));
-    expect(part).toMatchObject({ name: "wall", count: 3, bounds: { min: { x: 0, y: 64, z: 0 }, max: { x: 3, y: 64, z: 0 } }, protection: { mode: "exact_mask" } });
+    expect(part).toMatchObject({
+      name: "wall",
+      count: 3,
+      bounds: { min: { x: 0, y: 64, z: 0 }, max: { x: 3, y: 64, z: 0 } },
+      protection: { mode: "exact_mask" },
+    });
     expect(unwrap(await h.engine.partGet(h.agent, { part_id: part.part_id }))).toEqual({ ...part, taken_over: [] });
     const inside = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 2, y: 64, z: 0 }, { x: 3, y: 64, z: 0 }, GLASS), part_id: part.part_id });
     expect(unwrap(inside).changed_blocks).toBe(2);
     const outside = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 2, y: 64, z: 0 }, GLASS), part_id: part.part_id });
     expect(outside).toMatchObject({ ok: false, error: { code: "out_of_bounds", details: { outside: 1, sample: [{ x: 1, y: 64, z: 0 }] } } });
-    expect(await h.engine.partDefine(h.agent, { name: "wall", operation_id: op.operation_id })).toMatchObject({ ok: false, error: { details: { reason: "duplicate_name" } } });
-    expect(await h.engine.partDefine(h.agent, { name: "again", operation_id: op.operation_id })).toMatchObject({ ok: false, error: { details: { reason: "part_overlap" } } });
+    expect(await h.engine.partDefine(h.agent, { name: "wall", operation_id: op.operation_id })).toMatchObject({
+      ok: false,
+      error: { details: { reason: "duplicate_name" } },
+    });
+    expect(await h.engine.partDefine(h.agent, { name: "again", operation_id: op.operation_id })).toMatchObject({
+      ok: false,
+      error: { details: { reason: "part_overlap" } },
+    });
     expect(await h.engine.partGet(h.agent, { part_id: "part_missing" })).toMatchObject({ ok: false, error: { code: "not_found" } });
     const ctx = unwrap(await h.engine.projectContext(h.agent));
     expect(ctx.parts).toEqual([{ part_id: part.part_id, name: "wall", count: 3, retired: false }]);

@@ -21,9 +21,15 @@ describe("projects defined by the host", () => {
     unwrap(h.engine.defineProject({ projectId: "tower", ownerId: "alice", area: { minX: 100, minY: 64, minZ: 100, maxX: 110, maxY: 80, maxZ: 110 } }));
     const inside = unwrap(await h.engine.buildPrepare(alice, { recipe: boxRecipe({ x: 100, y: 64, z: 100 }, { x: 101, y: 64, z: 100 }, STONE) }));
     expect(inside.changed_blocks).toBe(2);
-    expect(await h.engine.buildPrepare(alice, { recipe: boxRecipe({ x: 99, y: 64, z: 100 }, { x: 100, y: 64, z: 100 }, STONE) })).toMatchObject({ ok: false, error: { code: "out_of_bounds" } });
+    expect(await h.engine.buildPrepare(alice, { recipe: boxRecipe({ x: 99, y: 64, z: 100 }, { x: 100, y: 64, z: 100 }, STONE) })).toMatchObject({
+      ok: false,
+      error: { code: "out_of_bounds" },
+    });
     // the harness owner is not a member of alice's project, and alice not of the default one
-    expect(await h.engine.projectContext({ ...alice, principal: { playerId: "owner-1", role: "agent" } })).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+    expect(await h.engine.projectContext({ ...alice, principal: { playerId: "owner-1", role: "agent" } })).toMatchObject({
+      ok: false,
+      error: { code: "permission_denied" },
+    });
     for (const bad of [
       { projectId: "../x", ownerId: "a", area: { minX: 0, minY: 0, minZ: 0, maxX: 1, maxY: 1, maxZ: 1 } },
       { projectId: "ok", ownerId: "a", area: { minX: 2, minY: 0, minZ: 0, maxX: 1, maxY: 1, maxZ: 1 } },
@@ -69,10 +75,16 @@ describe("protected parts", () => {
     unwrap(h.engine.protectPart(h.agent, part.part_id, true));
     expect(h.engine.protectedParts("default")).toEqual([part.part_id]);
     const touching = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 3, y: 64, z: 3 }, { x: 5, y: 64, z: 5 }, GLASS) });
-    expect(touching).toMatchObject({ ok: false, error: { code: "permission_denied", details: { reason: "protected_part", part_id: part.part_id, count: 1, sample: [{ x: 3, y: 64, z: 3 }] } } });
+    expect(touching).toMatchObject({
+      ok: false,
+      error: { code: "permission_denied", details: { reason: "protected_part", part_id: part.part_id, count: 1, sample: [{ x: 3, y: 64, z: 3 }] } },
+    });
     // inside the bounds but not the mask (the hollow interior): allowed
     expect(unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 1, y: 65, z: 1 }, { x: 2, y: 66, z: 2 }, GLASS) })).changed_blocks).toBe(8);
-    expect(await h.engine.operationUndoPrepare(h.agent, { operation_id: op.operation_id })).toMatchObject({ ok: false, error: { details: { reason: "protected_part" } } });
+    expect(await h.engine.operationUndoPrepare(h.agent, { operation_id: op.operation_id })).toMatchObject({
+      ok: false,
+      error: { details: { reason: "protected_part" } },
+    });
     unwrap(h.engine.protectPart(h.agent, part.part_id, false));
     expect(unwrap(await h.engine.operationUndoPrepare(h.agent, { operation_id: op.operation_id })).changed_blocks).toBe(op.counters.written);
     expect(h.engine.protectPart(h.agent, "part_nope", true)).toMatchObject({ ok: false, error: { code: "not_found" } });
@@ -83,12 +95,16 @@ describe("protected parts", () => {
     const { part } = await builtPart(h);
     const early = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 0, y: 64, z: 0 }, GLASS) }));
     unwrap(h.engine.protectPart(h.agent, part.part_id, true));
-    expect(await h.engine.buildApply(h.agent, { plan_id: early.plan_id, plan_hash: early.plan_hash, idempotency_key: "late" })).toMatchObject({ ok: false, error: { details: { reason: "protected_part" } } });
+    expect(await h.engine.buildApply(h.agent, { plan_id: early.plan_id, plan_hash: early.plan_hash, idempotency_key: "late" })).toMatchObject({
+      ok: false,
+      error: { details: { reason: "protected_part" } },
+    });
     unwrap(h.engine.protectPart(h.agent, part.part_id, false));
     // a long build ending inside the part: protected while it runs
     const long = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: -20, y: 64, z: 0 }, { x: 0, y: 64, z: 0 }, GLASS) }));
     const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: long.plan_id, plan_hash: long.plan_hash, idempotency_key: "long" }));
-    while (unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id })).counters.written === 0) await new Promise((r) => setTimeout(r, 5));
+    while (unwrap(await h.engine.operationStatus(h.agent, { operation_id: op.operation_id })).counters.written === 0)
+      await new Promise((r) => setTimeout(r, 5));
     unwrap(h.engine.protectPart(h.agent, part.part_id, true));
     const done = await waitFor(h, op.operation_id);
     expect(done).toMatchObject({ status: "failed", error: { code: "permission_denied" } });
@@ -125,23 +141,26 @@ describe("write pacing (maxBlocksPerSecond)", () => {
 
   it("property: a protected mask is never written by any plan, whatever the boxes", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.tuple(fc.integer({ min: -3, max: 6 }), fc.integer({ min: -3, max: 6 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 })), async ([x, z, dx, dz]) => {
-        const h = await Harness.create();
-        try {
-          const { part } = await builtPart(h);
-          unwrap(h.engine.protectPart(h.agent, part.part_id, true));
-          const before = await h.world.read({ minX: 0, minY: 64, minZ: 0, maxX: 3, maxY: 67, maxZ: 3 });
-          const p = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x, y: 64, z }, { x: x + dx, y: 67, z: z + dz }, GLASS) });
-          if (p.ok) await h.engine.buildApply(h.agent, { plan_id: p.value.plan_id, plan_hash: p.value.plan_hash, idempotency_key: "prop" });
-          await h.engine.settle();
-          const after = await h.world.read({ minX: 0, minY: 64, minZ: 0, maxX: 3, maxY: 67, maxZ: 3 });
-          for (let i = 0; i < before.states.length; i++) {
-            if (before.palette[before.states[i]!] === STONE) expect(after.palette[after.states[i]!]).toBe(STONE);
+      fc.asyncProperty(
+        fc.tuple(fc.integer({ min: -3, max: 6 }), fc.integer({ min: -3, max: 6 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 })),
+        async ([x, z, dx, dz]) => {
+          const h = await Harness.create();
+          try {
+            const { part } = await builtPart(h);
+            unwrap(h.engine.protectPart(h.agent, part.part_id, true));
+            const before = await h.world.read({ minX: 0, minY: 64, minZ: 0, maxX: 3, maxY: 67, maxZ: 3 });
+            const p = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x, y: 64, z }, { x: x + dx, y: 67, z: z + dz }, GLASS) });
+            if (p.ok) await h.engine.buildApply(h.agent, { plan_id: p.value.plan_id, plan_hash: p.value.plan_hash, idempotency_key: "prop" });
+            await h.engine.settle();
+            const after = await h.world.read({ minX: 0, minY: 64, minZ: 0, maxX: 3, maxY: 67, maxZ: 3 });
+            for (let i = 0; i < before.states.length; i++) {
+              if (before.palette[before.states[i]!] === STONE) expect(after.palette[after.states[i]!]).toBe(STONE);
+            }
+          } finally {
+            h.close();
           }
-        } finally {
-          h.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 40 },
     );
   });

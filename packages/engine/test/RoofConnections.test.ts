@@ -18,7 +18,8 @@ const quarter = (a: Dir, b: Dir): string => [a, b].sort().join("+");
 
 /** The raised quarters of a bottom stair: its back half, plus or minus a quarter by its shape. */
 function raised(props: Record<string, string>): string[] {
-  const f = props.facing as Dir, shape = props.shape!;
+  const f = props.facing as Dir,
+    shape = props.shape!;
   const back = [quarter(f, CW[f]), quarter(f, CCW[f])];
   if (shape === "straight") return back.sort();
   if (shape === "outer_right") return [quarter(f, CW[f])];
@@ -27,10 +28,23 @@ function raised(props: Record<string, string>): string[] {
 }
 
 const FOOTPRINTS = {
-  L: [[0, 0, 9, 4], [0, 0, 4, 9]],
-  T: [[0, 0, 12, 4], [4, 0, 8, 11]],
-  U: [[0, 0, 12, 4], [0, 0, 4, 10], [8, 0, 12, 10]],
-  cross: [[0, 4, 14, 8], [5, 0, 9, 12]],
+  L: [
+    [0, 0, 9, 4],
+    [0, 0, 4, 9],
+  ],
+  T: [
+    [0, 0, 12, 4],
+    [4, 0, 8, 11],
+  ],
+  U: [
+    [0, 0, 12, 4],
+    [0, 0, 4, 10],
+    [8, 0, 12, 10],
+  ],
+  cross: [
+    [0, 4, 14, 8],
+    [5, 0, 9, 12],
+  ],
 } as const;
 
 describe("roofs over several rectangles, built", () => {
@@ -38,7 +52,19 @@ describe("roofs over several rectangles, built", () => {
     for (const style of ["hip", "gable"] as const)
       it(`${name} ${style}: every stair has the quarters the game gives it`, async () => {
         const h = await harness({ area: { minX: -64, minY: 0, minZ: -64, maxX: 64, maxY: 200, maxZ: 64 } });
-        const recipe = { version: 1, operations: [{ type: "roof", y: 70, style, stairs: "minecraft:oak_stairs", slab: "minecraft:oak_slab", footprint: rects.map(([x0, z0, x1, z1]) => ({ min: { x: x0, z: z0 }, max: { x: x1, z: z1 } })) }] };
+        const recipe = {
+          version: 1,
+          operations: [
+            {
+              type: "roof",
+              y: 70,
+              style,
+              stairs: "minecraft:oak_stairs",
+              slab: "minecraft:oak_slab",
+              footprint: rects.map(([x0, z0, x1, z1]) => ({ min: { x: x0, z: z0 }, max: { x: x1, z: z1 } })),
+            },
+          ],
+        };
         const plan = compileRecipe(h.registry, recipe);
         if (!plan.ok) throw new Error(plan.error.message);
         await h.build(recipe);

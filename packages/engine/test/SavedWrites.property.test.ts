@@ -69,7 +69,12 @@ async function waitUp(h: Harness): Promise<void> {
 /** Runs one sequence; returns the first broken invariant, or null. */
 async function run(cmds: readonly Cmd[], makeJournal: (db: SqlDb) => DyingJournal): Promise<string | null> {
   let journal!: DyingJournal;
-  const h = await Harness.create({ journalFactory: (db) => (journal = makeJournal(db)), world: { unsavedUntilFlush: true }, limits: { sliceSize: 4 }, reconnectDelaysMs: [1, 2, 5] });
+  const h = await Harness.create({
+    journalFactory: (db) => (journal = makeJournal(db)),
+    world: { unsavedUntilFlush: true },
+    limits: { sliceSize: 4 },
+    reconnectDelaysMs: [1, 2, 5],
+  });
   open.push(h);
   const ops: { id: string; column: number; height: number }[] = [];
   let column = 0;
@@ -177,22 +182,32 @@ describe("saved writes under crash injection (property)", () => {
       }),
       { numRuns: 150 },
     );
-    for (const what of ["saved operation", "lost blocks listed", "unsaved operation, all in the world", "host killed (idle)", "host killed (mid-apply)", "bridge killed (idle)", "bridge killed (at a commit)"])
+    for (const what of [
+      "saved operation",
+      "lost blocks listed",
+      "unsaved operation, all in the world",
+      "host killed (idle)",
+      "host killed (mid-apply)",
+      "bridge killed (idle)",
+      "bridge killed (at a commit)",
+    ])
       expect(reached.get(what) ?? 0, what).toBeGreaterThan(0);
   }, 120_000);
 
   it("catches the planted bug: a restart check that trusts unsaved writes", async () => {
     let caught: string | null = null;
-    await fc.assert(
-      fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 10 }), async (cmds) => {
-        const broken = await run(cmds, (db) => new TrustingJournal(db));
-        for (const hh of open) hh.close();
-        open = [];
-        if (broken !== null) caught = broken;
-        return broken === null;
-      }),
-      { numRuns: 300 },
-    ).catch(() => undefined);
+    await fc
+      .assert(
+        fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 10 }), async (cmds) => {
+          const broken = await run(cmds, (db) => new TrustingJournal(db));
+          for (const hh of open) hh.close();
+          open = [];
+          if (broken !== null) caught = broken;
+          return broken === null;
+        }),
+        { numRuns: 300 },
+      )
+      .catch(() => undefined);
     expect(caught).toMatch(/missing but not listed as lost \(silent loss\)/);
   }, 120_000);
 });

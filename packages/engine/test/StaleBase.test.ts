@@ -133,7 +133,9 @@ describe.each(["memory", "sqlite"] as const)("%s journal", (journal) => {
     // Our design there is unchanged, so the person's edit is kept unless the owner names it in replace.
     const kept = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 0, y: 64, z: 0 }, STONE) }));
     expect([kept.changed_blocks, kept.manual_edits.kept]).toEqual([0, 1]);
-    const fix = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 0, y: 64, z: 0 }, STONE), replace: [{ x: 0, y: 64, z: 0 }] }));
+    const fix = unwrap(
+      await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 64, z: 0 }, { x: 0, y: 64, z: 0 }, STONE), replace: [{ x: 0, y: 64, z: 0 }] }),
+    );
     expect([fix.changed_blocks, fix.manual_edits.replaced, fix.manual_edits.conflicts]).toEqual([1, 1, 0]);
     const op = unwrap(await h.engine.buildApply(h.agent, { plan_id: fix.plan_id, plan_hash: fix.plan_hash, idempotency_key: "fix" }));
     await h.engine.settle();

@@ -19,22 +19,42 @@ describe("region_surface", () => {
     let round = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ x: fc.integer({ min: 0, max: 40 }), y: fc.integer({ min: -64, max: 100 }), z: fc.integer({ min: 0, max: 40 }), s: fc.nat(STATES.length - 1) }), { maxLength: 60 }),
-        fc.record({ x0: fc.integer({ min: 0, max: 40 }), z0: fc.integer({ min: 0, max: 40 }), w: fc.integer({ min: 0, max: 40 }), l: fc.integer({ min: 0, max: 40 }) }),
+        fc.array(
+          fc.record({
+            x: fc.integer({ min: 0, max: 40 }),
+            y: fc.integer({ min: -64, max: 100 }),
+            z: fc.integer({ min: 0, max: 40 }),
+            s: fc.nat(STATES.length - 1),
+          }),
+          { maxLength: 60 },
+        ),
+        fc.record({
+          x0: fc.integer({ min: 0, max: 40 }),
+          z0: fc.integer({ min: 0, max: 40 }),
+          w: fc.integer({ min: 0, max: 40 }),
+          l: fc.integer({ min: 0, max: 40 }),
+        }),
         fc.integer({ min: 1, max: 20 }),
         fc.option(fc.record({ lo: fc.integer({ min: -64, max: 100 }), span: fc.integer({ min: 0, max: 120 }) })),
         async (blocks, a, step, yr) => {
           const ox = 1000 * ++round; // a fresh part of the world each run
           for (const b of blocks) h.world.externalEdit(ox + b.x, b.y, b.z, STATES[b.s]!, { emitEvent: false });
           const y_range = yr === null ? undefined : { min: yr.lo, max: Math.min(319, yr.lo + yr.span) };
-          const r = await h.engine.regionSurface(h.agent, { min: { x: ox + a.x0, z: a.z0 }, max: { x: ox + a.x0 + a.w, z: a.z0 + a.l }, step, ...(y_range ? { y_range } : {}) });
+          const r = await h.engine.regionSurface(h.agent, {
+            min: { x: ox + a.x0, z: a.z0 },
+            max: { x: ox + a.x0 + a.w, z: a.z0 + a.l },
+            step,
+            ...(y_range ? { y_range } : {}),
+          });
           if (!r.ok) throw new Error(r.error.message);
           const v = r.value;
-          const lo = y_range?.min ?? -64, hi = y_range?.max ?? 319;
+          const lo = y_range?.min ?? -64,
+            hi = y_range?.max ?? 319;
           expect(v.columns).toEqual({ x: Math.floor(a.w / step) + 1, z: Math.floor(a.l / step) + 1 });
           for (let k = 0; k < v.columns.z; k++)
             for (let i = 0; i < v.columns.x; i++) {
-              const x = ox + a.x0 + i * step, z = a.z0 + k * step;
+              const x = ox + a.x0 + i * step,
+                z = a.z0 + k * step;
               let want: number | null = null;
               for (let y = hi; y >= lo && want === null; y--) {
                 const st = h.world.stateAt(x, y, z);
@@ -59,10 +79,19 @@ describe("region_surface", () => {
     hs.push(h);
     const call = (input: object) => h.engine.regionSurface(h.agent, input as never);
     expect(await call({ min: { x: 90, z: 0 }, max: { x: 100, z: 5 } })).toMatchObject({ ok: false, error: { code: "out_of_bounds" } });
-    expect(await call({ min: { x: 0, z: 0 }, max: { x: 99, z: 99 } })).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { limit: 4096, columns: 10_000 } } });
+    expect(await call({ min: { x: 0, z: 0 }, max: { x: 99, z: 99 } })).toMatchObject({
+      ok: false,
+      error: { code: "budget_exceeded", details: { limit: 4096, columns: 10_000 } },
+    });
     expect((await call({ min: { x: 0, z: 0 }, max: { x: 99, z: 99 }, step: 2 })).ok).toBe(true);
-    expect(await call({ min: { x: 0, z: 0 }, max: { x: 9, z: 9 }, step: 0 })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "step" } } });
-    expect(await call({ min: { x: 0, z: 0 }, max: { x: 9, z: 9 }, y_range: { min: -10, max: 50 } })).toMatchObject({ ok: false, error: { code: "out_of_bounds" } });
+    expect(await call({ min: { x: 0, z: 0 }, max: { x: 9, z: 9 }, step: 0 })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request", details: { reason: "step" } },
+    });
+    expect(await call({ min: { x: 0, z: 0 }, max: { x: 9, z: 9 }, y_range: { min: -10, max: 50 } })).toMatchObject({
+      ok: false,
+      error: { code: "out_of_bounds" },
+    });
     expect(await call({ min: { x: 0, z: 0 }, max: { x: 9.5, z: 9 } })).toMatchObject({ ok: false, error: { code: "invalid_request" } });
     const empty = await call({ min: { x: 0, z: 0 }, max: { x: 9, z: 9 } });
     expect(empty).toMatchObject({ ok: true, value: { y_range: { min: 0, max: 200 }, empty_columns: 100 } });

@@ -19,7 +19,8 @@ export function decodeMutf8(b: Uint8Array, at: number, len: number): string | { 
       codes.push(c);
       i++;
     } else if ((c & 0xf8) === 0xf0) {
-      if (i + 3 >= end || (b[i + 1]! & 0xc0) !== 0x80 || (b[i + 2]! & 0xc0) !== 0x80 || (b[i + 3]! & 0xc0) !== 0x80) return { error: `malformed UTF-8 at byte ${i - at}` };
+      if (i + 3 >= end || (b[i + 1]! & 0xc0) !== 0x80 || (b[i + 2]! & 0xc0) !== 0x80 || (b[i + 3]! & 0xc0) !== 0x80)
+        return { error: `malformed UTF-8 at byte ${i - at}` };
       const cp = ((c & 0x07) << 18) | ((b[i + 1]! & 0x3f) << 12) | ((b[i + 2]! & 0x3f) << 6) | (b[i + 3]! & 0x3f);
       if (cp < 0x10000 || cp > 0x10ffff) return { error: `malformed UTF-8 at byte ${i - at}` };
       codes.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));

@@ -17,7 +17,21 @@ export const TAG = {
 
 export type TagId = (typeof TAG)[keyof typeof TAG];
 
-export const TAG_NAMES: readonly string[] = ["end", "byte", "short", "int", "long", "float", "double", "byte_array", "string", "list", "compound", "int_array", "long_array"];
+export const TAG_NAMES: readonly string[] = [
+  "end",
+  "byte",
+  "short",
+  "int",
+  "long",
+  "float",
+  "double",
+  "byte_array",
+  "string",
+  "list",
+  "compound",
+  "int_array",
+  "long_array",
+];
 
 /**
  * A decoded NBT value (only small parts of a file are decoded: block entities, entities,

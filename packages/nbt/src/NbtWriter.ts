@@ -51,22 +51,22 @@ class Out {
     const d = this.view;
     switch (v.t) {
       case TAG.Byte:
-        d.setInt8(this.at, v.v), (this.at += 1);
+        (d.setInt8(this.at, v.v), (this.at += 1));
         return;
       case TAG.Short:
-        d.setInt16(this.at, v.v), (this.at += 2);
+        (d.setInt16(this.at, v.v), (this.at += 2));
         return;
       case TAG.Int:
-        d.setInt32(this.at, v.v), (this.at += 4);
+        (d.setInt32(this.at, v.v), (this.at += 4));
         return;
       case TAG.Long:
-        d.setBigInt64(this.at, v.v), (this.at += 8);
+        (d.setBigInt64(this.at, v.v), (this.at += 8));
         return;
       case TAG.Float:
-        d.setFloat32(this.at, v.v), (this.at += 4);
+        (d.setFloat32(this.at, v.v), (this.at += 4));
         return;
       case TAG.Double:
-        d.setFloat64(this.at, v.v), (this.at += 8);
+        (d.setFloat64(this.at, v.v), (this.at += 8));
         return;
       case TAG.String:
         this.string(v.v);
@@ -77,12 +77,12 @@ class Out {
         this.at += 4 + v.v.length;
         return;
       case TAG.IntArray:
-        d.setInt32(this.at, v.v.length), (this.at += 4);
-        for (const x of v.v) d.setInt32(this.at, x), (this.at += 4);
+        (d.setInt32(this.at, v.v.length), (this.at += 4));
+        for (const x of v.v) (d.setInt32(this.at, x), (this.at += 4));
         return;
       case TAG.LongArray:
-        d.setInt32(this.at, v.v.length), (this.at += 4);
-        for (const x of v.v) d.setBigInt64(this.at, x), (this.at += 8);
+        (d.setInt32(this.at, v.v.length), (this.at += 4));
+        for (const x of v.v) (d.setBigInt64(this.at, x), (this.at += 8));
         return;
       case TAG.List:
         // An empty list is written as a list of end tags, as the game does.

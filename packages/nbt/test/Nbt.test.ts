@@ -24,7 +24,9 @@ const value: fc.Arbitrary<NbtValue> = fc.letrec((tie) => ({
     fc.array(tie("c") as fc.Arbitrary<NbtCompound>, { maxLength: 3 }).map((a) => nbt.list(a.length === 0 ? TAG.End : TAG.Compound, a)),
     tie("c"),
   ),
-  c: fc.uniqueArray(fc.tuple(fc.string({ unit: "binary", maxLength: 8 }), tie("v") as fc.Arbitrary<NbtValue>), { maxLength: 5, selector: ([k]) => k }).map((e) => nbt.compound(e)),
+  c: fc
+    .uniqueArray(fc.tuple(fc.string({ unit: "binary", maxLength: 8 }), tie("v") as fc.Arbitrary<NbtValue>), { maxLength: 5, selector: ([k]) => k })
+    .map((e) => nbt.compound(e)),
 })).c as fc.Arbitrary<NbtCompound>;
 const compound = value as unknown as fc.Arbitrary<NbtCompound>;
 
@@ -38,8 +40,7 @@ function read(bytes: Uint8Array): { name: string; value: NbtCompound; end: numbe
 
 /** Reverses key order at every level (same content, another order). */
 function reversed(c: NbtCompound): NbtCompound {
-  const flip = (v: NbtValue): NbtValue =>
-    v.t === TAG.Compound ? reversed(v) : v.t === TAG.List ? { t: TAG.List, elem: v.elem, v: v.v.map(flip) } : v;
+  const flip = (v: NbtValue): NbtValue => (v.t === TAG.Compound ? reversed(v) : v.t === TAG.List ? { t: TAG.List, elem: v.elem, v: v.v.map(flip) } : v);
   return nbt.compound([...c.v].reverse().map(([k, v]) => [k, flip(v)] as const));
 }
 

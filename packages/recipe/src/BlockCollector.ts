@@ -3,7 +3,6 @@ import { CollectorScratch, doubled, ROW_LIMIT, rowCollector } from "./RowCollect
 import type { Box3 } from "@mcb/blocks";
 import type { BlockCollector, RawRuns } from "./Collector.js";
 
-
 export function createCollector(bounds: Box3, emitted: number, scratch: CollectorScratch = new CollectorScratch()): BlockCollector {
   return (bounds.maxY - bounds.minY + 1) * (bounds.maxZ - bounds.minZ + 1) <= ROW_LIMIT ? rowCollector(bounds, scratch) : sparseCollector(emitted);
 }
@@ -27,10 +26,14 @@ class RunWriter {
       return;
     }
     if (this.runs === this.y.length) {
-      (this.y = doubled(this.y)), (this.z = doubled(this.z)), (this.x = doubled(this.x)), (this.length = doubled(this.length)), (this.value = doubled(this.value));
+      ((this.y = doubled(this.y)),
+        (this.z = doubled(this.z)),
+        (this.x = doubled(this.x)),
+        (this.length = doubled(this.length)),
+        (this.value = doubled(this.value)));
     }
     const r = this.runs++;
-    (this.y[r] = y), (this.z[r] = z), (this.x[r] = x), (this.length[r] = 1), (this.value[r] = value);
+    ((this.y[r] = y), (this.z[r] = z), (this.x[r] = x), (this.length[r] = 1), (this.value[r] = value));
   }
 
   finish(): RawRuns {
@@ -68,8 +71,7 @@ function sparseCollector(capacity: number): BlockCollector {
       for (let x = x0; x <= x1; x++) put(x, y, z, shift + pick(material, x, y, z));
     },
     fillBox(box, value) {
-      for (let y = box.minY; y <= box.maxY; y++)
-        for (let z = box.minZ; z <= box.maxZ; z++) for (let x = box.minX; x <= box.maxX; x++) put(x, y, z, value);
+      for (let y = box.minY; y <= box.maxY; y++) for (let z = box.minZ; z <= box.maxZ; z++) for (let x = box.minX; x <= box.maxX; x++) put(x, y, z, value);
     },
     fillBoxPalette(box, material, shift) {
       for (let y = box.minY; y <= box.maxY; y++)

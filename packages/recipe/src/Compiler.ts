@@ -18,7 +18,6 @@ export interface CompileOptions {
   readonly dependencies?: readonly Vec3[];
 }
 
-
 /**
  * Compiles an untrusted recipe value into a deterministic plan. Errors (nothing allocated beyond
  * the walk): `invalid_request` (shape, schema, unknown palette), `unsupported_block` (state, with

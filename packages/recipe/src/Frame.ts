@@ -63,11 +63,7 @@ export function translation(x: number, y: number, z: number): Frame {
 }
 
 /** p ↦ anchor + o(p − anchor) + translate. */
-export function transformFrame(
-  o: Orientation,
-  anchor: { x: number; y: number; z: number },
-  translate: { x: number; y: number; z: number },
-): Frame {
+export function transformFrame(o: Orientation, anchor: { x: number; y: number; z: number }, translate: { x: number; y: number; z: number }): Frame {
   const [ax, az] = orientXZ(o, anchor.x, anchor.z);
   return { orientation: o, ox: anchor.x - ax + translate.x, oy: translate.y, oz: anchor.z - az + translate.z };
 }
@@ -97,7 +93,8 @@ export function spanMapper(f: Frame): ((x0: number, x1: number, y: number, z: nu
   const [xz, zz] = orientXZ(f.orientation, 0, 1);
   if (zx !== 0) return null;
   return (x0, x1, y, z, out) => {
-    const a = xx * x0 + xz * z + ox, b = xx * x1 + xz * z + ox;
+    const a = xx * x0 + xz * z + ox,
+      b = xx * x1 + xz * z + ox;
     out[0] = a < b ? a : b;
     out[1] = a < b ? b : a;
     out[2] = y + oy;

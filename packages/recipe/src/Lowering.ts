@@ -1,14 +1,5 @@
 import { type BlockRegistry, type Box3, mcbError, type McbError } from "@mcb/blocks";
-import {
-  IDENTITY,
-  composeFrame,
-  mapPoint,
-  orientationOf,
-  transformFrame,
-  translation,
-  type Frame,
-  type Orientation,
-} from "./Frame.js";
+import { IDENTITY, composeFrame, mapPoint, orientationOf, transformFrame, translation, type Frame, type Orientation } from "./Frame.js";
 import { MAX_HORIZONTAL, MAX_Y, MIN_Y, type CompileLimits } from "./Limits.js";
 import { fnv1a, type Material } from "./Material.js";
 import { LoweringFailure, budget, type Path } from "./LoweringFailure.js";
@@ -83,7 +74,12 @@ function union(a: Box3 | null, b: Box3): Box3 {
  * exact per-primitive block counts and world bounds, and rejects a recipe over a limit before the
  * compiler allocates anything proportional to its size.
  */
-export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: CompileLimits, seed: number): { ok: true; value: Lowered } | { ok: false; error: McbError } {
+export function lowerRecipe(
+  registry: BlockRegistry,
+  recipe: Recipe,
+  limits: CompileLimits,
+  seed: number,
+): { ok: true; value: Lowered } | { ok: false; error: McbError } {
   const written = countOperations(recipe.operations);
   if (written > limits.maxRecipeOperations) {
     return {
@@ -107,9 +103,13 @@ export function lowerRecipe(registry: BlockRegistry, recipe: Recipe, limits: Com
     if (lowerer.unknown.size > 0) throw new LoweringFailure(unknownBlocks([...lowerer.unknown.values()]));
   } catch (e) {
     const unknown = lowerer.unknown;
-    if (e instanceof LoweringFailure) return { ok: false, error: unknown.size > 0 && e.error.details?.reason !== "unknown_block" ? unknownBlocks([...unknown.values()]) : e.error };
+    if (e instanceof LoweringFailure)
+      return { ok: false, error: unknown.size > 0 && e.error.details?.reason !== "unknown_block" ? unknownBlocks([...unknown.values()]) : e.error };
     if (e instanceof StateLimitReached) {
-      return { ok: false, error: mcbError("budget_exceeded", `more than ${limits.maxStates} distinct block states`, { stage: "preflight", limit: limits.maxStates }) };
+      return {
+        ok: false,
+        error: mcbError("budget_exceeded", `more than ${limits.maxStates} distinct block states`, { stage: "preflight", limit: limits.maxStates }),
+      };
     }
     throw e;
   }
@@ -147,7 +147,13 @@ class Lowerer {
   resolve(text: string, path: Path): number {
     const r = this.registry.resolveState(text);
     if (!r.ok && r.error.details?.reason === "unknown_block" && typeof r.error.details.id === "string") {
-      if (!this.unknown.has(r.error.details.id)) this.unknown.set(r.error.details.id, { id: r.error.details.id, path: path(), suggestions: r.error.details.suggestions ?? [], message: r.error.message });
+      if (!this.unknown.has(r.error.details.id))
+        this.unknown.set(r.error.details.id, {
+          id: r.error.details.id,
+          path: path(),
+          suggestions: r.error.details.suggestions ?? [],
+          message: r.error.message,
+        });
       return this.states.add("minecraft:air");
     }
     if (!r.ok) throw new LoweringFailure({ ...r.error, details: { ...r.error.details, path: path() } });
@@ -183,7 +189,14 @@ class Lowerer {
         if (!r.ok) throw new LoweringFailure({ ...r.error, details: { ...r.error.details, path: `${path()}[${i}]` } });
         ids.add(r.value.id);
       } else {
-        exact.add(this.states.states[this.states.orient(this.resolve(entry, () => `${path()}[${i}]`), o)]!);
+        exact.add(
+          this.states.states[
+            this.states.orient(
+              this.resolve(entry, () => `${path()}[${i}]`),
+              o,
+            )
+          ]!,
+        );
       }
     });
     const key = { ids: [...ids].sort(), states: [...exact].sort() };
@@ -249,12 +262,17 @@ class Lowerer {
   /** A shape less its exclude boxes; the base is counted first so an oversize base is refused unscanned. */
   private without(shape: Shape, exclude: readonly { min: Vec3; max: Vec3 }[] | undefined, path: Path): Shape {
     if (exclude === undefined) return shape;
-    if (shape.count > this.limits.maxEmitted) throw budget(`operation covers more than ${this.limits.maxEmitted} positions before its exclusions`, { limit: this.limits.maxEmitted, path: path() });
-    return excludeShape(shape, exclude.map((b) => boxShape(b.min, b.max, "solid").box));
+    if (shape.count > this.limits.maxEmitted)
+      throw budget(`operation covers more than ${this.limits.maxEmitted} positions before its exclusions`, { limit: this.limits.maxEmitted, path: path() });
+    return excludeShape(
+      shape,
+      exclude.map((b) => boxShape(b.min, b.max, "solid").box),
+    );
   }
 
   walk(ops: readonly Operation[], frame: Frame, depth: number, path: Path): void {
-    if (depth > this.limits.maxDepth) throw budget(`repeat/transform nesting deeper than ${this.limits.maxDepth}`, { limit: this.limits.maxDepth, path: path() });
+    if (depth > this.limits.maxDepth)
+      throw budget(`repeat/transform nesting deeper than ${this.limits.maxDepth}`, { limit: this.limits.maxDepth, path: path() });
     ops.forEach((op, i) => this.operation(op, frame, depth, () => `${path()}[${i}]`));
   }
 
@@ -270,21 +288,53 @@ class Lowerer {
       }
       case "replace": {
         const shape = this.shapeOf(op, () => this.without(boxShape(op.min, op.max, "solid"), op.exclude, p));
-        this.addLeaf(shape, frame, this.materialOf(op, op.block, o, block), this.filterFor(op.from, o, () => `${p()}.from`), p, op.exclude === undefined ? { mode: "solid" } : undefined);
+        this.addLeaf(
+          shape,
+          frame,
+          this.materialOf(op, op.block, o, block),
+          this.filterFor(op.from, o, () => `${p()}.from`),
+          p,
+          op.exclude === undefined ? { mode: "solid" } : undefined,
+        );
         break;
       }
       case "line":
-        this.addLeaf(this.shapeOf(op, () => lineShape(op.from, op.to)), frame, this.materialOf(op, op.block, o, block), 0, p);
+        this.addLeaf(
+          this.shapeOf(op, () => lineShape(op.from, op.to)),
+          frame,
+          this.materialOf(op, op.block, o, block),
+          0,
+          p,
+        );
         break;
       case "cylinder":
-        this.addLeaf(this.shapeOf(op, () => this.without(cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y"), op.exclude, p)), frame, this.materialOf(op, op.block, o, block), 0, p);
+        this.addLeaf(
+          this.shapeOf(op, () => this.without(cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y"), op.exclude, p)),
+          frame,
+          this.materialOf(op, op.block, o, block),
+          0,
+          p,
+        );
         break;
       case "blocks":
-        for (const g of this.groupsOf(op, () => listedGroups(op, p))) this.addLeaf(g.shape, frame, this.material(g.ref, o, () => `${p()}.blocks[${g.first}].block`), 0, p);
+        for (const g of this.groupsOf(op, () => listedGroups(op, p)))
+          this.addLeaf(
+            g.shape,
+            frame,
+            this.material(g.ref, o, () => `${p()}.blocks[${g.first}].block`),
+            0,
+            p,
+          );
         break;
       case "roof":
         for (const g of this.groupsOf(op, () => roofGroups(op, this.limits, p)))
-          this.addLeaf(g.shape, frame, g.ref === undefined ? this.material(pieceState(this.registry, op, g.piece, p), o, p) : this.material(g.ref, o, () => `${p()}.gable_block`), 0, p);
+          this.addLeaf(
+            g.shape,
+            frame,
+            g.ref === undefined ? this.material(pieceState(this.registry, op, g.piece, p), o, p) : this.material(g.ref, o, () => `${p()}.gable_block`),
+            0,
+            p,
+          );
         break;
       case "arch": {
         const shape = this.shapeOf(op, () => {
@@ -321,7 +371,10 @@ function listedGroups(op: BlocksOp, path: Path): Array<{ shape: Shape; ref: Bloc
   const groups = new Map<string, { xyz: number[]; ref: BlockRef; first: number }>();
   op.blocks.forEach((b, i) => {
     const at = `${b.x},${b.y},${b.z}`;
-    if (seen.has(at)) throw new LoweringFailure(mcbError("invalid_request", `position ${at} is listed twice`, { reason: "duplicate_position", path: `${path()}.blocks[${i}]` }));
+    if (seen.has(at))
+      throw new LoweringFailure(
+        mcbError("invalid_request", `position ${at} is listed twice`, { reason: "duplicate_position", path: `${path()}.blocks[${i}]` }),
+      );
     seen.add(at);
     const key = JSON.stringify(b.block);
     let g = groups.get(key);
@@ -340,7 +393,13 @@ const MAX_UNKNOWN_REPORTED = 16;
  */
 function unknownBlocks(list: readonly { id: string; path: string; suggestions: unknown; message: string }[]): McbError {
   const first = list[0]!;
-  const message = list.length === 1 ? first.message : `${list.length} unknown block ids: ${list.slice(0, MAX_UNKNOWN_REPORTED).map((u) => u.message.replace(/^unknown block /, "")).join("; ")}`;
+  const message =
+    list.length === 1
+      ? first.message
+      : `${list.length} unknown block ids: ${list
+          .slice(0, MAX_UNKNOWN_REPORTED)
+          .map((u) => u.message.replace(/^unknown block /, ""))
+          .join("; ")}`;
   return mcbError("unsupported_block", message, {
     reason: "unknown_block",
     id: first.id,

@@ -65,6 +65,7 @@ export function pickRow(material: Material, x0: number, x1: number, y: number, z
     return;
   }
   const { salt, cumulative, values } = material;
-  const yTerm = Math.imul(y, 0xc2b2ae35), zTerm = Math.imul(z, 0x27d4eb2f);
+  const yTerm = Math.imul(y, 0xc2b2ae35),
+    zTerm = Math.imul(z, 0x27d4eb2f);
   for (let x = x0, o = 0; x <= x1; x++, o++) out[o] = shift + choose(cumulative, values, rowHash(salt, x, yTerm, zTerm));
 }

@@ -56,10 +56,7 @@ export interface PlanBlockData {
 }
 
 /** Calls `visit` for each position in plan order. */
-export function forEachPlanBlock(
-  plan: Plan,
-  visit: (x: number, y: number, z: number, state: number, filter: number) => void,
-): void {
+export function forEachPlanBlock(plan: Plan, visit: (x: number, y: number, z: number, state: number, filter: number) => void): void {
   const { x, y, z, length, state, filter } = plan.runs;
   for (let r = 0; r < length.length; r++) {
     const x0 = x[r]!;

@@ -21,7 +21,7 @@ export function finishPlan(
   const stateUsed = new Uint8Array(states.length);
   const filterUsed = new Uint8Array(filters.length + 1);
   markValues(raw.value, stateUsed, filterUsed);
-  const bounds = raw.count === 0 ? null : raw.bounds ?? runBounds(raw);
+  const bounds = raw.count === 0 ? null : (raw.bounds ?? runBounds(raw));
   const usedStates = [...stateUsed.keys()].filter((i) => stateUsed[i] === 1);
   const usedFilters = [...filterUsed.keys()].filter((i) => i > 0 && filterUsed[i] === 1);
   const palette = usedStates.map((i) => states[i]!).sort();
@@ -51,9 +51,14 @@ function markValues(value: Uint32Array, stateUsed: Uint8Array, filterUsed: Uint8
 function runBounds(raw: RawRuns): Box3 {
   const { x: xs, z: zs, length } = raw;
   const n = length.length;
-  let minX = Infinity, minZ = Infinity, maxX = -Infinity, maxZ = -Infinity;
+  let minX = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxZ = -Infinity;
   for (let r = 0; r < n; r++) {
-    const x = xs[r]!, z = zs[r]!, end = x + length[r]! - 1;
+    const x = xs[r]!,
+      z = zs[r]!,
+      end = x + length[r]! - 1;
     if (x < minX) minX = x;
     if (end > maxX) maxX = end;
     if (z < minZ) minZ = z;
@@ -79,12 +84,15 @@ function planRuns(raw: RawRuns, stateRemap: Int32Array, filterRemap: Int32Array)
   let y: Int32Array, z: Int32Array, x: Int32Array, length: Int32Array, state: Uint16Array, filter: Uint16Array;
   if (n * 20 <= ONE_BUFFER_BYTES) {
     const buffer = new ArrayBuffer(n * 20);
-    (y = new Int32Array(buffer, 0, n)), (z = new Int32Array(buffer, 4 * n, n)), (x = new Int32Array(buffer, 8 * n, n)), (length = new Int32Array(buffer, 12 * n, n));
-    (state = new Uint16Array(buffer, 16 * n, n)), (filter = new Uint16Array(buffer, 18 * n, n));
-    y.set(raw.y), z.set(raw.z), x.set(raw.x), length.set(raw.length);
+    ((y = new Int32Array(buffer, 0, n)),
+      (z = new Int32Array(buffer, 4 * n, n)),
+      (x = new Int32Array(buffer, 8 * n, n)),
+      (length = new Int32Array(buffer, 12 * n, n)));
+    ((state = new Uint16Array(buffer, 16 * n, n)), (filter = new Uint16Array(buffer, 18 * n, n)));
+    (y.set(raw.y), z.set(raw.z), x.set(raw.x), length.set(raw.length));
   } else {
-    (y = raw.y.slice()), (z = raw.z.slice()), (x = raw.x.slice()), (length = raw.length.slice());
-    (state = new Uint16Array(n)), (filter = new Uint16Array(n));
+    ((y = raw.y.slice()), (z = raw.z.slice()), (x = raw.x.slice()), (length = raw.length.slice()));
+    ((state = new Uint16Array(n)), (filter = new Uint16Array(n)));
   }
   const value = raw.value;
   for (let r = 0; r < n; r++) {
@@ -139,7 +147,9 @@ export function planFromBlocks(registry: BlockRegistry, input: PlanFromBlocksInp
     if (!r.ok || r.value.canonical !== s) return fail(mcbError("invalid_request", `not a canonical block state: ${JSON.stringify(s.slice(0, 80))}`));
   }
   for (let i = 0; i < n; i++) {
-    const x = blocks.x[i]!, y = blocks.y[i]!, z = blocks.z[i]!;
+    const x = blocks.x[i]!,
+      y = blocks.y[i]!,
+      z = blocks.z[i]!;
     if (Math.abs(x) > MAX_HORIZONTAL || Math.abs(z) > MAX_HORIZONTAL || y < MIN_Y || y > MAX_Y)
       return fail(mcbError("out_of_bounds", `position ${x} ${y} ${z} is outside the world limits`, { pos: { x, y, z } }));
     if (blocks.state[i]! >= states.length) return fail(mcbError("invalid_request", `state index ${blocks.state[i]} out of range`));
@@ -149,10 +159,16 @@ export function planFromBlocks(registry: BlockRegistry, input: PlanFromBlocksInp
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   order.sort((a, b) => blocks.y[a]! - blocks.y[b]! || blocks.z[a]! - blocks.z[b]! || blocks.x[a]! - blocks.x[b]!);
-  const ry: number[] = [], rz: number[] = [], rx: number[] = [], rl: number[] = [], rv: number[] = [];
+  const ry: number[] = [],
+    rz: number[] = [],
+    rx: number[] = [],
+    rl: number[] = [],
+    rv: number[] = [];
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
-    const x = blocks.x[i]!, y = blocks.y[i]!, z = blocks.z[i]!;
+    const x = blocks.x[i]!,
+      y = blocks.y[i]!,
+      z = blocks.z[i]!;
     const value = (blocks.filter?.[i] ?? 0) * 0x10000 + blocks.state[i]! + 1;
     const last = rl.length - 1;
     if (last >= 0 && ry[last] === y && rz[last] === z) {
@@ -163,7 +179,7 @@ export function planFromBlocks(registry: BlockRegistry, input: PlanFromBlocksInp
         continue;
       }
     }
-    ry.push(y), rz.push(z), rx.push(x), rl.push(1), rv.push(value);
+    (ry.push(y), rz.push(z), rx.push(x), rl.push(1), rv.push(value));
   }
   const raw: RawRuns = {
     y: Int32Array.from(ry),
@@ -180,9 +196,11 @@ export function planFromBlocks(registry: BlockRegistry, input: PlanFromBlocksInp
     for (let k = 0; k < blockData.length; k++) {
       const d = blockData[k]!;
       const key = `${d.x},${d.y},${d.z}`;
-      if (!at.has(key)) return fail(mcbError("invalid_request", `block data at ${d.x} ${d.y} ${d.z}, which the plan does not write`, { pos: { x: d.x, y: d.y, z: d.z } }));
+      if (!at.has(key))
+        return fail(mcbError("invalid_request", `block data at ${d.x} ${d.y} ${d.z}, which the plan does not write`, { pos: { x: d.x, y: d.y, z: d.z } }));
       const prev = blockData[k - 1];
-      if (prev !== undefined && prev.x === d.x && prev.y === d.y && prev.z === d.z) return fail(mcbError("invalid_request", `block data at ${key} is given twice`, { pos: { x: d.x, y: d.y, z: d.z } }));
+      if (prev !== undefined && prev.x === d.x && prev.y === d.y && prev.z === d.z)
+        return fail(mcbError("invalid_request", `block data at ${key} is given twice`, { pos: { x: d.x, y: d.y, z: d.z } }));
     }
   }
   return ok(finishPlan(registry, raw, states, filters, input.dependencies ?? [], blockData));

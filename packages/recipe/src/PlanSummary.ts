@@ -14,9 +14,7 @@ export interface PlanSummary {
 }
 
 export function summarizePlan(plan: Plan): PlanSummary {
-  const palette = [...paletteCounts(plan)]
-    .map(([state, count]) => ({ state, count }))
-    .sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
+  const palette = [...paletteCounts(plan)].map(([state, count]) => ({ state, count })).sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
   let filtered = 0;
   for (let r = 0; r < plan.runs.length.length; r++) if (plan.runs.filter[r] !== 0) filtered += plan.runs.length[r]!;
   const b = plan.bounds;

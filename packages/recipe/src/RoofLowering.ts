@@ -10,22 +10,39 @@ import type { Shape } from "./shapes/Shape.js";
 export function roofGroups(op: RoofOp, limits: CompileLimits, path: Path): Array<{ shape: Shape; piece: RoofPiece; ref?: BlockRef }> {
   const o = op.overhang ?? 1;
   const rects = roofRects(op, path);
-  const minX = Math.min(...rects.map((q) => q.minX)), maxX = Math.max(...rects.map((q) => q.maxX));
-  const minZ = Math.min(...rects.map((q) => q.minZ)), maxZ = Math.max(...rects.map((q) => q.maxZ));
+  const minX = Math.min(...rects.map((q) => q.minX)),
+    maxX = Math.max(...rects.map((q) => q.maxX));
+  const minZ = Math.min(...rects.map((q) => q.minZ)),
+    maxZ = Math.max(...rects.map((q) => q.maxZ));
   const cells = (maxX - minX + 1 + 2 * o) * (maxZ - minZ + 1 + 2 * o);
-  if (cells > limits.maxBlocks) throw budget(`roof covers ${cells} columns; a plan may change at most ${limits.maxBlocks} blocks`, { limit: limits.maxBlocks, requested: cells, path: path() });
-  if (op.style !== "flat" && op.stairs === undefined) throw new LoweringFailure(mcbError("invalid_request", `a ${op.style} roof needs stairs`, { reason: "roof_block", path: `${path()}.stairs` }));
+  if (cells > limits.maxBlocks)
+    throw budget(`roof covers ${cells} columns; a plan may change at most ${limits.maxBlocks} blocks`, {
+      limit: limits.maxBlocks,
+      requested: cells,
+      path: path(),
+    });
+  if (op.style !== "flat" && op.stairs === undefined)
+    throw new LoweringFailure(mcbError("invalid_request", `a ${op.style} roof needs stairs`, { reason: "roof_block", path: `${path()}.stairs` }));
   const groups = roofCells({ rects, y: op.y, style: op.style, pitch: op.pitch ?? 1, overhang: o, gable: op.gable_block !== undefined });
-  return [...groups.values()].map((g) => ({ shape: pointsShape(Int32Array.from(g.xyz)), piece: g.piece, ...(g.piece.kind === "gable" ? { ref: op.gable_block! } : {}) }));
+  return [...groups.values()].map((g) => ({
+    shape: pointsShape(Int32Array.from(g.xyz)),
+    piece: g.piece,
+    ...(g.piece.kind === "gable" ? { ref: op.gable_block! } : {}),
+  }));
 }
 
 /** The roof's rectangles: min/max, or the footprint's; each ridge along the roof's axis, or else its own longer side. */
 function roofRects(op: RoofOp, path: Path): RoofRect[] {
   const given = op.footprint ?? (op.min !== undefined && op.max !== undefined ? [{ min: op.min, max: op.max }] : null);
   if (given === null || (op.footprint !== undefined && (op.min !== undefined || op.max !== undefined)))
-    throw new LoweringFailure(mcbError("invalid_request", "a roof needs min and max (one rectangle) or footprint (rectangles), not both", { reason: "roof_footprint", path: path() }));
+    throw new LoweringFailure(
+      mcbError("invalid_request", "a roof needs min and max (one rectangle) or footprint (rectangles), not both", { reason: "roof_footprint", path: path() }),
+    );
   return given.map((q) => {
-    const minX = Math.min(q.min.x, q.max.x), maxX = Math.max(q.min.x, q.max.x), minZ = Math.min(q.min.z, q.max.z), maxZ = Math.max(q.min.z, q.max.z);
+    const minX = Math.min(q.min.x, q.max.x),
+      maxX = Math.max(q.min.x, q.max.x),
+      minZ = Math.min(q.min.z, q.max.z),
+      maxZ = Math.max(q.min.z, q.max.z);
     return { minX, maxX, minZ, maxZ, axis: op.axis ?? (maxX - minX >= maxZ - minZ ? "x" : "z") };
   });
 }

@@ -31,7 +31,11 @@ export class CollectorScratch {
   out = { y: new Int32Array(1024), z: new Int32Array(1024), x: new Int32Array(1024), length: new Int32Array(1024), value: new Uint32Array(1024) };
 
   growIntervals(): void {
-    this.row = doubled(this.row), this.x0 = doubled(this.x0), this.x1 = doubled(this.x1), this.value = doubled(this.value), this.mat = doubled(this.mat);
+    ((this.row = doubled(this.row)),
+      (this.x0 = doubled(this.x0)),
+      (this.x1 = doubled(this.x1)),
+      (this.value = doubled(this.value)),
+      (this.mat = doubled(this.mat)));
   }
 
   /** Room for `runs` output runs (the output is rewritten from the start, so nothing is copied). */
@@ -81,11 +85,14 @@ class RowCollector implements BlockCollector, RowGrid {
   private value: Uint32Array;
   private mat: Int32Array;
 
-  constructor(bounds: Box3, private readonly s: CollectorScratch) {
-    this.minX = bounds.minX, this.minY = bounds.minY, this.minZ = bounds.minZ;
-    this.sx = bounds.maxX - bounds.minX + 1, this.sz = bounds.maxZ - bounds.minZ + 1;
+  constructor(
+    bounds: Box3,
+    private readonly s: CollectorScratch,
+  ) {
+    ((this.minX = bounds.minX), (this.minY = bounds.minY), (this.minZ = bounds.minZ));
+    ((this.sx = bounds.maxX - bounds.minX + 1), (this.sz = bounds.maxZ - bounds.minZ + 1));
     this.rows = (bounds.maxY - bounds.minY + 1) * this.sz;
-    this.row = s.row, this.x0 = s.x0, this.x1 = s.x1, this.value = s.value, this.mat = s.mat;
+    ((this.row = s.row), (this.x0 = s.x0), (this.x1 = s.x1), (this.value = s.value), (this.mat = s.mat));
   }
 
   private idOf(material: Material): number {
@@ -98,14 +105,15 @@ class RowCollector implements BlockCollector, RowGrid {
     const n = this.n;
     if (n === this.row.length) {
       this.s.growIntervals();
-      this.row = this.s.row, this.x0 = this.s.x0, this.x1 = this.s.x1, this.value = this.s.value, this.mat = this.s.mat;
+      ((this.row = this.s.row), (this.x0 = this.s.x0), (this.x1 = this.s.x1), (this.value = this.s.value), (this.mat = this.s.mat));
     }
-    this.row[n] = row, this.x0[n] = x0, this.x1[n] = x1, this.value[n] = value, this.mat[n] = mat;
+    ((this.row[n] = row), (this.x0[n] = x0), (this.x1[n] = x1), (this.value[n] = value), (this.mat[n] = mat));
     this.n = n + 1;
   }
 
   put(x: number, y: number, z: number, value: number): void {
-    const row = (y - this.minY) * this.sz + (z - this.minZ), last = this.n - 1;
+    const row = (y - this.minY) * this.sz + (z - this.minZ),
+      last = this.n - 1;
     // Consecutive points of a row (either direction: mirrored frames emit x descending) extend it.
     if (last >= 0 && this.row[last] === row && this.value[last] === value && this.mat[last] === 0) {
       if (this.x1[last] === x - 1) return void (this.x1[last] = x);
@@ -133,17 +141,26 @@ class RowCollector implements BlockCollector, RowGrid {
   private fillRows(box: Box3, value: number, mat: number): void {
     // Box fields read once: boxes come in several object shapes (property loads in the loop would be megamorphic).
     const { sz, minY, minZ } = this;
-    const x0 = box.minX, x1 = box.maxX, y0 = box.minY, y1 = box.maxY, z0 = box.minZ, z1 = box.maxZ;
+    const x0 = box.minX,
+      x1 = box.maxX,
+      y0 = box.minY,
+      y1 = box.maxY,
+      z0 = box.minZ,
+      z1 = box.maxZ;
     let n = this.n;
     const end = n + (y1 - y0 + 1) * (z1 - z0 + 1);
     while (this.row.length < end) {
       this.s.growIntervals();
-      this.row = this.s.row, this.x0 = this.s.x0, this.x1 = this.s.x1, this.value = this.s.value, this.mat = this.s.mat;
+      ((this.row = this.s.row), (this.x0 = this.s.x0), (this.x1 = this.s.x1), (this.value = this.s.value), (this.mat = this.s.mat));
     }
-    const R = this.row, X0 = this.x0, X1 = this.x1, V = this.value, M = this.mat;
+    const R = this.row,
+      X0 = this.x0,
+      X1 = this.x1,
+      V = this.value,
+      M = this.mat;
     for (let y = y0; y <= y1; y++) {
       const base = (y - minY) * sz - minZ;
-      for (let z = z0; z <= z1; z++, n++) (R[n] = base + z), (X0[n] = x0), (X1[n] = x1), (V[n] = value), (M[n] = mat);
+      for (let z = z0; z <= z1; z++, n++) ((R[n] = base + z), (X0[n] = x0), (X1[n] = x1), (V[n] = value), (M[n] = mat));
     }
     this.n = n;
   }
@@ -161,7 +178,11 @@ class RowCollector implements BlockCollector, RowGrid {
  */
 function rowRuns(s: CollectorScratch, grid: RowGrid, n: number, materials: readonly Material[]): RawRuns {
   const { rows, sx, sz, minX, minY, minZ } = grid;
-  const R = s.row, X0 = s.x0, X1 = s.x1, V = s.value, M = s.mat;
+  const R = s.row,
+    X0 = s.x0,
+    X1 = s.x1,
+    V = s.value,
+    M = s.mat;
   // Stable counting sort of the intervals by row; counts[r] ends as the end of row r's intervals.
   if (s.counts.length < rows + 1) s.counts = new Int32Array(rows + 1);
   const counts = s.counts;
@@ -175,26 +196,40 @@ function rowRuns(s: CollectorScratch, grid: RowGrid, n: number, materials: reado
   if (s.order.length < n) s.order = new Int32Array(Math.max(n, s.order.length * 2));
   const order = s.order;
   for (let i = 0; i < n; i++) order[counts[R[i]!]!++] = i;
-  if (s.paint.length < sx) (s.paint = new Uint32Array(sx)), (s.picks = new Uint32Array(sx));
-  const paint = s.paint, picks = s.picks;
+  if (s.paint.length < sx) ((s.paint = new Uint32Array(sx)), (s.picks = new Uint32Array(sx)));
+  const paint = s.paint,
+    picks = s.picks;
   if (s.out.y.length < bound) s.reserveRuns(bound);
-  const OY = s.out.y, OZ = s.out.z, OX = s.out.x, OL = s.out.length, OV = s.out.value;
-  let runs = 0, count = 0, start = 0, ry = 0, rz = -1;
+  const OY = s.out.y,
+    OZ = s.out.z,
+    OX = s.out.x,
+    OL = s.out.length,
+    OV = s.out.value;
+  let runs = 0,
+    count = 0,
+    start = 0,
+    ry = 0,
+    rz = -1;
   // Bounds of the runs, per row (x from its first and last run; y from the first and last run).
-  let bx0 = Infinity, bx1 = -Infinity, bz0 = Infinity, bz1 = -Infinity;
+  let bx0 = Infinity,
+    bx1 = -Infinity,
+    bz0 = Infinity,
+    bz1 = -Infinity;
   for (let r = 0; r < rows; r++) {
-    if (++rz === sz) (rz = 0), ry++;
+    if (++rz === sz) ((rz = 0), ry++);
     const end = counts[r]!;
     const k = end - start;
     if (k === 0) continue;
-    const y = minY + ry, z = minZ + rz;
+    const y = minY + ry,
+      z = minZ + rz;
     const rowFirst = runs; // runs of this row start here (merging never crosses rows)
     // Intervals already in x order (rows of repeated copies) need no sort.
     let sorted = true;
     for (let a = start + 1; a < end && sorted; a++) sorted = X0[order[a]!]! >= X0[order[a - 1]!]!;
     if (!sorted && k > SORT_LIMIT) {
       // Many intervals out of order: paint the row in emission order.
-      let lo = X0[order[start]!]!, hi = X1[order[start]!]!;
+      let lo = X0[order[start]!]!,
+        hi = X1[order[start]!]!;
       for (let a = start + 1; a < end; a++) {
         const i = order[a]!;
         if (X0[i]! < lo) lo = X0[i]!;
@@ -204,37 +239,45 @@ function rowRuns(s: CollectorScratch, grid: RowGrid, n: number, materials: reado
       for (let a = start; a < end; a++) paintInterval(s, order[a]!, materials, minX, y, z);
       runs = emitPainted(s, lo, hi, minX, y, z, runs, rowFirst);
       for (let x = lo; x <= hi; x++) if (paint[x - minX] !== 0) count++;
-      if (runs > rowFirst) (bx0 = Math.min(bx0, OX[rowFirst]!)), (bx1 = Math.max(bx1, OX[runs - 1]! + OL[runs - 1]! - 1)), (bz0 = Math.min(bz0, z)), (bz1 = Math.max(bz1, z));
+      if (runs > rowFirst)
+        ((bx0 = Math.min(bx0, OX[rowFirst]!)), (bx1 = Math.max(bx1, OX[runs - 1]! + OL[runs - 1]! - 1)), (bz0 = Math.min(bz0, z)), (bz1 = Math.max(bz1, z)));
       start = end;
       continue;
     }
     if (!sorted) {
       // Insertion sort of the indices by x (stable: equal starts keep emission order).
       for (let a = start + 1; a < end; a++) {
-        const i = order[a]!, x = X0[i]!;
+        const i = order[a]!,
+          x = X0[i]!;
         let b = a - 1;
-        while (b >= start && X0[order[b]!]! > x) (order[b + 1] = order[b]!), b--;
+        while (b >= start && X0[order[b]!]! > x) ((order[b + 1] = order[b]!), b--);
         order[b + 1] = i;
       }
     }
     // Sweep clusters of chained overlaps: a lone interval is emitted as it is, a cluster is painted
     // over its own x-range in emission order (later writes win).
     for (let a = start; a < end;) {
-      let hi = X1[order[a]!]!, e = a + 1;
+      let hi = X1[order[a]!]!,
+        e = a + 1;
       while (e < end && X0[order[e]!]! <= hi) {
         if (X1[order[e]!]! > hi) hi = X1[order[e]!]!;
         e++;
       }
       if (e === a + 1) {
-        const i = order[a]!, m = M[i]!;
+        const i = order[a]!,
+          m = M[i]!;
         if (m === 0) {
-          const x = X0[i]!, len = X1[i]! - x + 1, v = V[i]!, last = runs - 1;
+          const x = X0[i]!,
+            len = X1[i]! - x + 1,
+            v = V[i]!,
+            last = runs - 1;
           if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += len;
-          else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = len), (OV[runs] = v), runs++;
+          else ((OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = len), (OV[runs] = v), runs++);
           count += len;
         } else {
           // A palette interval: its picks for the whole row at once, then runs of equal picks.
-          const x0 = X0[i]!, x1 = X1[i]!;
+          const x0 = X0[i]!,
+            x1 = X1[i]!;
           pickRow(materials[m - 1]!, x0, x1, y, z, V[i]!, picks);
           for (let x = x0; x <= x1;) {
             const v = picks[x - x0]!;
@@ -242,7 +285,7 @@ function rowRuns(s: CollectorScratch, grid: RowGrid, n: number, materials: reado
             while (e <= x1 && picks[e - x0] === v) e++;
             const last = runs - 1;
             if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += e - x;
-            else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++;
+            else ((OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++);
             x = e;
           }
           count += x1 - x0 + 1;
@@ -255,7 +298,7 @@ function rowRuns(s: CollectorScratch, grid: RowGrid, n: number, materials: reado
       for (let c = a + 1; c < e; c++) {
         const i = order[c]!;
         let b = c - 1;
-        while (b >= a && order[b]! > i) (order[b + 1] = order[b]!), b--;
+        while (b >= a && order[b]! > i) ((order[b + 1] = order[b]!), b--);
         order[b + 1] = i;
       }
       paintRange(paint, lo - minX, hi - minX + 1, 0);
@@ -264,12 +307,21 @@ function rowRuns(s: CollectorScratch, grid: RowGrid, n: number, materials: reado
       count += hi - lo + 1; // a chained cluster covers its whole range
       a = e;
     }
-    if (runs > rowFirst) (bx0 = Math.min(bx0, OX[rowFirst]!)), (bx1 = Math.max(bx1, OX[runs - 1]! + OL[runs - 1]! - 1)), (bz0 = Math.min(bz0, z)), (bz1 = Math.max(bz1, z));
+    if (runs > rowFirst)
+      ((bx0 = Math.min(bx0, OX[rowFirst]!)), (bx1 = Math.max(bx1, OX[runs - 1]! + OL[runs - 1]! - 1)), (bz0 = Math.min(bz0, z)), (bz1 = Math.max(bz1, z)));
     start = end;
   }
   // Views of the scratch: the plan assembly copies them before the next compile reuses it.
   const bounds = runs === 0 ? undefined : { minX: bx0, minY: OY[0]!, minZ: bz0, maxX: bx1, maxY: OY[runs - 1]!, maxZ: bz1 };
-  return { y: OY.subarray(0, runs), z: OZ.subarray(0, runs), x: OX.subarray(0, runs), length: OL.subarray(0, runs), value: OV.subarray(0, runs), count, ...(bounds ? { bounds } : {}) };
+  return {
+    y: OY.subarray(0, runs),
+    z: OZ.subarray(0, runs),
+    x: OX.subarray(0, runs),
+    length: OL.subarray(0, runs),
+    value: OV.subarray(0, runs),
+    count,
+    ...(bounds ? { bounds } : {}),
+  };
 }
 
 /** Sets paint[from, to) to `v` (TypedArray#fill has a fixed call cost that dominates short ranges). */
@@ -280,7 +332,11 @@ function paintRange(paint: Uint32Array, from: number, to: number, v: number): vo
 
 /** Paints interval i of `s` into `s.paint` (x relative to minX) in row (y, z). */
 function paintInterval(s: CollectorScratch, i: number, materials: readonly Material[], minX: number, y: number, z: number): void {
-  const paint = s.paint, X0 = s.x0, X1 = s.x1, V = s.value, m = s.mat[i]!;
+  const paint = s.paint,
+    X0 = s.x0,
+    X1 = s.x1,
+    V = s.value,
+    m = s.mat[i]!;
   if (m === 0) return paintRange(paint, X0[i]! - minX, X1[i]! - minX + 1, V[i]!);
   pickRow(materials[m - 1]!, X0[i]!, X1[i]!, y, z, V[i]!, paint.subarray(X0[i]! - minX));
 }
@@ -291,7 +347,12 @@ function paintInterval(s: CollectorScratch, i: number, materials: readonly Mater
  * run count. Measured by `bench/compile.bench.mjs` (castle, palette castle).
  */
 function emitPainted(s: CollectorScratch, lo: number, hi: number, minX: number, y: number, z: number, runs: number, rowFirst: number): number {
-  const paint = s.paint, OY = s.out.y, OZ = s.out.z, OX = s.out.x, OL = s.out.length, OV = s.out.value;
+  const paint = s.paint,
+    OY = s.out.y,
+    OZ = s.out.z,
+    OX = s.out.x,
+    OL = s.out.length,
+    OV = s.out.value;
   for (let x = lo; x <= hi;) {
     const v = paint[x - minX]!;
     let e = x + 1;
@@ -299,7 +360,7 @@ function emitPainted(s: CollectorScratch, lo: number, hi: number, minX: number, 
     if (v !== 0) {
       const last = runs - 1;
       if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += e - x;
-      else (OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++;
+      else ((OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++);
     }
     x = e;
   }

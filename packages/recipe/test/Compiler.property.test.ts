@@ -49,14 +49,17 @@ function checkInvariants(plan: Plan): void {
 
 describe("compiler properties", () => {
   it("plans are sorted, unique, maximal-run encoded and tightly bounded", () => {
-    fc.assert(fc.property(recipeArb, (recipe) => checkInvariants(compile(recipe))), { numRuns: 300 });
+    fc.assert(
+      fc.property(recipeArb, (recipe) => checkInvariants(compile(recipe))),
+      { numRuns: 300 },
+    );
   });
 
   it("the same recipe in any JSON key order gives the identical hash", () => {
     fc.assert(
       fc.property(recipeArb, fc.integer(), (recipe, seed) => {
         let s = seed >>> 0;
-        const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+        const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
         const a = compile(recipe);
         const b = compile(JSON.parse(JSON.stringify(shuffleKeys(recipe, rand))));
         expect(b.hash).toBe(a.hash);
@@ -101,7 +104,7 @@ describe("compiler properties", () => {
         // Palette picks depend on world position, so compare geometry and non-palette states only.
         expect(new Set(turned.keys())).toEqual(new Set(expected.keys()));
         for (const [k, v] of expected) {
-          if (!v.startsWith("minecraft:stone_bricks") && !v.startsWith("minecraft:oak_stairs[facing=") ) expect(turned.get(k)).toBe(v);
+          if (!v.startsWith("minecraft:stone_bricks") && !v.startsWith("minecraft:oak_stairs[facing=")) expect(turned.get(k)).toBe(v);
         }
       }),
       { numRuns: 150 },

@@ -18,34 +18,39 @@ const excluded = (op: any, [x, y, z]: P): boolean =>
  */
 function referenceRoof(op: any): Array<[P, unknown]> {
   const out: Array<[P, unknown]> = [];
-  const o = op.overhang ?? 1, pitch = op.pitch ?? 1;
+  const o = op.overhang ?? 1,
+    pitch = op.pitch ?? 1;
   const [x0, x1] = [Math.min(op.min.x, op.max.x), Math.max(op.min.x, op.max.x)];
   const [z0, z1] = [Math.min(op.min.z, op.max.z), Math.max(op.min.z, op.max.z)];
   const axis = op.axis ?? (x1 - x0 >= z1 - z0 ? "x" : "z");
   const inward: Record<string, [number, number]> = { south: [0, 1], north: [0, -1], east: [1, 0], west: [-1, 0] };
   const name = (v: [number, number]) => Object.keys(inward).find((k) => inward[k]![0] === v[0] && inward[k]![1] === v[1])!;
-  for (let x = x0 - o; x <= x1 + o; x++) for (let z = z0 - o; z <= z1 + o; z++) {
-    if (op.style === "flat") { out.push([[x, op.y, z], `${op.slab}[type=bottom]`]); continue; }
-    const edges: Array<[number, [number, number]]> = [];
-    if (op.style === "hip" || axis === "x") edges.push([z - z0, [0, 1]], [z1 - z, [0, -1]]);
-    if (op.style === "hip" || axis === "z") edges.push([x - x0, [1, 0]], [x1 - x, [-1, 0]]);
-    const d = Math.min(...edges.map((e) => e[0]));
-    const dirs = edges.filter((e) => e[0] === d).map((e) => e[1]);
-    const y = pitch === 1 ? op.y + d : op.y + Math.floor(d / 2);
-    const half = pitch === 2 && d % 2 === 0;
-    const opposite = dirs.length === 2 && dirs[0]![0] === -dirs[1]![0] && dirs[0]![1] === -dirs[1]![1];
-    if (half) out.push([[x, y, z], `${op.slab}[type=bottom]`]);
-    else if (dirs.length >= 3 || opposite) out.push([[x, y, z], `${op.slab}[type=${pitch === 1 ? "bottom" : "top"}]`]);
-    else if (dirs.length === 1) out.push([[x, y, z], `${op.stairs}[facing=${name(dirs[0]!)},shape=straight]`]);
-    else {
-      // facing f with outer_right raises f and clockwise(f): clockwise of (dx, dz) is (−dz, dx).
-      const [a, b] = dirs as [[number, number], [number, number]];
-      const f = -a[1] === b[0] && a[0] === b[1] ? a : b;
-      out.push([[x, y, z], `${op.stairs}[facing=${name(f)},shape=outer_right]`]);
+  for (let x = x0 - o; x <= x1 + o; x++)
+    for (let z = z0 - o; z <= z1 + o; z++) {
+      if (op.style === "flat") {
+        out.push([[x, op.y, z], `${op.slab}[type=bottom]`]);
+        continue;
+      }
+      const edges: Array<[number, [number, number]]> = [];
+      if (op.style === "hip" || axis === "x") edges.push([z - z0, [0, 1]], [z1 - z, [0, -1]]);
+      if (op.style === "hip" || axis === "z") edges.push([x - x0, [1, 0]], [x1 - x, [-1, 0]]);
+      const d = Math.min(...edges.map((e) => e[0]));
+      const dirs = edges.filter((e) => e[0] === d).map((e) => e[1]);
+      const y = pitch === 1 ? op.y + d : op.y + Math.floor(d / 2);
+      const half = pitch === 2 && d % 2 === 0;
+      const opposite = dirs.length === 2 && dirs[0]![0] === -dirs[1]![0] && dirs[0]![1] === -dirs[1]![1];
+      if (half) out.push([[x, y, z], `${op.slab}[type=bottom]`]);
+      else if (dirs.length >= 3 || opposite) out.push([[x, y, z], `${op.slab}[type=${pitch === 1 ? "bottom" : "top"}]`]);
+      else if (dirs.length === 1) out.push([[x, y, z], `${op.stairs}[facing=${name(dirs[0]!)},shape=straight]`]);
+      else {
+        // facing f with outer_right raises f and clockwise(f): clockwise of (dx, dz) is (−dz, dx).
+        const [a, b] = dirs as [[number, number], [number, number]];
+        const f = -a[1] === b[0] && a[0] === b[1] ? a : b;
+        out.push([[x, y, z], `${op.stairs}[facing=${name(f)},shape=outer_right]`]);
+      }
+      const end = axis === "x" ? x === x0 || x === x1 : z === z0 || z === z1;
+      if (op.gable_block !== undefined && op.style === "gable" && d >= 0 && end) for (let fy = op.y; fy < y; fy++) out.push([[x, fy, z], op.gable_block]);
     }
-    const end = axis === "x" ? x === x0 || x === x1 : z === z0 || z === z1;
-    if (op.gable_block !== undefined && op.style === "gable" && d >= 0 && end) for (let fy = op.y; fy < y; fy++) out.push([[x, fy, z], op.gable_block]);
-  }
   return out;
 }
 
@@ -68,15 +73,19 @@ function reference(recipe: any): Map<string, string> {
       switch (op.type) {
         case "box":
         case "replace": {
-          const xs = range(op.min.x, op.max.x), ys = range(op.min.y, op.max.y), zs = range(op.min.z, op.max.z);
+          const xs = range(op.min.x, op.max.x),
+            ys = range(op.min.y, op.max.y),
+            zs = range(op.min.z, op.max.z);
           const s = resolve(op.block, xf);
           const tag = op.type === "replace" ? "|filtered" : "";
-          for (const y of ys) for (const z of zs) for (const x of xs) {
-            const side = x === xs[0] || x === xs.at(-1) || z === zs[0] || z === zs.at(-1);
-            const face = side || y === ys[0] || y === ys.at(-1);
-            if (excluded(op, [x, y, z])) continue;
-            if (op.hollow === "walls" ? side : !op.hollow || face) put([x, y, z], xf, s + tag);
-          }
+          for (const y of ys)
+            for (const z of zs)
+              for (const x of xs) {
+                const side = x === xs[0] || x === xs.at(-1) || z === zs[0] || z === zs.at(-1);
+                const face = side || y === ys[0] || y === ys.at(-1);
+                if (excluded(op, [x, y, z])) continue;
+                if (op.hollow === "walls" ? side : !op.hollow || face) put([x, y, z], xf, s + tag);
+              }
           break;
         }
         case "blocks":
@@ -99,14 +108,16 @@ function reference(recipe: any): Map<string, string> {
           const r = op.radius;
           const inDisk = (u: number, v: number) => u * u + v * v <= r * r + r;
           const s = resolve(op.block, xf);
-          for (let h = 0; h < op.height; h++) for (let u = -r; u <= r; u++) for (let v = -r; v <= r; v++) {
-            if (!inDisk(u, v)) continue;
-            if (op.hollow && inDisk(u + 1, v) && inDisk(u - 1, v) && inDisk(u, v + 1) && inDisk(u, v - 1)) continue;
-            const c = op.center;
-            const axis = op.axis ?? "y";
-            const p: P = axis === "y" ? [c.x + u, c.y + h, c.z + v] : axis === "x" ? [c.x + h, c.y + u, c.z + v] : [c.x + u, c.y + v, c.z + h];
-            if (!excluded(op, p)) put(p, xf, s);
-          }
+          for (let h = 0; h < op.height; h++)
+            for (let u = -r; u <= r; u++)
+              for (let v = -r; v <= r; v++) {
+                if (!inDisk(u, v)) continue;
+                if (op.hollow && inDisk(u + 1, v) && inDisk(u - 1, v) && inDisk(u, v + 1) && inDisk(u, v - 1)) continue;
+                const c = op.center;
+                const axis = op.axis ?? "y";
+                const p: P = axis === "y" ? [c.x + u, c.y + h, c.z + v] : axis === "x" ? [c.x + h, c.y + u, c.z + v] : [c.x + u, c.y + v, c.z + h];
+                if (!excluded(op, p)) put(p, xf, s);
+              }
           break;
         }
         case "arch": {
@@ -114,14 +125,18 @@ function reference(recipe: any): Map<string, string> {
           const across = along === "x" ? "z" : "x";
           const [u0, u1] = [Math.min(op.min[along], op.max[along]), Math.max(op.min[along], op.max[along])];
           const [y0, y1] = [Math.min(op.min.y, op.max.y), Math.max(op.min.y, op.max.y)];
-          const a = (u1 - u0 + 1) / 2, b = y1 - y0 + 0.5, t = op.thickness ?? 1, c = (u0 + u1) / 2;
+          const a = (u1 - u0 + 1) / 2,
+            b = y1 - y0 + 0.5,
+            t = op.thickness ?? 1,
+            c = (u0 + u1) / 2;
           const inside = (u: number, v: number, ea: number, eb: number) => ((u - c) / ea) ** 2 + (v / eb) ** 2;
           const s = resolve(op.block, xf);
-          for (let y = y0; y <= y1; y++) for (let u = u0; u <= u1; u++) {
-            if (inside(u, y - y0, a, b) > 1 + 1e-12) continue;
-            if (a - t > 0 && b - t > 0 && inside(u, y - y0, a - t, b - t) < 1 - 1e-12) continue;
-            for (const w of range(op.min[across], op.max[across])) put(along === "x" ? [u, y, w] : [w, y, u], xf, s);
-          }
+          for (let y = y0; y <= y1; y++)
+            for (let u = u0; u <= u1; u++) {
+              if (inside(u, y - y0, a, b) > 1 + 1e-12) continue;
+              if (a - t > 0 && b - t > 0 && inside(u, y - y0, a - t, b - t) < 1 - 1e-12) continue;
+              for (const w of range(op.min[across], op.max[across])) put(along === "x" ? [u, y, w] : [w, y, u], xf, s);
+            }
           break;
         }
         case "repeat":
@@ -135,7 +150,8 @@ function reference(recipe: any): Map<string, string> {
           const t = op.translate ?? { x: 0, y: 0, z: 0 };
           const turns = (op.rotate ?? 0) / 90;
           const local = (p: P): P => {
-            let x = p[0] - a.x, z = p[2] - a.z;
+            let x = p[0] - a.x,
+              z = p[2] - a.z;
             if (op.mirror === "x") x = -x;
             if (op.mirror === "z") z = -z;
             for (let i = 0; i < turns; i++) [x, z] = [-z, x];

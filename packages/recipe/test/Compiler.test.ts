@@ -35,7 +35,13 @@ describe("recipe semantics", () => {
     // A radius-r disk is symmetric under the eight horizontal symmetries.
     for (const key of blockMap(solid).keys()) {
       const [x, y, z] = key.split(",").map(Number) as [number, number, number];
-      for (const [a, b] of [[-x, z], [x, -z], [z, x], [-z, -x]]) expect(blockMap(solid).has(`${a! + 0},${y},${b! + 0}`)).toBe(true);
+      for (const [a, b] of [
+        [-x, z],
+        [x, -z],
+        [z, x],
+        [-z, -x],
+      ])
+        expect(blockMap(solid).has(`${a! + 0},${y},${b! + 0}`)).toBe(true);
     }
   });
 
@@ -63,7 +69,12 @@ describe("recipe semantics", () => {
       version: 1,
       operations: [
         { type: "repeat", count: 3, offset: v(4, 0, 0), operations: [{ type: "box", min: v(0, 0, 0), max: v(0, 0, 0), block: "stone" }] },
-        { type: "transform", anchor: v(10, 0, 10), rotate: 90, operations: [{ type: "box", min: v(10, 0, 8), max: v(10, 0, 8), block: "oak_stairs[facing=north]" }] },
+        {
+          type: "transform",
+          anchor: v(10, 0, 10),
+          rotate: 90,
+          operations: [{ type: "box", min: v(10, 0, 8), max: v(10, 0, 8), block: "oak_stairs[facing=north]" }],
+        },
       ],
     });
     const m = blockMap(plan);
@@ -82,7 +93,12 @@ describe("recipe semantics", () => {
     expect(plan.filters).toEqual([{ ids: ["minecraft:stone"], states: ["minecraft:oak_log[axis=x]"] }]);
     const seen: Array<[number, number]> = [];
     forEachPlanBlock(plan, (x, _y, _z, _s, f) => seen.push([x, f]));
-    expect(seen).toEqual([[0, 1], [1, 1], [2, 1], [3, 0]]);
+    expect(seen).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 1],
+      [3, 0],
+    ]);
     expect(summarizePlan(plan).filtered_blocks).toBe(3);
   });
 
@@ -90,7 +106,14 @@ describe("recipe semantics", () => {
     const recipe = (seed: number) => ({
       version: 1,
       seed,
-      palettes: { p: { choices: [{ block: "stone", weight: 3 }, { block: "dirt", weight: 1 }] } },
+      palettes: {
+        p: {
+          choices: [
+            { block: "stone", weight: 3 },
+            { block: "dirt", weight: 1 },
+          ],
+        },
+      },
       operations: [{ type: "box", min: v(0, 0, 0), max: v(39, 0, 99), block: { palette: "p" } }],
     });
     const a = compile(recipe(1));
@@ -131,9 +154,16 @@ describe("recipe semantics", () => {
     expect(r4.ok).toBe(false);
     const r5 = compileRecipe(reg, { version: 1, operations: [{ type: "box", min: v(0.5, 0, 0), max: v(1, 1, 1), block: "stone" }] });
     expect(r5).toMatchObject({ ok: false, error: { details: { issues: [{ path: "operations.0.min.x" }] } } });
-    const r6 = compileRecipe(reg, { version: 1, palettes: { p: { choices: [{ block: "stone[x=1]", weight: 1 }] } }, operations: [{ type: "box", min: v(0, 0, 0), max: v(0, 0, 0), block: "stone" }] });
+    const r6 = compileRecipe(reg, {
+      version: 1,
+      palettes: { p: { choices: [{ block: "stone[x=1]", weight: 1 }] } },
+      operations: [{ type: "box", min: v(0, 0, 0), max: v(0, 0, 0), block: "stone" }],
+    });
     expect(r6).toMatchObject({ ok: false, error: { details: { path: "palettes.p.choices[0].block" } } });
-    const r7 = compileRecipe(reg, { version: 1, operations: [{ type: "replace", min: v(0, 0, 0), max: v(0, 0, 0), from: ["minecraft:nope"], block: "stone" }] });
+    const r7 = compileRecipe(reg, {
+      version: 1,
+      operations: [{ type: "replace", min: v(0, 0, 0), max: v(0, 0, 0), from: ["minecraft:nope"], block: "stone" }],
+    });
     expect(r7).toMatchObject({ ok: false, error: { details: { reason: "unknown_block", path: "operations[0].from[0]" } } });
   });
 
@@ -164,7 +194,10 @@ describe("unknown block ids", () => {
         { type: "box", min: { x: 0, y: 67, z: 0 }, max: { x: 0, y: 67, z: 0 }, block: { palette: "mix" } },
       ],
     });
-    expect(r).toMatchObject({ ok: false, error: { code: "unsupported_block", details: { reason: "unknown_block", count: 3, id: "minecraft:stone_brick", path: "palettes.mix.choices[0].block" } } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: "unsupported_block", details: { reason: "unknown_block", count: 3, id: "minecraft:stone_brick", path: "palettes.mix.choices[0].block" } },
+    });
     if (r.ok) return;
     const unknown = r.error.details!.unknown as { id: string; path: string; suggestions: string[] }[];
     expect(unknown.map((u) => [u.id, u.path])).toEqual([

@@ -14,7 +14,8 @@ type Col = { piece: RoofPiece; y: number };
 
 /** Roof pieces by column ("x,z"), gable fill by column; throws on a second roof piece in one column. */
 function columns(cells: RoofCells): { top: Map<string, Col[]>; fill: Map<string, number[]> } {
-  const top = new Map<string, Col[]>(), fill = new Map<string, number[]>();
+  const top = new Map<string, Col[]>(),
+    fill = new Map<string, number[]>();
   for (const { piece, xyz } of cells.values())
     for (let i = 0; i < xyz.length; i += 3) {
       const k = `${xyz[i]},${xyz[i + 2]}`;
@@ -25,7 +26,13 @@ function columns(cells: RoofCells): { top: Map<string, Col[]>; fill: Map<string,
 }
 
 const rect = fc
-  .record({ x: fc.integer({ min: -6, max: 6 }), z: fc.integer({ min: -6, max: 6 }), w: fc.integer({ min: 1, max: 9 }), d: fc.integer({ min: 1, max: 9 }), axis: fc.constantFrom<"x" | "z">("x", "z") })
+  .record({
+    x: fc.integer({ min: -6, max: 6 }),
+    z: fc.integer({ min: -6, max: 6 }),
+    w: fc.integer({ min: 1, max: 9 }),
+    d: fc.integer({ min: 1, max: 9 }),
+    axis: fc.constantFrom<"x" | "z">("x", "z"),
+  })
   .map((r): RoofRect => ({ minX: r.x, maxX: r.x + r.w - 1, minZ: r.z, maxZ: r.z + r.d - 1, axis: r.axis }));
 const roofInput = fc.record({
   rects: fc.array(rect, { minLength: 1, maxLength: 4 }),
@@ -40,9 +47,7 @@ const roofInput = fc.record({
 function covered(r: RoofInput): Set<string> {
   const out = new Set<string>();
   const o = r.overhang;
-  for (const q of r.rects)
-    for (let z = q.minZ - o; z <= q.maxZ + o; z++)
-      for (let x = q.minX - o; x <= q.maxX + o; x++) out.add(`${x},${z}`); // within Chebyshev distance o of the footprint
+  for (const q of r.rects) for (let z = q.minZ - o; z <= q.maxZ + o; z++) for (let x = q.minX - o; x <= q.maxX + o; x++) out.add(`${x},${z}`); // within Chebyshev distance o of the footprint
   return out;
 }
 
@@ -55,7 +60,10 @@ function problem(r: RoofInput, cells: RoofCells): string | null {
   for (const k of top.keys()) if (!want.has(k)) return `column ${k} is roofed outside the footprint and overhang`;
   for (const [k, [c]] of top) {
     const [x, z] = k.split(",").map(Number) as [number, number];
-    for (const [dx, dz] of [[1, 0], [0, 1]] as const) {
+    for (const [dx, dz] of [
+      [1, 0],
+      [0, 1],
+    ] as const) {
       const n = top.get(`${x + dx},${z + dz}`)?.[0];
       if (n === undefined) continue;
       const [hi, lo, hk] = c!.y >= n.y ? [c!, n, k] : [n, c!, `${x + dx},${z + dz}`];
@@ -92,7 +100,8 @@ function rotatedSet(cells: RoofCells): Set<string> {
 }
 function asSet(cells: RoofCells): Set<string> {
   const out = new Set<string>();
-  for (const { piece, xyz } of cells.values()) for (let i = 0; i < xyz.length; i += 3) out.add(`${xyz[i]},${xyz[i + 1]},${xyz[i + 2]} ${JSON.stringify(piece)}`);
+  for (const { piece, xyz } of cells.values())
+    for (let i = 0; i < xyz.length; i += 3) out.add(`${xyz[i]},${xyz[i + 1]},${xyz[i + 2]} ${JSON.stringify(piece)}`);
   return out;
 }
 
@@ -128,13 +137,26 @@ describe("roofs over several rectangles", () => {
   });
 
   it("the property catches a planted bug: each wing roofed on its own, the roofs crossing", () => {
-    const found = fc.check(fc.property(roofInput, (r) => problem(r, crossingRoofs(r)) === null), { numRuns: 400 });
+    const found = fc.check(
+      fc.property(roofInput, (r) => problem(r, crossingRoofs(r)) === null),
+      { numRuns: 400 },
+    );
     expect(found.failed).toBe(true);
     expect(problem(found.counterexample![0], crossingRoofs(found.counterexample![0]))).toMatch(/roof pieces|differ by|is open|faces down-slope/);
   });
 
   it("an L-house hip roof: hips at the outer corners, a valley of inner corners from the inner corner to the ridges' meeting", () => {
-    const cells = roofCells({ rects: [{ minX: 0, maxX: 9, minZ: 0, maxZ: 4, axis: "x" }, { minX: 0, maxX: 4, minZ: 0, maxZ: 9, axis: "z" }], y: 70, style: "hip", pitch: 1, overhang: 0, gable: false });
+    const cells = roofCells({
+      rects: [
+        { minX: 0, maxX: 9, minZ: 0, maxZ: 4, axis: "x" },
+        { minX: 0, maxX: 4, minZ: 0, maxZ: 9, axis: "z" },
+      ],
+      y: 70,
+      style: "hip",
+      pitch: 1,
+      overhang: 0,
+      gable: false,
+    });
     const { top } = columns(cells);
     const at = (x: number, z: number) => top.get(`${x},${z}`)![0]!;
     expect(at(4, 4)).toEqual({ y: 70, piece: { kind: "stair", facing: "west", shape: "inner_right" } }); // the inner corner
@@ -146,13 +168,34 @@ describe("roofs over several rectangles", () => {
   });
 
   it("a recipe roof with a footprint compiles; min/max and footprint together are refused", () => {
-    const roof = { type: "roof", y: 70, style: "gable", stairs: "minecraft:spruce_stairs", slab: "minecraft:spruce_slab", gable_block: "minecraft:spruce_planks" };
-    const l = compileRecipe(registry(), { version: 1, operations: [{ ...roof, footprint: [{ min: { x: 0, z: 0 }, max: { x: 9, z: 4 } }, { min: { x: 0, z: 0 }, max: { x: 4, z: 9 } }] }] });
+    const roof = {
+      type: "roof",
+      y: 70,
+      style: "gable",
+      stairs: "minecraft:spruce_stairs",
+      slab: "minecraft:spruce_slab",
+      gable_block: "minecraft:spruce_planks",
+    };
+    const l = compileRecipe(registry(), {
+      version: 1,
+      operations: [
+        {
+          ...roof,
+          footprint: [
+            { min: { x: 0, z: 0 }, max: { x: 9, z: 4 } },
+            { min: { x: 0, z: 0 }, max: { x: 4, z: 9 } },
+          ],
+        },
+      ],
+    });
     if (!l.ok) throw new Error(l.error.message);
     const blocks = blockMap(l.value);
     expect(blocks.get("4,70,4")).toBe("minecraft:spruce_stairs[facing=west,half=bottom,shape=inner_right,waterlogged=false]"); // the valley's foot
     expect(blocks.get("0,71,2")).toBe("minecraft:spruce_planks"); // the west gable wall
-    const both = compileRecipe(registry(), { version: 1, operations: [{ ...roof, min: { x: 0, z: 0 }, max: { x: 4, z: 4 }, footprint: [{ min: { x: 0, z: 0 }, max: { x: 4, z: 9 } }] }] });
+    const both = compileRecipe(registry(), {
+      version: 1,
+      operations: [{ ...roof, min: { x: 0, z: 0 }, max: { x: 4, z: 4 }, footprint: [{ min: { x: 0, z: 0 }, max: { x: 4, z: 9 } }] }],
+    });
     expect(both).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "roof_footprint" } } });
   });
 });

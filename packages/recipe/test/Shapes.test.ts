@@ -13,10 +13,12 @@ import type { Shape } from "../src/shapes/Shape.js";
 
 const c = fc.integer({ min: -20, max: 20 });
 const vec = fc.record({ x: c, y: c, z: c });
-const cylinders = fc.tuple(vec, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), fc.constantFrom("x" as const, "y" as const, "z" as const)).map(
-  ([p, r, h, hollow, axis]) => cylinderShape(p, r, h, hollow, axis),
-);
-const arches = fc.tuple(vec, vec, fc.constantFrom("x" as const, "z" as const), fc.integer({ min: 1, max: 5 })).map(([a, b, axis, t]) => archShape(a, b, axis, t));
+const cylinders = fc
+  .tuple(vec, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), fc.constantFrom("x" as const, "y" as const, "z" as const))
+  .map(([p, r, h, hollow, axis]) => cylinderShape(p, r, h, hollow, axis));
+const arches = fc
+  .tuple(vec, vec, fc.constantFrom("x" as const, "z" as const), fc.integer({ min: 1, max: 5 }))
+  .map(([a, b, axis, t]) => archShape(a, b, axis, t));
 
 function emitted(shape: Shape): string[] {
   const out: string[] = [];
@@ -57,7 +59,8 @@ describe("box modes", () => {
         const hole = boxShape(c, d, "solid").box;
         const onX = (x: number) => x === box.minX || x === box.maxX;
         const onZ = (z: number) => z === box.minZ || z === box.maxZ;
-        const inHole = (x: number, y: number, z: number) => x >= hole.minX && x <= hole.maxX && y >= hole.minY && y <= hole.maxY && z >= hole.minZ && z <= hole.maxZ;
+        const inHole = (x: number, y: number, z: number) =>
+          x >= hole.minX && x <= hole.maxX && y >= hole.minY && y <= hole.maxY && z >= hole.minZ && z <= hole.maxZ;
         const expected = { faces: new Set<string>(), walls: new Set<string>(), cut: new Set<string>() };
         for (let y = box.minY; y <= box.maxY; y++)
           for (let z = box.minZ; z <= box.maxZ; z++)
@@ -90,7 +93,8 @@ describe("row-interval and sparse collection agree", () => {
   );
   type Write = readonly [string, readonly [number, number, number], number, number];
   const apply = (c: BlockCollector, [kind, [x, y, z], x1, v]: Write) => {
-    const lo = Math.min(x, x1), hi = Math.max(x, x1);
+    const lo = Math.min(x, x1),
+      hi = Math.max(x, x1);
     if (kind === "put") c.put(x, y, z, v);
     else if (kind === "span") c.putSpan(lo, hi, y, z, v);
     else if (kind === "spanPalette") c.putSpanPalette(lo, hi, y, z, palette, v);
@@ -111,13 +115,21 @@ describe("row-interval and sparse collection agree", () => {
         const rows = createCollector(area, 10_000);
         const sparse = createCollector(far, 10_000);
         for (const w of writes) (apply(rows, w), apply(sparse, w));
-        const { bounds, ...a } = rows.toRuns(), b = sparse.toRuns();
+        const { bounds, ...a } = rows.toRuns(),
+          b = sparse.toRuns();
         expect(a).toEqual(b);
         // The bounds found on the way are the runs' tight bounds.
         if (a.count === 0) expect(bounds).toBeUndefined();
         else {
           const ends = [...a.x].map((x, r) => x + a.length[r]! - 1);
-          expect(bounds).toEqual({ minX: Math.min(...a.x), minY: Math.min(...a.y), minZ: Math.min(...a.z), maxX: Math.max(...ends), maxY: Math.max(...a.y), maxZ: Math.max(...a.z) });
+          expect(bounds).toEqual({
+            minX: Math.min(...a.x),
+            minY: Math.min(...a.y),
+            minZ: Math.min(...a.z),
+            maxX: Math.max(...ends),
+            maxY: Math.max(...a.y),
+            maxZ: Math.max(...a.z),
+          });
         }
         // Runs are maximal: no two neighbours in one row continue each other with the same value.
         for (let r = 1; r < a.length.length; r++)
@@ -129,7 +141,11 @@ describe("row-interval and sparse collection agree", () => {
 });
 
 describe("shapes' spans cover exactly their positions", () => {
-  const spanShapes = fc.oneof(cylinders, arches, fc.tuple(vec, vec).map(([a, b]) => lineShape(a, b)));
+  const spanShapes = fc.oneof(
+    cylinders,
+    arches,
+    fc.tuple(vec, vec).map(([a, b]) => lineShape(a, b)),
+  );
   it("emitSpans gives the positions of emit, each once (property)", () => {
     fc.assert(
       fc.property(spanShapes, (shape) => {
@@ -150,22 +166,36 @@ describe("arch rows solved per row equal the cell-by-cell ellipse test", () => {
   it("same positions as scanning every cell of the plane with the ring inequalities (property)", () => {
     const size = fc.integer({ min: 0, max: 60 });
     fc.assert(
-      fc.property(vec, size, fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3 }), fc.constantFrom("x" as const, "z" as const), fc.integer({ min: 1, max: 12 }), (p, span, rise, depth, axis, t) => {
-        const max = { x: p.x + (axis === "x" ? span : depth), y: p.y + rise, z: p.z + (axis === "z" ? span : depth) };
-        const shape = archShape(p, max, axis, t);
-        // The definition, cell by cell (doubled coordinates, exact integers).
-        const uMin = axis === "x" ? p.x : p.z, uMax = uMin + span, A = span + 1, B = 2 * rise + 1, Ai = A - 2 * t, Bi = B - 2 * t;
-        const want: string[] = [];
-        for (let v = 0; v <= rise; v++)
-          for (let u = uMin; u <= uMax; u++) {
-            const U = 2 * u - (uMin + uMax), V = 2 * v;
-            if (U * U * B * B + V * V * A * A > A * A * B * B) continue;
-            if (Ai > 0 && Bi > 0 && U * U * Bi * Bi + V * V * Ai * Ai < Ai * Ai * Bi * Bi) continue;
-            for (let w = 0; w <= depth; w++) want.push(axis === "x" ? `${u},${p.y + v},${p.z + w}` : `${p.x + w},${p.y + v},${u}`);
-          }
-        expect(emitted(shape).sort()).toEqual(want.sort());
-        expect(shape.count).toBe(want.length);
-      }),
+      fc.property(
+        vec,
+        size,
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.constantFrom("x" as const, "z" as const),
+        fc.integer({ min: 1, max: 12 }),
+        (p, span, rise, depth, axis, t) => {
+          const max = { x: p.x + (axis === "x" ? span : depth), y: p.y + rise, z: p.z + (axis === "z" ? span : depth) };
+          const shape = archShape(p, max, axis, t);
+          // The definition, cell by cell (doubled coordinates, exact integers).
+          const uMin = axis === "x" ? p.x : p.z,
+            uMax = uMin + span,
+            A = span + 1,
+            B = 2 * rise + 1,
+            Ai = A - 2 * t,
+            Bi = B - 2 * t;
+          const want: string[] = [];
+          for (let v = 0; v <= rise; v++)
+            for (let u = uMin; u <= uMax; u++) {
+              const U = 2 * u - (uMin + uMax),
+                V = 2 * v;
+              if (U * U * B * B + V * V * A * A > A * A * B * B) continue;
+              if (Ai > 0 && Bi > 0 && U * U * Bi * Bi + V * V * Ai * Ai < Ai * Ai * Bi * Bi) continue;
+              for (let w = 0; w <= depth; w++) want.push(axis === "x" ? `${u},${p.y + v},${p.z + w}` : `${p.x + w},${p.y + v},${u}`);
+            }
+          expect(emitted(shape).sort()).toEqual(want.sort());
+          expect(shape.count).toBe(want.length);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -175,14 +205,27 @@ describe("row palette picks", () => {
   it("pickRow gives pick's value at every position of the row (property)", () => {
     const palette = fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }).map((weights): Material => {
       let total = 0;
-      return { kind: "palette", values: Uint32Array.from(weights, (_, i) => i + 1), cumulative: Uint32Array.from(weights, (w) => (total += w)), salt: weights.length * 7919 };
+      return {
+        kind: "palette",
+        values: Uint32Array.from(weights, (_, i) => i + 1),
+        cumulative: Uint32Array.from(weights, (w) => (total += w)),
+        salt: weights.length * 7919,
+      };
     });
     fc.assert(
-      fc.property(palette, fc.integer({ min: -30_000_000, max: 30_000_000 }), fc.integer({ min: 0, max: 200 }), fc.integer({ min: -64, max: 319 }), fc.integer({ min: -30_000_000, max: 30_000_000 }), fc.integer({ min: 0, max: 3 }), (m, x0, len, y, z, filter) => {
-        const out = new Uint32Array(len + 1);
-        pickRow(m, x0, x0 + len, y, z, filter * 0x10000, out);
-        for (let k = 0; k <= len; k++) expect(out[k]).toBe(filter * 0x10000 + pick(m, x0 + k, y, z));
-      }),
+      fc.property(
+        palette,
+        fc.integer({ min: -30_000_000, max: 30_000_000 }),
+        fc.integer({ min: 0, max: 200 }),
+        fc.integer({ min: -64, max: 319 }),
+        fc.integer({ min: -30_000_000, max: 30_000_000 }),
+        fc.integer({ min: 0, max: 3 }),
+        (m, x0, len, y, z, filter) => {
+          const out = new Uint32Array(len + 1);
+          pickRow(m, x0, x0 + len, y, z, filter * 0x10000, out);
+          for (let k = 0; k <= len; k++) expect(out[k]).toBe(filter * 0x10000 + pick(m, x0 + k, y, z));
+        },
+      ),
       { numRuns: 300 },
     );
   });

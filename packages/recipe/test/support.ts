@@ -34,7 +34,14 @@ const block = fc.oneof(fc.constantFrom(...BLOCKS), fc.constant({ palette: "mix" 
 
 const leaf = fc.oneof(
   fc.record({ type: fc.constant("box"), min: vec, max: vec, block, hollow: fc.constantFrom(false, true, "walls") }),
-  fc.record({ type: fc.constant("box"), min: vec, max: vec, block, hollow: fc.constantFrom(false, true, "walls"), exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }) }),
+  fc.record({
+    type: fc.constant("box"),
+    min: vec,
+    max: vec,
+    block,
+    hollow: fc.constantFrom(false, true, "walls"),
+    exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }),
+  }),
   fc.record({
     type: fc.constant("blocks"),
     blocks: fc.uniqueArray(fc.record({ x: small, y: small, z: small, block }), { minLength: 1, maxLength: 6, selector: (b) => `${b.x},${b.y},${b.z}` }),
@@ -64,7 +71,14 @@ const leaf = fc.oneof(
   }),
   fc.record({ type: fc.constant("arch"), min: vec, max: vec, axis: fc.constantFrom("x", "z"), block, thickness: fc.integer({ min: 1, max: 3 }) }),
   fc.record({ type: fc.constant("replace"), min: vec, max: vec, from: fc.constant(["minecraft:stone", "minecraft:oak_log[axis=z]"]), block }),
-  fc.record({ type: fc.constant("replace"), min: vec, max: vec, from: fc.constant(["minecraft:stone"]), block, exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }) }),
+  fc.record({
+    type: fc.constant("replace"),
+    min: vec,
+    max: vec,
+    from: fc.constant(["minecraft:stone"]),
+    block,
+    exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }),
+  }),
 );
 
 /** Small recipes over a tiny arena (so operations overlap), nested up to three levels. */
@@ -72,24 +86,36 @@ export const recipeArb = fc.letrec((tie) => ({
   op: fc.oneof(
     { maxDepth: 3, depthSize: "small", withCrossShrink: true },
     leaf,
-    fc.record({ type: fc.constant("repeat"), count: fc.integer({ min: 1, max: 3 }), offset: vec, operations: fc.array(tie("op"), { minLength: 1, maxLength: 3 }) }),
     fc.record({
-      type: fc.constant("transform"),
-      anchor: vec,
-      rotate: fc.constantFrom(0, 90, 180, 270),
-      mirror: fc.constantFrom("x", "z", undefined),
-      translate: vec,
+      type: fc.constant("repeat"),
+      count: fc.integer({ min: 1, max: 3 }),
+      offset: vec,
       operations: fc.array(tie("op"), { minLength: 1, maxLength: 3 }),
-    }).map((t) => {
-      const { mirror, ...rest } = t;
-      return mirror === undefined ? rest : { ...rest, mirror };
     }),
+    fc
+      .record({
+        type: fc.constant("transform"),
+        anchor: vec,
+        rotate: fc.constantFrom(0, 90, 180, 270),
+        mirror: fc.constantFrom("x", "z", undefined),
+        translate: vec,
+        operations: fc.array(tie("op"), { minLength: 1, maxLength: 3 }),
+      })
+      .map((t) => {
+        const { mirror, ...rest } = t;
+        return mirror === undefined ? rest : { ...rest, mirror };
+      }),
   ),
   recipe: fc.record({
     version: fc.constant(1),
     seed: fc.integer({ min: 0, max: 1000 }),
     palettes: fc.constant({
-      mix: { choices: [{ block: "minecraft:stone_bricks", weight: 3 }, { block: "minecraft:oak_stairs[facing=north]", weight: 1 }] },
+      mix: {
+        choices: [
+          { block: "minecraft:stone_bricks", weight: 3 },
+          { block: "minecraft:oak_stairs[facing=north]", weight: 1 },
+        ],
+      },
     }),
     operations: fc.array(tie("op"), { minLength: 1, maxLength: 4 }),
   }),

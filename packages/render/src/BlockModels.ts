@@ -14,10 +14,14 @@ const DIRECTIONS: Record<Dir, [number, number]> = { north: [0, -1], south: [0, 1
 /** A box given in sixteenths, as seen for a block facing north, turned to face `facing`. */
 function turned(facing: string | undefined, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, part = 0): number[] {
   switch (facing) {
-    case "south": return [16 - x1, y0, 16 - z1, 16 - x0, y1, 16 - z0, part].map((v, i) => (i < 6 ? v * P : v));
-    case "west": return [z0, y0, 16 - x1, z1, y1, 16 - x0, part].map((v, i) => (i < 6 ? v * P : v));
-    case "east": return [16 - z1, y0, x0, 16 - z0, y1, x1, part].map((v, i) => (i < 6 ? v * P : v));
-    default: return [x0, y0, z0, x1, y1, z1, part].map((v, i) => (i < 6 ? v * P : v));
+    case "south":
+      return [16 - x1, y0, 16 - z1, 16 - x0, y1, 16 - z0, part].map((v, i) => (i < 6 ? v * P : v));
+    case "west":
+      return [z0, y0, 16 - x1, z1, y1, 16 - x0, part].map((v, i) => (i < 6 ? v * P : v));
+    case "east":
+      return [16 - z1, y0, x0, 16 - z0, y1, x1, part].map((v, i) => (i < 6 ? v * P : v));
+    default:
+      return [x0, y0, z0, x1, y1, z1, part].map((v, i) => (i < 6 ? v * P : v));
   }
 }
 
@@ -34,10 +38,72 @@ const PLANT = box(4.8, 0, 4.8, 11.2, 12.8, 11.2);
 const TALL_PLANT = box(4.8, 0, 4.8, 11.2, 16, 11.2);
 const SMALL = box(6.4, 0, 6.4, 9.6, 9.6, 9.6);
 
-const FLOWERS = new Set(["dandelion", "poppy", "blue_orchid", "allium", "azure_bluet", "oxeye_daisy", "cornflower", "lily_of_the_valley", "wither_rose", "torchflower", "short_grass", "fern", "dead_bush", "seagrass", "brown_mushroom", "red_mushroom", "crimson_fungus", "warped_fungus", "crimson_roots", "warped_roots", "nether_sprouts", "sweet_berry_bush", "wheat", "carrots", "potatoes", "beetroots", "nether_wart", "torchflower_crop", "pink_petals", "wildflowers", "leaf_litter", "bush", "firefly_bush", "short_dry_grass"]);
-const TALL = new Set(["tall_grass", "large_fern", "sunflower", "lilac", "rose_bush", "peony", "sugar_cane", "kelp", "kelp_plant", "tall_seagrass", "pitcher_plant", "bamboo", "tall_dry_grass", "cactus_flower"]);
+const FLOWERS = new Set([
+  "dandelion",
+  "poppy",
+  "blue_orchid",
+  "allium",
+  "azure_bluet",
+  "oxeye_daisy",
+  "cornflower",
+  "lily_of_the_valley",
+  "wither_rose",
+  "torchflower",
+  "short_grass",
+  "fern",
+  "dead_bush",
+  "seagrass",
+  "brown_mushroom",
+  "red_mushroom",
+  "crimson_fungus",
+  "warped_fungus",
+  "crimson_roots",
+  "warped_roots",
+  "nether_sprouts",
+  "sweet_berry_bush",
+  "wheat",
+  "carrots",
+  "potatoes",
+  "beetroots",
+  "nether_wart",
+  "torchflower_crop",
+  "pink_petals",
+  "wildflowers",
+  "leaf_litter",
+  "bush",
+  "firefly_bush",
+  "short_dry_grass",
+]);
+const TALL = new Set([
+  "tall_grass",
+  "large_fern",
+  "sunflower",
+  "lilac",
+  "rose_bush",
+  "peony",
+  "sugar_cane",
+  "kelp",
+  "kelp_plant",
+  "tall_seagrass",
+  "pitcher_plant",
+  "bamboo",
+  "tall_dry_grass",
+  "cactus_flower",
+]);
 const SMALLS = new Set(["tripwire_hook", "flower_pot", "candle"]);
-const FLATS = new Set(["rail", "powered_rail", "detector_rail", "activator_rail", "redstone_wire", "tripwire", "lily_pad", "moss_carpet", "pale_moss_carpet", "sculk_vein", "resin_clump"]);
+const FLATS = new Set([
+  "rail",
+  "powered_rail",
+  "detector_rail",
+  "activator_rail",
+  "redstone_wire",
+  "tripwire",
+  "lily_pad",
+  "moss_carpet",
+  "pale_moss_carpet",
+  "sculk_vein",
+  "resin_clump",
+]);
 
 function props(state: string): Record<string, string> {
   const i = state.indexOf("[");
@@ -55,7 +121,10 @@ function props(state: string): Record<string, string> {
  * arm's vertical spans (fences have two bars); by default one span from the ground to `armTop`.
  */
 function post(p: Record<string, string>, half: number, armHalf: number, armTop: number, rails?: readonly [number, number][]): number[] {
-  const c0 = 0.5 - half, c1 = 0.5 + half, a0 = 0.5 - armHalf, a1 = 0.5 + armHalf;
+  const c0 = 0.5 - half,
+    c1 = 0.5 + half,
+    a0 = 0.5 - armHalf,
+    a1 = 0.5 + armHalf;
   const boxes = [c0, 0, c0, c1, 1, c1, 0];
   for (const [dir, [dx, dz]] of Object.entries(DIRECTIONS)) {
     const v = p[dir];
@@ -71,7 +140,8 @@ function post(p: Record<string, string>, half: number, armHalf: number, armTop: 
 
 /** The game's StairBlock: a bottom slab plus the step's quarters (facing north: the step at the north). */
 function stairs(p: Record<string, string>): number[] {
-  const f = p["facing"], shape = p["shape"] ?? "straight";
+  const f = p["facing"],
+    shape = p["shape"] ?? "straight";
   const step: number[] = [];
   if (shape === "outer_left") step.push(...turned(f, 0, 8, 0, 8, 16, 8));
   else if (shape === "outer_right") step.push(...turned(f, 8, 8, 0, 16, 16, 8));
@@ -86,7 +156,8 @@ function stairs(p: Record<string, string>): number[] {
 
 /** Buttons and levers: `face` floor/wall/ceiling, `facing` the direction they point away from their wall. */
 function attached(p: Record<string, string>, w: number, h: number, depth: number, extra: (face: string) => number[]): number[] {
-  const face = p["face"] ?? "wall", f = p["facing"];
+  const face = p["face"] ?? "wall",
+    f = p["facing"];
   const along = f === "east" || f === "west";
   let boxes: number[];
   if (face === "wall") boxes = turned(f, 8 - w / 2, 8 - h / 2, 16 - depth, 8 + w / 2, 8 + h / 2, 16);
@@ -130,7 +201,12 @@ function torch(name: string, p: Record<string, string>): number[] {
   // (a staircase of three 2×2 pieces stands for the leaning stick).
   if (name.endsWith("wall_torch")) {
     const f = p["facing"];
-    return [...turned(f, 7, 3.5, 14, 9, 6.3, 16), ...turned(f, 7, 6.3, 12.5, 9, 9, 14.5), ...turned(f, 7, 9, 11, 9, 11.5, 13), ...turned(f, 7, 11.5, 10.5, 9, 13.5, 12.5, 1)];
+    return [
+      ...turned(f, 7, 3.5, 14, 9, 6.3, 16),
+      ...turned(f, 7, 6.3, 12.5, 9, 9, 14.5),
+      ...turned(f, 7, 9, 11, 9, 11.5, 13),
+      ...turned(f, 7, 11.5, 10.5, 9, 13.5, 12.5, 1),
+    ];
   }
   return [...box(7, 0, 7, 9, 8, 9), ...box(7, 8, 7, 9, 10, 9, 1)];
 }
@@ -164,17 +240,30 @@ function modelBoxes(state: string): number[] | null {
   }
   if (name.endsWith("_door")) {
     // The game's DoorBlock shapes: a 3/16 panel on the facing side when closed, turned by the hinge when open.
-    const closed = p["open"] !== "true", right = p["hinge"] === "right";
+    const closed = p["open"] !== "true",
+      right = p["hinge"] === "right";
     const f = (p["facing"] ?? "south") as Dir;
     const side: Record<Dir, [Dir, Dir]> = { west: ["south", "north"], north: ["west", "east"], east: ["north", "south"], south: ["east", "west"] };
     const at = closed ? f : right ? side[f][0] : side[f][1];
     // A panel at the *opposite* side of `at`'s direction: facing north puts the panel at z 13..16.
     return turned(at, 0, 0, 13, 16, 16, 16);
   }
-  if (name.endsWith("_fence")) return post(p, 2 * P, P, 15 * P, [[6 * P, 9 * P], [12 * P, 15 * P]]);
+  if (name.endsWith("_fence"))
+    return post(p, 2 * P, P, 15 * P, [
+      [6 * P, 9 * P],
+      [12 * P, 15 * P],
+    ]);
   if (name.endsWith("_wall")) return post(p, 4 * P, 3 * P, 14 * P);
   if (name.endsWith("_pane") || name === "iron_bars" || name === "glass_pane") return post(p, P, P, 1);
-  if (FLOWERS.has(name) || name.endsWith("_sapling") || name.endsWith("_tulip") || name === "mangrove_propagule" || name.endsWith("_coral") || name.endsWith("_coral_fan")) return PLANT;
+  if (
+    FLOWERS.has(name) ||
+    name.endsWith("_sapling") ||
+    name.endsWith("_tulip") ||
+    name === "mangrove_propagule" ||
+    name.endsWith("_coral") ||
+    name.endsWith("_coral_fan")
+  )
+    return PLANT;
   if (TALL.has(name) || name.endsWith("_banner")) return TALL_PLANT;
   if (SMALLS.has(name) || name.endsWith("_candle")) return SMALL;
   return null;

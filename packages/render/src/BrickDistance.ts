@@ -6,19 +6,27 @@
  */
 export function brickDistances(occupied: Uint8Array, nx: number, ny: number, nz: number, out: Uint8Array): void {
   for (let i = 0; i < occupied.length; i++) out[i] = occupied[i] !== 0 ? 0 : 255;
-  const sy = nx * nz, szs = nx;
+  const sy = nx * nz,
+    szs = nx;
   // Forward: neighbours earlier in y, z, x order; backward: the mirror images, later in that order.
   for (const dir of [1, -1] as const) {
-    const y0 = dir > 0 ? 0 : ny - 1, z0 = dir > 0 ? 0 : nz - 1, x0 = dir > 0 ? 0 : nx - 1;
+    const y0 = dir > 0 ? 0 : ny - 1,
+      z0 = dir > 0 ? 0 : nz - 1,
+      x0 = dir > 0 ? 0 : nx - 1;
     for (let y = y0; y >= 0 && y < ny; y += dir)
       for (let z = z0; z >= 0 && z < nz; z += dir)
         for (let x = x0; x >= 0 && x < nx; x += dir) {
           const i = x + z * szs + y * sy;
           let d = out[i]!;
           if (d === 0) continue;
-          const py = y - dir, pz = z - dir, px = x - dir;
-          const hasY = py >= 0 && py < ny, hasZ = pz >= 0 && pz < nz, hasX = px >= 0 && px < nx;
-          const nxl = x + dir >= 0 && x + dir < nx, nzl = z + dir >= 0 && z + dir < nz;
+          const py = y - dir,
+            pz = z - dir,
+            px = x - dir;
+          const hasY = py >= 0 && py < ny,
+            hasZ = pz >= 0 && pz < nz,
+            hasX = px >= 0 && px < nx;
+          const nxl = x + dir >= 0 && x + dir < nx,
+            nzl = z + dir >= 0 && z + dir < nz;
           // Same row: the previous x.
           if (hasX) d = Math.min(d, out[i - dir]! + 1);
           // Same layer, previous z: x − 1, x, x + 1.
@@ -51,17 +59,20 @@ export function brickDistances(occupied: Uint8Array, nx: number, ny: number, nz:
  * of radius r around x − r − 1, x and x + r + 1.
  */
 export function columnTops(occupied: Uint8Array, nx: number, ny: number, nz: number, radii: readonly number[], out: Uint16Array): void {
-  const area = nx * nz, top = new Uint16Array(area), row = new Uint16Array(area);
-  for (let y = 0; y < ny; y++)
-    for (let c = 0; c < area; c++) if (occupied[c + y * area] !== 0) top[c] = y + 1;
-  let prev: Uint16Array = top, prevRadius = 0;
+  const area = nx * nz,
+    top = new Uint16Array(area),
+    row = new Uint16Array(area);
+  for (let y = 0; y < ny; y++) for (let c = 0; c < area; c++) if (occupied[c + y * area] !== 0) top[c] = y + 1;
+  let prev: Uint16Array = top,
+    prevRadius = 0;
   radii.forEach((k, l) => {
     const level = out.subarray(l * area, (l + 1) * area);
     // From radius r to k = 2r + 1 by three shifted lookups; the first level from the columns (r = 0) directly.
-    const step = prevRadius === 0 ? 1 : prevRadius + 1, spans = prevRadius === 0 ? k : 1;
+    const step = prevRadius === 0 ? 1 : prevRadius + 1,
+      spans = prevRadius === 0 ? k : 1;
     shiftedMax(prev, row, nx, nz, 1, nx, spans, step);
     shiftedMax(row, level, nz, nx, nx, 1, spans, step);
-    prev = level, prevRadius = k;
+    ((prev = level), (prevRadius = k));
   });
 }
 

@@ -74,8 +74,12 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
   let unloaded = 0;
   for (const [sx, sy, sz] of sections) {
     const box = {
-      minX: Math.max(sx * 16, b.minX), minY: Math.max(sy * 16, b.minY), minZ: Math.max(sz * 16, b.minZ),
-      maxX: Math.min(sx * 16 + 15, b.maxX), maxY: Math.min(sy * 16 + 15, b.maxY), maxZ: Math.min(sz * 16 + 15, b.maxZ),
+      minX: Math.max(sx * 16, b.minX),
+      minY: Math.max(sy * 16, b.minY),
+      minZ: Math.max(sz * 16, b.minZ),
+      maxX: Math.min(sx * 16 + 15, b.maxX),
+      maxY: Math.min(sy * 16 + 15, b.maxY),
+      maxZ: Math.min(sz * 16 + 15, b.maxZ),
     };
     let read: Awaited<ReturnType<BlockSource["read"]>>;
     try {
@@ -85,7 +89,13 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
       unloaded++;
       continue;
     }
-    const full = box.minX === sx * 16 && box.minY === sy * 16 && box.minZ === sz * 16 && box.maxX === sx * 16 + 15 && box.maxY === sy * 16 + 15 && box.maxZ === sz * 16 + 15;
+    const full =
+      box.minX === sx * 16 &&
+      box.minY === sy * 16 &&
+      box.minZ === sz * 16 &&
+      box.maxX === sx * 16 + 15 &&
+      box.maxY === sy * 16 + 15 &&
+      box.maxZ === sz * 16 + 15;
     if (full) {
       grid.addSection(sx, sy, sz, read.palette, read.states);
       continue;
@@ -100,7 +110,12 @@ export async function captureCamera(source: BlockSource, pose: CameraPose, optio
     grid.addSection(sx, sy, sz, palette, states);
   }
   if (sections.length > 0 && unloaded === sections.length)
-    return fail(mcbError("camera_unavailable", "nothing in view is loaded on the server (reads never load chunks); move the camera near players or loaded chunks", { reason: "scene_not_loaded", sections: unloaded }));
+    return fail(
+      mcbError("camera_unavailable", "nothing in view is loaded on the server (reads never load chunks); move the camera near players or loaded chunks", {
+        reason: "scene_not_loaded",
+        sections: unloaded,
+      }),
+    );
   const scene = grid.seal();
   const { width, height } = p.value;
   const [x, y, z] = p.value.eye;

@@ -69,7 +69,8 @@ export const FRAME_PIXELS = 640 * 360;
  */
 export function frameSize(box: Box3, side: FrameSide): { width: number; height: number } {
   const { right, up } = cameraAxes(ANGLES[side].yaw, ANGLES[side].pitch);
-  let across = 0, tall = 0;
+  let across = 0,
+    tall = 0;
   for (const x of [box.minX, box.maxX + 1])
     for (const y of [box.minY, box.maxY + 1])
       for (const z of [box.minZ, box.maxZ + 1]) {
@@ -83,8 +84,13 @@ export function frameSize(box: Box3, side: FrameSide): { width: number; height: 
 }
 
 /** Yaw and pitch that look from the eye of feet position `from` at `target` (a block's centre). */
-export function lookAtAngles(from: { readonly x: number; readonly y: number; readonly z: number }, target: { readonly x: number; readonly y: number; readonly z: number }): { yaw: number; pitch: number } {
-  const dx = target.x + 0.5 - from.x, dy = target.y + 0.5 - (from.y + EYE_HEIGHT), dz = target.z + 0.5 - from.z;
+export function lookAtAngles(
+  from: { readonly x: number; readonly y: number; readonly z: number },
+  target: { readonly x: number; readonly y: number; readonly z: number },
+): { yaw: number; pitch: number } {
+  const dx = target.x + 0.5 - from.x,
+    dy = target.y + 0.5 - (from.y + EYE_HEIGHT),
+    dz = target.z + 0.5 - from.z;
   const yaw = (Math.atan2(-dx, dz) * 180) / Math.PI;
   const pitch = (-Math.atan2(dy, Math.hypot(dx, dz)) * 180) / Math.PI;
   return { yaw: round(yaw), pitch: round(Math.max(-90, Math.min(90, pitch))) };
@@ -94,7 +100,11 @@ export function lookAtAngles(from: { readonly x: number; readonly y: number; rea
 export function viewTiles(count: number, width: number, height: number): Array<{ x: number; y: number; width: number; height: number }> {
   if (count === 1) return [{ x: 0, y: 0, width, height }];
   const half = Math.floor(width / 2);
-  if (count === 2) return [{ x: 0, y: 0, width: half, height }, { x: half, y: 0, width: width - half, height }];
+  if (count === 2)
+    return [
+      { x: 0, y: 0, width: half, height },
+      { x: half, y: 0, width: width - half, height },
+    ];
   const mid = Math.floor(height / 2);
   const cells = [
     { x: 0, y: 0, width: half, height: mid },

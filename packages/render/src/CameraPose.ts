@@ -16,7 +16,16 @@ export interface CameraPose {
 }
 
 export const EYE_HEIGHT = 1.62;
-export const CAPTURE_LIMITS = Object.freeze({ minSize: 16, maxWidth: 1920, maxHeight: 1080, minFov: 30, maxFov: 110, defaultFov: 70, defaultWidth: 640, defaultHeight: 360 });
+export const CAPTURE_LIMITS = Object.freeze({
+  minSize: 16,
+  maxWidth: 1920,
+  maxHeight: 1080,
+  minFov: 30,
+  maxFov: 110,
+  defaultFov: 70,
+  defaultWidth: 640,
+  defaultHeight: 360,
+});
 
 export interface ResolvedPose {
   readonly eye: readonly [number, number, number];

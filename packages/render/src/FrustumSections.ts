@@ -12,7 +12,8 @@ export function frustumSections(p: ResolvedPose, maxDistance: number, bounds: Bo
   const corners: [number, number, number][] = [];
   for (const sx of [-1, 1])
     for (const sy of [-1, 1]) {
-      const h = sx * p.tanHalf * p.aspect, v = sy * p.tanHalf;
+      const h = sx * p.tanHalf * p.aspect,
+        v = sy * p.tanHalf;
       corners.push([p.forward[0] + h * p.right[0] + v * p.up[0], p.forward[1] + h * p.right[1] + v * p.up[1], p.forward[2] + h * p.right[2] + v * p.up[2]]);
     }
   // Side planes through the eye: normals pointing inwards (cross products of adjacent corner rays).
@@ -20,7 +21,8 @@ export function frustumSections(p: ResolvedPose, maxDistance: number, bounds: Bo
   const order = [0, 1, 3, 2]; // around the rectangle
   const planes: number[][] = [];
   for (let k = 0; k < 4; k++) {
-    const a = corners[order[k]!]!, b = corners[order[(k + 1) % 4]!]!;
+    const a = corners[order[k]!]!,
+      b = corners[order[(k + 1) % 4]!]!;
     let n = cross(a, b);
     const len = Math.hypot(n[0]!, n[1]!, n[2]!);
     n = n.map((c) => c / len);
@@ -28,25 +30,37 @@ export function frustumSections(p: ResolvedPose, maxDistance: number, bounds: Bo
     planes.push(n);
   }
   // Axis-aligned box of the eye and the far corners, clipped to the bounds.
-  let minX = ex, minY = ey, minZ = ez, maxX = ex, maxY = ey, maxZ = ez;
+  let minX = ex,
+    minY = ey,
+    minZ = ez,
+    maxX = ex,
+    maxY = ey,
+    maxZ = ez;
   for (const c of corners) {
     const l = Math.hypot(c[0], c[1], c[2]);
-    const fx = ex + (c[0] / l) * maxDistance * 1.0001, fy = ey + (c[1] / l) * maxDistance, fz = ez + (c[2] / l) * maxDistance;
-    minX = Math.min(minX, fx), minY = Math.min(minY, fy), minZ = Math.min(minZ, fz);
-    maxX = Math.max(maxX, fx), maxY = Math.max(maxY, fy), maxZ = Math.max(maxZ, fz);
+    const fx = ex + (c[0] / l) * maxDistance * 1.0001,
+      fy = ey + (c[1] / l) * maxDistance,
+      fz = ez + (c[2] / l) * maxDistance;
+    ((minX = Math.min(minX, fx)), (minY = Math.min(minY, fy)), (minZ = Math.min(minZ, fz)));
+    ((maxX = Math.max(maxX, fx)), (maxY = Math.max(maxY, fy)), (maxZ = Math.max(maxZ, fz)));
   }
   // The far cap bulges past the corners along the forward axis.
-  minX = Math.min(minX, ex + p.forward[0] * maxDistance), maxX = Math.max(maxX, ex + p.forward[0] * maxDistance);
-  minY = Math.min(minY, ey + p.forward[1] * maxDistance), maxY = Math.max(maxY, ey + p.forward[1] * maxDistance);
-  minZ = Math.min(minZ, ez + p.forward[2] * maxDistance), maxZ = Math.max(maxZ, ez + p.forward[2] * maxDistance);
-  const s0x = Math.floor(Math.max(minX, bounds.minX) / 16), s1x = Math.floor(Math.min(maxX, bounds.maxX) / 16);
-  const s0y = Math.floor(Math.max(minY, bounds.minY) / 16), s1y = Math.floor(Math.min(maxY, bounds.maxY) / 16);
-  const s0z = Math.floor(Math.max(minZ, bounds.minZ) / 16), s1z = Math.floor(Math.min(maxZ, bounds.maxZ) / 16);
+  ((minX = Math.min(minX, ex + p.forward[0] * maxDistance)), (maxX = Math.max(maxX, ex + p.forward[0] * maxDistance)));
+  ((minY = Math.min(minY, ey + p.forward[1] * maxDistance)), (maxY = Math.max(maxY, ey + p.forward[1] * maxDistance)));
+  ((minZ = Math.min(minZ, ez + p.forward[2] * maxDistance)), (maxZ = Math.max(maxZ, ez + p.forward[2] * maxDistance)));
+  const s0x = Math.floor(Math.max(minX, bounds.minX) / 16),
+    s1x = Math.floor(Math.min(maxX, bounds.maxX) / 16);
+  const s0y = Math.floor(Math.max(minY, bounds.minY) / 16),
+    s1y = Math.floor(Math.min(maxY, bounds.maxY) / 16);
+  const s0z = Math.floor(Math.max(minZ, bounds.minZ) / 16),
+    s1z = Math.floor(Math.min(maxZ, bounds.maxZ) / 16);
   const out: [number, number, number, number][] = [];
   for (let sy = s0y; sy <= s1y; sy++)
     for (let sz = s0z; sz <= s1z; sz++)
       for (let sx = s0x; sx <= s1x; sx++) {
-        const cx = sx * 16 + 8 - ex, cy = sy * 16 + 8 - ey, cz = sz * 16 + 8 - ez;
+        const cx = sx * 16 + 8 - ex,
+          cy = sy * 16 + 8 - ey,
+          cz = sz * 16 + 8 - ez;
         const dist = Math.hypot(cx, cy, cz);
         if (dist - SECTION_RADIUS > maxDistance) continue;
         if (dist > SECTION_RADIUS && planes.some((n) => n[0]! * cx + n[1]! * cy + n[2]! * cz < -SECTION_RADIUS)) continue;

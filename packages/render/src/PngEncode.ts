@@ -19,23 +19,27 @@ export interface PngPart {
 }
 
 function adler(bytes: Uint8Array): { a: number; b: number } {
-  let a = 1, b = 0;
+  let a = 1,
+    b = 0;
   for (let i = 0; i < bytes.length;) {
     const end = Math.min(bytes.length, i + 5552); // the most bytes before the sums can overflow 2³²
-    for (; i < end; i++) (a += bytes[i]!), (b += a);
-    a %= ADLER_MOD, b %= ADLER_MOD;
+    for (; i < end; i++) ((a += bytes[i]!), (b += a));
+    ((a %= ADLER_MOD), (b %= ADLER_MOD));
   }
   return { a, b };
 }
 
 /** Filters and deflates chunk `c` (rows c·PNG_CHUNK_ROWS ..) of an RGB image. */
 export function deflateChunk(rgb: Uint8Array, width: number, height: number, c: number): PngPart {
-  const stride = width * 3, j0 = c * PNG_CHUNK_ROWS, j1 = Math.min(height, j0 + PNG_CHUNK_ROWS);
+  const stride = width * 3,
+    j0 = c * PNG_CHUNK_ROWS,
+    j1 = Math.min(height, j0 + PNG_CHUNK_ROWS);
   const raw = new Uint8Array((stride + 1) * (j1 - j0));
   for (let j = j0; j < j1; j++) {
-    const src = j * stride, dst = (j - j0) * (stride + 1);
+    const src = j * stride,
+      dst = (j - j0) * (stride + 1);
     raw[dst] = 1; // Sub
-    raw[dst + 1] = rgb[src]!, raw[dst + 2] = rgb[src + 1]!, raw[dst + 3] = rgb[src + 2]!;
+    ((raw[dst + 1] = rgb[src]!), (raw[dst + 2] = rgb[src + 1]!), (raw[dst + 3] = rgb[src + 2]!));
     for (let k = 3; k < stride; k++) raw[dst + 1 + k] = rgb[src + k]! - rgb[src + k - 3]!;
   }
   const last = j1 === height;
@@ -69,17 +73,18 @@ function chunk(type: string, parts: readonly Uint8Array[]): Buffer {
   out.writeUInt32BE(length, 0);
   out.write(type, 4, "latin1");
   let o = 8;
-  for (const p of parts) out.set(p, o), (o += p.length);
+  for (const p of parts) (out.set(p, o), (o += p.length));
   out.writeUInt32BE(crc32(out, 4, 8 + length), 8 + length);
   return out;
 }
 
 /** Assembles the PNG from its chunks in order (one zlib stream: header, the chunks, Adler-32). */
 export function assemblePng(width: number, height: number, parts: readonly PngPart[]): Buffer {
-  let a = 1, b = 0;
+  let a = 1,
+    b = 0;
   for (const p of parts) {
     // adler32_combine: the sums of the bytes so far followed by this chunk's.
-    b = (b + p.b + ((p.length % ADLER_MOD) * ((a + ADLER_MOD - 1) % ADLER_MOD))) % ADLER_MOD;
+    b = (b + p.b + (p.length % ADLER_MOD) * ((a + ADLER_MOD - 1) % ADLER_MOD)) % ADLER_MOD;
     a = (a + p.a + ADLER_MOD - 1) % ADLER_MOD;
   }
   const header = Buffer.alloc(13);

@@ -28,7 +28,10 @@ export interface JobShare {
 export function createJob(scene: Scene, pose: ResolvedPose, maxDistance: number, options: ShadeOptions, shared: boolean): RenderJob {
   const Buf = shared ? SharedArrayBuffer : ArrayBuffer;
   return {
-    scene, pose, maxDistance, options,
+    scene,
+    pose,
+    maxDistance,
+    options,
     rgb: new Uint8Array(new Buf(pose.width * pose.height * 3)),
     counters: new Int32Array(new Buf(12)),
     rowsDone: new Int32Array(new Buf(4 * pngChunkCount(pose.height))),

@@ -47,7 +47,7 @@ class Pool {
     const lost = (error: Error) => {
       if (this.workers[slot] !== w) return;
       this.workers.splice(slot, 1, this.spawn(slot));
-      for (const [id, p] of this.pending) this.pending.delete(id), p.reject(error);
+      for (const [id, p] of this.pending) (this.pending.delete(id), p.reject(error));
     };
     w.on("error", lost);
     w.on("exit", (code) => lost(new Error(`render worker exited with code ${code}`)));
@@ -59,11 +59,16 @@ class Pool {
     const used = this.workers.slice(0, count);
     for (const w of used) w.ref();
     try {
-      return await Promise.all(used.map((w) => new Promise<JobShare>((resolve, reject) => {
-        const id = this.nextId++;
-        this.pending.set(id, { resolve, reject });
-        w.postMessage({ ...job, id });
-      })));
+      return await Promise.all(
+        used.map(
+          (w) =>
+            new Promise<JobShare>((resolve, reject) => {
+              const id = this.nextId++;
+              this.pending.set(id, { resolve, reject });
+              w.postMessage({ ...job, id });
+            }),
+        ),
+      );
     } catch (error) {
       abortJob(job); // the others stop waiting for rows that will never be drawn
       throw error;
@@ -77,7 +82,13 @@ const pool = new Pool();
  * Renders and PNG-encodes the image: in this thread when `workers` ≤ 1, else across that many
  * workers claiming bands of rows and then PNG chunks. The bytes do not depend on the worker count.
  */
-export async function renderPng(scene: Scene, pose: ResolvedPose, maxDistance: number, options: ShadeOptions, workers: number): Promise<{ png: Buffer; hits: number; threads: number }> {
+export async function renderPng(
+  scene: Scene,
+  pose: ResolvedPose,
+  maxDistance: number,
+  options: ShadeOptions,
+  workers: number,
+): Promise<{ png: Buffer; hits: number; threads: number }> {
   let shares: JobShare[];
   let threads = workers;
   if (workers > 1) {

@@ -5,7 +5,10 @@ import { workOn, type RenderJob } from "./RenderJob.js";
 parentPort!.on("message", (job: RenderJob & { readonly id: number }) => {
   try {
     const share = workOn(job);
-    parentPort!.postMessage({ id: job.id, share }, share.parts.map(([, p]) => p.data.buffer as ArrayBuffer));
+    parentPort!.postMessage(
+      { id: job.id, share },
+      share.parts.map(([, p]) => p.data.buffer as ArrayBuffer),
+    );
   } catch (error) {
     parentPort!.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -37,14 +37,35 @@ export interface Scene {
 }
 
 /** Field offsets inside one look's LOOK_STRIDE numbers. */
-export const Look = Object.freeze({ r: 0, g: 1, b: 2, topR: 3, topG: 4, topB: 5, accentR: 6, accentG: 7, accentB: 8, surface: 9, alpha: 10, texture: 11, boxStart: 12, boxEnd: 13, occludes: 14 });
+export const Look = Object.freeze({
+  r: 0,
+  g: 1,
+  b: 2,
+  topR: 3,
+  topG: 4,
+  topB: 5,
+  accentR: 6,
+  accentG: 7,
+  accentB: 8,
+  surface: 9,
+  alpha: 10,
+  texture: 11,
+  boxStart: 12,
+  boxEnd: 13,
+  occludes: 14,
+});
 export const LOOK_STRIDE = 16;
 /** Square radii, in brick columns, of the height field's levels (smallest first; each 2r + 1 of the previous). */
 export const COLUMN_RADII = Object.freeze([1, 3, 7, 15, 31, 63]);
 /** `Look.surface` values. */
-export const SURFACE_NONE = 0, SURFACE_OPAQUE = 1, SURFACE_TRANSLUCENT = 2;
+export const SURFACE_NONE = 0,
+  SURFACE_OPAQUE = 1,
+  SURFACE_TRANSLUCENT = 2;
 
-function shared<T extends Float64Array | Int32Array | Uint16Array | Uint8Array>(Kind: { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, length: number): T {
+function shared<T extends Float64Array | Int32Array | Uint16Array | Uint8Array>(
+  Kind: { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  length: number,
+): T {
   return new Kind(new SharedArrayBuffer(Math.max(1, length) * Kind.BYTES_PER_ELEMENT));
 }
 
@@ -56,13 +77,14 @@ export function lookTable(looks: readonly BlockLook[]): { looks: Float64Array; b
   let b = 0;
   looks.forEach((l, i) => {
     const o = i * LOOK_STRIDE;
-    const top = l.top ?? [l.r, l.g, l.b], accent = l.accent ?? [l.r, l.g, l.b];
+    const top = l.top ?? [l.r, l.g, l.b],
+      accent = l.accent ?? [l.r, l.g, l.b];
     table.set([l.r, l.g, l.b, top[0], top[1], top[2], accent[0], accent[1], accent[2]], o);
     table[o + Look.surface] = i === 0 || l.surface === "none" ? SURFACE_NONE : l.surface === "opaque" ? SURFACE_OPAQUE : SURFACE_TRANSLUCENT;
     table[o + Look.alpha] = l.alpha;
     table[o + Look.texture] = l.texture;
     table[o + Look.boxStart] = l.model === null ? -1 : b;
-    if (l.model !== null) boxes.set(l.model, b), (b += l.model.length);
+    if (l.model !== null) (boxes.set(l.model, b), (b += l.model.length));
     table[o + Look.boxEnd] = b;
     table[o + Look.occludes] = table[o + Look.surface] === SURFACE_OPAQUE && l.model === null ? 1 : 0;
   });
@@ -73,7 +95,12 @@ export function lookTable(looks: readonly BlockLook[]): { looks: Float64Array; b
 export function allocateScene(origin: [number, number, number], size: [number, number, number], drawn: number, looks: readonly BlockLook[]): Scene {
   const [nx, ny, nz] = size;
   return {
-    ox: origin[0], oy: origin[1], oz: origin[2], nx, ny, nz,
+    ox: origin[0],
+    oy: origin[1],
+    oz: origin[2],
+    nx,
+    ny,
+    nz,
     slots: shared(Int32Array, nx * ny * nz),
     cells: shared(Uint16Array, drawn * 4096),
     bricks: shared(Uint8Array, nx * ny * nz * 64),
@@ -84,7 +111,9 @@ export function allocateScene(origin: [number, number, number], size: [number, n
 
 /** The look index at a block position (0 outside the scene or where nothing is drawn). */
 export function lookAt(s: Scene, x: number, y: number, z: number): number {
-  const sx = (x >> 4) - s.ox, sy = (y >> 4) - s.oy, sz = (z >> 4) - s.oz;
+  const sx = (x >> 4) - s.ox,
+    sy = (y >> 4) - s.oy,
+    sz = (z >> 4) - s.oz;
   if (sx < 0 || sy < 0 || sz < 0 || sx >= s.nx || sy >= s.ny || sz >= s.nz) return 0;
   const k = s.slots[sx + (sz + sy * s.nz) * s.nx]!;
   return k === 0 ? 0 : s.cells[(k - 1) * 4096 + (((y & 15) << 8) | ((z & 15) << 4) | (x & 15))]!;

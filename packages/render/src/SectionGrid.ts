@@ -37,23 +37,33 @@ export class SectionGrid {
 
   /** Flattens every added section into a scene (sections added later are not in it). */
   seal(): Scene {
-    let x0 = 0, y0 = 0, z0 = 0, x1 = -1, y1 = -1, z1 = -1;
+    let x0 = 0,
+      y0 = 0,
+      z0 = 0,
+      x1 = -1,
+      y1 = -1,
+      z1 = -1;
     const drawn = this.drawn;
     if (drawn.length > 0) {
       [x0, y0, z0, x1, y1, z1] = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
       for (const { sx, sy, sz } of drawn) {
-        x0 = Math.min(x0, sx), y0 = Math.min(y0, sy), z0 = Math.min(z0, sz);
-        x1 = Math.max(x1, sx), y1 = Math.max(y1, sy), z1 = Math.max(z1, sz);
+        ((x0 = Math.min(x0, sx)), (y0 = Math.min(y0, sy)), (z0 = Math.min(z0, sz)));
+        ((x1 = Math.max(x1, sx)), (y1 = Math.max(y1, sy)), (z1 = Math.max(z1, sz)));
       }
     }
-    const nx = x1 - x0 + 1, ny = y1 - y0 + 1, nz = z1 - z0 + 1;
+    const nx = x1 - x0 + 1,
+      ny = y1 - y0 + 1,
+      nz = z1 - z0 + 1;
     const scene = allocateScene([x0, y0, z0], [nx, ny, nz], drawn.length, this.looks);
     const occupied = new Uint8Array(scene.bricks.length);
-    const bnx = nx * 4, bnz = nz * 4;
+    const bnx = nx * 4,
+      bnz = nz * 4;
     drawn.forEach(({ sx, sy, sz, cells }, k) => {
-      scene.slots[(sx - x0) + ((sz - z0) + (sy - y0) * nz) * nx] = k + 1;
+      scene.slots[sx - x0 + (sz - z0 + (sy - y0) * nz) * nx] = k + 1;
       scene.cells.set(cells, k * 4096);
-      const bx = (sx - x0) * 4, by = (sy - y0) * 4, bz = (sz - z0) * 4;
+      const bx = (sx - x0) * 4,
+        by = (sy - y0) * 4,
+        bz = (sz - z0) * 4;
       for (let i = 0; i < 4096; i++) if (cells[i] !== 0) occupied[bx + ((i >> 2) & 3) + (bz + ((i >> 6) & 3) + (by + ((i >> 10) & 3)) * bnz) * bnx] = 1;
     });
     brickDistances(occupied, bnx, ny * 4, bnz, scene.bricks);

@@ -40,7 +40,7 @@ function logFactor(axis: number, face: number, tu: number, tv: number): number {
     return d > 6.5 ? 0.72 : (Math.floor(d) & 1) === 1 ? 0.9 : 1.02;
   }
   // Bark stripes run along the axis: the texel across it picks the stripe.
-  const across = (face === 1 ? (axis === 0 ? tv : tu) : axis === 1 ? tu : tv);
+  const across = face === 1 ? (axis === 0 ? tv : tu) : axis === 1 ? tu : tv;
   return 0.8 + (hash(across, 7, 3) & 63) / 256 + ((hash(across, tu ^ tv, 5) & 15) === 0 ? -0.1 : 0);
 }
 
@@ -74,7 +74,8 @@ export function texelFactor(kind: number, face: number, tu: number, tv: number, 
       return 0.93 + hash(tu, tv, 2) / 1800;
     }
     case Texture.cobble: {
-      const cu = (tu + ((tv >> 2) & 1) * 2) >> 2, cv = tv >> 2;
+      const cu = (tu + ((tv >> 2) & 1) * 2) >> 2,
+        cv = tv >> 2;
       const edge = ((tu + ((tv >> 2) & 1) * 2) & 3) === 0 || (tv & 3) === 0;
       return edge ? 0.68 : 0.82 + hash(cu + x * 5, cv + z * 7, y) / 850;
     }

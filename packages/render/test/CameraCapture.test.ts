@@ -49,8 +49,9 @@ describe("camera capture", () => {
     const world = new MapSource().set(4, 65, 6, "minecraft:red_wool");
     const { px } = await shoot(world, { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 64, height: 36 });
     const red = (c: number[]) => c[0]! > 100 && c[1]! < 60 && c[2]! < 60;
-    let left = 0, right = 0;
-    for (let j = 0; j < 36; j++) for (let i = 0; i < 64; i++) if (red(px(i, j))) (i < 32 ? left++ : right++);
+    let left = 0,
+      right = 0;
+    for (let j = 0; j < 36; j++) for (let i = 0; i < 64; i++) if (red(px(i, j))) i < 32 ? left++ : right++;
     expect(left).toBeGreaterThan(0);
     expect(right).toBe(0);
   });
@@ -67,7 +68,10 @@ describe("camera capture", () => {
   it("blends glass over what is behind it", async () => {
     const world = new MapSource().set(0, 65, 4, "minecraft:glass").set(0, 65, 6, "minecraft:black_wool");
     const { px } = await shoot(world, { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 32, height: 18 });
-    const glassOnly = (await shoot(new MapSource().set(0, 65, 4, "minecraft:glass"), { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 32, height: 18 })).px(16, 9);
+    const glassOnly = (await shoot(new MapSource().set(0, 65, 4, "minecraft:glass"), { x: 0.5, y: 64, z: 0.5, yaw: 0, pitch: 0, width: 32, height: 18 })).px(
+      16,
+      9,
+    );
     const c = px(16, 9);
     expect(c[0]).toBeLessThan(glassOnly[0]!);
     expect(c[0]).toBeGreaterThan(20);
@@ -95,7 +99,7 @@ describe("camera capture", () => {
 
   it("is deterministic: the same blocks and pose give the same bytes", async () => {
     const world = new MapSource();
-    for (let i = 0; i < 40; i++) world.set((i * 7) % 11 - 5, 62 + (i % 5), 6 + ((i * 3) % 9), i % 2 ? "minecraft:oak_planks" : "minecraft:water[level=0]");
+    for (let i = 0; i < 40; i++) world.set(((i * 7) % 11) - 5, 62 + (i % 5), 6 + ((i * 3) % 9), i % 2 ? "minecraft:oak_planks" : "minecraft:water[level=0]");
     const pose = { x: 0.3, y: 64, z: -2.2, yaw: 12, pitch: 15, width: 96, height: 54 };
     const a = await shoot(world, pose);
     const b = await shoot(world, pose);
@@ -128,62 +132,83 @@ describe("camera capture", () => {
     ["near", 6, [58, 70], 8, [56, 68], false],
     ["far", 40, [40, 90], 30, [50, 80], false],
     ["roofed", 40, [40, 90], 30, [50, 80], true],
-  ] as const)("agrees with a brute-force slab test on which pixels hit a block, at every worker count (property, %s blocks)", async (_, spread, [ylo, yhi], eyeSpread, [eylo, eyhi], roofed) => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.record({ x: fc.integer({ min: -spread, max: spread }), y: fc.integer({ min: ylo, max: yhi }), z: fc.integer({ min: -spread, max: spread }) }), { minLength: 1, maxLength: 25 }),
-        // Uniform poses (fc.double spreads over bit patterns: nearly every draw would sit at x, z ≈ 0,
-        // on a block face, where rays along the face are ambiguous — seed 1950329704). The 0.00005
-        // offset keeps the eye off every face plane.
-        fc.record({ x: tenThousandths(-eyeSpread, eyeSpread), y: tenThousandths(eylo, eyhi), z: tenThousandths(-eyeSpread, eyeSpread), yaw: tenThousandths(-180, 180), pitch: tenThousandths(-89, 89) }),
-        fc.constantFrom(1, 2, 3),
-        async (cells, pose, workers) => {
-          const world = roofed ? roof : new MapSource();
-          world.clear();
-          if (roofed) for (let x = -64; x < 64; x++) for (let z = -64; z < 64; z++) world.set(x, 100, z, "minecraft:stone");
-          for (const c of cells) world.set(c.x, c.y, c.z, "minecraft:stone");
-          const full: CameraPose = { ...pose, width: 24, height: 16 };
-          const p = resolvePose(full);
-          if (!p.ok) throw new Error(p.error.message);
-          const [ex, ey, ez] = p.value.eye;
-          if (cells.some((c) => Math.floor(ex) === c.x && Math.floor(ey) === c.y && Math.floor(ez) === c.z)) return; // inside a block
-          const { px } = await shoot(world, full, { minX: -64, minY: 0, minZ: -64, maxX: 63, maxY: 127, maxZ: 63 }, workers);
-          const d = new Float64Array(3);
-          const sky = new Float64Array(3);
-          let mismatches = 0;
-          for (let j = 0; j < 16; j++)
-            for (let i = 0; i < 24; i++) {
-              rayDirection(p.value, i, j, d);
-              const len = Math.hypot(d[0]!, d[1]!, d[2]!);
-              const dir = [d[0]! / len, d[1]! / len, d[2]! / len];
-              const hits = cells.some((c) => {
-                let t0 = 0, t1 = 128;
-                for (let k = 0; k < 3; k++) {
-                  const o = [ex, ey, ez][k]!, lo = [c.x, c.y, c.z][k]!;
-                  if (dir[k] === 0) {
-                    if (o < lo || o > lo + 1) return false;
-                    continue;
-                  }
-                  let a = (lo - o) / dir[k]!, b = (lo + 1 - o) / dir[k]!;
-                  if (a > b) [a, b] = [b, a];
-                  t0 = Math.max(t0, a), t1 = Math.min(t1, b);
-                }
-                return t0 <= t1;
-              }) || (roofed && dir[1]! > 0 && (() => {
-                const t = (100 - ey) / dir[1]!, x = ex + dir[0]! * t, z = ez + dir[2]! * t;
-                return t <= 128 && x >= -64 && x < 64 && z >= -64 && z < 64;
-              })());
-              skyColor(dir[1]!, sky);
-              const c = px(i, j);
-              const isSky = c.every((v, k) => v === Math.round(sky[k]!));
-              if (isSky === hits) mismatches++;
-            }
-          expect(mismatches).toBeLessThanOrEqual(1); // a ray grazing an edge may round either way
-        },
-      ),
-      { numRuns: 100 },
-    );
-  });
+  ] as const)(
+    "agrees with a brute-force slab test on which pixels hit a block, at every worker count (property, %s blocks)",
+    async (_, spread, [ylo, yhi], eyeSpread, [eylo, eyhi], roofed) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.record({ x: fc.integer({ min: -spread, max: spread }), y: fc.integer({ min: ylo, max: yhi }), z: fc.integer({ min: -spread, max: spread }) }),
+            { minLength: 1, maxLength: 25 },
+          ),
+          // Uniform poses (fc.double spreads over bit patterns: nearly every draw would sit at x, z ≈ 0,
+          // on a block face, where rays along the face are ambiguous — seed 1950329704). The 0.00005
+          // offset keeps the eye off every face plane.
+          fc.record({
+            x: tenThousandths(-eyeSpread, eyeSpread),
+            y: tenThousandths(eylo, eyhi),
+            z: tenThousandths(-eyeSpread, eyeSpread),
+            yaw: tenThousandths(-180, 180),
+            pitch: tenThousandths(-89, 89),
+          }),
+          fc.constantFrom(1, 2, 3),
+          async (cells, pose, workers) => {
+            const world = roofed ? roof : new MapSource();
+            world.clear();
+            if (roofed) for (let x = -64; x < 64; x++) for (let z = -64; z < 64; z++) world.set(x, 100, z, "minecraft:stone");
+            for (const c of cells) world.set(c.x, c.y, c.z, "minecraft:stone");
+            const full: CameraPose = { ...pose, width: 24, height: 16 };
+            const p = resolvePose(full);
+            if (!p.ok) throw new Error(p.error.message);
+            const [ex, ey, ez] = p.value.eye;
+            if (cells.some((c) => Math.floor(ex) === c.x && Math.floor(ey) === c.y && Math.floor(ez) === c.z)) return; // inside a block
+            const { px } = await shoot(world, full, { minX: -64, minY: 0, minZ: -64, maxX: 63, maxY: 127, maxZ: 63 }, workers);
+            const d = new Float64Array(3);
+            const sky = new Float64Array(3);
+            let mismatches = 0;
+            for (let j = 0; j < 16; j++)
+              for (let i = 0; i < 24; i++) {
+                rayDirection(p.value, i, j, d);
+                const len = Math.hypot(d[0]!, d[1]!, d[2]!);
+                const dir = [d[0]! / len, d[1]! / len, d[2]! / len];
+                const hits =
+                  cells.some((c) => {
+                    let t0 = 0,
+                      t1 = 128;
+                    for (let k = 0; k < 3; k++) {
+                      const o = [ex, ey, ez][k]!,
+                        lo = [c.x, c.y, c.z][k]!;
+                      if (dir[k] === 0) {
+                        if (o < lo || o > lo + 1) return false;
+                        continue;
+                      }
+                      let a = (lo - o) / dir[k]!,
+                        b = (lo + 1 - o) / dir[k]!;
+                      if (a > b) [a, b] = [b, a];
+                      ((t0 = Math.max(t0, a)), (t1 = Math.min(t1, b)));
+                    }
+                    return t0 <= t1;
+                  }) ||
+                  (roofed &&
+                    dir[1]! > 0 &&
+                    (() => {
+                      const t = (100 - ey) / dir[1]!,
+                        x = ex + dir[0]! * t,
+                        z = ez + dir[2]! * t;
+                      return t <= 128 && x >= -64 && x < 64 && z >= -64 && z < 64;
+                    })());
+                skyColor(dir[1]!, sky);
+                const c = px(i, j);
+                const isSky = c.every((v, k) => v === Math.round(sky[k]!));
+                if (isSky === hits) mismatches++;
+              }
+            expect(mismatches).toBeLessThanOrEqual(1); // a ray grazing an edge may round either way
+          },
+        ),
+        { numRuns: 100 },
+      );
+    },
+  );
 
   it("gives the same bytes for any worker count, with and without ambient occlusion", async () => {
     const world = new MapSource();
@@ -195,7 +220,9 @@ describe("camera capture", () => {
       }
     for (let y = 61; y <= 66; y++) for (let x = -3; x <= 3; x++) world.set(x, y, 8, x === 0 && y < 64 ? "minecraft:glass" : "minecraft:bricks");
     for (let x = -3; x <= 3; x++) world.set(x, 67, 7, "minecraft:oak_stairs[facing=south,half=bottom,shape=straight,waterlogged=false]");
-    world.set(4, 63, 6, "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]").set(0, 64, 7, "minecraft:wall_torch[facing=north]");
+    world
+      .set(4, 63, 6, "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]")
+      .set(0, 64, 7, "minecraft:wall_torch[facing=north]");
     const pose = { x: 0.5, y: 64, z: -6.5, yaw: 5, pitch: 14, width: 203, height: 117 };
     const shots = [];
     for (const workers of [1, 2, 3, 4]) {
@@ -218,7 +245,10 @@ describe("camera capture", () => {
     expect([together[0]!.equals(shots[0]!.png), together[1]!.equals(alone), together[2]!.equals(shots[0]!.png)]).toEqual([true, true, true]);
     const flat = await captureCamera(world, pose, { bounds: BOUNDS, workers: 2, ambientOcclusion: false });
     expect(flat.ok && flat.value.png.equals(shots[0]!.png)).toBe(false);
-    expect(await captureCamera(world, pose, { bounds: BOUNDS, workers: 0 })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "workers" } } });
+    expect(await captureCamera(world, pose, { bounds: BOUNDS, workers: 0 })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request", details: { reason: "workers" } },
+    });
   });
 });
 

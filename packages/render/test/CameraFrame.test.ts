@@ -44,7 +44,14 @@ function frameFaults(pose: CameraPose, box: Box): string[] {
 }
 
 const boxes = fc
-  .record({ x: fc.integer({ min: -500, max: 500 }), y: fc.integer({ min: -64, max: 250 }), z: fc.integer({ min: -500, max: 500 }), w: fc.integer({ min: 0, max: 63 }), h: fc.integer({ min: 0, max: 63 }), l: fc.integer({ min: 0, max: 63 }) })
+  .record({
+    x: fc.integer({ min: -500, max: 500 }),
+    y: fc.integer({ min: -64, max: 250 }),
+    z: fc.integer({ min: -500, max: 500 }),
+    w: fc.integer({ min: 0, max: 63 }),
+    h: fc.integer({ min: 0, max: 63 }),
+    l: fc.integer({ min: 0, max: 63 }),
+  })
   .map((r) => ({ minX: r.x, minY: r.y, minZ: r.z, maxX: r.x + r.w, maxY: r.y + r.h, maxZ: r.z + r.l }));
 
 describe("framed camera poses", () => {
@@ -70,17 +77,25 @@ describe("framed camera poses", () => {
 
   it("look_at angles point the view axis at the target", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -100, max: 100 }), fc.integer({ min: 0, max: 200 }), fc.integer({ min: -100, max: 100 }), fc.integer({ min: -50, max: 50 }), fc.integer({ min: 60, max: 120 }), fc.integer({ min: -50, max: 50 }), (x, y, z, tx, ty, tz) => {
-        const from = { x: x + 0.5, y, z: z + 0.5 };
-        fc.pre(Math.hypot(tx - x, tz - z) > 1);
-        const pose = { ...from, ...lookAtAngles(from, { x: tx, y: ty, z: tz }) };
-        const p = resolvePose(pose);
-        if (!p.ok) throw new Error("pose");
-        const d = [tx + 0.5 - p.value.eye[0], ty + 0.5 - p.value.eye[1], tz + 0.5 - p.value.eye[2]];
-        const n = Math.hypot(d[0]!, d[1]!, d[2]!);
-        const cos = (d[0]! * p.value.forward[0] + d[1]! * p.value.forward[1] + d[2]! * p.value.forward[2]) / n;
-        expect(cos).toBeGreaterThan(0.99999);
-      }),
+      fc.property(
+        fc.integer({ min: -100, max: 100 }),
+        fc.integer({ min: 0, max: 200 }),
+        fc.integer({ min: -100, max: 100 }),
+        fc.integer({ min: -50, max: 50 }),
+        fc.integer({ min: 60, max: 120 }),
+        fc.integer({ min: -50, max: 50 }),
+        (x, y, z, tx, ty, tz) => {
+          const from = { x: x + 0.5, y, z: z + 0.5 };
+          fc.pre(Math.hypot(tx - x, tz - z) > 1);
+          const pose = { ...from, ...lookAtAngles(from, { x: tx, y: ty, z: tz }) };
+          const p = resolvePose(pose);
+          if (!p.ok) throw new Error("pose");
+          const d = [tx + 0.5 - p.value.eye[0], ty + 0.5 - p.value.eye[1], tz + 0.5 - p.value.eye[2]];
+          const n = Math.hypot(d[0]!, d[1]!, d[2]!);
+          const cos = (d[0]! * p.value.forward[0] + d[1]! * p.value.forward[1] + d[2]! * p.value.forward[2]) / n;
+          expect(cos).toBeGreaterThan(0.99999);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -23,7 +23,8 @@ export class MapSource implements BlockSource {
     this.reads++;
     const palette = ["minecraft:air"];
     const index = new Map([["minecraft:air", 0]]);
-    const sizeX = box.maxX - box.minX + 1, sizeZ = box.maxZ - box.minZ + 1;
+    const sizeX = box.maxX - box.minX + 1,
+      sizeZ = box.maxZ - box.minZ + 1;
     const states = new Uint32Array(sizeX * (box.maxY - box.minY + 1) * sizeZ);
     for (let sy = box.minY >> 4; sy <= box.maxY >> 4; sy++)
       for (let sz = box.minZ >> 4; sz <= box.maxZ >> 4; sz++)

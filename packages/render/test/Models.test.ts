@@ -8,7 +8,9 @@ import { MapSource } from "./MapSource.js";
 import { modelOf } from "../src/BlockModels.js";
 
 const BOUNDS: Box3 = { minX: -64, minY: 0, minZ: -64, maxX: 63, maxY: 127, maxZ: 63 };
-const TILE_W = 128, TILE_H = 96, COLUMNS = 5;
+const TILE_W = 128,
+  TILE_H = 96,
+  COLUMNS = 5;
 
 /** One model on a stone floor, with a stone wall south of it (z = 1) for things hung on a wall. */
 interface Tile {
@@ -55,10 +57,12 @@ function world(tile: Tile): MapSource {
 
 /** A camera north-west of the block and above it, looking at its middle. */
 function pose(width: number, height: number) {
-  const eye = [-1.1, 65.6, -1.7], target = [0.5, 64.4, 0.5];
+  const eye = [-1.1, 65.6, -1.7],
+    target = [0.5, 64.4, 0.5];
   const d = target.map((v, k) => v - eye[k]!);
   const len = Math.hypot(d[0]!, d[1]!, d[2]!);
-  const yaw = (Math.atan2(-d[0]!, d[2]!) * 180) / Math.PI, pitch = (-Math.asin(d[1]! / len) * 180) / Math.PI;
+  const yaw = (Math.atan2(-d[0]!, d[2]!) * 180) / Math.PI,
+    pitch = (-Math.asin(d[1]! / len) * 180) / Math.PI;
   return { x: eye[0]!, y: eye[1]! - 1.62, z: eye[2]!, yaw, pitch, fov: 50, width, height };
 }
 
@@ -71,7 +75,8 @@ async function render(tile: Tile, workers: number): Promise<PNG> {
 async function sheet(workers: number): Promise<PNG> {
   const rows = Math.ceil(TILES.length / COLUMNS);
   const out = new PNG({ width: TILE_W * COLUMNS, height: TILE_H * rows });
-  for (const [k, tile] of TILES.entries()) PNG.bitblt(await render(tile, workers), out, 0, 0, TILE_W, TILE_H, (k % COLUMNS) * TILE_W, Math.floor(k / COLUMNS) * TILE_H);
+  for (const [k, tile] of TILES.entries())
+    PNG.bitblt(await render(tile, workers), out, 0, 0, TILE_W, TILE_H, (k % COLUMNS) * TILE_W, Math.floor(k / COLUMNS) * TILE_H);
   return out;
 }
 
@@ -88,7 +93,8 @@ describe("box models and textures (golden image)", () => {
     const want = PNG.sync.read(readFileSync(GOLDEN));
     expect([got.width, got.height]).toEqual([want.width, want.height]);
     const differing = TILES.filter((_, k) => {
-      const x0 = (k % COLUMNS) * TILE_W, y0 = Math.floor(k / COLUMNS) * TILE_H;
+      const x0 = (k % COLUMNS) * TILE_W,
+        y0 = Math.floor(k / COLUMNS) * TILE_H;
       for (let j = y0; j < y0 + TILE_H; j++)
         for (let i = x0; i < x0 + TILE_W; i++) {
           const o = (j * got.width + i) * 4;
@@ -106,12 +112,46 @@ describe("box models and textures (golden image)", () => {
       return n;
     };
     const flame = (r: number, g: number, b: number) => r > 200 && g > 150 && b < 120;
-    for (const name of ["wall torch", "torch", "lantern"]) expect(count(await render(TILES.find((t) => t.name === name)!, 1), flame), name).toBeGreaterThan(2);
+    for (const name of ["wall torch", "torch", "lantern"])
+      expect(
+        count(
+          await render(
+            TILES.find((t) => t.name === name)!,
+            1,
+          ),
+          flame,
+        ),
+        name,
+      ).toBeGreaterThan(2);
     const stick = (r: number, g: number, b: number) => r > g + 15 && g > b + 15 && r < 160; // brown
-    expect(count(await render(TILES.find((t) => t.name === "wall torch")!, 1), stick)).toBeGreaterThan(2);
-    expect(count(await render(TILES.find((t) => t.name === "lever")!, 1), stick)).toBeGreaterThan(2);
+    expect(
+      count(
+        await render(
+          TILES.find((t) => t.name === "wall torch")!,
+          1,
+        ),
+        stick,
+      ),
+    ).toBeGreaterThan(2);
+    expect(
+      count(
+        await render(
+          TILES.find((t) => t.name === "lever")!,
+          1,
+        ),
+        stick,
+      ),
+    ).toBeGreaterThan(2);
     const green = (r: number, g: number, b: number) => g > r + 20 && g > b + 20;
-    expect(count(await render(TILES.find((t) => t.name === "wall torch")!, 1), green)).toBe(0);
+    expect(
+      count(
+        await render(
+          TILES.find((t) => t.name === "wall torch")!,
+          1,
+        ),
+        green,
+      ),
+    ).toBe(0);
   });
 });
 
@@ -126,18 +166,30 @@ function solidAt(state: string, x: number, y: number, z: number): boolean {
 /** Which of the eight octants (x, y, z each low/high) the shape fills, as "x y z" strings. */
 function octants(state: string): string[] {
   const out: string[] = [];
-  for (const y of [0.25, 0.75]) for (const z of [0.25, 0.75]) for (const x of [0.25, 0.75]) if (solidAt(state, x, y, z)) out.push(`${x < 0.5 ? "W" : "E"}${y < 0.5 ? "D" : "U"}${z < 0.5 ? "N" : "S"}`);
+  for (const y of [0.25, 0.75])
+    for (const z of [0.25, 0.75])
+      for (const x of [0.25, 0.75]) if (solidAt(state, x, y, z)) out.push(`${x < 0.5 ? "W" : "E"}${y < 0.5 ? "D" : "U"}${z < 0.5 ? "N" : "S"}`);
   return out.sort();
 }
 
 describe("stair shapes follow the game's facing, half and shape", () => {
   const stairs = (facing: string, half: string, shape: string) => `minecraft:oak_stairs[facing=${facing},half=${half},shape=${shape},waterlogged=false]`;
-  const bottom = ["EDN", "EDS", "WDN", "WDS"], top = ["EUN", "EUS", "WUN", "WUS"];
+  const bottom = ["EDN", "EDS", "WDN", "WDS"],
+    top = ["EUN", "EUS", "WUN", "WUS"];
   it.each([
     // The step (the upper half) is on the facing side; left/right as seen walking up the stairs.
-    ["north", "straight", ["EUN", "WUN"]], ["south", "straight", ["EUS", "WUS"]], ["east", "straight", ["EUN", "EUS"]], ["west", "straight", ["WUN", "WUS"]],
-    ["north", "outer_left", ["WUN"]], ["north", "outer_right", ["EUN"]], ["south", "outer_left", ["EUS"]], ["east", "outer_left", ["EUN"]], ["west", "outer_left", ["WUS"]],
-    ["north", "inner_left", ["EUN", "WUN", "WUS"]], ["north", "inner_right", ["EUN", "EUS", "WUN"]], ["east", "inner_right", ["EUN", "EUS", "WUS"]],
+    ["north", "straight", ["EUN", "WUN"]],
+    ["south", "straight", ["EUS", "WUS"]],
+    ["east", "straight", ["EUN", "EUS"]],
+    ["west", "straight", ["WUN", "WUS"]],
+    ["north", "outer_left", ["WUN"]],
+    ["north", "outer_right", ["EUN"]],
+    ["south", "outer_left", ["EUS"]],
+    ["east", "outer_left", ["EUN"]],
+    ["west", "outer_left", ["WUS"]],
+    ["north", "inner_left", ["EUN", "WUN", "WUS"]],
+    ["north", "inner_right", ["EUN", "EUS", "WUN"]],
+    ["east", "inner_right", ["EUN", "EUS", "WUS"]],
   ] as const)("facing %s, %s", (facing, shape, step) => {
     expect(octants(stairs(facing, "bottom", shape))).toEqual([...bottom, ...step].sort());
     // A top stair is the same upside down.
@@ -149,14 +201,19 @@ describe("stair shapes follow the game's facing, half and shape", () => {
 describe("attached models sit against the block they hang on", () => {
   // facing=north: the thing points north, so it hangs on the block to its south (z = 1).
   it.each([
-    ["minecraft:wall_torch[facing=north]", "z", 1], ["minecraft:wall_torch[facing=east]", "x", 0],
-    ["minecraft:ladder[facing=north,waterlogged=false]", "z", 1], ["minecraft:ladder[facing=west,waterlogged=false]", "x", 1],
-    ["minecraft:oak_wall_sign[facing=south,waterlogged=false]", "z", 0], ["minecraft:stone_button[face=wall,facing=east,powered=false]", "x", 0],
-    ["minecraft:lever[face=wall,facing=north,powered=false]", "z", 1], ["minecraft:vine[east=true,north=false,south=false,up=false,west=false]", "x", 1],
+    ["minecraft:wall_torch[facing=north]", "z", 1],
+    ["minecraft:wall_torch[facing=east]", "x", 0],
+    ["minecraft:ladder[facing=north,waterlogged=false]", "z", 1],
+    ["minecraft:ladder[facing=west,waterlogged=false]", "x", 1],
+    ["minecraft:oak_wall_sign[facing=south,waterlogged=false]", "z", 0],
+    ["minecraft:stone_button[face=wall,facing=east,powered=false]", "x", 0],
+    ["minecraft:lever[face=wall,facing=north,powered=false]", "z", 1],
+    ["minecraft:vine[east=true,north=false,south=false,up=false,west=false]", "x", 1],
   ] as const)("%s touches the %s = %d side", (state, axis, side) => {
     const s = modelOf(state)!;
     const a = axis === "x" ? 0 : 2;
-    let touches = false, far = 0;
+    let touches = false,
+      far = 0;
     for (let k = 0; k < s.length; k += 7) {
       touches ||= side === 1 ? s[k + 3 + a] === 1 : s[k + a] === 0;
       far = Math.max(far, side === 1 ? 1 - s[k + a]! : s[k + 3 + a]!);

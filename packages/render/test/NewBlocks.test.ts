@@ -21,7 +21,8 @@ describe("26.2's new blocks in the renderer", () => {
       expect(rgb(t.defaultState), t.id).toEqual(rgb(family));
       expect(lookOf(t.defaultState).surface).toBe("opaque");
     }
-    const [cr, cg] = rgb("minecraft:cinnabar"), [sr, sg, sb] = rgb("minecraft:sulfur");
+    const [cr, cg] = rgb("minecraft:cinnabar"),
+      [sr, sg, sb] = rgb("minecraft:sulfur");
     expect(cr!).toBeGreaterThan(cg! * 2); // red
     expect(Math.min(sr!, sg!)).toBeGreaterThan(sb! * 2); // yellow
   });

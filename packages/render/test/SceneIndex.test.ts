@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { brickDistances, columnTops } from "../src/BrickDistance.js";
 import { assemblePng, deflateChunk, pngChunkCount } from "../src/PngEncode.js";
 
-const grid = fc.record({ nx: fc.integer({ min: 1, max: 9 }), ny: fc.integer({ min: 1, max: 7 }), nz: fc.integer({ min: 1, max: 9 }), density: fc.double({ min: 0, max: 0.2, noNaN: true }), seed: fc.integer() });
+const grid = fc.record({
+  nx: fc.integer({ min: 1, max: 9 }),
+  ny: fc.integer({ min: 1, max: 7 }),
+  nz: fc.integer({ min: 1, max: 9 }),
+  density: fc.double({ min: 0, max: 0.2, noNaN: true }),
+  seed: fc.integer(),
+});
 
 function occupancy({ nx, ny, nz, density, seed }: { nx: number; ny: number; nz: number; density: number; seed: number }): Uint8Array {
   const occ = new Uint8Array(nx * ny * nz);
@@ -20,7 +26,9 @@ describe("scene index", () => {
   it("brick distances are the exact chessboard distance to the nearest drawn brick (property)", () => {
     fc.assert(
       fc.property(grid, (g) => {
-        const { nx, ny, nz } = g, occ = occupancy(g), out = new Uint8Array(occ.length);
+        const { nx, ny, nz } = g,
+          occ = occupancy(g),
+          out = new Uint8Array(occ.length);
         brickDistances(occ, nx, ny, nz, out);
         for (let y = 0; y < ny; y++)
           for (let z = 0; z < nz; z++)
@@ -28,7 +36,8 @@ describe("scene index", () => {
               let best = 255;
               for (let j = 0; j < ny; j++)
                 for (let k = 0; k < nz; k++)
-                  for (let i = 0; i < nx; i++) if (occ[i + (k + j * nz) * nx]) best = Math.min(best, Math.max(Math.abs(i - x), Math.abs(j - y), Math.abs(k - z)));
+                  for (let i = 0; i < nx; i++)
+                    if (occ[i + (k + j * nz) * nx]) best = Math.min(best, Math.max(Math.abs(i - x), Math.abs(j - y), Math.abs(k - z)));
               expect(out[x + (z + y * nz) * nx]).toBe(best);
             }
       }),
@@ -40,7 +49,9 @@ describe("scene index", () => {
     const radii = [1, 3, 7];
     fc.assert(
       fc.property(grid, (g) => {
-        const { nx, ny, nz } = g, occ = occupancy(g), out = new Uint16Array(radii.length * nx * nz);
+        const { nx, ny, nz } = g,
+          occ = occupancy(g),
+          out = new Uint16Array(radii.length * nx * nz);
         columnTops(occ, nx, ny, nz, radii, out);
         radii.forEach((r, l) => {
           for (let z = 0; z < nz; z++)
@@ -62,7 +73,7 @@ describe("scene index", () => {
       fc.property(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 100 }), fc.integer(), (width, height, seed) => {
         const rgb = new Uint8Array(width * height * 3);
         let h = seed | 0;
-        for (let i = 0; i < rgb.length; i++) rgb[i] = (h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) + i) >>> 24 & (i % 7 === 0 ? 255 : 15);
+        for (let i = 0; i < rgb.length; i++) rgb[i] = ((h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) + i) >>> 24) & (i % 7 === 0 ? 255 : 15);
         const parts = Array.from({ length: pngChunkCount(height) }, (_, c) => deflateChunk(rgb, width, height, c));
         const png = PNG.sync.read(assemblePng(width, height, parts)); // pngjs checks the CRCs and zlib the Adler-32
         expect([png.width, png.height]).toEqual([width, height]);

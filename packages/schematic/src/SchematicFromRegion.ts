@@ -40,14 +40,18 @@ export interface FromRegionInput {
 export function schematicFromRegion(input: FromRegionInput): Result<Schematic> {
   const { region } = input;
   const { box } = region;
-  const width = box.maxX - box.minX + 1, height = box.maxY - box.minY + 1, length = box.maxZ - box.minZ + 1;
+  const width = box.maxX - box.minX + 1,
+    height = box.maxY - box.minY + 1,
+    length = box.maxZ - box.minZ + 1;
   const entityStates = new Set(region.palette.map((s, i) => (input.blockEntityType(s) !== null ? i : -1)).filter((i) => i >= 0));
   const missing: { x: number; y: number; z: number; state: string }[] = [];
   let missingCount = 0;
   const blockEntities: SchematicBlockEntity[] = [];
   for (let i = 0; i < region.states.length; i++) {
     if (!entityStates.has(region.states[i]!) && !region.digests.has(i)) continue;
-    const x = i % width, z = Math.floor(i / width) % length, y = Math.floor(i / (width * length));
+    const x = i % width,
+      z = Math.floor(i / width) % length,
+      y = Math.floor(i / (width * length));
     const state = region.palette[region.states[i]!]!;
     const raw = input.entityData?.get(i);
     if (raw === undefined && input.leaveOutMissing === true) continue;
@@ -61,11 +65,15 @@ export function schematicFromRegion(input: FromRegionInput): Result<Schematic> {
   }
   if (missingCount > 0)
     return fail(
-      mcbError("invalid_request", `the data of ${missingCount} block entities in the region cannot be read as NBT; a schematic would lose it, so export refuses`, {
-        reason: "block_entities",
-        count: missingCount,
-        sample: missing,
-      }),
+      mcbError(
+        "invalid_request",
+        `the data of ${missingCount} block entities in the region cannot be read as NBT; a schematic would lose it, so export refuses`,
+        {
+          reason: "block_entities",
+          count: missingCount,
+          sample: missing,
+        },
+      ),
     );
   const offset = { x: box.minX - input.origin.x, y: box.minY - input.origin.y, z: box.minZ - input.origin.z };
   return ok(

@@ -71,11 +71,16 @@ export class SchematicLibrary {
       const ext = EXTENSIONS.find((e) => n.endsWith(e));
       if (ext === undefined || !ASSET_ID.test(n.slice(0, -ext.length))) continue;
       const id = n.slice(0, -ext.length);
-      if (files.has(id)) return fail(mcbError("invalid_request", `two library files are named ${id} (${files.get(id)}, ${n}); rename one`, { reason: "ambiguous_asset", asset_id: id }));
+      if (files.has(id))
+        return fail(
+          mcbError("invalid_request", `two library files are named ${id} (${files.get(id)}, ${n}); rename one`, { reason: "ambiguous_asset", asset_id: id }),
+        );
       files.set(id, n);
     }
     if (files.size > MAX_LIBRARY_FILES)
-      return fail(mcbError("budget_exceeded", `the schematic library holds ${files.size} files; the limit is ${MAX_LIBRARY_FILES}`, { limit: MAX_LIBRARY_FILES }));
+      return fail(
+        mcbError("budget_exceeded", `the schematic library holds ${files.size} files; the limit is ${MAX_LIBRARY_FILES}`, { limit: MAX_LIBRARY_FILES }),
+      );
     return ok(files);
   }
 
@@ -127,7 +132,8 @@ export class SchematicLibrary {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return fail(mcbError("not_found", `no schematic asset ${JSON.stringify(assetId)}`));
-      if (code === "ELOOP") return fail(mcbError("invalid_request", `asset ${assetId} is a symbolic link; only regular files are accepted`, { reason: "symlink" }));
+      if (code === "ELOOP")
+        return fail(mcbError("invalid_request", `asset ${assetId} is a symbolic link; only regular files are accepted`, { reason: "symlink" }));
       throw e;
     }
     let bytes: Buffer;
@@ -135,7 +141,12 @@ export class SchematicLibrary {
       const st = fstatSync(fd);
       if (!st.isFile()) return fail(mcbError("invalid_request", `asset ${assetId} is not a regular file`, { reason: "not_a_file" }));
       if (st.size > limits.maxCompressedBytes)
-        return fail(mcbError("budget_exceeded", `asset ${assetId} has ${st.size} bytes; the limit is ${limits.maxCompressedBytes}`, { reason: "compressed_size", limit: limits.maxCompressedBytes }));
+        return fail(
+          mcbError("budget_exceeded", `asset ${assetId} has ${st.size} bytes; the limit is ${limits.maxCompressedBytes}`, {
+            reason: "compressed_size",
+            limit: limits.maxCompressedBytes,
+          }),
+        );
       bytes = Buffer.alloc(st.size);
       let read = 0;
       while (read < st.size) {
@@ -158,7 +169,8 @@ export class SchematicLibrary {
     if (typeof assetId !== "string" || !ASSET_ID.test(assetId)) return fail(badId(assetId));
     const ids = this.ids();
     if (!ids.ok) return ids;
-    if (ids.value.includes(assetId)) return fail(mcbError("invalid_request", `asset ${assetId} already exists; choose another name`, { reason: "asset_exists" }));
+    if (ids.value.includes(assetId))
+      return fail(mcbError("invalid_request", `asset ${assetId} already exists; choose another name`, { reason: "asset_exists" }));
     if (ids.value.length >= MAX_LIBRARY_FILES)
       return fail(mcbError("budget_exceeded", `the schematic library is full (${MAX_LIBRARY_FILES} files)`, { limit: MAX_LIBRARY_FILES }));
     const bytes = writeSchematic({ ...schematic, name: assetId });
@@ -171,7 +183,8 @@ export class SchematicLibrary {
     try {
       linkSync(tmp, final); // fails if the name appeared meanwhile: never overwrites
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EEXIST") return fail(mcbError("invalid_request", `asset ${assetId} already exists; choose another name`, { reason: "asset_exists" }));
+      if ((e as NodeJS.ErrnoException).code === "EEXIST")
+        return fail(mcbError("invalid_request", `asset ${assetId} already exists; choose another name`, { reason: "asset_exists" }));
       throw e;
     } finally {
       unlinkSync(tmp);
@@ -191,7 +204,11 @@ export function infoOf(
   assetId: string,
   s: Schematic,
   bytes: Uint8Array,
-  read: { format: SchematicFormat; loss: LossReport; sourceDataVersion: number; notes?: readonly string[] } = { format: "sponge_v3", loss: {}, sourceDataVersion: s.dataVersion },
+  read: { format: SchematicFormat; loss: LossReport; sourceDataVersion: number; notes?: readonly string[] } = {
+    format: "sponge_v3",
+    loss: {},
+    sourceDataVersion: s.dataVersion,
+  },
 ): AssetInfo {
   return {
     assetId,

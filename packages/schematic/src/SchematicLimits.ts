@@ -49,13 +49,19 @@ const LIMIT_NAMES: Readonly<Record<keyof SchematicLimits, string>> = {
  * `MAX_SCHEMATIC_LIMITS`). Errors: invalid_request, budget_exceeded over the ceiling; both carry
  * the limit in `details.field` (its key in `SchematicLimits`).
  */
-export function schematicLimits(changes: Partial<Record<keyof SchematicLimits, unknown>>, base: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS, ceiling: SchematicLimits = MAX_SCHEMATIC_LIMITS): Result<SchematicLimits> {
+export function schematicLimits(
+  changes: Partial<Record<keyof SchematicLimits, unknown>>,
+  base: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS,
+  ceiling: SchematicLimits = MAX_SCHEMATIC_LIMITS,
+): Result<SchematicLimits> {
   const out: Record<string, number> = { ...base };
   for (const [k, v] of Object.entries(changes)) {
     if (v === undefined) continue;
-    if (!(k in base)) return fail(mcbError("invalid_request", `unknown schematic limit ${JSON.stringify(k.slice(0, 40))}`, { reason: "limit", field: k.slice(0, 40) }));
+    if (!(k in base))
+      return fail(mcbError("invalid_request", `unknown schematic limit ${JSON.stringify(k.slice(0, 40))}`, { reason: "limit", field: k.slice(0, 40) }));
     const name = LIMIT_NAMES[k as keyof SchematicLimits];
-    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) return fail(mcbError("invalid_request", `${name} must be a positive integer`, { reason: "limit", field: k }));
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1)
+      return fail(mcbError("invalid_request", `${name} must be a positive integer`, { reason: "limit", field: k }));
     const max = ceiling[k as keyof SchematicLimits];
     if (v > max) return fail(mcbError("budget_exceeded", `${name} may be at most ${max}`, { reason: "limit", field: k, limit: max }));
     out[k] = v;

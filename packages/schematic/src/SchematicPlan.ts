@@ -67,10 +67,14 @@ export class SchematicPaste {
   /** The local box (in the turned schematic) of tile `index`. */
   private localBox(index: number): Box3 {
     const { width: w, height: h, length: l } = this.s;
-    const layer = Math.floor(index / this.perLayer), k = index % this.perLayer;
+    const layer = Math.floor(index / this.perLayer),
+      k = index % this.perLayer;
     const colTiles = Math.ceil(w / this.cols);
-    const row = Math.floor(k / colTiles), col = k % colTiles;
-    const minY = layer * this.layers, minZ = row * this.rows, minX = col * this.cols;
+    const row = Math.floor(k / colTiles),
+      col = k % colTiles;
+    const minY = layer * this.layers,
+      minZ = row * this.rows,
+      minX = col * this.cols;
     return { minX, minY, minZ, maxX: Math.min(w, minX + this.cols) - 1, maxY: Math.min(h, minY + this.layers) - 1, maxZ: Math.min(l, minZ + this.rows) - 1 };
   }
 
@@ -83,7 +87,14 @@ export class SchematicPaste {
   /** The world box tile `index` covers. */
   bounds(index: number): Box3 {
     const b = this.localBox(index);
-    return { minX: this.base.x + b.minX, minY: this.base.y + b.minY, minZ: this.base.z + b.minZ, maxX: this.base.x + b.maxX, maxY: this.base.y + b.maxY, maxZ: this.base.z + b.maxZ };
+    return {
+      minX: this.base.x + b.minX,
+      minY: this.base.y + b.minY,
+      minZ: this.base.z + b.minZ,
+      maxX: this.base.x + b.maxX,
+      maxY: this.base.y + b.maxY,
+      maxZ: this.base.z + b.maxZ,
+    };
   }
 
   /** The plan of tile `index` (0..count − 1). Errors: invalid_request (reason tile_index). */
@@ -111,9 +122,11 @@ export class SchematicPaste {
     const { width: w, length: l } = s;
     let n = 0;
     for (let y = box.minY; y <= box.maxY; y++)
-      for (let z = box.minZ; z <= box.maxZ; z++)
-        for (let x = box.minX, i = x + z * w + y * w * l; x <= box.maxX; x++, i++) if (skip[s.blocks[i]!] === 0) n++;
-    const xs = new Int32Array(n), ys = new Int32Array(n), zs = new Int32Array(n), state = new Uint32Array(n);
+      for (let z = box.minZ; z <= box.maxZ; z++) for (let x = box.minX, i = x + z * w + y * w * l; x <= box.maxX; x++, i++) if (skip[s.blocks[i]!] === 0) n++;
+    const xs = new Int32Array(n),
+      ys = new Int32Array(n),
+      zs = new Int32Array(n),
+      state = new Uint32Array(n);
     const { x: bx, y: by, z: bz } = this.base;
     let k = 0;
     for (let y = box.minY; y <= box.maxY; y++)
@@ -128,7 +141,12 @@ export class SchematicPaste {
     const blockData = s.blockEntities
       .filter((be) => be.x >= box.minX && be.x <= box.maxX && be.y >= box.minY && be.y <= box.maxY && be.z >= box.minZ && be.z <= box.maxZ)
       .map((be) => ({ x: bx + be.x, y: by + be.y, z: bz + be.z, data: be.data }));
-    return planFromBlocks(this.registry, { states: s.palette, blocks: { x: xs, y: ys, z: zs, state }, blockData, ...(maxBlocks === undefined ? {} : { maxBlocks }) });
+    return planFromBlocks(this.registry, {
+      states: s.palette,
+      blocks: { x: xs, y: ys, z: zs, state },
+      blockData,
+      ...(maxBlocks === undefined ? {} : { maxBlocks }),
+    });
   }
 }
 

@@ -75,15 +75,34 @@ const SAMPLE = 8;
 export function readSchematic(registry: BlockRegistry, file: Uint8Array, options: ReadOptions = {}): Result<ReadResult> {
   const limits = options.limits ?? DEFAULT_SCHEMATIC_LIMITS;
   if (file.length > limits.maxCompressedBytes)
-    return fail(mcbError("budget_exceeded", `the file has ${file.length} bytes; the limit is ${limits.maxCompressedBytes}`, { reason: "compressed_size", limit: limits.maxCompressedBytes }));
+    return fail(
+      mcbError("budget_exceeded", `the file has ${file.length} bytes; the limit is ${limits.maxCompressedBytes}`, {
+        reason: "compressed_size",
+        limit: limits.maxCompressedBytes,
+      }),
+    );
   // The size first, from the file's first kilobytes: a file too large is refused before it is inflated.
   const size = probeSize(file);
   if (size !== null) {
     const volume = size.width * size.height * size.length;
     if (volume > limits.maxPositions)
-      return fail(overLimit(`the schematic has ${volume} positions (${size.width} × ${size.height} × ${size.length}); the limit is ${limits.maxPositions}`, "positions", limits.maxPositions, { requested: volume }).error);
+      return fail(
+        overLimit(
+          `the schematic has ${volume} positions (${size.width} × ${size.height} × ${size.length}); the limit is ${limits.maxPositions}`,
+          "positions",
+          limits.maxPositions,
+          { requested: volume },
+        ).error,
+      );
     if (volume > limits.maxNbtBytes)
-      return fail(overLimit(`the schematic has ${volume} positions: its block data alone is over the ${limits.maxNbtBytes}-byte NBT limit`, "nbt_size", limits.maxNbtBytes, { requested: volume }).error);
+      return fail(
+        overLimit(
+          `the schematic has ${volume} positions: its block data alone is over the ${limits.maxNbtBytes}-byte NBT limit`,
+          "nbt_size",
+          limits.maxNbtBytes,
+          { requested: volume },
+        ).error,
+      );
   }
   let data: Uint8Array;
   if (file.length >= 2 && file[0] === 0x1f && file[1] === 0x8b) {
@@ -98,14 +117,16 @@ export function readSchematic(registry: BlockRegistry, file: Uint8Array, options
       return fail(malformed(`gzip: ${(e as Error).message}`, "(file)").error);
     }
   } else if (file.length > 0 && file[0] === TAG.Compound) {
-    if (file.length > limits.maxNbtBytes) return fail(mcbError("budget_exceeded", `the NBT is over ${limits.maxNbtBytes} bytes`, { reason: "nbt_size", limit: limits.maxNbtBytes }));
+    if (file.length > limits.maxNbtBytes)
+      return fail(mcbError("budget_exceeded", `the NBT is over ${limits.maxNbtBytes} bytes`, { reason: "nbt_size", limit: limits.maxNbtBytes }));
     data = file;
   } else return fail(malformed("neither gzip data nor NBT", "(file)").error);
   try {
     return ok(finish(registry, decode(data, limits), options));
   } catch (e) {
     if (e instanceof FormatError) return fail(e.error);
-    if (e instanceof NbtError) return fail(mcbError("invalid_request", `schematic: malformed NBT: ${e.message}`, { reason: "schematic_format", path: "(nbt)", offset: e.offset }));
+    if (e instanceof NbtError)
+      return fail(mcbError("invalid_request", `schematic: malformed NBT: ${e.message}`, { reason: "schematic_format", path: "(nbt)", offset: e.offset }));
     throw e;
   }
 }
@@ -127,15 +148,24 @@ function decode(data: Uint8Array, limits: SchematicLimits): Decoded {
   }
   if (top.has("Materials") || (top.get("Blocks")?.type === TAG.ByteArray && top.has("Data")))
     throw new FormatError(
-      mcbError("invalid_request", "this is an MCEdit/Schematica .schematic (numeric block ids from before Minecraft 1.13), which cannot be read; load it in WorldEdit 7 and save it as .schem", {
-        reason: "unsupported_format",
-        format: "mcedit",
-      }),
+      mcbError(
+        "invalid_request",
+        "this is an MCEdit/Schematica .schematic (numeric block ids from before Minecraft 1.13), which cannot be read; load it in WorldEdit 7 and save it as .schem",
+        {
+          reason: "unsupported_format",
+          format: "mcedit",
+        },
+      ),
     );
   if (top.has("Regions") && top.has("MinecraftDataVersion")) return readLitematic(r, top, rootPath, limits);
   if (top.has("size") && top.has("blocks") && (top.has("palette") || top.has("palettes"))) return readStructure(r, top, rootPath, limits);
   if (top.has("Version")) return readSponge(r, top, rootPath, limits);
-  throw new FormatError(mcbError("invalid_request", "not a schematic this server knows (Sponge .schem, .litematic, structure .nbt)", { reason: "unsupported_format", fields: [...top.keys()].slice(0, 16) }));
+  throw new FormatError(
+    mcbError("invalid_request", "not a schematic this server knows (Sponge .schem, .litematic, structure .nbt)", {
+      reason: "unsupported_format",
+      fields: [...top.keys()].slice(0, 16),
+    }),
+  );
 }
 
 function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): ReadResult {
@@ -144,7 +174,10 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
   const newer = dataVersion > registry.dataVersion;
   const upgrades: Record<string, number> = {};
   const notes = [...(d.notes ?? [])];
-  if (newer) notes.push(`the file is from a newer Minecraft (DataVersion ${dataVersion}) than this world's ${registry.minecraftVersion} (${registry.dataVersion}): read as it is`);
+  if (newer)
+    notes.push(
+      `the file is from a newer Minecraft (DataVersion ${dataVersion}) than this world's ${registry.minecraftVersion} (${registry.dataVersion}): read as it is`,
+    );
   let spaced = 0;
   const dropped: { state: string; dropped: string[] }[] = [];
   let droppedCount = 0;
@@ -171,16 +204,28 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
       return STRUCTURE_VOID;
     }
     if (!state.ok)
-      throw new FormatError(mcbError("unsupported_block", `schematic palette entry ${i} ${JSON.stringify(raw.slice(0, 120))}: ${state.error.message}`, { ...state.error.details, palette_index: i, data_version: dataVersion }));
+      throw new FormatError(
+        mcbError("unsupported_block", `schematic palette entry ${i} ${JSON.stringify(raw.slice(0, 120))}: ${state.error.message}`, {
+          ...state.error.details,
+          palette_index: i,
+          data_version: dataVersion,
+        }),
+      );
     return state.value.canonical;
   });
   // Counted before the renumbering below (which rewrites the indices in place).
   const unknownLoss = unknown.size === 0 ? null : unknownBlocks(unknown, d.blocks, d.palette.length);
   if (spaced > 0) notes.push(`${spaced} palette entr${spaced === 1 ? "y has" : "ies have"} spaces inside the state string: read without them`);
   // Renumbered first (one pass), which also checks indices a reader left unchecked.
-  const canonical = canonicalInPlace({ width: d.width, height: d.height, length: d.length, offset: d.offset, dataVersion: registry.dataVersion, palette, blocks: d.blocks, blockEntities: [] }, d.indexLimit);
+  const canonical = canonicalInPlace(
+    { width: d.width, height: d.height, length: d.length, offset: d.offset, dataVersion: registry.dataVersion, palette, blocks: d.blocks, blockEntities: [] },
+    d.indexLimit,
+  );
   if ("outOfRange" in canonical)
-    throw malformed(`palette index ${canonical.outOfRange} at position ${canonical.at} is out of range${canonical.outOfRange >= 0x80 && d.indexLimit !== undefined ? " (or a varint longer than one byte, which leaves fewer values than positions)" : ""}`, d.blocksPath ?? "(blocks)");
+    throw malformed(
+      `palette index ${canonical.outOfRange} at position ${canonical.at} is out of range${canonical.outOfRange >= 0x80 && d.indexLimit !== undefined ? " (or a varint longer than one byte, which leaves fewer values than positions)" : ""}`,
+      d.blocksPath ?? "(blocks)",
+    );
   const isEntityBlock = blockEntityPredicate(registry);
   const { width, height, length } = d;
   const seen = new Set<number>();
@@ -222,11 +267,15 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
   const refused = DROP_CATEGORIES.filter((c) => loss[c] !== undefined && !(options.drop ?? []).includes(c));
   if (refused.length > 0)
     throw new FormatError(
-      mcbError("invalid_request", `importing this schematic would lose its ${refused.join(", ").replace(/_/g, " ")}; pass drop: [${refused.map((c) => JSON.stringify(c)).join(", ")}] to import the rest`, {
-        reason: "would_lose",
-        loss,
-        drop: refused,
-      }),
+      mcbError(
+        "invalid_request",
+        `importing this schematic would lose its ${refused.join(", ").replace(/_/g, " ")}; pass drop: [${refused.map((c) => JSON.stringify(c)).join(", ")}] to import the rest`,
+        {
+          reason: "would_lose",
+          loss,
+          drop: refused,
+        },
+      ),
     );
   const schematic: Schematic = { ...canonical, blockEntities: kept, ...(d.name === undefined ? {} : { name: d.name }) };
   return { schematic, format: d.format, sourceDataVersion: dataVersion, upgrades, loss, notes };
@@ -235,13 +284,19 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
 const STRUCTURE_VOID = "minecraft:structure_void";
 
 /** The unknown states of a newer file by name, with how many positions hold each (most first). */
-function unknownBlocks(unknown: ReadonlyMap<number, { state: string; why: string }>, blocks: ArrayLike<number>, paletteSize: number): NonNullable<LossReport["unknown_blocks"]> {
+function unknownBlocks(
+  unknown: ReadonlyMap<number, { state: string; why: string }>,
+  blocks: ArrayLike<number>,
+  paletteSize: number,
+): NonNullable<LossReport["unknown_blocks"]> {
   const counts = new Uint32Array(paletteSize);
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;
     if (b < paletteSize) counts[b]!++;
   }
-  const states = [...unknown].map(([i, u]) => ({ state: u.state, count: counts[i]!, why: u.why })).sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
+  const states = [...unknown]
+    .map(([i, u]) => ({ state: u.state, count: counts[i]!, why: u.why }))
+    .sort((a, b) => b.count - a.count || (a.state < b.state ? -1 : 1));
   return { count: states.reduce((n, s) => n + s.count, 0), states: states.slice(0, 64) };
 }
 

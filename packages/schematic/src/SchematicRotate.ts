@@ -25,7 +25,7 @@ export function rotateSchematic(registry: BlockRegistry, s: Schematic, turns: Qu
     for (let z = 0; z < l; z++) {
       for (let x = 0; x < w; x++) {
         const [rx, rz] = turn(s.offset.x + x, s.offset.z + z, turns);
-        blocks[(rx - minX) + (rz - minZ) * nw + y * nw * nl] = s.blocks[x + z * w + y * w * l]!;
+        blocks[rx - minX + (rz - minZ) * nw + y * nw * nl] = s.blocks[x + z * w + y * w * l]!;
       }
     }
   }

@@ -45,14 +45,27 @@ export function writeSchematic(s: Schematic, options: WriteOptions = {}): Buffer
   let root: NbtCompound;
   let rootName: string;
   if (version === 3) {
-    const entities = s.blockEntities.map((be) => nbt.compound([["Pos", pos(be)], ["Id", nbt.string(be.id)], ["Data", dataOf(be)]]));
+    const entities = s.blockEntities.map((be) =>
+      nbt.compound([
+        ["Pos", pos(be)],
+        ["Id", nbt.string(be.id)],
+        ["Data", dataOf(be)],
+      ]),
+    );
     const schematic = nbt.compound([
       ["Version", nbt.int(3)],
       ["DataVersion", nbt.int(s.dataVersion)],
       ...dims,
       ["Offset", offset],
       ["Metadata", nbt.compound([...name, ["WorldEdit", nbt.compound([["Origin", nbt.intArray([0, 0, 0])]])]])],
-      ["Blocks", nbt.compound([["Palette", palette], ["Data", data], ["BlockEntities", nbt.list(TAG.Compound, entities)]])],
+      [
+        "Blocks",
+        nbt.compound([
+          ["Palette", palette],
+          ["Data", data],
+          ["BlockEntities", nbt.list(TAG.Compound, entities)],
+        ]),
+      ],
     ]);
     root = nbt.compound([["Schematic", schematic]]);
     rootName = "";

@@ -1,6 +1,14 @@
 export { canonicalSchematic, type Schematic, type SchematicBlockEntity } from "./Schematic.js";
 export { DEFAULT_SCHEMATIC_LIMITS, MAX_SCHEMATIC_LIMITS, schematicLimits, type SchematicLimits } from "./SchematicLimits.js";
-export { DROP_CATEGORIES, SPONGE_V1_DATA_VERSION, readSchematic, type DropCategory, type LossReport, type ReadOptions, type ReadResult } from "./SchematicRead.js";
+export {
+  DROP_CATEGORIES,
+  SPONGE_V1_DATA_VERSION,
+  readSchematic,
+  type DropCategory,
+  type LossReport,
+  type ReadOptions,
+  type ReadResult,
+} from "./SchematicRead.js";
 export type { SchematicFormat } from "./read/Decoded.js";
 export { STRUCTURE_VOID } from "./read/StructureRead.js";
 export { writeSchematic, type WriteOptions } from "./SchematicWrite.js";

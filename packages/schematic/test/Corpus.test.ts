@@ -30,7 +30,11 @@ function startsAboveZero(state: string): boolean {
 /** JSON with keys sorted at every level. */
 function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
-  if (v !== null && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  if (v !== null && typeof v === "object")
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v);
 }
 
@@ -68,19 +72,33 @@ describe("schematic corpus (corpus/schematics/manifest.json)", () => {
       const bytes = await bytesOf(e);
       if (e.expect.error !== undefined) {
         const r = readSchematic(registry(), bytes, { drop: DROP_CATEGORIES });
-        expect(r, label(e)).toMatchObject({ ok: false, error: { code: e.expect.error.code, ...(e.expect.error.reason ? { details: { reason: e.expect.error.reason } } : {}) } });
+        expect(r, label(e)).toMatchObject({
+          ok: false,
+          error: { code: e.expect.error.code, ...(e.expect.error.reason ? { details: { reason: e.expect.error.reason } } : {}) },
+        });
         return;
       }
       const want = e.expect.read!;
       const drop = (want.loss ?? []) as DropCategory[];
       if (drop.length > 0) {
         // Without consent nothing is silently lost: refused, naming each category.
-        expect(readSchematic(registry(), bytes), label(e)).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "would_lose", drop } } });
+        expect(readSchematic(registry(), bytes), label(e)).toMatchObject({
+          ok: false,
+          error: { code: "invalid_request", details: { reason: "would_lose", drop } },
+        });
       }
       const r = readSchematic(registry(), bytes, { drop });
       if (!r.ok) throw new Error(`${label(e)}: ${JSON.stringify(r.error)}`);
       const s = r.value.schematic;
-      expect({ format: r.value.format, width: s.width, height: s.height, length: s.length, palette: s.palette.length, block_entities: s.blockEntities.length, source_data_version: r.value.sourceDataVersion }).toEqual({
+      expect({
+        format: r.value.format,
+        width: s.width,
+        height: s.height,
+        length: s.length,
+        palette: s.palette.length,
+        block_entities: s.blockEntities.length,
+        source_data_version: r.value.sourceDataVersion,
+      }).toEqual({
         format: want.format,
         width: want.width,
         height: want.height,
@@ -104,13 +122,16 @@ describe("schematic corpus (corpus/schematics/manifest.json)", () => {
         const ours = ourBlockEntities(r.value);
         const orphans = r.value.loss.orphaned_block_entities?.count ?? 0;
         // Block entities the game's upgrade removes (26.2's beds have none) are counted as upgrades.
-        const removed = Object.entries(r.value.upgrades).filter(([what]) => BLOCK_ENTITY_REMOVALS.some((x) => x.what === what)).reduce((a, [, n]) => a + n, 0);
+        const removed = Object.entries(r.value.upgrades)
+          .filter(([what]) => BLOCK_ENTITY_REMOVALS.some((x) => x.what === what))
+          .reduce((a, [, n]) => a + n, 0);
         expect(n.blockEntities!.size).toBe(ours.size + orphans + removed);
         const differing: string[] = [];
         for (const [at, be] of ours) {
           const theirs = n.blockEntities!.get(at);
           const same = theirs !== undefined && theirs.id.replace(/^(?!minecraft:)/, "minecraft:") === be.id && stable(theirs.data) === stable(be.data);
-          if (!same && differing.length < 3) differing.push(`${at}: ours ${be.id} ${stable(be.data)}, theirs ${theirs === undefined ? "none" : `${theirs.id} ${stable(theirs.data)}`}`);
+          if (!same && differing.length < 3)
+            differing.push(`${at}: ours ${be.id} ${stable(be.data)}, theirs ${theirs === undefined ? "none" : `${theirs.id} ${stable(theirs.data)}`}`);
         }
         expect(differing).toEqual([]);
       }

@@ -11,7 +11,18 @@ import { contents, registry } from "./support.js";
 
 const file = (name: string, root: NbtCompound) => gzipSync(encodeNbt(name, root));
 const states = (s: Record<string, number>) => nbt.compound(Object.entries(s).map(([k, v]) => [k, nbt.int(v)] as const));
-const chestItems = nbt.compound([["Items", nbt.list(TAG.Compound, [nbt.compound([["Slot", nbt.byte(0)], ["id", nbt.string("minecraft:diamond")], ["count", nbt.int(7)]])])]]);
+const chestItems = nbt.compound([
+  [
+    "Items",
+    nbt.list(TAG.Compound, [
+      nbt.compound([
+        ["Slot", nbt.byte(0)],
+        ["id", nbt.string("minecraft:diamond")],
+        ["count", nbt.int(7)],
+      ]),
+    ]),
+  ],
+]);
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
 function read(bytes: Uint8Array, options: ReadOptions = {}) {
@@ -37,9 +48,22 @@ describe("Sponge v1 (WorldEdit 7.0, Minecraft 1.13)", () => {
       ["Length", nbt.short(2)],
       ["Offset", nbt.intArray([0, 0, 0])],
       ["PaletteMax", nbt.int(4)],
-      ["Palette", states({ "minecraft:sign[rotation=4,waterlogged=false]": 0, "minecraft:stone_slab[type=bottom,waterlogged=false]": 1, "minecraft:grass": 2, "minecraft:chest[facing=west,type=single,waterlogged=false]": 3 })],
+      [
+        "Palette",
+        states({
+          "minecraft:sign[rotation=4,waterlogged=false]": 0,
+          "minecraft:stone_slab[type=bottom,waterlogged=false]": 1,
+          "minecraft:grass": 2,
+          "minecraft:chest[facing=west,type=single,waterlogged=false]": 3,
+        }),
+      ],
       ["BlockData", nbt.byteArray(Uint8Array.from([0, 1, 2, 3]))],
-      ["TileEntities", nbt.list(TAG.Compound, [nbt.compound([["ContentVersion", nbt.int(1)], ["Pos", nbt.intArray([1, 0, 1])], ["Id", nbt.string("minecraft:chest")], ...chestItems.v])])],
+      [
+        "TileEntities",
+        nbt.list(TAG.Compound, [
+          nbt.compound([["ContentVersion", nbt.int(1)], ["Pos", nbt.intArray([1, 0, 1])], ["Id", nbt.string("minecraft:chest")], ...chestItems.v]),
+        ]),
+      ],
     ]),
   );
 
@@ -47,7 +71,11 @@ describe("Sponge v1 (WorldEdit 7.0, Minecraft 1.13)", () => {
     const r = read(v1);
     expect(r.format).toBe("sponge_v1");
     expect(r.sourceDataVersion).toBe(1631);
-    expect(r.upgrades).toEqual({ "minecraft:sign → minecraft:oak_sign": 1, "minecraft:stone_slab → minecraft:smooth_stone_slab": 1, "minecraft:grass → minecraft:short_grass": 1 });
+    expect(r.upgrades).toEqual({
+      "minecraft:sign → minecraft:oak_sign": 1,
+      "minecraft:stone_slab → minecraft:smooth_stone_slab": 1,
+      "minecraft:grass → minecraft:short_grass": 1,
+    });
     const c = contents(r.schematic);
     expect(c.get("0,0,0")).toBe("minecraft:oak_sign[rotation=4,waterlogged=false]");
     expect(c.get("1,0,0")).toBe("minecraft:smooth_stone_slab[type=bottom,waterlogged=false]");
@@ -76,8 +104,23 @@ describe("Sponge v2 and v3 with block entities, entities and biomes", () => {
         ...extra,
       ]),
     );
-  const entities: [string, NbtValue] = ["Entities", nbt.list(TAG.Compound, ["minecraft:pig", "minecraft:pig", "minecraft:armor_stand"].map((id) => nbt.compound([["Id", nbt.string(id)], ["Pos", nbt.list(TAG.Double, [nbt.double(0.5), nbt.double(0), nbt.double(0.5)])]])))];
-  const biomes: [string, NbtValue][] = [["BiomePaletteMax", nbt.int(1)], ["BiomePalette", states({ "minecraft:plains": 0 })], ["BiomeData", nbt.byteArray(Uint8Array.from([0, 0]))]];
+  const entities: [string, NbtValue] = [
+    "Entities",
+    nbt.list(
+      TAG.Compound,
+      ["minecraft:pig", "minecraft:pig", "minecraft:armor_stand"].map((id) =>
+        nbt.compound([
+          ["Id", nbt.string(id)],
+          ["Pos", nbt.list(TAG.Double, [nbt.double(0.5), nbt.double(0), nbt.double(0.5)])],
+        ]),
+      ),
+    ),
+  ];
+  const biomes: [string, NbtValue][] = [
+    ["BiomePaletteMax", nbt.int(1)],
+    ["BiomePalette", states({ "minecraft:plains": 0 })],
+    ["BiomeData", nbt.byteArray(Uint8Array.from([0, 0]))],
+  ];
 
   it("a chest's data survives reading, writing v3 and v2, and reading again (same digest)", () => {
     const first = read(v2());
@@ -113,10 +156,26 @@ describe("Sponge v2 and v3 with block entities, entities and biomes", () => {
         ["Length", nbt.short(1)],
         ["Palette", states({ "minecraft:stone": 0 })],
         ["BlockData", nbt.byteArray(Uint8Array.from([0]))],
-        ["BlockEntities", nbt.list(TAG.Compound, [nbt.compound([["Pos", nbt.intArray([0, 0, 0])], ["Id", nbt.string("minecraft:chest")]])])],
+        [
+          "BlockEntities",
+          nbt.list(TAG.Compound, [
+            nbt.compound([
+              ["Pos", nbt.intArray([0, 0, 0])],
+              ["Id", nbt.string("minecraft:chest")],
+            ]),
+          ]),
+        ],
       ]),
     );
-    expect(readSchematic(registry(), f)).toMatchObject({ ok: false, error: { details: { reason: "would_lose", loss: { orphaned_block_entities: { count: 1, sample: [{ x: 0, y: 0, z: 0, id: "minecraft:chest", block: "minecraft:stone" }] } } } } });
+    expect(readSchematic(registry(), f)).toMatchObject({
+      ok: false,
+      error: {
+        details: {
+          reason: "would_lose",
+          loss: { orphaned_block_entities: { count: 1, sample: [{ x: 0, y: 0, z: 0, id: "minecraft:chest", block: "minecraft:stone" }] } },
+        },
+      },
+    });
     expect(read(f, { drop: ["orphaned_block_entities"] }).schematic.blockEntities).toEqual([]);
   });
 
@@ -133,13 +192,34 @@ describe("Sponge v2 and v3 with block entities, entities and biomes", () => {
             ["Height", nbt.short(1)],
             ["Length", nbt.short(1)],
             ["Offset", nbt.intArray([100, 64, -20])],
-            ["Metadata", nbt.compound([["WorldEdit", nbt.compound([["Origin", nbt.intArray([101, 64, -18])], ["Version", nbt.string("7.3.6")]])], ["Date", nbt.long(1_700_000_000_000n)]])],
+            [
+              "Metadata",
+              nbt.compound([
+                [
+                  "WorldEdit",
+                  nbt.compound([
+                    ["Origin", nbt.intArray([101, 64, -18])],
+                    ["Version", nbt.string("7.3.6")],
+                  ]),
+                ],
+                ["Date", nbt.long(1_700_000_000_000n)],
+              ]),
+            ],
             [
               "Blocks",
               nbt.compound([
                 ["Palette", states({ "minecraft:barrel[facing=up,open=false]": 0 })],
                 ["Data", nbt.byteArray(Uint8Array.from([0]))],
-                ["BlockEntities", nbt.list(TAG.Compound, [nbt.compound([["Pos", nbt.intArray([0, 0, 0])], ["Id", nbt.string("minecraft:barrel")], ["Data", nbt.compound([["id", nbt.string("minecraft:barrel")], ...chestItems.v])]])])],
+                [
+                  "BlockEntities",
+                  nbt.list(TAG.Compound, [
+                    nbt.compound([
+                      ["Pos", nbt.intArray([0, 0, 0])],
+                      ["Id", nbt.string("minecraft:barrel")],
+                      ["Data", nbt.compound([["id", nbt.string("minecraft:barrel")], ...chestItems.v])],
+                    ]),
+                  ]),
+                ],
               ]),
             ],
           ]),
@@ -158,14 +238,36 @@ describe("Litematica (one region)", () => {
     const longs = new BigInt64Array(Math.ceil((indices.length * bits) / 64));
     indices.forEach((v, i) => {
       const bit = i * bits;
-      const at = Math.floor(bit / 64), shift = BigInt(bit % 64);
+      const at = Math.floor(bit / 64),
+        shift = BigInt(bit % 64);
       longs[at] = BigInt.asIntN(64, BigInt.asUintN(64, longs[at]!) | (BigInt(v) << shift));
-      if (bit % 64 + bits > 64) longs[at + 1] = BigInt.asIntN(64, BigInt.asUintN(64, longs[at + 1]!) | (BigInt(v) >> (64n - shift)));
+      if ((bit % 64) + bits > 64) longs[at + 1] = BigInt.asIntN(64, BigInt.asUintN(64, longs[at + 1]!) | (BigInt(v) >> (64n - shift)));
     });
     return longs;
   }
-  const wool = ["white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black", "stone"];
-  const palette = nbt.list(TAG.Compound, wool.map((c) => nbt.compound([["Name", nbt.string(c === "stone" ? "minecraft:stone" : `minecraft:${c}_wool`)]])));
+  const wool = [
+    "white",
+    "orange",
+    "magenta",
+    "light_blue",
+    "yellow",
+    "lime",
+    "pink",
+    "gray",
+    "light_gray",
+    "cyan",
+    "purple",
+    "blue",
+    "brown",
+    "green",
+    "red",
+    "black",
+    "stone",
+  ];
+  const palette = nbt.list(
+    TAG.Compound,
+    wool.map((c) => nbt.compound([["Name", nbt.string(c === "stone" ? "minecraft:stone" : `minecraft:${c}_wool`)]])),
+  );
 
   it("unpacks indices that span longs (5-bit entries), with a negative size", () => {
     const size = { x: -4, y: 3, z: 5 }; // extends towards −x: the minimum corner is Position.x − 3
@@ -183,8 +285,22 @@ describe("Litematica (one region)", () => {
             [
               "main",
               nbt.compound([
-                ["Position", nbt.compound([["x", nbt.int(10)], ["y", nbt.int(0)], ["z", nbt.int(2)]])],
-                ["Size", nbt.compound([["x", nbt.int(size.x)], ["y", nbt.int(size.y)], ["z", nbt.int(size.z)]])],
+                [
+                  "Position",
+                  nbt.compound([
+                    ["x", nbt.int(10)],
+                    ["y", nbt.int(0)],
+                    ["z", nbt.int(2)],
+                  ]),
+                ],
+                [
+                  "Size",
+                  nbt.compound([
+                    ["x", nbt.int(size.x)],
+                    ["y", nbt.int(size.y)],
+                    ["z", nbt.int(size.z)],
+                  ]),
+                ],
                 ["BlockStatePalette", palette],
                 ["BlockStates", nbt.longArray(pack(indices, 5))],
                 ["TileEntities", nbt.list(TAG.End, [])],
@@ -209,8 +325,40 @@ describe("Litematica (one region)", () => {
   });
 
   it("refuses several regions, naming the way out", () => {
-    const region = nbt.compound([["Position", nbt.compound([["x", nbt.int(0)], ["y", nbt.int(0)], ["z", nbt.int(0)]])], ["Size", nbt.compound([["x", nbt.int(1)], ["y", nbt.int(1)], ["z", nbt.int(1)]])], ["BlockStatePalette", palette], ["BlockStates", nbt.longArray(new BigInt64Array(1))]]);
-    const f = file("", nbt.compound([["MinecraftDataVersion", nbt.int(3955)], ["Version", nbt.int(6)], ["Regions", nbt.compound([["a", region], ["b", region]])]]));
+    const region = nbt.compound([
+      [
+        "Position",
+        nbt.compound([
+          ["x", nbt.int(0)],
+          ["y", nbt.int(0)],
+          ["z", nbt.int(0)],
+        ]),
+      ],
+      [
+        "Size",
+        nbt.compound([
+          ["x", nbt.int(1)],
+          ["y", nbt.int(1)],
+          ["z", nbt.int(1)],
+        ]),
+      ],
+      ["BlockStatePalette", palette],
+      ["BlockStates", nbt.longArray(new BigInt64Array(1))],
+    ]);
+    const f = file(
+      "",
+      nbt.compound([
+        ["MinecraftDataVersion", nbt.int(3955)],
+        ["Version", nbt.int(6)],
+        [
+          "Regions",
+          nbt.compound([
+            ["a", region],
+            ["b", region],
+          ]),
+        ],
+      ]),
+    );
     expect(readSchematic(registry(), f)).toMatchObject({ ok: false, error: { code: "invalid_request", details: { regions: 2 } } });
   });
 });
@@ -223,12 +371,35 @@ describe("vanilla structure files", () => {
       nbt.compound([
         ["DataVersion", nbt.int(3953)],
         ["size", pos(2, 2, 1)],
-        ["palette", nbt.list(TAG.Compound, [nbt.compound([["Name", nbt.string("minecraft:chest")], ["Properties", nbt.compound([["facing", nbt.string("east")], ["type", nbt.string("single")], ["waterlogged", nbt.string("false")]])]]), nbt.compound([["Name", nbt.string("minecraft:cobblestone")]])])],
+        [
+          "palette",
+          nbt.list(TAG.Compound, [
+            nbt.compound([
+              ["Name", nbt.string("minecraft:chest")],
+              [
+                "Properties",
+                nbt.compound([
+                  ["facing", nbt.string("east")],
+                  ["type", nbt.string("single")],
+                  ["waterlogged", nbt.string("false")],
+                ]),
+              ],
+            ]),
+            nbt.compound([["Name", nbt.string("minecraft:cobblestone")]]),
+          ]),
+        ],
         [
           "blocks",
           nbt.list(TAG.Compound, [
-            nbt.compound([["pos", pos(0, 0, 0)], ["state", nbt.int(0)], ["nbt", nbt.compound([["id", nbt.string("minecraft:chest")], ...chestItems.v])]]),
-            nbt.compound([["pos", pos(1, 1, 0)], ["state", nbt.int(1)]]),
+            nbt.compound([
+              ["pos", pos(0, 0, 0)],
+              ["state", nbt.int(0)],
+              ["nbt", nbt.compound([["id", nbt.string("minecraft:chest")], ...chestItems.v])],
+            ]),
+            nbt.compound([
+              ["pos", pos(1, 1, 0)],
+              ["state", nbt.int(1)],
+            ]),
           ]),
         ],
         ["entities", nbt.list(TAG.End, [])],
@@ -246,20 +417,51 @@ describe("vanilla structure files", () => {
 
 describe("format detection and version rules", () => {
   it("MCEdit .schematic is recognised and refused with the way out", () => {
-    const f = file("Schematic", nbt.compound([["Width", nbt.short(1)], ["Height", nbt.short(1)], ["Length", nbt.short(1)], ["Materials", nbt.string("Alpha")], ["Blocks", nbt.byteArray(Uint8Array.from([1]))], ["Data", nbt.byteArray(Uint8Array.from([0]))]]));
-    expect(readSchematic(registry(), f)).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "unsupported_format", format: "mcedit" } } });
+    const f = file(
+      "Schematic",
+      nbt.compound([
+        ["Width", nbt.short(1)],
+        ["Height", nbt.short(1)],
+        ["Length", nbt.short(1)],
+        ["Materials", nbt.string("Alpha")],
+        ["Blocks", nbt.byteArray(Uint8Array.from([1]))],
+        ["Data", nbt.byteArray(Uint8Array.from([0]))],
+      ]),
+    );
+    expect(readSchematic(registry(), f)).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request", details: { reason: "unsupported_format", format: "mcedit" } },
+    });
   });
 
   it("an unknown NBT layout and raw text are refused", () => {
-    expect(readSchematic(registry(), file("x", nbt.compound([["foo", nbt.int(1)]])))).toMatchObject({ ok: false, error: { details: { reason: "unsupported_format" } } });
+    expect(readSchematic(registry(), file("x", nbt.compound([["foo", nbt.int(1)]])))).toMatchObject({
+      ok: false,
+      error: { details: { reason: "unsupported_format" } },
+    });
     expect(readSchematic(registry(), Buffer.from("hello"))).toMatchObject({ ok: false, error: { code: "invalid_request" } });
   });
 
   it("a file from a newer game (26.3, DataVersion 5023) is read as it is; states this build does not know are named with their counts, and dropped only on request (their positions left as they are)", () => {
     const v2 = (palette: Record<string, number>, blocks: number[]) =>
-      file("Schematic", nbt.compound([["Version", nbt.int(2)], ["DataVersion", nbt.int(5023)], ["Width", nbt.short(blocks.length)], ["Height", nbt.short(1)], ["Length", nbt.short(1)], ["Palette", states(palette)], ["BlockData", nbt.byteArray(Uint8Array.from(blocks))]]));
+      file(
+        "Schematic",
+        nbt.compound([
+          ["Version", nbt.int(2)],
+          ["DataVersion", nbt.int(5023)],
+          ["Width", nbt.short(blocks.length)],
+          ["Height", nbt.short(1)],
+          ["Length", nbt.short(1)],
+          ["Palette", states(palette)],
+          ["BlockData", nbt.byteArray(Uint8Array.from(blocks))],
+        ]),
+      );
     const known = readSchematic(registry(), v2({ "minecraft:stone": 0, "minecraft:cinnabar": 1 }, [0, 1, 1]));
-    expect(known.ok && [known.value.sourceDataVersion, known.value.schematic.palette, known.value.notes]).toEqual([5023, ["minecraft:stone", "minecraft:cinnabar"], [expect.stringContaining("newer Minecraft (DataVersion 5023)")]]);
+    expect(known.ok && [known.value.sourceDataVersion, known.value.schematic.palette, known.value.notes]).toEqual([
+      5023,
+      ["minecraft:stone", "minecraft:cinnabar"],
+      [expect.stringContaining("newer Minecraft (DataVersion 5023)")],
+    ]);
     const file26_3 = v2({ "minecraft:stone": 0, "minecraft:copper_fungus": 1, "minecraft:oak_log[axis=w]": 2 }, [0, 1, 1, 2, 1]);
     expect(readSchematic(registry(), file26_3)).toMatchObject({
       ok: false,
@@ -282,15 +484,45 @@ describe("format detection and version rules", () => {
     });
     const dropped = readSchematic(registry(), file26_3, { drop: ["unknown_blocks"] });
     if (!dropped.ok) throw new Error(dropped.error.message);
-    expect(contents(dropped.value.schematic)).toEqual(new Map([["0,0,0", "minecraft:stone"], ["1,0,0", "minecraft:structure_void"], ["2,0,0", "minecraft:structure_void"], ["3,0,0", "minecraft:structure_void"], ["4,0,0", "minecraft:structure_void"]]));
+    expect(contents(dropped.value.schematic)).toEqual(
+      new Map([
+        ["0,0,0", "minecraft:stone"],
+        ["1,0,0", "minecraft:structure_void"],
+        ["2,0,0", "minecraft:structure_void"],
+        ["3,0,0", "minecraft:structure_void"],
+        ["4,0,0", "minecraft:structure_void"],
+      ]),
+    );
     expect(dropped.value.loss.unknown_blocks?.count).toBe(4);
     // An older file with an unknown state is still refused outright: it is not from a newer game.
-    const old = file("Schematic", nbt.compound([["Version", nbt.int(2)], ["DataVersion", nbt.int(3953)], ["Width", nbt.short(1)], ["Height", nbt.short(1)], ["Length", nbt.short(1)], ["Palette", states({ "minecraft:copper_fungus": 0 })], ["BlockData", nbt.byteArray(Uint8Array.from([0]))]]));
+    const old = file(
+      "Schematic",
+      nbt.compound([
+        ["Version", nbt.int(2)],
+        ["DataVersion", nbt.int(3953)],
+        ["Width", nbt.short(1)],
+        ["Height", nbt.short(1)],
+        ["Length", nbt.short(1)],
+        ["Palette", states({ "minecraft:copper_fungus": 0 })],
+        ["BlockData", nbt.byteArray(Uint8Array.from([0]))],
+      ]),
+    );
     expect(readSchematic(registry(), old)).toMatchObject({ ok: false, error: { code: "unsupported_block" } });
   });
 
   it("raw (uncompressed) NBT is read too", () => {
-    const raw = encodeNbt("Schematic", nbt.compound([["Version", nbt.int(2)], ["DataVersion", nbt.int(3953)], ["Width", nbt.short(1)], ["Height", nbt.short(1)], ["Length", nbt.short(1)], ["Palette", states({ "minecraft:stone": 0 })], ["BlockData", nbt.byteArray(Uint8Array.from([0]))]]));
+    const raw = encodeNbt(
+      "Schematic",
+      nbt.compound([
+        ["Version", nbt.int(2)],
+        ["DataVersion", nbt.int(3953)],
+        ["Width", nbt.short(1)],
+        ["Height", nbt.short(1)],
+        ["Length", nbt.short(1)],
+        ["Palette", states({ "minecraft:stone": 0 })],
+        ["BlockData", nbt.byteArray(Uint8Array.from([0]))],
+      ]),
+    );
     expect(contents(read(raw).schematic).get("0,0,0")).toBe("minecraft:stone");
   });
 });
@@ -299,7 +531,9 @@ describe("DataVersion upgrades, one test per rename", () => {
   const versions = mcData.versions.pc;
   /** The newest minecraft-data release before `dv` that has block data. */
   function blocksBefore(dv: number): Set<string> {
-    const v = versions.filter((x) => x.dataVersion !== undefined && x.dataVersion < dv && /^\d+\.\d+(\.\d+)?$/.test(x.minecraftVersion)).sort((a, b) => b.dataVersion! - a.dataVersion!);
+    const v = versions
+      .filter((x) => x.dataVersion !== undefined && x.dataVersion < dv && /^\d+\.\d+(\.\d+)?$/.test(x.minecraftVersion))
+      .sort((a, b) => b.dataVersion! - a.dataVersion!);
     for (const x of v) {
       const d = mcData(x.minecraftVersion);
       if (d?.blocksArray) return new Set(d.blocksArray.map((b) => `minecraft:${b.name}`));
@@ -311,7 +545,12 @@ describe("DataVersion upgrades, one test per rename", () => {
     ["minecraft:sign[rotation=3,waterlogged=false]", "minecraft:oak_sign[rotation=3,waterlogged=false]", 1631, 1902],
     ["minecraft:wall_sign[facing=east,waterlogged=false]", "minecraft:oak_wall_sign[facing=east,waterlogged=false]", 1631, 1902],
     ["minecraft:stone_slab[type=top,waterlogged=false]", "minecraft:smooth_stone_slab[type=top,waterlogged=false]", 1631, 1902],
-    ["minecraft:cobblestone_wall[east=true,north=false,south=true,up=true,waterlogged=false,west=false]", "minecraft:cobblestone_wall[east=low,north=none,south=low,up=true,waterlogged=false,west=none]", 2230, 2504],
+    [
+      "minecraft:cobblestone_wall[east=true,north=false,south=true,up=true,waterlogged=false,west=false]",
+      "minecraft:cobblestone_wall[east=low,north=none,south=low,up=true,waterlogged=false,west=none]",
+      2230,
+      2504,
+    ],
     ["minecraft:jigsaw[facing=up]", "minecraft:jigsaw[orientation=up_north]", 2230, 2521],
     ["minecraft:grass_path", "minecraft:dirt_path", 2586, 2681],
     ["minecraft:cauldron[level=2]", "minecraft:water_cauldron[level=2]", 2586, 2681],

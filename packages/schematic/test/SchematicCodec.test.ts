@@ -55,11 +55,28 @@ describe("Sponge codec", () => {
   });
 
   it("writes v3 by default (WorldEdit 7.3's layout) and v2 on request, as prismarine-nbt parses them", async () => {
-    const s: Schematic = { width: 3, height: 2, length: 1, offset: { x: -1, y: 0, z: 4 }, dataVersion: 4786, palette: states().slice(0, 3), blocks: Uint32Array.from([0, 1, 2, 2, 1, 0]), blockEntities: [] };
+    const s: Schematic = {
+      width: 3,
+      height: 2,
+      length: 1,
+      offset: { x: -1, y: 0, z: 4 },
+      dataVersion: 4786,
+      palette: states().slice(0, 3),
+      blocks: Uint32Array.from([0, 1, 2, 2, 1, 0]),
+      blockEntities: [],
+    };
     const v3 = await nbt.parse(writeSchematic(s));
     expect(v3.parsed.name).toBe("");
     const body = (nbt.simplify(v3.parsed) as { Schematic: Record<string, unknown> }).Schematic;
-    expect(body).toMatchObject({ Version: 3, DataVersion: 4786, Width: 3, Height: 2, Length: 1, Offset: [-1, 0, 4], Metadata: { WorldEdit: { Origin: [0, 0, 0] } } });
+    expect(body).toMatchObject({
+      Version: 3,
+      DataVersion: 4786,
+      Width: 3,
+      Height: 2,
+      Length: 1,
+      Offset: [-1, 0, 4],
+      Metadata: { WorldEdit: { Origin: [0, 0, 0] } },
+    });
     expect(body["Blocks"]).toMatchObject({ Data: [0, 1, 2, 2, 1, 0], BlockEntities: [] });
     const { parsed } = await nbt.parse(writeSchematic(s, { version: 2 }));
     const v = nbt.simplify(parsed) as Record<string, unknown>;
@@ -74,12 +91,56 @@ describe("Sponge codec", () => {
     const r = registry();
     const palette = [...Array(300).keys()].map((i) => r.resolveState(`minecraft:oak_sign[rotation=${i % 16}]`)).map((x) => (x.ok ? x.value.canonical : ""));
     const uniq = [...new Set(palette)];
-    const wool = ["white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black"];
-    const many = [...uniq, ...wool.flatMap((c) => ["wool", "concrete", "terracotta", "stained_glass", "carpet", "concrete_powder", "glazed_terracotta[facing=north]", "candle[candles=1,lit=false,waterlogged=false]", "banner[rotation=0]"].map((b) => `minecraft:${c}_${b}`))];
-    const canon = many.map((m) => r.resolveState(m)).filter((x) => x.ok).map((x) => (x.ok ? x.value.canonical : ""));
+    const wool = [
+      "white",
+      "orange",
+      "magenta",
+      "light_blue",
+      "yellow",
+      "lime",
+      "pink",
+      "gray",
+      "light_gray",
+      "cyan",
+      "purple",
+      "blue",
+      "brown",
+      "green",
+      "red",
+      "black",
+    ];
+    const many = [
+      ...uniq,
+      ...wool.flatMap((c) =>
+        [
+          "wool",
+          "concrete",
+          "terracotta",
+          "stained_glass",
+          "carpet",
+          "concrete_powder",
+          "glazed_terracotta[facing=north]",
+          "candle[candles=1,lit=false,waterlogged=false]",
+          "banner[rotation=0]",
+        ].map((b) => `minecraft:${c}_${b}`),
+      ),
+    ];
+    const canon = many
+      .map((m) => r.resolveState(m))
+      .filter((x) => x.ok)
+      .map((x) => (x.ok ? x.value.canonical : ""));
     expect(canon.length).toBeGreaterThan(140);
     const n = canon.length;
-    const s: Schematic = { width: n, height: 1, length: 1, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: canon, blocks: Uint32Array.from(canon.keys()), blockEntities: [] };
+    const s: Schematic = {
+      width: n,
+      height: 1,
+      length: 1,
+      offset: { x: 0, y: 0, z: 0 },
+      dataVersion: 4786,
+      palette: canon,
+      blocks: Uint32Array.from(canon.keys()),
+      blockEntities: [],
+    };
     const back = read(writeSchematic(s));
     expect(contents(back)).toEqual(contents(s));
   });
@@ -118,7 +179,13 @@ describe("Sponge codec", () => {
   });
 
   it("reads WorldEdit files: WEOffset is the paste offset, Offset the old world minimum", () => {
-    const file = v2File({ Offset: { type: "intArray", value: [100, 64, -200] }, Metadata: { type: "compound", value: { WEOffsetX: { type: "int", value: -1 }, WEOffsetY: { type: "int", value: 0 }, WEOffsetZ: { type: "int", value: 2 } } } });
+    const file = v2File({
+      Offset: { type: "intArray", value: [100, 64, -200] },
+      Metadata: {
+        type: "compound",
+        value: { WEOffsetX: { type: "int", value: -1 }, WEOffsetY: { type: "int", value: 0 }, WEOffsetZ: { type: "int", value: 2 } },
+      },
+    });
     expect(read(file).offset).toEqual({ x: -1, y: 0, z: 2 });
     expect(read(v2File()).offset).toEqual({ x: 1, y: 2, z: 3 });
     expect(read(v2File({}, ["Offset"])).offset).toEqual({ x: 0, y: 0, z: 0 });
@@ -128,7 +195,14 @@ describe("Sponge codec", () => {
     const file = v2File({
       Width: { type: "short", value: 3 },
       PaletteMax: { type: "int", value: 3 },
-      Palette: { type: "compound", value: { "minecraft:oak_log": { type: "int", value: 0 }, "minecraft:oak_log[axis=y]": { type: "int", value: 1 }, "oak_planks": { type: "int", value: 2 } } },
+      Palette: {
+        type: "compound",
+        value: {
+          "minecraft:oak_log": { type: "int", value: 0 },
+          "minecraft:oak_log[axis=y]": { type: "int", value: 1 },
+          oak_planks: { type: "int", value: 2 },
+        },
+      },
       BlockData: { type: "byteArray", value: [0, 1, 2] },
     });
     const s = read(file);
@@ -141,24 +215,95 @@ describe("Sponge codec refusals (nothing is read past a refusal)", () => {
   const cases: [string, Buffer, string, Record<string, unknown>?][] = [
     ["version 4", v2File({ Version: { type: "int", value: 4 } }), "invalid_request", { path: "Schematic.Version" }],
     ["missing DataVersion", v2File({}, ["DataVersion"]), "invalid_request", { path: "Schematic.DataVersion" }],
-    ["a state a newer game's file has and this build does not", v2File({ DataVersion: { type: "int", value: 99999 }, Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "mymod:thing": { type: "int", value: 1 } } } }), "invalid_request", { reason: "would_lose", drop: ["unknown_blocks"] }],
-    ["unknown top-level field", v2File({ Extra: { type: "int", value: 1 } }), "invalid_request", { reason: "would_lose", drop: ["unknown_fields"], loss: { unknown_fields: ["Extra"] } }],
-    ["biomes", v2File({ BiomePalette: { type: "compound", value: { "minecraft:plains": { type: "int", value: 0 } } } }), "invalid_request", { reason: "would_lose", loss: { biomes: { palette: ["minecraft:plains"], cells: 0 } } }],
-    ["a block entity without Pos", v2File({ BlockEntities: { type: "list", value: { type: "compound", value: [{ Id: { type: "string", value: "minecraft:chest" } }] } } }), "invalid_request", { path: "Schematic.BlockEntities[0]" }],
-    ["entities", v2File({ Entities: { type: "list", value: { type: "compound", value: [{ Id: { type: "string", value: "minecraft:pig" } }, { Id: { type: "string", value: "minecraft:pig" } }] } } }), "invalid_request", { reason: "would_lose", loss: { entities: { count: 2, by_type: { "minecraft:pig": 2 } } } }],
-    ["required mods", v2File({ Metadata: { type: "compound", value: { RequiredMods: { type: "list", value: { type: "string", value: ["worldedit"] } } } } }), "invalid_request", { rejected: "required_mods" }],
-    ["unknown block", v2File({ Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "mymod:thing": { type: "int", value: 1 } } } }), "unsupported_block"],
-    ["bad property", v2File({ Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "minecraft:oak_log[axis=w]": { type: "int", value: 1 } } } }), "unsupported_block"],
+    [
+      "a state a newer game's file has and this build does not",
+      v2File({
+        DataVersion: { type: "int", value: 99999 },
+        Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "mymod:thing": { type: "int", value: 1 } } },
+      }),
+      "invalid_request",
+      { reason: "would_lose", drop: ["unknown_blocks"] },
+    ],
+    [
+      "unknown top-level field",
+      v2File({ Extra: { type: "int", value: 1 } }),
+      "invalid_request",
+      { reason: "would_lose", drop: ["unknown_fields"], loss: { unknown_fields: ["Extra"] } },
+    ],
+    [
+      "biomes",
+      v2File({ BiomePalette: { type: "compound", value: { "minecraft:plains": { type: "int", value: 0 } } } }),
+      "invalid_request",
+      { reason: "would_lose", loss: { biomes: { palette: ["minecraft:plains"], cells: 0 } } },
+    ],
+    [
+      "a block entity without Pos",
+      v2File({ BlockEntities: { type: "list", value: { type: "compound", value: [{ Id: { type: "string", value: "minecraft:chest" } }] } } }),
+      "invalid_request",
+      { path: "Schematic.BlockEntities[0]" },
+    ],
+    [
+      "entities",
+      v2File({
+        Entities: {
+          type: "list",
+          value: { type: "compound", value: [{ Id: { type: "string", value: "minecraft:pig" } }, { Id: { type: "string", value: "minecraft:pig" } }] },
+        },
+      }),
+      "invalid_request",
+      { reason: "would_lose", loss: { entities: { count: 2, by_type: { "minecraft:pig": 2 } } } },
+    ],
+    [
+      "required mods",
+      v2File({ Metadata: { type: "compound", value: { RequiredMods: { type: "list", value: { type: "string", value: ["worldedit"] } } } } }),
+      "invalid_request",
+      { rejected: "required_mods" },
+    ],
+    [
+      "unknown block",
+      v2File({ Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "mymod:thing": { type: "int", value: 1 } } } }),
+      "unsupported_block",
+    ],
+    [
+      "bad property",
+      v2File({
+        Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "minecraft:oak_log[axis=w]": { type: "int", value: 1 } } },
+      }),
+      "unsupported_block",
+    ],
     ["short block data", v2File({ BlockData: { type: "byteArray", value: [1] } }), "invalid_request", { path: "Schematic.BlockData" }],
     ["long block data", v2File({ BlockData: { type: "byteArray", value: [1, 0, 0] } }), "invalid_request", { path: "Schematic.BlockData" }],
     ["index outside the palette", v2File({ BlockData: { type: "byteArray", value: [1, 5] } }), "invalid_request"],
     ["truncated varint", v2File({ BlockData: { type: "byteArray", value: [1, -128] } }), "invalid_request"],
-    ["repeated palette index", v2File({ Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "minecraft:dirt": { type: "int", value: 0 } } } }), "invalid_request"],
+    [
+      "repeated palette index",
+      v2File({ Palette: { type: "compound", value: { "minecraft:stone": { type: "int", value: 0 }, "minecraft:dirt": { type: "int", value: 0 } } } }),
+      "invalid_request",
+    ],
     ["width as int", v2File({ Width: { type: "int", value: 2 } }), "invalid_request", { path: "Schematic.Width" }],
-    ["too many positions", v2File({ Width: { type: "short", value: -1 }, Height: { type: "short", value: 400 }, Length: { type: "short", value: 1000 } }), "budget_exceeded", { reason: "positions", requested: 65535 * 400 * 1000 }],
+    [
+      "too many positions",
+      v2File({ Width: { type: "short", value: -1 }, Height: { type: "short", value: 400 }, Length: { type: "short", value: 1000 } }),
+      "budget_exceeded",
+      { reason: "positions", requested: 65535 * 400 * 1000 },
+    ],
     ["not gzip", Buffer.from("plain text"), "invalid_request"],
-    ["v3 root with another field", gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: v2Body({ Version: { type: "int", value: 3 } }) }, Other: { type: "int", value: 1 } } }), "invalid_request", { path: "(root).Other" }],
-    ["v3 with v2 fields", gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: v2Body({ Version: { type: "int", value: 3 } }) } } }), "invalid_request", { path: "Schematic.Blocks" }],
+    [
+      "v3 root with another field",
+      gzipNbt({
+        type: "compound",
+        name: "",
+        value: { Schematic: { type: "compound", value: v2Body({ Version: { type: "int", value: 3 } }) }, Other: { type: "int", value: 1 } },
+      }),
+      "invalid_request",
+      { path: "(root).Other" },
+    ],
+    [
+      "v3 with v2 fields",
+      gzipNbt({ type: "compound", name: "", value: { Schematic: { type: "compound", value: v2Body({ Version: { type: "int", value: 3 } }) } } }),
+      "invalid_request",
+      { path: "Schematic.Blocks" },
+    ],
     ["truncated NBT", gzipSync(gunzipSync(v2File()).subarray(0, 40)), "invalid_request"],
     ["trailing bytes", gzipSync(Buffer.concat([gunzipSync(v2File()), Buffer.from([0, 0])])), "invalid_request"],
   ];
@@ -198,7 +343,10 @@ describe("Sponge codec refusals (nothing is read past a refusal)", () => {
     const file = gzipNbt({ type: "compound", name: "Schematic", value: body });
     const small = schematicLimits({ maxPositions: 4096 });
     if (!small.ok) throw new Error("limits");
-    expect(readSchematic(registry(), file, { limits: small.value })).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { reason: "positions", limit: 4096 } } });
+    expect(readSchematic(registry(), file, { limits: small.value })).toMatchObject({
+      ok: false,
+      error: { code: "budget_exceeded", details: { reason: "positions", limit: 4096 } },
+    });
     const r = readSchematic(registry(), file);
     expect(r.ok && r.value.schematic.width).toBe(5000);
     expect(schematicLimits({ maxPositions: 0 })).toMatchObject({ ok: false, error: { code: "invalid_request", details: { field: "maxPositions" } } });

@@ -8,7 +8,16 @@ import { registry, states } from "./support.js";
 function lib(): SchematicLibrary {
   return new SchematicLibrary(mkdtempSync(join(tmpdir(), "mcb-lib-")), registry());
 }
-const cube: Schematic = { width: 2, height: 2, length: 2, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4903, palette: states().slice(0, 2), blocks: Uint32Array.from([0, 1, 1, 1, 1, 1, 1, 0]), blockEntities: [] };
+const cube: Schematic = {
+  width: 2,
+  height: 2,
+  length: 2,
+  offset: { x: 0, y: 0, z: 0 },
+  dataVersion: 4903,
+  palette: states().slice(0, 2),
+  blocks: Uint32Array.from([0, 1, 1, 1, 1, 1, 1, 0]),
+  blockEntities: [],
+};
 
 describe("schematic library", () => {
   it("saves, lists with metadata, loads by id and never overwrites", () => {
@@ -17,7 +26,16 @@ describe("schematic library", () => {
     expect(saved.ok).toBe(true);
     if (!saved.ok) return;
     const bytes = readFileSync(join(l.dir, "tower_1.schem"));
-    expect(saved.value).toMatchObject({ assetId: "tower_1", name: "tower_1", width: 2, height: 2, length: 2, blockCount: 6, dataVersion: 4903, bytes: bytes.length });
+    expect(saved.value).toMatchObject({
+      assetId: "tower_1",
+      name: "tower_1",
+      width: 2,
+      height: 2,
+      length: 2,
+      blockCount: 6,
+      dataVersion: 4903,
+      bytes: bytes.length,
+    });
     expect(saved.value.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(l.list().ok && l.list()).toMatchObject({ value: [saved.value] });
     expect(l.list("TOWER")).toMatchObject({ ok: true, value: [{ assetId: "tower_1" }] });
@@ -70,13 +88,29 @@ describe("schematic from a region", () => {
   const blockEntityType = (s: string) => (s.startsWith("minecraft:chest") ? "minecraft:chest" : null);
 
   it("takes the offset from the origin and keeps the read order", () => {
-    const r = schematicFromRegion({ region: { box, palette: ["minecraft:air", "minecraft:stone"], states: Uint32Array.from([1, 0]), digests: new Map() }, origin: { x: 10, y: 60, z: 0 }, dataVersion: 4786, blockEntityType });
-    expect(r).toMatchObject({ ok: true, value: { width: 2, height: 1, length: 1, offset: { x: 0, y: 4, z: -5 }, palette: ["minecraft:stone", "minecraft:air"] } });
+    const r = schematicFromRegion({
+      region: { box, palette: ["minecraft:air", "minecraft:stone"], states: Uint32Array.from([1, 0]), digests: new Map() },
+      origin: { x: 10, y: 60, z: 0 },
+      dataVersion: 4786,
+      blockEntityType,
+    });
+    expect(r).toMatchObject({
+      ok: true,
+      value: { width: 2, height: 1, length: 1, offset: { x: 0, y: 4, z: -5 }, palette: ["minecraft:stone", "minecraft:air"] },
+    });
   });
 
   it("refuses block entities whose data the world does not give (rather than losing it), and says where", () => {
     const chest = "minecraft:chest[facing=north,type=single,waterlogged=false]";
-    const r = schematicFromRegion({ region: { box, palette: ["minecraft:air", chest], states: Uint32Array.from([0, 1]), digests: new Map() }, origin: { x: 0, y: 0, z: 0 }, dataVersion: 4786, blockEntityType });
-    expect(r).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "block_entities", count: 1, sample: [{ x: 11, y: 64, z: -5, state: chest }] } } });
+    const r = schematicFromRegion({
+      region: { box, palette: ["minecraft:air", chest], states: Uint32Array.from([0, 1]), digests: new Map() },
+      origin: { x: 0, y: 0, z: 0 },
+      dataVersion: 4786,
+      blockEntityType,
+    });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request", details: { reason: "block_entities", count: 1, sample: [{ x: 11, y: 64, z: -5, state: chest }] } },
+    });
   });
 });

@@ -20,7 +20,14 @@ const arb = fc
     const blocks = new Uint32Array(width * height * length).map((_, i) => seed[i % seed.length]!);
     const blockEntities = [];
     for (let i = 0; i < blocks.length; i++)
-      if (palette[blocks[i]!] === CHEST) blockEntities.push({ x: i % width, z: Math.floor(i / width) % length, y: Math.floor(i / (width * length)), id: "minecraft:chest", data: Uint8Array.of(10, 0, 0, 1, 0, 1, 65, i & 127, 0) });
+      if (palette[blocks[i]!] === CHEST)
+        blockEntities.push({
+          x: i % width,
+          z: Math.floor(i / width) % length,
+          y: Math.floor(i / (width * length)),
+          id: "minecraft:chest",
+          data: Uint8Array.of(10, 0, 0, 1, 0, 1, 65, i & 127, 0),
+        });
     return { width, height, length, offset: { x: -1, y: 0, z: 2 }, dataVersion: 4786, palette, blocks, blockEntities };
   });
 
@@ -68,7 +75,16 @@ describe("large pastes as tiles", () => {
 
   it("cuts by whole layers while a layer fits, then rows, then runs of one row", () => {
     const r = registry();
-    const make = (width: number, height: number, length: number): Schematic => ({ width, height, length, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: ["minecraft:stone"], blocks: new Uint32Array(width * height * length), blockEntities: [] });
+    const make = (width: number, height: number, length: number): Schematic => ({
+      width,
+      height,
+      length,
+      offset: { x: 0, y: 0, z: 0 },
+      dataVersion: 4786,
+      palette: ["minecraft:stone"],
+      blocks: new Uint32Array(width * height * length),
+      blockEntities: [],
+    });
     const layers = new SchematicPaste(r, make(100, 30, 100), { x: 0, y: 0, z: 0 });
     expect(layers.count).toBe(3); // 10 layers of 10,000 per tile
     expect(layers.bounds(2)).toEqual({ minX: 0, minY: 20, minZ: 0, maxX: 99, maxY: 29, maxZ: 99 });

@@ -65,7 +65,16 @@ describe("schematic rotation", () => {
   });
 
   it("stairs facing east face south after 90° clockwise, logs along x lie along z", () => {
-    const s: Schematic = { width: 2, height: 1, length: 1, offset: { x: 0, y: 0, z: 0 }, dataVersion: 4786, palette: [states()[3]!, states()[2]!], blocks: Uint32Array.from([0, 1]), blockEntities: [] };
+    const s: Schematic = {
+      width: 2,
+      height: 1,
+      length: 1,
+      offset: { x: 0, y: 0, z: 0 },
+      dataVersion: 4786,
+      palette: [states()[3]!, states()[2]!],
+      blocks: Uint32Array.from([0, 1]),
+      blockEntities: [],
+    };
     const r = rotateSchematic(registry(), s, 1);
     expect(r).toMatchObject({ width: 1, length: 2, offset: { x: 0, y: 0, z: 0 } });
     const c = contents(r, true);
@@ -75,18 +84,23 @@ describe("schematic rotation", () => {
 
   it("a paste plan holds every position, air included, at target + offset after the turn", () => {
     fc.assert(
-      fc.property(arb, turnsArb, fc.record({ x: fc.integer({ min: -100, max: 100 }), y: fc.integer({ min: 0, max: 100 }), z: fc.integer({ min: -100, max: 100 }) }), (s, t, target) => {
-        const plan = schematicToPlan(registry(), s, { target, turns: t });
-        if (!plan.ok) throw new Error(plan.error.message);
-        const got = new Map<string, string>();
-        forEachPlanBlock(plan.value, (x, y, z, st) => got.set(`${x},${y},${z}`, plan.value.palette[st]!));
-        const want = new Map<string, string>();
-        for (const [key, state] of contents(rotateSchematic(registry(), s, t), true)) {
-          const [x, y, z] = key.split(",").map(Number) as [number, number, number];
-          want.set(`${x + target.x},${y + target.y},${z + target.z}`, state);
-        }
-        expect(got).toEqual(want);
-      }),
+      fc.property(
+        arb,
+        turnsArb,
+        fc.record({ x: fc.integer({ min: -100, max: 100 }), y: fc.integer({ min: 0, max: 100 }), z: fc.integer({ min: -100, max: 100 }) }),
+        (s, t, target) => {
+          const plan = schematicToPlan(registry(), s, { target, turns: t });
+          if (!plan.ok) throw new Error(plan.error.message);
+          const got = new Map<string, string>();
+          forEachPlanBlock(plan.value, (x, y, z, st) => got.set(`${x},${y},${z}`, plan.value.palette[st]!));
+          const want = new Map<string, string>();
+          for (const [key, state] of contents(rotateSchematic(registry(), s, t), true)) {
+            const [x, y, z] = key.split(",").map(Number) as [number, number, number];
+            want.set(`${x + target.x},${y + target.y},${z + target.z}`, state);
+          }
+          expect(got).toEqual(want);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -96,7 +110,13 @@ describe("schematic from a compiled plan", () => {
   it("pasting the schematic of a plan at its origin rewrites the same blocks, air elsewhere in the bounds", async () => {
     const { compileRecipe } = await import("@mcb/recipe");
     const { schematicFromPlan } = await import("../src/index.js");
-    const recipe = { version: 1, operations: [{ type: "box", min: { x: 3, y: 64, z: -2 }, max: { x: 5, y: 67, z: 0 }, block: "minecraft:stone_bricks", hollow: true }, { type: "line", from: { x: 3, y: 68, z: -2 }, to: { x: 5, y: 68, z: 0 }, block: "minecraft:oak_stairs[facing=east]" }] };
+    const recipe = {
+      version: 1,
+      operations: [
+        { type: "box", min: { x: 3, y: 64, z: -2 }, max: { x: 5, y: 67, z: 0 }, block: "minecraft:stone_bricks", hollow: true },
+        { type: "line", from: { x: 3, y: 68, z: -2 }, to: { x: 5, y: 68, z: 0 }, block: "minecraft:oak_stairs[facing=east]" },
+      ],
+    };
     const plan = compileRecipe(registry(), recipe);
     if (!plan.ok) throw new Error(plan.error.message);
     const s = schematicFromPlan(plan.value, { origin: { x: 3, y: 64, z: -2 } });

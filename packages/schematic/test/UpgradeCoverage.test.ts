@@ -25,7 +25,7 @@ function statesOf(release: string, reg: BlockRegistry): string[] {
       if (s.values !== undefined) return { name: s.name, values: s.values.map(String) };
       const own = reg.blockTypes.get(`minecraft:${b.name}`)?.properties.find((p) => p.name === s.name && p.values.length === s.num_values);
       const any = [...reg.blockTypes.values()].flatMap((t) => t.properties).find((p) => p.name === s.name && p.values.length === s.num_values);
-      return { name: s.name, values: [...(own ?? any)?.values ?? Array.from({ length: s.num_values }, (_, i) => String(i))] };
+      return { name: s.name, values: [...((own ?? any)?.values ?? Array.from({ length: s.num_values }, (_, i) => String(i)))] };
     });
     const count = raw.reduce((n, s) => n * s.values.length, 1);
     for (let o = 0; o < count; o++) {
@@ -45,7 +45,9 @@ function statesOf(release: string, reg: BlockRegistry): string[] {
 function releases(): { name: string; dataVersion: number }[] {
   const seen = new Set<string>();
   const out: { name: string; dataVersion: number }[] = [];
-  for (const v of [...mcData.versions.pc].filter((x) => /^\d+\.\d+(\.\d+)?$/.test(x.minecraftVersion) && (x.dataVersion ?? 0) >= 1519).sort((a, b) => a.dataVersion! - b.dataVersion!)) {
+  for (const v of [...mcData.versions.pc]
+    .filter((x) => /^\d+\.\d+(\.\d+)?$/.test(x.minecraftVersion) && (x.dataVersion ?? 0) >= 1519)
+    .sort((a, b) => a.dataVersion! - b.dataVersion!)) {
     const d = mcData(v.minecraftVersion);
     if (d?.blocksArray === undefined || seen.has(d.version.minecraftVersion!)) continue;
     seen.add(d.version.minecraftVersion!);

@@ -6,7 +6,6 @@ import { MAX_SCAN_LEVELS, type ScannedColumn } from "./SurfaceScan.js";
 import { naturalFilter } from "./TilePlan.js";
 import { Column, yCoord } from "./TerrainSchema.js";
 
-
 export const BrushSchema = z
   .strictObject({
     action: z.enum(["raise", "lower", "flatten", "smooth"]).describe("action"),
@@ -16,9 +15,7 @@ export const BrushSchema = z
     target_y: yCoord.optional().describe("flatten level"),
     strength: z.number().min(0).max(1).optional().describe("0..1, default 1"),
     soft_edge: z.number().min(0).max(1).optional().describe("default 0.5"),
-    y_range: z
-      .strictObject({ min: yCoord.describe("lowest"), max: yCoord.describe("highest") })
-      .describe("≤ 80 levels"),
+    y_range: z.strictObject({ min: yCoord.describe("lowest"), max: yCoord.describe("highest") }).describe("≤ 80 levels"),
     preserve: z.array(Column).max(256).optional().describe("kept columns"),
   })
   .describe("brush");
@@ -32,7 +29,8 @@ export function parseBrush(input: unknown): Result<Brush> {
     return fail(mcbError("invalid_request", `invalid brush${i ? ` at ${i.path.join(".") || "(root)"}: ${i.message}` : ""}`, { reason: "schema" }));
   }
   const b = p.data;
-  if ((b.action === "raise" || b.action === "lower") && b.amount === undefined) return fail(mcbError("invalid_request", `${b.action} needs amount`, { reason: "amount" }));
+  if ((b.action === "raise" || b.action === "lower") && b.amount === undefined)
+    return fail(mcbError("invalid_request", `${b.action} needs amount`, { reason: "amount" }));
   if (b.action === "flatten" && b.target_y === undefined) return fail(mcbError("invalid_request", "flatten needs target_y", { reason: "target_y" }));
   if (b.y_range.max < b.y_range.min || b.y_range.max - b.y_range.min + 1 > MAX_SCAN_LEVELS)
     return fail(mcbError("invalid_request", `y_range must be ordered and span at most ${MAX_SCAN_LEVELS} levels`, { reason: "y_range" }));
@@ -94,11 +92,12 @@ export function planBrush(registry: BlockRegistry, b: Brush, scan: readonly Scan
     else if (b.action === "lower") next = c.surfaceY - Math.round(b.amount! * w);
     else if (b.action === "flatten") next = Math.round(c.surfaceY + (b.target_y! - c.surfaceY) * w);
     else {
-      let sum = 0, n = 0;
+      let sum = 0,
+        n = 0;
       for (let dz = -1; dz <= 1; dz++)
         for (let dx = -1; dx <= 1; dx++) {
           const nb = byKey.get(`${c.x + dx},${c.z + dz}`);
-          if (nb !== undefined && nb.kind === "ground") (sum += nb.surfaceY), n++;
+          if (nb !== undefined && nb.kind === "ground") ((sum += nb.surfaceY), n++);
         }
       next = Math.round(c.surfaceY + (sum / n - c.surfaceY) * w);
     }
@@ -108,10 +107,15 @@ export function planBrush(registry: BlockRegistry, b: Brush, scan: readonly Scan
   }
   const states = new Interner();
   states.id("minecraft:air");
-  const xs: number[] = [], ys: number[] = [], zs: number[] = [], st: number[] = [];
+  const xs: number[] = [],
+    ys: number[] = [],
+    zs: number[] = [],
+    st: number[] = [];
   const put = (x: number, y: number, z: number, s: string) => (xs.push(x), ys.push(y), zs.push(z), st.push(states.id(s)));
   const deps: { x: number; y: number; z: number }[] = [];
-  let raised = 0, lowered = 0, changed = 0;
+  let raised = 0,
+    lowered = 0,
+    changed = 0;
   for (const c of scan) {
     const next = target.get(`${c.x},${c.z}`);
     if (next === undefined) continue;

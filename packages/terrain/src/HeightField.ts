@@ -36,10 +36,12 @@ function smoothstep(e0: number, e1: number, x: number): number {
 
 /** Distance from (x, z) to a segment and the position along it (0..1). */
 function segment(x: number, z: number, a: { x: number; z: number }, b: { x: number; z: number }): [number, number] {
-  const dx = b.x - a.x, dz = b.z - a.z;
+  const dx = b.x - a.x,
+    dz = b.z - a.z;
   const len2 = dx * dx + dz * dz;
   const t = len2 === 0 ? 0 : Math.min(1, Math.max(0, ((x - a.x) * dx + (z - a.z) * dz) / len2));
-  const px = a.x + t * dx, pz = a.z + t * dz;
+  const px = a.x + t * dx,
+    pz = a.z + t * dz;
   return [Math.sqrt((x - px) * (x - px) + (z - pz) * (z - pz)), t];
 }
 
@@ -84,7 +86,8 @@ function applyFeature(f: TerrainFeature, x: number, z: number, h: number, base: 
  */
 export function evaluateHeightField(recipe: TerrainRecipe): HeightField {
   const { min, max } = recipe.area;
-  const width = max.x - min.x + 1, length = max.z - min.z + 1;
+  const width = max.x - min.x + 1,
+    length = max.z - min.z + 1;
   const heights = new Int16Array(width * length);
   const seed = recipe.seed ?? 0;
   let i = 0;
@@ -99,7 +102,9 @@ export function evaluateHeightField(recipe: TerrainRecipe): HeightField {
 }
 
 export function heightStats(field: HeightField): HeightStats {
-  let lo = Infinity, hi = -Infinity, sum = 0;
+  let lo = Infinity,
+    hi = -Infinity,
+    sum = 0;
   for (const h of field.heights) {
     if (h < lo) lo = h;
     if (h > hi) hi = h;
@@ -109,5 +114,5 @@ export function heightStats(field: HeightField): HeightStats {
 }
 
 export function heightAt(field: HeightField, x: number, z: number): number {
-  return field.heights[(x - field.minX) + (z - field.minZ) * field.width]!;
+  return field.heights[x - field.minX + (z - field.minZ) * field.width]!;
 }

@@ -37,7 +37,8 @@ function ramp(t: number): [number, number, number] {
 /** A downsampled view of a height field: out[j × w + i] = max height of the pixel's columns. */
 function sampleField(field: HeightField, resolution: number): { width: number; height: number; step: number; values: Int16Array } {
   const step = Math.max(1, Math.ceil(Math.max(field.width, field.length) / resolution));
-  const width = Math.ceil(field.width / step), height = Math.ceil(field.length / step);
+  const width = Math.ceil(field.width / step),
+    height = Math.ceil(field.length / step);
   const values = new Int16Array(width * height).fill(-32768);
   for (let z = 0; z < field.length; z++)
     for (let x = 0; x < field.width; x++) {
@@ -55,8 +56,9 @@ function sampleField(field: HeightField, resolution: number): { width: number; h
 export function heightPreviewPng(field: HeightField, options: PreviewOptions = {}): Buffer {
   const res = Math.min(PREVIEW_MAX_RESOLUTION, Math.max(8, Math.floor(options.resolution ?? PREVIEW_DEFAULT_RESOLUTION)));
   const s = sampleField(field, res);
-  let lo = options.range?.min ?? Infinity, hi = options.range?.max ?? -Infinity;
-  if (options.range === undefined) for (const v of s.values) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
+  let lo = options.range?.min ?? Infinity,
+    hi = options.range?.max ?? -Infinity;
+  if (options.range === undefined) for (const v of s.values) ((lo = Math.min(lo, v)), (hi = Math.max(hi, v)));
   const span = Math.max(1, hi - lo);
   const png = new PNG({ width: s.width, height: s.height, colorType: 2, inputColorType: 2, inputHasAlpha: false });
   const data = Buffer.alloc(s.width * s.height * 3);
@@ -66,11 +68,13 @@ export function heightPreviewPng(field: HeightField, options: PreviewOptions = {
       const h = at(i, j);
       const [r, g, b] = ramp(Math.min(1, Math.max(0, (h - lo) / span)));
       // Slope towards the light (north-west): brighter when the ground rises to the south-east.
-      const dx = (at(i + 1, j) - at(i - 1, j)) / (2 * s.step), dz = (at(i, j + 1) - at(i, j - 1)) / (2 * s.step);
-      const shade = Math.min(1.25, Math.max(0.45, 0.9 + 0.35 * (dx + dz) / Math.sqrt(1 + dx * dx + dz * dz)));
+      const dx = (at(i + 1, j) - at(i - 1, j)) / (2 * s.step),
+        dz = (at(i, j + 1) - at(i, j - 1)) / (2 * s.step);
+      const shade = Math.min(1.25, Math.max(0.45, 0.9 + (0.35 * (dx + dz)) / Math.sqrt(1 + dx * dx + dz * dz)));
       let k = shade;
       if (options.tileSize !== undefined && options.tileSize > 0) {
-        const x = i * s.step, z = j * s.step;
+        const x = i * s.step,
+          z = j * s.step;
         if ((x % options.tileSize < s.step && i > 0) || (z % options.tileSize < s.step && j > 0)) k *= 0.8;
       }
       const o = (i + j * s.width) * 3;

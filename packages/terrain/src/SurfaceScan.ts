@@ -29,7 +29,9 @@ export interface ScannedColumn {
   readonly coverTopY: number;
 }
 
-const COVER = new Set(["short_grass", "tall_grass", "fern", "large_fern", "dead_bush", "dandelion", "poppy", "snow", "moss_carpet"].map((i) => `minecraft:${i}`));
+const COVER = new Set(
+  ["short_grass", "tall_grass", "fern", "large_fern", "dead_bush", "dandelion", "poppy", "snow", "moss_carpet"].map((i) => `minecraft:${i}`),
+);
 const GROUND = new Set(NATURAL_IDS.filter((id) => !isAir(id) && !COVER.has(id)));
 const FLUIDS = new Set(["minecraft:water", "minecraft:lava", "minecraft:bubble_column"]);
 
@@ -54,14 +56,20 @@ export async function scanSurface(read: BoxReader, columns: readonly { x: number
   const out: ScannedColumn[] = [];
   for (const z of [...rows.keys()].sort((a, b) => a - b)) {
     const xs = rows.get(z)!.sort((a, b) => a - b);
-    const minX = xs[0]!, maxX = xs[xs.length - 1]!;
+    const minX = xs[0]!,
+      maxX = xs[xs.length - 1]!;
     const w = maxX - minX + 1;
     const got = await read({ minX, minY, minZ: z, maxX, maxY, maxZ: z });
     if (!got.ok) return got;
     const r = got.value;
-    const at = (x: number, y: number) => r.palette[r.states[(x - minX) + (y - minY) * w]!]!;
+    const at = (x: number, y: number) => r.palette[r.states[x - minX + (y - minY) * w]!]!;
     for (const x of xs) {
-      let kind: ColumnKind = "no_surface", surfaceY = minY - 1, surfaceState = "minecraft:air", belowState: string | null = null, coverState: string | null = null, coverTopY = minY - 1;
+      let kind: ColumnKind = "no_surface",
+        surfaceY = minY - 1,
+        surfaceState = "minecraft:air",
+        belowState: string | null = null,
+        coverState: string | null = null,
+        coverTopY = minY - 1;
       for (let y = maxY; y >= minY; y--) {
         const s = at(x, y);
         const id = idOf(s);

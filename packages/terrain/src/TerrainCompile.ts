@@ -33,7 +33,10 @@ export interface CompiledTerrain {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object")
-    return `{${Object.keys(value as object).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   return JSON.stringify(value);
 }
 
@@ -50,16 +53,23 @@ export function compileTerrain(registry: BlockRegistry, input: unknown, maxPlanB
   const recipe = parsed.data;
   const { min, max } = recipe.area;
   if (max.x < min.x || max.z < min.z) return fail(mcbError("invalid_request", "area.max must not be below area.min", { reason: "area" }));
-  const width = max.x - min.x + 1, length = max.z - min.z + 1;
+  const width = max.x - min.x + 1,
+    length = max.z - min.z + 1;
   if (width > TERRAIN_LIMITS.maxSide || length > TERRAIN_LIMITS.maxSide)
-    return fail(mcbError("budget_exceeded", `the area is ${width}×${length} columns; the limit is ${TERRAIN_LIMITS.maxSide} a side`, { limit: TERRAIN_LIMITS.maxSide }));
+    return fail(
+      mcbError("budget_exceeded", `the area is ${width}×${length} columns; the limit is ${TERRAIN_LIMITS.maxSide} a side`, { limit: TERRAIN_LIMITS.maxSide }),
+    );
   const cost = recipe.features.reduce((sum, f) => sum + (f.type === "noise" ? (f.octaves ?? 1) : 1), 0);
   if (width * length * cost > TERRAIN_LIMITS.maxWork)
     return fail(
-      mcbError("budget_exceeded", `${width * length} columns × ${cost} feature evaluations is over ${TERRAIN_LIMITS.maxWork}: use a smaller area or fewer features/octaves`, {
-        reason: "work",
-        limit: TERRAIN_LIMITS.maxWork,
-      }),
+      mcbError(
+        "budget_exceeded",
+        `${width * length} columns × ${cost} feature evaluations is over ${TERRAIN_LIMITS.maxWork}: use a smaller area or fewer features/octaves`,
+        {
+          reason: "work",
+          limit: TERRAIN_LIMITS.maxWork,
+        },
+      ),
     );
   const state = (value: string | undefined, fallback: string, path: string): Result<string> => {
     const r = registry.resolveState(value ?? fallback);
@@ -80,7 +90,8 @@ export function compileTerrain(registry: BlockRegistry, input: unknown, maxPlanB
   }
   const optional = (s: string | undefined, y: number | undefined, name: string): Result<{ state: string; y: number } | null> => {
     if (s === undefined && y === undefined) return ok(null);
-    if (s === undefined || y === undefined) return fail(mcbError("invalid_request", `palette.${name} and palette.${name}_y go together`, { reason: "palette" }));
+    if (s === undefined || y === undefined)
+      return fail(mcbError("invalid_request", `palette.${name} and palette.${name}_y go together`, { reason: "palette" }));
     const r = state(s, s, name);
     return r.ok ? ok({ state: r.value, y }) : r;
   };

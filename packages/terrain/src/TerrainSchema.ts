@@ -23,68 +23,76 @@ const height = z.number().min(-TERRAIN_LIMITS.maxHeight).max(TERRAIN_LIMITS.maxH
 const state = z.string().min(1).max(1024);
 const center = Column.describe("centre");
 
-export const FeatureSchema = z.discriminatedUnion("type", [
-  z
-    .strictObject({
-      type: z.literal("hill").describe("rounded hill"),
-      center,
-      radius: radius.describe("radius"),
-      height: height.refine((h) => h > 0, "a hill rises (height > 0)").describe("rise"),
-    })
-    .describe("rounded hill"),
-  z
-    .strictObject({
-      type: z.literal("ridge").describe("ridge along a segment"),
-      from: Column.describe("one end"),
-      to: Column.describe("other end"),
-      width: radius.describe("half-width"),
-      height: height.refine((h) => h > 0, "a ridge rises").describe("rise"),
-      height_end: height.optional().describe("rise at to"),
-    })
-    .describe("rounded ridge"),
-  z
-    .strictObject({
-      type: z.literal("plateau").describe("flat-topped plateau"),
-      center,
-      radius: radius.describe("radius"),
-      height: height.describe("rise"),
-      edge: z.number().min(0).max(TERRAIN_LIMITS.maxRadius).optional().describe("rim width"),
-    })
-    .describe("flat top"),
-  z
-    .strictObject({
-      type: z.literal("basin").describe("dry bowl"),
-      center,
-      radius: radius.describe("radius"),
-      depth: z.number().positive().max(TERRAIN_LIMITS.maxHeight).describe("depth"),
-    })
-    .describe("dry bowl"),
-  z
-    .strictObject({
-      type: z.literal("channel").describe("dry channel along a segment"),
-      from: Column.describe("one end"),
-      to: Column.describe("other end"),
-      width: radius.describe("half-width"),
-      depth: z.number().positive().max(TERRAIN_LIMITS.maxHeight).describe("depth"),
-    })
-    .describe("dry channel"),
-  z
-    .strictObject({
-      type: z.literal("noise").describe("seeded value noise"),
-      amplitude: z.number().min(0).max(TERRAIN_LIMITS.maxHeight).describe("± blocks"),
-      scale: z.number().min(2).max(4096).describe("size"),
-      octaves: z.number().int().min(1).max(TERRAIN_LIMITS.maxOctaves).optional().describe("default 1"),
-      seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe("own seed"),
-    })
-    .describe("value noise"),
-  z
-    .strictObject({
-      type: z.literal("terrace").describe("terraces"),
-      step: z.number().int().min(2).max(64).describe("step height"),
-      sharpness: z.number().min(0).max(1).optional().describe("0..1"),
-    })
-    .describe("terraces"),
-]).describe("feature");
+export const FeatureSchema = z
+  .discriminatedUnion("type", [
+    z
+      .strictObject({
+        type: z.literal("hill").describe("rounded hill"),
+        center,
+        radius: radius.describe("radius"),
+        height: height.refine((h) => h > 0, "a hill rises (height > 0)").describe("rise"),
+      })
+      .describe("rounded hill"),
+    z
+      .strictObject({
+        type: z.literal("ridge").describe("ridge along a segment"),
+        from: Column.describe("one end"),
+        to: Column.describe("other end"),
+        width: radius.describe("half-width"),
+        height: height.refine((h) => h > 0, "a ridge rises").describe("rise"),
+        height_end: height.optional().describe("rise at to"),
+      })
+      .describe("rounded ridge"),
+    z
+      .strictObject({
+        type: z.literal("plateau").describe("flat-topped plateau"),
+        center,
+        radius: radius.describe("radius"),
+        height: height.describe("rise"),
+        edge: z.number().min(0).max(TERRAIN_LIMITS.maxRadius).optional().describe("rim width"),
+      })
+      .describe("flat top"),
+    z
+      .strictObject({
+        type: z.literal("basin").describe("dry bowl"),
+        center,
+        radius: radius.describe("radius"),
+        depth: z.number().positive().max(TERRAIN_LIMITS.maxHeight).describe("depth"),
+      })
+      .describe("dry bowl"),
+    z
+      .strictObject({
+        type: z.literal("channel").describe("dry channel along a segment"),
+        from: Column.describe("one end"),
+        to: Column.describe("other end"),
+        width: radius.describe("half-width"),
+        depth: z.number().positive().max(TERRAIN_LIMITS.maxHeight).describe("depth"),
+      })
+      .describe("dry channel"),
+    z
+      .strictObject({
+        type: z.literal("noise").describe("seeded value noise"),
+        amplitude: z.number().min(0).max(TERRAIN_LIMITS.maxHeight).describe("± blocks"),
+        scale: z.number().min(2).max(4096).describe("size"),
+        octaves: z.number().int().min(1).max(TERRAIN_LIMITS.maxOctaves).optional().describe("default 1"),
+        seed: z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 31 - 1)
+          .optional()
+          .describe("own seed"),
+      })
+      .describe("value noise"),
+    z
+      .strictObject({
+        type: z.literal("terrace").describe("terraces"),
+        step: z.number().int().min(2).max(64).describe("step height"),
+        sharpness: z.number().min(0).max(1).optional().describe("0..1"),
+      })
+      .describe("terraces"),
+  ])
+  .describe("feature");
 
 export const TerrainPaletteSchema = z
   .strictObject({
@@ -106,7 +114,13 @@ const ColumnRect = z.strictObject({ min: Column.describe("corner"), max: Column.
 export const TerrainRecipeSchema = z
   .strictObject({
     version: z.literal(1).describe("1"),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe("default 0"),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe("default 0"),
     area: ColumnRect.describe("≤ 1024 a side"),
     base: yCoord.describe("ground level"),
     floor: yCoord.optional().describe("lowest y written"),

@@ -10,10 +10,42 @@ import { tileBounds, type TileBounds } from "./Tiling.js";
  * this as a source filter, so the engine writes only where the current block matches.
  */
 export const NATURAL_IDS: readonly string[] = [
-  "air", "cave_air", "grass_block", "dirt", "coarse_dirt", "rooted_dirt", "podzol", "mycelium", "dirt_path", "farmland",
-  "stone", "deepslate", "granite", "diorite", "andesite", "tuff", "calcite", "gravel", "sand", "red_sand", "sandstone",
-  "red_sandstone", "clay", "mud", "snow", "snow_block", "short_grass", "tall_grass", "fern", "large_fern", "dead_bush",
-  "dandelion", "poppy", "moss_block", "moss_carpet", "terracotta",
+  "air",
+  "cave_air",
+  "grass_block",
+  "dirt",
+  "coarse_dirt",
+  "rooted_dirt",
+  "podzol",
+  "mycelium",
+  "dirt_path",
+  "farmland",
+  "stone",
+  "deepslate",
+  "granite",
+  "diorite",
+  "andesite",
+  "tuff",
+  "calcite",
+  "gravel",
+  "sand",
+  "red_sand",
+  "sandstone",
+  "red_sandstone",
+  "clay",
+  "mud",
+  "snow",
+  "snow_block",
+  "short_grass",
+  "tall_grass",
+  "fern",
+  "large_fern",
+  "dead_bush",
+  "dandelion",
+  "poppy",
+  "moss_block",
+  "moss_carpet",
+  "terracotta",
 ].map((id) => `minecraft:${id}`);
 
 export function naturalFilter(extraStates: readonly string[]): SourceFilter {
@@ -26,8 +58,14 @@ export function naturalFilter(extraStates: readonly string[]): SourceFilter {
 export function surfaceState(field: HeightField, m: TerrainMaterials, x: number, z: number): string {
   const h = heightAt(field, x, z);
   let drop = 0;
-  for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
-    const nx = x + dx, nz = z + dz;
+  for (const [dx, dz] of [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+  ] as const) {
+    const nx = x + dx,
+      nz = z + dz;
     if (nx < field.minX || nz < field.minZ || nx >= field.minX + field.width || nz >= field.minZ + field.length) continue;
     drop = Math.max(drop, h - heightAt(field, nx, nz));
   }
@@ -54,18 +92,25 @@ export interface TilePlan {
  */
 export function terrainTilePlan(registry: BlockRegistry, t: CompiledTerrain, index: number): Result<TilePlan> {
   const bounds = tileBounds(t.field, t.tiles, index);
-  if (bounds === null) return fail(mcbError("invalid_request", `tile_index must be an integer within 0..${t.tiles.count - 1}`, { reason: "tile_index", tiles: t.tiles.count }));
+  if (bounds === null)
+    return fail(mcbError("invalid_request", `tile_index must be an integer within 0..${t.tiles.count - 1}`, { reason: "tile_index", tiles: t.tiles.count }));
   const m = t.materials;
   const states = new Interner();
   for (const s of ["minecraft:air", m.stone, m.subsurface, m.surface, m.steep]) states.id(s);
   if (m.peak) states.id(m.peak.state);
   if (m.low) states.id(m.low.state);
-  const air = 0, stone = states.id(m.stone), subsurface = states.id(m.subsurface);
+  const air = 0,
+    stone = states.id(m.stone),
+    subsurface = states.id(m.subsurface);
   const levels = t.ceiling - t.floor + 1;
   const cols = (bounds.maxX - bounds.minX + 1) * (bounds.maxZ - bounds.minZ + 1);
   const n = cols * levels;
-  const xs = new Int32Array(n), ys = new Int32Array(n), zs = new Int32Array(n), st = new Uint32Array(n);
-  let k = 0, kept = 0;
+  const xs = new Int32Array(n),
+    ys = new Int32Array(n),
+    zs = new Int32Array(n),
+    st = new Uint32Array(n);
+  let k = 0,
+    kept = 0;
   for (let z = bounds.minZ; z <= bounds.maxZ; z++) {
     for (let x = bounds.minX; x <= bounds.maxX; x++) {
       if (preserved(t, x, z)) {
@@ -75,7 +120,7 @@ export function terrainTilePlan(registry: BlockRegistry, t: CompiledTerrain, ind
       const h = heightAt(t.field, x, z);
       const top = states.id(surfaceState(t.field, m, x, z));
       for (let y = t.floor; y <= t.ceiling; y++, k++) {
-        xs[k] = x, ys[k] = y, zs[k] = z;
+        ((xs[k] = x), (ys[k] = y), (zs[k] = z));
         st[k] = y > h ? air : y === h ? top : y >= h - m.depth ? subsurface : stone;
       }
     }

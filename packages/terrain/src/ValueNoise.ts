@@ -16,17 +16,27 @@ function smooth(t: number): number {
 
 /** One octave in [−1, 1). */
 export function valueNoise(x: number, z: number, scale: number, seed: number): number {
-  const fx = x / scale, fz = z / scale;
-  const ix = Math.floor(fx), iz = Math.floor(fz);
-  const tx = smooth(fx - ix), tz = smooth(fz - iz);
-  const a = hash(ix, iz, seed), b = hash(ix + 1, iz, seed), c = hash(ix, iz + 1, seed), d = hash(ix + 1, iz + 1, seed);
-  const top = a + (b - a) * tx, bottom = c + (d - c) * tx;
+  const fx = x / scale,
+    fz = z / scale;
+  const ix = Math.floor(fx),
+    iz = Math.floor(fz);
+  const tx = smooth(fx - ix),
+    tz = smooth(fz - iz);
+  const a = hash(ix, iz, seed),
+    b = hash(ix + 1, iz, seed),
+    c = hash(ix, iz + 1, seed),
+    d = hash(ix + 1, iz + 1, seed);
+  const top = a + (b - a) * tx,
+    bottom = c + (d - c) * tx;
   return (top + (bottom - top) * tz) * 2 - 1;
 }
 
 /** Octaves: each halves the scale and the amplitude; normalized back to [−1, 1). */
 export function fractalNoise(x: number, z: number, scale: number, octaves: number, seed: number): number {
-  let sum = 0, norm = 0, amp = 1, s = scale;
+  let sum = 0,
+    norm = 0,
+    amp = 1,
+    s = scale;
   for (let o = 0; o < octaves; o++) {
     sum += amp * valueNoise(x, z, s, seed + o * 7919);
     norm += amp;

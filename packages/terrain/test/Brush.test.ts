@@ -59,7 +59,15 @@ describe("terrain brushes", () => {
     expect(result.raised).toBe(result.columns.scanned);
     const col = new Map<number, string>();
     forEachPlanBlock(result.plan!, (x, y, z, s) => x === 0 && z === 0 && col.set(y, result.plan!.palette[s]!));
-    expect(col).toEqual(new Map([[64, "minecraft:dirt"], [65, "minecraft:dirt"], [66, "minecraft:dirt"], [67, "minecraft:dirt"], [68, "minecraft:grass_block[snowy=false]"]]));
+    expect(col).toEqual(
+      new Map([
+        [64, "minecraft:dirt"],
+        [65, "minecraft:dirt"],
+        [66, "minecraft:dirt"],
+        [67, "minecraft:dirt"],
+        [68, "minecraft:grass_block[snowy=false]"],
+      ]),
+    );
     expect(result.plan!.reads.length / 3).toBe(scan.length * 2);
     expect(result.plan!.filters[0]!.ids).toContain("minecraft:grass_block");
     const png = PNG.sync.read(result.png);
@@ -87,14 +95,18 @@ describe("terrain brushes", () => {
 
   it("smooth never widens the height range and keeps columns inside the window (property)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 55, max: 75 }), { minLength: 13 * 13, maxLength: 13 * 13 }), fc.double({ min: 0, max: 1, noNaN: true }), async (hs, soft) => {
-        const read = world((x, z) => hs[(x + 6) + (z + 6) * 13]!);
-        const { scan, result } = await run({ ...base, action: "smooth", soft_edge: soft }, read);
-        const before = scan.map((c) => c.surfaceY);
-        const after = [...surfaceAfter(scan, result).values()];
-        expect(Math.max(...after)).toBeLessThanOrEqual(Math.max(...before));
-        expect(Math.min(...after)).toBeGreaterThanOrEqual(Math.min(...before));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 55, max: 75 }), { minLength: 13 * 13, maxLength: 13 * 13 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        async (hs, soft) => {
+          const read = world((x, z) => hs[x + 6 + (z + 6) * 13]!);
+          const { scan, result } = await run({ ...base, action: "smooth", soft_edge: soft }, read);
+          const before = scan.map((c) => c.surfaceY);
+          const after = [...surfaceAfter(scan, result).values()];
+          expect(Math.max(...after)).toBeLessThanOrEqual(Math.max(...before));
+          expect(Math.min(...after)).toBeGreaterThanOrEqual(Math.min(...before));
+        },
+      ),
       { numRuns: 40 },
     );
   });

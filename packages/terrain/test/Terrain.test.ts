@@ -24,18 +24,40 @@ function shuffleKeys(v: unknown, seed: number): unknown {
 }
 
 const featureArb = fc.oneof(
-  fc.record({ type: fc.constant("hill"), center: fc.record({ x: fc.integer({ min: 0, max: 63 }), z: fc.integer({ min: 0, max: 63 }) }), radius: fc.integer({ min: 2, max: 40 }), height: fc.integer({ min: 1, max: 40 }) }),
-  fc.record({ type: fc.constant("basin"), center: fc.record({ x: fc.integer({ min: 0, max: 63 }), z: fc.integer({ min: 0, max: 63 }) }), radius: fc.integer({ min: 2, max: 40 }), depth: fc.integer({ min: 1, max: 20 }) }),
-  fc.record({ type: fc.constant("noise"), amplitude: fc.integer({ min: 0, max: 12 }), scale: fc.integer({ min: 2, max: 64 }), octaves: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({
+    type: fc.constant("hill"),
+    center: fc.record({ x: fc.integer({ min: 0, max: 63 }), z: fc.integer({ min: 0, max: 63 }) }),
+    radius: fc.integer({ min: 2, max: 40 }),
+    height: fc.integer({ min: 1, max: 40 }),
+  }),
+  fc.record({
+    type: fc.constant("basin"),
+    center: fc.record({ x: fc.integer({ min: 0, max: 63 }), z: fc.integer({ min: 0, max: 63 }) }),
+    radius: fc.integer({ min: 2, max: 40 }),
+    depth: fc.integer({ min: 1, max: 20 }),
+  }),
+  fc.record({
+    type: fc.constant("noise"),
+    amplitude: fc.integer({ min: 0, max: 12 }),
+    scale: fc.integer({ min: 2, max: 64 }),
+    octaves: fc.integer({ min: 1, max: 4 }),
+  }),
   fc.record({ type: fc.constant("terrace"), step: fc.integer({ min: 2, max: 8 }), sharpness: fc.double({ min: 0, max: 1, noNaN: true }) }),
 );
-const recipeArb = fc.record({ version: fc.constant(1), seed: fc.integer({ min: 0, max: 1000 }), area: fc.constant(area(64, 48)), base: fc.integer({ min: 40, max: 100 }), features: fc.array(featureArb, { maxLength: 5 }) });
+const recipeArb = fc.record({
+  version: fc.constant(1),
+  seed: fc.integer({ min: 0, max: 1000 }),
+  area: fc.constant(area(64, 48)),
+  base: fc.integer({ min: 40, max: 100 }),
+  features: fc.array(featureArb, { maxLength: 5 }),
+});
 
 describe("terrain recipes", () => {
   it("the id and heights do not depend on JSON key order; the id changes with the content (property)", () => {
     fc.assert(
       fc.property(recipeArb, fc.nat(), (r, s) => {
-        const a = compile(r), b = compile(shuffleKeys(r, s));
+        const a = compile(r),
+          b = compile(shuffleKeys(r, s));
         expect(b.terrainId).toBe(a.terrainId);
         expect(Buffer.from(b.field.heights.buffer).equals(Buffer.from(a.field.heights.buffer))).toBe(true);
         expect(compile({ ...r, seed: r.seed + 1, features: [...r.features, { type: "noise", amplitude: 1, scale: 4 }] }).terrainId).not.toBe(a.terrainId);
@@ -62,9 +84,27 @@ describe("terrain recipes", () => {
   });
 
   it("plateaus are flat on top; full-sharpness terraces are multiples of the step", () => {
-    const p = compile({ version: 1, seed: 3, area: area(64, 64), base: 60, features: [{ type: "noise", amplitude: 6, scale: 16 }, { type: "plateau", center: { x: 32, z: 32 }, radius: 20, height: 14, edge: 6 }] });
+    const p = compile({
+      version: 1,
+      seed: 3,
+      area: area(64, 64),
+      base: 60,
+      features: [
+        { type: "noise", amplitude: 6, scale: 16 },
+        { type: "plateau", center: { x: 32, z: 32 }, radius: 20, height: 14, edge: 6 },
+      ],
+    });
     for (let z = 24; z <= 40; z++) for (let x = 24; x <= 40; x++) expect(heightAt(p.field, x, z)).toBe(74);
-    const t = compile({ version: 1, seed: 3, area: area(64, 64), base: 60, features: [{ type: "hill", center: { x: 32, z: 32 }, radius: 30, height: 30 }, { type: "terrace", step: 5, sharpness: 1 }] });
+    const t = compile({
+      version: 1,
+      seed: 3,
+      area: area(64, 64),
+      base: 60,
+      features: [
+        { type: "hill", center: { x: 32, z: 32 }, radius: 30, height: 30 },
+        { type: "terrace", step: 5, sharpness: 1 },
+      ],
+    });
     for (const h of t.field.heights) expect(h % 5).toBe(0);
   });
 
@@ -75,7 +115,7 @@ describe("terrain recipes", () => {
         const seen = new Uint8Array(w * l);
         for (let i = 0; i < t.tiles.count; i++) {
           const b = tileBounds(t.field, t.tiles, i)!;
-          for (let z = b.minZ; z <= b.maxZ; z++) for (let x = b.minX; x <= b.maxX; x++) seen[(x - ox) + (z + ox) * w]!++;
+          for (let z = b.minZ; z <= b.maxZ; z++) for (let x = b.minX; x <= b.maxX; x++) seen[x - ox + (z + ox) * w]!++;
         }
         expect([...seen].every((v) => v === 1)).toBe(true);
         expect(tileBounds(t.field, t.tiles, t.tiles.count)).toBeNull();
@@ -86,7 +126,11 @@ describe("terrain recipes", () => {
 
   it("a tile plan layers stone, subsurface, surface, air from floor to ceiling, filtered to natural blocks", () => {
     const t = compile({
-      version: 1, area: area(40, 40), base: 64, floor: 58, ceiling: 80,
+      version: 1,
+      area: area(40, 40),
+      base: 64,
+      floor: 58,
+      ceiling: 80,
       features: [{ type: "hill", center: { x: 10, z: 10 }, radius: 8, height: 10 }],
       palette: { surface: "minecraft:grass_block", subsurface: "minecraft:coarse_dirt", depth: 2 },
       preserve: [{ min: { x: 0, z: 0 }, max: { x: 1, z: 31 } }],

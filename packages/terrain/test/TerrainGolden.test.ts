@@ -14,7 +14,10 @@ const GOLDEN = fileURLToPath(new URL("./golden/terrain.json", import.meta.url));
 
 export const GOLDEN_RECIPES: Record<string, unknown> = {
   "hills-noise-seed-1": {
-    version: 1, seed: 1, area: { min: { x: -64, z: -64 }, max: { x: 63, z: 63 } }, base: 64,
+    version: 1,
+    seed: 1,
+    area: { min: { x: -64, z: -64 }, max: { x: 63, z: 63 } },
+    base: 64,
     features: [
       { type: "hill", center: { x: -20, z: 10 }, radius: 40, height: 24 },
       { type: "hill", center: { x: 30, z: -25 }, radius: 25, height: 12 },
@@ -22,7 +25,10 @@ export const GOLDEN_RECIPES: Record<string, unknown> = {
     ],
   },
   "ridge-channel-terrace-seed-7": {
-    version: 1, seed: 7, area: { min: { x: 0, z: 0 }, max: { x: 95, z: 79 } }, base: 70,
+    version: 1,
+    seed: 7,
+    area: { min: { x: 0, z: 0 }, max: { x: 95, z: 79 } },
+    base: 70,
     features: [
       { type: "ridge", from: { x: 5, z: 10 }, to: { x: 90, z: 60 }, width: 18, height: 30, height_end: 12 },
       { type: "channel", from: { x: 0, z: 70 }, to: { x: 95, z: 20 }, width: 6, depth: 5 },
@@ -32,7 +38,10 @@ export const GOLDEN_RECIPES: Record<string, unknown> = {
     palette: { peak: "minecraft:snow_block", peak_y: 95, low: "minecraft:sand", low_y: 66 },
   },
   "plateau-basin-seed-42": {
-    version: 1, seed: 42, area: { min: { x: 1000, z: -300 }, max: { x: 1159, z: -181 } }, base: 62,
+    version: 1,
+    seed: 42,
+    area: { min: { x: 1000, z: -300 }, max: { x: 1159, z: -181 } },
+    base: 62,
     features: [
       { type: "noise", amplitude: 10, scale: 64, octaves: 4 },
       { type: "plateau", center: { x: 1050, z: -250 }, radius: 30, height: 20, edge: 8 },
@@ -47,8 +56,15 @@ function fingerprint(name: string) {
   const { field } = t.value;
   const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
   const samples: Record<string, number> = {};
-  for (const [fx, fz] of [[0, 0], [0.5, 0.5], [0.25, 0.75], [0.9, 0.1], [1, 1]] as const) {
-    const x = field.minX + Math.round(fx * (field.width - 1)), z = field.minZ + Math.round(fz * (field.length - 1));
+  for (const [fx, fz] of [
+    [0, 0],
+    [0.5, 0.5],
+    [0.25, 0.75],
+    [0.9, 0.1],
+    [1, 1],
+  ] as const) {
+    const x = field.minX + Math.round(fx * (field.width - 1)),
+      z = field.minZ + Math.round(fz * (field.length - 1));
     samples[`${x},${z}`] = heightAt(field, x, z);
   }
   return {

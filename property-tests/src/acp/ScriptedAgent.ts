@@ -62,7 +62,12 @@ function persist(s: Session): void {
 async function connectMcp(servers: acp.McpServer[]): Promise<Client> {
   const entry = servers[0];
   if (entry === undefined || !("command" in entry)) throw new Error("no stdio MCP server was given");
-  const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: Object.fromEntries(entry.env.map((e) => [e.name, e.value])), stderr: "inherit" });
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args,
+    env: Object.fromEntries(entry.env.map((e) => [e.name, e.value])),
+    stderr: "inherit",
+  });
   const client = new Client({ name: "scripted-agent", version: "1.0.0" });
   await client.connect(transport);
   return client;
@@ -124,11 +129,17 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
   const { request, all } = promptText(p);
   const say = async (text: string): Promise<void> => {
     s.history.push({ role: "agent", text });
-    await client.notify(acp.methods.client.session.update, { sessionId: s.id, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${text}\n` } } });
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: s.id,
+      update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${text}\n` } },
+    });
   };
   const call = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
     const toolCallId = `call_${randomBytes(4).toString("hex")}`;
-    await client.notify(acp.methods.client.session.update, { sessionId: s.id, update: { sessionUpdate: "tool_call", toolCallId, title: `minecraft-builder ${name}`, kind: "other", status: "in_progress" } });
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: s.id,
+      update: { sessionUpdate: "tool_call", toolCallId, title: `minecraft-builder ${name}`, kind: "other", status: "in_progress" },
+    });
     return tool(s, name, args);
   };
   s.history.push({ role: "user", text: request });
@@ -146,7 +157,10 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
     await say(`Building in project ${String(ctx.project_id)}.`);
     const at = playerPos(all);
     const base = { x: at.x + 2, y: at.y, z: at.z + 2 };
-    const recipe = { version: 1, operations: [{ type: "box", min: base, max: { x: base.x + 4, y: base.y + 7, z: base.z + 4 }, block: "minecraft:stone_bricks", hollow: true }] };
+    const recipe = {
+      version: 1,
+      operations: [{ type: "box", min: base, max: { x: base.x + 4, y: base.y + 7, z: base.z + 4 }, block: "minecraft:stone_bricks", hollow: true }],
+    };
     const plan = await call("build_prepare", { recipe });
     await say(`Prepared a tower of ${String(plan.changed_blocks)} blocks.`);
     const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `tower-${String(plan.plan_id)}` });
@@ -161,7 +175,10 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
   }
   if (/wall/i.test(request)) {
     const at = playerPos(all);
-    const recipe = { version: 1, operations: [{ type: "box", min: { x: at.x, y: at.y, z: at.z + 5 }, max: { x: at.x + 49, y: at.y + 39, z: at.z + 5 }, block: "minecraft:stone" }] };
+    const recipe = {
+      version: 1,
+      operations: [{ type: "box", min: { x: at.x, y: at.y, z: at.z + 5 }, max: { x: at.x + 49, y: at.y + 39, z: at.z + 5 }, block: "minecraft:stone" }],
+    };
     const plan = await call("build_prepare", { recipe });
     const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `wall-${String(plan.plan_id)}`, wait_ms: 0 });
     await say(`Applying ${String(op.operation_id)}: ${String(plan.changed_blocks)} blocks.`);
@@ -190,7 +207,9 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
     const area = ctx.area as { min: unknown; max: unknown };
     await say(`My tools act in project ${String(ctx.project_id)} with area ${JSON.stringify(area)}.`);
     try {
-      await call("build_prepare", { recipe: { version: 1, operations: [{ type: "box", min: { x: 5000, y: 0, z: 5000 }, max: { x: 5000, y: 0, z: 5000 }, block: "minecraft:stone" }] } });
+      await call("build_prepare", {
+        recipe: { version: 1, operations: [{ type: "box", min: { x: 5000, y: 0, z: 5000 }, max: { x: 5000, y: 0, z: 5000 }, block: "minecraft:stone" }] },
+      });
       await say("The forged build was prepared.");
     } catch (e) {
       await say(`The forged build was refused: ${/out_of_bounds/.test((e as Error).message) ? "out_of_bounds" : "other"}.`);
@@ -204,7 +223,10 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
       "Now a very long passage without any full stop that keeps going and going with plenty of ordinary words so that it cannot fit in one chat message and must be split at word boundaries by the bridge rather than cut in the middle of a word which would look broken in game and it still goes on for some more words to be sure it crosses the limit twice over because the limit is two hundred and forty characters " +
       "then an emoji 😀 and the end.\n";
     for (let i = 0; i < text.length; i += 7) {
-      await client.notify(acp.methods.client.session.update, { sessionId: s.id, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: text.slice(i, i + 7) } } });
+      await client.notify(acp.methods.client.session.update, {
+        sessionId: s.id,
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: text.slice(i, i + 7) } },
+      });
     }
     for (let i = 1; i <= 6; i++) await say(`Burst ${i}.`);
     return ended();
@@ -228,7 +250,9 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
     return ended();
   }
   if (/history/i.test(request)) {
-    await say(`Guidance ${/Building guidance/.test(all) ? "received" : "absent"}; summary ${/could not be resumed/.test(all) ? "received" : "absent"}; turns remembered ${s.history.filter((h) => h.role === "user").length}; model ${s.model}.`);
+    await say(
+      `Guidance ${/Building guidance/.test(all) ? "received" : "absent"}; summary ${/could not be resumed/.test(all) ? "received" : "absent"}; turns remembered ${s.history.filter((h) => h.role === "user").length}; model ${s.model}.`,
+    );
     return ended();
   }
   await say(`I heard: ${request.slice(0, 100)}`);
@@ -240,11 +264,19 @@ type Pos = { x: number; y: number; z: number };
 
 /** The tower of the "keep my windows" scripts: walls from `base` (5×5, `levels` high) and a stepped roof above. */
 function walls(base: Pos, levels: number): unknown {
-  return { version: 1, operations: [{ type: "box", min: base, max: { x: base.x + 4, y: base.y + levels - 1, z: base.z + 4 }, block: "minecraft:stone_bricks", hollow: true }] };
+  return {
+    version: 1,
+    operations: [{ type: "box", min: base, max: { x: base.x + 4, y: base.y + levels - 1, z: base.z + 4 }, block: "minecraft:stone_bricks", hollow: true }],
+  };
 }
 
 function roof(base: Pos, y: number, block: string): unknown {
-  const layer = (d: number) => ({ type: "box", min: { x: base.x + d, y: y + d, z: base.z + d }, max: { x: base.x + 4 - d, y: y + d, z: base.z + 4 - d }, block });
+  const layer = (d: number) => ({
+    type: "box",
+    min: { x: base.x + d, y: y + d, z: base.z + d },
+    max: { x: base.x + 4 - d, y: y + d, z: base.z + 4 - d },
+    block,
+  });
   return { version: 1, operations: [layer(0), layer(1), layer(2)] };
 }
 
@@ -310,7 +342,9 @@ async function keepMyWindows(
     const r = await call("build_prepare", { recipe: roof(wmin, top, "minecraft:oak_planks") });
     const rop = await applyPlan(call, r, `roof2-${tag}`);
     const np = await call("part_define", { name: "tower roof", operation_id: rop.operation_id });
-    await say(`Added two floors (${String(taller.changed_blocks)} blocks; kept ${kept.kept} you placed by hand) and redid the roof at y ${top} (${String(np.part_id)}).`);
+    await say(
+      `Added two floors (${String(taller.changed_blocks)} blocks; kept ${kept.kept} you placed by hand) and redid the roof at y ${top} (${String(np.part_id)}).`,
+    );
     return ended();
   }
   // stairs across the window's wall row
@@ -318,7 +352,12 @@ async function keepMyWindows(
   const diff = await call("part_diff", { part_id: wp.part_id });
   const row = (diff.sample as { pos: Pos }[])[0]?.pos ?? { x: base.x, y: base.y + 3, z: base.z };
   const wb = wp.bounds as { min: Pos; max: Pos };
-  const stairs = { version: 1, operations: [{ type: "line", from: { x: wb.min.x, y: row.y, z: row.z }, to: { x: wb.max.x, y: row.y, z: row.z }, block: "minecraft:stone_brick_stairs[facing=south]" }] };
+  const stairs = {
+    version: 1,
+    operations: [
+      { type: "line", from: { x: wb.min.x, y: row.y, z: row.z }, to: { x: wb.max.x, y: row.y, z: row.z }, block: "minecraft:stone_brick_stairs[facing=south]" },
+    ],
+  };
   try {
     await call("build_prepare", { recipe: stairs });
     await say("The stairs were prepared without a conflict.");
@@ -341,14 +380,26 @@ const app = acp
     authMethods: [],
   }))
   .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-    const s: Session = { id: `sess_${randomBytes(6).toString("hex")}`, model: MODELS[0]!, mcp: await connectMcp(params.mcpServers), cancelled: false, history: [] };
+    const s: Session = {
+      id: `sess_${randomBytes(6).toString("hex")}`,
+      model: MODELS[0]!,
+      mcp: await connectMcp(params.mcpServers),
+      cancelled: false,
+      history: [],
+    };
     sessions.set(s.id, s);
     persist(s);
-    return { sessionId: s.id, configOptions: [{ id: "model", name: "Model", category: "model", type: "select", currentValue: s.model, options: MODELS.map((m) => ({ value: m, name: m })) }] };
+    return {
+      sessionId: s.id,
+      configOptions: [
+        { id: "model", name: "Model", category: "model", type: "select", currentValue: s.model, options: MODELS.map((m) => ({ value: m, name: m })) },
+      ],
+    };
   })
   .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
     const s = sessions.get(params.sessionId);
-    if (s === undefined || params.configId !== "model" || typeof params.value !== "string" || !MODELS.includes(params.value)) throw acp.RequestError.invalidParams(params);
+    if (s === undefined || params.configId !== "model" || typeof params.value !== "string" || !MODELS.includes(params.value))
+      throw acp.RequestError.invalidParams(params);
     s.model = params.value;
     return { configOptions: [] };
   })
@@ -379,7 +430,9 @@ const app = acp
     if (s !== undefined) s.cancelled = true;
   });
 
-const connection = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+const connection = app.connect(
+  acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
+);
 await connection.closed;
 for (const s of sessions.values()) await s.mcp?.close().catch(() => undefined);
 process.exit(0);

@@ -27,7 +27,10 @@ type Step = { kind: "edit"; x: number; z: number; state: string; event: boolean 
 
 const sliceStep: fc.Arbitrary<SliceStep> = fc.record({
   checks: fc.array(fc.record({ x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 1 }), state }), { maxLength: 2 }),
-  writes: fc.uniqueArray(fc.record({ x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 1 }), before: state, after: state }), { maxLength: 6, selector: (w) => `${w.x},${w.z}` }),
+  writes: fc.uniqueArray(fc.record({ x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 1 }), before: state, after: state }), {
+    maxLength: 6,
+    selector: (w) => `${w.x},${w.z}`,
+  }),
   cuts: fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }),
 });
 
@@ -57,7 +60,10 @@ function modelSlice(model: Map<string, string>, s: SliceStep): { written: number
   let written = 0;
   let start = 0;
   for (const end of groupEnds(s.writes.length, s.cuts)) {
-    const bad = s.writes.slice(start, end).map((w, k) => ({ w, k: start + k })).filter(({ w }) => at(w.x, w.z) !== w.before);
+    const bad = s.writes
+      .slice(start, end)
+      .map((w, k) => ({ w, k: start + k }))
+      .filter(({ w }) => at(w.x, w.z) !== w.before);
     if (bad.length > 0) return { written, mismatches: bad.map(({ k }) => `write:${k}`) };
     for (const w of s.writes.slice(start, end)) model.set(`${w.x},${w.z}`, w.after);
     written = end;
@@ -80,7 +86,11 @@ function groupEnds(n: number, cuts: number[]): number[] {
  * slices in order as single calls would and stops after the first slice with mismatches. With
  * `planted` (a run that must fail) it stops at the first counterexample instead of shrinking it.
  */
-export async function checkAdapterConformance(makeDriver: () => Promise<AdapterDriver>, numRuns = 100, options: { readonly planted?: boolean } = {}): Promise<void> {
+export async function checkAdapterConformance(
+  makeDriver: () => Promise<AdapterDriver>,
+  numRuns = 100,
+  options: { readonly planted?: boolean } = {},
+): Promise<void> {
   await fc.assert(
     fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
       const d = await makeDriver();
@@ -109,7 +119,8 @@ export async function checkAdapterConformance(makeDriver: () => Promise<AdapterD
               if (got === undefined) throw new Error(`batch: slice ${k} did not run, the contract says it does`);
               if (got.written !== want.written) throw new Error(`batch slice ${k}: written ${got.written}, contract says ${want.written}`);
               const kinds = got.mismatches.map((m) => `${m.kind}:${m.index}`);
-              if (JSON.stringify(kinds) !== JSON.stringify(want.mismatches)) throw new Error(`batch slice ${k}: mismatches ${JSON.stringify(kinds)}, contract says ${JSON.stringify(want.mismatches)}`);
+              if (JSON.stringify(kinds) !== JSON.stringify(want.mismatches))
+                throw new Error(`batch slice ${k}: mismatches ${JSON.stringify(kinds)}, contract says ${JSON.stringify(want.mismatches)}`);
               if (want.mismatches.length > 0) {
                 stopAt = k;
                 break;
@@ -117,14 +128,16 @@ export async function checkAdapterConformance(makeDriver: () => Promise<AdapterD
             }
             const ran = stopAt < 0 ? s.slices.length : stopAt + 1;
             if (r.results.length !== ran) throw new Error(`batch ran ${r.results.length} slices, the contract says ${ran}`);
-            if (stopAt < 0 ? r.stopped !== undefined : r.stopped?.reason !== "mismatch" || r.stopped.slice !== stopAt) throw new Error(`batch stop ${JSON.stringify(r.stopped)}, the contract says ${stopAt}`);
+            if (stopAt < 0 ? r.stopped !== undefined : r.stopped?.reason !== "mismatch" || r.stopped.slice !== stopAt)
+              throw new Error(`batch stop ${JSON.stringify(r.stopped)}, the contract says ${stopAt}`);
           } else {
             const one = s.kind === "batch" ? s.slices[0]! : s;
             const r = await d.adapter.compareAndSet(sliceOf(one));
             const want = modelSlice(model, one);
             if (r.written !== want.written) throw new Error(`written ${r.written}, contract says ${want.written}`);
             const kinds = r.mismatches.map((m) => `${m.kind}:${m.index}`);
-            if (JSON.stringify(kinds) !== JSON.stringify(want.mismatches)) throw new Error(`mismatches ${JSON.stringify(kinds)}, contract says ${JSON.stringify(want.mismatches)}`);
+            if (JSON.stringify(kinds) !== JSON.stringify(want.mismatches))
+              throw new Error(`mismatches ${JSON.stringify(kinds)}, contract says ${JSON.stringify(want.mismatches)}`);
           }
           const read = await d.adapter.read({ minX: 0, minY: Y, minZ: 0, maxX: 3, maxY: Y, maxZ: 1 });
           const seen = [...read.states].map((i) => read.palette[i]);

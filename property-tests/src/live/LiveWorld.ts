@@ -3,7 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PortWorld } from "@mcb/adapter-paper";
 import { type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
-import { Engine, openJournal, type CasBatchResult, type CasResult, type CasSlice, type EngineLimits, type Journal, type RequestContext, type SavedMarks, type WorldAdapter } from "@mcb/engine";
+import {
+  Engine,
+  openJournal,
+  type CasBatchResult,
+  type CasResult,
+  type CasSlice,
+  type EngineLimits,
+  type Journal,
+  type RequestContext,
+  type SavedMarks,
+  type WorldAdapter,
+} from "@mcb/engine";
 import type { MinestomHost } from "./MinestomHost.js";
 
 /**

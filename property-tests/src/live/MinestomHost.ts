@@ -87,8 +87,23 @@ export async function startMinestomHost(options: MinestomHostOptions = {}): Prom
   const aot = jar.replace(/\.jar$/, ".aot");
   const cache = options.plantedCasBug !== true && existsSync(aot) ? [`-XX:AOTCache=${aot}`] : [];
   const main = options.plantedCasBug === true ? ["-cp", `${jar}:${tests}`, "dev.mcb.port.minestom.PlantedBugHost"] : [...cache, "-jar", jar];
-  const args = [HOST_JVM, ...jvm, ...main, "--world", worldDir, "--game-port", String(gamePort), "--http-port", String(httpPort), "--load-radius", "4",
-    "--autosave-ms", String(options.autosaveMs ?? 2000), "--budget-ms", String(options.budgetMs ?? 5)];
+  const args = [
+    HOST_JVM,
+    ...jvm,
+    ...main,
+    "--world",
+    worldDir,
+    "--game-port",
+    String(gamePort),
+    "--http-port",
+    String(httpPort),
+    "--load-radius",
+    "4",
+    "--autosave-ms",
+    String(options.autosaveMs ?? 2000),
+    "--budget-ms",
+    String(options.budgetMs ?? 5),
+  ];
   if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");
   const child = spawn(JAVA, args, { env: { ...process.env, MCB_PORT_TOKEN: token }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";

@@ -5,7 +5,10 @@ import type { Model } from "./Model.js";
 
 /** build_apply of a prepared plan, run to completion; `duplicates` more concurrent calls under other keys. */
 export class ApplyCommand implements fc.AsyncCommand<Model, Harness> {
-  constructor(readonly plan: number, readonly duplicates = 0) {}
+  constructor(
+    readonly plan: number,
+    readonly duplicates = 0,
+  ) {}
 
   check(m: Readonly<Model>): boolean {
     return m.plans.length > 0;

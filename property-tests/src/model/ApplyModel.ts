@@ -98,22 +98,41 @@ function predict(m: Model, plan: ModelPlan, op: ModelOp, interrupt: Interrupt): 
  * model. `duplicates` more calls apply the same plan at the same moment under other keys: exactly
  * one operation may come of them, the others are refused as plan_already_applied.
  */
-export async function applyAndCheck(m: Model, h: Harness, planIndex: number, interrupt: Interrupt, duplicates = 0, naming: Naming = {}): Promise<ModelOp | null> {
+export async function applyAndCheck(
+  m: Model,
+  h: Harness,
+  planIndex: number,
+  interrupt: Interrupt,
+  duplicates = 0,
+  naming: Naming = {},
+): Promise<ModelOp | null> {
   const plan = m.plans[m.plans.length - 1 - (planIndex % m.plans.length)]!; // 0: the newest
   const keys = Array.from({ length: 1 + duplicates }, () => nextKey(m));
-  const results = await Promise.all(keys.map((key) => h.engine.buildApply(h.agent, { plan_id: plan.planId, plan_hash: plan.planHash, idempotency_key: key, ...naming })));
+  const results = await Promise.all(
+    keys.map((key) => h.engine.buildApply(h.agent, { plan_id: plan.planId, plan_hash: plan.planHash, idempotency_key: key, ...naming })),
+  );
   const empty = plan.writeSet.length === 0;
   if (plan.used) note(m, "apply of a used plan refused");
   else if (empty) note(m, "apply of an empty plan refused");
   else if (m.pending !== null) note(m, "apply refused during recovery");
   if (plan.used || empty || m.pending !== null) {
-    const [what, code] = plan.used ? ["apply of a used plan", "invalid_request"] : empty ? ["apply of an empty plan", "invalid_request"] : ["apply during recovery", "recovery_required"];
+    const [what, code] = plan.used
+      ? ["apply of a used plan", "invalid_request"]
+      : empty
+        ? ["apply of an empty plan", "invalid_request"]
+        : ["apply during recovery", "recovery_required"];
     for (const r of results) expectError(what, r, code);
     return null;
   }
   const accepted = results.filter((r) => r.ok);
   expectEqual("operations created by concurrent applies of one plan", accepted.length, 1);
-  for (const r of results) if (!r.ok) expectEqual("refusal of a concurrent duplicate", [r.error.code, (r.error.details as { reason?: string } | undefined)?.reason], ["invalid_request", "plan_already_applied"]);
+  for (const r of results)
+    if (!r.ok)
+      expectEqual(
+        "refusal of a concurrent duplicate",
+        [r.error.code, (r.error.details as { reason?: string } | undefined)?.reason],
+        ["invalid_request", "plan_already_applied"],
+      );
   if (duplicates > 0) note(m, "concurrent duplicate applies refused");
   const started = unwrap(accepted[0]!);
   plan.used = true;
@@ -146,7 +165,8 @@ export async function applyAndCheck(m: Model, h: Harness, planIndex: number, int
   }
   for (const [k, state] of hand) {
     const [x, y, z] = k.split(",").map(Number) as [number, number, number];
-    if (h.world.stateAt(x, y, z) !== state) throw new Error(`invariant: a person's block at ${k} (${state}) was written over by a plan that did not name it in replace`);
+    if (h.world.stateAt(x, y, z) !== state)
+      throw new Error(`invariant: a person's block at ${k} (${state}) was written over by a plan that did not name it in replace`);
   }
   op.status = p.status;
   if (p.status === "recovery_required") m.pending = op;

@@ -5,7 +5,10 @@ import type { Model } from "./Model.js";
 
 /** build_apply, with operation_cancel arriving while slice `atSlice` is being written. */
 export class CancelDuringApplyCommand implements fc.AsyncCommand<Model, Harness> {
-  constructor(readonly plan: number, readonly atSlice: number) {}
+  constructor(
+    readonly plan: number,
+    readonly atSlice: number,
+  ) {}
 
   check(m: Readonly<Model>): boolean {
     return m.plans.length > 0;

@@ -6,7 +6,11 @@ import type { Model } from "./Model.js";
 
 /** build_apply with the host crashing at a crash point (then the process restarts). */
 export class CrashDuringApplyCommand implements fc.AsyncCommand<Model, Harness> {
-  constructor(readonly plan: number, readonly point: CrashPoint, readonly skip: number) {}
+  constructor(
+    readonly plan: number,
+    readonly point: CrashPoint,
+    readonly skip: number,
+  ) {}
 
   check(m: Readonly<Model>): boolean {
     return m.plans.length > 0;

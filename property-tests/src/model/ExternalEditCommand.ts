@@ -4,7 +4,11 @@ import { ARENA, key, type Model } from "./Model.js";
 
 /** A player (event) or an unobserved plugin (no event) changes one block. */
 export class ExternalEditCommand implements fc.AsyncCommand<Model, Harness> {
-  constructor(readonly at: number, readonly state: string, readonly withEvent: boolean) {}
+  constructor(
+    readonly at: number,
+    readonly state: string,
+    readonly withEvent: boolean,
+  ) {}
 
   check(): boolean {
     return true;

@@ -11,7 +11,11 @@ export class InspectCommand implements fc.AsyncCommand<Model, Harness> {
 
   async run(m: Model, h: Harness): Promise<void> {
     const r = unwrap(await h.engine.regionInspect(h.agent, { min: ARENA[0]!, max: ARENA[ARENA.length - 1]!, detail: "blocks" }));
-    expectEqual("inspected blocks", expandInspectedBlocks(r).map((b) => [key(b.pos), b.state]), ARENA.map((p) => [key(p), m.world.get(key(p))]));
+    expectEqual(
+      "inspected blocks",
+      expandInspectedBlocks(r).map((b) => [key(b.pos), b.state]),
+      ARENA.map((p) => [key(p), m.world.get(key(p))]),
+    );
   }
 
   toString(): string {

@@ -103,7 +103,22 @@ export function note(m: Model, outcome: string): void {
 export function emptyModel(stats: Map<string, number> = new Map()): Model {
   const world = new Map<string, string>();
   for (const p of ARENA) world.set(key(p), "minecraft:air");
-  return { world, g0: new Map(), touched: new Set(), hand: new Map(), owner: new Map(), unsynced: [], history: [], clock: 0, plans: [], ops: [], parts: [], pending: null, keys: 0, stats };
+  return {
+    world,
+    g0: new Map(),
+    touched: new Set(),
+    hand: new Map(),
+    owner: new Map(),
+    unsynced: [],
+    history: [],
+    clock: 0,
+    plans: [],
+    ops: [],
+    parts: [],
+    pending: null,
+    keys: 0,
+    stats,
+  };
 }
 
 /** The engine pulls external events: each revokes undo ownership of its block, marks it a person's, and is remembered. */

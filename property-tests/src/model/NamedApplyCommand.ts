@@ -13,7 +13,11 @@ const NAMES = ["a", "b", "c"] as const;
  * blocks it shares with the parts taken over.
  */
 export class NamedApplyCommand implements fc.AsyncCommand<Model, Harness> {
-  constructor(readonly plan: number, readonly name: number, readonly takeOver: boolean) {}
+  constructor(
+    readonly plan: number,
+    readonly name: number,
+    readonly takeOver: boolean,
+  ) {}
 
   check(m: Readonly<Model>): boolean {
     return m.plans.length > 0;

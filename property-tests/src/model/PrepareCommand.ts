@@ -11,7 +11,13 @@ export type EditPolicy = "refuse" | "keep" | "replace";
  * refused as a conflict (nothing prepared) where it changes, unless the policy keeps or replaces it.
  */
 export class PrepareCommand implements fc.AsyncCommand<Model, Harness> {
-  constructor(readonly a: number, readonly b: number, readonly state: string, readonly dep: number | null = null, readonly policy: EditPolicy = "refuse") {}
+  constructor(
+    readonly a: number,
+    readonly b: number,
+    readonly state: string,
+    readonly dep: number | null = null,
+    readonly policy: EditPolicy = "refuse",
+  ) {}
 
   check(): boolean {
     return true;
@@ -21,9 +27,7 @@ export class PrepareCommand implements fc.AsyncCommand<Model, Harness> {
     const pa = ARENA[this.a % ARENA.length]!;
     const pb = ARENA[this.b % ARENA.length]!;
     const dep = this.dep === null ? null : ARENA[this.dep % ARENA.length]!;
-    const inBox = ARENA.filter(
-      (p) => p.x >= Math.min(pa.x, pb.x) && p.x <= Math.max(pa.x, pb.x) && p.z >= Math.min(pa.z, pb.z) && p.z <= Math.max(pa.z, pb.z),
-    );
+    const inBox = ARENA.filter((p) => p.x >= Math.min(pa.x, pb.x) && p.x <= Math.max(pa.x, pb.x) && p.z >= Math.min(pa.z, pb.z) && p.z <= Math.max(pa.z, pb.z));
     // The engine pulls events before it reads: so does the model, before deciding.
     sync(m);
     const outcomes = inBox.map((p) => ({ p, outcome: mergeAt(m, key(p), this.state) }));

@@ -41,7 +41,16 @@ export class UndoCommand implements fc.AsyncCommand<Model, Harness> {
     const st = unwrap(await h.engine.operationStatus(h.agent, { operation_id: started.operation_id }));
     expectEqual("undo status", st.status, "applied");
     expectEqual("undo written", st.counters.written, restorable.length);
-    const undoOp: ModelOp = { id: started.operation_id, status: "applied", written: new Map(), undoable: true, undoneBy: null, mask: [], unfinished: [], undoOf: op };
+    const undoOp: ModelOp = {
+      id: started.operation_id,
+      status: "applied",
+      written: new Map(),
+      undoable: true,
+      undoneBy: null,
+      mask: [],
+      unfinished: [],
+      undoOf: op,
+    };
     for (const [k, w] of restorable) {
       m.world.set(k, w.before);
       m.owner.set(k, undoOp.id);

@@ -8,7 +8,11 @@ import { freePort } from "../live/MinestomHost.js";
 /** Where Debian's postgresql package puts its programs (the newest major version installed). */
 export function postgresBinDir(): string {
   const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const v of versions) if (existsSync(join(root, v, "bin", "postgres"))) return join(root, v, "bin");
   throw new Error("PostgreSQL is not installed (Debian: apt-get install postgresql); the journal tests start a throwaway server from it");
 }
@@ -39,11 +43,34 @@ export class PostgresServer {
     writeFileSync(pwfile, password);
     chmodSync(dir, 0o700);
     if (asRoot) execFileSync("chown", ["-R", "postgres", dir]);
-    const [initCmd, ...initArgs] = run(join(bin, "initdb"), ["-D", data, "-U", "mcb", `--pwfile=${pwfile}`, "--auth=scram-sha-256", "-E", "UTF8", "--no-instructions"]);
+    const [initCmd, ...initArgs] = run(join(bin, "initdb"), [
+      "-D",
+      data,
+      "-U",
+      "mcb",
+      `--pwfile=${pwfile}`,
+      "--auth=scram-sha-256",
+      "-E",
+      "UTF8",
+      "--no-instructions",
+    ]);
     execFileSync(initCmd!, initArgs, { stdio: "pipe" });
     rmSync(pwfile);
     const port = await freePort();
-    const [cmd, ...args] = run(join(bin, "postgres"), ["-D", data, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-k", dir, "-c", "max_connections=200", "-c", "shared_buffers=64MB"]);
+    const [cmd, ...args] = run(join(bin, "postgres"), [
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-k",
+      dir,
+      "-c",
+      "max_connections=200",
+      "-c",
+      "shared_buffers=64MB",
+    ]);
     const child = spawn(cmd!, args, { stdio: ["ignore", "ignore", "pipe"], detached: false });
     let log = "";
     child.stderr!.on("data", (b: Buffer) => (log = (log + b.toString()).slice(-4000)));

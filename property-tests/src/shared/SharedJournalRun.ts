@@ -70,7 +70,11 @@ interface Retry {
 }
 
 /** build_apply's answer: the operation, or a refusal the schedule allows; anything else throws. */
-async function apply(b: Bridge, plan: { plan_id: string; plan_hash: string }, key: string): Promise<{ operationId?: string; refused?: { reason: string; operationId: string | null } }> {
+async function apply(
+  b: Bridge,
+  plan: { plan_id: string; plan_hash: string },
+  key: string,
+): Promise<{ operationId?: string; refused?: { reason: string; operationId: string | null } }> {
   const op = await b.engine.buildApply(ctx, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key });
   if (op.ok) return { operationId: op.value.operation_id };
   const details = (op.error.details ?? {}) as { reason?: string; operation_id?: string | null };
@@ -105,7 +109,14 @@ export async function runShared(cmds: readonly SharedCmd[], makeJournal: (db: Sq
     const name = `bridge-${bridges.length}`;
     const bw = new BridgeWorld(world, name, sent, 3);
     const journal = makeJournal(openSqlDb(url));
-    const engine = await Engine.open({ adapter: bw, journal, registry, projects: [{ projectId: PROJECT, ownerId: OWNER, area: AREA }], limits: { sliceSize: 4 }, shared: { holder: name, claimTtlMs: SHARED_TTL_MS } });
+    const engine = await Engine.open({
+      adapter: bw,
+      journal,
+      registry,
+      projects: [{ projectId: PROJECT, ownerId: OWNER, area: AREA }],
+      limits: { sliceSize: 4 },
+      shared: { holder: name, claimTtlMs: SHARED_TTL_MS },
+    });
     const b = { name, world: bw, journal, engine, dead: false };
     bridges.push(b);
     return b;

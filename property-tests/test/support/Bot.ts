@@ -37,7 +37,11 @@ export function seenState(bot: Bot, x: number, y: number, z: number): string | n
  * Waits (bounded) until the bot sees every expected state; returns the positions it still sees
  * differently (empty when everything matched).
  */
-export async function waitUntilSeen(bot: Bot, expected: ReadonlyMap<string, string>, timeoutMs = 15_000): Promise<{ pos: string; want: string; seen: string | null }[]> {
+export async function waitUntilSeen(
+  bot: Bot,
+  expected: ReadonlyMap<string, string>,
+  timeoutMs = 15_000,
+): Promise<{ pos: string; want: string; seen: string | null }[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const wrong: { pos: string; want: string; seen: string | null }[] = [];

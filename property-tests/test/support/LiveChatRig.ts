@@ -39,7 +39,8 @@ export function liveChatRig(player: string): LiveChatRig {
       for (;;) {
         const i = rig.heard.findIndex((h, k) => k >= from && re.test(h.text));
         if (i >= 0) return i;
-        if (performance.now() > deadline) throw new Error(`the player never saw ${re}; saw:\n${rig.heard.map((h) => h.text).join("\n")}\nchat stderr:\n${chatLog.join("")}`);
+        if (performance.now() > deadline)
+          throw new Error(`the player never saw ${re}; saw:\n${rig.heard.map((h) => h.text).join("\n")}\nchat stderr:\n${chatLog.join("")}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },

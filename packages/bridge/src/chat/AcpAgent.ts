@@ -84,7 +84,9 @@ export class AcpAgent {
           clientInfo: { name: "mcb", version: "0.1.0" },
         }),
         exited.then((code) => Promise.reject(new Error(`the agent exited (code ${code}) before answering initialize`))),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the agent did not answer initialize within ${INITIALIZE_TIMEOUT_MS / 1000} s`)), INITIALIZE_TIMEOUT_MS).unref()),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`the agent did not answer initialize within ${INITIALIZE_TIMEOUT_MS / 1000} s`)), INITIALIZE_TIMEOUT_MS).unref(),
+        ),
       ]);
       return new AcpAgent(child, conn, init, exited);
     } catch (e) {
@@ -126,7 +128,11 @@ export class AcpAgent {
    * Selects `model` through the session's advertised model selector (a config option of category
    * "model"). Returns what happened; an unknown model leaves the agent's default.
    */
-  async selectModel(sessionId: string, options: readonly acp.SessionConfigOption[] | null | undefined, model: string): Promise<"selected" | "no_selector" | "not_offered"> {
+  async selectModel(
+    sessionId: string,
+    options: readonly acp.SessionConfigOption[] | null | undefined,
+    model: string,
+  ): Promise<"selected" | "no_selector" | "not_offered"> {
     const selector = (options ?? []).find((o) => o.category === "model" && o.type === "select");
     if (selector === undefined || selector.type !== "select") return "no_selector";
     const values = selector.options.flatMap((o) => ("options" in o ? o.options.map((x) => x.value) : [o.value]));

@@ -57,7 +57,13 @@ export function agentConfigFrom(env: NodeJS.ProcessEnv, stateDir: string): Resul
     return ok({ command: env.MCB_ACP_COMMAND, args, kind: "custom", codexHome, model, secrets });
   const codex = codexAcpPath();
   if (codex === null)
-    return fail(mcbError("not_found", "no agent: the optional @zed-industries/codex-acp is not installed (npm ci installs it where its platform package exists) and MCB_ACP_COMMAND is not set", { reason: "agent_missing" }));
+    return fail(
+      mcbError(
+        "not_found",
+        "no agent: the optional @zed-industries/codex-acp is not installed (npm ci installs it where its platform package exists) and MCB_ACP_COMMAND is not set",
+        { reason: "agent_missing" },
+      ),
+    );
   return ok({ command: process.execPath, args: [codex, ...args], kind: "codex-acp", codexHome, model, secrets });
 }
 

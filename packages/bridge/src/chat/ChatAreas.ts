@@ -28,19 +28,30 @@ export class ChatAreas {
   check(area: Box3, ownerId: string, except: string | null): Result<void> {
     const z = this.policy.zone;
     if (area.minX < z.minX || area.minY < z.minY || area.minZ < z.minZ || area.maxX > z.maxX || area.maxY > z.maxY || area.maxZ > z.maxZ)
-      return fail(mcbError("out_of_bounds", `The area must lie inside x ${z.minX}..${z.maxX}, y ${z.minY}..${z.maxY}, z ${z.minZ}..${z.maxZ}.`, { reason: "zone" }));
+      return fail(
+        mcbError("out_of_bounds", `The area must lie inside x ${z.minX}..${z.maxX}, y ${z.minY}..${z.maxY}, z ${z.minZ}..${z.maxZ}.`, { reason: "zone" }),
+      );
     const side = Math.max(area.maxX - area.minX + 1, area.maxZ - area.minZ + 1);
-    if (side > this.policy.maxSide) return fail(mcbError("budget_exceeded", `Areas are at most ${this.policy.maxSide} blocks on a side (this one is ${side}).`, { reason: "area_size", limit: this.policy.maxSide }));
+    if (side > this.policy.maxSide)
+      return fail(
+        mcbError("budget_exceeded", `Areas are at most ${this.policy.maxSide} blocks on a side (this one is ${side}).`, {
+          reason: "area_size",
+          limit: this.policy.maxSide,
+        }),
+      );
     const other = this.projects.all().find((p) => p.projectId !== except && p.ownerId !== ownerId && boxesIntersect(p.area, area));
-    if (other !== undefined) return fail(mcbError("permission_denied", `The area overlaps project ${other.projectId} of another player.`, { reason: "area_taken" }));
+    if (other !== undefined)
+      return fail(mcbError("permission_denied", `The area overlaps project ${other.projectId} of another player.`, { reason: "area_taken" }));
     return ok(undefined);
   }
 
   create(name: string, m: ChatMessage, define: (p: ChatProject) => Result<void>): Result<ChatProject> {
-    if (this.projects.get(name) !== undefined || name === "default") return fail(mcbError("invalid_request", `A project named ${name} exists.`, { reason: "duplicate_name" }));
+    if (this.projects.get(name) !== undefined || name === "default")
+      return fail(mcbError("invalid_request", `A project named ${name} exists.`, { reason: "duplicate_name" }));
     const z = this.policy.zone;
     const half = Math.floor(this.policy.defaultSide / 2);
-    const cx = m.position?.x ?? 0, cz = m.position?.z ?? 0;
+    const cx = m.position?.x ?? 0,
+      cz = m.position?.z ?? 0;
     const clamp = (v: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, v));
     const area: Box3 = {
       minX: clamp(cx - half, z.minX, z.maxX),
@@ -52,7 +63,14 @@ export class ChatAreas {
     };
     const checked = this.check(area, m.playerId, null);
     if (!checked.ok) return fail({ ...checked.error, message: `${checked.error.message} Stand elsewhere, or create it and use /ai area set.` });
-    const project: ChatProject = { projectId: name, ownerId: m.playerId, ownerName: m.playerName, area, protectedParts: [], createdAt: new Date().toISOString() };
+    const project: ChatProject = {
+      projectId: name,
+      ownerId: m.playerId,
+      ownerName: m.playerName,
+      area,
+      protectedParts: [],
+      createdAt: new Date().toISOString(),
+    };
     const defined = define(project);
     if (!defined.ok) return defined;
     this.projects.put(project);

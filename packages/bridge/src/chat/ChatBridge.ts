@@ -74,7 +74,14 @@ export class ChatBridge {
     if (c !== undefined && projects.value.get(c.projectId) === undefined) {
       const scope = o.world.engine.projectScope({ principal: { playerId: c.playerId, role: "agent" }, projectId: c.projectId });
       if (!scope.ok) throw new Error(`the console player has no access to project ${c.projectId}`);
-      projects.value.put({ projectId: c.projectId, ownerId: c.playerId, ownerName: "console", area: scope.value.area, protectedParts: [], createdAt: new Date().toISOString() });
+      projects.value.put({
+        projectId: c.projectId,
+        ownerId: c.playerId,
+        ownerName: "console",
+        area: scope.value.area,
+        protectedParts: [],
+        createdAt: new Date().toISOString(),
+      });
     }
     if (c !== undefined && projects.value.activeOf(c.playerId) === undefined) projects.value.select(c.playerId, c.projectId);
     return new ChatBridge(o, projects.value, await McpRelay.start());
@@ -173,15 +180,25 @@ export class ChatBridge {
       case "undo":
         return this.say(who, await undoForPlayer(engine, ctx, cmd.operationId));
       case "camera_save": {
-        if (m.position === undefined || m.look === undefined) return this.say(who, "Your position and view are unknown here; on the console use mcb camera save <name> -- x y z yaw pitch.");
-        const saved = this.cameras.save(cmd.name, { x: m.position.x + 0.5, y: m.position.y, z: m.position.z + 0.5, yaw: m.look.yaw, pitch: Math.max(-90, Math.min(90, m.look.pitch)) });
+        if (m.position === undefined || m.look === undefined)
+          return this.say(who, "Your position and view are unknown here; on the console use mcb camera save <name> -- x y z yaw pitch.");
+        const saved = this.cameras.save(cmd.name, {
+          x: m.position.x + 0.5,
+          y: m.position.y,
+          z: m.position.z + 0.5,
+          yaw: m.look.yaw,
+          pitch: Math.max(-90, Math.min(90, m.look.pitch)),
+        });
         return this.say(who, saved.ok ? `Camera ${cmd.name} saved at your position and view.` : saved.error.message);
       }
       case "protect": {
         const r = engine.protectPart(ctx, cmd.partId, cmd.on);
         if (!r.ok) return this.say(who, r.error.message);
         this.projects.put({ ...project, protectedParts: engine.protectedParts(project.projectId) });
-        return this.say(who, `Part ${r.value.name} (${r.value.part_id}, ${r.value.count} blocks) ${cmd.on ? "is protected from agent changes" : "is no longer protected"}.`);
+        return this.say(
+          who,
+          `Part ${r.value.name} (${r.value.part_id}, ${r.value.count} blocks) ${cmd.on ? "is protected from agent changes" : "is no longer protected"}.`,
+        );
       }
       case "prompt": {
         if (this.o.agent === null) return this.say(who, "No agent is configured: install the optional codex-acp or set MCB_ACP_COMMAND (see mcb doctor).");
@@ -237,7 +254,10 @@ export class ChatBridge {
     this.say(who, `Project ${project.projectId}: ${areaText(project.area)}; ${project.protectedParts.length} protected part(s).`);
     this.say(who, running ? `Request running: ${JSON.stringify(running.message.text.slice(0, 80))}; ${turns!.queued} queued.` : "No request running.");
     const active = await activeOperations(this.o.world.engine, project.projectId);
-    this.say(who, active.length === 0 ? "No world change running." : active.map((op) => `${op.operation_id} ${op.status} ${op.written}/${op.total}`).join("; "));
+    this.say(
+      who,
+      active.length === 0 ? "No world change running." : active.map((op) => `${op.operation_id} ${op.status} ${op.written}/${op.total}`).join("; "),
+    );
     this.say(who, `Camera: captures render from the world's blocks (no live client); ${this.cameras.list().length} saved viewpoint(s).`);
   }
 }

@@ -28,14 +28,19 @@ const WORLD_EDGE = 29_999_984;
  */
 export async function runChat(where: WorldLocation, options: ChatOptions): Promise<Result<void>> {
   if (!options.console && where.target.portUrl === undefined)
-    return fail(mcbError("invalid_request", "mcb chat needs --console (the local player on this terminal) or --world port://127.0.0.1:PORT (players in game)", { reason: "usage" }));
+    return fail(
+      mcbError("invalid_request", "mcb chat needs --console (the local player on this terminal) or --world port://127.0.0.1:PORT (players in game)", {
+        reason: "usage",
+      }),
+    );
   const opened = await openWorkspace(where, { create: true, limits: options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate } });
   if (!opened.ok) return opened;
   const w = opened.value;
   const agent = agentConfigFrom(process.env, w.dir);
   if (!agent.ok) process.stderr.write(`mcb chat: ${agent.error.message}; /ai requests will say so (commands still work)\n`);
   const info = await w.world.info();
-  const zone = w.embedded !== null ? EMBEDDED_AREA : { minX: -WORLD_EDGE, minY: info.minY, minZ: -WORLD_EDGE, maxX: WORLD_EDGE, maxY: info.maxY, maxZ: WORLD_EDGE };
+  const zone =
+    w.embedded !== null ? EMBEDDED_AREA : { minX: -WORLD_EDGE, minY: info.minY, minZ: -WORLD_EDGE, maxX: WORLD_EDGE, maxY: info.maxY, maxZ: WORLD_EDGE };
   const source: ChatSource = options.console
     ? new ConsoleChat(process.stdin, process.stdout, { playerId: EMBEDDED_OWNER, playerName: "console" })
     : new PortChat((w.world as PortWorld).port);
@@ -60,7 +65,9 @@ export async function runChat(where: WorldLocation, options: ChatOptions): Promi
     const err = (e as { mcb?: unknown }).mcb;
     return fail(err !== undefined ? (err as ReturnType<typeof mcbError>) : mcbError("invalid_request", (e as Error).message));
   }
-  process.stderr.write(`mcb chat: ${options.console ? "console player" : `polling /ai on ${where.target.portUrl}`}; agent ${agent.ok ? agent.value.kind : "none"}; state ${w.dir}\n`);
+  process.stderr.write(
+    `mcb chat: ${options.console ? "console player" : `polling /ai on ${where.target.portUrl}`}; agent ${agent.ok ? agent.value.kind : "none"}; state ${w.dir}\n`,
+  );
   try {
     await bridge.run(abort.signal);
   } finally {

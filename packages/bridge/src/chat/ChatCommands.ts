@@ -33,7 +33,10 @@ export const MAX_REQUEST_CHARS = 1024;
  * instead of reaching the agent; every other line is a request.
  */
 export function parseChatCommand(line: string): ChatCommand {
-  const text = line.trim().replace(/^\/ai(\s+|$)/i, "").trim();
+  const text = line
+    .trim()
+    .replace(/^\/ai(\s+|$)/i, "")
+    .trim();
   if (text.length === 0) return { kind: "usage", message: "say what to build: /ai <request> (or /ai help)" };
   if (text.length > MAX_REQUEST_CHARS) return { kind: "usage", message: `requests are at most ${MAX_REQUEST_CHARS} characters` };
   const t = text.split(/\s+/);
@@ -60,6 +63,7 @@ export function parseChatCommand(line: string): ChatCommand {
     if (!NAME.test(t[2]!)) return { kind: "usage", message: "camera names are 1–64 letters, digits, _ or -" };
     return { kind: "camera_save", name: t[2]! };
   }
-  if (n === 2 && (head === "protect" || head === "unprotect") && /^part_/.test(t[1]!) && ID.test(t[1]!)) return { kind: "protect", partId: t[1]!, on: head === "protect" };
+  if (n === 2 && (head === "protect" || head === "unprotect") && /^part_/.test(t[1]!) && ID.test(t[1]!))
+    return { kind: "protect", partId: t[1]!, on: head === "protect" };
   return { kind: "prompt", text };
 }

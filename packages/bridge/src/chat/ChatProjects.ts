@@ -53,7 +53,9 @@ export class ChatProjects {
       s.format === "mcb-chat-projects/1" &&
       typeof projects === "object" &&
       typeof s.active === "object" &&
-      Object.values(projects).every((p) => typeof p?.projectId === "string" && typeof p.ownerId === "string" && isBox(p.area) && Array.isArray(p.protectedParts));
+      Object.values(projects).every(
+        (p) => typeof p?.projectId === "string" && typeof p.ownerId === "string" && isBox(p.area) && Array.isArray(p.protectedParts),
+      );
     if (!valid) return fail(mcbError("invalid_request", `${file} is not an mcb chat project file; fix or move it away`, { reason: "chat_state" }));
     return ok(new ChatProjects(file, s as State));
   }

@@ -49,13 +49,24 @@ export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv 
     agent = { configured: false };
   } else {
     const c = config.value;
-    agent = { configured: true, kind: c.kind, command: c.command, args: c.args, codex_home: c.codexHome, model: c.model, secrets_passed: Object.keys(c.secrets) };
+    agent = {
+      configured: true,
+      kind: c.kind,
+      command: c.command,
+      args: c.args,
+      codex_home: c.codexHome,
+      model: c.model,
+      secrets_passed: Object.keys(c.secrets),
+    };
     try {
-      const a = await AcpAgent.start({ command: c.command, args: c.args, cwd: projectWorkDir(dir, "doctor"), env: agentEnvironment(c, env, resolve(dir, "chat", "agent-home")) }, {
-        permission: () => ({ outcome: { outcome: "cancelled" } }),
-        update: () => undefined,
-        log: () => undefined,
-      });
+      const a = await AcpAgent.start(
+        { command: c.command, args: c.args, cwd: projectWorkDir(dir, "doctor"), env: agentEnvironment(c, env, resolve(dir, "chat", "agent-home")) },
+        {
+          permission: () => ({ outcome: { outcome: "cancelled" } }),
+          update: () => undefined,
+          log: () => undefined,
+        },
+      );
       agent.initialize = {
         ok: true,
         protocol_version: a.init.protocolVersion,
@@ -70,7 +81,9 @@ export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv 
       missing.push(`the agent did not start: ${(e as Error).message}`);
     }
     if (c.kind === "codex-acp" && Object.keys(c.secrets).length === 0)
-      missing.push("no model credentials: set MCB_OPENAI_API_KEY or MCB_CODEX_API_KEY (the agent receives it as OPENAI_API_KEY / CODEX_API_KEY; see agent.initialize.auth_methods)");
+      missing.push(
+        "no model credentials: set MCB_OPENAI_API_KEY or MCB_CODEX_API_KEY (the agent receives it as OPENAI_API_KEY / CODEX_API_KEY; see agent.initialize.auth_methods)",
+      );
   }
   let world: Record<string, unknown> = { kind: "embedded", state_dir: dir };
   if (where.target.savePath !== undefined) {
@@ -106,7 +119,11 @@ export async function doctorReport(where: WorldLocation, env: NodeJS.ProcessEnv 
   return {
     ok: missing.length === 0,
     node: process.version,
-    packages: { "@agentclientprotocol/sdk": version("@agentclientprotocol/sdk"), "@modelcontextprotocol/sdk": version("@modelcontextprotocol/sdk"), "@zed-industries/codex-acp": codexPackageVersion() },
+    packages: {
+      "@agentclientprotocol/sdk": version("@agentclientprotocol/sdk"),
+      "@modelcontextprotocol/sdk": version("@modelcontextprotocol/sdk"),
+      "@zed-industries/codex-acp": codexPackageVersion(),
+    },
     secrets,
     agent,
     minecraft: supportedVersions(),

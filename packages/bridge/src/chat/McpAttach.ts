@@ -14,7 +14,8 @@ export async function attachToChat(env: NodeJS.ProcessEnv = process.env): Promis
   const m = /^127\.0\.0\.1:(\d{1,5})$/.exec(addr);
   if (m === null || Number(m[1]) < 1 || Number(m[1]) > 65535)
     return fail(mcbError("invalid_request", "MCB_CHAT_MCP must be 127.0.0.1:PORT (set by mcb chat)", { reason: "attach" }));
-  if (token.length === 0 || /\s/.test(token)) return fail(mcbError("permission_denied", "MCB_CHAT_MCP_TOKEN is missing (set by mcb chat)", { reason: "attach" }));
+  if (token.length === 0 || /\s/.test(token))
+    return fail(mcbError("permission_denied", "MCB_CHAT_MCP_TOKEN is missing (set by mcb chat)", { reason: "attach" }));
   const socket = connect({ port: Number(m[1]), host: "127.0.0.1", allowHalfOpen: true });
   const answer = await new Promise<string>((resolve) => {
     let head = "";

@@ -171,7 +171,10 @@ export class ProjectTurns {
     const model = this.host.model;
     if (model !== null) {
       const chosen = await agent.selectModel(created.sessionId, created.configOptions, model);
-      if (chosen !== "selected") this.host.log(`MCB_MODEL ${model}: ${chosen === "no_selector" ? "the agent advertises no model selector" : "not offered by the agent"}; its default model is used`);
+      if (chosen !== "selected")
+        this.host.log(
+          `MCB_MODEL ${model}: ${chosen === "no_selector" ? "the agent advertises no model selector" : "not offered by the agent"}; its default model is used`,
+        );
     }
     return { fresh: true, lost: rec.sessionId !== null };
   }
@@ -180,11 +183,18 @@ export class ProjectTurns {
     const m = turn.message;
     const a = this.host.area();
     const blocks: acp.ContentBlock[] = [];
-    if (fresh || rec.guidance !== GUIDANCE_FINGERPRINT) blocks.push({ type: "text", text: `Building guidance for the ${MCP_SERVER_NAME} tools:\n\n${BUILDING_GUIDANCE}` });
+    if (fresh || rec.guidance !== GUIDANCE_FINGERPRINT)
+      blocks.push({ type: "text", text: `Building guidance for the ${MCP_SERVER_NAME} tools:\n\n${BUILDING_GUIDANCE}` });
     if (lost && rec.summary !== null)
-      blocks.push({ type: "text", text: `The previous conversation of this project could not be resumed. Its latest request was: ${JSON.stringify(rec.summary.request)}; outcome: ${JSON.stringify(rec.summary.outcome)}. Call project_context for the current state.` });
+      blocks.push({
+        type: "text",
+        text: `The previous conversation of this project could not be resumed. Its latest request was: ${JSON.stringify(rec.summary.request)}; outcome: ${JSON.stringify(rec.summary.outcome)}. Call project_context for the current state.`,
+      });
     if (rec.unfinished !== null)
-      blocks.push({ type: "text", text: `A previous turn (${JSON.stringify(rec.unfinished.request)}) did not finish because the bridge stopped; check operation_list before repeating its writes.` });
+      blocks.push({
+        type: "text",
+        text: `A previous turn (${JSON.stringify(rec.unfinished.request)}) did not finish because the bridge stopped; check operation_list before repeating its writes.`,
+      });
     const where = m.position === undefined ? "unknown" : `${m.position.x} ${m.position.y} ${m.position.z}`;
     const look = m.look === undefined ? "" : `, looking yaw ${m.look.yaw.toFixed(1)} pitch ${m.look.pitch.toFixed(1)}`;
     blocks.push({
@@ -206,7 +216,11 @@ export class ProjectTurns {
     const { fresh, lost } = await this.ensureSession(agent, rec);
     if (turn.cancelled) return; // stopped while the agent or its session was starting
     if (lost) this.host.say(player, "The previous conversation could not be resumed; a new one starts with the project summary.");
-    this.sessions.save(this.host.projectId, { ...rec, sessionId: this.sessionId, unfinished: { request: turn.message.text, startedAt: new Date().toISOString() } });
+    this.sessions.save(this.host.projectId, {
+      ...rec,
+      sessionId: this.sessionId,
+      unfinished: { request: turn.message.text, startedAt: new Date().toISOString() },
+    });
     const assembler = new SentenceAssembler();
     const stages = new Set<string>();
     let last = "";
@@ -226,7 +240,10 @@ export class ProjectTurns {
     };
     let outcome: string;
     try {
-      const response = await Promise.race([agent.prompt(this.sessionId!, this.promptBlocks(turn, rec, fresh, lost)), agent.exited.then((c) => Promise.reject(new Error(`the agent exited (code ${c})`)))]);
+      const response = await Promise.race([
+        agent.prompt(this.sessionId!, this.promptBlocks(turn, rec, fresh, lost)),
+        agent.exited.then((c) => Promise.reject(new Error(`the agent exited (code ${c})`))),
+      ]);
       for (const s of assembler.flush()) say(s);
       outcome = response.stopReason === "end_turn" ? last || "done" : `ended: ${response.stopReason}`;
       if (turn.cancelled) outcome = "stopped by the player";

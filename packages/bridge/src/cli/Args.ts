@@ -67,7 +67,13 @@ export function parse(argv: readonly string[]): Parsed {
       const near = closest(unknown.replace(/^-+/, ""), Object.keys(OPTIONS));
       return { ok: false, problem: `unknown option ${unknown}${near === null ? "" : ` (did you mean --${near}?)`}` };
     }
-    return { ok: false, problem: message.replace(/\u0001/g, "").split(". ")[0]!.replace(/^Option '([^']+)'/, "option $1") };
+    return {
+      ok: false,
+      problem: message
+        .replace(/\u0001/g, "")
+        .split(". ")[0]!
+        .replace(/^Option '([^']+)'/, "option $1"),
+    };
   }
   const unmark = (v: string): string => (v.startsWith(MARK) ? v.slice(1) : v);
   const values: Record<string, string | boolean | readonly string[] | undefined> = {};
@@ -129,6 +135,13 @@ export function areaOption(v: unknown): { minX: number; minZ: number; maxX: numb
   if (!n.every((c) => Number.isSafeInteger(c) && Math.abs(c) <= 30_000_000)) return null;
   if (n.length === 4) return { minX: Math.min(n[0]!, n[2]!), minZ: Math.min(n[1]!, n[3]!), maxX: Math.max(n[0]!, n[2]!), maxZ: Math.max(n[1]!, n[3]!) };
   if (n.length === 6)
-    return { minX: Math.min(n[0]!, n[3]!), minY: Math.min(n[1]!, n[4]!), minZ: Math.min(n[2]!, n[5]!), maxX: Math.max(n[0]!, n[3]!), maxY: Math.max(n[1]!, n[4]!), maxZ: Math.max(n[2]!, n[5]!) };
+    return {
+      minX: Math.min(n[0]!, n[3]!),
+      minY: Math.min(n[1]!, n[4]!),
+      minZ: Math.min(n[2]!, n[5]!),
+      maxX: Math.max(n[0]!, n[3]!),
+      maxY: Math.max(n[1]!, n[4]!),
+      maxZ: Math.max(n[2]!, n[5]!),
+    };
   return null;
 }

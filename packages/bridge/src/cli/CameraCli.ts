@@ -20,15 +20,22 @@ export const cameraCommand: Command = {
       if (c.args.length !== 1) return c.usage("camera list takes no arguments");
       const dir = c.stateDir();
       if (!dir.ok) return c.emit(dir, () => "");
-      return c.emit({ ok: true, value: new CameraStore(dir.value).list() }, (cs) => cs.map((k) => `${k.camera_id}: ${JSON.stringify(k.pose)}`).join("\n") || "(no cameras)");
+      return c.emit(
+        { ok: true, value: new CameraStore(dir.value).list() },
+        (cs) => cs.map((k) => `${k.camera_id}: ${JSON.stringify(k.pose)}`).join("\n") || "(no cameras)",
+      );
     }
     if (action === "save") {
       const v = nums.map(Number);
-      if (name === undefined || (v.length !== 5 && v.length !== 6) || !v.every(Number.isFinite)) return c.usage("camera save takes a name and x y z yaw pitch [fov]");
+      if (name === undefined || (v.length !== 5 && v.length !== 6) || !v.every(Number.isFinite))
+        return c.usage("camera save takes a name and x y z yaw pitch [fov]");
       const dir = c.stateDir();
       if (!dir.ok) return c.emit(dir, () => "");
       const [x, y, z, yaw, pitch, fov] = v as [number, number, number, number, number, number | undefined];
-      return c.emit(new CameraStore(dir.value).save(name, { x, y, z, yaw, pitch, ...(fov !== undefined ? { fov } : {}) }), (k) => `saved camera ${k.camera_id}`);
+      return c.emit(
+        new CameraStore(dir.value).save(name, { x, y, z, yaw, pitch, ...(fov !== undefined ? { fov } : {}) }),
+        (k) => `saved camera ${k.camera_id}`,
+      );
     }
     if (action === "capture") {
       const out = c.values.output;
@@ -36,19 +43,26 @@ export const cameraCommand: Command = {
       const format = formatOfFile(out);
       if (format === null) return c.usage("-o names a .png, .jpg, .jpeg or .webp file");
       const quality = intOption(c.values.quality);
-      if (quality === null || (quality !== undefined && (format === "png" || quality > 100))) return c.usage("--quality takes 1..100, for a .jpg or .webp file");
+      if (quality === null || (quality !== undefined && (format === "png" || quality > 100)))
+        return c.usage("--quality takes 1..100, for a .jpg or .webp file");
       const sizes = [intOption(c.values.width), intOption(c.values.height), intOption(c.values["view-distance"])];
       if (sizes.includes(null)) return c.usage("--width, --height and --view-distance take positive integers");
       const [width, height, viewDistance] = sizes as (number | undefined)[];
       let view: { camera: string } | { pose: CameraPose } | { frame: FrameRequest };
       const frame = c.values.frame;
       const side = c.values.side;
-      if (side !== undefined && (typeof side !== "string" || !(FRAME_SIDES as readonly string[]).includes(side))) return c.usage(`--side is one of ${FRAME_SIDES.join(", ")}`);
+      if (side !== undefined && (typeof side !== "string" || !(FRAME_SIDES as readonly string[]).includes(side)))
+        return c.usage(`--side is one of ${FRAME_SIDES.join(", ")}`);
       if (typeof frame === "string") {
         if (c.args.length !== 1) return c.usage("--frame takes the place of a camera name or pose");
         const box = frame.split(",").map(Number);
-        const size = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}), ...(side !== undefined ? { side: side as FrameSide } : {}) };
-        if (box.length === 6 && box.every(Number.isSafeInteger)) view = { frame: { min: { x: box[0]!, y: box[1]!, z: box[2]! }, max: { x: box[3]!, y: box[4]!, z: box[5]! }, ...size } };
+        const size = {
+          ...(width !== undefined ? { width } : {}),
+          ...(height !== undefined ? { height } : {}),
+          ...(side !== undefined ? { side: side as FrameSide } : {}),
+        };
+        if (box.length === 6 && box.every(Number.isSafeInteger))
+          view = { frame: { min: { x: box[0]!, y: box[1]!, z: box[2]! }, max: { x: box[3]!, y: box[4]!, z: box[5]! }, ...size } };
         else if (/^part_[0-9a-f]+$/.test(frame)) view = { frame: { part_id: frame, ...size } };
         else return c.usage("--frame takes a part id or a box x1,y1,z1,x2,y2,z2");
       } else if (name !== undefined && nums.length === 0 && !/^-?[\d.]+$/.test(name)) {
@@ -56,12 +70,28 @@ export const cameraCommand: Command = {
         view = { camera: name };
       } else {
         const v = c.args.slice(1).map(Number);
-        if ((v.length !== 5 && v.length !== 6) || !v.every(Number.isFinite)) return c.usage("camera capture takes a saved camera's name, or x y z yaw pitch [fov]");
+        if ((v.length !== 5 && v.length !== 6) || !v.every(Number.isFinite))
+          return c.usage("camera capture takes a saved camera's name, or x y z yaw pitch [fov]");
         const [x, y, z, yaw, pitch, fov] = v as [number, number, number, number, number, number | undefined];
-        view = { pose: { x, y, z, yaw, pitch, ...(fov !== undefined ? { fov } : {}), ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) } };
+        view = {
+          pose: {
+            x,
+            y,
+            z,
+            yaw,
+            pitch,
+            ...(fov !== undefined ? { fov } : {}),
+            ...(width !== undefined ? { width } : {}),
+            ...(height !== undefined ? { height } : {}),
+          },
+        };
       }
       return c.withWorkspace(async (w) =>
-        c.emit(await captureToFile(w, view, out, viewDistance, quality), (k) => `wrote ${k.output}: ${k.width}×${k.height} ${k.format}${k.quality === null ? "" : ` (quality ${k.quality})`}, ${k.bytes} bytes, ${Math.round(k.hit_fraction * 100)}% of pixels show blocks${k.inside_block ? " (the eye is inside a block)" : ""}`),
+        c.emit(
+          await captureToFile(w, view, out, viewDistance, quality),
+          (k) =>
+            `wrote ${k.output}: ${k.width}×${k.height} ${k.format}${k.quality === null ? "" : ` (quality ${k.quality})`}, ${k.bytes} bytes, ${Math.round(k.hit_fraction * 100)}% of pixels show blocks${k.inside_block ? " (the eye is inside a block)" : ""}`,
+        ),
       );
     }
     return c.usage(action === undefined ? "missing the action (save, list or capture)" : `unknown action "${action}"`);

@@ -14,12 +14,20 @@ export const editCommand: Command = {
     const numbers = c.args.slice(0, -1).map(Number);
     const block = c.args[c.args.length - 1];
     if (block === undefined || !Number.isNaN(Number(block))) return c.usage("missing the block state, after the coordinates");
-    if (numbers.length !== (fill ? 6 : 3) || !numbers.every(Number.isSafeInteger)) return c.usage(`expected ${fill ? "six" : "three"} integer coordinates before the block`);
+    if (numbers.length !== (fill ? 6 : 3) || !numbers.every(Number.isSafeInteger))
+      return c.usage(`expected ${fill ? "six" : "three"} integer coordinates before the block`);
     const [x1, y1, z1, x2 = x1, y2 = y1, z2 = z1] = numbers as [number, number, number, number?, number?, number?];
-    const r = await submitPersonEdit(c.location, { min: { x: x1, y: y1, z: z1 }, max: { x: x2, y: y2, z: z2 }, state: block, ...(c.values.exact === true ? { exact: true } : {}) }, { create: c.values.init === true });
+    const r = await submitPersonEdit(
+      c.location,
+      { min: { x: x1, y: y1, z: z1 }, max: { x: x2, y: y2, z: z2 }, state: block, ...(c.values.exact === true ? { exact: true } : {}) },
+      { create: c.values.init === true },
+    );
     return c.emit(r, (e) => {
       const where = e.blocks === 1 ? `at ${e.min.x} ${e.min.y} ${e.min.z}` : `in ${e.min.x} ${e.min.y} ${e.min.z} .. ${e.max.x} ${e.max.y} ${e.max.z}`;
-      const joined = e.joined > 0 || e.neighbours_updated > 0 ? `; ${e.joined} joined their neighbours as the game places them, ${e.neighbours_updated} neighbours joined back` : "";
+      const joined =
+        e.joined > 0 || e.neighbours_updated > 0
+          ? `; ${e.joined} joined their neighbours as the game places them, ${e.neighbours_updated} neighbours joined back`
+          : "";
       return `placed ${e.state} ${where} by hand: ${e.changed} of ${e.blocks} blocks changed${joined} (a person's edit: mcb never undoes it, and a rebuild keeps it)`;
     });
   },

@@ -10,8 +10,11 @@ import type { CliOut } from "./Io.js";
 export function formatManualEdits(plan: PrepareView): string[] {
   const m = plan.manual_edits;
   if (m.kept === 0 && m.replaced === 0) return [];
-  const lines = [`kept ${m.kept === 1 ? "1 block" : `${m.kept} blocks`} a person changed by hand${m.conflicts > 0 ? ` (${m.conflicts} where the new design differs)` : ""}${m.replaced > 0 ? `; replaced ${m.replaced} as asked` : ""}`];
-  for (const e of m.sample) lines.push(`  ${e.outcome} ${e.pos.x} ${e.pos.y} ${e.pos.z}: ${e.actual}${e.expected === null ? "" : ` (we had built ${e.expected})`}`);
+  const lines = [
+    `kept ${m.kept === 1 ? "1 block" : `${m.kept} blocks`} a person changed by hand${m.conflicts > 0 ? ` (${m.conflicts} where the new design differs)` : ""}${m.replaced > 0 ? `; replaced ${m.replaced} as asked` : ""}`,
+  ];
+  for (const e of m.sample)
+    lines.push(`  ${e.outcome} ${e.pos.x} ${e.pos.y} ${e.pos.z}: ${e.actual}${e.expected === null ? "" : ` (we had built ${e.expected})`}`);
   return lines;
 }
 
@@ -49,9 +52,12 @@ export function formatOperation(op: OperationStatusView): string {
     `  written ${c.written} of ${c.total}, skipped ${c.skipped}, conflicts ${c.conflicts}, slices ${c.slices_done}/${c.slices_total}${c.unconfirmed > 0 ? `, ${c.unconfirmed} more in the world but never confirmed` : ""}`,
   ];
   if (c.lost > 0) lines.push(`  ${c.lost} of its blocks were lost when the world's server stopped before saving them`);
-  if (op.saved === false && (op.status === "applied" || op.status === "conflict" || op.status === "cancelled")) lines.push("  not yet saved to disk by the world");
+  if (op.saved === false && (op.status === "applied" || op.status === "conflict" || op.status === "cancelled"))
+    lines.push("  not yet saved to disk by the world");
   for (const k of op.conflicts)
-    lines.push(`  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}${k.changed_since_prepare ? " (changed and changed back since the plan was prepared)" : ""}`);
+    lines.push(
+      `  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}${k.changed_since_prepare ? " (changed and changed back since the plan was prepared)" : ""}`,
+    );
   if (op.error !== null) lines.push(`  ${op.error.code}: ${op.error.message}`);
   return lines.join("\n");
 }
@@ -87,7 +93,14 @@ export function progressBar(stream: CliOut): ProgressSink {
 /** The text of an apply: the operation, or that there was nothing to write. */
 export function operationText(op: OperationStatusView | null, savedMs: number | null = null): string {
   if (op === null) return "nothing to write (no operation)";
-  const part = op.part === null ? "" : op.part.part_id !== null ? `\n  part "${op.part.name}": ${op.part.part_id}` : op.part.error !== null ? `\n  part "${op.part.name}" not named: ${op.part.error.message}` : "";
+  const part =
+    op.part === null
+      ? ""
+      : op.part.part_id !== null
+        ? `\n  part "${op.part.name}": ${op.part.part_id}`
+        : op.part.error !== null
+          ? `\n  part "${op.part.name}" not named: ${op.part.error.message}`
+          : "";
   return formatOperation(op) + part + (savedMs === null ? "" : `\n  saved to disk in ${savedMs} ms`);
 }
 

@@ -25,7 +25,10 @@ export interface Invocation {
    * `not_found`. `writes`: Ctrl-C and SIGTERM stop its operations after their current slice and
    * the exit status is 130 / 143, with what was stopped on stderr.
    */
-  withWorkspace(run: (w: Workspace) => Promise<number>, options?: { readonly create?: boolean; readonly writes?: boolean; readonly limits?: Partial<EngineLimits> }): Promise<number>;
+  withWorkspace(
+    run: (w: Workspace) => Promise<number>,
+    options?: { readonly create?: boolean; readonly writes?: boolean; readonly limits?: Partial<EngineLimits> },
+  ): Promise<number>;
   /** The state directory for commands that use it without opening the world (cameras); same rule as `withWorkspace`. */
   stateDir(create?: boolean): Result<string>;
 }
@@ -68,7 +71,10 @@ export function invocation(name: string, args: readonly string[], values: Values
         const stopped: string[] = [];
         for (const id of w.interrupt.operations) {
           const st = await w.engine.operationStatus(w.ctx, { operation_id: id });
-          if (st.ok) stopped.push(`operation ${id} ${st.value.status}: ${st.value.counters.written} of ${st.value.counters.total} blocks written${st.value.counters.written > 0 ? `; undo with: mcb undo ${id}` : ""}`);
+          if (st.ok)
+            stopped.push(
+              `operation ${id} ${st.value.status}: ${st.value.counters.written} of ${st.value.counters.total} blocks written${st.value.counters.written > 0 ? `; undo with: mcb undo ${id}` : ""}`,
+            );
         }
         io.stderr.write(`mcb: interrupted: ${stopped.length === 0 ? "stopped before writing anything" : stopped.join("; ")}\n`);
         return w.interrupt.exitCode;

@@ -40,7 +40,20 @@ export type Main = (argv: readonly string[], io: CliIo) => Promise<number>;
  * that command's usage.
  */
 export function createMain(rooms: Rooms): Main {
-  const commands: Command[] = [recipeCommand, buildCommand, undoCommand, statusCommand, inspectCommand, recoveryCommand, editCommand, partCommand, schemCommand, terrainCommand, cameraCommand, ...roomCommands(rooms)];
+  const commands: Command[] = [
+    recipeCommand,
+    buildCommand,
+    undoCommand,
+    statusCommand,
+    inspectCommand,
+    recoveryCommand,
+    editCommand,
+    partCommand,
+    schemCommand,
+    terrainCommand,
+    cameraCommand,
+    ...roomCommands(rooms),
+  ];
   const byName = new Map(commands.map((c) => [c.name, c]));
   const fullUsage = `usage:\n${commands.map((c) => c.usage).join("\n")}\n${OPTIONS_USAGE}`;
   const names = `commands: ${commands.map((c) => c.name).join(", ")} (mcb --help for all of them)`;
@@ -80,7 +93,11 @@ export function createMain(rooms: Rooms): Main {
     }
     const mcVersion = typeof parsed.values["mc-version"] === "string" ? parsed.values["mc-version"] : undefined;
     const journal = typeof parsed.values.journal === "string" ? parsed.values.journal : undefined;
-    const target = { ...worldTargetOf(world, io.env), ...(area === undefined ? {} : { area }), ...(mcVersion === undefined ? {} : { minecraftVersion: mcVersion }) };
+    const target = {
+      ...worldTargetOf(world, io.env),
+      ...(area === undefined ? {} : { area }),
+      ...(mcVersion === undefined ? {} : { minecraftVersion: mcVersion }),
+    };
     const problem = journalProblem(journal, target);
     if (problem !== null) {
       io.stderr.write(`mcb ${command.name}: ${problem}\nusage:\n${command.usage}\n`);

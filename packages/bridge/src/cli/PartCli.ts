@@ -6,7 +6,9 @@ function partLine(p: PartView): string {
 }
 
 function diffText(d: PartDiffView): string {
-  const lines = [`${d.part_id ?? d.operation_id}: ${d.changed} of ${d.positions} blocks differ from what we built (${d.observed} edits seen as they happened, ${d.changed - d.observed} found by content)`];
+  const lines = [
+    `${d.part_id ?? d.operation_id}: ${d.changed} of ${d.positions} blocks differ from what we built (${d.observed} edits seen as they happened, ${d.changed - d.observed} found by content)`,
+  ];
   for (const b of d.boxes) lines.push(`  ${b.min.x} ${b.min.y} ${b.min.z} .. ${b.max.x} ${b.max.y} ${b.max.z}`);
   if (d.boxes_truncated) lines.push("  … more boxes");
   for (const s of d.sample) lines.push(`  ${s.pos.x} ${s.pos.y} ${s.pos.z}: built ${s.expected}, now ${s.actual}${s.observed ? " (by hand)" : ""}`);
@@ -48,7 +50,12 @@ export const partCommand: Command = {
         return c.withWorkspace(async (w) => c.emit(await w.engine.partRename(w.ctx, { part_id: rest[0]!, name: rest[1]! }), partLine));
       case "delete":
         if (rest.length !== 1) return c.usage("part delete takes one part id");
-        return c.withWorkspace(async (w) => c.emit(await w.engine.partDelete(w.ctx, { part_id: rest[0]! }), (p) => `deleted part ${p.part_id} "${p.name}" (its ${p.count} blocks stay in the world)`));
+        return c.withWorkspace(async (w) =>
+          c.emit(
+            await w.engine.partDelete(w.ctx, { part_id: rest[0]! }),
+            (p) => `deleted part ${p.part_id} "${p.name}" (its ${p.count} blocks stay in the world)`,
+          ),
+        );
       default:
         return c.usage(action === undefined ? "missing the action (list, define, diff, rename or delete)" : `unknown action "${action}"`);
     }

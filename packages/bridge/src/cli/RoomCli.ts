@@ -19,7 +19,10 @@ export interface Rooms {
   /** `mcb mcp --attach`: an agent's MCP connection to the chat's relay (environment only). */
   attach(env: Readonly<Record<string, string | undefined>>): Promise<Result<void>>;
   /** `mcb chat`: the `/ai` bridge until a signal or the console's end. */
-  chat(where: WorldLocation, options: { readonly console: boolean; readonly maxRate?: number; readonly maxAreaSide?: number; readonly schematicLimits: SchematicLimits }): Promise<Result<void>>;
+  chat(
+    where: WorldLocation,
+    options: { readonly console: boolean; readonly maxRate?: number; readonly maxAreaSide?: number; readonly schematicLimits: SchematicLimits },
+  ): Promise<Result<void>>;
   /** `mcb doctor`: what is configured and what is missing. */
   doctor(where: WorldLocation): Promise<{ readonly ok: boolean }>;
 }

@@ -49,12 +49,23 @@ function sourceLines(s: SourceView): string[] {
   const up = Object.entries(s.upgrades);
   if (up.length > 0) lines.push(`upgraded from DataVersion ${s.source_data_version}: ${up.map(([k, n]) => `${k} (${n})`).join(", ")}`);
   const l = s.loss;
-  if (l.entities) lines.push(`left out ${l.entities.count} entities: ${Object.entries(l.entities.by_type).map(([t, n]) => `${n} ${t}`).join(", ")}`);
+  if (l.entities)
+    lines.push(
+      `left out ${l.entities.count} entities: ${Object.entries(l.entities.by_type)
+        .map(([t, n]) => `${n} ${t}`)
+        .join(", ")}`,
+    );
   if (l.biomes) lines.push(`left out biomes: ${l.biomes.cells} cells of ${l.biomes.palette.join(", ")}`);
   if (l.orphaned_block_entities) lines.push(`left out ${l.orphaned_block_entities.count} block entities whose block is not one`);
   if (l.unknown_fields) lines.push(`left out unknown fields: ${l.unknown_fields.join(", ")}`);
-  if (l.unknown_blocks) lines.push(`left out ${l.unknown_blocks.count} positions of states this build does not know (a newer game's; left as they are): ${l.unknown_blocks.states.map((u) => `${u.count} ${u.state}`).join(", ")}`);
-  if (l.dropped_properties) lines.push(`dropped properties their blocks do not have, in ${l.dropped_properties.count} palette entries: ${l.dropped_properties.sample.map((d) => `${d.dropped.join(",")} of ${d.state}`).join("; ")} (--strict refuses instead)`);
+  if (l.unknown_blocks)
+    lines.push(
+      `left out ${l.unknown_blocks.count} positions of states this build does not know (a newer game's; left as they are): ${l.unknown_blocks.states.map((u) => `${u.count} ${u.state}`).join(", ")}`,
+    );
+  if (l.dropped_properties)
+    lines.push(
+      `dropped properties their blocks do not have, in ${l.dropped_properties.count} palette entries: ${l.dropped_properties.sample.map((d) => `${d.dropped.join(",")} of ${d.state}`).join("; ")} (--strict refuses instead)`,
+    );
   for (const n of s.notes ?? []) lines.push(`note: ${n}`);
   return lines;
 }
@@ -92,15 +103,21 @@ ${READ_LIMITS_USAGE}
         if (output === undefined) return c.usage("build: missing -o <out.schem>");
         const max = intOption(v["max-positions"]);
         const r = await buildSchematicFile(file, output, { ...(origin ? { origin } : {}), ...(max ? { maxPositions: max } : {}), version: sv });
-        return c.emit(r, (a) => `wrote ${output} (Sponge v${sv}): ${a.width}×${a.height}×${a.length}, ${a.block_count} blocks, ${a.bytes} bytes, sha256 ${a.sha256}`);
+        return c.emit(
+          r,
+          (a) => `wrote ${output} (Sponge v${sv}): ${a.width}×${a.height}×${a.length}, ${a.block_count} blocks, ${a.bytes} bytes, sha256 ${a.sha256}`,
+        );
       }
       case "export": {
         const coords = c.args.slice(2).map(Number);
-        if (file === undefined || coords.length !== 6 || !coords.every(Number.isSafeInteger)) return c.usage("schem export takes a name and six integers x1 y1 z1 x2 y2 z2");
+        if (file === undefined || coords.length !== 6 || !coords.every(Number.isSafeInteger))
+          return c.usage("schem export takes a name and six integers x1 y1 z1 x2 y2 z2");
         const [x1, y1, z1, x2, y2, z2] = coords as [number, number, number, number, number, number];
         return c.withWorkspace(async (w) =>
-          c.emit(await exportSchematic(w, file, { x: x1, y: y1, z: z1 }, { x: x2, y: y2, z: z2 }, origin, output, sv), (a) =>
-            `saved asset ${a.asset_id}: ${a.width}×${a.height}×${a.length}, ${a.block_count} blocks, ${a.block_entities} block entities, ${a.bytes} bytes, sha256 ${a.sha256}${output === undefined ? "" : `; wrote ${output} (Sponge v${sv})`}`,
+          c.emit(
+            await exportSchematic(w, file, { x: x1, y: y1, z: z1 }, { x: x2, y: y2, z: z2 }, origin, output, sv),
+            (a) =>
+              `saved asset ${a.asset_id}: ${a.width}×${a.height}×${a.length}, ${a.block_count} blocks, ${a.block_entities} block entities, ${a.bytes} bytes, sha256 ${a.sha256}${output === undefined ? "" : `; wrote ${output} (Sponge v${sv})`}`,
           ),
         );
       }
@@ -113,7 +130,9 @@ ${READ_LIMITS_USAGE}
             `${a.name}: ${a.format}, ${a.width}×${a.height}×${a.length} (${a.block_count} non-air, ${a.block_entities} block entities), DataVersion ${a.data_version}${a.source_data_version !== a.data_version ? ` (file: ${a.source_data_version})` : ""}, offset ${a.offset.x} ${a.offset.y} ${a.offset.z}`,
             `a paste --at X Y Z lands at X${signed(a.offset.x)} Y${signed(a.offset.y)} Z${signed(a.offset.z)} .. X${signed(a.offset.x + a.width - 1)} Y${signed(a.offset.y + a.height - 1)} Z${signed(a.offset.z + a.length - 1)} (rotation turns it about X Y Z)`,
             `${a.bytes} bytes, sha256 ${a.sha256}`,
-            ...sourceLines({ format: a.format, source_data_version: a.source_data_version, upgrades: a.upgrades, loss: a.loss, notes: a.notes }).map((l) => l.replace(/^left out/, "an import leaves out")),
+            ...sourceLines({ format: a.format, source_data_version: a.source_data_version, upgrades: a.upgrades, loss: a.loss, notes: a.notes }).map((l) =>
+              l.replace(/^left out/, "an import leaves out"),
+            ),
             ...a.palette.map((p) => `  ${String(p.count).padStart(8)} ${p.state}`),
           ].join("\n"),
         );
@@ -157,11 +176,23 @@ async function runImport(c: Parameters<Command["run"]>[0], file: string | undefi
         if (x.mode === "single") {
           const op: OperationStatusView | null = x.operation;
           const pb = x.plan.paste_bounds;
-          return [...head, `lands at ${pb.min.x} ${pb.min.y} ${pb.min.z} .. ${pb.max.x} ${pb.max.y} ${pb.max.z}`, `paste plan ${x.plan.plan_id} (${x.plan.changed_blocks} changes, ${x.plan.unchanged_blocks} already in place)`, ...formatManualEdits(x.plan), op === null ? "nothing to write: the world already holds this paste (no operation)" : formatOperation(op)].join("\n");
+          return [
+            ...head,
+            `lands at ${pb.min.x} ${pb.min.y} ${pb.min.z} .. ${pb.max.x} ${pb.max.y} ${pb.max.z}`,
+            `paste plan ${x.plan.plan_id} (${x.plan.changed_blocks} changes, ${x.plan.unchanged_blocks} already in place)`,
+            ...formatManualEdits(x.plan),
+            op === null ? "nothing to write: the world already holds this paste (no operation)" : formatOperation(op),
+          ].join("\n");
         }
         const b = x.batch;
-        const part = b.completed?.part_id ? `; part ${String(b.completed.part_id)} "${String(b.completed.part_name)}" (${String(b.completed.part_blocks)} blocks)` : "";
-        return [...head, `lands at ${x.bounds.min.x} ${x.bounds.min.y} ${x.bounds.min.z} .. ${x.bounds.max.x} ${x.bounds.max.y} ${x.bounds.max.z}`, `paste ${x.paste_id}: ${b.applied} of ${b.tiles} tiles applied, ${b.empty} unchanged, ${b.conflicts} left in conflict, ${b.unfinished} unfinished; ${b.written_blocks} blocks written${part} (progress in ${b.progress_file})`].join("\n");
+        const part = b.completed?.part_id
+          ? `; part ${String(b.completed.part_id)} "${String(b.completed.part_name)}" (${String(b.completed.part_blocks)} blocks)`
+          : "";
+        return [
+          ...head,
+          `lands at ${x.bounds.min.x} ${x.bounds.min.y} ${x.bounds.min.z} .. ${x.bounds.max.x} ${x.bounds.max.y} ${x.bounds.max.z}`,
+          `paste ${x.paste_id}: ${b.applied} of ${b.tiles} tiles applied, ${b.empty} unchanged, ${b.conflicts} left in conflict, ${b.unfinished} unfinished; ${b.written_blocks} blocks written${part} (progress in ${b.progress_file})`,
+        ].join("\n");
       });
       if (!r.ok) return code;
       if (r.value.mode === "single") return r.value.operation === null || r.value.operation.status === "applied" ? 0 : 3;
@@ -170,4 +201,3 @@ async function runImport(c: Parameters<Command["run"]>[0], file: string | undefi
     { create: true, writes: true, limits: rate },
   );
 }
-

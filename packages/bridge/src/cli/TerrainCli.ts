@@ -18,8 +18,10 @@ export const terrainCommand: Command = {
       if (typeof out !== "string") return c.usage("preview: missing -o <out.png>");
       const res = intOption(c.values.resolution);
       if (res === null) return c.usage("--resolution takes a positive integer");
-      return c.emit(await previewTerrainFile(file, out, res), (v) =>
-        `${v.terrain_id}: ${v.width}×${v.length} columns, heights ${v.stats.min}..${v.stats.max} (mean ${v.stats.mean}), ${v.tiles.count} tiles of ${v.tiles.size}×${v.tiles.size}, y ${v.floor}..${v.ceiling}\nwrote ${v.output}: ${v.image.width}×${v.image.height} pixels${res !== undefined && Math.max(v.image.width, v.image.height) < res ? ` (--resolution ${res} is a maximum: one pixel per column at most)` : ""}`,
+      return c.emit(
+        await previewTerrainFile(file, out, res),
+        (v) =>
+          `${v.terrain_id}: ${v.width}×${v.length} columns, heights ${v.stats.min}..${v.stats.max} (mean ${v.stats.mean}), ${v.tiles.count} tiles of ${v.tiles.size}×${v.tiles.size}, y ${v.floor}..${v.ceiling}\nwrote ${v.output}: ${v.image.width}×${v.image.height} pixels${res !== undefined && Math.max(v.image.width, v.image.height) < res ? ` (--resolution ${res} is a maximum: one pixel per column at most)` : ""}`,
       );
     }
     if (action === "batch") {
@@ -33,7 +35,11 @@ export const terrainCommand: Command = {
       return c.withWorkspace(
         async (w) => {
           const r = await runTerrainBatch(w, file, progressBar(c.io.stderr), maxTiles ?? Infinity, policy === "keep" ? "keep" : undefined);
-          const code = c.emit(r, (v) => `${v.terrain_id}: ${v.applied} tiles applied, ${v.empty} unchanged, ${v.conflicts} left in conflict, ${v.unfinished} unfinished; ${v.written_blocks} blocks written (progress in ${v.progress_file})`);
+          const code = c.emit(
+            r,
+            (v) =>
+              `${v.terrain_id}: ${v.applied} tiles applied, ${v.empty} unchanged, ${v.conflicts} left in conflict, ${v.unfinished} unfinished; ${v.written_blocks} blocks written (progress in ${v.progress_file})`,
+          );
           return r.ok && r.value.unfinished > 0 ? 3 : code;
         },
         { create: true, writes: true, limits: rate },

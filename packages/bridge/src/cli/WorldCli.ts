@@ -43,10 +43,24 @@ export const buildCommand: Command = {
     if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
     return c.withWorkspace(
       async (w) => {
-        const takeOver = typeof c.values["take-over"] === "string" ? { takeOver: c.values["take-over"].split(",").map((t) => t.trim()).filter((t) => t.length > 0) } : {};
+        const takeOver =
+          typeof c.values["take-over"] === "string"
+            ? {
+                takeOver: c.values["take-over"]
+                  .split(",")
+                  .map((t) => t.trim())
+                  .filter((t) => t.length > 0),
+              }
+            : {};
         const part = typeof c.values.part === "string" ? { partName: c.values.part, ...takeOver } : takeOver;
         const r = await buildRecipeFile(w, c.args[0]!, resolution.value, { waitSaved: c.values["no-wait-saved"] !== true, ...part });
-        const code = c.emit(r, (v) => [`plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`, ...formatManualEdits(v.plan), operationText(v.operation, v.saved_ms ?? null)].join("\n"));
+        const code = c.emit(r, (v) =>
+          [
+            `plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`,
+            ...formatManualEdits(v.plan),
+            operationText(v.operation, v.saved_ms ?? null),
+          ].join("\n"),
+        );
         return r.ok ? operationExit(r.value.operation) : code;
       },
       { create: true, writes: true, limits },
@@ -64,8 +78,10 @@ export const undoCommand: Command = {
     return c.withWorkspace(
       async (w) => {
         const r = await undoOperation(w, c.args[0]!, { waitSaved: c.values["no-wait-saved"] !== true });
-        const code = c.emit(r, (v) =>
-          `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)${v.uncertain > 0 ? `, ${v.uncertain} of an unfinished slice left as they are (uncertain)` : ""}\n${operationText(v.operation, v.saved_ms ?? null)}`,
+        const code = c.emit(
+          r,
+          (v) =>
+            `undo plan ${v.plan.plan_id}: ${v.plan.changed_blocks} blocks to restore, ${v.conflicts} left as they are (changed since)${v.uncertain > 0 ? `, ${v.uncertain} of an unfinished slice left as they are (uncertain)` : ""}\n${operationText(v.operation, v.saved_ms ?? null)}`,
         );
         return r.ok ? operationExit(r.value.operation) : code;
       },
@@ -79,7 +95,10 @@ const AREA_WORDS = { option: "--area", save_chunks: "the chunks this save has; -
 /** "Minecraft 26.2 (DataVersion 4903): read and write", or the save's own version and why it is read-only. */
 function worldVersionLine(world: ProjectContextView["world"]): string {
   const saved = world.saved_by;
-  const own = saved === undefined ? `Minecraft ${world.minecraft_version} (DataVersion ${world.data_version})` : `Minecraft ${saved.release} (DataVersion ${saved.data_version})`;
+  const own =
+    saved === undefined
+      ? `Minecraft ${world.minecraft_version} (DataVersion ${world.data_version})`
+      : `Minecraft ${saved.release} (DataVersion ${saved.data_version})`;
   const blocks = saved !== undefined && saved.data_version !== world.data_version ? `, its blocks read as ${world.minecraft_version}'s` : "";
   return world.read_only === undefined ? `version ${own}: read and write${blocks}` : `version ${own}: read-only${blocks} (${world.read_only})`;
 }
@@ -99,7 +118,9 @@ export const statusCommand: Command = {
           worldVersionLine(p.world),
           `area x ${p.area.min.x}..${p.area.max.x}, z ${p.area.min.z}..${p.area.max.z}, y ${p.area.min.y}..${p.area.max.y} (${AREA_WORDS[w.area.source]})`,
           ...(server === null ? [] : [serverStatsLine(server)]),
-          ...p.recent_operations.map((op) => `  ${op.operation_id} ${op.kind} ${op.status}${op.undone_by === null ? "" : `, undone by ${op.undone_by}`} ${op.written}/${op.total}`),
+          ...p.recent_operations.map(
+            (op) => `  ${op.operation_id} ${op.kind} ${op.status}${op.undone_by === null ? "" : `, undone by ${op.undone_by}`} ${op.written}/${op.total}`,
+          ),
           p.recovery_required.length > 0 ? `recovery required: ${p.recovery_required.join(", ")} (mcb recovery review <id>)` : "no recovery pending",
         ].join("\n"),
       );
@@ -112,7 +133,16 @@ export const inspectCommand: Command = {
   usage: "  mcb inspect x1 y1 z1 x2 y2 z2      palette summary of a box (≤ 4096 positions)",
   async run(c) {
     if (c.args.length !== 6 || !c.args.map(Number).every(Number.isSafeInteger)) return c.usage("expected six integers: x1 y1 z1 x2 y2 z2");
-    return c.withWorkspace(async (w) => c.emit(await inspectRegion(w, c.args), (v) => [`${v.positions} positions`, ...v.palette.map((p) => `  ${String(p.count).padStart(5)} ${p.state}${p.unknown === true ? "   (unknown to this world's blocks version: kept as it is)" : ""}`)].join("\n")));
+    return c.withWorkspace(async (w) =>
+      c.emit(await inspectRegion(w, c.args), (v) =>
+        [
+          `${v.positions} positions`,
+          ...v.palette.map(
+            (p) => `  ${String(p.count).padStart(5)} ${p.state}${p.unknown === true ? "   (unknown to this world's blocks version: kept as it is)" : ""}`,
+          ),
+        ].join("\n"),
+      ),
+    );
   },
 };
 

@@ -4,7 +4,23 @@ import { waitForOperation, waitSaved } from "../workspace/OperationWait.js";
 import { prepareThenApply } from "../workspace/PrepareApply.js";
 import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { AppliedOutput, ConflictOutput, Kind, ManualEditInputs, OperationId, OperationOutput, OperationSummaryOutput, PartDetailOutput, PartDiffOutput, PartId, PartOutput, PrepareFields, PrepareOutput, Status, Vec3 } from "./Schemas.js";
+import {
+  AppliedOutput,
+  ConflictOutput,
+  Kind,
+  ManualEditInputs,
+  OperationId,
+  OperationOutput,
+  OperationSummaryOutput,
+  PartDetailOutput,
+  PartDiffOutput,
+  PartId,
+  PartOutput,
+  PrepareFields,
+  PrepareOutput,
+  Status,
+  Vec3,
+} from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 
 /** build_apply's take_over: parts whose blocks the new part may take (undo gives them back). */
@@ -95,7 +111,6 @@ function registerPrepareAndApply(tools: ToolTable, m: McpContext): void {
       return toolResult((wait_saved ?? m.saveOnEnd) ? (await waitSaved(m.engine, m.ctx, done)).status : done);
     },
   );
-
 }
 
 /** operation_status, _cancel, _undo_prepare and _list. */
@@ -150,8 +165,7 @@ function registerOperationTools(tools: ToolTable, m: McpContext): void {
     "operation_list",
     {
       title: "List operations",
-      description:
-        "Operations, newest first, paged; filter by kind, status or part.",
+      description: "Operations, newest first, paged; filter by kind, status or part.",
       inputSchema: {
         kind: Kind.optional().describe("only this kind"),
         status: Status.optional().describe("only this status"),
@@ -164,7 +178,6 @@ function registerOperationTools(tools: ToolTable, m: McpContext): void {
     },
     async (args) => toolResult(await m.engine.operationList(m.ctx, args)),
   );
-
 }
 
 /** part_define, _get, _diff, _rename and _delete. */
@@ -173,10 +186,9 @@ function registerPartTools(tools: ToolTable, m: McpContext): void {
     "part_define",
     {
       title: "Define a part",
-      description:
-        "Name the blocks written by one or more finished operations as a part (exact mask). Parts never overlap.",
+      description: "Name the blocks written by one or more finished operations as a part (exact mask). Parts never overlap.",
       inputSchema: {
-        name: z.string().min(1).max(64).describe("1–64 printable characters, e.g. \"north tower roof\""),
+        name: z.string().min(1).max(64).describe('1–64 printable characters, e.g. "north tower roof"'),
         operation_id: OperationId.optional(),
         operation_ids: z.array(OperationId).min(1).max(1024).optional().describe("operations of one part"),
       },

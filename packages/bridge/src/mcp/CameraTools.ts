@@ -24,7 +24,6 @@ function poseOf(arg: z.infer<typeof Pose>): Result<CameraPose> {
   return ok({ ...at, yaw, pitch });
 }
 
-
 type Vec = { x: number; y: number; z: number };
 
 const CaptureOutput = z.strictObject({
@@ -139,7 +138,8 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-      if ((args.pose === undefined) === (args.capture_id === undefined)) return toolResult(fail(mcbError("invalid_request", "give pose or capture_id", { reason: "camera_or_pose" })));
+      if ((args.pose === undefined) === (args.capture_id === undefined))
+        return toolResult(fail(mcbError("invalid_request", "give pose or capture_id", { reason: "camera_or_pose" })));
       let pose: CameraPose;
       if (args.capture_id !== undefined) {
         const c = m.captures.get(args.capture_id);
@@ -158,7 +158,8 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
 /** camera_capture: one view (a pose, a saved camera), a framed part or box, or a recent capture again. */
 async function captureTool(m: McpContext, args: CaptureArgs): Promise<CallToolResult> {
   const given = [args.frame, args.camera_id, args.pose, args.capture_id].filter((v) => v !== undefined).length;
-  if (given !== 1) return toolResult(fail(mcbError("invalid_request", "give exactly one of frame, pose, camera_id and capture_id", { reason: "camera_or_pose" })));
+  if (given !== 1)
+    return toolResult(fail(mcbError("invalid_request", "give exactly one of frame, pose, camera_id and capture_id", { reason: "camera_or_pose" })));
   if (args.capture_id !== undefined) return recapture(m, args.capture_id, args);
   let pose: CameraPose | null = null;
   if (args.camera_id !== undefined) {
@@ -174,7 +175,9 @@ async function captureTool(m: McpContext, args: CaptureArgs): Promise<CallToolRe
     const op = await m.engine.operationStatus(m.ctx, { operation_id: args.after_operation_id });
     if (!op.ok) return toolResult(op);
     if (!hasEnded(op.value.status))
-      return toolResult(fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })));
+      return toolResult(
+        fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })),
+      );
   }
   let c;
   let frame: { box: { min: Vec; max: Vec }; sides: (typeof FRAME_SIDES)[number][]; poses: CameraPose[] } | undefined;
@@ -184,7 +187,11 @@ async function captureTool(m: McpContext, args: CaptureArgs): Promise<CallToolRe
     c = r.value.capture;
     pose = r.value.poses[0]!;
     const b = r.value.box;
-    frame = { box: { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } }, sides: [...(args.frame!.views ?? [args.frame!.side ?? "iso"])], poses: [...r.value.poses] };
+    frame = {
+      box: { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } },
+      sides: [...(args.frame!.views ?? [args.frame!.side ?? "iso"])],
+      poses: [...r.value.poses],
+    };
   } else {
     const r = await captureProjectView(m.engine, m.ctx, m.world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);
     if (!r.ok) return toolResult(r);
@@ -224,5 +231,7 @@ async function recapture(m: McpContext, captureId: string, args: CaptureArgs): P
   if (args.format === undefined && args.quality === undefined) return toolResult(ok(c.meta), [{ data: c.image.data, mimeType: c.image.mimeType }]);
   const again = await encodeImage(c.capture.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
   if (!again.ok) return toolResult(again);
-  return toolResult(ok({ ...c.meta, mime_type: again.value.mimeType, quality: again.value.quality }), [{ data: again.value.data, mimeType: again.value.mimeType }]);
+  return toolResult(ok({ ...c.meta, mime_type: again.value.mimeType, quality: again.value.quality }), [
+    { data: again.value.data, mimeType: again.value.mimeType },
+  ]);
 }

@@ -28,7 +28,11 @@ export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION,
   server.registerResource(
     "building_guidance",
     GUIDANCE_URI,
-    { title: "Building guidance", description: "How to build with these tools: workflow, design advice and the exact boundaries (the same text as the server instructions).", mimeType: "text/markdown" },
+    {
+      title: "Building guidance",
+      description: "How to build with these tools: workflow, design advice and the exact boundaries (the same text as the server instructions).",
+      mimeType: "text/markdown",
+    },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: BUILDING_GUIDANCE }] }),
   );
   server.registerPrompt(
@@ -36,7 +40,7 @@ export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION,
     {
       title: "Build with mcb",
       description: "The building guidance as a prompt, optionally followed by a task.",
-      argsSchema: { task: z.string().max(2000).optional().describe("what to build, e.g. \"a watchtower by the lake\"") },
+      argsSchema: { task: z.string().max(2000).optional().describe('what to build, e.g. "a watchtower by the lake"') },
     },
     async ({ task }) => ({
       messages: [{ role: "user", content: { type: "text", text: task === undefined ? BUILDING_GUIDANCE : `${BUILDING_GUIDANCE}\n\nTask: ${task}` } }],

@@ -84,7 +84,10 @@ function compact(node: unknown, defs: Json, inlining: readonly string[], terms: 
     if (k === "propertyNames" && JSON.stringify(v) === '{"type":"string"}') continue; // every JSON key is a string
     if (terms && k === "minItems" && v === 1) continue;
     if (terms && (k === "minimum" || k === "maximum") && Math.abs(v as number) >= WORLD_EDGE) continue; // a coordinate's limit is the world's
-    out[k] = k === "properties" ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, compact(s, defs, inlining, terms)])) : compact(v, defs, inlining, terms);
+    out[k] =
+      k === "properties"
+        ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, compact(s, defs, inlining, terms)]))
+        : compact(v, defs, inlining, terms);
   }
   if (!terms) return out;
   if (isPosition(out)) return term("y" in (out.properties as Json) ? "position" : "column", { type: "object" }, out.description);
@@ -107,7 +110,9 @@ function mergeTagged(node: Json): Json {
   for (const { b, tag } of forms) {
     const required = new Set((b.required as string[] | undefined) ?? []);
     const names = Object.keys(b.properties as Json).filter((k) => k !== "type");
-    signatures.push(`${tag as string}(${names.map((k) => (required.has(k) ? k : `${k}?`)).join(", ")})${typeof b.description === "string" && b.description !== tag ? `: ${b.description}` : ""}`);
+    signatures.push(
+      `${tag as string}(${names.map((k) => (required.has(k) ? k : `${k}?`)).join(", ")})${typeof b.description === "string" && b.description !== tag ? `: ${b.description}` : ""}`,
+    );
     for (const k of names) {
       let list = fields.get(k);
       if (list === undefined) fields.set(k, (list = []));

@@ -19,15 +19,8 @@ export const PartId = z.string().max(128).describe("part id");
 
 /** How a prepare meets people's edits: the inputs every tool that prepares a plan takes. */
 export const ManualEditInputs = {
-  on_manual_edit: z
-    .enum(["refuse", "keep"])
-    .optional()
-    .describe("refuse (default) or keep"),
-  replace: z
-    .array(Vec3)
-    .max(4096)
-    .optional()
-    .describe("edits to overwrite (owner agreed)"),
+  on_manual_edit: z.enum(["refuse", "keep"]).optional().describe("refuse (default) or keep"),
+  replace: z.array(Vec3).max(4096).optional().describe("edits to overwrite (owner agreed)"),
 };
 
 export const Pose = z
@@ -166,7 +159,9 @@ export const PartDiffOutput = z.strictObject({
 export const LossOutput = z.strictObject({
   entities: z.strictObject({ count: int, by_type: z.record(z.string(), int) }).optional(),
   biomes: z.strictObject({ palette: z.array(z.string()), cells: int }).optional(),
-  orphaned_block_entities: z.strictObject({ count: int, sample: z.array(z.strictObject({ x: int, y: int, z: int, id: z.string(), block: z.string() })) }).optional(),
+  orphaned_block_entities: z
+    .strictObject({ count: int, sample: z.array(z.strictObject({ x: int, y: int, z: int, id: z.string(), block: z.string() })) })
+    .optional(),
   unknown_fields: z.array(z.string()).optional(),
   unknown_blocks: z.strictObject({ count: int, states: z.array(z.strictObject({ state: z.string(), count: int, why: z.string() })) }).optional(),
   dropped_properties: z.strictObject({ count: int, sample: z.array(z.strictObject({ state: z.string(), dropped: z.array(z.string()) })) }).optional(),

@@ -24,8 +24,7 @@ function registerAssetsAndExport(tools: ToolTable, m: McpContext): void {
     "asset_list",
     {
       title: "List schematic assets",
-      description:
-        "The local schematic library (.schem, .litematic, .nbt): size, format, offset, and what an import would lose.",
+      description: "The local schematic library (.schem, .litematic, .nbt): size, format, offset, and what an import would lose.",
       inputSchema: { query: z.string().max(64).optional().describe("part of an id") },
       outputSchema: z.strictObject({ assets: z.array(AssetOutput) }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -40,8 +39,7 @@ function registerAssetsAndExport(tools: ToolTable, m: McpContext): void {
     "schematic_export",
     {
       title: "Export a region as a schematic",
-      description:
-        "Save a box (≤ 4096 positions, air included, block entities with data) as a Sponge v3 .schem; origin (default min) is its paste anchor.",
+      description: "Save a box (≤ 4096 positions, air included, block entities with data) as a Sponge v3 .schem; origin (default min) is its paste anchor.",
       inputSchema: {
         name: AssetId.describe("new asset id"),
         min: Vec3.describe("corner"),
@@ -56,7 +54,6 @@ function registerAssetsAndExport(tools: ToolTable, m: McpContext): void {
       return toolResult(saved.ok ? { ok: true, value: assetView(saved.value) } : saved);
     },
   );
-
 }
 
 /** schematic_import_prepare. */
@@ -96,7 +93,13 @@ function registerSchematicImport(tools: ToolTable, m: McpContext): void {
         tiles: z.strictObject({ count: int, tile_blocks: int }),
         tile_bounds: RegionOut,
         paste_bounds: RegionOut,
-        source: z.strictObject({ format: AssetOutput.shape.format, source_data_version: int, upgrades: z.record(z.string(), int), loss: LossOutput, notes: z.array(z.string()) }),
+        source: z.strictObject({
+          format: AssetOutput.shape.format,
+          source_data_version: int,
+          upgrades: z.record(z.string(), int),
+          loss: LossOutput,
+          notes: z.array(z.string()),
+        }),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -118,7 +121,10 @@ function registerSchematicImport(tools: ToolTable, m: McpContext): void {
       const r = await preparePasteTile(m, pasteOf(m.registry, asset.value.schematic, target, rotation, include_air === false), tile_index, resolution);
       if (!r.ok) return toolResult(r);
       const { info, upgrades } = asset.value;
-      return toolResult({ ok: true, value: { ...r.value, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss, notes: info.notes } } });
+      return toolResult({
+        ok: true,
+        value: { ...r.value, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss, notes: info.notes } },
+      });
     },
   );
 }

@@ -1,5 +1,18 @@
 import { fail, mcbError, ok } from "@mcb/blocks";
-import { BrushSchema, PREVIEW_DEFAULT_RESOLUTION, TerrainRecipeSchema, PREVIEW_MAX_RESOLUTION, brushColumns, compileTerrain, heightPreviewPng, parseBrush, planBrush, scanSurface, terrainTilePlan, type BoxReader } from "@mcb/terrain";
+import {
+  BrushSchema,
+  PREVIEW_DEFAULT_RESOLUTION,
+  TerrainRecipeSchema,
+  PREVIEW_MAX_RESOLUTION,
+  brushColumns,
+  compileTerrain,
+  heightPreviewPng,
+  parseBrush,
+  planBrush,
+  scanSurface,
+  terrainTilePlan,
+  type BoxReader,
+} from "@mcb/terrain";
 import { z } from "zod";
 import type { McpContext } from "../workspace/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
@@ -8,7 +21,9 @@ import { toolResult } from "./ToolResult.js";
 
 const int = z.number().int();
 /** The plan summary, present when a plan was prepared. */
-const OptionalPlan = Object.fromEntries(Object.entries(PrepareFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof PrepareFields]: z.ZodOptional<(typeof PrepareFields)[K]> };
+const OptionalPlan = Object.fromEntries(Object.entries(PrepareFields).map(([k, v]) => [k, v.optional()])) as {
+  [K in keyof typeof PrepareFields]: z.ZodOptional<(typeof PrepareFields)[K]>;
+};
 
 const unknownTerrain = () => fail(mcbError("not_found", "unknown terrain_id: preview the recipe again (the newest 256 recipes are kept)"));
 
@@ -29,8 +44,7 @@ function registerTerrainPreview(tools: ToolTable, m: McpContext): void {
     "terrain_preview",
     {
       title: "Preview a terrain recipe",
-      description:
-        "Evaluate a height-field terrain recipe without touching the world: heightmap PNG, terrain_id (kept across restarts), tiles, statistics.",
+      description: "Evaluate a height-field terrain recipe without touching the world: heightmap PNG, terrain_id (kept across restarts), tiles, statistics.",
       inputSchema: {
         recipe: TerrainRecipeSchema,
         resolution: z.number().int().min(8).max(PREVIEW_MAX_RESOLUTION).optional().describe(`longer side in pixels, 8..${PREVIEW_MAX_RESOLUTION}`),
@@ -72,7 +86,6 @@ function registerTerrainPreview(tools: ToolTable, m: McpContext): void {
       );
     },
   );
-
 }
 
 /** terrain_prepare and terrain_apply. */
@@ -81,8 +94,7 @@ function registerTerrainPrepareApply(tools: ToolTable, m: McpContext): void {
     "terrain_prepare",
     {
       title: "Prepare one terrain tile",
-      description:
-        "A checked plan for one tile of a previewed terrain; changes natural blocks only (builds and water stay).",
+      description: "A checked plan for one tile of a previewed terrain; changes natural blocks only (builds and water stay).",
       inputSchema: {
         terrain_id: z.string().max(64).describe("from terrain_preview"),
         tile_index: z.number().int().min(0).describe("tile, row-major"),
@@ -109,7 +121,16 @@ function registerTerrainPrepareApply(tools: ToolTable, m: McpContext): void {
       if (!r.ok) return toolResult(r);
       const extra = { tile_index, tile_bounds: columnRect(tile.value.bounds), preserved_columns: tile.value.preservedColumns };
       if (r.value.changed_blocks === 0)
-        return toolResult(ok({ status: "empty" as const, changed_blocks: 0, unchanged_blocks: r.value.unchanged_blocks, filtered_blocks: r.value.filtered_blocks, manual_edits: r.value.manual_edits, ...extra }));
+        return toolResult(
+          ok({
+            status: "empty" as const,
+            changed_blocks: 0,
+            unchanged_blocks: r.value.unchanged_blocks,
+            filtered_blocks: r.value.filtered_blocks,
+            manual_edits: r.value.manual_edits,
+            ...extra,
+          }),
+        );
       return toolResult(ok({ status: "prepared" as const, ...r.value, ...extra }));
     },
   );
@@ -132,7 +153,9 @@ function registerTerrainPrepareApply(tools: ToolTable, m: McpContext): void {
         written_blocks: int,
         operation_ids: z.array(z.string()),
         current_operation_id: z.string().nullable(),
-        part: z.strictObject({ name: z.string(), part_id: z.string().nullable(), error: z.strictObject({ code: z.string(), message: z.string() }).nullable() }).nullable(),
+        part: z
+          .strictObject({ name: z.string(), part_id: z.string().nullable(), error: z.strictObject({ code: z.string(), message: z.string() }).nullable() })
+          .nullable(),
         error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -154,7 +177,6 @@ function registerTerrainPrepareApply(tools: ToolTable, m: McpContext): void {
       return toolResult(ok(m.terrainJobs.status(terrain_id)!));
     },
   );
-
 }
 
 /** terrain_brush_prepare. */
@@ -163,8 +185,7 @@ function registerTerrainBrush(tools: ToolTable, m: McpContext): void {
     "terrain_brush_prepare",
     {
       title: "Prepare a relative terrain edit",
-      description:
-        "Raise, lower, flatten or smooth the live surface around a column; returns before/after/delta images and a plan.",
+      description: "Raise, lower, flatten or smooth the live surface around a column; returns before/after/delta images and a plan.",
       inputSchema: { brush: BrushSchema, ...ManualEditInputs },
       outputSchema: z.strictObject({
         ...OptionalPlan,
@@ -179,7 +200,8 @@ function registerTerrainBrush(tools: ToolTable, m: McpContext): void {
       const b = parseBrush(brush);
       if (!b.ok) return toolResult(b);
       // Scans go through region_inspect: the same permission, area and 4096-position limit as any read.
-      const read: BoxReader = (box) => m.engine.regionBlocks(m.ctx, { min: { x: box.minX, y: box.minY, z: box.minZ }, max: { x: box.maxX, y: box.maxY, z: box.maxZ } });
+      const read: BoxReader = (box) =>
+        m.engine.regionBlocks(m.ctx, { min: { x: box.minX, y: box.minY, z: box.minZ }, max: { x: box.maxX, y: box.maxY, z: box.maxZ } });
       const scan = await scanSurface(read, brushColumns(b.value), b.value.y_range.min, b.value.y_range.max);
       if (!scan.ok) return toolResult(scan);
       const r = planBrush(m.registry, b.value, scan.value);

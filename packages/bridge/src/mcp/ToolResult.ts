@@ -16,13 +16,27 @@ export interface ToolImage {
  * Whatever the error echoes of the caller's input is bounded (`boundEcho`).
  */
 export function errorResult(error: McbError): CallToolResult {
-  const body = { error: { code: error.code, message: clip(error.message, 400), retryable: error.retryable, ...(error.details ? { details: boundEcho(error.details) } : {}) } };
+  const body = {
+    error: { code: error.code, message: clip(error.message, 400), retryable: error.retryable, ...(error.details ? { details: boundEcho(error.details) } : {}) },
+  };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
 const CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  "permission_denied", "out_of_bounds", "unsupported_block", "stale_snapshot", "conflict", "budget_exceeded", "busy",
-  "resync_required", "camera_unavailable", "capture_not_ready", "version_mismatch", "recovery_required", "invalid_request", "not_found",
+  "permission_denied",
+  "out_of_bounds",
+  "unsupported_block",
+  "stale_snapshot",
+  "conflict",
+  "budget_exceeded",
+  "busy",
+  "resync_required",
+  "camera_unavailable",
+  "capture_not_ready",
+  "version_mismatch",
+  "recovery_required",
+  "invalid_request",
+  "not_found",
 ]);
 
 /**

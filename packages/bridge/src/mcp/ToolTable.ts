@@ -1,5 +1,13 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/sdk/types.js";
 import { jsonShapeError, mcbError, schemaError, type Result } from "@mcb/blocks";
 import { z } from "zod";
 import { publishedSchema } from "./PublishedSchema.js";
@@ -81,7 +89,15 @@ export class ToolTable {
       input,
       output: config.outputSchema,
       handler: handler as Entry["handler"],
-      listing: () => (listing ??= { name, title, description, annotations, inputSchema: publishedSchema(input, "input") as Tool["inputSchema"], outputSchema: publishedSchema(config.outputSchema, "output") as Tool["outputSchema"] }),
+      listing: () =>
+        (listing ??= {
+          name,
+          title,
+          description,
+          annotations,
+          inputSchema: publishedSchema(input, "input") as Tool["inputSchema"],
+          outputSchema: publishedSchema(config.outputSchema, "output") as Tool["outputSchema"],
+        }),
     });
   }
 
@@ -92,19 +108,29 @@ export class ToolTable {
 
   /** Replaces the SDK's tools/list and tools/call handlers (a documented replacement: setRequestHandler overrides). */
   install(): void {
-    this.server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.values()].filter((t) => this.enabled.has(t.toolset)).map((t) => t.listing()) }));
+    this.server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [...this.tools.values()].filter((t) => this.enabled.has(t.toolset)).map((t) => t.listing()),
+    }));
     this.server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = this.tools.get(request.params.name);
-      if (tool === undefined) return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
+      if (tool === undefined)
+        return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
       if (!this.enabled.has(tool.toolset)) {
-        return errorResult(mcbError("not_found", `${request.params.name} belongs to the ${tool.toolset} toolset: call toolsets_enable with ["${tool.toolset}"] first`, { reason: "toolset_not_enabled", toolset: tool.toolset }));
+        return errorResult(
+          mcbError("not_found", `${request.params.name} belongs to the ${tool.toolset} toolset: call toolsets_enable with ["${tool.toolset}"] first`, {
+            reason: "toolset_not_enabled",
+            toolset: tool.toolset,
+          }),
+        );
       }
       const tooLarge = jsonShapeError(request.params.arguments ?? {}, "arguments");
       if (tooLarge !== null) return errorResult(tooLarge);
       const args = tool.input.safeParse(request.params.arguments ?? {});
       if (!args.success) {
         const unknown = args.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0);
-        return errorResult(schemaError(`arguments for ${request.params.name}`, args.error.issues, [], unknown ? { arguments: Object.keys(tool.input.shape) } : {}));
+        return errorResult(
+          schemaError(`arguments for ${request.params.name}`, args.error.issues, [], unknown ? { arguments: Object.keys(tool.input.shape) } : {}),
+        );
       }
       const allowed = this.gate();
       if (!allowed.ok) return errorResult(allowed.error);

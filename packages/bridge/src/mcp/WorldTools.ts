@@ -28,8 +28,7 @@ function registerProjectContext(tools: ToolTable, m: McpContext): void {
     "project_context",
     {
       title: "Project context",
-      description:
-        "Call first, reuse: area, limits, capabilities, catalog, parts, recent operations, recovery state, change_cursor.",
+      description: "Call first, reuse: area, limits, capabilities, catalog, parts, recent operations, recovery state, change_cursor.",
       inputSchema: {},
       outputSchema: z.strictObject({
         schema_version: z.literal(1),
@@ -52,7 +51,9 @@ function registerProjectContext(tools: ToolTable, m: McpContext): void {
         material_catalog: z.strictObject({ version: z.string(), materials: int, blocks: int, items: int, search_default_limit: int, search_max_limit: int }),
         parts: z.array(z.strictObject({ part_id: z.string(), name: z.string(), count: int, retired: z.boolean() })),
         parts_truncated: z.boolean(),
-        recent_operations: z.array(z.strictObject({ operation_id: z.string(), kind: z.string(), status: z.string(), written: int, total: int, undone_by: z.string().nullable() })),
+        recent_operations: z.array(
+          z.strictObject({ operation_id: z.string(), kind: z.string(), status: z.string(), written: int, total: int, undone_by: z.string().nullable() }),
+        ),
         recovery_required: z.array(z.string()),
         change_cursor: z.string(),
       }),
@@ -65,7 +66,6 @@ function registerProjectContext(tools: ToolTable, m: McpContext): void {
       return toolResult(ok({ ...c, capabilities: { ...c.capabilities, ...BRIDGE_CAPABILITIES }, limits: { ...c.limits, ...BRIDGE_LIMITS } }));
     },
   );
-
 }
 
 /** material_search and material_describe. */
@@ -74,8 +74,7 @@ function registerMaterialTools(tools: ToolTable, m: McpContext): void {
     "material_search",
     {
       title: "Search materials",
-      description:
-        "Find block ids: every space-separated token must occur in the id. Search one family, then describe 1–3.",
+      description: "Find block ids: every space-separated token must occur in the id. Search one family, then describe 1–3.",
       inputSchema: {
         query: z.string().max(96).optional().describe('e.g. "spruce trapdoor"'),
         kind: z.enum(["block", "item", "all"]).optional().describe("block (default), item or all"),
@@ -116,7 +115,6 @@ function registerMaterialTools(tools: ToolTable, m: McpContext): void {
     },
     async ({ id }) => toolResult(describeMaterial(m.catalog, id)),
   );
-
 }
 
 /** region_inspect and region_surface. */
@@ -152,8 +150,7 @@ function registerRegionReads(tools: ToolTable, m: McpContext): void {
     "region_surface",
     {
       title: "Surface heights",
-      description:
-        "Top non-air block and height per sampled column (≤ 4096), z-major rows. Empty areas say so.",
+      description: "Top non-air block and height per sampled column (≤ 4096), z-major rows. Empty areas say so.",
       inputSchema: {
         min: Column.describe("corner"),
         max: Column.describe("other corner"),
@@ -181,7 +178,6 @@ function registerRegionReads(tools: ToolTable, m: McpContext): void {
     },
     async (args) => toolResult(await m.engine.regionSurface(m.ctx, args)),
   );
-
 }
 
 /** region_changes. */
@@ -200,7 +196,16 @@ function registerRegionChanges(tools: ToolTable, m: McpContext): void {
         source: z.enum(CHANGE_SOURCES).optional().describe("ours, person or all (default)"),
       },
       outputSchema: z.strictObject({
-        changes: z.array(z.strictObject({ seq: int, pos: Vec3Out, before: z.string().nullable(), after: z.string(), source: z.enum(["operation", "external"]), operation_id: z.string().optional() })),
+        changes: z.array(
+          z.strictObject({
+            seq: int,
+            pos: Vec3Out,
+            before: z.string().nullable(),
+            after: z.string(),
+            source: z.enum(["operation", "external"]),
+            operation_id: z.string().optional(),
+          }),
+        ),
         next_cursor: z.string(),
         complete: z.boolean(),
       }),

@@ -75,14 +75,25 @@ export interface BatchSummary {
 export type ProgressSink = (done: number, total: number, line: string) => void;
 
 /** A batch's progress as its file records it (for a status read while it runs or after a restart). */
-export function batchProgress(file: string): { tiles: number; applied: number; empty: number; conflicts: number; written: number; operationIds: string[]; current: string | null; completed?: Record<string, unknown> } | null {
+export function batchProgress(file: string): {
+  tiles: number;
+  applied: number;
+  empty: number;
+  conflicts: number;
+  written: number;
+  operationIds: string[];
+  current: string | null;
+  completed?: Record<string, unknown>;
+} | null {
   let b: BatchFile;
   try {
     b = JSON.parse(readFileSync(file, "utf8")) as BatchFile;
   } catch {
     return null;
   }
-  const entries = Object.entries(b.entries).sort(([a], [c]) => Number(a) - Number(c)).map(([, e]) => e);
+  const entries = Object.entries(b.entries)
+    .sort(([a], [c]) => Number(a) - Number(c))
+    .map(([, e]) => e);
   return {
     tiles: b.tiles,
     applied: entries.filter((e) => e.state === "applied").length,
@@ -94,7 +105,6 @@ export function batchProgress(file: string): { tiles: number; applied: number; e
     ...(b.completed === undefined ? {} : { completed: b.completed }),
   };
 }
-
 
 /**
  * Prepares and applies every tile in order on the embedded world. Progress is saved before each
@@ -116,7 +126,8 @@ export async function runBatch(w: BatchHost, spec: BatchSpec, progress: Progress
   }
   const save = () => writeJsonAtomic(spec.file, batch, { mode: 0o644, indent: 1 });
   const total = spec.total;
-  let skippedDone = 0, ran = 0;
+  let skippedDone = 0,
+    ran = 0;
   const finished = () => Object.values(batch.entries).filter((e) => e.state === "applied" || e.state === "empty").length;
   for (let i = 0; i < total && ran < maxTiles && !w.interrupt.requested; i++) {
     const entry = batch.entries[i];
@@ -125,7 +136,11 @@ export async function runBatch(w: BatchHost, spec: BatchSpec, progress: Progress
       continue;
     }
     if (entry?.state === "conflict" && !spec.retryConflicts) {
-      progress(finished(), total, `tile ${i}: left in conflict (${entry.conflicts ?? 0} blocks changed by someone else; --retry-conflicts prepares it again from the world as it is)`);
+      progress(
+        finished(),
+        total,
+        `tile ${i}: left in conflict (${entry.conflicts ?? 0} blocks changed by someone else; --retry-conflicts prepares it again from the world as it is)`,
+      );
       continue;
     }
     ran++;
@@ -141,13 +156,21 @@ export async function runBatch(w: BatchHost, spec: BatchSpec, progress: Progress
       const kept = earlier.length === 0 ? {} : { earlier };
       const plan = spec.plan(i);
       if (!plan.ok) return plan;
-      const prepared = await w.engine.buildPrepare(w.ctx, { plan: plan.value, origin: spec.origin, ...(spec.onManualEdit === undefined ? {} : { on_manual_edit: spec.onManualEdit }) });
+      const prepared = await w.engine.buildPrepare(w.ctx, {
+        plan: plan.value,
+        origin: spec.origin,
+        ...(spec.onManualEdit === undefined ? {} : { on_manual_edit: spec.onManualEdit }),
+      });
       if (!prepared.ok && prepared.error.code === "conflict" && prepared.error.details?.reason === "manual_edits") {
         // People changed blocks this tile would change: it is left as it is; the other tiles go on.
         const count = Number(prepared.error.details.count);
         batch.entries[i] = { state: "conflict", attempt, conflicts: count, ...kept };
         save();
-        progress(finished(), total, `tile ${i}: ${count} blocks changed by hand where the tile differs; left as it is (--on-manual-edit keep writes the rest of it)`);
+        progress(
+          finished(),
+          total,
+          `tile ${i}: ${count} blocks changed by hand where the tile differs; left as it is (--on-manual-edit keep writes the rest of it)`,
+        );
         continue;
       }
       if (!prepared.ok) return prepared;
@@ -165,7 +188,9 @@ export async function runBatch(w: BatchHost, spec: BatchSpec, progress: Progress
       op = applied.value;
       batch.entries[i] = { ...batch.entries[i]!, operation_id: op.operation_id };
       save(); // a status read sees the tile's operation while it runs
-      w.log(`mcb: tile ${i}: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`);
+      w.log(
+        `mcb: tile ${i}: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`,
+      );
     }
     if (w.interrupt.requested) {
       await w.engine.operationCancel(w.ctx, { operation_id: op.operation_id });
@@ -180,12 +205,20 @@ export async function runBatch(w: BatchHost, spec: BatchSpec, progress: Progress
     const cur = batch.entries[i]!;
     batch.entries[i] = { ...cur, state: op.status as TileState, operation_id: op.operation_id, written: op.counters.written, conflicts: op.counters.conflicts };
     save();
-    progress(finished(), total, `tile ${i}: ${op.status}, ${op.counters.written} blocks written${op.counters.conflicts > 0 ? `, ${op.counters.conflicts} conflicts` : ""}`);
+    progress(
+      finished(),
+      total,
+      `tile ${i}: ${op.status}, ${op.counters.written} blocks written${op.counters.conflicts > 0 ? `, ${op.counters.conflicts} conflicts` : ""}`,
+    );
   }
-  const entries = Object.entries(batch.entries).sort(([a], [b]) => Number(a) - Number(b)).map(([, e]) => e);
+  const entries = Object.entries(batch.entries)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([, e]) => e);
   const operationIds = entries.filter((e) => e.state === "applied" && e.operation_id !== undefined).map((e) => e.operation_id!);
   // Every operation that wrote blocks of the finished tiles, earlier stopped attempts first.
-  const writers = entries.filter((e) => e.state === "applied" || e.state === "empty").flatMap((e) => [...(e.earlier ?? []), ...(e.state === "applied" ? [e.operation_id!] : [])]);
+  const writers = entries
+    .filter((e) => e.state === "applied" || e.state === "empty")
+    .flatMap((e) => [...(e.earlier ?? []), ...(e.state === "applied" ? [e.operation_id!] : [])]);
   if (finished() === total && batch.completed === undefined && spec.onComplete !== undefined) {
     const done = await spec.onComplete(writers);
     if (!done.ok) return done;

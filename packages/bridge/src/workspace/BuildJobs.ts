@@ -30,9 +30,20 @@ export interface WriteOptions {
  * If the world's server goes away meanwhile, waits (up to `HOST_WAIT_MS`) for it to come back and
  * for the engine's check, then reports what became of the operation; else says which one to review.
  */
-export async function applyAndWait(w: Workspace, plan: PrepareView, key: string, options: WriteOptions = {}): Promise<Result<OperationStatusView | null> & { savedMs?: number | null }> {
+export async function applyAndWait(
+  w: Workspace,
+  plan: PrepareView,
+  key: string,
+  options: WriteOptions = {},
+): Promise<Result<OperationStatusView | null> & { savedMs?: number | null }> {
   if (plan.changed_blocks === 0 || w.interrupt.requested) return ok(null);
-  const started = await w.engine.buildApply(w.ctx, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key, ...(options.partName === undefined ? {} : { part_name: options.partName }), ...(options.takeOver === undefined ? {} : { take_over: options.takeOver }) });
+  const started = await w.engine.buildApply(w.ctx, {
+    plan_id: plan.plan_id,
+    plan_hash: plan.plan_hash,
+    idempotency_key: key,
+    ...(options.partName === undefined ? {} : { part_name: options.partName }),
+    ...(options.takeOver === undefined ? {} : { take_over: options.takeOver }),
+  });
   if (!started.ok) return started;
   const op = started.value;
   w.log(`mcb: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`);
@@ -55,7 +66,13 @@ async function statusAfterHost(w: Workspace, operationId: string): Promise<Resul
     const r = await w.engine.operationStatus(w.ctx, { operation_id: operationId });
     if (r.ok || r.error.details?.reason !== "host_down") return r;
     if (Date.now() > deadline || w.interrupt.requested)
-      return fail(mcbError("busy", `the world's server went away while operation ${operationId} ran and is not back; when it is, \`mcb status\` shows what became of it (an operation cut short needs \`mcb recovery review ${operationId}\`)`, { reason: "host_down", operation_id: operationId }));
+      return fail(
+        mcbError(
+          "busy",
+          `the world's server went away while operation ${operationId} ran and is not back; when it is, \`mcb status\` shows what became of it (an operation cut short needs \`mcb recovery review ${operationId}\`)`,
+          { reason: "host_down", operation_id: operationId },
+        ),
+      );
     if (!logged) w.log(`mcb: the world's server went away during operation ${operationId}; waiting up to ${HOST_WAIT_MS / 1000} s for it to come back`);
     logged = true;
     await new Promise((res) => setTimeout(res, Math.min(1_000, Math.max(50, Number(r.error.details?.retry_after_ms ?? 250)))));
@@ -77,11 +94,17 @@ export async function buildRecipeFile(w: Workspace, path: string, resolution: Ed
 }
 
 /** `mcb undo`: a checked reverse plan of one operation, applied like any other. */
-export async function undoOperation(w: Workspace, operationId: string, options: WriteOptions = {}): Promise<Result<BuildReport & { conflicts: number; uncertain: number }>> {
+export async function undoOperation(
+  w: Workspace,
+  operationId: string,
+  options: WriteOptions = {},
+): Promise<Result<BuildReport & { conflicts: number; uncertain: number }>> {
   const plan = await w.engine.operationUndoPrepare(w.ctx, { operation_id: operationId });
   if (!plan.ok) return plan;
   const op = await applyAndWait(w, plan.value, `cli-${plan.value.plan_id}`, options);
-  return op.ok ? ok({ plan: plan.value, operation: op.value, saved_ms: op.savedMs ?? null, conflicts: plan.value.conflicts.count, uncertain: plan.value.uncertain_blocks }) : op;
+  return op.ok
+    ? ok({ plan: plan.value, operation: op.value, saved_ms: op.savedMs ?? null, conflicts: plan.value.conflicts.count, uncertain: plan.value.uncertain_blocks })
+    : op;
 }
 
 /** `mcb inspect x1 y1 z1 x2 y2 z2`: a palette summary of at most 4096 positions. */

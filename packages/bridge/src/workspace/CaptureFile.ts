@@ -25,7 +25,13 @@ export interface CaptureReport {
  * camera_capture renders, written to a PNG, JPEG or WebP file by its extension (JPEG and WebP at
  * `quality`, default 80). Errors: camera_unavailable (unknown camera), invalid_request.
  */
-export async function captureToFile(w: Workspace, view: { camera: string } | { pose: CameraPose } | { frame: FrameRequest }, output: string, viewDistance?: number, quality = DEFAULT_QUALITY): Promise<Result<CaptureReport>> {
+export async function captureToFile(
+  w: Workspace,
+  view: { camera: string } | { pose: CameraPose } | { frame: FrameRequest },
+  output: string,
+  viewDistance?: number,
+  quality = DEFAULT_QUALITY,
+): Promise<Result<CaptureReport>> {
   const format = formatOfFile(output);
   if (format === null) return fail(mcbError("invalid_request", "the output file must end in .png, .jpg, .jpeg or .webp", { reason: "format" }));
   let r: Result<Capture>;
@@ -46,5 +52,15 @@ export async function captureToFile(w: Workspace, view: { camera: string } | { p
   if (!image.ok) return image;
   await writeFile(output, image.value.data);
   const c = r.value;
-  return ok({ output, width: c.width, height: c.height, hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000, sections_read: c.sectionsRead, inside_block: c.insideBlock, format, quality: image.value.quality, bytes: image.value.data.length });
+  return ok({
+    output,
+    width: c.width,
+    height: c.height,
+    hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000,
+    sections_read: c.sectionsRead,
+    inside_block: c.insideBlock,
+    format,
+    quality: image.value.quality,
+    bytes: image.value.data.length,
+  });
 }

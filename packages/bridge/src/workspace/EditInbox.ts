@@ -52,7 +52,10 @@ export function serveEditInbox(w: Workspace, intervalMs = 100): { stop(): Promis
     }
   };
   const timer = setInterval(() => {
-    if (running === null) running = tick().catch((e: unknown) => w.log(`mcb: edit inbox: ${(e as Error).message}`)).finally(() => (running = null));
+    if (running === null)
+      running = tick()
+        .catch((e: unknown) => w.log(`mcb: edit inbox: ${(e as Error).message}`))
+        .finally(() => (running = null));
   }, intervalMs);
   timer.unref();
   return {

@@ -14,7 +14,9 @@ interface WorldIdentity {
 
 const IDENTITY = "world-id.json";
 /** The save folder, the folder a conversion builds the save in, and where the old format waits to be removed. */
-const SAVE = "world", BUILDING = "world.converting", OLD = "world.format1";
+const SAVE = "world",
+  BUILDING = "world.converting",
+  OLD = "world.format1";
 
 function readIdentity(dir: string): WorldIdentity | null {
   const path = join(dir, IDENTITY);
@@ -30,7 +32,14 @@ function writeIdentity(dir: string, id: WorldIdentity): void {
 
 /** `asked`: the registry asked for (--mc-version), else the save's own (a new one: the newest). */
 function options(dir: string, saveDir: string, id: WorldIdentity, asked: BlockRegistry | undefined): AnvilWorldOptions {
-  return { dir: saveDir, worldId: id.worldId, epoch: id.epoch, ...(asked === undefined ? {} : { registry: asked }), flatGround: true, eventDir: join(dir, "world-events") };
+  return {
+    dir: saveDir,
+    worldId: id.worldId,
+    epoch: id.epoch,
+    ...(asked === undefined ? {} : { registry: asked }),
+    flatGround: true,
+    eventDir: join(dir, "world-events"),
+  };
 }
 
 /**

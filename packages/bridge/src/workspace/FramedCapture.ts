@@ -1,6 +1,17 @@
 import { fail, mcbError, ok, type Box3, type Result } from "@mcb/blocks";
 import type { Engine, RequestContext, WorldAdapter } from "@mcb/engine";
-import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, MAX_VIEW_DISTANCE, framePose, frameSize, tilePngs, viewTiles, type CameraPose, type Capture, type FrameSide } from "@mcb/render";
+import {
+  CAPTURE_LIMITS,
+  DEFAULT_VIEW_DISTANCE,
+  MAX_VIEW_DISTANCE,
+  framePose,
+  frameSize,
+  tilePngs,
+  viewTiles,
+  type CameraPose,
+  type Capture,
+  type FrameSide,
+} from "@mcb/render";
 import { captureProjectView } from "./ProjectCapture.js";
 
 type Vec3 = { readonly x: number; readonly y: number; readonly z: number };
@@ -30,7 +41,13 @@ export interface FramedCapture {
  * shaped like the box, several 640 × 360). Errors: invalid_request
  * (frame), not_found (part), and those of `captureProjectView`.
  */
-export async function captureFramed(engine: Engine, ctx: RequestContext, world: Pick<WorldAdapter, "read" | "info">, f: FrameRequest, viewDistance?: number): Promise<Result<FramedCapture>> {
+export async function captureFramed(
+  engine: Engine,
+  ctx: RequestContext,
+  world: Pick<WorldAdapter, "read" | "info">,
+  f: FrameRequest,
+  viewDistance?: number,
+): Promise<Result<FramedCapture>> {
   const box = await frameBox(engine, ctx, f);
   if (!box.ok) return box;
   const sides = f.views ?? [f.side ?? "iso"];
@@ -48,8 +65,17 @@ export async function captureFramed(engine: Engine, ctx: RequestContext, world: 
     const t = tiles[i]!;
     const pose = framePose(box.value, side, { width: t.width, height: t.height });
     const b = box.value;
-    const reach = Math.hypot(pose.x - (b.minX + b.maxX + 1) / 2, pose.y - (b.minY + b.maxY + 1) / 2, pose.z - (b.minZ + b.maxZ + 1) / 2) + Math.hypot(b.maxX - b.minX + 1, b.maxY - b.minY + 1, b.maxZ - b.minZ + 1) / 2 + 2;
-    const r = await captureProjectView(engine, ctx, world, pose, viewDistance ?? Math.min(MAX_VIEW_DISTANCE, Math.max(DEFAULT_VIEW_DISTANCE, Math.ceil(reach))));
+    const reach =
+      Math.hypot(pose.x - (b.minX + b.maxX + 1) / 2, pose.y - (b.minY + b.maxY + 1) / 2, pose.z - (b.minZ + b.maxZ + 1) / 2) +
+      Math.hypot(b.maxX - b.minX + 1, b.maxY - b.minY + 1, b.maxZ - b.minZ + 1) / 2 +
+      2;
+    const r = await captureProjectView(
+      engine,
+      ctx,
+      world,
+      pose,
+      viewDistance ?? Math.min(MAX_VIEW_DISTANCE, Math.max(DEFAULT_VIEW_DISTANCE, Math.ceil(reach))),
+    );
     if (!r.ok) return r;
     first ??= r.value;
     hits += r.value.hitFraction * t.width * t.height;
@@ -67,8 +93,16 @@ async function frameBox(engine: Engine, ctx: RequestContext, f: FrameRequest): P
     return fail(mcbError("invalid_request", "frame takes part_id, or min and max", { reason: "frame" }));
   if (f.views !== undefined && f.side !== undefined) return fail(mcbError("invalid_request", "frame takes side or views, not both", { reason: "frame" }));
   if (byBox) {
-    const a = f.min!, b = f.max!;
-    return ok({ minX: Math.min(a.x, b.x), minY: Math.min(a.y, b.y), minZ: Math.min(a.z, b.z), maxX: Math.max(a.x, b.x), maxY: Math.max(a.y, b.y), maxZ: Math.max(a.z, b.z) });
+    const a = f.min!,
+      b = f.max!;
+    return ok({
+      minX: Math.min(a.x, b.x),
+      minY: Math.min(a.y, b.y),
+      minZ: Math.min(a.z, b.z),
+      maxX: Math.max(a.x, b.x),
+      maxY: Math.max(a.y, b.y),
+      maxZ: Math.max(a.z, b.z),
+    });
   }
   const part = await engine.partGet(ctx, { part_id: f.part_id! });
   if (!part.ok) return part;

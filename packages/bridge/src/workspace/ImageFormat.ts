@@ -22,9 +22,11 @@ export interface EncodedImage {
  * or returns the PNG as it is. Errors: invalid_request (`reason: "format"` or `"quality"`).
  */
 export async function encodeImage(png: Buffer, format: unknown = DEFAULT_FORMAT, quality: unknown = DEFAULT_QUALITY): Promise<Result<EncodedImage>> {
-  if (!IMAGE_FORMATS.includes(format as ImageFormat)) return fail(mcbError("invalid_request", `format must be one of ${IMAGE_FORMATS.join(", ")}`, { reason: "format", allowed: IMAGE_FORMATS }));
+  if (!IMAGE_FORMATS.includes(format as ImageFormat))
+    return fail(mcbError("invalid_request", `format must be one of ${IMAGE_FORMATS.join(", ")}`, { reason: "format", allowed: IMAGE_FORMATS }));
   if (format === "png") return ok({ data: png, mimeType: "image/png", format, quality: null });
-  if (!(Number.isInteger(quality) && (quality as number) >= 1 && (quality as number) <= 100)) return fail(mcbError("invalid_request", "quality must be an integer within 1..100", { reason: "quality" }));
+  if (!(Number.isInteger(quality) && (quality as number) >= 1 && (quality as number) <= 100))
+    return fail(mcbError("invalid_request", "quality must be an integer within 1..100", { reason: "quality" }));
   const q = quality as number;
   const image = sharp(png);
   const data = format === "jpeg" ? await image.jpeg({ quality: q, mozjpeg: true }).toBuffer() : await image.webp({ quality: q }).toBuffer();

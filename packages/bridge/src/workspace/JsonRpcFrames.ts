@@ -62,10 +62,19 @@ export function classifyLine(line: string): { kind: "message"; message: JSONRPCM
   } catch (e) {
     return { kind: "error", response: frameError(null, ErrorCode.ParseError, `Parse error: ${(e as Error).message}`) };
   }
-  if (Array.isArray(value)) return { kind: "error", response: frameError(null, ErrorCode.InvalidRequest, "Invalid Request: batches are not supported by MCP; send one message per line") };
+  if (Array.isArray(value))
+    return {
+      kind: "error",
+      response: frameError(null, ErrorCode.InvalidRequest, "Invalid Request: batches are not supported by MCP; send one message per line"),
+    };
   const msg = JSONRPCMessageSchema.safeParse(value);
   if (!msg.success) {
-    const why = typeof value !== "object" || value === null ? "a JSON-RPC message is an object" : (value as { jsonrpc?: unknown }).jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "not a request, notification or response";
+    const why =
+      typeof value !== "object" || value === null
+        ? "a JSON-RPC message is an object"
+        : (value as { jsonrpc?: unknown }).jsonrpc !== "2.0"
+          ? 'jsonrpc must be "2.0"'
+          : "not a request, notification or response";
     return { kind: "error", response: frameError(idOf(value), ErrorCode.InvalidRequest, `Invalid Request: ${why}`) };
   }
   const message = msg.data;

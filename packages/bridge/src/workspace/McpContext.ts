@@ -53,7 +53,12 @@ export interface SharedStores {
  * every front end gets the same stores and the same limits `policy` for the schematic library. `w`
  * is a workspace, or a library caller's own engine, registry, world and directory.
  */
-export function mcpContextFor(w: Pick<Workspace, "engine" | "registry" | "dir"> & { readonly world: McpContext["world"]; readonly embedded?: unknown }, ctx: RequestContext, policy: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS, shared: SharedStores = {}): McpContext {
+export function mcpContextFor(
+  w: Pick<Workspace, "engine" | "registry" | "dir"> & { readonly world: McpContext["world"]; readonly embedded?: unknown },
+  ctx: RequestContext,
+  policy: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS,
+  shared: SharedStores = {},
+): McpContext {
   return {
     engine: w.engine,
     ctx,

@@ -7,7 +7,19 @@ import { serveEditInbox } from "./EditInbox.js";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { Interrupt } from "./Interrupt.js";
 import { acquireStateLock } from "./StateLock.js";
-import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, locationOf, stateDirectory, worldKindOf, type AreaSource, type OpenOptions, type Workspace, type WorldLocation, type WorldTarget } from "./Workspace.js";
+import {
+  EMBEDDED_AREA,
+  EMBEDDED_OWNER,
+  EMBEDDED_PROJECT,
+  locationOf,
+  stateDirectory,
+  worldKindOf,
+  type AreaSource,
+  type OpenOptions,
+  type Workspace,
+  type WorldLocation,
+  type WorldTarget,
+} from "./Workspace.js";
 
 /** Opens a save (a person's, or the embedded one); its refusals become structured errors. */
 async function openSave(open: () => Promise<AnvilWorld>): Promise<Result<AnvilWorld>> {
@@ -27,7 +39,8 @@ async function connectPort(target: WorldTarget, asked: BlockRegistry | undefined
     world = await PortWorld.connect({ url: target.portUrl!, token: target.portToken });
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    const known = typeof code === "string" && ["permission_denied", "version_mismatch", "invalid_request"].includes(code) ? (code as "permission_denied") : "busy";
+    const known =
+      typeof code === "string" && ["permission_denied", "version_mismatch", "invalid_request"].includes(code) ? (code as "permission_denied") : "busy";
     return fail(mcbError(known, `cannot use the world port at ${target.portUrl!.slice(0, 80)}: ${(e as Error).message}`, { reason: "world_port" }));
   }
   const info = await world.info();
@@ -35,8 +48,18 @@ async function connectPort(target: WorldTarget, asked: BlockRegistry | undefined
   if (!registry.ok || (asked !== undefined && asked.releases[info.minecraftVersion] === undefined)) {
     await world.close();
     return registry.ok
-      ? fail(mcbError("version_mismatch", `the server is Minecraft ${info.minecraftVersion}: leave out --mc-version ${asked!.minecraftVersion}`, { reason: "server_version" }))
-      : fail(mcbError("version_mismatch", `the server runs Minecraft ${info.minecraftVersion.slice(0, 40)} (DataVersion ${info.dataVersion}); ${registry.error.message}`, { reason: "server_version" }));
+      ? fail(
+          mcbError("version_mismatch", `the server is Minecraft ${info.minecraftVersion}: leave out --mc-version ${asked!.minecraftVersion}`, {
+            reason: "server_version",
+          }),
+        )
+      : fail(
+          mcbError(
+            "version_mismatch",
+            `the server runs Minecraft ${info.minecraftVersion.slice(0, 40)} (DataVersion ${info.dataVersion}); ${registry.error.message}`,
+            { reason: "server_version" },
+          ),
+        );
   }
   return ok({ world, registry: registry.value });
 }
@@ -63,14 +86,16 @@ function sharedOptions(env: NodeJS.ProcessEnv): { readonly claimTtlMs?: number }
 /** How to widen the area, by where it came from (the engine appends it to out_of_bounds refusals). */
 const AREA_HINTS: Readonly<Record<AreaSource, string>> = {
   option: "it is the --area given: pass a larger --area minX,minZ,maxX,maxZ",
-  save_chunks: "it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ to choose another (mcb never generates chunks in a person's save: visit the area in the game first)",
+  save_chunks:
+    "it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ to choose another (mcb never generates chunks in a person's save: visit the area in the game first)",
   default: "pass --area minX,minZ,maxX,maxZ to choose another",
 };
 
 /** The project area: `--area` (y the world's height unless given), a person's save's chunks, else the default. */
 function projectArea(target: WorldTarget, personSave: AnvilWorld | null, world: WorldInfo): Workspace["area"] {
   const a = target.area;
-  if (a !== undefined) return { box: { minX: a.minX, minZ: a.minZ, maxX: a.maxX, maxZ: a.maxZ, minY: a.minY ?? world.minY, maxY: a.maxY ?? world.maxY }, source: "option" };
+  if (a !== undefined)
+    return { box: { minX: a.minX, minZ: a.minZ, maxX: a.maxX, maxZ: a.maxZ, minY: a.minY ?? world.minY, maxY: a.maxY ?? world.maxY }, source: "option" };
   const chunks = personSave?.generatedArea() ?? null;
   return chunks === null ? { box: EMBEDDED_AREA, source: "default" } : { box: chunks, source: "save_chunks" };
 }
@@ -117,7 +142,9 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
     } else {
       const savePath = target.savePath;
       const opened = await openSave(() =>
-        savePath === undefined ? openEmbeddedWorld(dir, asked?.value, log) : AnvilWorld.open({ dir: savePath, ...(asked === undefined ? {} : { registry: asked.value }) }),
+        savePath === undefined
+          ? openEmbeddedWorld(dir, asked?.value, log)
+          : AnvilWorld.open({ dir: savePath, ...(asked === undefined ? {} : { registry: asked.value }) }),
       );
       if (!opened.ok) {
         lock.value.release();

@@ -47,7 +47,11 @@ function isVec(v: unknown): v is Vec3 {
 export async function applyPersonEdit(w: Workspace, request: unknown): Promise<Result<PersonEditReport>> {
   const memory = w.embedded;
   if (memory === null)
-    return fail(mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", { reason: "not_embedded" }));
+    return fail(
+      mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", {
+        reason: "not_embedded",
+      }),
+    );
   const r = request as Partial<PersonEditRequest> | null;
   if (typeof r !== "object" || r === null || !isVec(r.min) || !isVec(r.max) || typeof r.state !== "string")
     return fail(mcbError("invalid_request", "an edit needs integer corners min and max {x, y, z} and a block state", { reason: "edit" }));
@@ -56,14 +60,20 @@ export async function applyPersonEdit(w: Workspace, request: unknown): Promise<R
   const min = { x: Math.min(r.min.x, r.max.x), y: Math.min(r.min.y, r.max.y), z: Math.min(r.min.z, r.max.z) };
   const max = { x: Math.max(r.min.x, r.max.x), y: Math.max(r.min.y, r.max.y), z: Math.max(r.min.z, r.max.z) };
   const volume = (max.x - min.x + 1) * (max.y - min.y + 1) * (max.z - min.z + 1);
-  if (volume > MAX_PERSON_EDIT) return fail(mcbError("budget_exceeded", `the edit covers ${volume} blocks; at most ${MAX_PERSON_EDIT}`, { limit: MAX_PERSON_EDIT, count: volume }));
+  if (volume > MAX_PERSON_EDIT)
+    return fail(mcbError("budget_exceeded", `the edit covers ${volume} blocks; at most ${MAX_PERSON_EDIT}`, { limit: MAX_PERSON_EDIT, count: volume }));
   const scope = w.engine.projectScope(w.ctx);
   if (!scope.ok) return scope;
   const info = await w.world.info();
   const a = scope.value.area;
-  const inside = min.x >= a.minX && max.x <= a.maxX && min.z >= a.minZ && max.z <= a.maxZ && min.y >= Math.max(a.minY, info.minY) && max.y <= Math.min(a.maxY, info.maxY);
+  const inside =
+    min.x >= a.minX && max.x <= a.maxX && min.z >= a.minZ && max.z <= a.maxZ && min.y >= Math.max(a.minY, info.minY) && max.y <= Math.min(a.maxY, info.maxY);
   if (!inside)
-    return fail(mcbError("out_of_bounds", "the edit reaches outside the project area or the world height", { area: { min: { x: a.minX, y: Math.max(a.minY, info.minY), z: a.minZ }, max: { x: a.maxX, y: Math.min(a.maxY, info.maxY), z: a.maxZ } } }));
+    return fail(
+      mcbError("out_of_bounds", "the edit reaches outside the project area or the world height", {
+        area: { min: { x: a.minX, y: Math.max(a.minY, info.minY), z: a.minZ }, max: { x: a.maxX, y: Math.min(a.maxY, info.maxY), z: a.maxZ } },
+      }),
+    );
   const canonical = state.value.canonical;
   const pos = new Int32Array(volume * 3);
   let k = 0;
@@ -78,7 +88,10 @@ export async function applyPersonEdit(w: Workspace, request: unknown): Promise<R
     batch = [];
     return w.engine.sync(); // on record at once, before the world's event log could drop it
   };
-  const edits = [...placement.placed.map((s, i) => ({ x: pos[i * 3]!, y: pos[i * 3 + 1]!, z: pos[i * 3 + 2]!, state: s })), ...placement.neighbours.map((n) => ({ x: n.x, y: n.y, z: n.z, state: n.after }))];
+  const edits = [
+    ...placement.placed.map((s, i) => ({ x: pos[i * 3]!, y: pos[i * 3 + 1]!, z: pos[i * 3 + 2]!, state: s })),
+    ...placement.neighbours.map((n) => ({ x: n.x, y: n.y, z: n.z, state: n.after })),
+  ];
   for (let i = 0; i < edits.length; i++) {
     const e = edits[i]!;
     if (i < volume && memory.stateAt(e.x, e.y, e.z) !== e.state) changed++;

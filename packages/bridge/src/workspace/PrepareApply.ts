@@ -41,7 +41,13 @@ export async function prepareThenApply<V extends { readonly plan_id: string; rea
 ): Promise<Result<V & { readonly operation?: AppliedView }>> {
   if (!prepared.ok || prepared.value.changed_blocks === 0) return prepared;
   const { plan_id, plan_hash } = prepared.value;
-  let op = await engine.buildApply(ctx, { plan_id, plan_hash, idempotency_key: apply.idempotency_key, ...(apply.part_name === undefined ? {} : { part_name: apply.part_name }), ...(apply.take_over === undefined ? {} : { take_over: apply.take_over }) });
+  let op = await engine.buildApply(ctx, {
+    plan_id,
+    plan_hash,
+    idempotency_key: apply.idempotency_key,
+    ...(apply.part_name === undefined ? {} : { part_name: apply.part_name }),
+    ...(apply.take_over === undefined ? {} : { take_over: apply.take_over }),
+  });
   if (!op.ok && op.error.details?.reason === "idempotency_key_reused" && typeof op.error.details.operation_id === "string") {
     op = await engine.operationStatus(ctx, { operation_id: op.error.details.operation_id }); // the retried call's operation
   }
@@ -50,5 +56,17 @@ export async function prepareThenApply<V extends { readonly plan_id: string; rea
   const done = apply.wait_saved === true ? (await waitSaved(engine, ctx, ended)).status : ended;
   if (!done.ok) return done;
   const o = done.value;
-  return ok({ ...prepared.value, operation: { operation_id: o.operation_id, status: o.status, written: o.counters.written, total: o.counters.total, conflicts: o.counters.conflicts, part: o.part, error: o.error, saved: o.saved } });
+  return ok({
+    ...prepared.value,
+    operation: {
+      operation_id: o.operation_id,
+      status: o.status,
+      written: o.counters.written,
+      total: o.counters.total,
+      conflicts: o.counters.conflicts,
+      part: o.part,
+      error: o.error,
+      saved: o.saved,
+    },
+  });
 }

@@ -11,8 +11,7 @@ export interface CompileFileOptions {
 
 /** Reads and parses one recipe file (≤ 1 MiB). Errors: `invalid_request` with a reason. */
 export async function readRecipeFile(path: string): Promise<Result<unknown>> {
-  const readError = (message: string, reason: string): { ok: false; error: McbError } =>
-    fail(mcbError("invalid_request", message, { reason, file: path }));
+  const readError = (message: string, reason: string): { ok: false; error: McbError } => fail(mcbError("invalid_request", message, { reason, file: path }));
   let info;
   try {
     info = await stat(path);

@@ -1,6 +1,14 @@
 import { blockEntityType, type BlockRegistry, boxJson, fail, mcbError, ok, type QuarterTurns, type Result, type Vec3 } from "@mcb/blocks";
 import type { BuildPrepareInput, Engine, PrepareView, RegionRead, RequestContext, WorldAdapter } from "@mcb/engine";
-import { SchematicPaste, schematicFromRegion, type AssetInfo, type LossReport, type Schematic, type SchematicFormat, type SchematicLibrary } from "@mcb/schematic";
+import {
+  SchematicPaste,
+  schematicFromRegion,
+  type AssetInfo,
+  type LossReport,
+  type Schematic,
+  type SchematicFormat,
+  type SchematicLibrary,
+} from "@mcb/schematic";
 
 /** An asset on the wire (snake_case like every answer), for MCP and the CLI's --json alike. */
 export interface AssetView {
@@ -66,7 +74,8 @@ export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec
   // that game's form (items, text), which only the game can bring to this version: the blocks come
   // along, their data is left out and reported.
   const stale = staleEntities(read.value);
-  const entityData = read.value.entityData === undefined || stale.size === 0 ? read.value.entityData : new Map([...read.value.entityData].filter(([i]) => !stale.has(i)));
+  const entityData =
+    read.value.entityData === undefined || stale.size === 0 ? read.value.entityData : new Map([...read.value.entityData].filter(([i]) => !stale.has(i)));
   const s = schematicFromRegion({
     region: read.value,
     ...(entityData === undefined ? {} : { entityData }),
@@ -79,7 +88,10 @@ export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec
   if (!s.ok) return s;
   const saved = d.library.save(name, s.value);
   if (!saved.ok || stale.size === 0) return saved;
-  const by = info.savedBy !== undefined && info.savedBy.dataVersion !== info.dataVersion ? `Minecraft ${info.savedBy.release}` : "another Minecraft version than this world's";
+  const by =
+    info.savedBy !== undefined && info.savedBy.dataVersion !== info.dataVersion
+      ? `Minecraft ${info.savedBy.release}`
+      : "another Minecraft version than this world's";
   const note = `left out the data of ${stale.size} block entit${stale.size === 1 ? "y" : "ies"} (contents of chests, sign text …) saved by ${by}: it would need the game's own upgrade; the blocks import with the game's defaults`;
   return ok({ ...saved.value, notes: [...saved.value.notes, note] });
 }
@@ -89,9 +101,11 @@ function staleEntities(read: RegionRead): Set<number> {
   const out = new Set<number>();
   if (read.unwritable === undefined || read.unwritable.length === 0) return out;
   const chunks = new Set(read.unwritable.map((u) => `${u.chunk.x},${u.chunk.z}`));
-  const sx = read.box.maxX - read.box.minX + 1, sz = read.box.maxZ - read.box.minZ + 1;
+  const sx = read.box.maxX - read.box.minX + 1,
+    sz = read.box.maxZ - read.box.minZ + 1;
   for (const i of read.digests.keys()) {
-    const x = read.box.minX + (i % sx), z = read.box.minZ + (Math.floor(i / sx) % sz);
+    const x = read.box.minX + (i % sx),
+      z = read.box.minZ + (Math.floor(i / sx) % sz);
     if (chunks.has(`${x >> 4},${z >> 4}`)) out.add(i);
   }
   return out;
@@ -126,15 +140,25 @@ export async function preparePasteTile(
 ): Promise<Result<PrepareView & TileView>> {
   if (tileIndex === undefined && paste.count > 1)
     return fail(
-      mcbError("budget_exceeded", `the paste has more than ${paste.tileBlocks} positions: prepare it tile by tile (tile_index 0..${paste.count - 1}, bottom up), then part_define with every tile's operation_ids makes it one part`, {
-        reason: "tiles",
-        tiles: paste.count,
-        tile_blocks: paste.tileBlocks,
-      }),
+      mcbError(
+        "budget_exceeded",
+        `the paste has more than ${paste.tileBlocks} positions: prepare it tile by tile (tile_index 0..${paste.count - 1}, bottom up), then part_define with every tile's operation_ids makes it one part`,
+        {
+          reason: "tiles",
+          tiles: paste.count,
+          tile_blocks: paste.tileBlocks,
+        },
+      ),
     );
   const tile = paste.tile(tileIndex ?? 0);
   if (!tile.ok) return tile;
   const r = await d.engine.buildPrepare(d.ctx, { plan: tile.value.plan, origin: "import", ...resolution });
   if (!r.ok) return r;
-  return ok({ ...r.value, tile_index: tile.value.index, tiles: { count: paste.count, tile_blocks: paste.tileBlocks }, tile_bounds: boxJson(tile.value.bounds), paste_bounds: boxJson(paste.box()) });
+  return ok({
+    ...r.value,
+    tile_index: tile.value.index,
+    tiles: { count: paste.count, tile_blocks: paste.tileBlocks },
+    tile_bounds: boxJson(tile.value.bounds),
+    paste_bounds: boxJson(paste.box()),
+  });
 }

@@ -4,7 +4,21 @@ import { join } from "node:path";
 import { type BlockRegistry, boxJson, createBlockRegistry, fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
 import type { ManualEditPolicy, OperationStatusView, PrepareView } from "@mcb/engine";
 import { compileRecipe } from "@mcb/recipe";
-import { ASSET_ID, DEFAULT_SCHEMATIC_LIMITS, DROP_CATEGORIES, SchematicLibrary, infoOf, readSchematic, schematicFromPlan, writeSchematic, type DropCategory, type LossReport, type Schematic, type SchematicFormat, type SchematicLimits } from "@mcb/schematic";
+import {
+  ASSET_ID,
+  DEFAULT_SCHEMATIC_LIMITS,
+  DROP_CATEGORIES,
+  SchematicLibrary,
+  infoOf,
+  readSchematic,
+  schematicFromPlan,
+  writeSchematic,
+  type DropCategory,
+  type LossReport,
+  type Schematic,
+  type SchematicFormat,
+  type SchematicLimits,
+} from "@mcb/schematic";
 import { assetView, exportRegionAsset, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./SchematicActions.js";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
 import type { Workspace } from "./Workspace.js";
@@ -30,7 +44,15 @@ export async function buildSchematicFile(recipePath: string, outPath: string, op
   if (!s.ok) return s;
   const bytes = writeSchematic(s.value, { version: options.version ?? 3 });
   await writeFile(outPath, bytes);
-  return ok(assetView(infoOf(s.value.name ?? "schematic", s.value, bytes, { format: options.version === 2 ? "sponge_v2" : "sponge_v3", loss: {}, sourceDataVersion: s.value.dataVersion })));
+  return ok(
+    assetView(
+      infoOf(s.value.name ?? "schematic", s.value, bytes, {
+        format: options.version === 2 ? "sponge_v2" : "sponge_v3",
+        loss: {},
+        sourceDataVersion: s.value.dataVersion,
+      }),
+    ),
+  );
 }
 
 /** How the file was read: its format, its own DataVersion, the renames applied and what was left out. */
@@ -52,7 +74,13 @@ interface ReadFile {
 }
 
 /** Reads and validates a local schematic file (a person's own file: the CLI takes paths, MCP never does). */
-async function readSchematicFile(registry: BlockRegistry, path: string, limits: SchematicLimits, drop: readonly DropCategory[], strict = false): Promise<Result<ReadFile>> {
+async function readSchematicFile(
+  registry: BlockRegistry,
+  path: string,
+  limits: SchematicLimits,
+  drop: readonly DropCategory[],
+  strict = false,
+): Promise<Result<ReadFile>> {
   let size: number;
   try {
     const st = await stat(path);
@@ -62,16 +90,30 @@ async function readSchematicFile(registry: BlockRegistry, path: string, limits: 
     return fail(mcbError("invalid_request", `cannot read "${path}"`, { reason: "unreadable" }));
   }
   if (size > limits.maxCompressedBytes)
-    return fail(mcbError("budget_exceeded", `the file has ${size} bytes; the limit is ${limits.maxCompressedBytes} (raise it with --max-file-bytes)`, { reason: "compressed_size", limit: limits.maxCompressedBytes }));
+    return fail(
+      mcbError("budget_exceeded", `the file has ${size} bytes; the limit is ${limits.maxCompressedBytes} (raise it with --max-file-bytes)`, {
+        reason: "compressed_size",
+        limit: limits.maxCompressedBytes,
+      }),
+    );
   const bytes = await readFile(path);
   const r = readSchematic(registry, bytes, { limits, drop, strict });
   if (!r.ok) return r;
   const { schematic, format, sourceDataVersion, upgrades, loss, notes } = r.value;
-  return ok({ schematic, bytes, sha256: createHash("sha256").update(bytes).digest("hex"), source: { format, source_data_version: sourceDataVersion, upgrades, loss, notes } });
+  return ok({
+    schematic,
+    bytes,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    source: { format, source_data_version: sourceDataVersion, upgrades, loss, notes },
+  });
 }
 
 /** `mcb schem info`: validates a local file and prints its metadata, palette, upgrades and what an import would lose. */
-export async function schematicFileInfo(path: string, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS, strict = false): Promise<Result<AssetView & { upgrades: Readonly<Record<string, number>>; palette: { state: string; count: number }[] }>> {
+export async function schematicFileInfo(
+  path: string,
+  limits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS,
+  strict = false,
+): Promise<Result<AssetView & { upgrades: Readonly<Record<string, number>>; palette: { state: string; count: number }[] }>> {
   const registry = createBlockRegistry();
   if (!registry.ok) return registry;
   const read = await readSchematicFile(registry.value, path, limits, DROP_CATEGORIES, strict);
@@ -93,7 +135,15 @@ function libraryOf(w: Workspace, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIM
  * the state directory), and with `outPath` the same schematic also written to a file (Sponge v3,
  * or v2 with `version`).
  */
-export async function exportSchematic(w: Workspace, name: string, min: Vec3, max: Vec3, origin?: Vec3, outPath?: string, version: 2 | 3 = 3): Promise<Result<AssetView>> {
+export async function exportSchematic(
+  w: Workspace,
+  name: string,
+  min: Vec3,
+  max: Vec3,
+  origin?: Vec3,
+  outPath?: string,
+  version: 2 | 3 = 3,
+): Promise<Result<AssetView>> {
   const library = libraryOf(w);
   const saved = await exportRegionAsset({ ...w, library }, name, min, max, origin);
   if (!saved.ok) return saved;
@@ -159,7 +209,12 @@ export async function importSchematic(w: Workspace, source: string, target: Vec3
     const asset = libraryOf(w, limits).load(source, { drop, limits, ...(options.strict === true ? { strict: true } : {}) });
     if (!asset.ok) return asset;
     const { info, schematic, upgrades } = asset.value;
-    read = { schematic, bytes: Buffer.alloc(0), sha256: info.sha256, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss, notes: info.notes } };
+    read = {
+      schematic,
+      bytes: Buffer.alloc(0),
+      sha256: info.sha256,
+      source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss, notes: info.notes },
+    };
   }
   const rotation = options.rotation ?? 0;
   const paste = pasteOf(w.registry, read.schematic, target, rotation, options.skipAir === true);
@@ -170,7 +225,12 @@ export async function importSchematic(w: Workspace, source: string, target: Vec3
     return op.ok ? ok({ mode: "single", plan: plan.value, operation: op.value, source: read.source }) : op;
   }
   // The same file, place and turn always resume the same batch.
-  const pasteId = "p_" + createHash("sha256").update(`${read.sha256}\0${target.x},${target.y},${target.z},${rotation}${options.skipAir === true ? ",skip-air" : ""}`).digest("hex").slice(0, 24);
+  const pasteId =
+    "p_" +
+    createHash("sha256")
+      .update(`${read.sha256}\0${target.x},${target.y},${target.z},${rotation}${options.skipAir === true ? ",skip-air" : ""}`)
+      .digest("hex")
+      .slice(0, 24);
   const partName = options.part ?? `paste ${pasteId}`;
   const r = await runBatch(
     w,

@@ -23,7 +23,15 @@ export async function serverStats(w: Workspace): Promise<ServerStatsView | null>
   if (!(w.world instanceof PortWorld)) return null;
   const s = await w.world.stats(1200).catch(() => null);
   if (s === null) return null;
-  return { ticks: s.ticks, tick_ms_max: s.tickMsMax, tick_ms_p99: s.tickMsP99, tick_ms_mean: s.tickMsMean, queue_depth: s.queueDepth, max_queue: s.maxQueue, budget_ms: s.budgetMs };
+  return {
+    ticks: s.ticks,
+    tick_ms_max: s.tickMsMax,
+    tick_ms_p99: s.tickMsP99,
+    tick_ms_mean: s.tickMsMean,
+    queue_depth: s.queueDepth,
+    max_queue: s.maxQueue,
+    budget_ms: s.budgetMs,
+  };
 }
 
 export function serverStatsLine(s: ServerStatsView): string {

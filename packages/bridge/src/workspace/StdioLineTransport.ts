@@ -114,7 +114,12 @@ export class StdioLineTransport implements Transport {
       this.skipping = null;
       const requestId = id.result();
       this.log(`mcb mcp: refused a ${bytes}-byte message (limit ${this.max})${requestId === null ? "" : ` with id ${JSON.stringify(requestId)}`}`);
-      const data = { code: "budget_exceeded", message: `a message may be at most ${this.max} bytes`, retryable: false, details: { reason: "message_size", limit: this.max, bytes } };
+      const data = {
+        code: "budget_exceeded",
+        message: `a message may be at most ${this.max} bytes`,
+        retryable: false,
+        details: { reason: "message_size", limit: this.max, bytes },
+      };
       this.reply(frameError(requestId, ErrorCode.InvalidRequest, `Invalid Request: message of ${bytes} bytes exceeds the ${this.max}-byte limit`, data));
       return;
     }

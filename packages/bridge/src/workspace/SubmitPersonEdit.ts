@@ -14,14 +14,24 @@ import { locationOf, type WorldLocation } from "./Workspace.js";
  * is not_found unless `create`); otherwise the edit goes to the holder's inbox and this waits (at
  * most `timeoutMs`, default 15 s) for its answer.
  */
-export async function submitPersonEdit(where: string | WorldLocation, request: PersonEditRequest, options: { readonly create?: boolean; readonly timeoutMs?: number } = {}): Promise<Result<PersonEditReport>> {
+export async function submitPersonEdit(
+  where: string | WorldLocation,
+  request: PersonEditRequest,
+  options: { readonly create?: boolean; readonly timeoutMs?: number } = {},
+): Promise<Result<PersonEditReport>> {
   const location = locationOf(where);
   const timeoutMs = options.timeoutMs ?? 15_000;
   if (location.target.portUrl !== undefined || location.target.savePath !== undefined)
-    return fail(mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", { reason: "not_embedded" }));
+    return fail(
+      mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", {
+        reason: "not_embedded",
+      }),
+    );
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
   const inbox = inboxOf(location.dir);
-  const req = join(inbox, `${id}.req.json`), res = join(inbox, `${id}.res.json`), work = join(inbox, `${id}.work.json`);
+  const req = join(inbox, `${id}.req.json`),
+    res = join(inbox, `${id}.res.json`),
+    work = join(inbox, `${id}.work.json`);
   let posted = false;
   let holder: McbError | null = null;
   const deadline = Date.now() + timeoutMs;
@@ -56,7 +66,17 @@ export async function submitPersonEdit(where: string | WorldLocation, request: P
     unlinkSync(req);
   } catch {
     // Claimed by the holder meanwhile: it may still land; say so.
-    return fail(mcbError("busy", `the process holding ${location.dir} took the edit but did not answer within ${timeoutMs / 1000} s; check the block before repeating it`, { reason: "edit_unanswered" }));
+    return fail(
+      mcbError(
+        "busy",
+        `the process holding ${location.dir} took the edit but did not answer within ${timeoutMs / 1000} s; check the block before repeating it`,
+        { reason: "edit_unanswered" },
+      ),
+    );
   }
-  return fail(mcbError("busy", `${holder?.message ?? "the state directory is in use"}; it did not take the edit within ${timeoutMs / 1000} s (nothing changed)`, { reason: "edit_unanswered" }));
+  return fail(
+    mcbError("busy", `${holder?.message ?? "the state directory is in use"}; it did not take the edit within ${timeoutMs / 1000} s (nothing changed)`, {
+      reason: "edit_unanswered",
+    }),
+  );
 }

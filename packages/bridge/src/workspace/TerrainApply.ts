@@ -64,9 +64,14 @@ export class TerrainApplyJobs {
           ? {}
           : {
               onComplete: async (operationIds: string[]): Promise<Result<Record<string, unknown>>> => {
-                if (operationIds.length === 0) return ok({ part_name: name, part_error: { code: "not_named", message: "no tile wrote a block: no part named" } });
+                if (operationIds.length === 0)
+                  return ok({ part_name: name, part_error: { code: "not_named", message: "no tile wrote a block: no part named" } });
                 const part = await host.engine.partDefine(host.ctx, { name, operation_ids: operationIds });
-                return ok(part.ok ? { part_name: name, part_id: part.value.part_id } : { part_name: name, part_error: { code: part.error.code, message: part.error.message } });
+                return ok(
+                  part.ok
+                    ? { part_name: name, part_id: part.value.part_id }
+                    : { part_name: name, part_error: { code: part.error.code, message: part.error.message } },
+                );
               },
             }),
       },

@@ -32,7 +32,17 @@ export async function previewTerrainFile(recipePath: string, outPath: string, re
   await writeFile(outPath, png);
   const { field } = t.value;
   const image = { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
-  return ok({ terrain_id: t.value.terrainId, width: field.width, length: field.length, stats: t.value.stats, tiles: t.value.tiles, floor: t.value.floor, ceiling: t.value.ceiling, output: outPath, image });
+  return ok({
+    terrain_id: t.value.terrainId,
+    width: field.width,
+    length: field.length,
+    stats: t.value.stats,
+    tiles: t.value.tiles,
+    floor: t.value.floor,
+    ceiling: t.value.ceiling,
+    output: outPath,
+    image,
+  });
 }
 
 export interface TerrainBatchSummary extends Omit<BatchSummary, "completed" | "operation_ids"> {
@@ -44,7 +54,13 @@ export interface TerrainBatchSummary extends Omit<BatchSummary, "completed" | "o
  * `runBatch`), progress in `terrain/<terrain_id>.json`. A tile that ended in conflict is prepared
  * again from the live world on a rerun: terrain changes natural blocks only, so builds stay.
  */
-export async function runTerrainBatch(w: Workspace, recipePath: string, progress: ProgressSink, maxTiles = Infinity, onManualEdit?: ManualEditPolicy): Promise<Result<TerrainBatchSummary>> {
+export async function runTerrainBatch(
+  w: Workspace,
+  recipePath: string,
+  progress: ProgressSink,
+  maxTiles = Infinity,
+  onManualEdit?: ManualEditPolicy,
+): Promise<Result<TerrainBatchSummary>> {
   const value = await readRecipeFile(recipePath);
   if (!value.ok) return value;
   const t = compileTerrain(w.registry, value.value);

@@ -18,8 +18,17 @@ export const TOOLSET_NAMES = Object.keys(TOOLSETS) as Toolset[];
 /** The toolsets a `--toolsets` value names ("all", or a comma-separated list; build is always in). */
 export function parseToolsets(text: string): Result<Toolset[]> {
   if (text === "all") return ok([...TOOLSET_NAMES]);
-  const names = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const names = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const unknown = names.filter((n) => !(n in TOOLSETS));
-  if (unknown.length > 0) return fail(mcbError("invalid_request", `unknown toolset ${JSON.stringify(unknown[0])}: choose from ${TOOLSET_NAMES.join(", ")} or all`, { reason: "unknown_toolset", allowed: [...TOOLSET_NAMES, "all"] }));
+  if (unknown.length > 0)
+    return fail(
+      mcbError("invalid_request", `unknown toolset ${JSON.stringify(unknown[0])}: choose from ${TOOLSET_NAMES.join(", ")} or all`, {
+        reason: "unknown_toolset",
+        allowed: [...TOOLSET_NAMES, "all"],
+      }),
+    );
   return ok([...new Set<Toolset>(["build", ...(names as Toolset[])])]);
 }

@@ -76,9 +76,11 @@ export function journalProblem(journal: string | undefined, target: WorldTarget)
   } catch {
     return "--journal must be a postgres://user@host:port/database URL";
   }
-  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") return "--journal must be a postgres://user@host:port/database URL (the default journal is <state>/journal.db)";
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:")
+    return "--journal must be a postgres://user@host:port/database URL (the default journal is <state>/journal.db)";
   if (url.password !== "") return "--journal must not carry a password (every user of the machine can read a command line): set PGPASSWORD instead";
-  if (target.portUrl === undefined) return "--journal (a journal shared by several bridges) needs --world port://…: a save on disk, the embedded world included, has one writer";
+  if (target.portUrl === undefined)
+    return "--journal (a journal shared by several bridges) needs --world port://…: a save on disk, the embedded world included, has one writer";
   return null;
 }
 
@@ -126,10 +128,14 @@ export function stateDirectory(stateDir: string, create: boolean, log?: (line: s
   const exists = existsSync(marker) || existsSync(join(dir, "journal.db"));
   if (!create && !exists)
     return fail(
-      mcbError("not_found", `no mcb state directory at ${dir}: build something first (mcb build <recipe.json> creates it), pass --init to create it here, or --state <dir> for another`, {
-        reason: "state_missing",
-        path: dir,
-      }),
+      mcbError(
+        "not_found",
+        `no mcb state directory at ${dir}: build something first (mcb build <recipe.json> creates it), pass --init to create it here, or --state <dir> for another`,
+        {
+          reason: "state_missing",
+          path: dir,
+        },
+      ),
     );
   mkdirSync(dir, { recursive: true });
   if (!exists) {

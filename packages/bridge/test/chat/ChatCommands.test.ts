@@ -36,11 +36,19 @@ describe("permission policy", () => {
   const req = (title: string, rawInput: unknown = {}) => ({ sessionId: "s", toolCall: { toolCallId: "t", title, rawInput }, options });
 
   it("allows our tools once inside the area, and refuses shells, other servers, outside coordinates and idle requests", () => {
-    expect(permissionResponse(req("minecraft-builder build_prepare"), decidePermission(req("minecraft-builder build_prepare", { min: { x: 1, y: 2, z: 3 } }), { area }))).toEqual({ outcome: { outcome: "selected", optionId: "once" } });
+    expect(
+      permissionResponse(
+        req("minecraft-builder build_prepare"),
+        decidePermission(req("minecraft-builder build_prepare", { min: { x: 1, y: 2, z: 3 } }), { area }),
+      ),
+    ).toEqual({ outcome: { outcome: "selected", optionId: "once" } });
     expect(decidePermission(req("mcp: minecraft-builder/region_inspect"), { area })).toEqual({ allow: true });
     expect(decidePermission(req("shell: rm -rf /"), { area })).toMatchObject({ allow: false });
     expect(decidePermission(req("not-minecraft-builder-x build_prepare"), { area })).toMatchObject({ allow: false });
-    expect(decidePermission(req("minecraft-builder build_prepare", { recipe: { operations: [{ to: { x: 64, y: 0, z: 0 } }] } }), { area })).toMatchObject({ allow: false, why: expect.stringMatching(/outside/) });
+    expect(decidePermission(req("minecraft-builder build_prepare", { recipe: { operations: [{ to: { x: 64, y: 0, z: 0 } }] } }), { area })).toMatchObject({
+      allow: false,
+      why: expect.stringMatching(/outside/),
+    });
     expect(decidePermission(req("minecraft-builder build_prepare"), { area: null })).toMatchObject({ allow: false });
     expect(permissionResponse(req("x"), { allow: false, why: "" })).toEqual({ outcome: { outcome: "selected", optionId: "no" } });
     expect(permissionResponse({ ...req("x"), options: [options[0]!] }, { allow: false, why: "" })).toEqual({ outcome: { outcome: "cancelled" } });

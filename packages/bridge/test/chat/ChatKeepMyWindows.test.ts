@@ -29,7 +29,11 @@ describe("keep my windows over mcb chat (the chat stage's acceptance)", () => {
     await c.waitFor(/^You changed 1 block\(s\) of the walls by hand \(at 4 67 2\); I will keep them\.$/, copper, 60_000);
     const floors = await c.waitFor(/^Added two floors \(\d+ blocks; kept 1 you placed by hand\) and redid the roof at y 80 \(part_\w+\)\.$/, copper, 60_000);
     c.send("/ai put stairs in front of my window");
-    await c.waitFor(/^Conflict: 1 block\(s\) you changed by hand are where the stairs would go: 4 67 2 \(minecraft:glass_pane\)\. Keep them or replace them\?$/, floors, 60_000);
+    await c.waitFor(
+      /^Conflict: 1 block\(s\) you changed by hand are where the stairs would go: 4 67 2 \(minecraft:glass_pane\)\. Keep them or replace them\?$/,
+      floors,
+      60_000,
+    );
     await c.waitFor(/^✔ done$/, floors + 1);
     expect(await c.end()).toBe(0);
 

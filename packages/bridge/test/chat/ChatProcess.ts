@@ -49,7 +49,8 @@ export class ChatProcess {
       const i = this.lines.findIndex((l, k) => k >= from && re.test(l.text));
       if (i >= 0) return i;
       const left = deadline - performance.now();
-      if (left <= 0) throw new Error(`no line matching ${re} after ${timeoutMs} ms; got:\n${this.lines.map((l) => l.text).join("\n")}\nstderr:\n${this.stderr.join("\n")}`);
+      if (left <= 0)
+        throw new Error(`no line matching ${re} after ${timeoutMs} ms; got:\n${this.lines.map((l) => l.text).join("\n")}\nstderr:\n${this.stderr.join("\n")}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.waiters.push(() => {

@@ -12,7 +12,11 @@ describe("sessions across restarts", () => {
     first.send("/ai slow remember me");
     await first.waitFor(/^✔ done$/);
     expect(await first.end()).toBe(0);
-    const rec = JSON.parse(readFileSync(join(dir, "chat", "sessions", "default.json"), "utf8")) as { sessionId: string; summary: { request: string }; unfinished: unknown };
+    const rec = JSON.parse(readFileSync(join(dir, "chat", "sessions", "default.json"), "utf8")) as {
+      sessionId: string;
+      summary: { request: string };
+      unfinished: unknown;
+    };
     expect(rec.summary.request).toBe("slow remember me");
     expect(rec.unfinished).toBeNull();
 
@@ -111,7 +115,10 @@ describe("chat commands on the console", () => {
     c.send("/ai project rename x");
     await c.waitFor(/^usage: \/ai project create/);
     expect(await c.end()).toBe(0);
-    const stored = JSON.parse(readFileSync(join(dir, "chat", "projects.json"), "utf8")) as { projects: Record<string, { area: unknown }>; active: Record<string, string> };
+    const stored = JSON.parse(readFileSync(join(dir, "chat", "projects.json"), "utf8")) as {
+      projects: Record<string, { area: unknown }>;
+      active: Record<string, string>;
+    };
     expect(stored.projects.yard!.area).toEqual({ minX: 10, minY: -60, minZ: 10, maxX: 40, maxY: 0, maxZ: 40 });
     expect(stored.active.local).toBe("default");
   });

@@ -5,7 +5,12 @@ import { MAX_CHAT_MESSAGE, SentenceAssembler, cleanChatText, splitForChat } from
 
 const normalized = (s: string): string => cleanChatText(s).replace(/\s+/g, " ").trim();
 const isLoneSurrogate = (s: string): boolean => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
-const text = fc.array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 30 }), fc.constantFrom(" ", ". ", "\n", "! ", "😀", "a".repeat(300), "§c"), fc.string({ maxLength: 12 })), { maxLength: 40 }).map((a) => a.join(""));
+const text = fc
+  .array(
+    fc.oneof(fc.string({ unit: "grapheme", maxLength: 30 }), fc.constantFrom(" ", ". ", "\n", "! ", "😀", "a".repeat(300), "§c"), fc.string({ maxLength: 12 })),
+    { maxLength: 40 },
+  )
+  .map((a) => a.join(""));
 
 describe("chat text", () => {
   it("property: pieces are ≤ 240 units, never split a surrogate pair, and keep every word in order", () => {

@@ -34,7 +34,12 @@ async function relayWithProject(): Promise<{ relay: McpRelay; token: string }> {
   const dir = tmp();
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
   const area = { minX: 100, minY: -64, minZ: 100, maxX: 131, maxY: 319, maxZ: 131 };
-  const engine = await Engine.open({ adapter: world, journal: openJournal(":memory:"), registry: registry(), projects: [{ projectId: "bound", ownerId: "alice", area }] });
+  const engine = await Engine.open({
+    adapter: world,
+    journal: openJournal(":memory:"),
+    registry: registry(),
+    projects: [{ projectId: "bound", ownerId: "alice", area }],
+  });
   const relay = await McpRelay.start();
   cleanup.push(() => relay.close());
   const ctx = { principal: { playerId: "alice", role: "agent" as const }, projectId: "bound" };
@@ -56,7 +61,12 @@ describe("the MCP relay (mcb mcp --attach)", () => {
   it("serves a real MCP client through `mcb mcp --attach` with the identity bound to the token", async () => {
     const { relay, token } = await relayWithProject();
     expect(relay.address).toMatch(/^127\.0\.0\.1:\d+$/);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--attach"], env: { PATH: process.env.PATH ?? "", MCB_CHAT_MCP: relay.address, MCB_CHAT_MCP_TOKEN: token }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "mcp", "--attach"],
+      env: { PATH: process.env.PATH ?? "", MCB_CHAT_MCP: relay.address, MCB_CHAT_MCP_TOKEN: token },
+      stderr: "pipe",
+    });
     const client = new Client({ name: "t", version: "1" });
     await client.connect(transport);
     cleanup.push(() => client.close());
@@ -64,7 +74,10 @@ describe("the MCP relay (mcb mcp --attach)", () => {
     expect(tools.tools.length).toBe(21); // the build toolset and toolsets_enable (mcb chat lists every toolset)
     const ctx = await client.callTool({ name: "project_context", arguments: {} });
     expect(ctx.structuredContent).toMatchObject({ project_id: "bound", area: { min: { x: 100, y: -64, z: 100 } } });
-    const forged = await client.callTool({ name: "build_prepare", arguments: { recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 }, block: "minecraft:stone" }] } } });
+    const forged = await client.callTool({
+      name: "build_prepare",
+      arguments: { recipe: { version: 1, operations: [{ type: "box", min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 }, block: "minecraft:stone" }] } },
+    });
     expect(forged.isError).toBe(true);
     expect(JSON.stringify(forged.content)).toMatch(/out_of_bounds/);
   });
@@ -104,26 +117,47 @@ describe("the MCP relay (mcb mcp --attach)", () => {
 describe("mcb doctor", () => {
   it("prints configuration and what is missing as JSON, secrets only as set/missing", async () => {
     const dir = tmp();
-    const env = { PATH: process.env.PATH ?? "", MCB_ACP_COMMAND: process.execPath, MCB_ACP_ARGS: JSON.stringify([scriptedAgent]), MCB_OPENAI_API_KEY: "sk-test-never-printed" };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      MCB_ACP_COMMAND: process.execPath,
+      MCB_ACP_ARGS: JSON.stringify([scriptedAgent]),
+      MCB_OPENAI_API_KEY: "sk-test-never-printed",
+    };
     const r = await run(process.execPath, [cli, "doctor", "--state", dir], { env, cwd: root });
     expect(r.stdout).not.toContain("sk-test-never-printed");
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({
       ok: true,
       secrets: { MCB_OPENAI_API_KEY: "set", MCB_PORT_TOKEN: "missing" },
-      agent: { configured: true, kind: "custom", secrets_passed: ["OPENAI_API_KEY"], initialize: { ok: true, protocol_version: 1, agent: { name: "scripted-agent" }, load_session: true } },
+      agent: {
+        configured: true,
+        kind: "custom",
+        secrets_passed: ["OPENAI_API_KEY"],
+        initialize: { ok: true, protocol_version: 1, agent: { name: "scripted-agent" }, load_session: true },
+      },
       world: { kind: "embedded" },
       missing: [],
     });
     expect(report.packages["@agentclientprotocol/sdk"]).toBe("2.4.0");
     // Which Minecraft versions this build writes and reads.
-    expect(report.minecraft).toMatchObject({ default: "26.2", writes: [
-        { version: "26.1", releases: [{ release: "26.1", data_version: 4786 }, { release: "26.1.1", data_version: 4788 }, { release: "26.1.2", data_version: 4790 }] },
+    expect(report.minecraft).toMatchObject({
+      default: "26.2",
+      writes: [
+        {
+          version: "26.1",
+          releases: [
+            { release: "26.1", data_version: 4786 },
+            { release: "26.1.1", data_version: 4788 },
+            { release: "26.1.2", data_version: 4790 },
+          ],
+        },
         { version: "26.2", releases: [{ release: "26.2", data_version: 4903 }] },
       ],
     });
     expect(report.minecraft.reads.join("\n")).toMatch(/1\.13 to 1\.17.*read-only[\s\S]*1\.12 and older[\s\S]*newer than 26\.2/);
-    const bad = await run(process.execPath, [cli, "doctor", "--state", dir, "--world", "port://127.0.0.1:1"], { env: { ...env, MCB_ACP_ARGS: "not json", MCB_PORT_TOKEN: "t".repeat(32) } }).catch((e: { code: number; stdout: string }) => e);
+    const bad = await run(process.execPath, [cli, "doctor", "--state", dir, "--world", "port://127.0.0.1:1"], {
+      env: { ...env, MCB_ACP_ARGS: "not json", MCB_PORT_TOKEN: "t".repeat(32) },
+    }).catch((e: { code: number; stdout: string }) => e);
     expect((bad as { code: number }).code).toBe(1);
     const badReport = JSON.parse((bad as { stdout: string }).stdout);
     expect(badReport.ok).toBe(false);
@@ -140,11 +174,14 @@ describe("the pinned codex-acp", () => {
     const config = agentConfigFrom({}, dir);
     expect(config).toMatchObject({ ok: true, value: { kind: "codex-acp" } });
     if (!config.ok) return;
-    const agent = await AcpAgent.start({ command: config.value.command, args: config.value.args, cwd: dir, env: agentEnvironment(config.value, process.env, join(dir, "home")) }, {
-      permission: () => ({ outcome: { outcome: "cancelled" } }),
-      update: () => undefined,
-      log: () => undefined,
-    });
+    const agent = await AcpAgent.start(
+      { command: config.value.command, args: config.value.args, cwd: dir, env: agentEnvironment(config.value, process.env, join(dir, "home")) },
+      {
+        permission: () => ({ outcome: { outcome: "cancelled" } }),
+        update: () => undefined,
+        log: () => undefined,
+      },
+    );
     expect(agent.init.protocolVersion).toBe(1);
     expect(agent.init.agentInfo).toMatchObject({ name: "codex-acp", version: "0.16.0" });
     expect(agent.canLoadSession).toBe(true);
@@ -161,38 +198,45 @@ describe("the pinned codex-acp", () => {
     const ps = await run("ps", ["-eo", "args"]);
     expect(ps.stdout.split("\n").filter((l) => l.includes(join(dir, "home")) || (l.includes("codex-acp-") && l.includes("/bin/codex-acp")))).toEqual([]);
   });
-  it.skipIf(codex === null)("with a key in its environment it authenticates, opens a read-only session with a model selector, and launches our MCP server from session/new", async () => {
-    const dir = tmp();
-    const config = agentConfigFrom({ MCB_OPENAI_API_KEY: "sk-not-a-real-key" }, dir);
-    if (!config.ok) throw new Error(config.error.message);
-    const env = agentEnvironment(config.value, process.env, join(dir, "home"));
-    const agent = await AcpAgent.start({ command: config.value.command, args: config.value.args, cwd: join(dir, "work"), env }, {
-      permission: () => ({ outcome: { outcome: "cancelled" } }),
-      update: () => undefined,
-      log: () => undefined,
-    });
-    cleanup.push(() => agent.kill());
-    expect(await agent.authenticateFromEnv(env)).toBe("openai-api-key");
-    const { relay } = await relayWithProject();
-    let attached = 0;
-    const token = relay.grant(() => {
-      attached++;
-      return { connect: async () => undefined, close: async () => undefined };
-    });
-    const session = await agent.newSession(join(dir, "work"), {
-      name: "minecraft-builder",
-      command: process.execPath,
-      args: [cli, "mcp", "--attach"],
-      env: [
-        { name: "MCB_CHAT_MCP", value: relay.address },
-        { name: "MCB_CHAT_MCP_TOKEN", value: token },
-      ],
-    });
-    expect(session.modes?.currentModeId).toBe("read-only"); // our config.toml in its separate home
-    expect(session.configOptions?.some((o) => o.category === "model" && o.type === "select")).toBe(true);
-    for (let i = 0; i < 200 && attached === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(attached).toBeGreaterThanOrEqual(1); // codex started `mcb mcp --attach`, which presented the token
-  }, 30_000);
+  it.skipIf(codex === null)(
+    "with a key in its environment it authenticates, opens a read-only session with a model selector, and launches our MCP server from session/new",
+    async () => {
+      const dir = tmp();
+      const config = agentConfigFrom({ MCB_OPENAI_API_KEY: "sk-not-a-real-key" }, dir);
+      if (!config.ok) throw new Error(config.error.message);
+      const env = agentEnvironment(config.value, process.env, join(dir, "home"));
+      const agent = await AcpAgent.start(
+        { command: config.value.command, args: config.value.args, cwd: join(dir, "work"), env },
+        {
+          permission: () => ({ outcome: { outcome: "cancelled" } }),
+          update: () => undefined,
+          log: () => undefined,
+        },
+      );
+      cleanup.push(() => agent.kill());
+      expect(await agent.authenticateFromEnv(env)).toBe("openai-api-key");
+      const { relay } = await relayWithProject();
+      let attached = 0;
+      const token = relay.grant(() => {
+        attached++;
+        return { connect: async () => undefined, close: async () => undefined };
+      });
+      const session = await agent.newSession(join(dir, "work"), {
+        name: "minecraft-builder",
+        command: process.execPath,
+        args: [cli, "mcp", "--attach"],
+        env: [
+          { name: "MCB_CHAT_MCP", value: relay.address },
+          { name: "MCB_CHAT_MCP_TOKEN", value: token },
+        ],
+      });
+      expect(session.modes?.currentModeId).toBe("read-only"); // our config.toml in its separate home
+      expect(session.configOptions?.some((o) => o.category === "model" && o.type === "select")).toBe(true);
+      for (let i = 0; i < 200 && attached === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(attached).toBeGreaterThanOrEqual(1); // codex started `mcb mcp --attach`, which presented the token
+    },
+    30_000,
+  );
 
   it("is installed by npm ci with the binary for this platform, so the two tests above run here", () => {
     expect(codex, "npm ci did not install the optional @zed-industries/codex-acp: the chat's default agent is missing").not.toBeNull();

@@ -20,7 +20,11 @@ export class ClaimStore {
   /** Renews every claim of `names` that `holder` holds; true when that was all of them. */
   renew(names: readonly string[], holder: string, ttlMs: number, now: number): boolean {
     if (names.length === 0) return true;
-    const r = this.db.run(`UPDATE claims SET expires_at = ? WHERE holder = ? AND name IN (${names.map(() => "?").join(", ")})`, [now + ttlMs, holder, ...names]);
+    const r = this.db.run(`UPDATE claims SET expires_at = ? WHERE holder = ? AND name IN (${names.map(() => "?").join(", ")})`, [
+      now + ttlMs,
+      holder,
+      ...names,
+    ]);
     return r.changes === new Set(names).size;
   }
 

@@ -40,7 +40,9 @@ export class IndexStore {
    * it saved. Runs inside the caller's transaction or makes its own.
    */
   save(fromSeq: number, seq: number, newEntries: readonly string[], sections: ReadonlyMap<string, Uint32Array>): boolean {
-    const bodies = [...sections].map(([key, s]) => [key.split(",").map(Number), deflateRawSync(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), { level: 1 })] as const);
+    const bodies = [...sections].map(
+      ([key, s]) => [key.split(",").map(Number), deflateRawSync(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), { level: 1 })] as const,
+    );
     return this.db.transaction((): boolean => {
       if (this.seq() !== fromSeq) return false;
       let id = Number(firstColumn(this.db.get("SELECT count(*) AS n FROM index_entries"))) + 1;

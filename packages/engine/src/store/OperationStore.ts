@@ -36,7 +36,10 @@ export class OperationStore {
 
   /** Replaces a stored record (same id); throws when there is none. */
   update(op: OperationRecord): void {
-    this.db.write("UPDATE operations SET status = ?, body = ? WHERE op_id = ?", [op.status, JSON.stringify(op), op.operationId], { changes: 1, failure: `unknown operation ${op.operationId}` });
+    this.db.write("UPDATE operations SET status = ?, body = ? WHERE op_id = ?", [op.status, JSON.stringify(op), op.operationId], {
+      changes: 1,
+      failure: `unknown operation ${op.operationId}`,
+    });
   }
 
   get(operationId: string): OperationRecord | null {
@@ -55,8 +58,8 @@ export class OperationStore {
   list(projectId: string, filter: OperationFilter, limit: number): OperationRecord[] {
     const where = ["project_id = ?"];
     const params: SqlValue[] = [projectId];
-    if (filter.kind !== undefined) where.push("kind = ?"), params.push(filter.kind);
-    if (filter.status !== undefined) where.push("status = ?"), params.push(filter.status);
+    if (filter.kind !== undefined) (where.push("kind = ?"), params.push(filter.kind));
+    if (filter.status !== undefined) (where.push("status = ?"), params.push(filter.status));
     if (filter.part !== undefined) {
       const ops = filter.part.operationIds;
       where.push(ops.length === 0 ? "part_id = ?" : `(part_id = ? OR op_id IN (${ops.map(() => "?").join(", ")}))`);
@@ -73,6 +76,8 @@ export class OperationStore {
 
   /** Operations in `queued`, `applying` or `recovery_required`, oldest first. */
   unfinished(): OperationRecord[] {
-    return this.db.all("SELECT body FROM operations WHERE status IN ('queued', 'applying', 'recovery_required') ORDER BY created_at, op_id").map((r) => parse(r)!);
+    return this.db
+      .all("SELECT body FROM operations WHERE status IN ('queued', 'applying', 'recovery_required') ORDER BY created_at, op_id")
+      .map((r) => parse(r)!);
   }
 }

@@ -25,7 +25,10 @@ export class PartStore {
   /** Replaces a stored part (same id); throws when there is none. */
   update(part: PartRecord): void {
     const { mask, ...meta } = part;
-    this.db.write("UPDATE parts SET body = ?, mask = ? WHERE part_id = ?", [JSON.stringify(meta), maskBytes(mask), part.partId], { changes: 1, failure: `unknown part ${part.partId}` });
+    this.db.write("UPDATE parts SET body = ?, mask = ? WHERE part_id = ?", [JSON.stringify(meta), maskBytes(mask), part.partId], {
+      changes: 1,
+      failure: `unknown part ${part.partId}`,
+    });
   }
 
   delete(partId: string): void {

@@ -38,14 +38,20 @@ export class PostgresDb implements SqlDb {
   /** The URL without its password. */
   readonly where: string;
 
-  constructor(url: string, private readonly timeoutMs = DEFAULT_TIMEOUT_MS) {
+  constructor(
+    url: string,
+    private readonly timeoutMs = DEFAULT_TIMEOUT_MS,
+  ) {
     this.where = redactUrl(url);
     const signal = new SharedArrayBuffer(4);
     this.flag = new Int32Array(signal);
     const channel = new MessageChannel();
     this.port = channel.port1;
     const start: WireStart = { url, signal };
-    this.worker = new Worker(new URL("../../dist/store/PostgresWorker.js", import.meta.url), { workerData: { ...start, port: channel.port2 }, transferList: [channel.port2] });
+    this.worker = new Worker(new URL("../../dist/store/PostgresWorker.js", import.meta.url), {
+      workerData: { ...start, port: channel.port2 },
+      transferList: [channel.port2],
+    });
     this.worker.unref();
   }
 
@@ -147,7 +153,9 @@ export class PostgresDb implements SqlDb {
   }
 
   sizeBytes(): number {
-    const row = this.get("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS size FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'");
+    const row = this.get(
+      "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS size FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'",
+    );
     return Number(row?.["size"] ?? 0);
   }
 

@@ -64,7 +64,11 @@ async function handle(req: WireRequest): Promise<WireReply> {
       case "batch": {
         // A checked write fails inside the server (mcb_check), so nothing after it runs, COMMIT included.
         const text = req.statements
-          .map((st) => (st.expect === undefined ? inline(st) : `WITH w AS (${inline(st)} RETURNING 1) SELECT mcb_check(count(*), ${st.expect.changes}, ${client.escapeLiteral(st.expect.failure)}) FROM w`))
+          .map((st) =>
+            st.expect === undefined
+              ? inline(st)
+              : `WITH w AS (${inline(st)} RETURNING 1) SELECT mcb_check(count(*), ${st.expect.changes}, ${client.escapeLiteral(st.expect.failure)}) FROM w`,
+          )
           .join(";\n");
         const results = await client.query(text);
         const list = (Array.isArray(results) ? results : [results]) as pg.QueryResult[];

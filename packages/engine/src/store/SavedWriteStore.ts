@@ -3,7 +3,9 @@ import type { SqlDb } from "./SqlDb.js";
 import { firstColumn } from "./SqlDb.js";
 
 /** settled: 0 not known saved, 1 saved (a mark covered it, or a restart check found it), 2 checked with losses. */
-const OPEN = 0, SAVED = 1, LOST = 2;
+const OPEN = 0,
+  SAVED = 1,
+  LOST = 2;
 
 /**
  * Saved writes (docs/DESIGN.md "Saved writes"): which confirmed slices are in the world's files,
@@ -20,7 +22,8 @@ export class SavedWriteStore {
    */
   recordAll(results: readonly SliceResult[], ords: readonly number[]): void {
     const marks = new Map<string, number>();
-    for (const r of results) if (r.saved !== undefined && r.saved.writeSeq > 0) marks.set(r.saved.session, Math.max(marks.get(r.saved.session) ?? 0, r.saved.savedThrough));
+    for (const r of results)
+      if (r.saved !== undefined && r.saved.writeSeq > 0) marks.set(r.saved.session, Math.max(marks.get(r.saved.session) ?? 0, r.saved.savedThrough));
     for (const [session, through] of marks) this.note(session, through);
     results.forEach((r, k) => this.record(r, ords[k]!));
   }
@@ -50,9 +53,12 @@ export class SavedWriteStore {
   }
 
   unsavedSlices(): UnsavedSlice[] {
-    return this.db
-      .all(`SELECT op_id, slice_no, session, write_seq FROM slice_saves WHERE settled = ${OPEN} ORDER BY ord`)
-      .map((r) => ({ operationId: r["op_id"] as string, sliceNo: r["slice_no"] as number, session: r["session"] as string, writeSeq: r["write_seq"] as number }));
+    return this.db.all(`SELECT op_id, slice_no, session, write_seq FROM slice_saves WHERE settled = ${OPEN} ORDER BY ord`).map((r) => ({
+      operationId: r["op_id"] as string,
+      sliceNo: r["slice_no"] as number,
+      session: r["session"] as string,
+      writeSeq: r["write_seq"] as number,
+    }));
   }
 
   settleUnsaved(slices: readonly UnsavedSlice[], lost: ReadonlyMap<string, readonly number[]>): void {
@@ -62,7 +68,12 @@ export class SavedWriteStore {
         const merged = [...new Set([...this.lostWrites(op), ...indices])].sort((a, b) => a - b);
         this.db.write("INSERT INTO lost_writes VALUES (?, ?) ON CONFLICT (op_id) DO UPDATE SET indices = excluded.indices", [op, JSON.stringify(merged)]);
       }
-      for (const sl of slices) this.db.write("UPDATE slice_saves SET settled = ? WHERE op_id = ? AND slice_no = ?", [(lost.get(sl.operationId)?.length ?? 0) > 0 ? LOST : SAVED, sl.operationId, sl.sliceNo]);
+      for (const sl of slices)
+        this.db.write("UPDATE slice_saves SET settled = ? WHERE op_id = ? AND slice_no = ?", [
+          (lost.get(sl.operationId)?.length ?? 0) > 0 ? LOST : SAVED,
+          sl.operationId,
+          sl.sliceNo,
+        ]);
     });
   }
 

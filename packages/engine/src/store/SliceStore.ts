@@ -14,7 +14,14 @@ function toSlice(r: SqlRow): SliceRecord {
     intent: new Uint8Array(r["intent"] as Buffer),
     written: written === null ? null : new Uint8Array(written),
     seq: r["seq"] as number,
-    bounds: { minX: r["min_x"] as number, minY: r["min_y"] as number, minZ: r["min_z"] as number, maxX: r["max_x"] as number, maxY: r["max_y"] as number, maxZ: r["max_z"] as number },
+    bounds: {
+      minX: r["min_x"] as number,
+      minY: r["min_y"] as number,
+      minZ: r["min_z"] as number,
+      maxX: r["max_x"] as number,
+      maxY: r["max_y"] as number,
+      maxZ: r["max_z"] as number,
+    },
     entityDigests: digests === null ? [] : (JSON.parse(digests) as [number, string][]),
   };
 }
@@ -26,17 +33,33 @@ export class SliceStore {
   /** Stores intents in one statement (one parse and plan for a window of them, on either store). */
   addIntents(list: readonly SliceRecord[]): void {
     if (list.length === 0) return;
-    const params = list.flatMap((s) => [s.operationId, s.sliceNo, s.start, s.end, s.intent, s.bounds.minX, s.bounds.minY, s.bounds.minZ, s.bounds.maxX, s.bounds.maxY, s.bounds.maxZ]);
+    const params = list.flatMap((s) => [
+      s.operationId,
+      s.sliceNo,
+      s.start,
+      s.end,
+      s.intent,
+      s.bounds.minX,
+      s.bounds.minY,
+      s.bounds.minZ,
+      s.bounds.maxX,
+      s.bounds.maxY,
+      s.bounds.maxZ,
+    ]);
     this.db.write(`INSERT INTO slices VALUES ${list.map(() => "(?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?, ?, NULL)").join(", ")}`, params);
   }
 
   /** Confirms an open intent with what was written; throws when the slice has no open intent. */
   confirm(operationId: string, sliceNo: number, written: Uint8Array, seq: number, entityDigests: readonly (readonly [number, string])[]): void {
     const digests = entityDigests.length === 0 ? null : JSON.stringify(entityDigests);
-    this.db.write("UPDATE slices SET written = ?, seq = ?, digests = ? WHERE op_id = ? AND slice_no = ? AND written IS NULL", [written, seq, digests, operationId, sliceNo], {
-      changes: 1,
-      failure: `no open intent for slice ${sliceNo} of ${operationId}`,
-    });
+    this.db.write(
+      "UPDATE slices SET written = ?, seq = ?, digests = ? WHERE op_id = ? AND slice_no = ? AND written IS NULL",
+      [written, seq, digests, operationId, sliceNo],
+      {
+        changes: 1,
+        failure: `no open intent for slice ${sliceNo} of ${operationId}`,
+      },
+    );
   }
 
   forOperation(operationId: string): SliceRecord[] {
@@ -46,15 +69,10 @@ export class SliceStore {
   /** Confirmed slices with seq > `afterSeq` whose bounds intersect `box`, in sequence order. */
   after(afterSeq: number, box: Box3): SliceRecord[] {
     return this.db
-      .all("SELECT * FROM slices WHERE written IS NOT NULL AND seq > ? AND min_x <= ? AND max_x >= ? AND min_y <= ? AND max_y >= ? AND min_z <= ? AND max_z >= ? ORDER BY seq", [
-        afterSeq,
-        int32(box.maxX),
-        int32(box.minX),
-        int32(box.maxY),
-        int32(box.minY),
-        int32(box.maxZ),
-        int32(box.minZ),
-      ])
+      .all(
+        "SELECT * FROM slices WHERE written IS NOT NULL AND seq > ? AND min_x <= ? AND max_x >= ? AND min_y <= ? AND max_y >= ? AND min_z <= ? AND max_z >= ? ORDER BY seq",
+        [afterSeq, int32(box.maxX), int32(box.minX), int32(box.maxY), int32(box.minY), int32(box.maxZ), int32(box.minZ)],
+      )
       .map(toSlice);
   }
 }

@@ -1,5 +1,17 @@
 import type { Box3 } from "@mcb/blocks";
-import type { IndexHead, Journal, OperationFilter, OperationRecord, PartRecord, SavedState, SliceRecord, SliceResult, TouchKind, TouchList, UnsavedSlice } from "../Journal.js";
+import type {
+  IndexHead,
+  Journal,
+  OperationFilter,
+  OperationRecord,
+  PartRecord,
+  SavedState,
+  SliceRecord,
+  SliceResult,
+  TouchKind,
+  TouchList,
+  UnsavedSlice,
+} from "../Journal.js";
 import { TOUCH_KIND_CODES } from "../Journal.js";
 import type { PreparedPlan } from "../PreparedPlan.js";
 import { ClaimStore } from "./ClaimStore.js";
@@ -133,7 +145,11 @@ export class SqlJournal implements Journal {
     return this.sliceStore.after(afterSeq, box);
   }
 
-  addTouches(positions: Int32Array, states?: readonly (string | null)[], options: { readonly kind?: TouchKind; readonly eventCursor?: string; readonly fromCursor?: string | null } = {}): number {
+  addTouches(
+    positions: Int32Array,
+    states?: readonly (string | null)[],
+    options: { readonly kind?: TouchKind; readonly eventCursor?: string; readonly fromCursor?: string | null } = {},
+  ): number {
     const kind = TOUCH_KIND_CODES[options.kind ?? "external"];
     return this.db.transaction((): number => {
       if (!this.cursorStill(options.fromCursor)) return 0;

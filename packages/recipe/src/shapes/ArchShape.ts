@@ -44,17 +44,20 @@ export function archShape(
   const rowSpans = (): Int32Array => {
     if (cached !== undefined) return cached;
     const out: number[] = [];
-    const lowest = (U: number) => Math.ceil((S - U) / 2), highest = (U: number) => Math.floor((S + U) / 2);
+    const lowest = (U: number) => Math.ceil((S - U) / 2),
+      highest = (U: number) => Math.floor((S + U) / 2);
     for (let v = 0; v <= rise; v++) {
       const outer = reach(A, B, 2 * v, false);
       if (outer < 0) continue;
-      const u0 = Math.max(uMin, lowest(outer)), u1 = Math.min(uMax, highest(outer));
+      const u0 = Math.max(uMin, lowest(outer)),
+        u1 = Math.min(uMax, highest(outer));
       const inner = Ai > 0 && Bi > 0 ? reach(Ai, Bi, 2 * v, true) : -1;
       if (inner < 0) {
         if (u0 <= u1) out.push(u0, u1, v);
         continue;
       }
-      const i0 = lowest(inner), i1 = highest(inner);
+      const i0 = lowest(inner),
+        i1 = highest(inner);
       if (u0 <= Math.min(u1, i0 - 1)) out.push(u0, Math.min(u1, i0 - 1), v);
       if (Math.max(u0, i1 + 1) <= u1) out.push(Math.max(u0, i1 + 1), u1, v);
     }

@@ -21,7 +21,8 @@ export function boxShape(min: { x: number; y: number; z: number }, max: { x: num
   const dx = box.maxX - box.minX + 1;
   const dy = box.maxY - box.minY + 1;
   const dz = box.maxZ - box.minZ + 1;
-  const hole = mode === "faces" ? Math.max(0, dx - 2) * Math.max(0, dy - 2) * Math.max(0, dz - 2) : mode === "walls" ? Math.max(0, dx - 2) * dy * Math.max(0, dz - 2) : 0;
+  const hole =
+    mode === "faces" ? Math.max(0, dx - 2) * Math.max(0, dy - 2) * Math.max(0, dz - 2) : mode === "walls" ? Math.max(0, dx - 2) * dy * Math.max(0, dz - 2) : 0;
   return {
     kind: "box",
     box,
@@ -31,8 +32,7 @@ export function boxShape(min: { x: number; y: number; z: number }, max: { x: num
     emit(put: Put): void {
       // The same slabs the compiler fills, so tests of `emit` cover the geometry actually written.
       for (const slab of boxSlabs(box, mode)) {
-        for (let y = slab.minY; y <= slab.maxY; y++)
-          for (let z = slab.minZ; z <= slab.maxZ; z++) for (let x = slab.minX; x <= slab.maxX; x++) put(x, y, z);
+        for (let y = slab.minY; y <= slab.maxY; y++) for (let z = slab.minZ; z <= slab.maxZ; z++) for (let x = slab.minX; x <= slab.maxX; x++) put(x, y, z);
       }
     },
   };

@@ -18,7 +18,9 @@ function diskOffsets(r: number, ring: boolean): Int32Array {
 function diskSpans(disk: Int32Array): Int32Array {
   const out: number[] = [];
   for (let i = 0; i < disk.length; i += 2) {
-    const u = disk[i]!, v = disk[i + 1]!, k = out.length;
+    const u = disk[i]!,
+      v = disk[i + 1]!,
+      k = out.length;
     if (k > 0 && out[k - 1] === v && out[k - 2] === u - 1) out[k - 2] = u;
     else out.push(u, u, v);
   }
@@ -29,13 +31,7 @@ function diskSpans(disk: Int32Array): Int32Array {
  * Cylinder whose base disk is centred on `center` and which extends `height` blocks along +axis.
  * `hollow` keeps the side wall only (no caps).
  */
-export function cylinderShape(
-  center: { x: number; y: number; z: number },
-  radius: number,
-  height: number,
-  hollow: boolean,
-  axis: "x" | "y" | "z",
-): Shape {
+export function cylinderShape(center: { x: number; y: number; z: number }, radius: number, height: number, hollow: boolean, axis: "x" | "y" | "z"): Shape {
   const disk = diskOffsets(radius, hollow);
   const cells = disk.length / 2;
   const { x: cx, y: cy, z: cz } = center;

@@ -23,16 +23,21 @@ export function lineShape(from: { x: number; y: number; z: number }, to: { x: nu
     },
     emitSpans(span: Span): void {
       // Consecutive points of one row (a line mostly along x) become one span.
-      let x0 = from.x, x1 = from.x, y = from.y, z = from.z;
+      let x0 = from.x,
+        x1 = from.x,
+        y = from.y,
+        z = from.z;
       for (let i = 1; i <= n; i++) {
-        const x = step(from.x, dx, i), py = step(from.y, dy, i), pz = step(from.z, dz, i);
+        const x = step(from.x, dx, i),
+          py = step(from.y, dy, i),
+          pz = step(from.z, dz, i);
         if (py === y && pz === z && (x === x1 + 1 || x === x0 - 1)) {
           if (x > x1) x1 = x;
           else x0 = x;
           continue;
         }
         span(x0, x1, y, z);
-        (x0 = x), (x1 = x), (y = py), (z = pz);
+        ((x0 = x), (x1 = x), (y = py), (z = pz));
       }
       span(x0, x1, y, z);
     },

@@ -76,8 +76,10 @@ interface Grid {
 
 function emptyGrid(r: RoofInput): Grid {
   const m = r.overhang + 2;
-  const x0 = Math.min(...r.rects.map((q) => q.minX)) - m, z0 = Math.min(...r.rects.map((q) => q.minZ)) - m;
-  const w = Math.max(...r.rects.map((q) => q.maxX)) + m - x0 + 1, d = Math.max(...r.rects.map((q) => q.maxZ)) + m - z0 + 1;
+  const x0 = Math.min(...r.rects.map((q) => q.minX)) - m,
+    z0 = Math.min(...r.rects.map((q) => q.minZ)) - m;
+  const w = Math.max(...r.rects.map((q) => q.maxX)) + m - x0 + 1,
+    d = Math.max(...r.rects.map((q) => q.maxZ)) + m - z0 + 1;
   const inside = new Uint8Array(w * d);
   for (const q of r.rects) for (let z = q.minZ; z <= q.maxZ; z++) for (let x = q.minX; x <= q.maxX; x++) inside[(z - z0) * w + (x - x0)] = 1;
   return { x0, z0, w, d, s: new Int32Array(w * d).fill(NONE), placed: new Uint8Array(w * d), inside };
@@ -87,17 +89,19 @@ function emptyGrid(r: RoofInput): Grid {
 function chebyshev(g: Grid, source: (i: number) => boolean): Int32Array {
   const dist = new Int32Array(g.w * g.d).fill(-1);
   let queue: number[] = [];
-  for (let i = 0; i < dist.length; i++) if (source(i)) (dist[i] = 0), queue.push(i);
+  for (let i = 0; i < dist.length; i++) if (source(i)) ((dist[i] = 0), queue.push(i));
   for (let k = 1; queue.length > 0; k++) {
     const next: number[] = [];
     for (const i of queue) {
-      const x = i % g.w, z = (i - x) / g.w;
+      const x = i % g.w,
+        z = (i - x) / g.w;
       for (let dz = -1; dz <= 1; dz++)
         for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx, nz = z + dz;
+          const nx = x + dx,
+            nz = z + dz;
           if (nx < 0 || nz < 0 || nx >= g.w || nz >= g.d) continue;
           const j = nz * g.w + nx;
-          if (dist[j] === -1) (dist[j] = k), next.push(j);
+          if (dist[j] === -1) ((dist[j] = k), next.push(j));
         }
     }
     queue = next;
@@ -110,8 +114,8 @@ function hipDistances(g: Grid, overhang: number): void {
   const toOutside = chebyshev(g, (i) => g.inside[i] === 0);
   const toInside = chebyshev(g, (i) => g.inside[i] === 1);
   for (let i = 0; i < g.s.length; i++) {
-    if (g.inside[i] === 1) (g.s[i] = toOutside[i]! - 1), (g.placed[i] = 1);
-    else if (toInside[i]! <= overhang + 1) (g.s[i] = -toInside[i]!), (g.placed[i] = toInside[i]! <= overhang ? 1 : 0);
+    if (g.inside[i] === 1) ((g.s[i] = toOutside[i]! - 1), (g.placed[i] = 1));
+    else if (toInside[i]! <= overhang + 1) ((g.s[i] = -toInside[i]!), (g.placed[i] = toInside[i]! <= overhang ? 1 : 0));
   }
 }
 
@@ -124,7 +128,7 @@ function gableDistances(g: Grid, r: RoofInput): void {
         const i = (z - g.z0) * g.w + (x - g.x0);
         const s = q.axis === "x" ? Math.min(z - q.minZ, q.maxZ - z) : Math.min(x - q.minX, q.maxX - x);
         const placed = x >= q.minX - o && x <= q.maxX + o && z >= q.minZ - o && z <= q.maxZ + o ? 1 : 0;
-        if (placed > g.placed[i]! || (placed === g.placed[i] && s > g.s[i]!)) (g.s[i] = s), (g.placed[i] = placed);
+        if (placed > g.placed[i]! || (placed === g.placed[i] && s > g.s[i]!)) ((g.s[i] = s), (g.placed[i] = placed));
       }
   }
 }
@@ -132,9 +136,11 @@ function gableDistances(g: Grid, r: RoofInput): void {
 /** The facing of a column's stair from its neighbours' distances (see the header); null for a ridge slab. */
 function pieceAt(g: Grid, i: number): Facing | null {
   const s = g.s[i]!;
-  const x = i % g.w, z = (i - x) / g.w;
+  const x = i % g.w,
+    z = (i - x) / g.w;
   const at = (dx: number, dz: number): number => {
-    const nx = x + dx, nz = z + dz;
+    const nx = x + dx,
+      nz = z + dz;
     return nx < 0 || nz < 0 || nx >= g.w || nz >= g.d ? NONE : g.s[nz * g.w + nx]!;
   };
   const down = SIDES.filter((f) => at(...STEP[f]) < s);
@@ -146,7 +152,14 @@ function pieceAt(g: Grid, i: number): Facing | null {
     return corner(a, b);
   }
   if (down.length === 0) {
-    const low = ([["north", "east"], ["east", "south"], ["south", "west"], ["west", "north"]] as const).filter(([a, b]) => at(STEP[a][0] + STEP[b][0], STEP[a][1] + STEP[b][1]) < s);
+    const low = (
+      [
+        ["north", "east"],
+        ["east", "south"],
+        ["south", "west"],
+        ["west", "north"],
+      ] as const
+    ).filter(([a, b]) => at(STEP[a][0] + STEP[b][0], STEP[a][1] + STEP[b][1]) < s);
     if (low.length === 1) return corner(OPPOSITE[low[0]![0]], OPPOSITE[low[0]![1]]);
   }
   return null;
@@ -172,14 +185,20 @@ export function roofCells(r: RoofInput): RoofCells {
     const { y, half } = r.style === "flat" ? { y: r.y, half: true } : step(g.s[i]!);
     const stair = half ? null : pieceAt(g, i);
     ys[i] = y;
-    pieces[i] = half ? { kind: "slab", type: "bottom" } : stair === null ? { kind: "slab", type: r.pitch === 1 ? "bottom" : "top" } : { kind: "stair", facing: stair, shape: "straight" };
+    pieces[i] = half
+      ? { kind: "slab", type: "bottom" }
+      : stair === null
+        ? { kind: "slab", type: r.pitch === 1 ? "bottom" : "top" }
+        : { kind: "stair", facing: stair, shape: "straight" };
   }
   for (let gz = 0; gz < g.d; gz++) {
     for (let gx = 0; gx < g.w; gx++) {
       const i = gz * g.w + gx;
       const piece = pieces[i];
       if (piece === null || piece === undefined) continue;
-      const x = gx + g.x0, z = gz + g.z0, y = ys[i]!;
+      const x = gx + g.x0,
+        z = gz + g.z0,
+        y = ys[i]!;
       if (piece.kind === "stair") {
         const shape = stairShape(piece.facing, "bottom", (d) => {
           const j = (gz + STEP[d][1]) * g.w + (gx + STEP[d][0]);
@@ -200,7 +219,8 @@ export function roofCells(r: RoofInput): RoofCells {
  * neighbour's piece, closing the face between them; elsewhere nothing (returns the column's own y).
  */
 function fillFrom(g: Grid, r: RoofInput, i: number, step: (d: number) => { y: number }): number {
-  const x = i % g.w, z = (i - x) / g.w;
+  const x = i % g.w,
+    z = (i - x) / g.w;
   if (g.inside[i] === 1 && gableEnd(g, r.rects, x + g.x0, z + g.z0)) return r.y;
   let from = step(g.s[i]!).y;
   for (const f of SIDES) {
@@ -213,8 +233,14 @@ function fillFrom(g: Grid, r: RoofInput, i: number, step: (d: number) => { y: nu
 /** A column on a rectangle's end plane (across its ridge) whose outward neighbour is outside the footprint: a gable wall. */
 function gableEnd(g: Grid, rects: readonly RoofRect[], x: number, z: number): boolean {
   const outside = (nx: number, nz: number): boolean => g.inside[(nz - g.z0) * g.w + (nx - g.x0)] === 0;
-  return rects.some((q) =>
-    x >= q.minX && x <= q.maxX && z >= q.minZ && z <= q.maxZ &&
-    (q.axis === "x" ? (x === q.minX && outside(x - 1, z)) || (x === q.maxX && outside(x + 1, z)) : (z === q.minZ && outside(x, z - 1)) || (z === q.maxZ && outside(x, z + 1))),
+  return rects.some(
+    (q) =>
+      x >= q.minX &&
+      x <= q.maxX &&
+      z >= q.minZ &&
+      z <= q.maxZ &&
+      (q.axis === "x"
+        ? (x === q.minX && outside(x - 1, z)) || (x === q.maxX && outside(x + 1, z))
+        : (z === q.minZ && outside(x, z - 1)) || (z === q.maxZ && outside(x, z + 1))),
   );
 }

@@ -15,4 +15,3 @@ export interface Shape {
   /** The same positions as `emit`, as x-intervals (each position once); shapes with long x-runs have it. */
   emitSpans?(span: Span): void;
 }
-

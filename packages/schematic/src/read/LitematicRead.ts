@@ -33,7 +33,9 @@ export function readLitematic(r: NbtReader, f: Fields, path: string, limits: Sch
   seek(r, f, "Regions", TAG.Compound, path);
   const regions = fields(r, `${path}.Regions`);
   if (regions.size !== 1)
-    throw malformed(`has ${regions.size} regions; one region is supported (save each region on its own in Litematica)`, `${path}.Regions`, { regions: regions.size });
+    throw malformed(`has ${regions.size} regions; one region is supported (save each region on its own in Litematica)`, `${path}.Regions`, {
+      regions: regions.size,
+    });
   const [regionName, entry] = [...regions][0]!;
   const rp = `${path}.Regions.${regionName}`;
   if (entry.type !== TAG.Compound) throw malformed("must be a compound", rp);
@@ -55,18 +57,21 @@ export function readLitematic(r: NbtReader, f: Fields, path: string, limits: Sch
   seek(r, rf, "BlockStatePalette", TAG.List, rp);
   const palette: string[] = [];
   eachCompound(r, `${rp}.BlockStatePalette`, (c, i) => {
-    if (palette.length >= limits.maxPaletteEntries) throw overLimit(`the palette has more than ${limits.maxPaletteEntries} entries`, "palette", limits.maxPaletteEntries);
+    if (palette.length >= limits.maxPaletteEntries)
+      throw overLimit(`the palette has more than ${limits.maxPaletteEntries} entries`, "palette", limits.maxPaletteEntries);
     palette.push(stateOfEntry(c, `${rp}.BlockStatePalette[${i}]`));
   });
   if (palette.length === 0) throw malformed("is empty", `${rp}.BlockStatePalette`);
   const bits = Math.max(2, 32 - Math.clz32(palette.length - 1));
   seek(r, rf, "BlockStates", TAG.LongArray, rp);
   const words = r.longArrayWords();
-  if (words.length * 32 < volume * bits) throw malformed(`holds ${words.length / 2} longs; ${volume} entries of ${bits} bits need ${Math.ceil((volume * bits) / 64)}`, `${rp}.BlockStates`);
+  if (words.length * 32 < volume * bits)
+    throw malformed(`holds ${words.length / 2} longs; ${volume} entries of ${bits} bits need ${Math.ceil((volume * bits) / 64)}`, `${rp}.BlockStates`);
   const blocks = new Uint32Array(volume);
   const mask = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
   for (let i = 0, bit = 0; i < volume; i++, bit += bits) {
-    const q = bit >>> 5, s = bit & 31;
+    const q = bit >>> 5,
+      s = bit & 31;
     let v = words[q]! >>> s;
     if (s + bits > 32) v |= words[q + 1]! << (32 - s);
     const p = (v & mask) >>> 0;
@@ -77,7 +82,8 @@ export function readLitematic(r: NbtReader, f: Fields, path: string, limits: Sch
   const blockEntities: RawBlockEntity[] = [];
   if (seek(r, rf, "TileEntities", TAG.List, rp, false)) {
     eachCompound(r, `${rp}.TileEntities`, (c, i) => {
-      if (blockEntities.length >= limits.maxBlockEntities) throw overLimit(`more than ${limits.maxBlockEntities} block entities`, "block_entities", limits.maxBlockEntities);
+      if (blockEntities.length >= limits.maxBlockEntities)
+        throw overLimit(`more than ${limits.maxBlockEntities} block entities`, "block_entities", limits.maxBlockEntities);
       const p = `${rp}.TileEntities[${i}]`;
       const [x, y, z] = vec(c, p);
       const id = c.v.get("id") ?? c.v.get("Id");

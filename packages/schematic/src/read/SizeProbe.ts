@@ -50,7 +50,11 @@ class PrefixWalker {
 
   private result(): { width: number; height: number; length: number } | null {
     const f = this.found;
-    for (const [w, h, l] of [["Width", "Height", "Length"], ["x", "y", "z"], ["size0", "size1", "size2"]] as const)
+    for (const [w, h, l] of [
+      ["Width", "Height", "Length"],
+      ["x", "y", "z"],
+      ["size0", "size1", "size2"],
+    ] as const)
       if (f[w] !== undefined && f[h] !== undefined && f[l] !== undefined) return { width: f[w]!, height: f[h]!, length: f[l]! };
     return null;
   }
@@ -95,7 +99,8 @@ class PrefixWalker {
       if (type === TAG.End) return;
       const name = this.string();
       const here = path === "" ? name : `${path}.${name}`;
-      if ((type === TAG.Short || type === TAG.Int) && /^(Schematic\.)?(Width|Height|Length)$/.test(here)) this.found[name] = type === TAG.Short ? this.i16() & 0xffff : this.i32();
+      if ((type === TAG.Short || type === TAG.Int) && /^(Schematic\.)?(Width|Height|Length)$/.test(here))
+        this.found[name] = type === TAG.Short ? this.i16() & 0xffff : this.i32();
       else if (type === TAG.Int && /^Metadata\.EnclosingSize\.[xyz]$/.test(here)) this.found[name] = this.i32();
       else if (type === TAG.List && here === "size") this.sizeList();
       else this.value(type, here);
@@ -116,20 +121,32 @@ class PrefixWalker {
 
   private value(type: number, path: string): void {
     switch (type) {
-      case TAG.Byte: return this.skip(1);
-      case TAG.Short: return this.skip(2);
-      case TAG.Int: case TAG.Float: return this.skip(4);
-      case TAG.Long: case TAG.Double: return this.skip(8);
-      case TAG.ByteArray: return this.skip(Math.max(0, this.i32()));
-      case TAG.IntArray: return this.skip(4 * Math.max(0, this.i32()));
-      case TAG.LongArray: return this.skip(8 * Math.max(0, this.i32()));
-      case TAG.String: return void this.string();
+      case TAG.Byte:
+        return this.skip(1);
+      case TAG.Short:
+        return this.skip(2);
+      case TAG.Int:
+      case TAG.Float:
+        return this.skip(4);
+      case TAG.Long:
+      case TAG.Double:
+        return this.skip(8);
+      case TAG.ByteArray:
+        return this.skip(Math.max(0, this.i32()));
+      case TAG.IntArray:
+        return this.skip(4 * Math.max(0, this.i32()));
+      case TAG.LongArray:
+        return this.skip(8 * Math.max(0, this.i32()));
+      case TAG.String:
+        return void this.string();
       case TAG.List: {
         const t = this.u8();
         return this.listBody(t, Math.max(0, this.i32()), path);
       }
-      case TAG.Compound: return this.compound(path);
-      default: throw new PrefixEnd(); // not NBT as we know it: let the full read say so
+      case TAG.Compound:
+        return this.compound(path);
+      default:
+        throw new PrefixEnd(); // not NBT as we know it: let the full read say so
     }
   }
 }

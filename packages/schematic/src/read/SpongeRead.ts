@@ -10,7 +10,24 @@ import { countEntities, dimension, eachCompound, fields, intField, seek, splitBl
 /** Fields each Sponge version defines (anything else is reported as unknown). */
 const KNOWN: Readonly<Record<number, ReadonlySet<string>>> = {
   1: new Set(["Version", "Width", "Height", "Length", "Offset", "Metadata", "PaletteMax", "Palette", "BlockData", "TileEntities"]),
-  2: new Set(["Version", "DataVersion", "Width", "Height", "Length", "Offset", "Metadata", "PaletteMax", "Palette", "BlockData", "BlockEntities", "TileEntities", "Entities", "BiomePaletteMax", "BiomePalette", "BiomeData"]),
+  2: new Set([
+    "Version",
+    "DataVersion",
+    "Width",
+    "Height",
+    "Length",
+    "Offset",
+    "Metadata",
+    "PaletteMax",
+    "Palette",
+    "BlockData",
+    "BlockEntities",
+    "TileEntities",
+    "Entities",
+    "BiomePaletteMax",
+    "BiomePalette",
+    "BiomeData",
+  ]),
   3: new Set(["Version", "DataVersion", "Width", "Height", "Length", "Offset", "Metadata", "Blocks", "Biomes", "Entities"]),
 };
 
@@ -24,7 +41,9 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   if (version !== 1 && version !== 2 && version !== 3) throw malformed(`Sponge version ${version} is not one of 1, 2, 3`, `${path}.Version`, { version });
   const unknownFields = [...f.keys()].filter((k) => !KNOWN[version]!.has(k));
   const dataVersion = version === 1 ? null : intField(r, f, "DataVersion", path);
-  const width = dimension(r, f, "Width", path), height = dimension(r, f, "Height", path), length = dimension(r, f, "Length", path);
+  const width = dimension(r, f, "Width", path),
+    height = dimension(r, f, "Height", path),
+    length = dimension(r, f, "Length", path);
   const volume = width * height * length;
   if (volume > limits.maxPositions)
     throw overLimit(`the schematic has ${volume} positions; the limit is ${limits.maxPositions}`, "positions", limits.maxPositions, { requested: volume });
@@ -49,7 +68,22 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
     notes.push("the schematic has no Blocks (optional in Sponge v3): read as air");
     const entities = new Map<string, number>();
     if (seek(r, f, "Entities", TAG.List, path, false)) countEntities(r, `${path}.Entities`, entities);
-    return { format: "sponge_v3", width, height, length, offset, dataVersion, palette: ["minecraft:air"], blocks: new Uint8Array(volume), blockEntities: [], entities, biomes: biomes(r, f, path, version), unknownFields, ...(name === undefined ? {} : { name }), notes };
+    return {
+      format: "sponge_v3",
+      width,
+      height,
+      length,
+      offset,
+      dataVersion,
+      palette: ["minecraft:air"],
+      blocks: new Uint8Array(volume),
+      blockEntities: [],
+      entities,
+      biomes: biomes(r, f, path, version),
+      unknownFields,
+      ...(name === undefined ? {} : { name }),
+      notes,
+    };
   }
   let blocksFields: Fields = f;
   let blocksPath = path;
@@ -85,7 +119,11 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
     if (decoded !== volume) throw malformed(`has ${decoded} entries; Width × Height × Length is ${volume}`, dataPath);
     for (let i = 0; i < volume && seen.size < 4; i++) seen.add(all[i]!);
     if (seen.size > 1)
-      throw malformed(`the palette is empty, yet the block data holds ${seen.size === 4 ? "4 or more" : seen.size} different indices (${[...seen].join(", ")}): which blocks they were is not in the file`, `${blocksPath}.Palette`, { rejected: "empty_palette" });
+      throw malformed(
+        `the palette is empty, yet the block data holds ${seen.size === 4 ? "4 or more" : seen.size} different indices (${[...seen].join(", ")}): which blocks they were is not in the file`,
+        `${blocksPath}.Palette`,
+        { rejected: "empty_palette" },
+      );
     palette = ["minecraft:air"];
     blocks = new Uint8Array(volume);
     notes.push(`the palette is empty and every position holds index ${[...seen][0] ?? 0}: read as air`);
@@ -114,9 +152,18 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   if (seek(r, f, "Entities", TAG.List, path, false)) countEntities(r, `${path}.Entities`, entities);
   return {
     format: version === 1 ? "sponge_v1" : version === 2 ? "sponge_v2" : "sponge_v3",
-    width, height, length, offset, dataVersion, palette, blocks,
+    width,
+    height,
+    length,
+    offset,
+    dataVersion,
+    palette,
+    blocks,
     ...(indexLimit === undefined ? {} : { indexLimit, blocksPath: dataPath }),
-    blockEntities, entities, biomes: biomes(r, f, path, version), unknownFields,
+    blockEntities,
+    entities,
+    biomes: biomes(r, f, path, version),
+    unknownFields,
     ...(name === undefined ? {} : { name }),
     notes,
   };
@@ -132,7 +179,9 @@ function metadata(r: NbtReader, f: Fields, path: string): { name?: string; weOff
     throw malformed("the schematic requires mods, whose blocks this server does not have", `${path}.Metadata.RequiredMods`, { rejected: "required_mods" });
   const n = m.v.get("Name");
   const we = ["WEOffsetX", "WEOffsetY", "WEOffsetZ"].map((k) => m.v.get(k));
-  const weOffset = we.every((t) => t?.t === TAG.Int) ? { x: (we[0] as { v: number }).v, y: (we[1] as { v: number }).v, z: (we[2] as { v: number }).v } : undefined;
+  const weOffset = we.every((t) => t?.t === TAG.Int)
+    ? { x: (we[0] as { v: number }).v, y: (we[1] as { v: number }).v, z: (we[2] as { v: number }).v }
+    : undefined;
   const worldEdit = m.v.get("WorldEdit");
   const origin = worldEdit?.t === TAG.Compound ? worldEdit.v.get("Origin") : undefined;
   const weOrigin = origin?.t === TAG.IntArray && origin.v.length === 3 ? { x: origin.v[0]!, y: origin.v[1]!, z: origin.v[2]! } : undefined;

@@ -38,7 +38,8 @@ export function readStructure(r: NbtReader, f: Fields, path: string, limits: Sch
   seek(r, f, "palette", TAG.List, path);
   const palette: string[] = [];
   eachCompound(r, `${path}.palette`, (c, i) => {
-    if (palette.length >= limits.maxPaletteEntries) throw overLimit(`the palette has more than ${limits.maxPaletteEntries} entries`, "palette", limits.maxPaletteEntries);
+    if (palette.length >= limits.maxPaletteEntries)
+      throw overLimit(`the palette has more than ${limits.maxPaletteEntries} entries`, "palette", limits.maxPaletteEntries);
     palette.push(stateOfEntry(c, `${path}.palette[${i}]`));
   });
   const voidIndex = palette.length;
@@ -60,12 +61,26 @@ export function readStructure(r: NbtReader, f: Fields, path: string, limits: Sch
     const data = c.v.get("nbt");
     if (data !== undefined) {
       if (data.t !== TAG.Compound) throw malformed("nbt must be a compound", p);
-      if (blockEntities.length >= limits.maxBlockEntities) throw overLimit(`more than ${limits.maxBlockEntities} block entities`, "block_entities", limits.maxBlockEntities);
+      if (blockEntities.length >= limits.maxBlockEntities)
+        throw overLimit(`more than ${limits.maxBlockEntities} block entities`, "block_entities", limits.maxBlockEntities);
       const id = data.v.get("id");
       blockEntities.push({ x, y, z, id: id?.t === TAG.String ? id.v : "", data: stripPosition(data), path: p });
     }
   });
   const entities = new Map<string, number>();
   if (seek(r, f, "entities", TAG.List, path, false)) countEntities(r, `${path}.entities`, entities);
-  return { format: "structure", width, height, length, offset: { x: 0, y: 0, z: 0 }, dataVersion, palette, blocks, blockEntities, entities, biomes: null, unknownFields };
+  return {
+    format: "structure",
+    width,
+    height,
+    length,
+    offset: { x: 0, y: 0, z: 0 },
+    dataVersion,
+    palette,
+    blocks,
+    blockEntities,
+    entities,
+    biomes: null,
+    unknownFields,
+  };
 }
