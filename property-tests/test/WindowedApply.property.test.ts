@@ -118,6 +118,8 @@ function property(planted: boolean) {
         operations: [{ type: "box", min: { x: 0, y: 64, z: 0 }, max: { x: sc.size.x - 1, y: 63 + sc.size.y, z: sc.size.z - 1 }, block: STONE }],
       };
       const plan = unwrap(await engine.buildPrepare(agent, { recipe }));
+      // Stone everywhere already: the plan changes nothing, and build_apply rightly refuses it (empty_plan).
+      if (plan.changed_blocks === 0) return;
       const person = new Map<string, string>(); // each position's last edit by the person
       // Each edit changes its block (an edit that leaves the block as it was, or puts back what was
       // there a moment before, is invisible to any compare-and-set), one edit per block.
