@@ -1,52 +1,41 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { blockEntityPredicate, type Box3 } from "@mcb/blocks";
+import { blockEntityPredicate } from "@mcb/blocks";
 import { MemoryWorld } from "@mcb/adapter-memory";
-import { Engine, openJournal, type CasBatchResult, type CasResult, type CasSlice, type Journal, type RequestContext, type WorldAdapter } from "@mcb/engine";
-import { sharedRegistry, unwrap } from "../src/index.js";
+import { Engine, openJournal, type CasBatchResult, type CasResult, type CasSlice, type Journal, type RequestContext } from "@mcb/engine";
+import { BatchingWorld, sharedRegistry, unwrap } from "../src/index.js";
 
 /**
- * A batch-taking world for the applier's windows (a test wrapper: the memory world has one slice
- * per call): a batch runs its slices in order through the memory world's compare-and-set and stops
- * after the first with mismatches, as the world port does. It records every position a
+ * The batching twin (`BatchingWorld`) with instruments, over the memory world: its own batch loop,
+ * the same order and stop after the first slice with mismatches, that also records every position a
  * compare-and-set changed, can let a person edit before a batch is sent, and can crash the host
  * after some slices of a batch. `runPastMismatch` is a planted bug: the batch goes on after a
  * mismatch (and says it stopped).
  */
-class BatchingWorld implements WorldAdapter {
+class RecordingBatchingWorld extends BatchingWorld {
   readonly written = new Map<string, string>();
   batches = 0;
   beforeBatch: (n: number) => void = () => {};
   crash: { batch: number; after: number } | null = null;
   constructor(
-    readonly inner: MemoryWorld,
+    private readonly memory: MemoryWorld,
     private readonly runPastMismatch = false,
-  ) {}
-  info() {
-    return this.inner.info();
+  ) {
+    super(memory);
   }
-  read(box: Box3) {
-    return this.inner.read(box);
-  }
-  events(cursor: string | null) {
-    return this.inner.events(cursor);
-  }
-  close() {
-    return this.inner.close();
-  }
-  async compareAndSet(slice: CasSlice): Promise<CasResult> {
+  override async compareAndSet(slice: CasSlice): Promise<CasResult> {
     const r = await this.inner.compareAndSet(slice);
     for (const w of slice.writes.slice(0, r.written)) this.written.set(`${w.x},${w.y},${w.z}`, w.after);
     return r;
   }
-  async compareAndSetBatch(slices: readonly CasSlice[]): Promise<CasBatchResult> {
+  override async compareAndSetBatch(slices: readonly CasSlice[]): Promise<CasBatchResult> {
     const n = this.batches++;
     this.beforeBatch(n);
     const results: CasResult[] = [];
     let stopped: CasBatchResult["stopped"];
     for (const [k, s] of slices.entries()) {
       if (this.crash !== null && this.crash.batch === n && this.crash.after === k) {
-        this.inner.kill(); // the host dies here: the next call throws HostCrash, and so does every later one
+        this.memory.kill(); // the host dies here: the next call throws HostCrash, and so does every later one
         await this.inner.compareAndSet(s);
       }
       const r = await this.compareAndSet(s);
@@ -97,7 +86,7 @@ function property(planted: boolean) {
   return fc.asyncProperty(scenario, async (sc) => {
     const registry = sharedRegistry();
     const memory = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry) });
-    const world = new BatchingWorld(memory, planted);
+    const world = new RecordingBatchingWorld(memory, planted);
     const journal = openJournal(":memory:");
     const area = { minX: -64, minY: -64, minZ: -64, maxX: 63, maxY: 319, maxZ: 63 };
     const open = () =>

@@ -76,8 +76,12 @@ export class BridgeClaims {
     if (!this.shared) return;
     const held = this.held(operationId);
     if (this.journal.renewClaims(held, this.holder, this.ttlMs)) return;
-    const lost = held.find((name) => this.journal.claimHolder(name) !== this.holder) ?? held[0]!;
-    throw new ClaimLost(lost, this.journal.claimHolder(lost));
+    // Name the first claim that is not this bridge's now (each holder asked once).
+    for (const name of held) {
+      const holder = this.journal.claimHolder(name);
+      if (holder !== this.holder) throw new ClaimLost(name, holder);
+    }
+    throw new ClaimLost(held[0]!, null);
   }
 
   /** All of the leases or none (so two bridges never wait on each other); the operation must be owned. */

@@ -188,7 +188,6 @@ export async function runShared(cmds: readonly SharedCmd[], makeJournal: (db: Sq
       await sleep(20);
     }
     for (const b of live) await b.engine.settle();
-    stalls.disable();
     const stalledMs = stalls.max / 1e6;
     return await judgeRun(judge, live, launched, retries, sent, edits, world, stalledMs >= RENEWAL_SLACK_MS ? stalledMs : null);
   } finally {
