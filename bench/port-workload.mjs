@@ -10,7 +10,7 @@ import { join } from "node:path";
 const tree = process.argv[2];
 const runs = Number(process.argv[3] ?? 5);
 const { LiveEngine, boxRecipe, startMinestomHost, unwrap } = await import(join(tree, "property-tests/dist/index.js"));
-const host = await startMinestomHost({ budgetMs: 5 });
+const host = await startMinestomHost({ budgetMs: 5, fullJit: true });
 const live = await LiveEngine.open(host);
 let key = 0;
 const stats = (reset) => live.port.port.call("stats", reset ? { reset: true } : {}, !reset);

@@ -30,7 +30,7 @@ async function applyPort(live, block, key, waitSaved) {
 
 async function portWaitSaved() {
   if (!existsSync(MINESTOM_JAR)) execFileSync("bash", ["java/build.sh", "-DskipTests"], { stdio: "inherit" });
-  const host = await startMinestomHost({ budgetMs: 5, autosaveMs: 600_000 });
+  const host = await startMinestomHost({ budgetMs: 5, autosaveMs: 600_000, fullJit: true });
   const live = await LiveEngine.open(host);
   const plain = [],
     saved = [];

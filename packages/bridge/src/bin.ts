@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main, processIo } from "./index.js";
+import { main } from "./Composition.js";
+import { processIo } from "./cli/Io.js";
 
 process.exitCode = await main(process.argv.slice(2), processIo());

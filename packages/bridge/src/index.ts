@@ -1,33 +1,5 @@
-import { fileURLToPath } from "node:url";
-import { runChat } from "./chat/ChatCommand.js";
-import { doctorReport } from "./chat/Doctor.js";
-import { attachToChat } from "./chat/McpAttach.js";
-import { createMain, type Main } from "./cli/Main.js";
-import { createMcbMcpServer } from "./mcp/McbMcpServer.js";
-import { runMcpServer } from "./mcp/McpCommand.js";
-import { MCB_VERSION } from "./workspace/McpContext.js";
-import { TOOLSET_NAMES } from "./workspace/Toolsets.js";
-
-// The composition root: the one place that sees every room. cli/, mcp/ and chat/ import
-// workspace/ and never each other; the command line reaches the MCP server and the chat through
-// the rooms passed here, and the chat reaches the MCP tools through the server factory.
-
-/** The command an agent of `mcb chat` runs to reach the chat's MCP relay (`ChatBridgeOptions.attachCommand`). */
-export const ATTACH_COMMAND = { command: process.execPath, args: [fileURLToPath(new URL("./bin.js", import.meta.url)), "mcp", "--attach"] } as const;
-
-/** `mcb` as a function: `main(argv, {stdout, stderr, env})` → exit status (see `createMain`). */
-export const main: Main = createMain({
-  mcp: (where, policy, limits, toolsets) => runMcpServer(where, policy, limits, toolsets),
-  attach: (env) => attachToChat(env),
-  chat: (where, options) =>
-    runChat(where, {
-      ...options,
-      mcpServer: (context) => createMcbMcpServer(context, MCB_VERSION, { toolsets: TOOLSET_NAMES }),
-      attachCommand: ATTACH_COMMAND,
-    }),
-  doctor: (where) => doctorReport(where),
-});
-
+// The library's surface. `mcb` itself is composed in Composition.ts (which bin.ts loads alone).
+export { main, ATTACH_COMMAND } from "./Composition.js";
 export { processIo, type CliIo, type CliOut } from "./cli/Io.js";
 export { compileRecipeFile, readRecipeFile, MAX_RECIPE_FILE_BYTES, type CompileFileOptions } from "./workspace/RecipeFiles.js";
 export { openWorkspace } from "./workspace/OpenWorkspace.js";

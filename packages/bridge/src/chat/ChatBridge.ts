@@ -35,6 +35,8 @@ export interface ChatBridgeOptions {
   readonly schematicLimits: SchematicLimits;
   /** The command line an agent runs to reach the relay: `node <bin> mcp --attach`. */
   readonly attachCommand: { readonly command: string; readonly args: readonly string[] };
+  /** How long `/ai stop` waits for an agent to end its turn before terminating it (default `CANCEL_GRACE_MS`). */
+  readonly cancelGraceMs?: number;
 }
 
 /**
@@ -241,6 +243,7 @@ export class ChatBridge {
         say: (p, text) => this.say(p, text),
         log: (l) => this.log(`[${project.projectId}] ${l}`),
         beforeTurn: () => engine.setAccess(project.projectId, project.ownerId, true),
+        ...(this.o.cancelGraceMs === undefined ? {} : { cancelGraceMs: this.o.cancelGraceMs }),
       },
       this.sessions,
     );

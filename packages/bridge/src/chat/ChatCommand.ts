@@ -15,6 +15,8 @@ export interface ChatOptions extends Pick<ChatBridgeOptions, "mcpServer" | "sche
   /** Engine write pacing in blocks per second (default: unpaced). */
   readonly maxRate?: number;
   readonly maxAreaSide?: number;
+  /** Seconds `/ai stop` waits for the agent to end its turn before terminating it (default 5). */
+  readonly cancelGraceSeconds?: number;
 }
 
 /** Largest |x| and |z| of a server world (the vanilla world border). */
@@ -59,6 +61,7 @@ export async function runChat(where: WorldLocation, options: ChatOptions): Promi
       mcpServer: options.mcpServer,
       schematicLimits: options.schematicLimits,
       attachCommand: options.attachCommand,
+      ...(options.cancelGraceSeconds === undefined ? {} : { cancelGraceMs: options.cancelGraceSeconds * 1000 }),
     });
   } catch (e) {
     await w.close();

@@ -12,7 +12,7 @@ import type { Box3 } from "@mcb/blocks";
 
 /** Requests waiting behind the running turn of one project (docs/DESIGN.md "Chat": eight). */
 export const MAX_QUEUED = 8;
-/** An agent that ignores session/cancel this long is terminated (docs/DESIGN.md "Chat"). */
+/** An agent that ignores session/cancel this long is terminated, by default (docs/DESIGN.md "Chat"; `mcb chat --cancel-grace S`). */
 export const CANCEL_GRACE_MS = 5_000;
 
 export const GUIDANCE_FINGERPRINT = createHash("sha256").update(BUILDING_GUIDANCE).digest("hex").slice(0, 16);
@@ -34,6 +34,8 @@ export interface TurnHost {
   readonly model: string | null;
   /** Called before a turn starts (resumes writing after a stop). */
   beforeTurn(): void;
+  /** How long a cancelled turn may take to end before its agent is terminated (`CANCEL_GRACE_MS` by default). */
+  readonly cancelGraceMs?: number;
 }
 
 export interface Turn {
@@ -89,8 +91,8 @@ export class ProjectTurns {
   }
 
   /**
-   * Cancels the running turn: session/cancel, then, if the turn has not ended within five
-   * seconds, the agent process is terminated (the next turn starts a new one and resumes the
+   * Cancels the running turn: session/cancel, then, if the turn has not ended within the grace
+   * period (five seconds by default), the agent process is terminated (the next turn starts a new one and resumes the
    * session). Resolves when the turn has ended.
    */
   async cancel(): Promise<void> {
@@ -98,9 +100,10 @@ export class ProjectTurns {
     if (a === null) return;
     a.turn.cancelled = true;
     if (this.agent !== null && this.sessionId !== null) await this.agent.cancel(this.sessionId);
-    const ended = await Promise.race([a.done.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CANCEL_GRACE_MS).unref())]);
+    const grace = this.host.cancelGraceMs ?? CANCEL_GRACE_MS;
+    const ended = await Promise.race([a.done.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), grace).unref())]);
     if (!ended) {
-      this.host.log(`the agent of ${this.host.projectId} ignored session/cancel for ${CANCEL_GRACE_MS / 1000} s; terminating it`);
+      this.host.log(`the agent of ${this.host.projectId} ignored session/cancel for ${grace / 1000} s; terminating it`);
       await this.stopAgent();
       await a.done;
     }

@@ -21,6 +21,7 @@ export const OPTIONS = {
   attach: { type: "boolean" },
   console: { type: "boolean" },
   "max-rate": { type: "string" },
+  "cancel-grace": { type: "string" },
   "max-area": { type: "string" },
   "on-manual-edit": { type: "string" },
   replace: { type: "string", multiple: true },

@@ -21,7 +21,13 @@ export interface Rooms {
   /** `mcb chat`: the `/ai` bridge until a signal or the console's end. */
   chat(
     where: WorldLocation,
-    options: { readonly console: boolean; readonly maxRate?: number; readonly maxAreaSide?: number; readonly schematicLimits: SchematicLimits },
+    options: {
+      readonly console: boolean;
+      readonly maxRate?: number;
+      readonly maxAreaSide?: number;
+      readonly cancelGraceSeconds?: number;
+      readonly schematicLimits: SchematicLimits;
+    },
   ): Promise<Result<void>>;
   /** `mcb doctor`: what is configured and what is missing. */
   doctor(where: WorldLocation): Promise<{ readonly ok: boolean }>;
@@ -52,13 +58,17 @@ ${READ_LIMITS_USAGE}`,
     },
     {
       name: "chat",
-      usage: `  mcb chat --console [--max-rate N] [--max-area N]   in-game /ai bridge over ACP; --console: stdin
-                                     lines are the local player's /ai messages (with --world: players in game)`,
+      usage: `  mcb chat --console [--max-rate N] [--max-area N] [--cancel-grace S]   in-game /ai bridge over ACP;
+                                     --console: stdin lines are the local player's /ai messages (with
+                                     --world: players in game); --cancel-grace: seconds /ai stop waits
+                                     for the agent to end its turn before terminating it (default 5)`,
       async run(c) {
         if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
         const maxRate = intOption(c.values["max-rate"]);
         const maxArea = intOption(c.values["max-area"]);
-        if (maxRate === null || maxArea === null) return c.usage("--max-rate and --max-area take positive integers");
+        const grace = intOption(c.values["cancel-grace"]);
+        if (maxRate === null || maxArea === null || grace === null) return c.usage("--max-rate, --max-area and --cancel-grace take positive integers");
+        if (grace !== undefined && grace > 600) return c.usage("--cancel-grace is at most 600 seconds");
         const policy = limitsFromFlags(c.values);
         if (!policy.ok) return c.emit(policy, () => "");
         const r = await rooms.chat(c.location, {
@@ -66,6 +76,7 @@ ${READ_LIMITS_USAGE}`,
           schematicLimits: policy.value,
           ...(maxRate === undefined ? {} : { maxRate }),
           ...(maxArea === undefined ? {} : { maxAreaSide: maxArea }),
+          ...(grace === undefined ? {} : { cancelGraceSeconds: grace }),
         });
         return r.ok ? 0 : c.emit(r, () => "");
       },

@@ -1,5 +1,4 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import sharp from "sharp";
 
 /** Image formats a capture can be delivered in. */
 export const IMAGE_FORMATS = ["jpeg", "webp", "png"] as const;
@@ -28,6 +27,8 @@ export async function encodeImage(png: Buffer, format: unknown = DEFAULT_FORMAT,
   if (!(Number.isInteger(quality) && (quality as number) >= 1 && (quality as number) <= 100))
     return fail(mcbError("invalid_request", "quality must be an integer within 1..100", { reason: "quality" }));
   const q = quality as number;
+  // Loaded on the first capture: libvips takes a tenth of a second to load, which no other command needs.
+  const { default: sharp } = await import("sharp");
   const image = sharp(png);
   const data = format === "jpeg" ? await image.jpeg({ quality: q, mozjpeg: true }).toBuffer() : await image.webp({ quality: q }).toBuffer();
   return ok({ data, mimeType: format === "jpeg" ? "image/jpeg" : "image/webp", format: format as ImageFormat, quality: q });
