@@ -90,7 +90,7 @@ async function restartCheck() {
     for (let k = 0; k < 10; k++)
       for (let y = 0; y <= 9; y++)
         for (let z = -50; z <= 49; z++) for (let x = -500 + k * 100; x < -400 + k * 100; x++) ((pos[n++] = x), (pos[n++] = y), (pos[n++] = z));
-    const { readPositions } = await import("../packages/engine/dist/WorldReader.js");
+    const { readPositions } = await import("../packages/engine/dist/world/WorldReader.js");
     const t2 = process.hrtime.bigint();
     await readPositions(h.world, pos);
     const read = ms(t2);

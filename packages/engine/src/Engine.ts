@@ -1,38 +1,46 @@
 import { randomBytes } from "node:crypto";
 import { type Box3, createMaterialCatalog, fail, type MaterialCatalog, mcbError, ok, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
-import { applyPlan, type ApplyInput } from "./ApplyAdmission.js";
-import { OperationQueue } from "./OperationQueue.js";
-import { ConnectionRules } from "./ConnectionRules.js";
-import { ChangeFeed, type ChangePage, type ChangeSource } from "./ChangeFeed.js";
-import { EventSync } from "./EventSync.js";
-import type { RegionInspectInput, RegionInspectView } from "./Inspect.js";
-import type { OperationListInput, OperationListView } from "./OperationList.js";
-import type { SurfaceInput, SurfaceView } from "./Surface.js";
-import type { OperationRecord } from "./Journal.js";
-import { operationPlans } from "./Ownership.js";
-import type { PartDiffView } from "./PartDiff.js";
-import { PartDesk } from "./PartDesk.js";
-import { ReadDesk } from "./ReadDesk.js";
-import { partView, partsAfterUndo, type PartDetailView, type PartView } from "./Parts.js";
-import type { BuildPrepareInput } from "./Prepare.js";
-import type { PreparedPlan } from "./PreparedPlan.js";
-import { DEFAULT_ENGINE_LIMITS, denied, validateLimits, type EngineLimits, type ProjectAccess, type ProjectConfig, type RequestContext } from "./Project.js";
-import { ProjectRegistry } from "./ProjectRegistry.js";
-import type { RecoveryReview } from "./Recovery.js";
-import { StandingIndex } from "./StandingIndex.js";
-import { operationView, type OperationStatusView, type PrepareView, type UndoPrepareView } from "./Views.js";
-import type { RegionRead, WorldInfo } from "./WorldAdapter.js";
-import type { ProjectContextView } from "./ProjectContext.js";
-import { guardWorld } from "./WorldGuard.js";
-import { HostWatch } from "./HostWatch.js";
-import { HostDesk, type FlushView } from "./HostDesk.js";
-import { PrepareDesk } from "./PrepareDesk.js";
-import { settleUnfinished } from "./HostStart.js";
-import { BridgeClaims } from "./BridgeClaims.js";
-import { nameEndedPart, nameMissedParts, type NamedPartDeps } from "./NamedParts.js";
-import type { PartDiffInput } from "./PartDesk.js";
-import { checkUnsavedWrites, type SavedWritesCheck } from "./SavedWrites.js";
+import { applyPlan, type ApplyInput } from "./apply/ApplyAdmission.js";
+import { OperationQueue } from "./apply/OperationQueue.js";
+import { ConnectionRules } from "./plan/ConnectionRules.js";
+import { ChangeFeed, type ChangePage, type ChangeSource } from "./project/ChangeFeed.js";
+import { EventSync } from "./world/EventSync.js";
+import type { RegionInspectInput, RegionInspectView } from "./world/Inspect.js";
+import type { OperationListInput, OperationListView } from "./project/OperationList.js";
+import type { SurfaceInput, SurfaceView } from "./world/Surface.js";
+import type { OperationRecord } from "./store/Journal.js";
+import { operationPlans } from "./merge/Ownership.js";
+import type { PartDiffView } from "./parts/PartDiff.js";
+import { PartDesk } from "./parts/PartDesk.js";
+import { ReadDesk } from "./project/ReadDesk.js";
+import { partView, partsAfterUndo, type PartDetailView, type PartView } from "./parts/Parts.js";
+import type { BuildPrepareInput } from "./plan/Prepare.js";
+import type { PreparedPlan } from "./plan/PreparedPlan.js";
+import {
+  DEFAULT_ENGINE_LIMITS,
+  denied,
+  validateLimits,
+  type EngineLimits,
+  type ProjectAccess,
+  type ProjectConfig,
+  type RequestContext,
+} from "./project/Project.js";
+import { ProjectRegistry } from "./project/ProjectRegistry.js";
+import type { RecoveryReview } from "./recovery/Recovery.js";
+import { StandingIndex } from "./merge/StandingIndex.js";
+import { operationView, type OperationStatusView, type PrepareView, type UndoPrepareView } from "./project/Views.js";
+import type { RegionRead, WorldInfo } from "./world/WorldAdapter.js";
+import type { ProjectContextView } from "./project/ProjectContext.js";
+import { guardWorld } from "./world/WorldGuard.js";
+import { HostWatch } from "./recovery/HostWatch.js";
+import { HostDesk, type FlushView } from "./recovery/HostDesk.js";
+import { PrepareDesk } from "./plan/PrepareDesk.js";
+import { settleUnfinished } from "./recovery/HostStart.js";
+import { BridgeClaims } from "./recovery/BridgeClaims.js";
+import { nameEndedPart, nameMissedParts, type NamedPartDeps } from "./parts/NamedParts.js";
+import type { PartDiffInput } from "./parts/PartDesk.js";
+import { checkUnsavedWrites, type SavedWritesCheck } from "./apply/SavedWrites.js";
 import type { EngineOptions } from "./EngineOptions.js";
 
 export type { EngineOptions };

@@ -1,7 +1,7 @@
 import type { BlockRegistry } from "@mcb/blocks";
-import type { Journal } from "./Journal.js";
-import type { EngineLimits, ProjectConfig } from "./Project.js";
-import type { WorldAdapter } from "./WorldAdapter.js";
+import type { Journal } from "./store/Journal.js";
+import type { EngineLimits, ProjectConfig } from "./project/Project.js";
+import type { WorldAdapter } from "./world/WorldAdapter.js";
 
 /** What an engine is opened over: one world, one journal, the registry, the projects and the limits. */
 export interface EngineOptions {

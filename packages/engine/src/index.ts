@@ -1,7 +1,7 @@
 export { Engine, type EngineOptions } from "./Engine.js";
-export type { WorldRefusal } from "./WorldGuard.js";
-export { compareAndSetGroups, groupEndsOf, type CasGroupsResult, type CasTarget } from "./CasGroups.js";
-export type { ApplyInput } from "./ApplyAdmission.js";
+export type { WorldRefusal } from "./world/WorldGuard.js";
+export { compareAndSetGroups, groupEndsOf, type CasGroupsResult, type CasTarget } from "./world/CasGroups.js";
+export type { ApplyInput } from "./apply/ApplyAdmission.js";
 export {
   HostCrash,
   isHostCrash,
@@ -24,8 +24,8 @@ export {
   type WorldEvent,
   type WorldInfo,
   type WriteRefusal,
-} from "./WorldAdapter.js";
-export type { Journal, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./Journal.js";
+} from "./world/WorldAdapter.js";
+export type { Journal, OperationRecord, SliceRecord, PartRecord, ConflictSample, TouchKind } from "./store/Journal.js";
 export {
   OPERATION_KINDS,
   OPERATION_STATUSES,
@@ -35,22 +35,30 @@ export {
   operationKind,
   type OperationKind,
   type OperationStatus,
-} from "./OperationStatus.js";
-export { PLAN_ORIGINS, type PlanOrigin } from "./PreparedPlan.js";
+} from "./project/OperationStatus.js";
+export { PLAN_ORIGINS, type PlanOrigin } from "./plan/PreparedPlan.js";
 export { SqlJournal } from "./store/SqlJournal.js";
 export { openJournal, openSqlDb, isPostgresUrl } from "./store/OpenJournal.js";
 export { StoreFailure, type SqlDb, type StoreError } from "./store/SqlDb.js";
 export { SCHEMA_VERSION } from "./store/Migrations.js";
-export { DEFAULT_ENGINE_LIMITS, MAX_SLICE_WINDOW, PROJECT_ID, type EngineLimits, type ProjectConfig, type Principal, type RequestContext } from "./Project.js";
-export type { BuildPrepareInput, ExpectedBlock } from "./Prepare.js";
-export type { OperationStatusView, PrepareView, ConflictView, UndoPrepareView } from "./Views.js";
-export { expandInspectedBlocks, type RegionInspectInput, type RegionInspectView, type InspectedBlock } from "./Inspect.js";
-export type { SurfaceInput, SurfaceView } from "./Surface.js";
-export type { OperationListInput, OperationListView, OperationSummary } from "./OperationList.js";
-export { CHANGE_SOURCES, type BlockChange, type ChangePage, type ChangeSource } from "./ChangeFeed.js";
-export type { PartDetailView, PartView } from "./Parts.js";
-export type { PartDiffView, PartDiffShare } from "./PartDiff.js";
-export type { PartDiffInput } from "./PartDesk.js";
+export {
+  DEFAULT_ENGINE_LIMITS,
+  MAX_SLICE_WINDOW,
+  PROJECT_ID,
+  type EngineLimits,
+  type ProjectConfig,
+  type Principal,
+  type RequestContext,
+} from "./project/Project.js";
+export type { BuildPrepareInput, ExpectedBlock } from "./plan/Prepare.js";
+export type { OperationStatusView, PrepareView, ConflictView, UndoPrepareView } from "./project/Views.js";
+export { expandInspectedBlocks, type RegionInspectInput, type RegionInspectView, type InspectedBlock } from "./world/Inspect.js";
+export type { SurfaceInput, SurfaceView } from "./world/Surface.js";
+export type { OperationListInput, OperationListView, OperationSummary } from "./project/OperationList.js";
+export { CHANGE_SOURCES, type BlockChange, type ChangePage, type ChangeSource } from "./project/ChangeFeed.js";
+export type { PartDetailView, PartView } from "./parts/Parts.js";
+export type { PartDiffView, PartDiffShare } from "./parts/PartDiff.js";
+export type { PartDiffInput } from "./parts/PartDesk.js";
 export {
   mergeOutcome,
   type MergeOutcome,
@@ -59,9 +67,9 @@ export {
   type ManualEditSample,
   type Held,
   type Designed,
-} from "./ManualEdits.js";
-export { coverBoxes } from "./BoxCover.js";
-export { ConnectionRules } from "./ConnectionRules.js";
-export { connectPlacement, type NeighbourUpdate } from "./Connections.js";
-export type { RecoveryReview } from "./Recovery.js";
-export type { ProjectContextView } from "./ProjectContext.js";
+} from "./merge/ManualEdits.js";
+export { coverBoxes } from "./merge/BoxCover.js";
+export { ConnectionRules } from "./plan/ConnectionRules.js";
+export { connectPlacement, type NeighbourUpdate } from "./plan/Connections.js";
+export type { RecoveryReview } from "./recovery/Recovery.js";
+export type { ProjectContextView } from "./project/ProjectContext.js";

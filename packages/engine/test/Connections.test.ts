@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { rotateState } from "@mcb/blocks";
 import { compileRecipe } from "@mcb/recipe";
 import { Harness, unwrap } from "@mcb/property-tests";
-import { ConnectionRules, DIRS } from "../src/ConnectionRules.js";
+import { ConnectionRules, DIRS } from "../src/plan/ConnectionRules.js";
 import { harnessPool } from "./harnesses.js";
 
 const harness = harnessPool();

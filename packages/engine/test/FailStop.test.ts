@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { Harness, boxRecipe, unwrap } from "@mcb/property-tests";
 import { SqlJournal, openJournal, type OperationRecord, type SliceRecord } from "../src/index.js";
-import type { SliceResult } from "../src/Journal.js";
+import type { SliceResult } from "../src/store/Journal.js";
 
 /** A journal whose disk fills up after `budget` commits. */
 class FillingJournal extends SqlJournal {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Harness, unwrap } from "@mcb/property-tests";
-import { pairMultipart, partnerOf, sliceBounds } from "../src/Multipart.js";
+import { pairMultipart, partnerOf, sliceBounds } from "../src/plan/Multipart.js";
 
 const DOOR_LOWER = "minecraft:oak_door[facing=east,half=lower,hinge=left,open=false,powered=false]";
 const DOOR_UPPER = "minecraft:oak_door[facing=east,half=upper,hinge=left,open=false,powered=false]";

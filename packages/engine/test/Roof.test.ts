@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileRecipe, forEachPlanBlock } from "@mcb/recipe";
 import { registry } from "../../blocks/test/registry.js";
-import { ConnectionRules, STEP, type Dir } from "../src/ConnectionRules.js";
+import { ConnectionRules, STEP, type Dir } from "../src/plan/ConnectionRules.js";
 
 /**
  * The recipe's roof operation, checked against what a roof must be rather than against its own

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Harness, boxRecipe } from "@mcb/property-tests";
 import { SqlJournal, type SqlDb, type OperationRecord, type SliceRecord } from "../src/index.js";
-import type { SliceResult, UnsavedSlice } from "../src/Journal.js";
+import type { SliceResult, UnsavedSlice } from "../src/store/Journal.js";
 
 /**
  * Crash injection over sequences of operations (docs/DESIGN.md "Saved writes"): the world is a host

@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import type { IndexHead } from "../Journal.js";
+import type { IndexHead } from "./Journal.js";
 import type { SqlDb } from "./SqlDb.js";
 import { firstColumn } from "./SqlDb.js";
 

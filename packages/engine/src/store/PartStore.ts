@@ -1,4 +1,4 @@
-import type { PartRecord } from "../Journal.js";
+import type { PartRecord } from "./Journal.js";
 import type { SqlDb, SqlRow } from "./SqlDb.js";
 
 function toPart(row: SqlRow): PartRecord {

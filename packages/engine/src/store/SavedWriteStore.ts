@@ -1,4 +1,4 @@
-import type { SavedState, SliceResult, UnsavedSlice } from "../Journal.js";
+import type { SavedState, SliceResult, UnsavedSlice } from "./Journal.js";
 import type { SqlDb } from "./SqlDb.js";
 import { firstColumn } from "./SqlDb.js";
 

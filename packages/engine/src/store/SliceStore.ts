@@ -1,5 +1,5 @@
 import type { Box3 } from "@mcb/blocks";
-import type { SliceRecord } from "../Journal.js";
+import type { SliceRecord } from "./Journal.js";
 import type { SqlDb, SqlRow } from "./SqlDb.js";
 import { int32 } from "./SqlDb.js";
 

@@ -11,9 +11,9 @@ import type {
   TouchKind,
   TouchList,
   UnsavedSlice,
-} from "../Journal.js";
-import { TOUCH_KIND_CODES } from "../Journal.js";
-import type { PreparedPlan } from "../PreparedPlan.js";
+} from "./Journal.js";
+import { TOUCH_KIND_CODES } from "./Journal.js";
+import type { PreparedPlan } from "../plan/PreparedPlan.js";
 import { ClaimStore } from "./ClaimStore.js";
 import { IndexStore } from "./IndexStore.js";
 import { migrate } from "./Migrations.js";

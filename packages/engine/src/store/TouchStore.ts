@@ -1,5 +1,5 @@
 import type { Box3 } from "@mcb/blocks";
-import type { TouchList } from "../Journal.js";
+import type { TouchList } from "./Journal.js";
 import type { SqlDb, SqlValue } from "./SqlDb.js";
 import { int32 } from "./SqlDb.js";
 

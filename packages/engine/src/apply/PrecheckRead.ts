@@ -1,0 +1,33 @@
+import { boundsOf } from "@mcb/blocks";
+import type { Journal } from "../store/Journal.js";
+import type { PositionsRead } from "../world/WorldReader.js";
+
+/**
+ * The precheck's read of a whole plan, reused by a batched apply for a window of slices when the
+ * journal shows nothing could have changed those positions since: no gap in the world's event log,
+ * no observed external edit and no slice of another operation inside the window's bounds after the
+ * read. Otherwise the window is read again, as it always is one slice at a time. Either way the
+ * world's compare-and-set checks every write against its base: a stale read can stop a build with
+ * a conflict, never overwrite anything.
+ */
+export class PrecheckRead {
+  constructor(
+    private readonly journal: Journal,
+    private readonly operationId: string,
+    /** The journal's head before the read: records after it may postdate what the read saw. */
+    private readonly seq: number,
+    private readonly read: PositionsRead,
+  ) {}
+
+  /** The states of plan positions `from..to` as read, or null when they must be read again. */
+  window(pos: Int32Array, from: number, to: number): PositionsRead | null {
+    const box = boundsOf(pos, from, to);
+    if (box === null) return { states: [], digests: [] };
+    if (this.journal.lastGapSeq() > this.seq) return null;
+    if (this.journal.headSeq() > this.seq) {
+      if (this.journal.touchesAfter(this.seq, box).states.length > 0) return null;
+      if (this.journal.slicesAfter(this.seq, box).some((s) => s.operationId !== this.operationId)) return null;
+    }
+    return { states: this.read.states.slice(from, to), digests: this.read.digests.slice(from, to) };
+  }
+}

@@ -1,0 +1,232 @@
+import { boundsOf, boxesIntersect, boxJson, fail, mcbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
+import { coverBoxes } from "../merge/BoxCover.js";
+import type { Journal, OperationRecord, PartRecord } from "../store/Journal.js";
+import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
+import { confirmedWrites } from "../merge/Ownership.js";
+import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import { maskKeys, maskPoints, sortedMask, withMask } from "./PartMask.js";
+import { giveBack, heldByOthers, takeAgain } from "./PartTakeover.js";
+
+export interface PartView {
+  readonly part_id: string;
+  readonly name: string;
+  readonly operation_id: string;
+  /** Every operation it was defined from ([operation_id] for one). */
+  readonly operation_ids: readonly string[];
+  /** Lookup bounds; the mask (not the bounds) is what build_prepare(part_id) enforces. Null once retired. */
+  readonly bounds: { readonly min: Vec3; readonly max: Vec3 } | null;
+  readonly count: number;
+  readonly protection: { readonly mode: "exact_mask"; readonly description: string };
+  /** Starts at 1; every rename and every mask change (undo, redo) adds one. */
+  readonly revision: number;
+  /** Undo emptied the mask: kept for history, no longer in the way of new parts or names. */
+  readonly retired: boolean;
+  readonly created_at: string;
+}
+
+/** part_get's view: also the blocks it took over from other parts when it was named (take_over), by part. */
+export interface PartDetailView extends PartView {
+  readonly taken_over: readonly { readonly part_id: string; readonly count: number }[];
+}
+
+const NAME = /^[\x20-\x7e]{1,64}$/;
+/** Operations whose confirmed writes may define a part. */
+const DEFINING: ReadonlySet<string> = new Set(["applied", "conflict", "cancelled"]);
+const SAMPLE = 8;
+
+export function partView(p: PartRecord): PartView {
+  return {
+    part_id: p.partId,
+    name: p.name,
+    operation_id: p.operationId,
+    operation_ids: p.operationIds ?? [p.operationId],
+    bounds: p.mask.length === 0 ? null : boxJson(p.bounds),
+    count: p.mask.length / 3,
+    protection: { mode: "exact_mask", description: "build_prepare with this part_id may write only the blocks of this mask" },
+    revision: p.revision ?? 1,
+    retired: p.retired === true,
+    created_at: new Date(p.createdAt).toISOString(),
+  };
+}
+
+/** Operations one part may be defined from (a schematic batch of 200 tiles is 200 operations). */
+export const MAX_PART_OPERATIONS = 1024;
+
+function partIds(p: PartRecord): readonly string[] {
+  return p.operationIds ?? [p.operationId];
+}
+
+export function checkName(journal: Journal, projectId: string, name: unknown, self: string | null): Result<string> {
+  if (typeof name !== "string" || !NAME.test(name))
+    return fail(mcbError("invalid_request", "name must be 1–64 printable ASCII characters", { reason: "name" }));
+  const other = journal.listParts(projectId).find((p) => p.retired !== true && p.name === name && p.partId !== self);
+  if (other !== undefined)
+    return fail(
+      mcbError("invalid_request", `a part named ${JSON.stringify(name)} exists (${other.partId})`, { reason: "duplicate_name", part_id: other.partId }),
+    );
+  return ok(name);
+}
+
+/**
+ * Fails with the first active part (other than `self` and the parts in `allowed`, which may be
+ * taken over) whose mask meets `keys` (positions), naming the exact overlap.
+ */
+export function overlapOf(
+  journal: Journal,
+  projectId: string,
+  keys: ReadonlySet<string>,
+  bounds: PartRecord["bounds"],
+  self: string | null,
+  allowed: ReadonlySet<string> = new Set(),
+): Result<void> {
+  for (const other of journal.listParts(projectId)) {
+    if (other.retired === true || other.partId === self || allowed.has(other.partId) || !boxesIntersect(other.bounds, bounds)) continue;
+    const shared: number[] = [];
+    for (let i = 0; i < other.mask.length; i += 3)
+      if (keys.has(posKey(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!))) shared.push(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!);
+    if (shared.length === 0) continue;
+    const boxes = coverBoxes(shared);
+    return fail(
+      mcbError(
+        "invalid_request",
+        `${shared.length / 3} of these blocks already belong to part ${JSON.stringify(other.name)} (${other.partId}); parts never overlap: take_over: [${JSON.stringify(other.name)}] moves them into the new part (undo gives them back), or build around them`,
+        {
+          reason: "part_overlap",
+          part_id: other.partId,
+          name: other.name,
+          count: shared.length / 3,
+          boxes: boxes.slice(0, MAX_REPORT_BOXES).map(boxJson),
+          boxes_truncated: boxes.length > MAX_REPORT_BOXES,
+          sample: Array.from({ length: Math.min(SAMPLE, shared.length / 3) }, (_, k) => ({ x: shared[k * 3]!, y: shared[k * 3 + 1]!, z: shared[k * 3 + 2]! })),
+        },
+      ),
+    );
+  }
+  return ok(undefined);
+}
+
+/**
+ * part_define: registers exactly the blocks that finished operations (applied, or stopped by a
+ * conflict or a cancel; not undone) confirmed: one operation, or the operations of a batch (their
+ * union). Masks of a project's active parts never overlap: positions of the parts in `takeOver`
+ * may be shared here, and `takeOverBlocks` then moves them into the new part.
+ */
+export function definePart(
+  journal: Journal,
+  sources: readonly { readonly op: OperationRecord; readonly plan: PreparedPlan }[],
+  name: unknown,
+  partId: string,
+  now: number,
+  takeOver: ReadonlySet<string> = new Set(),
+): Result<PartRecord> {
+  const projectId = sources[0]!.op.projectId;
+  const checked = checkName(journal, projectId, name, null);
+  if (!checked.ok) return checked;
+  const keys = new Set<string>();
+  const points: [number, number, number][] = [];
+  for (const { op, plan } of sources) {
+    // A stopped operation's confirmed writes are real blocks too (a batch's tile cancelled, then resumed).
+    if (!DEFINING.has(op.status))
+      return fail(
+        mcbError(
+          "invalid_request",
+          `operation ${op.operationId} is ${op.status}; only a finished operation (applied, or stopped by a conflict or a cancel) defines a part`,
+          { reason: "operation_status", operation_id: op.operationId },
+        ),
+      );
+    if (op.undoneBy !== null)
+      return fail(
+        mcbError("invalid_request", `operation ${op.operationId} was undone by ${op.undoneBy}; its blocks are gone`, {
+          reason: "operation_undone",
+          operation_id: op.operationId,
+          undone_by: op.undoneBy,
+        }),
+      );
+    for (const w of confirmedWrites(journal, plan, op.operationId)) {
+      const k = posKey(w.x, w.y, w.z);
+      if (keys.has(k)) continue;
+      keys.add(k);
+      points.push([w.x, w.y, w.z]);
+    }
+  }
+  if (points.length === 0)
+    return fail(
+      mcbError("invalid_request", `${sources.length === 1 ? `operation ${sources[0]!.op.operationId}` : "the operations"} wrote no blocks`, {
+        reason: "empty_mask",
+      }),
+    );
+  const mask = sortedMask(points);
+  const bounds = boundsOf(mask)!;
+  const overlap = overlapOf(journal, projectId, keys, bounds, null, takeOver);
+  if (!overlap.ok) return overlap;
+  const ids = sources.map((s) => s.op.operationId);
+  return ok({
+    partId,
+    projectId,
+    name: checked.value,
+    operationId: ids[0]!,
+    ...(ids.length > 1 ? { operationIds: ids } : {}),
+    createdAt: now,
+    bounds,
+    mask,
+    revision: 1,
+  });
+}
+
+export function partDetailView(p: PartRecord): PartDetailView {
+  return { ...partView(p), taken_over: (p.takenFrom ?? []).map((t) => ({ part_id: t.partId, count: t.mask.length / 3 })) };
+}
+
+/** part_rename: a new name, unique among the project's active parts. */
+export function renamePart(journal: Journal, part: PartRecord, name: unknown): Result<PartRecord> {
+  const checked = checkName(journal, part.projectId, name, part.partId);
+  if (!checked.ok) return checked;
+  const renamed = { ...part, name: checked.value, revision: (part.revision ?? 1) + 1 };
+  journal.updatePart(renamed);
+  return ok(renamed);
+}
+
+/**
+ * After an undo operation ran (whatever its status): the positions it restored leave the parts
+ * defined from the operation it undid (a part left empty is retired) and go back to the parts
+ * those had taken them over from; when it undid an undo (a redo), they come back to the parts
+ * defined from the operation that undo had undone (taken over again where they had been given
+ * back; elsewhere only where no other active part holds them). Returns the parts changed, stored
+ * in one journal transaction.
+ */
+export function partsAfterUndo(journal: Journal, plans: (planId: string) => PreparedPlan, undo: OperationRecord): PartRecord[] {
+  if (undo.kind !== "undo" || undo.undoOf === null) return [];
+  const restored = confirmedWrites(journal, plans(undo.planId), undo.operationId);
+  if (restored.length === 0) return [];
+  const keys = new Set(restored.map((w) => posKey(w.x, w.y, w.z)));
+  const current = new Map(journal.listParts(undo.projectId).map((p) => [p.partId, p]));
+  const changed = new Set<string>();
+  const set = (p: PartRecord): void => void (current.set(p.partId, p), changed.add(p.partId));
+  for (const p of [...current.values()]) {
+    if (!partIds(p).includes(undo.undoOf) || p.mask.length === 0) continue;
+    const points = maskPoints(p.mask).filter((q) => !keys.has(posKey(...q)));
+    if (points.length * 3 === p.mask.length) continue;
+    set(withMask(p, points));
+    for (const v of giveBack(current, current.get(p.partId)!, keys)) set(v);
+  }
+  const undone = journal.getOperation(undo.undoOf);
+  if (undone?.kind === "undo" && undone.undoOf !== null) {
+    for (const first of [...current.values()]) {
+      if (!partIds(first).includes(undone.undoOf)) continue;
+      if (first.retired === true && [...current.values()].some((o) => o.retired !== true && o.partId !== first.partId && o.name === first.name)) continue; // its name went to another part
+      for (const v of takeAgain(current, first, keys)) set(v);
+      const p = current.get(first.partId)!;
+      const taken = heldByOthers(current.values(), p.partId);
+      const own = maskKeys(p.mask);
+      const points = maskPoints(p.mask);
+      for (const w of restored) {
+        const k = posKey(w.x, w.y, w.z);
+        if (!own.has(k) && !taken.has(k)) points.push([w.x, w.y, w.z]);
+      }
+      if (points.length * 3 !== p.mask.length) set(withMask(p, points));
+    }
+  }
+  const out = [...changed].map((id) => current.get(id)!);
+  if (out.length > 0) journal.commitParts([], out);
+  return out;
+}

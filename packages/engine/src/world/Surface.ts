@@ -1,0 +1,148 @@
+import { isAir, fail, Interner, mcbError, ok, type Result } from "@mcb/blocks";
+import { outsideArea, type AreaScope } from "../project/Project.js";
+import { MAX_ADAPTER_READ, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
+
+export interface SurfaceInput {
+  readonly min: { readonly x: number; readonly z: number };
+  readonly max: { readonly x: number; readonly z: number };
+  /** Sample every `step`-th column from min (default 1). */
+  readonly step?: number;
+  /** Levels scanned, inclusive (default: the project area's height inside the world). */
+  readonly y_range?: { readonly min: number; readonly max: number };
+}
+
+export interface SurfaceView {
+  readonly region: { readonly min: { readonly x: number; readonly z: number }; readonly max: { readonly x: number; readonly z: number } };
+  readonly step: number;
+  readonly y_range: { readonly min: number; readonly max: number };
+  /** Sampled columns along x and z: column (i, k) is x = min.x + i·step, z = min.z + k·step. */
+  readonly columns: { readonly x: number; readonly z: number };
+  /** y of the highest non-air block per sampled column, z-major (row k, then i), null: only air. Absent when every column is air. */
+  readonly heights?: readonly (number | null)[];
+  /** Index into `palette` of that top block per column, −1 for an empty column. Absent when every column is air. */
+  readonly tops?: readonly number[];
+  readonly palette: readonly string[];
+  readonly empty_columns: number;
+  readonly min_height: number | null;
+  readonly max_height: number | null;
+  /** One sentence for the caller, e.g. that the whole area is empty. */
+  readonly summary: string;
+  readonly observed_at: string;
+}
+
+const MAX_STEP = 64;
+
+/**
+ * A heightmap sample (the game's WORLD_SURFACE: highest non-air block; water, leaves and plants
+ * count): per sampled column, the top block and its height, scanning down from `y_range.max`.
+ * Reads go chunk column by chunk column, top band first, and stop once every column of the chunk
+ * is found. At most `maxColumns` sampled columns, all inside the project area.
+ */
+export async function surfaceSample(
+  adapter: WorldAdapter,
+  world: WorldInfo,
+  scope: AreaScope,
+  input: SurfaceInput,
+  maxColumns: number,
+  now: number,
+): Promise<Result<SurfaceView>> {
+  const ints = (...v: unknown[]): boolean => v.every((c) => Number.isSafeInteger(c));
+  const { min, max } = input;
+  if (!ints(min?.x, min?.z, max?.x, max?.z)) return fail(mcbError("invalid_request", "min and max must be integer columns {x, z}", { reason: "region" }));
+  const step = input.step ?? 1;
+  if (!ints(step) || step < 1 || step > MAX_STEP) return fail(mcbError("invalid_request", `step must be an integer 1..${MAX_STEP}`, { reason: "step" }));
+  const x0 = Math.min(min.x, max.x),
+    x1 = Math.max(min.x, max.x),
+    z0 = Math.min(min.z, max.z),
+    z1 = Math.max(min.z, max.z);
+  const nx = Math.floor((x1 - x0) / step) + 1;
+  const nz = Math.floor((z1 - z0) / step) + 1;
+  if (nx * nz > maxColumns)
+    return fail(
+      mcbError("budget_exceeded", `${nx * nz} sampled columns; at most ${maxColumns} per call: use a larger step or a smaller area`, {
+        limit: maxColumns,
+        columns: nx * nz,
+      }),
+    );
+  const area = scope.area;
+  if (x0 < area.minX || x1 > area.maxX || z0 < area.minZ || z1 > area.maxZ) return fail(outsideArea("columns lie", scope));
+  const lowest = Math.max(area.minY, world.minY),
+    highest = Math.min(area.maxY, world.maxY);
+  const yr = input.y_range ?? { min: lowest, max: highest };
+  if (!ints(yr.min, yr.max) || yr.min > yr.max) return fail(mcbError("invalid_request", "y_range must be integers with min ≤ max", { reason: "y_range" }));
+  if (yr.min < lowest || yr.max > highest) return fail(mcbError("out_of_bounds", `y_range must lie within ${lowest}..${highest}`, { reason: "y_range" }));
+
+  const heights = new Array<number | null>(nx * nz).fill(null);
+  const tops = new Array<number>(nx * nz).fill(-1);
+  const palette = new Interner();
+  // Sampled columns grouped by chunk column.
+  const chunks = new Map<string, { i: number[]; k: number[] }>();
+  for (let k = 0; k < nz; k++)
+    for (let i = 0; i < nx; i++) {
+      const key = `${(x0 + i * step) >> 4},${(z0 + k * step) >> 4}`;
+      let c = chunks.get(key);
+      if (c === undefined) chunks.set(key, (c = { i: [], k: [] }));
+      c.i.push(i);
+      c.k.push(k);
+    }
+  const levels = yr.max - yr.min + 1;
+  for (const c of chunks.values()) {
+    const xs = c.i.map((i) => x0 + i * step),
+      zs = c.k.map((k) => z0 + k * step);
+    const bx0 = Math.min(...xs),
+      bx1 = Math.max(...xs),
+      bz0 = Math.min(...zs),
+      bz1 = Math.max(...zs);
+    const footprint = (bx1 - bx0 + 1) * (bz1 - bz0 + 1);
+    // Sparse samples in a chunk: read each column on its own rather than the box around them.
+    const boxes =
+      footprint > 4 * c.i.length
+        ? c.i.map((_, n) => ({ x: [xs[n]!, xs[n]!], z: [zs[n]!, zs[n]!], cols: [n] }))
+        : [{ x: [bx0, bx1], z: [bz0, bz1], cols: c.i.map((_, n) => n) }];
+    for (const b of boxes) {
+      const w = b.x[1]! - b.x[0]! + 1,
+        l = b.z[1]! - b.z[0]! + 1;
+      const band = Math.max(1, Math.min(levels, Math.floor(MAX_ADAPTER_READ / (w * l))));
+      let open = b.cols.length;
+      for (let top = yr.max; top >= yr.min && open > 0; top -= band) {
+        const bottom = Math.max(yr.min, top - band + 1);
+        const r = await adapter.read({ minX: b.x[0]!, minY: bottom, minZ: b.z[0]!, maxX: b.x[1]!, maxY: top, maxZ: b.z[1]! });
+        for (const n of b.cols) {
+          const at = c.k[n]! * nx + c.i[n]!;
+          if (heights[at] !== null) continue;
+          const dx = xs[n]! - b.x[0]!,
+            dz = zs[n]! - b.z[0]!;
+          for (let y = top; y >= bottom; y--) {
+            const state = r.palette[r.states[((y - bottom) * l + dz) * w + dx]!]!;
+            if (isAir(state)) continue;
+            heights[at] = y;
+            tops[at] = palette.id(state);
+            open--;
+            break;
+          }
+        }
+      }
+    }
+  }
+  const found = heights.filter((h): h is number => h !== null);
+  const empty = heights.length - found.length;
+  const minH = found.length > 0 ? Math.min(...found) : null,
+    maxH = found.length > 0 ? Math.max(...found) : null;
+  const summary =
+    found.length === 0
+      ? `empty: every sampled column is air from y=${yr.min} to y=${yr.max}; there is no ground here — build a floor or pick any y`
+      : `${found.length} of ${heights.length} columns have blocks; surface y ${minH}..${maxH}${empty > 0 ? `; ${empty} columns are only air` : ""}`;
+  return ok({
+    region: { min: { x: x0, z: z0 }, max: { x: x1, z: z1 } },
+    step,
+    y_range: { min: yr.min, max: yr.max },
+    columns: { x: nx, z: nz },
+    ...(found.length === 0 ? {} : { heights, tops }),
+    palette: palette.values,
+    empty_columns: empty,
+    min_height: minH,
+    max_height: maxH,
+    summary,
+    observed_at: new Date(now).toISOString(),
+  });
+}
