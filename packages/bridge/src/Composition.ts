@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { createMain, type Main } from "./cli/Main.js";
-import { MCB_VERSION } from "./workspace/McpContext.js";
-import { TOOLSET_NAMES } from "./workspace/Toolsets.js";
+import { MCB_VERSION } from "./workspace/agent/McpContext.js";
+import { TOOLSET_NAMES } from "./workspace/agent/Toolsets.js";
 
 // The composition root: the one place that sees every room. cli/, mcp/ and chat/ import
 // workspace/ and never each other; the command line reaches the MCP server and the chat through

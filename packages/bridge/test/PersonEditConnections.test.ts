@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openWorkspace, type Workspace } from "../src/index.js";
-import { applyPersonEdit } from "../src/workspace/PersonEdit.js";
+import { applyPersonEdit } from "../src/workspace/edits/PersonEdit.js";
 
 /**
  * `mcb edit` places blocks as the game does: fences, panes, bars, walls and stairs take the

@@ -45,7 +45,7 @@ describe("the embedded world is a Minecraft save", () => {
     const cursorBefore = (await old.events(null)).cursor;
     await old.close();
     const lines: string[] = [];
-    const { openWorkspace } = await import("../src/workspace/OpenWorkspace.js");
+    const { openWorkspace } = await import("../src/workspace/world/OpenWorkspace.js");
     const opened = await openWorkspace(state, { log: (l) => lines.push(l) });
     if (!opened.ok) throw new Error(opened.error.message);
     const w = opened.value;

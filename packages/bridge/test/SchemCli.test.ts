@@ -6,7 +6,7 @@ import nbt from "prismarine-nbt";
 import { describe, expect, it } from "vitest";
 import { readSchematic, writeSchematic, type Schematic } from "@mcb/schematic";
 import { registry } from "../../blocks/test/registry.js";
-import { importSchematic } from "../src/workspace/SchematicJobs.js";
+import { importSchematic } from "../src/workspace/jobs/SchematicJobs.js";
 import { mcb, openWorld } from "./support.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "mcb-schem-"));

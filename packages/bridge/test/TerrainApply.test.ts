@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileTerrain, heightAt, surfaceState } from "@mcb/terrain";
-import { runTerrainBatch } from "../src/workspace/TerrainJobs.js";
+import { runTerrainBatch } from "../src/workspace/jobs/TerrainJobs.js";
 import { openWorld } from "./support.js";
 
 const recipe = {

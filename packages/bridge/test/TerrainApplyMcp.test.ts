@@ -10,7 +10,7 @@ import { Engine, openJournal } from "@mcb/engine";
 import { afterEach, describe, expect, it } from "vitest";
 import { registry } from "../../blocks/test/registry.js";
 import { createMcbMcpServer, mcpContextFor, TOOLSET_NAMES } from "../src/index.js";
-import type { SharedStores } from "../src/workspace/McpContext.js";
+import type { SharedStores } from "../src/workspace/agent/McpContext.js";
 
 /**
  * terrain_apply: one call applies every tile in the background as one part; it resumes after a

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createBlockRegistry } from "@mcb/blocks";
 import { readSchematic } from "@mcb/schematic";
 import { compileTerrain, terrainTilePlan } from "@mcb/terrain";
-import { runTerrainBatch } from "../src/workspace/TerrainJobs.js";
+import { runTerrainBatch } from "../src/workspace/jobs/TerrainJobs.js";
 import { mcb, tower, openWorld } from "./support.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "mcb-cli-"));

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TopLevelId } from "../src/workspace/TopLevelId.js";
+import { TopLevelId } from "../src/workspace/agent/TopLevelId.js";
 
 function scan(text: string, cuts: readonly number[]): string | number | null {
   const bytes = Buffer.from(text, "utf8");

@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach } from "vitest";
 import { main } from "../src/index.js";
-import { openWorkspace } from "../src/workspace/OpenWorkspace.js";
-import type { Workspace } from "../src/workspace/Workspace.js";
+import { openWorkspace } from "../src/workspace/world/OpenWorkspace.js";
+import type { Workspace } from "../src/workspace/world/Workspace.js";
 
 const run = promisify(execFile);
 export const root = fileURLToPath(new URL("../../../", import.meta.url));

@@ -1,7 +1,7 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { PortWorld } from "@mcb/adapter-paper";
-import { openWorkspace } from "../workspace/OpenWorkspace.js";
-import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type WorldLocation } from "../workspace/Workspace.js";
+import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
+import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type WorldLocation } from "../workspace/world/Workspace.js";
 import { agentConfigFrom } from "./AgentConfig.js";
 import { DEFAULT_AREA_POLICY } from "./ChatAreas.js";
 import { ChatBridge, type ChatBridgeOptions } from "./ChatBridge.js";

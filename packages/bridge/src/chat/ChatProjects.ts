@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type Box3, fail, mcbError, ok, type Result } from "@mcb/blocks";
-import { readJson, writeJsonAtomic } from "../workspace/JsonFile.js";
+import { readJson, writeJsonAtomic } from "../workspace/world/JsonFile.js";
 
 /** A chat project: its owner (the server's player UUID), area and protected parts. */
 export interface ChatProject {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PortClient } from "@mcb/adapter-paper";
-import type { WorldLocation } from "../workspace/Workspace.js";
+import type { WorldLocation } from "../workspace/world/Workspace.js";
 import { AcpAgent } from "./AcpAgent.js";
 import { agentConfigFrom, agentEnvironment, codexAcpPath } from "./AgentConfig.js";
 import { projectWorkDir } from "./ProjectTurns.js";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
-import { StdioLineTransport } from "../workspace/StdioLineTransport.js";
+import { StdioLineTransport } from "../workspace/agent/StdioLineTransport.js";
 
 /** First line a relay client sends: `MCB-MCP <token>`; the relay answers `OK` or closes. */
 export const RELAY_GREETING = "MCB-MCP";

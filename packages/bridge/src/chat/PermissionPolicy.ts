@@ -1,5 +1,5 @@
 import type * as acp from "@agentclientprotocol/sdk";
-import { MCP_SERVER_NAME } from "../workspace/McpContext.js";
+import { MCP_SERVER_NAME } from "../workspace/agent/McpContext.js";
 import type { Box3 } from "@mcb/blocks";
 
 /** What a permission decision is checked against: the turn in progress, if any. */

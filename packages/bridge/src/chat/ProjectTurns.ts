@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import { BUILDING_GUIDANCE } from "../workspace/BuildingGuidance.js";
-import { MCP_SERVER_NAME } from "../workspace/McpContext.js";
+import { BUILDING_GUIDANCE } from "../workspace/agent/BuildingGuidance.js";
+import { MCP_SERVER_NAME } from "../workspace/agent/McpContext.js";
 import { AcpAgent, type AgentLaunch } from "./AcpAgent.js";
 import type { ChatMessage } from "./ChatSource.js";
 import { SentenceAssembler } from "./ChatText.js";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { readJson, writeJsonAtomic } from "../workspace/JsonFile.js";
+import { readJson, writeJsonAtomic } from "../workspace/world/JsonFile.js";
 
 /** What the bridge remembers of a project's conversation (docs/CHAT.md). */
 export interface SessionRecord {

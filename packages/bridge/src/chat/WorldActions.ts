@@ -1,5 +1,5 @@
 import type { Engine, OperationSummary, RequestContext } from "@mcb/engine";
-import { waitForOperation } from "../workspace/OperationWait.js";
+import { waitForOperation } from "../workspace/jobs/OperationWait.js";
 import type { ChatProject } from "./ChatProjects.js";
 import type { ProjectTurns } from "./ProjectTurns.js";
 

@@ -1,8 +1,8 @@
 import { FRAME_SIDES, type CameraPose, type FrameSide } from "@mcb/render";
-import type { FrameRequest } from "../workspace/FramedCapture.js";
-import { CameraStore } from "../workspace/CameraStore.js";
-import { captureToFile } from "../workspace/CaptureFile.js";
-import { formatOfFile } from "../workspace/ImageFormat.js";
+import type { FrameRequest } from "../workspace/capture/FramedCapture.js";
+import { CameraStore } from "../workspace/capture/CameraStore.js";
+import { captureToFile } from "../workspace/capture/CaptureFile.js";
+import { formatOfFile } from "../workspace/capture/ImageFormat.js";
 import { intOption } from "./Args.js";
 import type { Command } from "./Command.js";
 

@@ -1,5 +1,5 @@
-import { submitPersonEdit } from "../workspace/SubmitPersonEdit.js";
-import { MAX_PERSON_EDIT } from "../workspace/PersonEdit.js";
+import { submitPersonEdit } from "../workspace/edits/SubmitPersonEdit.js";
+import { MAX_PERSON_EDIT } from "../workspace/edits/PersonEdit.js";
 import type { Command } from "./Command.js";
 
 export const editCommand: Command = {

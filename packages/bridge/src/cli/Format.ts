@@ -1,7 +1,7 @@
 import { boxJson } from "@mcb/blocks";
 import type { OperationStatusView, PrepareView, RecoveryReview } from "@mcb/engine";
 import type { PlanSummary } from "@mcb/recipe";
-import type { ProgressSink } from "../workspace/Batch.js";
+import type { ProgressSink } from "../workspace/jobs/Batch.js";
 import type { CliOut } from "./Io.js";
 
 /** How the command line shows engine answers (the `--json` form is the answer itself). */

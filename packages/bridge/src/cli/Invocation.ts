@@ -1,7 +1,7 @@
 import type { Result } from "@mcb/blocks";
 import type { EngineLimits } from "@mcb/engine";
-import { openWorkspace } from "../workspace/OpenWorkspace.js";
-import { stateDirectory, type Workspace, type WorldLocation } from "../workspace/Workspace.js";
+import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
+import { stateDirectory, type Workspace, type WorldLocation } from "../workspace/world/Workspace.js";
 import type { Values } from "./Args.js";
 import type { CliIo } from "./Io.js";
 

@@ -1,4 +1,4 @@
-import { DEFAULT_STATE_DIR, journalProblem, worldTargetOf } from "../workspace/Workspace.js";
+import { DEFAULT_STATE_DIR, journalProblem, worldTargetOf } from "../workspace/world/Workspace.js";
 import { areaOption, closest, parse } from "./Args.js";
 import { cameraCommand } from "./CameraCli.js";
 import type { Command } from "./Command.js";

@@ -1,4 +1,4 @@
-import { compileRecipeFile } from "../workspace/RecipeFiles.js";
+import { compileRecipeFile } from "../workspace/jobs/RecipeFiles.js";
 import type { Command } from "./Command.js";
 import { formatSummary } from "./Format.js";
 

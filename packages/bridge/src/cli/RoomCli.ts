@@ -1,8 +1,8 @@
 import type { Result } from "@mcb/blocks";
 import type { EngineLimits } from "@mcb/engine";
 import type { SchematicLimits } from "@mcb/schematic";
-import type { WorldLocation } from "../workspace/Workspace.js";
-import { parseToolsets, TOOLSET_NAMES, type Toolset } from "../workspace/Toolsets.js";
+import type { WorldLocation } from "../workspace/world/Workspace.js";
+import { parseToolsets, TOOLSET_NAMES, type Toolset } from "../workspace/agent/Toolsets.js";
 import { intOption } from "./Args.js";
 import type { Command } from "./Command.js";
 import { limitsFromFlags, READ_LIMITS_USAGE } from "./SchemCli.js";

@@ -1,7 +1,7 @@
 import { fail, type Result } from "@mcb/blocks";
 import type { OperationStatusView } from "@mcb/engine";
 import { DEFAULT_SCHEMATIC_LIMITS, DROP_CATEGORIES, schematicLimits, type DropCategory, type SchematicLimits } from "@mcb/schematic";
-import { buildSchematicFile, exportSchematic, importSchematic, schematicFileInfo, type SourceView } from "../workspace/SchematicJobs.js";
+import { buildSchematicFile, exportSchematic, importSchematic, schematicFileInfo, type SourceView } from "../workspace/jobs/SchematicJobs.js";
 import { intOption, vecOption, type Values } from "./Args.js";
 import type { Command } from "./Command.js";
 import { formatManualEdits, formatOperation, progressBar } from "./Format.js";

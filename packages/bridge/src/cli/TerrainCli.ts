@@ -1,4 +1,4 @@
-import { previewTerrainFile, runTerrainBatch } from "../workspace/TerrainJobs.js";
+import { previewTerrainFile, runTerrainBatch } from "../workspace/jobs/TerrainJobs.js";
 import { intOption } from "./Args.js";
 import type { Command } from "./Command.js";
 import { progressBar } from "./Format.js";

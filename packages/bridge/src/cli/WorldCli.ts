@@ -1,11 +1,11 @@
 import type { Vec3 } from "@mcb/blocks";
 import type { BuildPrepareInput, ProjectContextView } from "@mcb/engine";
-import { buildRecipeFile, inspectRegion, undoOperation } from "../workspace/BuildJobs.js";
+import { buildRecipeFile, inspectRegion, undoOperation } from "../workspace/jobs/BuildJobs.js";
 import { intOption, vecOption, type Values } from "./Args.js";
 import type { Command } from "./Command.js";
 import { formatManualEdits, formatOperation, formatReview, operationExit, operationText, reviewView } from "./Format.js";
 import type { Invocation } from "./Invocation.js";
-import { serverStats, serverStatsLine } from "../workspace/ServerStats.js";
+import { serverStats, serverStatsLine } from "../workspace/world/ServerStats.js";
 
 /** --on-manual-edit and --replace, or the problem with them. */
 function resolutionOf(v: Values): { ok: true; value: Pick<BuildPrepareInput, "on_manual_edit" | "replace"> } | { ok: false; problem: string } {

@@ -1,8 +1,8 @@
 import { RecipeSchema } from "@mcb/recipe";
 import { z } from "zod";
-import { waitForOperation, waitSaved } from "../workspace/OperationWait.js";
-import { prepareThenApply } from "../workspace/PrepareApply.js";
-import type { McpContext } from "../workspace/McpContext.js";
+import { waitForOperation, waitSaved } from "../workspace/jobs/OperationWait.js";
+import { prepareThenApply } from "../workspace/jobs/PrepareApply.js";
+import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import {
   AppliedOutput,

@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { fail, mcbError, ok } from "@mcb/blocks";
 import { CAPTURE_LIMITS, DEFAULT_VIEW_DISTANCE, FRAME_SIDES, MAX_VIEW_DISTANCE, lookAtAngles, type CameraPose } from "@mcb/render";
-import { captureFramed } from "../workspace/FramedCapture.js";
-import { captureProjectView } from "../workspace/ProjectCapture.js";
+import { captureFramed } from "../workspace/capture/FramedCapture.js";
+import { captureProjectView } from "../workspace/capture/ProjectCapture.js";
 import { z } from "zod";
-import type { McpContext } from "../workspace/McpContext.js";
+import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { OperationId, PartId, Pose, PoseOutput, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { hasEnded } from "@mcb/engine";
-import { DEFAULT_FORMAT, DEFAULT_QUALITY, encodeImage, IMAGE_FORMATS } from "../workspace/ImageFormat.js";
+import { DEFAULT_FORMAT, DEFAULT_QUALITY, encodeImage, IMAGE_FORMATS } from "../workspace/capture/ImageFormat.js";
 import type { Result } from "@mcb/blocks";
 
 /** A pose argument: yaw and pitch, or look_at (turned into them), never both. Errors: invalid_request (`reason: "pose"`). */

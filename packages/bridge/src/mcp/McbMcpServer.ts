@@ -1,14 +1,14 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { BUILDING_GUIDANCE } from "../workspace/BuildingGuidance.js";
+import { BUILDING_GUIDANCE } from "../workspace/agent/BuildingGuidance.js";
 import { registerBuildTools } from "./BuildTools.js";
 import { registerCameraTools } from "./CameraTools.js";
-import { MCB_VERSION, MCP_SERVER_NAME, type McpContext } from "../workspace/McpContext.js";
+import { MCB_VERSION, MCP_SERVER_NAME, type McpContext } from "../workspace/agent/McpContext.js";
 import { registerSchematicTools } from "./SchematicTools.js";
 import { registerTerrainTools } from "./TerrainTools.js";
 import { ToolTable } from "./ToolTable.js";
 import { registerWorldTools } from "./WorldTools.js";
-import { TOOLSET_NAMES, type Toolset } from "../workspace/Toolsets.js";
+import { TOOLSET_NAMES, type Toolset } from "../workspace/agent/Toolsets.js";
 import { registerToolsetTool } from "./ToolsetTool.js";
 
 /** Where the building guidance is served as a resource (for clients that hide server instructions). */

@@ -1,11 +1,11 @@
 import { ok, type Result } from "@mcb/blocks";
 import type { EngineLimits } from "@mcb/engine";
 import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "@mcb/schematic";
-import { MCB_VERSION, mcpContextFor } from "../workspace/McpContext.js";
-import { StdioLineTransport } from "../workspace/StdioLineTransport.js";
-import type { Toolset } from "../workspace/Toolsets.js";
-import { openWorkspace } from "../workspace/OpenWorkspace.js";
-import { worldKindOf, type WorldLocation } from "../workspace/Workspace.js";
+import { MCB_VERSION, mcpContextFor } from "../workspace/agent/McpContext.js";
+import { StdioLineTransport } from "../workspace/agent/StdioLineTransport.js";
+import type { Toolset } from "../workspace/agent/Toolsets.js";
+import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
+import { worldKindOf, type WorldLocation } from "../workspace/world/Workspace.js";
 import { createMcbMcpServer } from "./McbMcpServer.js";
 
 /**

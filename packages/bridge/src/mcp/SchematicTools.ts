@@ -1,8 +1,8 @@
 import { fail } from "@mcb/blocks";
 import { ASSET_ID, DROP_CATEGORIES, type DropCategory } from "@mcb/schematic";
-import { assetView, exportRegionAsset, pasteOf, preparePasteTile } from "../workspace/SchematicActions.js";
+import { assetView, exportRegionAsset, pasteOf, preparePasteTile } from "../workspace/jobs/SchematicActions.js";
 import { z } from "zod";
-import type { McpContext } from "../workspace/McpContext.js";
+import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { AssetOutput, LossOutput, ManualEditInputs, PrepareFields, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";

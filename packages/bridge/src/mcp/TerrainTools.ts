@@ -14,7 +14,7 @@ import {
   type BoxReader,
 } from "@mcb/terrain";
 import { z } from "zod";
-import type { McpContext } from "../workspace/McpContext.js";
+import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { ColumnRectOut, ManualEditInputs, PrepareFields } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";

@@ -12,7 +12,7 @@ import { jsonShapeError, mcbError, schemaError, type Result } from "@mcb/blocks"
 import { z } from "zod";
 import { publishedSchema } from "./PublishedSchema.js";
 import { errorResult, thrownError } from "./ToolResult.js";
-import type { Toolset } from "../workspace/Toolsets.js";
+import type { Toolset } from "../workspace/agent/Toolsets.js";
 
 export interface ToolConfig<S extends z.ZodRawShape> {
   readonly title: string;

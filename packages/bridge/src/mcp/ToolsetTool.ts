@@ -1,6 +1,6 @@
 import { ok } from "@mcb/blocks";
 import { z } from "zod";
-import { TOOLSETS, TOOLSET_NAMES, type Toolset } from "../workspace/Toolsets.js";
+import { TOOLSETS, TOOLSET_NAMES, type Toolset } from "../workspace/agent/Toolsets.js";
 import type { ToolTable } from "./ToolTable.js";
 import { toolResult } from "./ToolResult.js";
 

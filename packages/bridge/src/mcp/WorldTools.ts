@@ -1,7 +1,7 @@
 import { describeMaterial, ok, searchMaterials } from "@mcb/blocks";
 import { CHANGE_SOURCES } from "@mcb/engine";
 import { z } from "zod";
-import type { McpContext } from "../workspace/McpContext.js";
+import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { Column, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";

@@ -3,7 +3,7 @@ import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { CameraPose, Capture } from "@mcb/render";
 import { captureFramed, type FrameRequest } from "./FramedCapture.js";
 import { captureProjectView } from "./ProjectCapture.js";
-import type { Workspace } from "./Workspace.js";
+import type { Workspace } from "../world/Workspace.js";
 import { CameraStore } from "./CameraStore.js";
 import { DEFAULT_QUALITY, encodeImage, formatOfFile, type ImageFormat } from "./ImageFormat.js";
 

@@ -1,6 +1,6 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { BuildPrepareInput, OperationStatusView, PrepareView, RegionInspectView } from "@mcb/engine";
-import type { Workspace } from "./Workspace.js";
+import type { Workspace } from "../world/Workspace.js";
 import { readRecipeFile } from "./RecipeFiles.js";
 import { waitSaved } from "./OperationWait.js";
 

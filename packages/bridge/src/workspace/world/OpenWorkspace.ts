@@ -3,9 +3,9 @@ import { AnvilWorld, isSaveError } from "@mcb/adapter-anvil";
 import { PortWorld } from "@mcb/adapter-paper";
 import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { Engine, StoreFailure, openJournal, type Journal, type WorldAdapter, type WorldInfo } from "@mcb/engine";
-import { serveEditInbox } from "./EditInbox.js";
+import { serveEditInbox } from "../edits/EditInbox.js";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
-import { Interrupt } from "./Interrupt.js";
+import { Interrupt } from "../jobs/Interrupt.js";
 import { acquireStateLock } from "./StateLock.js";
 import {
   EMBEDDED_AREA,

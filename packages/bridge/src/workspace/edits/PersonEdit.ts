@@ -1,6 +1,6 @@
 import { fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
 import { ConnectionRules, connectPlacement } from "@mcb/engine";
-import type { Workspace } from "./Workspace.js";
+import type { Workspace } from "../world/Workspace.js";
 
 /** A person's edit of the embedded world: every block of the inclusive box set to `state`. */
 export interface PersonEditRequest {

@@ -5,7 +5,7 @@ import type { ManualEditPolicy } from "@mcb/engine";
 import { terrainTilePlan, type CompiledTerrain } from "@mcb/terrain";
 import type { BlockRegistry } from "@mcb/blocks";
 import { batchProgress, runBatch, type BatchHost } from "./Batch.js";
-import { writeJsonAtomic } from "./JsonFile.js";
+import { writeJsonAtomic } from "../world/JsonFile.js";
 
 export interface TerrainApplyOptions {
   /** Name every block the tiles write as one part when the last tile is done. */

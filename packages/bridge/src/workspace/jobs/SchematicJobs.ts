@@ -21,7 +21,7 @@ import {
 } from "@mcb/schematic";
 import { assetView, exportRegionAsset, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./SchematicActions.js";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
-import type { Workspace } from "./Workspace.js";
+import type { Workspace } from "../world/Workspace.js";
 import { loadRecipeFile } from "./RecipeFiles.js";
 import { applyAndWait } from "./BuildJobs.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fail, mcbError, type Result } from "@mcb/blocks";
-import type { Workspace } from "./Workspace.js";
+import type { Workspace } from "../world/Workspace.js";
 import { applyPersonEdit, type PersonEditReport } from "./PersonEdit.js";
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { writeJsonAtomic } from "./JsonFile.js";
+import { writeJsonAtomic } from "../world/JsonFile.js";
 import { join } from "node:path";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { resolvePose, type CameraPose } from "@mcb/render";

@@ -2,12 +2,12 @@ import { join } from "node:path";
 import type { BlockRegistry, MaterialCatalog } from "@mcb/blocks";
 import type { Engine, RequestContext, WorldAdapter } from "@mcb/engine";
 import { DEFAULT_SCHEMATIC_LIMITS, SchematicLibrary, type SchematicLimits } from "@mcb/schematic";
-import { CameraStore } from "./CameraStore.js";
-import { CaptureCache } from "./CaptureCache.js";
-import { TerrainCache } from "./TerrainCache.js";
-import { TerrainApplyJobs } from "./TerrainApply.js";
-import type { BatchHost } from "./Batch.js";
-import type { Workspace } from "./Workspace.js";
+import { CameraStore } from "../capture/CameraStore.js";
+import { CaptureCache } from "../capture/CaptureCache.js";
+import { TerrainCache } from "../jobs/TerrainCache.js";
+import { TerrainApplyJobs } from "../jobs/TerrainApply.js";
+import type { BatchHost } from "../jobs/Batch.js";
+import type { Workspace } from "../world/Workspace.js";
 
 /** The MCP server's name as clients and agents see it (ACP's mcpServers entry, permission checks). */
 export const MCP_SERVER_NAME = "minecraft-builder";

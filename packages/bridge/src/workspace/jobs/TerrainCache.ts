@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { BlockRegistry } from "@mcb/blocks";
 import { compileTerrain, type CompiledTerrain } from "@mcb/terrain";
-import { writeJsonAtomic } from "./JsonFile.js";
+import { writeJsonAtomic } from "../world/JsonFile.js";
 
 /** terrain_id: "t_" and 32 hex digits (content-addressed), the only file names this store reads or writes. */
 const TERRAIN_ID = /^t_[0-9a-f]{32}$/;

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fail, mcbError, type McbError, type Result } from "@mcb/blocks";
 import { inboxOf, writeWhole } from "./EditInbox.js";
-import { openWorkspace } from "./OpenWorkspace.js";
+import { openWorkspace } from "../world/OpenWorkspace.js";
 import { applyPersonEdit, type PersonEditReport, type PersonEditRequest } from "./PersonEdit.js";
-import { locationOf, type WorldLocation } from "./Workspace.js";
+import { locationOf, type WorldLocation } from "../world/Workspace.js";
 
 /**
  * `mcb edit`: applies a person's edit to the embedded world in `where`. When no other process holds

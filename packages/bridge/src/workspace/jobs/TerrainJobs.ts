@@ -4,7 +4,7 @@ import { ok, type Result } from "@mcb/blocks";
 import type { ManualEditPolicy } from "@mcb/engine";
 import { compileTerrain, heightPreviewPng, terrainTilePlan, type CompiledTerrain } from "@mcb/terrain";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
-import type { Workspace } from "./Workspace.js";
+import type { Workspace } from "../world/Workspace.js";
 
 export type { ProgressSink } from "./Batch.js";
 import { loadRecipeFile, readRecipeFile } from "./RecipeFiles.js";

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import type { AnvilWorld } from "@mcb/adapter-anvil";
 import { fail, mcbError, ok, type BlockRegistry, type Box3, type Result } from "@mcb/blocks";
 import type { Engine, EngineLimits, RequestContext, WorldAdapter } from "@mcb/engine";
-import type { Interrupt } from "./Interrupt.js";
+import type { Interrupt } from "../jobs/Interrupt.js";
 
 /**
  * The project of a workspace: one local owner. Its area: `--area` when given; for a person's save,

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
-import { writeJsonAtomic } from "./JsonFile.js";
+import { writeJsonAtomic } from "../world/JsonFile.js";
 import { dirname } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
 import { isSettled, type ManualEditPolicy, type OperationStatus, type OperationStatusView, type PlanOrigin } from "@mcb/engine";
 import type { Plan } from "@mcb/recipe";
-import type { Workspace } from "./Workspace.js";
+import type { Workspace } from "../world/Workspace.js";
 
 /** What a batch needs of its front end: the engine and caller, a stop signal (Ctrl-C) and a log. */
 export type BatchHost = Pick<Workspace, "engine" | "ctx" | "log"> & { readonly interrupt: { readonly requested: boolean; add(operationId: string): void } };
