@@ -42,6 +42,8 @@ describe("several bridges on one PostgreSQL journal", () => {
       const cause = (e as { cause?: unknown }).cause;
       found = cause instanceof Error ? cause.message : String(e);
     }
-    expect(found).toMatch(/ended recovery_required|ended cancelled|interleaved|settled/);
+    // Seen as: a live bridge's operation settled or ended by another, slices interleaved in a
+    // region, or a live bridge's fence finding its lease taken (it stops writing: a broken promise too).
+    expect(found).toMatch(/ended recovery_required|ended cancelled|interleaved|settled|took over/);
   }, 240_000);
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Box3, createMaterialCatalog, fail, type MaterialCatalog, mcbError, ok, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
 import { applyPlan, type ApplyInput } from "./apply/ApplyAdmission.js";
+import { PlanCache } from "./plan/PlanCache.js";
 import { OperationQueue } from "./apply/OperationQueue.js";
 import { ConnectionRules } from "./plan/ConnectionRules.js";
 import { ChangeFeed, type ChangePage, type ChangeSource } from "./project/ChangeFeed.js";
@@ -62,7 +63,7 @@ export class Engine {
   private readonly feed: ChangeFeed;
   private readonly events: EventSync;
   private readonly index: StandingIndex;
-  private readonly planCache = new Map<string, PreparedPlan>();
+  private readonly planCache = new PlanCache();
   private readonly ops: OperationQueue;
   /** This bridge's claims in the journal (operations, region leases); no-ops for an exclusive journal. */
   private readonly claims: BridgeClaims;
@@ -122,7 +123,7 @@ export class Engine {
       newId: this.newId,
       plan: (id) => this.plan(id),
       ownOperation: (ctx, id) => this.ownOperation(ctx, id),
-      cache: (plan) => this.planCache.set(plan.planId, plan),
+      cache: (plan) => this.planCache.put(plan),
     });
     this.hostDesk = new HostDesk({
       ...desk,
@@ -266,12 +267,17 @@ export class Engine {
   }
 
   private plan(planId: string): PreparedPlan {
-    let p = this.planCache.get(planId);
-    if (p === undefined) {
-      p = this.o.journal.getPlan(planId) ?? undefined;
-      if (p === undefined) throw new Error(`plan ${planId} missing from the journal`);
-      this.planCache.set(planId, p);
-    }
+    const p = this.findPlan(planId);
+    if (p === null) throw new Error(`plan ${planId} missing from the journal`);
+    return p;
+  }
+
+  /** A plan from the cache, else the journal (then cached); null when no such plan was prepared. */
+  private findPlan(planId: string): PreparedPlan | null {
+    const cached = this.planCache.get(planId);
+    if (cached !== undefined) return cached;
+    const p = this.o.journal.getPlan(planId);
+    if (p !== null) this.planCache.put(p);
     return p;
   }
 
@@ -368,6 +374,7 @@ export class Engine {
       submit: (id: string) => this.ops.submit(id),
       view: (op: OperationRecord) => this.view(op),
       claims: this.claims,
+      findPlan: (id: string) => this.findPlan(id),
     };
     return this.guard(() => applyPlan(deps, ctx, input, scope.value.protectedParts));
   }

@@ -96,7 +96,7 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
       changed.refresh();
       const seq = journal.headSeq();
       const read = await precheck(adapter, plan, checks, changed, addConflict);
-      if (window > 1) reuse = new PrecheckRead(journal, operationId, seq, read);
+      if (window > 1) reuse = new PrecheckRead(journal, operationId, seq, read, changed);
     } catch (error) {
       if (isHostCrash(error)) throw error;
       return finish("failed", { code: "failed", message: `world read failed before writing: ${error instanceof Error ? error.message : String(error)}` });

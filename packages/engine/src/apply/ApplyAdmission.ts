@@ -20,6 +20,8 @@ export interface ApplyDeps {
   readonly newId: (prefix: string) => string;
   /** This bridge's claims: a new operation is claimed before it is created. */
   readonly claims: BridgeClaims;
+  /** A prepared plan by id (the engine's cache, else the journal); null when there is none. */
+  findPlan(planId: string): PreparedPlan | null;
   /** The world now, from the host the engine knows (HostCrash when it is gone or restarted). */
   world(): Promise<WorldInfo>;
   submit(operationId: string): void;
@@ -51,7 +53,7 @@ export async function applyPlan(
       }),
     );
   }
-  const admitted = admitPlan(journal, d.limits, d.clock(), ctx.projectId, plan_id, plan_hash);
+  const admitted = admitPlan(journal, d.findPlan(plan_id), d.limits, d.clock(), ctx.projectId, plan_id, plan_hash);
   if (!admitted.ok) return admitted;
   const plan = admitted.value;
   const guarded = checkProtectedParts(journal, protectedParts, plan);
@@ -119,8 +121,15 @@ export function alreadyApplied(operationId: string | null): McbError {
  * journal is under quota and no recovery is pending. Advisory only where it races: uniqueness is
  * decided by the journal's atomic `createOperation`.
  */
-export function admitPlan(journal: Journal, limits: EngineLimits, now: number, projectId: string, planId: string, planHash: string): Result<PreparedPlan> {
-  const plan = journal.getPlan(planId);
+export function admitPlan(
+  journal: Journal,
+  plan: PreparedPlan | null,
+  limits: EngineLimits,
+  now: number,
+  projectId: string,
+  planId: string,
+  planHash: string,
+): Result<PreparedPlan> {
   if (plan === null || plan.projectId !== projectId) return fail(mcbError("not_found", `no plan ${JSON.stringify(planId)} in this project`));
   if (plan.planHash !== planHash) return fail(mcbError("invalid_request", "plan_hash does not match the prepared plan", { reason: "plan_hash" }));
   const used = journal.findOperationByPlan(planId);

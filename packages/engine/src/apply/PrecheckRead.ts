@@ -1,4 +1,5 @@
 import { boundsOf } from "@mcb/blocks";
+import type { ChangedSincePrepare } from "../merge/ChangedSincePrepare.js";
 import type { Journal } from "../store/Journal.js";
 import type { PositionsRead } from "../world/WorldReader.js";
 
@@ -8,7 +9,9 @@ import type { PositionsRead } from "../world/WorldReader.js";
  * no observed external edit and no slice of another operation inside the window's bounds after the
  * read. Otherwise the window is read again, as it always is one slice at a time. Either way the
  * world's compare-and-set checks every write against its base: a stale read can stop a build with
- * a conflict, never overwrite anything.
+ * a conflict, never overwrite anything. When the operation's `ChangedSincePrepare`, refreshed
+ * just before, found nothing but the operation's own commits since the read, the journal is not
+ * asked at all.
  */
 export class PrecheckRead {
   constructor(
@@ -17,12 +20,15 @@ export class PrecheckRead {
     /** The journal's head before the read: records after it may postdate what the read saw. */
     private readonly seq: number,
     private readonly read: PositionsRead,
+    /** The operation's view of the journal since preparation, refreshed before each `window` call. */
+    private readonly changed: ChangedSincePrepare,
   ) {}
 
   /** The states of plan positions `from..to` as read, or null when they must be read again. */
   window(pos: Int32Array, from: number, to: number): PositionsRead | null {
     const box = boundsOf(pos, from, to);
     if (box === null) return { states: [], digests: [] };
+    if (this.changed.quietSince(this.seq)) return { states: this.read.states.slice(from, to), digests: this.read.digests.slice(from, to) };
     if (this.journal.lastGapSeq() > this.seq) return null;
     if (this.journal.headSeq() > this.seq) {
       if (this.journal.touchesAfter(this.seq, box).states.length > 0) return null;

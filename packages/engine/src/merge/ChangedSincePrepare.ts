@@ -21,6 +21,8 @@ export class ChangedSincePrepare {
   private readonly marked: Uint8Array;
   private readonly bounds;
   private seen: number;
+  /** The head at the last refresh that found records it had not accounted for (0: none yet). */
+  private foreignThrough = 0;
   private readonly planOf: (operationId: string) => PreparedPlan;
   /** Position → write-set index, built on first use for plans whose multi-block pairs break the sort. */
   private index: Map<string, number> | null = null;
@@ -41,9 +43,11 @@ export class ChangedSincePrepare {
   /** Takes in journal records newer than the last call. Cheap when nothing happened. */
   refresh(): void {
     const head = this.journal.headSeq();
-    if (head <= this.seen || this.bounds === null) return;
+    if (head <= this.seen) return;
     const from = this.seen;
     this.seen = head;
+    this.foreignThrough = head;
+    if (this.bounds === null) return;
     for (const s of this.journal.slicesAfter(from, this.bounds)) {
       if (s.operationId === this.operationId) continue;
       const other = this.planOf(s.operationId);
@@ -66,6 +70,15 @@ export class ChangedSincePrepare {
    */
   ownCommit(first: number, last: number): void {
     if (first === this.seen + 1 && last >= first) this.seen = last;
+  }
+
+  /**
+   * True when, as of the last refresh, the journal holds nothing after `seq` but this operation's
+   * own commits: no person's edit, no other operation's slice, no gap in the world's event log
+   * (each of them takes a sequence number, which the refresh would have found).
+   */
+  quietSince(seq: number): boolean {
+    return this.foreignThrough <= seq;
   }
 
   /** True when write-set position `i` held another state since preparation. */

@@ -35,7 +35,10 @@ export function leaseNames(minX: number, minZ: number, maxX: number, maxZ: numbe
  * (`region:<rx>,<rz>`: two writers never interleave slices in one region). A timer renews them;
  * `fence` renews an operation's claims right before each journal commit and each world write and
  * throws `ClaimLost` when another bridge took it over, so a bridge that stalled past the expiry
- * never writes again. An exclusive bridge (a SQLite journal under the state lock) voids the
+ * never writes again. A fence within a third of the expiry after the last renewal (its own or the
+ * timer's) needs no round trip: no other bridge can take a claim before it expires, so the
+ * claims are still this bridge's for at least two thirds of the expiry (10 s by default) after it
+ * returns; a bridge that stalled longer asks the journal. An exclusive bridge (a SQLite journal under the state lock) voids the
  * claims of earlier processes when it opens.
  */
 export class BridgeClaims {
@@ -44,6 +47,8 @@ export class BridgeClaims {
   private readonly leases = new Map<string, readonly string[]>();
   private readonly timer: NodeJS.Timeout | null;
   private orphans: NodeJS.Timeout | null = null;
+  /** Per operation: until when all of its claims are known to be this bridge's (the last renewal's start + the expiry). */
+  private readonly heldUntil = new Map<string, number>();
 
   constructor(
     private readonly journal: Journal,
@@ -74,8 +79,10 @@ export class BridgeClaims {
   /** Renews the operation's claim and its leases; `ClaimLost` when another bridge took one. */
   fence(operationId: string): void {
     if (!this.shared) return;
+    const now = Date.now();
+    if (now < (this.heldUntil.get(operationId) ?? 0) - (2 * this.ttlMs) / 3) return;
+    if (this.renew(operationId, now)) return;
     const held = this.held(operationId);
-    if (this.journal.renewClaims(held, this.holder, this.ttlMs)) return;
     // Name the first claim that is not this bridge's now (each holder asked once).
     for (const name of held) {
       const holder = this.journal.claimHolder(name);
@@ -96,6 +103,7 @@ export class BridgeClaims {
       got.push(name);
     }
     this.leases.set(operationId, names);
+    this.heldUntil.delete(operationId); // the next fence renews the new leases with the rest
     return true;
   }
 
@@ -105,6 +113,17 @@ export class BridgeClaims {
     for (const name of this.held(operationId)) this.journal.releaseClaim(name, this.holder);
     this.leases.delete(operationId);
     this.owned.delete(operationId);
+    this.heldUntil.delete(operationId);
+  }
+
+  /** Renews all of an operation's claims (`now`: read before asking); false when one is not this bridge's. */
+  private renew(operationId: string, now: number): boolean {
+    if (!this.journal.renewClaims(this.held(operationId), this.holder, this.ttlMs)) {
+      this.heldUntil.delete(operationId);
+      return false;
+    }
+    this.heldUntil.set(operationId, now + this.ttlMs);
+    return true;
   }
 
   /** The claims an operation of this bridge holds: its own, then its region leases. */
@@ -115,7 +134,7 @@ export class BridgeClaims {
   /** The timer's work: every claim held is renewed (one that was lost is left to `fence` to report). */
   private renewAll(): void {
     try {
-      for (const id of this.owned) this.journal.renewClaims(this.held(id), this.holder, this.ttlMs);
+      for (const id of this.owned) this.renew(id, Date.now());
     } catch {
       // the store is unreachable: the next fence reports it where a caller waits
     }

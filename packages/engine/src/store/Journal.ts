@@ -205,8 +205,8 @@ export interface Journal {
   headSeq(): number;
   /** The world's event cursor pulled up to (null: never pulled). Survives restarts. */
   eventCursor(): string | null;
-  /** Saves the cursor; with `fromCursor`, only if the stored one is still it (see `addTouches`). */
-  saveEventCursor(cursor: string, fromCursor?: string | null): void;
+  /** Saves the cursor; with `fromCursor`, only if the stored one is still it (see `addTouches`): false when it was not. */
+  saveEventCursor(cursor: string, fromCursor?: string | null): boolean;
   /**
    * The world's event log lost continuity (edits may have been missed): takes a sequence for the
    * gap and saves the new cursor, in one transaction. Returns the gap's sequence (0 when, with

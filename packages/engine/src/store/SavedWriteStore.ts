@@ -25,17 +25,17 @@ export class SavedWriteStore {
     for (const r of results)
       if (r.saved !== undefined && r.saved.writeSeq > 0) marks.set(r.saved.session, Math.max(marks.get(r.saved.session) ?? 0, r.saved.savedThrough));
     for (const [session, through] of marks) this.note(session, through);
-    results.forEach((r, k) => this.record(r, ords[k]!));
-  }
-
-  private record(result: SliceResult, ord: number): void {
-    const saved = result.saved;
-    if (saved === undefined || saved.writeSeq <= 0) return;
-    // Settled at once when the session's mark already covers it; decided in the statement (a write
-    // only: a shared store sends it with the rest of the commit, no round trip of its own).
+    const rows = results.flatMap((r, k) =>
+      r.saved !== undefined && r.saved.writeSeq > 0 ? [[r.operationId, r.sliceNo, r.saved.session, r.saved.writeSeq, ords[k]!]] : [],
+    );
+    if (rows.length === 0) return;
+    // One statement for the window; each row settled at once when its session's mark already covers
+    // it, decided in the statement (a write only: a shared store sends it with the rest of the
+    // commit, no round trip of its own). Typed values: PostgreSQL types a VALUES list as text otherwise.
+    const row = "(CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT))";
     this.db.write(
-      `INSERT INTO slice_saves SELECT ?, CAST(? AS INTEGER), ?, CAST(? AS BIGINT), CASE WHEN CAST(? AS BIGINT) <= coalesce((SELECT saved_through FROM saved_marks WHERE session = ?), 0) THEN ${SAVED} ELSE ${OPEN} END, CAST(? AS BIGINT)`,
-      [result.operationId, result.sliceNo, saved.session, saved.writeSeq, saved.writeSeq, saved.session, ord],
+      `INSERT INTO slice_saves SELECT v.column1, v.column2, v.column3, v.column4, CASE WHEN v.column4 <= coalesce((SELECT m.saved_through FROM saved_marks m WHERE m.session = v.column3), 0) THEN ${SAVED} ELSE ${OPEN} END, v.column5 FROM (VALUES ${rows.map(() => row).join(", ")}) AS v`,
+      rows.flat(),
     );
   }
 

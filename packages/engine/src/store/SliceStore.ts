@@ -1,5 +1,5 @@
 import type { Box3 } from "@mcb/blocks";
-import type { SliceRecord } from "./Journal.js";
+import type { SliceRecord, SliceResult } from "./Journal.js";
 import type { SqlDb, SqlRow } from "./SqlDb.js";
 import { int32 } from "./SqlDb.js";
 
@@ -49,15 +49,33 @@ export class SliceStore {
     this.db.write(`INSERT INTO slices VALUES ${list.map(() => "(?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?, ?, NULL)").join(", ")}`, params);
   }
 
-  /** Confirms an open intent with what was written; throws when the slice has no open intent. */
-  confirm(operationId: string, sliceNo: number, written: Uint8Array, seq: number, entityDigests: readonly (readonly [number, string])[]): void {
-    const digests = entityDigests.length === 0 ? null : JSON.stringify(entityDigests);
+  /**
+   * Confirms open intents with what was written, in one statement (a window's slices: one parse
+   * and plan instead of one per slice); the commit fails when any of them has no open intent.
+   */
+  confirmAll(results: readonly SliceResult[], seqs: readonly number[]): void {
+    if (results.length === 0) return;
+    // The values' types are spelled out: PostgreSQL types a VALUES list by its parameters, text unless cast.
+    const blob = this.db.dialect === "postgres" ? "CAST(? AS BYTEA)" : "?";
+    const row = `(CAST(? AS TEXT), CAST(? AS INTEGER), ${blob}, CAST(? AS BIGINT), CAST(? AS TEXT))`;
+    const params = results.flatMap((r, k) => [
+      r.operationId,
+      r.sliceNo,
+      r.written,
+      seqs[k]!,
+      r.entityDigests.length === 0 ? null : JSON.stringify(r.entityDigests),
+    ]);
+    const first = results[0]!;
     this.db.write(
-      "UPDATE slices SET written = ?, seq = ?, digests = ? WHERE op_id = ? AND slice_no = ? AND written IS NULL",
-      [written, seq, digests, operationId, sliceNo],
+      `UPDATE slices SET written = v.column3, seq = v.column4, digests = v.column5 FROM (VALUES ${results.map(() => row).join(", ")}) AS v ` +
+        "WHERE slices.op_id = v.column1 AND slices.slice_no = v.column2 AND slices.written IS NULL",
+      params,
       {
-        changes: 1,
-        failure: `no open intent for slice ${sliceNo} of ${operationId}`,
+        changes: results.length,
+        failure:
+          results.length === 1
+            ? `no open intent for slice ${first.sliceNo} of ${first.operationId}`
+            : `no open intent for some of slices ${results.map((r) => `${r.sliceNo}`).join(", ")} of ${first.operationId}`,
       },
     );
   }

@@ -129,7 +129,7 @@ export class SqlJournal implements Journal {
     return this.db.transaction((): number => {
       const last = results.length === 0 ? 0 : this.sequence.take(results.length);
       const seqs = results.map((_, k) => last - results.length + 1 + k);
-      for (const [k, result] of results.entries()) this.sliceStore.confirm(result.operationId, result.sliceNo, result.written, seqs[k]!, result.entityDigests);
+      this.sliceStore.confirmAll(results, seqs);
       this.saves.recordAll(results, seqs);
       this.sliceStore.addIntents(intents);
       this.operations.update(op);
@@ -177,9 +177,11 @@ export class SqlJournal implements Journal {
     return this.settings.get("event_cursor");
   }
 
-  saveEventCursor(cursor: string, fromCursor?: string | null): void {
-    this.db.transaction(() => {
-      if (this.cursorStill(fromCursor)) this.settings.set("event_cursor", cursor);
+  saveEventCursor(cursor: string, fromCursor?: string | null): boolean {
+    return this.db.transaction((): boolean => {
+      if (!this.cursorStill(fromCursor)) return false;
+      this.settings.set("event_cursor", cursor);
+      return true;
     });
   }
 

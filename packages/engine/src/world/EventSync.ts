@@ -13,6 +13,13 @@ import type { WorldAdapter } from "./WorldAdapter.js";
  */
 export class EventSync {
   private running: Promise<void> = Promise.resolve();
+  /**
+   * The cursor this engine last read or stored (undefined: ask the journal). Every event before it
+   * is in the journal, so when the world has nothing after it there is nothing to pull, and no
+   * journal read is needed (on a shared journal a round trip before every slice). When another
+   * bridge moved the stored cursor on, a conditional write says so and the stored one is read.
+   */
+  private known: string | null | undefined = undefined;
 
   constructor(
     private readonly adapter: WorldAdapter,
@@ -22,7 +29,8 @@ export class EventSync {
   /** At engine open: resumes from the saved cursor, or starts at the world's head (a new journal). */
   async start(): Promise<void> {
     if (this.journal.eventCursor() === null) {
-      this.journal.saveEventCursor((await this.adapter.events(null)).cursor, null);
+      const head = (await this.adapter.events(null)).cursor;
+      if (this.journal.saveEventCursor(head, null)) this.known = head;
       return;
     }
     await this.sync();
@@ -32,29 +40,39 @@ export class EventSync {
     const run = async (): Promise<void> => {
       let afterGap: string | null = null;
       for (let round = 0; round < 1000; round++) {
-        const cursor = this.journal.eventCursor();
+        const cursor = this.known !== undefined ? this.known : this.journal.eventCursor();
         const page = await this.adapter.events(cursor);
+        // Each conditional write that lands moves the known cursor on; one that does not (another
+        // bridge recorded this page first) sends the next round to the journal's cursor.
         if (page.gap) {
           if (cursor === afterGap) throw new Error("the world's event log reports a gap at the cursor it just gave");
-          this.journal.markGap(page.cursor, cursor);
+          this.known = this.journal.markGap(page.cursor, cursor) > 0 ? page.cursor : undefined;
           afterGap = page.cursor;
           continue;
         }
         if (page.events.length === 0) {
-          if (page.cursor !== cursor) this.journal.saveEventCursor(page.cursor, cursor);
+          if (page.cursor === cursor) {
+            this.known = cursor;
+            return;
+          }
+          this.known = this.journal.saveEventCursor(page.cursor, cursor) ? page.cursor : undefined;
           return;
         }
         const touched = new Int32Array(page.events.length * 3);
         page.events.forEach((e, i) => touched.set([e.x, e.y, e.z], i * 3));
-        this.journal.addTouches(
+        const seq = this.journal.addTouches(
           touched,
           page.events.map((e) => e.state),
           { eventCursor: page.cursor, fromCursor: cursor },
         );
+        this.known = seq > 0 ? page.cursor : undefined;
       }
     };
     const next = this.running.then(run, run);
-    this.running = next.catch(() => undefined);
+    // A failed round (the world or the store) may have left the journal ahead of what this knows.
+    this.running = next.catch(() => {
+      this.known = undefined;
+    });
     return next;
   }
 }
