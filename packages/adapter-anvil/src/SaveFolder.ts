@@ -92,7 +92,7 @@ function gz(root: NbtCompound): Buffer {
 }
 
 /**
- * Creates a new 26.1 save in `dir`: level.dat (creative, commands on, spawn on the ground at 0 64 0),
+ * Creates a new save of `options`' version (26.2 or 26.1) in `dir`: level.dat (creative, commands on, spawn on the ground at 0 64 0),
  * `data/minecraft/world_gen_settings.dat` with a superflat overworld whose layers are `FLAT_LAYERS`
  * (bedrock −64, stone to 59, dirt 60–62, grass 63: the chunks the game generates later match the
  * ones mcb generates), the overworld's region folder. Chunks are written by the world as it builds.
@@ -102,6 +102,25 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
   mkdirSync(regionDir, { recursive: true });
   mkdirSync(join(dir, "data", "minecraft"), { recursive: true });
   const dv = options.dataVersion;
+  const worldGen = nbt.compound([
+    [
+      "data",
+      nbt.compound([
+        ["seed", nbt.long(0n)],
+        ["generate_structures", nbt.byte(0)],
+        ["bonus_chest", nbt.byte(0)],
+        ["dimensions", flatDimensions()],
+        ["DataVersion", nbt.int(dv)],
+      ]),
+    ],
+  ]);
+  atomicWriteFile(join(dir, "data", "minecraft", "world_gen_settings.dat"), gz(worldGen));
+  atomicWriteFile(join(dir, "level.dat"), gz(levelDat(options)));
+  return { dir, layout: "dimensions", dataVersion: dv, versionName: options.minecraftVersion, levelName: options.levelName, regionDir };
+}
+
+/** The three dimensions' generators: a superflat overworld of `FLAT_LAYERS`, the usual nether and end. */
+function flatDimensions(): NbtCompound {
   const flat = nbt.compound([
     ["biome", nbt.string("minecraft:plains")],
     ["features", nbt.byte(0)],
@@ -125,7 +144,7 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
       ["type", nbt.string(type)],
       ["generator", nbt.compound(generator)],
     ]);
-  const dimensions = nbt.compound([
+  return nbt.compound([
     [
       "minecraft:overworld",
       dimension("minecraft:overworld", [
@@ -156,19 +175,12 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
       ]),
     ],
   ]);
-  const worldGen = nbt.compound([
-    [
-      "data",
-      nbt.compound([
-        ["seed", nbt.long(0n)],
-        ["generate_structures", nbt.byte(0)],
-        ["bonus_chest", nbt.byte(0)],
-        ["dimensions", dimensions],
-        ["DataVersion", nbt.int(dv)],
-      ]),
-    ],
-  ]);
-  const level = nbt.compound([
+}
+
+/** level.dat: creative, commands on, spawn on the ground at 0 64 0, the vanilla data pack. */
+function levelDat(options: NewSaveOptions): NbtCompound {
+  const dv = options.dataVersion;
+  return nbt.compound([
     [
       "Data",
       nbt.compound([
@@ -209,7 +221,4 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
       ]),
     ],
   ]);
-  atomicWriteFile(join(dir, "data", "minecraft", "world_gen_settings.dat"), gz(worldGen));
-  atomicWriteFile(join(dir, "level.dat"), gz(level));
-  return { dir, layout: "dimensions", dataVersion: dv, versionName: options.minecraftVersion, levelName: options.levelName, regionDir };
 }

@@ -1,11 +1,11 @@
 import { fail, jsonShapeError, mcbError, ok, schemaError, type BlockRegistry, type Result } from "@mcb/blocks";
 import { z } from "zod";
 import { createCollector } from "./BlockCollector.js";
-import type { RawRuns } from "./Collector.js";
+import type { BlockCollector, RawRuns } from "./Collector.js";
 import { CollectorScratch } from "./RowCollector.js";
 import { pointMapper, spanMapper, type Frame } from "./Frame.js";
 import { DEFAULT_LIMITS, type CompileLimits } from "./Limits.js";
-import { lowerRecipe } from "./Lowering.js";
+import { lowerRecipe, type Leaf } from "./Lowering.js";
 import { pick } from "./Material.js";
 import { boxSlabs } from "./shapes/BoxShape.js";
 import type { Plan } from "./Plan.js";
@@ -61,60 +61,7 @@ function compileWith(registry: BlockRegistry, scratch: CollectorScratch, input: 
   let raw: RawRuns = { y: new Int32Array(0), z: new Int32Array(0), x: new Int32Array(0), length: new Int32Array(0), value: new Uint32Array(0), count: 0 };
   if (bounds !== null) {
     const collector = createCollector(bounds, emitted, scratch);
-    const world = new Int32Array(4);
-    for (const leaf of leaves) {
-      const shift = leaf.filter * 0x10000;
-      const m = leaf.material;
-      if (leaf.worldBox !== undefined) {
-        for (const slab of boxSlabs(leaf.worldBox.box, leaf.worldBox.mode)) {
-          if (m.kind === "state") collector.fillBox(slab, shift + m.value);
-          else collector.fillBoxPalette(slab, m, shift);
-        }
-        continue;
-      }
-      const spans = leaf.shape.emitSpans === undefined ? null : spanMapper(leaf.frame);
-      if (spans !== null) {
-        // Shapes with x-runs (cylinders, arches, lines) go in as intervals when the frame keeps x along ±x.
-        if (m.kind === "state") {
-          const value = shift + m.value;
-          leaf.shape.emitSpans!((x0, x1, y, z) => {
-            spans(x0, x1, y, z, world);
-            collector.putSpan(world[0]!, world[1]!, world[2]!, world[3]!, value);
-          });
-        } else {
-          leaf.shape.emitSpans!((x0, x1, y, z) => {
-            spans(x0, x1, y, z, world);
-            collector.putSpanPalette(world[0]!, world[1]!, world[2]!, world[3]!, m, shift);
-          });
-        }
-        continue;
-      }
-      if (isIdentity(leaf.frame)) {
-        if (m.kind === "state") {
-          const value = shift + m.value;
-          leaf.shape.emit((x, y, z) => collector.put(x, y, z, value));
-        } else {
-          leaf.shape.emit((x, y, z) => collector.put(x, y, z, shift + pick(m, x, y, z)));
-        }
-        continue;
-      }
-      const map = pointMapper(leaf.frame);
-      if (m.kind === "state") {
-        const value = shift + m.value;
-        leaf.shape.emit((x, y, z) => {
-          map(x, y, z, world);
-          collector.put(world[0]!, world[1]!, world[2]!, value);
-        });
-      } else {
-        leaf.shape.emit((x, y, z) => {
-          map(x, y, z, world);
-          const wx = world[0]!;
-          const wy = world[1]!;
-          const wz = world[2]!;
-          collector.put(wx, wy, wz, shift + pick(m, wx, wy, wz));
-        });
-      }
-    }
+    for (const leaf of leaves) emitLeaf(collector, leaf);
     raw = collector.toRuns();
   }
   if (raw.count > limits.maxBlocks) {
@@ -128,6 +75,66 @@ function compileWith(registry: BlockRegistry, scratch: CollectorScratch, input: 
   }
 
   return ok(finishPlan(registry, raw, states.states, filters, depsParsed.data));
+}
+
+/**
+ * Puts one leaf's blocks into the collector: world boxes as slabs, shapes with x-runs as intervals
+ * when the frame keeps x along ±x, others position by position (mapped through the frame unless it
+ * is the identity). A palette material picks per position.
+ */
+function emitLeaf(collector: BlockCollector, leaf: Leaf): void {
+  const world = new Int32Array(4);
+  const shift = leaf.filter * 0x10000;
+  const m = leaf.material;
+  if (leaf.worldBox !== undefined) {
+    for (const slab of boxSlabs(leaf.worldBox.box, leaf.worldBox.mode)) {
+      if (m.kind === "state") collector.fillBox(slab, shift + m.value);
+      else collector.fillBoxPalette(slab, m, shift);
+    }
+    return;
+  }
+  const spans = leaf.shape.emitSpans === undefined ? null : spanMapper(leaf.frame);
+  if (spans !== null) {
+    // Shapes with x-runs (cylinders, arches, lines) go in as intervals when the frame keeps x along ±x.
+    if (m.kind === "state") {
+      const value = shift + m.value;
+      leaf.shape.emitSpans!((x0, x1, y, z) => {
+        spans(x0, x1, y, z, world);
+        collector.putSpan(world[0]!, world[1]!, world[2]!, world[3]!, value);
+      });
+    } else {
+      leaf.shape.emitSpans!((x0, x1, y, z) => {
+        spans(x0, x1, y, z, world);
+        collector.putSpanPalette(world[0]!, world[1]!, world[2]!, world[3]!, m, shift);
+      });
+    }
+    return;
+  }
+  if (isIdentity(leaf.frame)) {
+    if (m.kind === "state") {
+      const value = shift + m.value;
+      leaf.shape.emit((x, y, z) => collector.put(x, y, z, value));
+    } else {
+      leaf.shape.emit((x, y, z) => collector.put(x, y, z, shift + pick(m, x, y, z)));
+    }
+    return;
+  }
+  const map = pointMapper(leaf.frame);
+  if (m.kind === "state") {
+    const value = shift + m.value;
+    leaf.shape.emit((x, y, z) => {
+      map(x, y, z, world);
+      collector.put(world[0]!, world[1]!, world[2]!, value);
+    });
+  } else {
+    leaf.shape.emit((x, y, z) => {
+      map(x, y, z, world);
+      const wx = world[0]!;
+      const wy = world[1]!;
+      const wz = world[2]!;
+      collector.put(wx, wy, wz, shift + pick(m, wx, wy, wz));
+    });
+  }
 }
 
 function isIdentity(f: Frame): boolean {

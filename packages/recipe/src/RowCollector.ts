@@ -172,49 +172,27 @@ class RowCollector implements BlockCollector, RowGrid {
 
 /**
  * Resolves the `n` intervals collected in `s` into maximal runs in (y, z, x) order, written to
- * `s.out`. One function with local state only (no closures over mutable variables: those would
- * live in heap contexts). The compile benchmark measures it (`bench/compile.bench.mjs`: box,
- * hollow box, castle, repeat).
+ * `s.out`. Local state only (no closures over mutable variables: those would live in heap
+ * contexts); the helpers take and return plain numbers. The compile benchmark measures it
+ * (`bench/compile.bench.mjs`: box, hollow box, castle, repeat).
  */
 function rowRuns(s: CollectorScratch, grid: RowGrid, n: number, materials: readonly Material[]): RawRuns {
   const { rows, sx, sz, minX, minY, minZ } = grid;
-  const R = s.row,
+  const bound = sortByRow(s, rows, n);
+  const counts = s.counts,
+    order = s.order,
     X0 = s.x0,
-    X1 = s.x1,
-    V = s.value,
-    M = s.mat;
-  // Stable counting sort of the intervals by row; counts[r] ends as the end of row r's intervals.
-  if (s.counts.length < rows + 1) s.counts = new Int32Array(rows + 1);
-  const counts = s.counts;
-  counts.fill(0, 0, rows + 1);
-  let bound = 0; // the most runs the rows can give: 2 per interval, 1 per palette position
-  for (let i = 0; i < n; i++) {
-    counts[R[i]! + 1]!++;
-    bound += M[i] === 0 ? 2 : X1[i]! - X0[i]! + 2;
-  }
-  for (let r = 0; r < rows; r++) counts[r + 1]! += counts[r]!;
-  if (s.order.length < n) s.order = new Int32Array(Math.max(n, s.order.length * 2));
-  const order = s.order;
-  for (let i = 0; i < n; i++) order[counts[R[i]!]!++] = i;
+    X1 = s.x1;
   if (s.paint.length < sx) ((s.paint = new Uint32Array(sx)), (s.picks = new Uint32Array(sx)));
-  const paint = s.paint,
-    picks = s.picks;
   if (s.out.y.length < bound) s.reserveRuns(bound);
-  const OY = s.out.y,
-    OZ = s.out.z,
-    OX = s.out.x,
-    OL = s.out.length,
-    OV = s.out.value;
+  const OY = s.out.y;
   let runs = 0,
     count = 0,
     start = 0,
     ry = 0,
     rz = -1;
-  // Bounds of the runs, per row (x from its first and last run; y from the first and last run).
-  let bx0 = Infinity,
-    bx1 = -Infinity,
-    bz0 = Infinity,
-    bz1 = -Infinity;
+  // Bounds of the runs: x from each row's first and last run, z from the rows with runs (y from the first and last run).
+  const box = new Float64Array([Infinity, -Infinity, Infinity, -Infinity]);
   for (let r = 0; r < rows; r++) {
     if (++rz === sz) ((rz = 0), ry++);
     const end = counts[r]!;
@@ -235,93 +213,153 @@ function rowRuns(s: CollectorScratch, grid: RowGrid, n: number, materials: reado
         if (X0[i]! < lo) lo = X0[i]!;
         if (X1[i]! > hi) hi = X1[i]!;
       }
-      paintRange(paint, lo - minX, hi - minX + 1, 0);
-      for (let a = start; a < end; a++) paintInterval(s, order[a]!, materials, minX, y, z);
-      runs = emitPainted(s, lo, hi, minX, y, z, runs, rowFirst);
-      for (let x = lo; x <= hi; x++) if (paint[x - minX] !== 0) count++;
-      if (runs > rowFirst)
-        ((bx0 = Math.min(bx0, OX[rowFirst]!)), (bx1 = Math.max(bx1, OX[runs - 1]! + OL[runs - 1]! - 1)), (bz0 = Math.min(bz0, z)), (bz1 = Math.max(bz1, z)));
-      start = end;
-      continue;
-    }
-    if (!sorted) {
-      // Insertion sort of the indices by x (stable: equal starts keep emission order).
-      for (let a = start + 1; a < end; a++) {
-        const i = order[a]!,
-          x = X0[i]!;
-        let b = a - 1;
-        while (b >= start && X0[order[b]!]! > x) ((order[b + 1] = order[b]!), b--);
-        order[b + 1] = i;
-      }
-    }
-    // Sweep clusters of chained overlaps: a lone interval is emitted as it is, a cluster is painted
-    // over its own x-range in emission order (later writes win).
-    for (let a = start; a < end;) {
-      let hi = X1[order[a]!]!,
-        e = a + 1;
-      while (e < end && X0[order[e]!]! <= hi) {
-        if (X1[order[e]!]! > hi) hi = X1[order[e]!]!;
-        e++;
-      }
-      if (e === a + 1) {
-        const i = order[a]!,
-          m = M[i]!;
-        if (m === 0) {
-          const x = X0[i]!,
-            len = X1[i]! - x + 1,
-            v = V[i]!,
-            last = runs - 1;
-          if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += len;
-          else ((OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = len), (OV[runs] = v), runs++);
-          count += len;
+      runs = paintSpan(s, start, end, lo, hi, materials, minX, y, z, runs, rowFirst);
+      for (let x = lo; x <= hi; x++) if (s.paint[x - minX] !== 0) count++;
+    } else {
+      if (!sorted) insertionSortByX(order, X0, start, end);
+      // Sweep clusters of chained overlaps: a lone interval is emitted as it is, a cluster is painted
+      // over its own x-range in emission order (later writes win).
+      for (let a = start; a < end;) {
+        let hi = X1[order[a]!]!,
+          e = a + 1;
+        while (e < end && X0[order[e]!]! <= hi) {
+          if (X1[order[e]!]! > hi) hi = X1[order[e]!]!;
+          e++;
+        }
+        if (e === a + 1) {
+          const i = order[a]!;
+          runs = emitLone(s, i, materials, y, z, runs, rowFirst);
+          count += X1[i]! - X0[i]! + 1;
         } else {
-          // A palette interval: its picks for the whole row at once, then runs of equal picks.
-          const x0 = X0[i]!,
-            x1 = X1[i]!;
-          pickRow(materials[m - 1]!, x0, x1, y, z, V[i]!, picks);
-          for (let x = x0; x <= x1;) {
-            const v = picks[x - x0]!;
-            let e = x + 1;
-            while (e <= x1 && picks[e - x0] === v) e++;
-            const last = runs - 1;
-            if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += e - x;
-            else ((OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++);
-            x = e;
-          }
-          count += x1 - x0 + 1;
+          const lo = X0[order[a]!]!; // sorted by x: the cluster's first start is its lowest
+          // Back to emission order within the cluster (indices ascend in emission order).
+          insertionSortAscending(order, a, e);
+          runs = paintSpan(s, a, e, lo, hi, materials, minX, y, z, runs, rowFirst);
+          count += hi - lo + 1; // a chained cluster covers its whole range
         }
         a = e;
-        continue;
       }
-      const lo = X0[order[a]!]!; // sorted by x: the cluster's first start is its lowest
-      // Back to emission order within the cluster (indices ascend in emission order).
-      for (let c = a + 1; c < e; c++) {
-        const i = order[c]!;
-        let b = c - 1;
-        while (b >= a && order[b]! > i) ((order[b + 1] = order[b]!), b--);
-        order[b + 1] = i;
-      }
-      paintRange(paint, lo - minX, hi - minX + 1, 0);
-      for (let c = a; c < e; c++) paintInterval(s, order[c]!, materials, minX, y, z);
-      runs = emitPainted(s, lo, hi, minX, y, z, runs, rowFirst);
-      count += hi - lo + 1; // a chained cluster covers its whole range
-      a = e;
     }
-    if (runs > rowFirst)
-      ((bx0 = Math.min(bx0, OX[rowFirst]!)), (bx1 = Math.max(bx1, OX[runs - 1]! + OL[runs - 1]! - 1)), (bz0 = Math.min(bz0, z)), (bz1 = Math.max(bz1, z)));
+    if (runs > rowFirst) noteRowBounds(box, s, rowFirst, runs, z);
     start = end;
   }
   // Views of the scratch: the plan assembly copies them before the next compile reuses it.
-  const bounds = runs === 0 ? undefined : { minX: bx0, minY: OY[0]!, minZ: bz0, maxX: bx1, maxY: OY[runs - 1]!, maxZ: bz1 };
+  const bounds = runs === 0 ? undefined : { minX: box[0]!, minY: OY[0]!, minZ: box[2]!, maxX: box[1]!, maxY: OY[runs - 1]!, maxZ: box[3]! };
   return {
     y: OY.subarray(0, runs),
-    z: OZ.subarray(0, runs),
-    x: OX.subarray(0, runs),
-    length: OL.subarray(0, runs),
-    value: OV.subarray(0, runs),
+    z: s.out.z.subarray(0, runs),
+    x: s.out.x.subarray(0, runs),
+    length: s.out.length.subarray(0, runs),
+    value: s.out.value.subarray(0, runs),
     count,
     ...(bounds ? { bounds } : {}),
   };
+}
+
+/**
+ * Stable counting sort of the `n` intervals by row into `s.order`; `s.counts[r]` ends as the end of
+ * row r's intervals. Returns the most runs the rows can give: 2 per interval, 1 per palette position.
+ */
+function sortByRow(s: CollectorScratch, rows: number, n: number): number {
+  const R = s.row,
+    X0 = s.x0,
+    X1 = s.x1,
+    M = s.mat;
+  if (s.counts.length < rows + 1) s.counts = new Int32Array(rows + 1);
+  const counts = s.counts;
+  counts.fill(0, 0, rows + 1);
+  let bound = 0;
+  for (let i = 0; i < n; i++) {
+    counts[R[i]! + 1]!++;
+    bound += M[i] === 0 ? 2 : X1[i]! - X0[i]! + 2;
+  }
+  for (let r = 0; r < rows; r++) counts[r + 1]! += counts[r]!;
+  if (s.order.length < n) s.order = new Int32Array(Math.max(n, s.order.length * 2));
+  const order = s.order;
+  for (let i = 0; i < n; i++) order[counts[R[i]!]!++] = i;
+  return bound;
+}
+
+/** Insertion sort of `order[from, to)` by interval start (stable: equal starts keep emission order). */
+function insertionSortByX(order: Int32Array, X0: Int32Array, from: number, to: number): void {
+  for (let a = from + 1; a < to; a++) {
+    const i = order[a]!,
+      x = X0[i]!;
+    let b = a - 1;
+    while (b >= from && X0[order[b]!]! > x) ((order[b + 1] = order[b]!), b--);
+    order[b + 1] = i;
+  }
+}
+
+/** Insertion sort of `order[from, to)` by index, i.e. back to emission order. */
+function insertionSortAscending(order: Int32Array, from: number, to: number): void {
+  for (let c = from + 1; c < to; c++) {
+    const i = order[c]!;
+    let b = c - 1;
+    while (b >= from && order[b]! > i) ((order[b + 1] = order[b]!), b--);
+    order[b + 1] = i;
+  }
+}
+
+/** Paints the intervals `order[from, to)` over x `lo..hi` in emission order and emits the painted runs; returns the run count. */
+function paintSpan(
+  s: CollectorScratch,
+  from: number,
+  to: number,
+  lo: number,
+  hi: number,
+  materials: readonly Material[],
+  minX: number,
+  y: number,
+  z: number,
+  runs: number,
+  rowFirst: number,
+): number {
+  paintRange(s.paint, lo - minX, hi - minX + 1, 0);
+  for (let a = from; a < to; a++) paintInterval(s, s.order[a]!, materials, minX, y, z);
+  return emitPainted(s, lo, hi, minX, y, z, runs, rowFirst);
+}
+
+/** Emits interval `i`, alone on its stretch of the row, as runs (merged into the row's last run where it continues it); returns the run count. */
+function emitLone(s: CollectorScratch, i: number, materials: readonly Material[], y: number, z: number, runs: number, rowFirst: number): number {
+  const OY = s.out.y,
+    OZ = s.out.z,
+    OX = s.out.x,
+    OL = s.out.length,
+    OV = s.out.value;
+  const m = s.mat[i]!,
+    x0 = s.x0[i]!,
+    x1 = s.x1[i]!;
+  if (m === 0) {
+    const v = s.value[i]!,
+      last = runs - 1;
+    if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x0) OL[last]! += x1 - x0 + 1;
+    else ((OY[runs] = y), (OZ[runs] = z), (OX[runs] = x0), (OL[runs] = x1 - x0 + 1), (OV[runs] = v), runs++);
+    return runs;
+  }
+  // A palette interval: its picks for the whole row at once, then runs of equal picks.
+  const picks = s.picks;
+  pickRow(materials[m - 1]!, x0, x1, y, z, s.value[i]!, picks);
+  for (let x = x0; x <= x1;) {
+    const v = picks[x - x0]!;
+    let e = x + 1;
+    while (e <= x1 && picks[e - x0] === v) e++;
+    const last = runs - 1;
+    if (last >= rowFirst && OV[last] === v && OX[last]! + OL[last]! === x) OL[last]! += e - x;
+    else ((OY[runs] = y), (OZ[runs] = z), (OX[runs] = x), (OL[runs] = e - x), (OV[runs] = v), runs++);
+    x = e;
+  }
+  return runs;
+}
+
+/** Widens `box` (minX, maxX, minZ, maxZ) by the runs `rowFirst..runs-1` of one row at `z`. */
+function noteRowBounds(box: Float64Array, s: CollectorScratch, rowFirst: number, runs: number, z: number): void {
+  const OX = s.out.x,
+    OL = s.out.length;
+  box[0] = Math.min(box[0]!, OX[rowFirst]!);
+  box[1] = Math.max(box[1]!, OX[runs - 1]! + OL[runs - 1]! - 1);
+  box[2] = Math.min(box[2]!, z);
+  box[3] = Math.max(box[3]!, z);
 }
 
 /** Sets paint[from, to) to `v` (TypedArray#fill has a fixed call cost that dominates short ranges). */

@@ -178,6 +178,71 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
     notes.push(
       `the file is from a newer Minecraft (DataVersion ${dataVersion}) than this world's ${registry.minecraftVersion} (${registry.dataVersion}): read as it is`,
     );
+  const resolved = resolvePalette(registry, d, options, dataVersion, upgrades);
+  // Counted before the renumbering below (which rewrites the indices in place).
+  const unknownLoss = resolved.unknown.size === 0 ? null : unknownBlocks(resolved.unknown, d.blocks, d.palette.length);
+  const spaced = resolved.spaced;
+  if (spaced > 0) notes.push(`${spaced} palette entr${spaced === 1 ? "y has" : "ies have"} spaces inside the state string: read without them`);
+  // Renumbered first (one pass), which also checks indices a reader left unchecked.
+  const canonical = canonicalInPlace(
+    {
+      width: d.width,
+      height: d.height,
+      length: d.length,
+      offset: d.offset,
+      dataVersion: registry.dataVersion,
+      palette: resolved.palette,
+      blocks: d.blocks,
+      blockEntities: [],
+    },
+    d.indexLimit,
+  );
+  if ("outOfRange" in canonical)
+    throw malformed(
+      `palette index ${canonical.outOfRange} at position ${canonical.at} is out of range${canonical.outOfRange >= 0x80 && d.indexLimit !== undefined ? " (or a varint longer than one byte, which leaves fewer values than positions)" : ""}`,
+      d.blocksPath ?? "(blocks)",
+    );
+  const entities = placeBlockEntities(registry, d, canonical, dataVersion, upgrades);
+  const loss: { -readonly [K in keyof LossReport]: LossReport[K] } = {};
+  const entityCount = [...d.entities.values()].reduce((a, b) => a + b, 0);
+  if (entityCount > 0) loss.entities = { count: entityCount, by_type: Object.fromEntries([...d.entities].sort(([a], [b]) => (a < b ? -1 : 1))) };
+  if (d.biomes !== null) loss.biomes = d.biomes;
+  if (entities.orphanCount > 0) loss.orphaned_block_entities = { count: entities.orphanCount, sample: entities.orphans };
+  if (d.unknownFields.length > 0) loss.unknown_fields = d.unknownFields;
+  if (unknownLoss !== null) loss.unknown_blocks = unknownLoss;
+  if (resolved.droppedCount > 0) loss.dropped_properties = { count: resolved.droppedCount, sample: resolved.dropped };
+  const refused = DROP_CATEGORIES.filter((c) => loss[c] !== undefined && !(options.drop ?? []).includes(c));
+  if (refused.length > 0)
+    throw new FormatError(
+      mcbError(
+        "invalid_request",
+        `importing this schematic would lose its ${refused.join(", ").replace(/_/g, " ")}; pass drop: [${refused.map((c) => JSON.stringify(c)).join(", ")}] to import the rest`,
+        { reason: "would_lose", loss, drop: refused },
+      ),
+    );
+  const schematic: Schematic = { ...canonical, blockEntities: entities.kept, ...(d.name === undefined ? {} : { name: d.name }) };
+  return { schematic, format: d.format, sourceDataVersion: dataVersion, upgrades, loss, notes };
+}
+
+/**
+ * The palette as canonical states of this world's version: spaces inside states removed, names
+ * upgraded from the file's DataVersion (counted in `upgrades`), properties this version does not
+ * have dropped (unless strict), and a newer file's unknown blocks kept aside as structure voids.
+ */
+function resolvePalette(
+  registry: BlockRegistry,
+  d: Decoded,
+  options: ReadOptions,
+  dataVersion: number,
+  upgrades: Record<string, number>,
+): {
+  palette: string[];
+  spaced: number;
+  dropped: { state: string; dropped: string[] }[];
+  droppedCount: number;
+  unknown: Map<number, { state: string; why: string }>;
+} {
+  const newer = dataVersion > registry.dataVersion;
   let spaced = 0;
   const dropped: { state: string; dropped: string[] }[] = [];
   let droppedCount = 0;
@@ -213,19 +278,20 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
       );
     return state.value.canonical;
   });
-  // Counted before the renumbering below (which rewrites the indices in place).
-  const unknownLoss = unknown.size === 0 ? null : unknownBlocks(unknown, d.blocks, d.palette.length);
-  if (spaced > 0) notes.push(`${spaced} palette entr${spaced === 1 ? "y has" : "ies have"} spaces inside the state string: read without them`);
-  // Renumbered first (one pass), which also checks indices a reader left unchecked.
-  const canonical = canonicalInPlace(
-    { width: d.width, height: d.height, length: d.length, offset: d.offset, dataVersion: registry.dataVersion, palette, blocks: d.blocks, blockEntities: [] },
-    d.indexLimit,
-  );
-  if ("outOfRange" in canonical)
-    throw malformed(
-      `palette index ${canonical.outOfRange} at position ${canonical.at} is out of range${canonical.outOfRange >= 0x80 && d.indexLimit !== undefined ? " (or a varint longer than one byte, which leaves fewer values than positions)" : ""}`,
-      d.blocksPath ?? "(blocks)",
-    );
+  return { palette, spaced, dropped, droppedCount, unknown };
+}
+
+/**
+ * The block entities that sit on blocks that have them, in (y, z, x) order with canonical data;
+ * a removed kind is counted as an upgrade, one on another block is an orphan (counted, sampled).
+ */
+function placeBlockEntities(
+  registry: BlockRegistry,
+  d: Decoded,
+  canonical: { readonly palette: readonly string[]; readonly blocks: ArrayLike<number> },
+  dataVersion: number,
+  upgrades: Record<string, number>,
+): { kept: SchematicBlockEntity[]; orphans: { x: number; y: number; z: number; id: string; block: string }[]; orphanCount: number } {
   const isEntityBlock = blockEntityPredicate(registry);
   const { width, height, length } = d;
   const seen = new Set<number>();
@@ -255,30 +321,7 @@ function finish(registry: BlockRegistry, d: Decoded, options: ReadOptions): Read
     kept.push({ x, y, z, id, data: canonicalNbt(be.data) });
   }
   kept.sort((a, b) => a.y - b.y || a.z - b.z || a.x - b.x);
-
-  const loss: { -readonly [K in keyof LossReport]: LossReport[K] } = {};
-  const entityCount = [...d.entities.values()].reduce((a, b) => a + b, 0);
-  if (entityCount > 0) loss.entities = { count: entityCount, by_type: Object.fromEntries([...d.entities].sort(([a], [b]) => (a < b ? -1 : 1))) };
-  if (d.biomes !== null) loss.biomes = d.biomes;
-  if (orphanCount > 0) loss.orphaned_block_entities = { count: orphanCount, sample: orphans };
-  if (d.unknownFields.length > 0) loss.unknown_fields = d.unknownFields;
-  if (unknownLoss !== null) loss.unknown_blocks = unknownLoss;
-  if (droppedCount > 0) loss.dropped_properties = { count: droppedCount, sample: dropped };
-  const refused = DROP_CATEGORIES.filter((c) => loss[c] !== undefined && !(options.drop ?? []).includes(c));
-  if (refused.length > 0)
-    throw new FormatError(
-      mcbError(
-        "invalid_request",
-        `importing this schematic would lose its ${refused.join(", ").replace(/_/g, " ")}; pass drop: [${refused.map((c) => JSON.stringify(c)).join(", ")}] to import the rest`,
-        {
-          reason: "would_lose",
-          loss,
-          drop: refused,
-        },
-      ),
-    );
-  const schematic: Schematic = { ...canonical, blockEntities: kept, ...(d.name === undefined ? {} : { name: d.name }) };
-  return { schematic, format: d.format, sourceDataVersion: dataVersion, upgrades, loss, notes };
+  return { kept, orphans, orphanCount };
 }
 
 const STRUCTURE_VOID = "minecraft:structure_void";

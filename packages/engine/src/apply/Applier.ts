@@ -5,10 +5,10 @@ import { sliceBounds } from "../plan/Multipart.js";
 import type { ConflictSample, Journal, OperationCounters, OperationRecord, SliceResult } from "../store/Journal.js";
 import { writeCount, type PreparedPlan } from "../plan/PreparedPlan.js";
 import type { EngineLimits } from "../project/Project.js";
-import { isHostCrash, isSliceRefused, type CasBatchResult, type CasCheck, type WorldAdapter, type WorldInfo } from "../world/WorldAdapter.js";
-import { buildSlice, classify, dependencyChecks, targetConflict, type BuiltSlice } from "./SliceBuilder.js";
-import { readPositions, type PositionsRead } from "../world/WorldReader.js";
+import { isHostCrash, type CasBatchResult, type CasCheck, type WorldAdapter, type WorldInfo } from "../world/WorldAdapter.js";
+import { dependencyChecks, type BuiltSlice } from "./SliceBuilder.js";
 import { PrecheckRead } from "./PrecheckRead.js";
+import { precheck, prepareWindow, send, type Window, type WindowDeps } from "./Windows.js";
 import { setBit } from "../plan/BitMask.js";
 import type { OperationStatus } from "../project/OperationStatus.js";
 
@@ -56,130 +56,136 @@ async function paced(rate: number, pace: { since: number; from: number }, at: nu
  * `HostCrash` propagates untouched: a dead process writes nothing more.
  */
 export async function runOperation(deps: ApplierDeps, operationId: string): Promise<OperationRecord> {
-  const { adapter, journal, limits } = deps;
-  let op = journal.getOperation(operationId);
+  const op = deps.journal.getOperation(operationId);
   if (op === null) throw new Error(`operation ${operationId} vanished from the journal`);
-  const plan = deps.plans(op.planId);
-  const n = writeCount(plan);
-  const size = limits.sliceSize;
-  // Paced operations go one slice at a time (a cancel lands between slices).
-  const window = adapter.compareAndSetBatch === undefined || limits.maxBlocksPerSecond !== Infinity ? 1 : limits.sliceWindow;
-  let counters: OperationCounters = { ...op.counters };
-  const sample: ConflictSample[] = [...op.conflictSample];
-  let pending: SliceResult[] = [];
-  let intentOpen = false;
+  return new OperationRun(deps, op).run();
+}
 
-  const finish = (status: OperationStatus, error: { code: string; message: string } | null = null): OperationRecord => {
-    op = { ...op!, status, counters, conflictSample: sample, updatedAt: deps.clock(), error };
-    deps.fence(operationId);
-    journal.commit(op, pending, []);
-    pending = [];
-    return op;
-  };
-  const addConflict = (c: ConflictSample): void => {
-    counters = { ...counters, conflicts: counters.conflicts + 1 };
-    if (sample.length < limits.conflictSampleSize) sample.push(c);
-  };
-  /** Slices whose intents were committed but that never ran: resolved as writing nothing. */
-  const neverRan = (slices: readonly BuiltSlice[]): void => {
-    for (const b of slices) pending.push({ operationId, sliceNo: b.intent.sliceNo, written: new Uint8Array(b.intent.intent.length), entityDigests: [] });
-  };
+type Ending = { readonly status: OperationStatus; readonly error: { code: string; message: string } | null };
 
-  const checks = dependencyChecks(plan); // the same read set guards the precheck and every slice
-  const changed = new ChangedSincePrepare(journal, deps.plans, plan, operationId);
+/** One run of an operation: its counters, conflict sample and slice results not yet journalled. */
+class OperationRun {
+  private readonly plan: PreparedPlan;
+  private readonly operationId: string;
+  private counters: OperationCounters;
+  private readonly sample: ConflictSample[];
+  private pending: SliceResult[] = [];
+  /** Whether a batch was sent and not yet answered (its intents open): a failure then needs recovery. */
+  private intentOpen = false;
+  private readonly changed: ChangedSincePrepare;
+  private readonly checks: readonly CasCheck[];
+  /** Slices per round: paced operations go one slice at a time (a cancel lands between slices). */
+  private readonly window: number;
 
-  // A conflict found in advance means the plan does not begin writing (docs/DESIGN.md "Write rule").
-  let reuse: PrecheckRead | null = null;
-  if (counters.slicesDone === 0) {
+  constructor(
+    private readonly deps: ApplierDeps,
+    private op: OperationRecord,
+  ) {
+    const { adapter, journal, limits } = deps;
+    this.operationId = op.operationId;
+    this.plan = deps.plans(op.planId);
+    this.counters = { ...op.counters };
+    this.sample = [...op.conflictSample];
+    this.window = adapter.compareAndSetBatch === undefined || limits.maxBlocksPerSecond !== Infinity ? 1 : limits.sliceWindow;
+    this.checks = dependencyChecks(this.plan); // the same read set guards the precheck and every slice
+    this.changed = new ChangedSincePrepare(journal, deps.plans, this.plan, this.operationId);
+  }
+
+  async run(): Promise<OperationRecord> {
+    // A conflict found in advance means the plan does not begin writing (docs/DESIGN.md "Write rule").
+    let reuse: PrecheckRead | null = null;
+    if (this.counters.slicesDone === 0) {
+      const first = await this.precheckFirst();
+      if ("done" in first) return first.done;
+      reuse = first.read;
+    }
+    if (this.counters.slicesDone >= this.counters.slicesTotal) return this.finish("applied");
+    const windows = this.windowDeps(reuse);
+    let w: Window;
     try {
-      await deps.syncEvents();
-      changed.refresh();
+      w = await prepareWindow(windows, this.counters.slicesDone);
+      if (w.kind !== "batch") return this.ended(w);
+      this.commitIntents(w.batch);
+    } catch (error) {
+      return this.failed(error);
+    }
+    for (;;) {
+      const r = await this.round(windows, w);
+      if ("done" in r) return r.done;
+      if (r.next.kind !== "batch") return this.ended(r.next);
+      w = r.next;
+    }
+  }
+
+  /** Syncs events and reads the whole plan once: conflicts end the operation before any write. */
+  private async precheckFirst(): Promise<{ readonly done: OperationRecord } | { readonly read: PrecheckRead | null }> {
+    const { adapter, journal } = this.deps;
+    let reuse: PrecheckRead | null = null;
+    try {
+      await this.deps.syncEvents();
+      this.changed.refresh();
       const seq = journal.headSeq();
-      const read = await precheck(adapter, plan, checks, changed, addConflict);
-      if (window > 1) reuse = new PrecheckRead(journal, operationId, seq, read, changed);
+      const read = await precheck(adapter, this.plan, this.checks, this.changed, (c) => this.addConflict(c));
+      if (this.window > 1) reuse = new PrecheckRead(journal, this.operationId, seq, read, this.changed);
     } catch (error) {
       if (isHostCrash(error)) throw error;
-      return finish("failed", { code: "failed", message: `world read failed before writing: ${error instanceof Error ? error.message : String(error)}` });
+      const message = `world read failed before writing: ${error instanceof Error ? error.message : String(error)}`;
+      return { done: this.finish("failed", { code: "failed", message }) };
     }
-    if (counters.conflicts > 0) return finish("conflict");
+    if (this.counters.conflicts > 0) return { done: this.finish("conflict") };
+    return { read: reuse };
   }
 
-  const bounds = sliceBounds(n, plan.pairs, size);
-  const pace = { since: performance.now(), from: bounds[counters.slicesDone] ?? 0 };
-  const windows: WindowDeps = {
-    adapter,
-    plan,
-    operationId,
-    checks,
-    changed,
-    reuse,
-    bounds,
-    pairStart: new Set<number>(plan.pairs),
-    window,
-    total: counters.slicesTotal,
-    before: async (s) => {
-      await yieldToLoop();
-      if (await paced(limits.maxBlocksPerSecond, pace, bounds[s]!, () => deps.cancelRequested(operationId))) return { status: "cancelled", error: null };
-      const denied = deps.mayWrite(op!);
-      if (denied !== null) return { status: "failed", error: { code: denied.code, message: denied.message } };
-      const info = await deps.syncEvents();
-      if (info.worldId !== plan.worldId || info.epoch !== plan.epoch)
-        return { status: "failed", error: { code: "stale_snapshot", message: "the world was restored or replaced (epoch changed) during the operation" } };
-      return null;
-    },
-  };
-  const failed = (error: unknown): OperationRecord => {
-    if (isHostCrash(error)) throw error;
-    // The world may or may not hold the slices sent: their intents stay open for recovery review.
-    const message = error instanceof Error ? error.message : String(error);
-    if (intentOpen) return finish("recovery_required", { code: "recovery_required", message: `world call failed during a write: ${message}` });
-    return finish("failed", { code: "failed", message: `world call failed before writing: ${message}` });
-  };
-
-  if (counters.slicesDone >= counters.slicesTotal) return finish("applied");
-  /** Journals a window's intents (with the results not yet journalled): then it may be sent. */
-  const commitIntents = (b: readonly BuiltSlice[]): void => {
-    counters = { ...counters, skipped: counters.skipped + b.reduce((t, x) => t + x.skipped, 0) };
-    op = { ...op!, status: "applying", counters, updatedAt: deps.clock() };
-    deps.fence(operationId);
-    const last = journal.commit(
-      op,
-      pending,
-      b.map((x) => x.intent),
-    );
-    changed.ownCommit(last - pending.length + 1, last);
-    pending = [];
-  };
-  /** How a window that is not a batch ends the operation. */
-  const ended = (w: Exclude<Window, { kind: "batch" }>): OperationRecord => {
-    if (w.kind === "stop") return finish(w.status, w.error);
-    w.conflicts.forEach(addConflict);
-    return finish("conflict");
-  };
-
-  let w: Window;
-  try {
-    w = await prepareWindow(windows, counters.slicesDone);
-    if (w.kind !== "batch") return ended(w);
-    commitIntents(w.batch);
-  } catch (error) {
-    return failed(error);
+  private windowDeps(reuse: PrecheckRead | null): WindowDeps {
+    const { adapter, limits } = this.deps;
+    const bounds = sliceBounds(writeCount(this.plan), this.plan.pairs, limits.sliceSize);
+    const pace = { since: performance.now(), from: bounds[this.counters.slicesDone] ?? 0 };
+    return {
+      adapter,
+      plan: this.plan,
+      operationId: this.operationId,
+      checks: this.checks,
+      changed: this.changed,
+      reuse,
+      bounds,
+      pairStart: new Set<number>(this.plan.pairs),
+      window: this.window,
+      total: this.counters.slicesTotal,
+      before: (s) => this.before(s, pace, bounds),
+    };
   }
-  for (;;) {
-    intentOpen = true;
+
+  /** Cancellation, pacing, access and the world epoch before a window (events synced). */
+  private async before(s: number, pace: { since: number; from: number }, bounds: readonly number[]): Promise<Ending | null> {
+    const { deps, operationId } = this;
+    await yieldToLoop();
+    if (await paced(deps.limits.maxBlocksPerSecond, pace, bounds[s]!, () => deps.cancelRequested(operationId))) return { status: "cancelled", error: null };
+    const denied = deps.mayWrite(this.op);
+    if (denied !== null) return { status: "failed", error: { code: denied.code, message: denied.message } };
+    const info = await deps.syncEvents();
+    if (info.worldId !== this.plan.worldId || info.epoch !== this.plan.epoch)
+      return { status: "failed", error: { code: "stale_snapshot", message: "the world was restored or replaced (epoch changed) during the operation" } };
+    return null;
+  }
+
+  /**
+   * Sends batch `w`; while it runs, the next window is prepared and its intents journalled (with
+   * the results of the batch before): sent only once this one is back and did not stop. Returns
+   * the next window, or the operation's end.
+   */
+  private async round(windows: WindowDeps, w: Window & { kind: "batch" }): Promise<{ readonly next: Window } | { readonly done: OperationRecord }> {
+    this.intentOpen = true;
     const batch = w.batch;
-    deps.fence(operationId);
-    const sending = send(adapter, batch);
+    this.deps.fence(this.operationId);
+    const sending = send(this.deps.adapter, batch);
     sending.catch(() => undefined); // awaited below
-    // While this batch runs, the next is prepared and its intents journalled (with the results of
-    // the batch before): sent only once this one is back and did not stop.
-    const overlap = window > 1 && w.stop.length === 0 && w.last < counters.slicesTotal;
+    const overlap = this.window > 1 && w.stop.length === 0 && w.last < this.counters.slicesTotal;
     let next: Window | null = null;
     let nextError: unknown = null;
     if (overlap) {
       try {
         next = await prepareWindow(windows, w.last);
-        if (next.kind === "batch") commitIntents(next.batch);
+        if (next.kind === "batch") this.commitIntents(next.batch);
       } catch (error) {
         if (isHostCrash(error)) throw error;
         nextError = error;
@@ -190,10 +196,31 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
     try {
       outcome = await sending;
     } catch (error) {
-      if (!isHostCrash(error)) neverRan(unsent);
-      return failed(error);
+      if (!isHostCrash(error)) this.neverRan(unsent);
+      return { done: this.failed(error) };
     }
-    intentOpen = false;
+    this.intentOpen = false;
+    this.record(batch, outcome);
+    if (outcome.stopped !== undefined) return { done: this.stopped(batch, outcome, unsent) };
+    if (w.stop.length > 0) {
+      w.stop.forEach((c) => this.addConflict(c));
+      return { done: this.finish("conflict") };
+    }
+    if (w.last >= this.counters.slicesTotal) return { done: this.finish("applied") };
+    if (nextError !== null) return { done: this.failed(nextError) };
+    try {
+      if (next === null) {
+        next = await prepareWindow(windows, w.last);
+        if (next.kind === "batch") this.commitIntents(next.batch);
+      }
+    } catch (error) {
+      return { done: this.failed(error) };
+    }
+    return { next };
+  }
+
+  /** Counts what each slice of the batch wrote and queues its result for the next commit. */
+  private record(batch: readonly BuiltSlice[], outcome: CasBatchResult): void {
     for (const [k, res] of outcome.results.entries()) {
       const b = batch[k]!;
       const written = new Uint8Array(b.intent.intent.length);
@@ -204,151 +231,93 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
         const d = res.entityDigests.get(i);
         if (d !== undefined) entityDigests.push([off, d]);
       }
-      counters = { ...counters, written: counters.written + res.written, slicesDone: b.intent.sliceNo + 1 };
+      this.counters = { ...this.counters, written: this.counters.written + res.written, slicesDone: b.intent.sliceNo + 1 };
       // The world's number for these writes (when it numbers them): the journal learns when they are saved.
-      pending.push({ operationId, sliceNo: b.intent.sliceNo, written, entityDigests, ...(res.saved === undefined ? {} : { saved: res.saved }) });
+      this.pending.push({
+        operationId: this.operationId,
+        sliceNo: b.intent.sliceNo,
+        written,
+        entityDigests,
+        ...(res.saved === undefined ? {} : { saved: res.saved }),
+      });
     }
-    const stopped = outcome.stopped;
-    if (stopped !== undefined) {
-      const at = batch[stopped.slice]!;
-      neverRan(unsent);
-      if (stopped.reason === "mismatch") {
-        neverRan(batch.slice(stopped.slice + 1));
-        for (const m of outcome.results[stopped.slice]!.mismatches)
-          addConflict({
-            pos: { x: m.x, y: m.y, z: m.z },
-            kind: m.kind === "check" ? "dependency" : "write",
-            expected: m.expected,
-            actual: m.actual,
-            dataChanged: m.expected === m.actual,
-          });
-        return finish("conflict");
-      }
-      if (stopped.reason === "refused") {
-        // The world refused the slice before writing any of it: its intent resolves to nothing written.
-        neverRan(batch.slice(stopped.slice));
-        counters = { ...counters, slicesDone: at.intent.sliceNo + 1 };
-        return finish("failed", { code: stopped.code, message: `the world refused slice ${at.intent.sliceNo} before writing: ${stopped.message}` });
-      }
-      // The host failed inside the slice: it may or may not hold it (its intent stays open for review).
-      neverRan(batch.slice(stopped.slice + 1));
-      return finish("recovery_required", { code: "recovery_required", message: `world call failed during a write: ${stopped.message}` });
-    }
-    if (w.stop.length > 0) {
-      w.stop.forEach(addConflict);
-      return finish("conflict");
-    }
-    if (w.last >= counters.slicesTotal) return finish("applied");
-    if (nextError !== null) return failed(nextError);
-    try {
-      if (next === null) {
-        next = await prepareWindow(windows, w.last);
-        if (next.kind === "batch") commitIntents(next.batch);
-      }
-    } catch (error) {
-      return failed(error);
-    }
-    if (next.kind !== "batch") return ended(next);
-    w = next;
   }
-}
 
-interface WindowDeps {
-  readonly adapter: WorldAdapter;
-  readonly plan: PreparedPlan;
-  readonly operationId: string;
-  readonly checks: readonly CasCheck[];
-  readonly changed: ChangedSincePrepare;
-  readonly reuse: PrecheckRead | null;
-  readonly bounds: readonly number[];
-  readonly pairStart: ReadonlySet<number>;
-  readonly window: number;
-  readonly total: number;
-  /** Cancellation, access and the world epoch before a window (events synced): null to go on, else how the operation ends. */
-  before(s: number): Promise<{ readonly status: OperationStatus; readonly error: { code: string; message: string } | null } | null>;
-}
-
-/** A prepared window: slices to send (and the conflicts of the slice after them, if one stops the operation), or how it ends. */
-type Window =
-  | { readonly kind: "batch"; readonly batch: readonly BuiltSlice[]; readonly stop: readonly ConflictSample[]; readonly last: number }
-  | { readonly kind: "conflict"; readonly conflicts: readonly ConflictSample[] }
-  | { readonly kind: "stop"; readonly status: OperationStatus; readonly error: { code: string; message: string } | null };
-
-/**
- * The checks, reads and classification of the window of slices from `s`. Touches nothing the
- * applier commits: conflicts are returned, not counted, so a window prepared while a batch runs
- * changes nothing until that batch is recorded.
- */
-async function prepareWindow(d: WindowDeps, s: number): Promise<Window> {
-  const end = await d.before(s);
-  if (end !== null) return { kind: "stop", ...end };
-  d.changed.refresh();
-  const last = Math.min(d.total, s + d.window);
-  const { plan, bounds } = d;
-  const cur = d.reuse?.window(plan.pos, bounds[s]!, bounds[last]!) ?? (await readPositions(d.adapter, plan.pos, bounds[s]!, bounds[last]!));
-  const depConflicts: ConflictSample[] = [];
-  await checkDependencies(d.adapter, plan, d.checks, (c) => depConflicts.push(c));
-  // A changed dependency stops the operation at this slice (with this slice's own conflicts, if any).
-  const batch: BuiltSlice[] = [];
-  let stop: readonly ConflictSample[] = [];
-  for (let k = s; k < (depConflicts.length > 0 ? s + 1 : last); k++) {
-    const built = buildSlice(plan, d.operationId, k, bounds[k]!, bounds[k + 1]!, cur, bounds[s]!, d.checks, d.changed, d.pairStart);
-    if (!built.ok) {
-      stop = built.conflicts; // the slices before it are written first, as one at a time would
-      break;
+  /** How a batch that stopped at one of its slices ends the operation (the slices after it never ran). */
+  private stopped(batch: readonly BuiltSlice[], outcome: CasBatchResult, unsent: readonly BuiltSlice[]): OperationRecord {
+    const stopped = outcome.stopped!;
+    const at = batch[stopped.slice]!;
+    this.neverRan(unsent);
+    if (stopped.reason === "mismatch") {
+      this.neverRan(batch.slice(stopped.slice + 1));
+      for (const m of outcome.results[stopped.slice]!.mismatches)
+        this.addConflict({
+          pos: { x: m.x, y: m.y, z: m.z },
+          kind: m.kind === "check" ? "dependency" : "write",
+          expected: m.expected,
+          actual: m.actual,
+          dataChanged: m.expected === m.actual,
+        });
+      return this.finish("conflict");
     }
-    batch.push(built.slice);
+    if (stopped.reason === "refused") {
+      // The world refused the slice before writing any of it: its intent resolves to nothing written.
+      this.neverRan(batch.slice(stopped.slice));
+      this.counters = { ...this.counters, slicesDone: at.intent.sliceNo + 1 };
+      return this.finish("failed", { code: stopped.code, message: `the world refused slice ${at.intent.sliceNo} before writing: ${stopped.message}` });
+    }
+    // The host failed inside the slice: it may or may not hold it (its intent stays open for review).
+    this.neverRan(batch.slice(stopped.slice + 1));
+    return this.finish("recovery_required", { code: "recovery_required", message: `world call failed during a write: ${stopped.message}` });
   }
-  if (batch.length === 0 || depConflicts.length > 0) return { kind: "conflict", conflicts: [...depConflicts, ...stop] };
-  return { kind: "batch", batch, stop, last: s + batch.length };
-}
 
-/**
- * Sends a batch: one `compareAndSetBatch` call, or one `compareAndSet` (a world without batches
- * gets batches of one), whose `SliceRefused` becomes a `refused` stop.
- */
-async function send(adapter: WorldAdapter, batch: readonly BuiltSlice[]): Promise<CasBatchResult> {
-  if (adapter.compareAndSetBatch !== undefined) return adapter.compareAndSetBatch(batch.map((b) => b.cas));
-  if (batch.length !== 1) throw new Error("a world without batches is sent one slice at a time");
-  try {
-    const res = await adapter.compareAndSet(batch[0]!.cas);
-    return res.mismatches.length > 0 ? { results: [res], stopped: { slice: 0, reason: "mismatch" } } : { results: [res] };
-  } catch (error) {
-    if (!isSliceRefused(error)) throw error;
-    return { results: [], stopped: { slice: 0, reason: "refused", code: error.code, message: error.message } };
+  private finish(status: OperationStatus, error: { code: string; message: string } | null = null): OperationRecord {
+    this.op = { ...this.op, status, counters: this.counters, conflictSample: this.sample, updatedAt: this.deps.clock(), error };
+    this.deps.fence(this.operationId);
+    this.deps.journal.commit(this.op, this.pending, []);
+    this.pending = [];
+    return this.op;
   }
-}
 
-/** Whole-plan comparison before the first slice: every target at base or desired, every dependency intact. */
-async function precheck(
-  adapter: WorldAdapter,
-  plan: PreparedPlan,
-  checks: readonly CasCheck[],
-  changed: ChangedSincePrepare,
-  addConflict: (c: ConflictSample) => void,
-): Promise<PositionsRead> {
-  const cur = await readPositions(adapter, plan.pos);
-  for (let i = 0; i < plan.pos.length / 3; i++) {
-    const verdict = classify(plan, i, cur.states[i]!, cur.digests[i]!, changed);
-    if (verdict === "conflict" || verdict === "changed") addConflict(targetConflict(plan, i, cur.states[i]!, verdict === "changed"));
+  private addConflict(c: ConflictSample): void {
+    this.counters = { ...this.counters, conflicts: this.counters.conflicts + 1 };
+    if (this.sample.length < this.deps.limits.conflictSampleSize) this.sample.push(c);
   }
-  await checkDependencies(adapter, plan, checks, addConflict);
-  return cur;
-}
 
-/** Reads the plan's dependencies and reports each one no longer at its expected state and digest. */
-async function checkDependencies(
-  adapter: WorldAdapter,
-  plan: PreparedPlan,
-  checks: readonly CasCheck[],
-  addConflict: (c: ConflictSample) => void,
-): Promise<void> {
-  if (checks.length === 0) return;
-  const now = await readPositions(adapter, plan.depPos);
-  checks.forEach((c, d) => {
-    if (now.states[d] !== c.state || now.digests[d] !== c.digest)
-      addConflict({ pos: { x: c.x, y: c.y, z: c.z }, kind: "dependency", expected: c.state, actual: now.states[d]!, dataChanged: now.states[d] === c.state });
-  });
+  /** Slices whose intents were committed but that never ran: resolved as writing nothing. */
+  private neverRan(slices: readonly BuiltSlice[]): void {
+    for (const b of slices)
+      this.pending.push({ operationId: this.operationId, sliceNo: b.intent.sliceNo, written: new Uint8Array(b.intent.intent.length), entityDigests: [] });
+  }
+
+  /** Journals a window's intents (with the results not yet journalled): then it may be sent. */
+  private commitIntents(b: readonly BuiltSlice[]): void {
+    this.counters = { ...this.counters, skipped: this.counters.skipped + b.reduce((t, x) => t + x.skipped, 0) };
+    this.op = { ...this.op, status: "applying", counters: this.counters, updatedAt: this.deps.clock() };
+    this.deps.fence(this.operationId);
+    const last = this.deps.journal.commit(
+      this.op,
+      this.pending,
+      b.map((x) => x.intent),
+    );
+    this.changed.ownCommit(last - this.pending.length + 1, last);
+    this.pending = [];
+  }
+
+  /** How a window that is not a batch ends the operation. */
+  private ended(w: Exclude<Window, { kind: "batch" }>): OperationRecord {
+    if (w.kind === "stop") return this.finish(w.status, w.error);
+    w.conflicts.forEach((c) => this.addConflict(c));
+    return this.finish("conflict");
+  }
+
+  private failed(error: unknown): OperationRecord {
+    if (isHostCrash(error)) throw error;
+    // The world may or may not hold the slices sent: their intents stay open for recovery review.
+    const message = error instanceof Error ? error.message : String(error);
+    if (this.intentOpen) return this.finish("recovery_required", { code: "recovery_required", message: `world call failed during a write: ${message}` });
+    return this.finish("failed", { code: "failed", message: `world call failed before writing: ${message}` });
+  }
 }
 
 export function emptyCounters(plan: PreparedPlan, sliceSize: number): OperationCounters {

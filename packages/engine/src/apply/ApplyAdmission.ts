@@ -54,7 +54,13 @@ export async function applyPlan(
     );
   }
   const admitted = admitPlan(journal, d.findPlan(plan_id), d.limits, d.clock(), ctx.projectId, plan_id, plan_hash);
-  if (!admitted.ok) return admitted;
+  if (!admitted.ok) {
+    // The same plan and key applied meanwhile (another bridge, a retry racing this one) made this
+    // request's operation after the key was looked up: it is the answer, not a refusal.
+    const meanwhile = admitted.error.details?.reason === "plan_already_applied" ? journal.findOperationByKey(ctx.projectId, idempotency_key) : null;
+    if (meanwhile !== null && meanwhile.planId === plan_id && meanwhile.planHash === plan_hash) return ok(d.view(meanwhile));
+    return admitted;
+  }
   const plan = admitted.value;
   const guarded = checkProtectedParts(journal, protectedParts, plan);
   if (!guarded.ok) return guarded;

@@ -177,8 +177,32 @@ function plannedNear(plan: PreparedPlan, points: ReadonlyArray<readonly [number,
 /** The warnings for a prepared build plan (see the module comment); world reads only next to blocks that need support. */
 export async function placementWarnings(registry: BlockRegistry, world: Pick<WorldAdapter, "read">, plan: PreparedPlan): Promise<string[]> {
   const shapes = blockShapes(registry);
-  // What each distinct state needs, judged once per state (a plan of 100,000 blocks has few states).
-  const needs = plan.states.map((state) => {
+  const wanted = neighbourChecks(plan, stateNeeds(registry, plan), (nb, support, face, self) => holds(shapes, nb, support, face, self));
+  if (wanted.length === 0) return [];
+  const after = plannedNear(
+    plan,
+    wanted.map((w) => w.at),
+  );
+  const outside = wanted.filter((w) => !after.has(posKey(...w.at))).map((w) => w.at);
+  const seen = await readAt(world, outside);
+  const found = new Map<Finding["kind"], string[]>();
+  for (const w of wanted) {
+    const key = posKey(...w.at);
+    const f = w.check(after.get(key) ?? seen.get(key));
+    if (f === null) continue;
+    let list = found.get(f.kind);
+    if (list === undefined) found.set(f.kind, (list = []));
+    list.push(f.text);
+  }
+  return phrased(found);
+}
+
+/** What a placed state needs: support on a face, its other half, ground below (falling blocks); null: nothing. */
+type StateNeed = { readonly support: Support | null; readonly half: ReturnType<typeof otherHalf>; readonly falling: boolean } | null;
+
+/** What each distinct state needs, judged once per state (a plan of 100,000 blocks has few states). */
+function stateNeeds(registry: BlockRegistry, plan: PreparedPlan): StateNeed[] {
+  return plan.states.map((state) => {
     if (state === "minecraft:air") return null;
     const p = registry.stateOf(state).properties;
     const support = supportOf(state, p);
@@ -186,8 +210,14 @@ export async function placementWarnings(registry: BlockRegistry, world: Pick<Wor
     const falling = FALLING.test(blockIdOf(state).replace(/^minecraft:/, ""));
     return support === null && half === null && !falling ? null : { support, half, falling };
   });
-  // Neighbours to look at: below falling blocks, at each support face, at each other half.
-  const wanted: Array<{ at: readonly [number, number, number]; check: (state: string | undefined) => Finding | null }> = [];
+}
+
+type Holds = (nb: string | undefined, s: Support, face: Face, self: string) => boolean;
+type NeighbourCheck = { readonly at: readonly [number, number, number]; readonly check: (state: string | undefined) => Finding | null };
+
+/** Neighbours to look at, each with its check: below falling blocks, at each support face, at each other half. */
+function neighbourChecks(plan: PreparedPlan, needs: readonly StateNeed[], holdsOn: Holds): NeighbourCheck[] {
+  const wanted: NeighbourCheck[] = [];
   for (let i = 0; i < plan.after.length; i++) {
     const need = needs[plan.after[i]!];
     if (need === null || need === undefined) continue;
@@ -202,7 +232,7 @@ export async function placementWarnings(registry: BlockRegistry, world: Pick<Wor
       wanted.push({
         at: [x + dx, y + dy, z + dz],
         check: (nb) =>
-          holds(nb, support, OPPOSITE[support.face], state)
+          holdsOn(nb, support, OPPOSITE[support.face], state)
             ? null
             : { kind: "attachment", text: `${state} at ${where} (nothing holds it ${WORDS[support.face]})` },
       });
@@ -222,22 +252,11 @@ export async function placementWarnings(registry: BlockRegistry, world: Pick<Wor
       });
     }
   }
-  if (wanted.length === 0) return [];
-  const after = plannedNear(
-    plan,
-    wanted.map((w) => w.at),
-  );
-  const outside = wanted.filter((w) => !after.has(posKey(...w.at))).map((w) => w.at);
-  const seen = await readAt(world, outside);
-  const found = new Map<Finding["kind"], string[]>();
-  for (const w of wanted) {
-    const key = posKey(...w.at);
-    const f = w.check(after.get(key) ?? seen.get(key));
-    if (f === null) continue;
-    let list = found.get(f.kind);
-    if (list === undefined) found.set(f.kind, (list = []));
-    list.push(f.text);
-  }
+  return wanted;
+}
+
+/** One warning per kind found, naming up to `LISTED` blocks. */
+function phrased(found: ReadonlyMap<Finding["kind"], string[]>): string[] {
   const HEAD: Record<Finding["kind"], string> = {
     attachment: "attachment: nothing holds",
     incomplete: "incomplete: two-block blocks miss their other half:",
@@ -250,22 +269,23 @@ export async function placementWarnings(registry: BlockRegistry, world: Pick<Wor
       const head = k === "attachment" ? `${HEAD[k]} ${list.length} block${list.length === 1 ? "" : "s"}:` : HEAD[k];
       return `${head} ${list.slice(0, LISTED).join("; ")}${list.length > LISTED ? `; and ${list.length - LISTED} more` : ""}`;
     });
+}
 
-  function holds(nb: string | undefined, s: Support, face: Face, self: string): boolean {
-    if (nb === undefined) return false;
-    const id = blockIdOf(nb).replace(/^minecraft:/, "");
-    if (isAir(id) || id === "water" || id === "lava") return false;
-    switch (s.need) {
-      case "any":
-        return true;
-      case "soil":
-        return SOIL.has(id) || blockIdOf(nb) === blockIdOf(self);
-      case "centre":
-        return shapes.covers(nb, face, CENTRE);
-      case "sturdy":
-        return shapes.covers(nb, face);
-      case "spike":
-        return shapes.covers(nb, face) || (blockIdOf(nb) === blockIdOf(self) && nb.includes(`vertical_direction=${face === "up" ? "up" : "down"}`));
-    }
+/** Whether neighbour `nb` gives the support `s` on its `face` to `self`. */
+function holds(shapes: ReturnType<typeof blockShapes>, nb: string | undefined, s: Support, face: Face, self: string): boolean {
+  if (nb === undefined) return false;
+  const id = blockIdOf(nb).replace(/^minecraft:/, "");
+  if (isAir(id) || id === "water" || id === "lava") return false;
+  switch (s.need) {
+    case "any":
+      return true;
+    case "soil":
+      return SOIL.has(id) || blockIdOf(nb) === blockIdOf(self);
+    case "centre":
+      return shapes.covers(nb, face, CENTRE);
+    case "sturdy":
+      return shapes.covers(nb, face);
+    case "spike":
+      return shapes.covers(nb, face) || (blockIdOf(nb) === blockIdOf(self) && nb.includes(`vertical_direction=${face === "up" ? "up" : "down"}`));
   }
 }

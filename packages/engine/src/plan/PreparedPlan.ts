@@ -146,66 +146,85 @@ export function encodePreparedPlan(p: PreparedPlan): Buffer {
   return out;
 }
 
+/** A stored plan's JSON header: identity, times, and the hashed content as one JSON string. */
+interface StoredHeader {
+  id: string;
+  hash: string;
+  created: number;
+  expires: number;
+  /** Absent in plans stored before it existed: 0, every later journal record counts. */
+  seq?: number;
+  origin?: PlanOrigin;
+  content: string;
+}
+
+/** The content: format, project, kind, undoOf, partId, world, epoch, sourceHash, states, digests, n, m, pairs, unchanged, filtered, data lengths. */
+type StoredContent = [
+  string,
+  string,
+  "build" | "undo",
+  string | null,
+  string | null,
+  string,
+  number,
+  string | null,
+  string[],
+  string[],
+  number,
+  number,
+  number,
+  number,
+  number,
+  number[]?,
+];
+
+/** Reads the arrays after the header in order, each copied into a fresh aligned buffer (the source offset need not be 4-byte aligned). */
+class ArrayCursor {
+  constructor(
+    private readonly b: Buffer,
+    public at: number,
+  ) {}
+
+  i32(len: number): Int32Array {
+    return this.take(new Int32Array(len));
+  }
+
+  u32(len: number): Uint32Array {
+    return this.take(new Uint32Array(len));
+  }
+
+  bytes(len: number): Uint8Array {
+    const d = new Uint8Array(this.b.subarray(this.at, this.at + len));
+    this.at += len;
+    return d;
+  }
+
+  private take<T extends Int32Array | Uint32Array>(out: T): T {
+    new Uint8Array(out.buffer).set(this.b.subarray(this.at, this.at + out.length * 4));
+    this.at += out.length * 4;
+    return out;
+  }
+}
+
 export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const headerLength = b.readUInt32LE(0);
-  const outer = JSON.parse(b.subarray(4, 4 + headerLength).toString("utf8")) as {
-    id: string;
-    hash: string;
-    created: number;
-    expires: number;
-    /** Absent in plans stored before it existed: 0, every later journal record counts. */
-    seq?: number;
-    origin?: PlanOrigin;
-    content: string;
-  };
-  const c = JSON.parse(outer.content) as [
-    string,
-    string,
-    "build" | "undo",
-    string | null,
-    string | null,
-    string,
-    number,
-    string | null,
-    string[],
-    string[],
-    number,
-    number,
-    number,
-    number,
-    number,
-    number[]?,
-  ];
+  const outer = JSON.parse(b.subarray(4, 4 + headerLength).toString("utf8")) as StoredHeader;
+  const c = JSON.parse(outer.content) as StoredContent;
   if (c[0] !== MAGIC && c[0] !== MAGIC_2) throw new Error(`journal plan has format ${String(c[0])}, expected ${MAGIC}`);
   const v3 = c[0] === MAGIC;
-  const n = c[10];
-  const m = c[11];
-  const pairCount = c[12];
-  let at = 4 + headerLength;
-  // Copy into fresh aligned buffers: the source offset need not be 4-byte aligned.
-  const take = <T extends Int32Array | Uint32Array>(make: (len: number) => T, len: number): T => {
-    const out = make(len);
-    new Uint8Array(out.buffer).set(b.subarray(at, at + len * 4));
-    at += len * 4;
-    return out;
-  };
-  const i32 = (len: number): Int32Array => new Int32Array(len);
-  const u32 = (len: number): Uint32Array => new Uint32Array(len);
-  const pos = take(i32, n * 3);
-  const before = take(u32, n);
-  const beforeDigest = take(i32, n);
-  const after = take(u32, n);
-  const afterData = v3 ? take(i32, n) : new Int32Array(n).fill(-1);
-  const pairs = take(u32, pairCount);
-  const depPos = take(i32, m * 3);
-  const depState = take(u32, m);
-  const depDigest = take(i32, m);
-  const data = (c[15] ?? []).map((len) => {
-    const d = new Uint8Array(b.subarray(at, at + len));
-    at += len;
-    return d;
-  });
+  const [n, m, pairCount] = [c[10], c[11], c[12]];
+  const r = new ArrayCursor(b, 4 + headerLength);
+  const pos = r.i32(n * 3);
+  const before = r.u32(n);
+  const beforeDigest = r.i32(n);
+  const after = r.u32(n);
+  const afterData = v3 ? r.i32(n) : new Int32Array(n).fill(-1);
+  const pairs = r.u32(pairCount);
+  const depPos = r.i32(m * 3);
+  const depState = r.u32(m);
+  const depDigest = r.i32(m);
+  const data = (c[15] ?? []).map((len) => r.bytes(len));
   const plan: PreparedPlan = {
     planId: outer.id,
     planHash: outer.hash,
@@ -235,7 +254,7 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
     unchanged: c[13],
     filtered: c[14],
   };
-  if (at !== b.length) throw new Error(`journal plan ${plan.planId}: ${b.length - at} trailing bytes`);
+  if (r.at !== b.length) throw new Error(`journal plan ${plan.planId}: ${b.length - r.at} trailing bytes`);
   return plan;
 }
 

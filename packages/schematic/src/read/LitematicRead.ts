@@ -54,6 +54,30 @@ export function readLitematic(r: NbtReader, f: Fields, path: string, limits: Sch
   // The region's minimum corner relative to the schematic origin.
   const min = position.map((p, i) => (size[i]! < 0 ? p + size[i]! + 1 : p)) as [number, number, number];
 
+  const { palette, blocks } = regionBlocks(r, rf, rp, volume, limits);
+
+  const blockEntities = regionBlockEntities(r, rf, rp, limits);
+  const entities = new Map<string, number>();
+  if (seek(r, rf, "Entities", TAG.List, rp, false)) countEntities(r, `${rp}.Entities`, entities);
+  return {
+    format: "litematic",
+    width,
+    height,
+    length,
+    offset: { x: min[0], y: min[1], z: min[2] },
+    dataVersion,
+    palette,
+    blocks,
+    blockEntities,
+    entities,
+    biomes: null,
+    unknownFields,
+    ...(name === undefined ? {} : { name }),
+  };
+}
+
+/** The region's palette and its tightly bit-packed indices (indices span longs; y, z, x order), each checked against the palette. */
+function regionBlocks(r: NbtReader, rf: Fields, rp: string, volume: number, limits: SchematicLimits): { palette: string[]; blocks: Uint32Array } {
   seek(r, rf, "BlockStatePalette", TAG.List, rp);
   const palette: string[] = [];
   eachCompound(r, `${rp}.BlockStatePalette`, (c, i) => {
@@ -78,7 +102,11 @@ export function readLitematic(r: NbtReader, f: Fields, path: string, limits: Sch
     if (p >= palette.length) throw malformed(`palette index ${p} at position ${i} is out of range`, `${rp}.BlockStates`);
     blocks[i] = p;
   }
+  return { palette, blocks };
+}
 
+/** The region's block entities, by region-relative x, y, z. */
+function regionBlockEntities(r: NbtReader, rf: Fields, rp: string, limits: SchematicLimits): RawBlockEntity[] {
   const blockEntities: RawBlockEntity[] = [];
   if (seek(r, rf, "TileEntities", TAG.List, rp, false)) {
     eachCompound(r, `${rp}.TileEntities`, (c, i) => {
@@ -90,21 +118,5 @@ export function readLitematic(r: NbtReader, f: Fields, path: string, limits: Sch
       blockEntities.push({ x, y, z, id: id?.t === TAG.String ? id.v : "", data: stripPosition(c), path: p });
     });
   }
-  const entities = new Map<string, number>();
-  if (seek(r, rf, "Entities", TAG.List, rp, false)) countEntities(r, `${rp}.Entities`, entities);
-  return {
-    format: "litematic",
-    width,
-    height,
-    length,
-    offset: { x: min[0], y: min[1], z: min[2] },
-    dataVersion,
-    palette,
-    blocks,
-    blockEntities,
-    entities,
-    biomes: null,
-    unknownFields,
-    ...(name === undefined ? {} : { name }),
-  };
+  return blockEntities;
 }

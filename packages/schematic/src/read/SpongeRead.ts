@@ -47,7 +47,52 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   const volume = width * height * length;
   if (volume > limits.maxPositions)
     throw overLimit(`the schematic has ${volume} positions; the limit is ${limits.maxPositions}`, "positions", limits.maxPositions, { requested: volume });
+  const { name, offset } = placement(r, f, path);
+  const notes: string[] = [];
+  const entities = new Map<string, number>();
+  const common = { width, height, length, offset, dataVersion, entities, unknownFields, ...(name === undefined ? {} : { name }), notes };
+  if (version === 3 && !f.has("Blocks") && (f.has("Palette") || f.has("BlockData")))
+    throw malformed("missing, while the file has version 2's Palette and BlockData: a version 2 file labelled 3?", `${path}.Blocks`);
+  if (version === 3 && !f.has("Blocks")) {
+    // The v3 specification makes the block container optional (a file of biomes or entities only): WorldEdit reads air.
+    notes.push("the schematic has no Blocks (optional in Sponge v3): read as air");
+    if (seek(r, f, "Entities", TAG.List, path, false)) countEntities(r, `${path}.Entities`, entities);
+    const air = { palette: ["minecraft:air"], blocks: new Uint8Array(volume), blockEntities: [] };
+    return { format: "sponge_v3", ...common, ...air, biomes: biomes(r, f, path, version) };
+  }
+  let blocksFields: Fields = f;
+  let blocksPath = path;
+  if (version === 3) {
+    seek(r, f, "Blocks", TAG.Compound, path);
+    blocksPath = `${path}.Blocks`;
+    blocksFields = fields(r, blocksPath);
+    for (const k of blocksFields.keys()) if (k !== "Palette" && k !== "Data" && k !== "BlockEntities") unknownFields.push(`Blocks.${k}`);
+  }
+  const palette = readPalette(r, blocksFields, "Palette", blocksPath, limits.maxPaletteEntries);
+  if (version !== 3 && f.has("PaletteMax")) {
+    // Only a count of the palette written beside it: a wrong one (some exporters write it stale) is ignored, and said.
+    const max = intField(r, f, "PaletteMax", path);
+    if (max !== palette.length) notes.push(`PaletteMax ${max} does not match the palette's ${palette.length} entries: ignored (the palette itself is read)`);
+  }
+  const dataKey = version === 3 ? "Data" : "BlockData";
+  seek(r, blocksFields, dataKey, TAG.ByteArray, blocksPath);
+  const dataPath = `${blocksPath}.${dataKey}`;
+  const indices = blockIndices(palette, r.byteArray(), volume, blocksPath, dataPath, notes);
+  const blockEntities = readBlockEntities(r, blocksFields, blocksPath, version, limits);
+  if (seek(r, f, "Entities", TAG.List, path, false)) countEntities(r, `${path}.Entities`, entities);
+  return {
+    format: version === 1 ? "sponge_v1" : version === 2 ? "sponge_v2" : "sponge_v3",
+    ...common,
+    palette: indices.palette,
+    blocks: indices.blocks,
+    ...(indices.indexLimit === undefined ? {} : { indexLimit: indices.indexLimit, blocksPath: dataPath }),
+    blockEntities,
+    biomes: biomes(r, f, path, version),
+  };
+}
 
+/** The clipboard's name and where it pastes relative to (the offsets of WorldEdit's versions). */
+function placement(r: NbtReader, f: Fields, path: string): { name: string | undefined; offset: Vec } {
   const { name, weOffset, weOrigin } = metadata(r, f, path);
   let offset = { x: 0, y: 0, z: 0 };
   if (seek(r, f, "Offset", TAG.IntArray, path, false)) {
@@ -59,58 +104,27 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
   // v3 stores the minimum in Offset and the clipboard origin in Metadata.WorldEdit.Origin.
   if (weOffset !== undefined) offset = weOffset;
   else if (weOrigin !== undefined) offset = { x: offset.x - weOrigin.x, y: offset.y - weOrigin.y, z: offset.z - weOrigin.z };
+  return { name, offset };
+}
 
-  const notes: string[] = [];
-  if (version === 3 && !f.has("Blocks") && (f.has("Palette") || f.has("BlockData")))
-    throw malformed("missing, while the file has version 2's Palette and BlockData: a version 2 file labelled 3?", `${path}.Blocks`);
-  if (version === 3 && !f.has("Blocks")) {
-    // The v3 specification makes the block container optional (a file of biomes or entities only): WorldEdit reads air.
-    notes.push("the schematic has no Blocks (optional in Sponge v3): read as air");
-    const entities = new Map<string, number>();
-    if (seek(r, f, "Entities", TAG.List, path, false)) countEntities(r, `${path}.Entities`, entities);
-    return {
-      format: "sponge_v3",
-      width,
-      height,
-      length,
-      offset,
-      dataVersion,
-      palette: ["minecraft:air"],
-      blocks: new Uint8Array(volume),
-      blockEntities: [],
-      entities,
-      biomes: biomes(r, f, path, version),
-      unknownFields,
-      ...(name === undefined ? {} : { name }),
-      notes,
-    };
-  }
-  let blocksFields: Fields = f;
-  let blocksPath = path;
-  if (version === 3) {
-    seek(r, f, "Blocks", TAG.Compound, path);
-    blocksPath = `${path}.Blocks`;
-    blocksFields = fields(r, blocksPath);
-    for (const k of blocksFields.keys()) if (k !== "Palette" && k !== "Data" && k !== "BlockEntities") unknownFields.push(`Blocks.${k}`);
-  }
-  let palette = readPalette(r, blocksFields, "Palette", blocksPath, limits.maxPaletteEntries);
-  if (version !== 3 && f.has("PaletteMax")) {
-    // Only a count of the palette written beside it: a wrong one (some exporters write it stale) is ignored, and said.
-    const max = intField(r, f, "PaletteMax", path);
-    if (max !== palette.length) notes.push(`PaletteMax ${max} does not match the palette's ${palette.length} entries: ignored (the palette itself is read)`);
-  }
-  const dataKey = version === 3 ? "Data" : "BlockData";
-  seek(r, blocksFields, dataKey, TAG.ByteArray, blocksPath);
-  const data = r.byteArray();
-  const dataPath = `${blocksPath}.${dataKey}`;
-  let blocks: PaletteIndices;
-  let indexLimit: number | undefined;
+/**
+ * The block data as palette indices: one byte each when the data has one byte per position, else
+ * varints. An empty palette with empty data (FAWE's empty clipboard), or with data naming one
+ * index only, is read as air, as WorldEdit reads it (said in `notes`).
+ */
+function blockIndices(
+  palette: string[],
+  data: Uint8Array,
+  volume: number,
+  blocksPath: string,
+  dataPath: string,
+  notes: string[],
+): { palette: string[]; blocks: PaletteIndices; indexLimit?: number } {
   if (palette.length === 0 && data.length === 0) {
-    // Nothing named and nothing stored (FAWE's empty clipboard): every position is air, as WorldEdit reads it.
-    palette = ["minecraft:air"];
-    blocks = new Uint8Array(volume);
     notes.push("the palette and the block data are empty: read as air");
-  } else if (palette.length === 0) {
+    return { palette: ["minecraft:air"], blocks: new Uint8Array(volume) };
+  }
+  if (palette.length === 0) {
     // An empty palette names no block: the file is all of one thing only if every position says the same index.
     const seen = new Set<number>();
     const all = new Uint32Array(volume);
@@ -124,19 +138,19 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
         `${blocksPath}.Palette`,
         { rejected: "empty_palette" },
       );
-    palette = ["minecraft:air"];
-    blocks = new Uint8Array(volume);
     notes.push(`the palette is empty and every position holds index ${[...seen][0] ?? 0}: read as air`);
-  } else if (data.length === volume) {
-    blocks = data;
-    indexLimit = oneByteLimit(palette.length);
-  } else {
-    blocks = indexArray(palette.length, volume);
-    const decoded = decodeVarints(data, blocks, palette.length);
-    if (typeof decoded === "string") throw malformed(decoded, dataPath);
-    if (decoded !== volume) throw malformed(`has ${decoded} entries; Width × Height × Length is ${volume}`, dataPath);
+    return { palette: ["minecraft:air"], blocks: new Uint8Array(volume) };
   }
+  if (data.length === volume) return { palette, blocks: data, indexLimit: oneByteLimit(palette.length) };
+  const blocks = indexArray(palette.length, volume);
+  const decoded = decodeVarints(data, blocks, palette.length);
+  if (typeof decoded === "string") throw malformed(decoded, dataPath);
+  if (decoded !== volume) throw malformed(`has ${decoded} entries; Width × Height × Length is ${volume}`, dataPath);
+  return { palette, blocks };
+}
 
+/** Block entities (v1's TileEntities, v2's BlockEntities or TileEntities, v3's Blocks.BlockEntities with their Data). */
+function readBlockEntities(r: NbtReader, blocksFields: Fields, blocksPath: string, version: 1 | 2 | 3, limits: SchematicLimits): RawBlockEntity[] {
   const blockEntities: RawBlockEntity[] = [];
   const beKey = version === 3 ? "BlockEntities" : blocksFields.has("BlockEntities") ? "BlockEntities" : "TileEntities";
   if (seek(r, blocksFields, beKey, TAG.List, blocksPath, false)) {
@@ -148,25 +162,7 @@ export function readSponge(r: NbtReader, f: Fields, path: string, limits: Schema
       blockEntities.push({ x: pos[0], y: pos[1], z: pos[2], id, data, path: p });
     });
   }
-  const entities = new Map<string, number>();
-  if (seek(r, f, "Entities", TAG.List, path, false)) countEntities(r, `${path}.Entities`, entities);
-  return {
-    format: version === 1 ? "sponge_v1" : version === 2 ? "sponge_v2" : "sponge_v3",
-    width,
-    height,
-    length,
-    offset,
-    dataVersion,
-    palette,
-    blocks,
-    ...(indexLimit === undefined ? {} : { indexLimit, blocksPath: dataPath }),
-    blockEntities,
-    entities,
-    biomes: biomes(r, f, path, version),
-    unknownFields,
-    ...(name === undefined ? {} : { name }),
-    notes,
-  };
+  return blockEntities;
 }
 
 type Vec = { x: number; y: number; z: number };

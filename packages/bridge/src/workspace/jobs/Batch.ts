@@ -117,125 +117,171 @@ export function batchProgress(file: string): {
  */
 export async function runBatch(w: BatchHost, spec: BatchSpec, progress: ProgressSink, maxTiles = Infinity): Promise<Result<BatchSummary>> {
   mkdirSync(dirname(spec.file), { recursive: true });
-  let batch: BatchFile;
-  try {
-    const saved = JSON.parse(readFileSync(spec.file, "utf8")) as Partial<BatchFile>;
-    batch = { id: spec.id, tiles: spec.total, entries: saved.entries ?? {}, ...(saved.completed === undefined ? {} : { completed: saved.completed }) };
-  } catch {
-    batch = { id: spec.id, tiles: spec.total, entries: {} };
+  const run = new BatchRun(w, spec, progress);
+  let ran = 0;
+  for (let i = 0; i < spec.total && ran < maxTiles && !w.interrupt.requested; i++) {
+    const r = await run.tile(i);
+    if (!r.ok) return r;
+    if (r.value === "ran") ran++;
   }
-  const save = () => writeJsonAtomic(spec.file, batch, { mode: 0o644, indent: 1 });
-  const total = spec.total;
-  let skippedDone = 0,
-    ran = 0;
-  const finished = () => Object.values(batch.entries).filter((e) => e.state === "applied" || e.state === "empty").length;
-  for (let i = 0; i < total && ran < maxTiles && !w.interrupt.requested; i++) {
-    const entry = batch.entries[i];
-    if (entry !== undefined && (entry.state === "applied" || entry.state === "empty")) {
-      skippedDone++;
-      continue;
+  return run.summary();
+}
+
+/** A batch being run: its progress file's content and what this run did. */
+class BatchRun {
+  private readonly batch: BatchFile;
+  private skippedDone = 0;
+
+  constructor(
+    private readonly w: BatchHost,
+    private readonly spec: BatchSpec,
+    private readonly progress: ProgressSink,
+  ) {
+    try {
+      const saved = JSON.parse(readFileSync(spec.file, "utf8")) as Partial<BatchFile>;
+      this.batch = { id: spec.id, tiles: spec.total, entries: saved.entries ?? {}, ...(saved.completed === undefined ? {} : { completed: saved.completed }) };
+    } catch {
+      this.batch = { id: spec.id, tiles: spec.total, entries: {} };
     }
-    if (entry?.state === "conflict" && !spec.retryConflicts) {
-      progress(
-        finished(),
-        total,
+  }
+
+  private save(): void {
+    writeJsonAtomic(this.spec.file, this.batch, { mode: 0o644, indent: 1 });
+  }
+
+  private finished(): number {
+    return Object.values(this.batch.entries).filter((e) => e.state === "applied" || e.state === "empty").length;
+  }
+
+  private report(line: string): void {
+    this.progress(this.finished(), this.spec.total, line);
+  }
+
+  /** Tile `i`: skipped when finished (or left in conflict), else prepared, applied and waited for. */
+  async tile(i: number): Promise<Result<"skipped" | "ran">> {
+    const entry = this.batch.entries[i];
+    if (entry !== undefined && (entry.state === "applied" || entry.state === "empty")) {
+      this.skippedDone++;
+      return ok("skipped");
+    }
+    if (entry?.state === "conflict" && !this.spec.retryConflicts) {
+      this.report(
         `tile ${i}: left in conflict (${entry.conflicts ?? 0} blocks changed by someone else; --retry-conflicts prepares it again from the world as it is)`,
       );
-      continue;
+      return ok("skipped");
     }
-    ran++;
     let op: OperationStatusView | null = null;
     if (entry?.state === "applying" && entry.plan_id && entry.plan_hash && entry.key) {
-      const again = await w.engine.buildApply(w.ctx, { plan_id: entry.plan_id, plan_hash: entry.plan_hash, idempotency_key: entry.key });
+      const again = await this.w.engine.buildApply(this.w.ctx, { plan_id: entry.plan_id, plan_hash: entry.plan_hash, idempotency_key: entry.key });
       if (again.ok) op = again.value;
       else if (again.error.code === "recovery_required") return again;
     }
     if (op === null) {
-      const attempt = (entry?.attempt ?? 0) + 1;
-      const earlier = [...(entry?.earlier ?? []), ...(entry?.operation_id !== undefined && (entry.written ?? 0) > 0 ? [entry.operation_id] : [])];
-      const kept = earlier.length === 0 ? {} : { earlier };
-      const plan = spec.plan(i);
-      if (!plan.ok) return plan;
-      const prepared = await w.engine.buildPrepare(w.ctx, {
-        plan: plan.value,
-        origin: spec.origin,
-        ...(spec.onManualEdit === undefined ? {} : { on_manual_edit: spec.onManualEdit }),
-      });
-      if (!prepared.ok && prepared.error.code === "conflict" && prepared.error.details?.reason === "manual_edits") {
-        // People changed blocks this tile would change: it is left as it is; the other tiles go on.
-        const count = Number(prepared.error.details.count);
-        batch.entries[i] = { state: "conflict", attempt, conflicts: count, ...kept };
-        save();
-        progress(
-          finished(),
-          total,
-          `tile ${i}: ${count} blocks changed by hand where the tile differs; left as it is (--on-manual-edit keep writes the rest of it)`,
-        );
-        continue;
-      }
-      if (!prepared.ok) return prepared;
-      if (prepared.value.changed_blocks === 0) {
-        batch.entries[i] = { state: "empty", attempt, ...kept };
-        save();
-        progress(finished(), total, `tile ${i}: nothing to change`);
-        continue;
-      }
-      const key = `${spec.keyPrefix}-${i}-${attempt}`;
-      batch.entries[i] = { state: "applying", attempt, key, plan_id: prepared.value.plan_id, plan_hash: prepared.value.plan_hash, ...kept };
-      save(); // the key is durable before the write starts
-      const applied = await w.engine.buildApply(w.ctx, { plan_id: prepared.value.plan_id, plan_hash: prepared.value.plan_hash, idempotency_key: key });
-      if (!applied.ok) return applied;
-      op = applied.value;
-      batch.entries[i] = { ...batch.entries[i]!, operation_id: op.operation_id };
-      save(); // a status read sees the tile's operation while it runs
-      w.log(
-        `mcb: tile ${i}: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`,
-      );
+      const started = await this.start(i, entry);
+      if (!started.ok) return started;
+      if (started.value === null) return ok("ran");
+      op = started.value;
     }
-    if (w.interrupt.requested) {
-      await w.engine.operationCancel(w.ctx, { operation_id: op.operation_id });
-      w.interrupt.add(op.operation_id);
+    if (this.w.interrupt.requested) {
+      await this.w.engine.operationCancel(this.w.ctx, { operation_id: op.operation_id });
+      this.w.interrupt.add(op.operation_id);
     }
     while (!isSettled(op.status)) {
       await new Promise((r) => setTimeout(r, 10));
-      const s = await w.engine.operationStatus(w.ctx, { operation_id: op.operation_id });
+      const s = await this.w.engine.operationStatus(this.w.ctx, { operation_id: op.operation_id });
       if (!s.ok) return s;
       op = s.value;
     }
-    const cur = batch.entries[i]!;
-    batch.entries[i] = { ...cur, state: op.status as TileState, operation_id: op.operation_id, written: op.counters.written, conflicts: op.counters.conflicts };
-    save();
-    progress(
-      finished(),
-      total,
-      `tile ${i}: ${op.status}, ${op.counters.written} blocks written${op.counters.conflicts > 0 ? `, ${op.counters.conflicts} conflicts` : ""}`,
+    const cur = this.batch.entries[i]!;
+    this.batch.entries[i] = {
+      ...cur,
+      state: op.status as TileState,
+      operation_id: op.operation_id,
+      written: op.counters.written,
+      conflicts: op.counters.conflicts,
+    };
+    this.save();
+    const c = op.counters;
+    this.report(`tile ${i}: ${op.status}, ${c.written} blocks written${c.conflicts > 0 ? `, ${c.conflicts} conflicts` : ""}`);
+    return ok("ran");
+  }
+
+  /**
+   * Prepares tile `i` from the live world and applies it under a new key (saved before the write
+   * starts); null when the tile ends without an operation (nothing to change, or people's edits).
+   */
+  private async start(i: number, entry: TileEntry | undefined): Promise<Result<OperationStatusView | null>> {
+    const { w, spec } = this;
+    const attempt = (entry?.attempt ?? 0) + 1;
+    const earlier = [...(entry?.earlier ?? []), ...(entry?.operation_id !== undefined && (entry.written ?? 0) > 0 ? [entry.operation_id] : [])];
+    const kept = earlier.length === 0 ? {} : { earlier };
+    const plan = spec.plan(i);
+    if (!plan.ok) return plan;
+    const prepared = await w.engine.buildPrepare(w.ctx, {
+      plan: plan.value,
+      origin: spec.origin,
+      ...(spec.onManualEdit === undefined ? {} : { on_manual_edit: spec.onManualEdit }),
+    });
+    if (!prepared.ok && prepared.error.code === "conflict" && prepared.error.details?.reason === "manual_edits") {
+      // People changed blocks this tile would change: it is left as it is; the other tiles go on.
+      const count = Number(prepared.error.details.count);
+      this.batch.entries[i] = { state: "conflict", attempt, conflicts: count, ...kept };
+      this.save();
+      this.report(`tile ${i}: ${count} blocks changed by hand where the tile differs; left as it is (--on-manual-edit keep writes the rest of it)`);
+      return ok(null);
+    }
+    if (!prepared.ok) return prepared;
+    if (prepared.value.changed_blocks === 0) {
+      this.batch.entries[i] = { state: "empty", attempt, ...kept };
+      this.save();
+      this.report(`tile ${i}: nothing to change`);
+      return ok(null);
+    }
+    const key = `${spec.keyPrefix}-${i}-${attempt}`;
+    const { plan_id, plan_hash } = prepared.value;
+    this.batch.entries[i] = { state: "applying", attempt, key, plan_id, plan_hash, ...kept };
+    this.save(); // the key is durable before the write starts
+    const applied = await w.engine.buildApply(w.ctx, { plan_id, plan_hash, idempotency_key: key });
+    if (!applied.ok) return applied;
+    const op = applied.value;
+    this.batch.entries[i] = { ...this.batch.entries[i]!, operation_id: op.operation_id };
+    this.save(); // a status read sees the tile's operation while it runs
+    w.log(
+      `mcb: tile ${i}: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`,
     );
+    return ok(op);
   }
-  const entries = Object.entries(batch.entries)
-    .sort(([a], [b]) => Number(a) - Number(b))
-    .map(([, e]) => e);
-  const operationIds = entries.filter((e) => e.state === "applied" && e.operation_id !== undefined).map((e) => e.operation_id!);
-  // Every operation that wrote blocks of the finished tiles, earlier stopped attempts first.
-  const writers = entries
-    .filter((e) => e.state === "applied" || e.state === "empty")
-    .flatMap((e) => [...(e.earlier ?? []), ...(e.state === "applied" ? [e.operation_id!] : [])]);
-  if (finished() === total && batch.completed === undefined && spec.onComplete !== undefined) {
-    const done = await spec.onComplete(writers);
-    if (!done.ok) return done;
-    batch.completed = done.value;
-    save();
+
+  /** What the batch did, once its loop ended; when every tile is finished, `onComplete` runs once. */
+  async summary(): Promise<Result<BatchSummary>> {
+    const { batch, spec } = this;
+    const total = spec.total;
+    const entries = Object.entries(batch.entries)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([, e]) => e);
+    const operationIds = entries.filter((e) => e.state === "applied" && e.operation_id !== undefined).map((e) => e.operation_id!);
+    // Every operation that wrote blocks of the finished tiles, earlier stopped attempts first.
+    const writers = entries
+      .filter((e) => e.state === "applied" || e.state === "empty")
+      .flatMap((e) => [...(e.earlier ?? []), ...(e.state === "applied" ? [e.operation_id!] : [])]);
+    if (this.finished() === total && batch.completed === undefined && spec.onComplete !== undefined) {
+      const done = await spec.onComplete(writers);
+      if (!done.ok) return done;
+      batch.completed = done.value;
+      this.save();
+    }
+    return ok({
+      tiles: total,
+      applied: operationIds.length,
+      empty: entries.filter((e) => e.state === "empty").length,
+      conflicts: entries.filter((e) => e.state === "conflict").length,
+      unfinished: total - this.finished(),
+      written_blocks: entries.reduce((s, e) => s + (e.written ?? 0), 0),
+      skipped_done: this.skippedDone,
+      operation_ids: operationIds,
+      ...(batch.completed === undefined ? {} : { completed: batch.completed }),
+      progress_file: spec.file,
+      interrupted: this.w.interrupt.requested,
+    });
   }
-  return ok({
-    tiles: total,
-    applied: operationIds.length,
-    empty: entries.filter((e) => e.state === "empty").length,
-    conflicts: entries.filter((e) => e.state === "conflict").length,
-    unfinished: total - finished(),
-    written_blocks: entries.reduce((s, e) => s + (e.written ?? 0), 0),
-    skipped_done: skippedDone,
-    operation_ids: operationIds,
-    ...(batch.completed === undefined ? {} : { completed: batch.completed }),
-    progress_file: spec.file,
-    interrupted: w.interrupt.requested,
-  });
 }

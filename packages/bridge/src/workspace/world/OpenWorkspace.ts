@@ -111,7 +111,6 @@ function projectArea(target: WorldTarget, personSave: AnvilWorld | null, world: 
  */
 export async function openWorkspace(where: string | WorldLocation, options: OpenOptions = {}): Promise<Result<Workspace>> {
   const { dir: stateDir, target } = locationOf(where);
-  const limits = options.limits ?? {};
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const located = stateDirectory(stateDir, options.create !== false, options.log);
   if (!located.ok) return located;
@@ -119,57 +118,76 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
   // The lock first: nothing of the world or the journal is read while another process holds them.
   const lock = acquireStateLock(dir);
   if (!lock.ok) return lock;
-  let world: WorldAdapter | undefined;
-  let journal: Journal | undefined;
-  let engine: Engine;
-  let embedded: AnvilWorld | null = null;
-  let save: AnvilWorld | null = null;
-  let registry: BlockRegistry;
-  let area: Workspace["area"];
-  const asked = target.minecraftVersion === undefined ? undefined : createBlockRegistry({ version: target.minecraftVersion });
-  if (asked !== undefined && !asked.ok) {
-    lock.value.release();
-    return asked;
-  }
+  let parts: Result<OpenedParts>;
   try {
-    if (target.portUrl !== undefined) {
-      const port = await connectPort(target, asked?.value);
-      if (!port.ok) {
-        lock.value.release();
-        return port;
-      }
-      ({ world, registry } = port.value);
-    } else {
-      const savePath = target.savePath;
-      const opened = await openSave(() =>
-        savePath === undefined
-          ? openEmbeddedWorld(dir, asked?.value, log)
-          : AnvilWorld.open({ dir: savePath, ...(asked === undefined ? {} : { registry: asked.value }) }),
-      );
-      if (!opened.ok) {
-        lock.value.release();
-        return opened;
-      }
-      world = save = opened.value;
-      registry = save.version.registry;
-      if (savePath === undefined) embedded = opened.value;
-    }
-    area = projectArea(target, save !== null && embedded === null ? save : null, await world.info());
+    parts = await openParts(dir, target, options, log);
+  } catch (e) {
+    lock.value.release();
+    throw e;
+  }
+  if (!parts.ok) {
+    lock.value.release();
+    return parts;
+  }
+  return ok(workspaceOf(dir, parts.value, lock.value, log));
+}
+
+/** What a workspace is made of, opened in order: the world, the journal, the engine over both. */
+interface OpenedParts {
+  readonly world: WorldAdapter;
+  readonly journal: Journal;
+  readonly engine: Engine;
+  readonly embedded: AnvilWorld | null;
+  readonly save: AnvilWorld | null;
+  readonly registry: BlockRegistry;
+  readonly area: Workspace["area"];
+}
+
+/** The world of the target (a server's port, a save, or the embedded world) with its registry. */
+async function openTargetWorld(
+  dir: string,
+  target: WorldTarget,
+  asked: BlockRegistry | undefined,
+  log: (line: string) => void,
+): Promise<Result<{ world: WorldAdapter; registry: BlockRegistry; embedded: AnvilWorld | null; save: AnvilWorld | null }>> {
+  if (target.portUrl !== undefined) {
+    const port = await connectPort(target, asked);
+    return port.ok ? ok({ ...port.value, embedded: null, save: null }) : port;
+  }
+  const savePath = target.savePath;
+  const opened = await openSave(() =>
+    savePath === undefined ? openEmbeddedWorld(dir, asked, log) : AnvilWorld.open({ dir: savePath, ...(asked === undefined ? {} : { registry: asked }) }),
+  );
+  if (!opened.ok) return opened;
+  const save = opened.value;
+  return ok({ world: save, registry: save.version.registry, embedded: savePath === undefined ? save : null, save });
+}
+
+/** Opens the world, then the journal, then the engine; what was opened is closed again when a later step fails. */
+async function openParts(dir: string, target: WorldTarget, options: OpenOptions, log: (line: string) => void): Promise<Result<OpenedParts>> {
+  const asked = target.minecraftVersion === undefined ? undefined : createBlockRegistry({ version: target.minecraftVersion });
+  if (asked !== undefined && !asked.ok) return asked;
+  const opened = await openTargetWorld(dir, target, asked?.value, log);
+  if (!opened.ok) return opened;
+  const { registry, embedded, save } = opened.value;
+  let world = opened.value.world;
+  let journal: Journal | undefined;
+  try {
+    const area = projectArea(target, save !== null && embedded === null ? save : null, await world.info());
     if (options.decorateWorld !== undefined) world = options.decorateWorld(world);
     if (target.journal !== undefined) {
       const shared = openSharedJournal(target.journal);
       if (!shared.ok) {
         await world.close();
-        lock.value.release();
         return shared;
       }
       journal = shared.value;
     } else journal = openJournal(join(dir, "journal.db"));
-    engine = await Engine.open({
+    const engine = await Engine.open({
       adapter: world,
       journal,
       registry,
-      limits,
+      limits: options.limits ?? {},
       log,
       ...(target.journal === undefined ? {} : { shared: sharedOptions(process.env) }),
       projects: [
@@ -182,20 +200,25 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
         },
       ],
     });
+    return ok({ world, journal, engine, embedded, save, registry, area });
   } catch (e) {
     journal?.close();
-    await world?.close();
-    lock.value.release();
+    await world.close();
     throw e;
   }
+}
+
+/** The workspace over its parts: closing it settles the engine, closes the parts and gives the lock up. */
+function workspaceOf(dir: string, p: OpenedParts, lock: { release(): void }, log: (line: string) => void): Workspace {
+  const { engine, journal, world } = p;
   const opened: Workspace = {
     dir,
-    registry,
+    registry: p.registry,
     engine,
     world,
-    embedded,
-    save,
-    area,
+    embedded: p.embedded,
+    save: p.save,
+    area: p.area,
     ctx: { principal: { playerId: EMBEDDED_OWNER, role: "agent" }, projectId: EMBEDDED_PROJECT },
     admin: { principal: { playerId: EMBEDDED_OWNER, role: "admin" }, projectId: EMBEDDED_PROJECT },
     interrupt: new Interrupt(engine, log),
@@ -209,11 +232,11 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
         journal.close();
         await world.close();
       } finally {
-        lock.value.release();
+        lock.release();
       }
     },
   };
   // People's edits from other processes (mcb edit) land here while this process holds the world.
-  const inbox = embedded === null ? null : serveEditInbox(opened);
-  return ok(opened);
+  const inbox = p.embedded === null ? null : serveEditInbox(opened);
+  return opened;
 }
