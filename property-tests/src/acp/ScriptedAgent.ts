@@ -33,6 +33,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import * as acp from "@agentclientprotocol/sdk";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolError, keepMyWindows, playerPos } from "./WindowsScript.js";
 
 const MODELS = ["scripted-small", "scripted-large"];
 
@@ -73,17 +74,6 @@ async function connectMcp(servers: acp.McpServer[]): Promise<Client> {
   return client;
 }
 
-/** A tool's structured refusal: `{code, message, details}` as the server sent it. */
-class ToolError extends Error {
-  constructor(
-    name: string,
-    readonly error: { code?: string; details?: Record<string, unknown> },
-    text: string,
-  ) {
-    super(`${name}: ${text.slice(0, 300)}`);
-  }
-}
-
 async function tool(s: Session, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const r = await s.mcp!.callTool({ name, arguments: args });
   const structured = r.structuredContent as Record<string, unknown> | undefined;
@@ -105,11 +95,6 @@ function promptText(p: acp.PromptRequest): { request: string; all: string } {
   return { request: texts[texts.length - 1] ?? "", all: texts.join("\n") };
 }
 
-function playerPos(all: string): { x: number; y: number; z: number } {
-  const m = /player at (-?\d+) (-?\d+) (-?\d+)/.exec(all);
-  return m ? { x: Number(m[1]), y: Number(m[2]), z: Number(m[3]) } : { x: 0, y: 64, z: 0 }; // the console player: on the embedded world's ground
-}
-
 async function waitOperation(s: Session, say: (t: string) => Promise<void>, id: string, progress: boolean): Promise<Record<string, unknown>> {
   let shown = 0;
   for (;;) {
@@ -125,249 +110,180 @@ async function waitOperation(s: Session, say: (t: string) => Promise<void>, id: 
   }
 }
 
+/** One prompt turn as the scripts see it: the request, the whole prompt, and how to talk and call tools. */
+interface Turn {
+  readonly s: Session;
+  readonly client: acp.AgentContext;
+  readonly request: string;
+  readonly all: string;
+  say(text: string): Promise<void>;
+  call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  ended(): acp.PromptResponse;
+}
+
 async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): Promise<acp.PromptResponse> {
   const { request, all } = promptText(p);
-  const say = async (text: string): Promise<void> => {
-    s.history.push({ role: "agent", text });
-    await client.notify(acp.methods.client.session.update, {
-      sessionId: s.id,
-      update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${text}\n` } },
-    });
-  };
-  const call = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
-    const toolCallId = `call_${randomBytes(4).toString("hex")}`;
-    await client.notify(acp.methods.client.session.update, {
-      sessionId: s.id,
-      update: { sessionUpdate: "tool_call", toolCallId, title: `minecraft-builder ${name}`, kind: "other", status: "in_progress" },
-    });
-    return tool(s, name, args);
-  };
-  s.history.push({ role: "user", text: request });
-  const ended = (): acp.PromptResponse => ({ stopReason: s.cancelled ? "cancelled" : "end_turn" });
-  if (/tower with a roof|copper roof|two floors|stairs/i.test(request)) {
-    try {
-      return await keepMyWindows(s, request, all, call, say, ended);
-    } catch (e) {
-      await say(`Failed: ${(e as Error).message.slice(0, 200)}`);
-      throw e;
-    }
-  }
-  if (/tower/i.test(request)) {
-    const ctx = await call("project_context", {});
-    await say(`Building in project ${String(ctx.project_id)}.`);
-    const at = playerPos(all);
-    const base = { x: at.x + 2, y: at.y, z: at.z + 2 };
-    const recipe = {
-      version: 1,
-      operations: [{ type: "box", min: base, max: { x: base.x + 4, y: base.y + 7, z: base.z + 4 }, block: "minecraft:stone_bricks", hollow: true }],
-    };
-    const plan = await call("build_prepare", { recipe });
-    await say(`Prepared a tower of ${String(plan.changed_blocks)} blocks.`);
-    const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `tower-${String(plan.plan_id)}` });
-    const done = await waitOperation(s, say, String(op.operation_id), true);
-    if (s.cancelled) return ended();
-    const c = done.counters as { written: number };
-    const shot = await call("camera_capture", { pose: { x: base.x + 2.5, y: base.y + 4, z: base.z - 12, yaw: 0, pitch: 10, width: 320, height: 180 } });
-    await say(`Captured a ${String(shot.width ?? 320)}×${String(shot.height ?? 180)} view (${String(shot.status ?? "done")}).`);
-    const part = await call("part_define", { name: `tower-${String(op.operation_id).slice(-6)}`, operation_id: op.operation_id });
-    await say(`Tower finished: ${c.written} blocks written by ${String(op.operation_id)}, part ${String(part.part_id)}.`);
-    return ended();
-  }
-  if (/wall/i.test(request)) {
-    const at = playerPos(all);
-    const recipe = {
-      version: 1,
-      operations: [{ type: "box", min: { x: at.x, y: at.y, z: at.z + 5 }, max: { x: at.x + 49, y: at.y + 39, z: at.z + 5 }, block: "minecraft:stone" }],
-    };
-    const plan = await call("build_prepare", { recipe });
-    const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `wall-${String(plan.plan_id)}`, wait_ms: 0 });
-    await say(`Applying ${String(op.operation_id)}: ${String(plan.changed_blocks)} blocks.`);
-    await waitOperation(s, say, String(op.operation_id), false);
-    return ended();
-  }
-  if (/crash/i.test(request)) {
-    await say("About to crash.");
-    persist(s);
-    process.exit(3);
-  }
-  if (/stubborn/i.test(request)) {
-    await say("Working on it and not listening.");
-    await sleep(30_000);
-    return { stopReason: "end_turn" };
-  }
-  if (/slow/i.test(request)) {
-    for (let i = 1; i <= 3 && !s.cancelled; i++) {
-      await sleep(500);
-      await say(`Slow step ${i} of 3 for ${JSON.stringify(request)}.`);
-    }
-    return ended();
-  }
-  if (/identity/i.test(request)) {
-    const ctx = await call("project_context", {});
-    const area = ctx.area as { min: unknown; max: unknown };
-    await say(`My tools act in project ${String(ctx.project_id)} with area ${JSON.stringify(area)}.`);
-    try {
-      await call("build_prepare", {
-        recipe: { version: 1, operations: [{ type: "box", min: { x: 5000, y: 0, z: 5000 }, max: { x: 5000, y: 0, z: 5000 }, block: "minecraft:stone" }] },
-      });
-      await say("The forged build was prepared.");
-    } catch (e) {
-      await say(`The forged build was refused: ${/out_of_bounds/.test((e as Error).message) ? "out_of_bounds" : "other"}.`);
-    }
-    return ended();
-  }
-  if (/chatter/i.test(request)) {
-    const text =
-      "First sentence is short. " +
-      "The second one is a little longer and carries on for a while so that the chunks must be joined before it is shown! " +
-      "Now a very long passage without any full stop that keeps going and going with plenty of ordinary words so that it cannot fit in one chat message and must be split at word boundaries by the bridge rather than cut in the middle of a word which would look broken in game and it still goes on for some more words to be sure it crosses the limit twice over because the limit is two hundred and forty characters " +
-      "then an emoji 😀 and the end.\n";
-    for (let i = 0; i < text.length; i += 7) {
+  const t: Turn = {
+    s,
+    client,
+    request,
+    all,
+    say: async (text) => {
+      s.history.push({ role: "agent", text });
       await client.notify(acp.methods.client.session.update, {
         sessionId: s.id,
-        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: text.slice(i, i + 7) } },
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${text}\n` } },
       });
-    }
-    for (let i = 1; i <= 6; i++) await say(`Burst ${i}.`);
-    return ended();
-  }
-  if (/permission/i.test(request)) {
-    const ask = async (title: string, rawInput: unknown): Promise<string> => {
-      const r = await client.request(acp.methods.client.session.requestPermission, {
+    },
+    call: async (name, args) => {
+      const toolCallId = `call_${randomBytes(4).toString("hex")}`;
+      await client.notify(acp.methods.client.session.update, {
         sessionId: s.id,
-        toolCall: { toolCallId: `perm_${randomBytes(3).toString("hex")}`, title, rawInput },
-        options: [
-          { optionId: "yes", name: "Allow", kind: "allow_once" },
-          { optionId: "no", name: "Reject", kind: "reject_once" },
-        ],
+        update: { sessionUpdate: "tool_call", toolCallId, title: `minecraft-builder ${name}`, kind: "other", status: "in_progress" },
       });
-      return r.outcome.outcome === "selected" ? r.outcome.optionId : "cancelled";
-    };
-    const shell = await ask("shell: rm -rf /", { command: ["rm", "-rf", "/"] });
-    const ours = await ask("minecraft-builder build_prepare", { recipe: { operations: [{ min: { x: 1, y: 0, z: 1 } }] } });
-    const far = await ask("minecraft-builder build_prepare", { recipe: { operations: [{ min: { x: 999999, y: 0, z: 1 } }] } });
-    await say(`Permissions: shell ${shell}, ours ${ours}, outside ${far}.`);
-    return ended();
+      return tool(s, name, args);
+    },
+    ended: () => ({ stopReason: s.cancelled ? "cancelled" : "end_turn" }),
+  };
+  s.history.push({ role: "user", text: request });
+  const script = SCRIPTS.find(([when]) => when.test(request));
+  if (script !== undefined) return script[1](t);
+  await t.say(`I heard: ${request.slice(0, 100)}`);
+  return t.ended();
+}
+
+/** The scripts, by what the request says (the first that matches runs). */
+const SCRIPTS: readonly (readonly [RegExp, (t: Turn) => Promise<acp.PromptResponse>])[] = [
+  [/tower with a roof|copper roof|two floors|stairs/i, windowsScript],
+  [/tower/i, towerScript],
+  [/wall/i, wallScript],
+  [/crash/i, crashScript],
+  [/stubborn/i, stubbornScript],
+  [/slow/i, slowScript],
+  [/identity/i, identityScript],
+  [/chatter/i, chatterScript],
+  [/permission/i, permissionScript],
+  [/history/i, historyScript],
+];
+
+async function windowsScript(t: Turn): Promise<acp.PromptResponse> {
+  try {
+    return await keepMyWindows(t.request, t.all, t.call, t.say, t.ended);
+  } catch (e) {
+    await t.say(`Failed: ${(e as Error).message.slice(0, 200)}`);
+    throw e;
   }
-  if (/history/i.test(request)) {
-    await say(
-      `Guidance ${/Building guidance/.test(all) ? "received" : "absent"}; summary ${/could not be resumed/.test(all) ? "received" : "absent"}; turns remembered ${s.history.filter((h) => h.role === "user").length}; model ${s.model}.`,
-    );
-    return ended();
-  }
-  await say(`I heard: ${request.slice(0, 100)}`);
+}
+
+async function towerScript({ s, all, call, say, ended }: Turn): Promise<acp.PromptResponse> {
+  const ctx = await call("project_context", {});
+  await say(`Building in project ${String(ctx.project_id)}.`);
+  const at = playerPos(all);
+  const base = { x: at.x + 2, y: at.y, z: at.z + 2 };
+  const recipe = {
+    version: 1,
+    operations: [{ type: "box", min: base, max: { x: base.x + 4, y: base.y + 7, z: base.z + 4 }, block: "minecraft:stone_bricks", hollow: true }],
+  };
+  const plan = await call("build_prepare", { recipe });
+  await say(`Prepared a tower of ${String(plan.changed_blocks)} blocks.`);
+  const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `tower-${String(plan.plan_id)}` });
+  const done = await waitOperation(s, say, String(op.operation_id), true);
+  if (s.cancelled) return ended();
+  const c = done.counters as { written: number };
+  const shot = await call("camera_capture", { pose: { x: base.x + 2.5, y: base.y + 4, z: base.z - 12, yaw: 0, pitch: 10, width: 320, height: 180 } });
+  await say(`Captured a ${String(shot.width ?? 320)}×${String(shot.height ?? 180)} view (${String(shot.status ?? "done")}).`);
+  const part = await call("part_define", { name: `tower-${String(op.operation_id).slice(-6)}`, operation_id: op.operation_id });
+  await say(`Tower finished: ${c.written} blocks written by ${String(op.operation_id)}, part ${String(part.part_id)}.`);
   return ended();
 }
 
-type Call = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
-type Pos = { x: number; y: number; z: number };
-
-/** The tower of the "keep my windows" scripts: walls from `base` (5×5, `levels` high) and a stepped roof above. */
-function walls(base: Pos, levels: number): unknown {
-  return {
-    version: 1,
-    operations: [{ type: "box", min: base, max: { x: base.x + 4, y: base.y + levels - 1, z: base.z + 4 }, block: "minecraft:stone_bricks", hollow: true }],
-  };
-}
-
-function roof(base: Pos, y: number, block: string): unknown {
-  const layer = (d: number) => ({
-    type: "box",
-    min: { x: base.x + d, y: y + d, z: base.z + d },
-    max: { x: base.x + 4 - d, y: y + d, z: base.z + 4 - d },
-    block,
-  });
-  return { version: 1, operations: [layer(0), layer(1), layer(2)] };
-}
-
-async function applyPlan(call: Call, plan: Record<string, unknown>, key: string): Promise<Record<string, unknown>> {
-  const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: key, wait_ms: 10_000 });
-  if (op.status !== "applied") throw new Error(`${key}: ${String(op.status)}`);
-  return op;
-}
-
-async function partNamed(call: Call, name: string): Promise<Record<string, unknown>> {
-  const ctx = await call("project_context", {});
-  const p = (ctx.parts as { part_id: string; name: string; retired: boolean }[]).find((q) => q.name === name && !q.retired);
-  if (p === undefined) throw new Error(`no part named ${name}`);
-  return call("part_get", { part_id: p.part_id });
-}
-
-async function keepMyWindows(
-  s: Session,
-  request: string,
-  all: string,
-  call: Call,
-  say: (t: string) => Promise<void>,
-  ended: () => acp.PromptResponse,
-): Promise<acp.PromptResponse> {
+async function wallScript({ s, all, call, say, ended }: Turn): Promise<acp.PromptResponse> {
   const at = playerPos(all);
-  const base = { x: at.x + 2, y: at.y, z: at.z + 2 };
-  const tag = randomBytes(3).toString("hex");
-  if (/tower with a roof/i.test(request)) {
-    const w = await call("build_prepare", { recipe: walls(base, 8) });
-    const wop = await applyPlan(call, w, `walls-${tag}`);
-    const wp = await call("part_define", { name: "tower walls", operation_id: wop.operation_id });
-    const r = await call("build_prepare", { recipe: roof(base, base.y + 8, "minecraft:oak_planks") });
-    const rop = await applyPlan(call, r, `roof-${tag}`);
-    const rp = await call("part_define", { name: "tower roof", operation_id: rop.operation_id });
-    await say(`Tower with a roof: walls ${String(wp.part_id)} (${String(wp.count)} blocks), roof ${String(rp.part_id)} (${String(rp.count)} blocks).`);
-    return ended();
-  }
-  if (/copper roof/i.test(request)) {
-    const rp = await partNamed(call, "tower roof");
-    const b = rp.bounds as { min: Pos };
-    const plan = await call("build_prepare", { recipe: roof({ x: b.min.x, y: b.min.y, z: b.min.z }, b.min.y, "minecraft:cut_copper"), part_id: rp.part_id });
-    await applyPlan(call, plan, `copper-${tag}`);
-    await say(`Roof ${String(rp.part_id)} is copper now: ${String(plan.changed_blocks)} blocks changed, nothing outside it.`);
-    return ended();
-  }
-  if (/two floors/i.test(request)) {
-    const wp = await partNamed(call, "tower walls");
-    const diff = await call("part_diff", { part_id: wp.part_id });
-    const edits = (diff.sample as { pos: Pos }[]).map((e) => `${e.pos.x} ${e.pos.y} ${e.pos.z}`);
-    await say(`You changed ${String(diff.changed)} block(s) of the walls by hand${edits.length > 0 ? ` (at ${edits.join(", ")})` : ""}; I will keep them.`);
-    // Take the old roof down inside its part (air over its mask), then forget the part.
-    const rp = await partNamed(call, "tower roof");
-    const rb = rp.bounds as { min: Pos };
-    const clear = await call("build_prepare", { recipe: roof(rb.min, rb.min.y, "minecraft:air"), part_id: rp.part_id });
-    await applyPlan(call, clear, `unroof-${tag}`);
-    await call("part_delete", { part_id: rp.part_id });
-    const wb = wp.bounds as { min: Pos; max: Pos };
-    const wmin = wb.min;
-    const taller = await call("build_prepare", { recipe: walls(wmin, wb.max.y - wmin.y + 1 + 8) });
-    const kept = taller.manual_edits as { kept: number };
-    await applyPlan(call, taller, `taller-${tag}`);
-    const top = wb.max.y + 8 + 1;
-    const r = await call("build_prepare", { recipe: roof(wmin, top, "minecraft:oak_planks") });
-    const rop = await applyPlan(call, r, `roof2-${tag}`);
-    const np = await call("part_define", { name: "tower roof", operation_id: rop.operation_id });
-    await say(
-      `Added two floors (${String(taller.changed_blocks)} blocks; kept ${kept.kept} you placed by hand) and redid the roof at y ${top} (${String(np.part_id)}).`,
-    );
-    return ended();
-  }
-  // stairs across the window's wall row
-  const wp = await partNamed(call, "tower walls");
-  const diff = await call("part_diff", { part_id: wp.part_id });
-  const row = (diff.sample as { pos: Pos }[])[0]?.pos ?? { x: base.x, y: base.y + 3, z: base.z };
-  const wb = wp.bounds as { min: Pos; max: Pos };
-  const stairs = {
+  const recipe = {
     version: 1,
-    operations: [
-      { type: "line", from: { x: wb.min.x, y: row.y, z: row.z }, to: { x: wb.max.x, y: row.y, z: row.z }, block: "minecraft:stone_brick_stairs[facing=south]" },
-    ],
+    operations: [{ type: "box", min: { x: at.x, y: at.y, z: at.z + 5 }, max: { x: at.x + 49, y: at.y + 39, z: at.z + 5 }, block: "minecraft:stone" }],
   };
-  try {
-    await call("build_prepare", { recipe: stairs });
-    await say("The stairs were prepared without a conflict.");
-  } catch (e) {
-    if (!(e instanceof ToolError) || e.error.code !== "conflict") throw e;
-    const d = e.error.details as { count: number; sample: { pos: Pos; actual: string }[] };
-    const positions = d.sample.map((x) => `${x.pos.x} ${x.pos.y} ${x.pos.z} (${x.actual.replace(/\[.*$/, "")})`);
-    await say(`Conflict: ${d.count} block(s) you changed by hand are where the stairs would go: ${positions.join(", ")}. Keep them or replace them?`);
+  const plan = await call("build_prepare", { recipe });
+  const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `wall-${String(plan.plan_id)}`, wait_ms: 0 });
+  await say(`Applying ${String(op.operation_id)}: ${String(plan.changed_blocks)} blocks.`);
+  await waitOperation(s, say, String(op.operation_id), false);
+  return ended();
+}
+
+async function crashScript({ s, say }: Turn): Promise<acp.PromptResponse> {
+  await say("About to crash.");
+  persist(s);
+  process.exit(3);
+}
+
+async function stubbornScript({ say }: Turn): Promise<acp.PromptResponse> {
+  await say("Working on it and not listening.");
+  await sleep(30_000);
+  return { stopReason: "end_turn" };
+}
+
+async function slowScript({ s, request, say, ended }: Turn): Promise<acp.PromptResponse> {
+  for (let i = 1; i <= 3 && !s.cancelled; i++) {
+    await sleep(500);
+    await say(`Slow step ${i} of 3 for ${JSON.stringify(request)}.`);
   }
-  void s;
+  return ended();
+}
+
+async function identityScript({ call, say, ended }: Turn): Promise<acp.PromptResponse> {
+  const ctx = await call("project_context", {});
+  const area = ctx.area as { min: unknown; max: unknown };
+  await say(`My tools act in project ${String(ctx.project_id)} with area ${JSON.stringify(area)}.`);
+  try {
+    await call("build_prepare", {
+      recipe: { version: 1, operations: [{ type: "box", min: { x: 5000, y: 0, z: 5000 }, max: { x: 5000, y: 0, z: 5000 }, block: "minecraft:stone" }] },
+    });
+    await say("The forged build was prepared.");
+  } catch (e) {
+    await say(`The forged build was refused: ${/out_of_bounds/.test((e as Error).message) ? "out_of_bounds" : "other"}.`);
+  }
+  return ended();
+}
+
+async function chatterScript({ s, client, say, ended }: Turn): Promise<acp.PromptResponse> {
+  const text =
+    "First sentence is short. " +
+    "The second one is a little longer and carries on for a while so that the chunks must be joined before it is shown! " +
+    "Now a very long passage without any full stop that keeps going and going with plenty of ordinary words so that it cannot fit in one chat message and must be split at word boundaries by the bridge rather than cut in the middle of a word which would look broken in game and it still goes on for some more words to be sure it crosses the limit twice over because the limit is two hundred and forty characters " +
+    "then an emoji 😀 and the end.\n";
+  for (let i = 0; i < text.length; i += 7) {
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: s.id,
+      update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: text.slice(i, i + 7) } },
+    });
+  }
+  for (let i = 1; i <= 6; i++) await say(`Burst ${i}.`);
+  return ended();
+}
+
+async function permissionScript({ s, client, say, ended }: Turn): Promise<acp.PromptResponse> {
+  const ask = async (title: string, rawInput: unknown): Promise<string> => {
+    const r = await client.request(acp.methods.client.session.requestPermission, {
+      sessionId: s.id,
+      toolCall: { toolCallId: `perm_${randomBytes(3).toString("hex")}`, title, rawInput },
+      options: [
+        { optionId: "yes", name: "Allow", kind: "allow_once" },
+        { optionId: "no", name: "Reject", kind: "reject_once" },
+      ],
+    });
+    return r.outcome.outcome === "selected" ? r.outcome.optionId : "cancelled";
+  };
+  const shell = await ask("shell: rm -rf /", { command: ["rm", "-rf", "/"] });
+  const ours = await ask("minecraft-builder build_prepare", { recipe: { operations: [{ min: { x: 1, y: 0, z: 1 } }] } });
+  const far = await ask("minecraft-builder build_prepare", { recipe: { operations: [{ min: { x: 999999, y: 0, z: 1 } }] } });
+  await say(`Permissions: shell ${shell}, ours ${ours}, outside ${far}.`);
+  return ended();
+}
+
+async function historyScript({ s, all, say, ended }: Turn): Promise<acp.PromptResponse> {
+  await say(
+    `Guidance ${/Building guidance/.test(all) ? "received" : "absent"}; summary ${/could not be resumed/.test(all) ? "received" : "absent"}; turns remembered ${s.history.filter((h) => h.role === "user").length}; model ${s.model}.`,
+  );
   return ended();
 }
 

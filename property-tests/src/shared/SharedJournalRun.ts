@@ -95,81 +95,114 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * a live one; every applied build in the world, and only those; each person's edit on record once.
  */
 export async function runShared(cmds: readonly SharedCmd[], makeJournal: (db: SqlDb) => Journal = (db) => new SqlJournal(db)): Promise<string | null> {
-  const url = freshPostgresJournal();
-  const registry = sharedRegistry();
-  const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry) });
+  const run = new SharedRun(makeJournal);
   // Every bridge of a run shares this process's event loop: a synchronous stretch of one (opening
   // a journal on a loaded machine) delays every other bridge's renewals. Measured, so that a run
   // where renewals could not keep up is not judged on what only timely renewals promise.
   const stalls = monitorEventLoopDelay({ resolution: 10 });
   stalls.enable();
-  const sent: SliceSent[] = [];
-  const bridges: Bridge[] = [];
-  const open = async (): Promise<Bridge> => {
-    const name = `bridge-${bridges.length}`;
-    const bw = new BridgeWorld(world, name, sent, 3);
-    const journal = makeJournal(openSqlDb(url));
+  try {
+    for (let i = 0; i < 3; i++) await run.open();
+    for (const c of cmds) await run.step(c);
+    const live = run.bridges.filter((b) => !b.dead);
+    const failed = await run.waitLaunched();
+    if (failed !== null) return failed;
+    for (const b of live) await b.engine.settle();
+    const judge = live[0]!;
+    const stuck = await run.orphansSettled(judge);
+    if (stuck !== null) return stuck;
+    for (const b of live) await b.engine.settle();
+    const stalledMs = stalls.max / 1e6;
+    return await judgeRun(judge, live, run.launched, run.retries, run.sent, run.edits, run.world, stalledMs >= RENEWAL_SLACK_MS ? stalledMs : null);
+  } finally {
+    stalls.disable();
+    run.close();
+  }
+}
+
+/** One run's bridges (engines on one fresh PostgreSQL journal and one world) and what they were asked to do. */
+class SharedRun {
+  private readonly url = freshPostgresJournal();
+  private readonly registry = sharedRegistry();
+  readonly world: MemoryWorld;
+  readonly sent: SliceSent[] = [];
+  readonly bridges: Bridge[] = [];
+  readonly launched: Launched[] = [];
+  readonly retries: Retry[] = [];
+  readonly edits: number[] = [];
+
+  constructor(private readonly makeJournal: (db: SqlDb) => Journal) {
+    this.world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(this.registry) });
+  }
+
+  async open(): Promise<Bridge> {
+    const name = `bridge-${this.bridges.length}`;
+    const bw = new BridgeWorld(this.world, name, this.sent, 3);
+    const journal = this.makeJournal(openSqlDb(this.url));
     const engine = await Engine.open({
       adapter: bw,
       journal,
-      registry,
+      registry: this.registry,
       projects: [{ projectId: PROJECT, ownerId: OWNER, area: AREA }],
       limits: { sliceSize: 4 },
       shared: { holder: name, claimTtlMs: SHARED_TTL_MS },
     });
     const b = { name, world: bw, journal, engine, dead: false };
-    bridges.push(b);
+    this.bridges.push(b);
     return b;
-  };
-  try {
-    for (let i = 0; i < 3; i++) await open();
-    const launched: Launched[] = [];
-    const retries: Retry[] = [];
-    const edits: number[] = [];
-    for (const c of cmds) {
-      const alive = bridges.filter((b) => !b.dead);
-      if (c.kind === "build") {
-        const b = alive[c.bridge % alive.length]!;
-        const row = launched.length;
-        const x = c.far ? 512 : 0;
-        const l: Launched = { row, x, key: `k${c.key}`, block: BLOCKS[c.block]!, bridge: b, done: Promise.resolve() };
-        l.done = (async () => {
-          const plan = await b.engine.buildPrepare(ctx, { recipe: boxRecipe({ x, y: 64, z: row }, { x: x + 15, y: 64, z: row }, l.block) });
-          if (!plan.ok) throw new Error(`prepare on ${b.name}: ${plan.error.message}`);
-          l.plan = plan.value;
-          Object.assign(l, await apply(b, plan.value, l.key));
-        })();
-        l.done.catch(() => undefined);
-        launched.push(l);
-      } else if (c.kind === "retry") {
-        const of = launched[c.of % Math.max(1, launched.length)];
-        if (of === undefined) continue;
-        const b = alive[c.bridge % alive.length]!;
-        const r: Retry = { of, bridge: b, done: Promise.resolve() };
-        r.done = (async () => {
-          await of.done.catch(() => undefined);
-          if (of.plan === undefined) return;
-          const got = await apply(b, of.plan, of.key);
-          r.operationId = got.operationId;
-        })();
-        r.done.catch(() => undefined);
-        retries.push(r);
-      } else if (c.kind === "kill") {
-        if (alive.length < 2) continue;
-        const b = alive[c.bridge % alive.length]!;
-        b.dead = true;
-        b.world.kill();
-        b.engine.close(); // no more renewals: its claims expire
-      } else if (c.kind === "join") {
-        if (bridges.length < 5) await open();
-      } else if (c.kind === "edit") {
-        const x = 100 + edits.length;
-        world.externalEdit(x, 70, 100, "minecraft:glass");
-        edits.push(x);
-      } else await sleep(c.ms);
-    }
-    const live = bridges.filter((b) => !b.dead);
-    for (const l of [...launched, ...retries]) {
+  }
+
+  /** Runs one step: builds and retries start and run on (awaited later), the rest happen now. */
+  async step(c: SharedCmd): Promise<void> {
+    const alive = this.bridges.filter((b) => !b.dead);
+    if (c.kind === "build") this.build(alive[c.bridge % alive.length]!, c);
+    else if (c.kind === "retry") this.retry(alive[c.bridge % alive.length]!, c.of);
+    else if (c.kind === "kill") {
+      if (alive.length < 2) return;
+      const b = alive[c.bridge % alive.length]!;
+      b.dead = true;
+      b.world.kill();
+      b.engine.close(); // no more renewals: its claims expire
+    } else if (c.kind === "join") {
+      if (this.bridges.length < 5) await this.open();
+    } else if (c.kind === "edit") {
+      const x = 100 + this.edits.length;
+      this.world.externalEdit(x, 70, 100, "minecraft:glass");
+      this.edits.push(x);
+    } else await sleep(c.ms);
+  }
+
+  private build(b: Bridge, c: SharedCmd & { kind: "build" }): void {
+    const row = this.launched.length;
+    const x = c.far ? 512 : 0;
+    const l: Launched = { row, x, key: `k${c.key}`, block: BLOCKS[c.block]!, bridge: b, done: Promise.resolve() };
+    l.done = (async () => {
+      const plan = await b.engine.buildPrepare(ctx, { recipe: boxRecipe({ x, y: 64, z: row }, { x: x + 15, y: 64, z: row }, l.block) });
+      if (!plan.ok) throw new Error(`prepare on ${b.name}: ${plan.error.message}`);
+      l.plan = plan.value;
+      Object.assign(l, await apply(b, plan.value, l.key));
+    })();
+    l.done.catch(() => undefined);
+    this.launched.push(l);
+  }
+
+  private retry(b: Bridge, ofIndex: number): void {
+    const of = this.launched[ofIndex % Math.max(1, this.launched.length)];
+    if (of === undefined) return;
+    const r: Retry = { of, bridge: b, done: Promise.resolve() };
+    r.done = (async () => {
+      await of.done.catch(() => undefined);
+      if (of.plan === undefined) return;
+      const got = await apply(b, of.plan, of.key);
+      r.operationId = got.operationId;
+    })();
+    r.done.catch(() => undefined);
+    this.retries.push(r);
+  }
+
+  /** Waits for the builds and retries of live bridges; the first failure's message, else null. */
+  async waitLaunched(): Promise<string | null> {
+    for (const l of [...this.launched, ...this.retries]) {
       if (l.bridge.dead || ("of" in l && l.of.bridge.dead)) continue;
       try {
         await l.done;
@@ -177,22 +210,22 @@ export async function runShared(cmds: readonly SharedCmd[], makeJournal: (db: Sq
         return (e as Error).message;
       }
     }
-    for (const b of live) await b.engine.settle();
-    const judge = live[0]!;
-    // A dead bridge's operations: settled by whichever live bridge claims them once its claims expired.
+    return null;
+  }
+
+  /** A dead bridge's operations: settled by whichever live bridge claims them once its claims expired (null), or what stayed stuck. */
+  async orphansSettled(judge: Bridge): Promise<string | null> {
     const deadline = Date.now() + SHARED_TTL_MS * 20;
     for (;;) {
       const stuck = judge.journal.unfinishedOperations().filter((o) => o.status === "queued" || o.status === "applying");
-      if (stuck.length === 0) break;
+      if (stuck.length === 0) return null;
       if (Date.now() > deadline) return `operations never settled after their bridge died: ${stuck.map((o) => `${o.operationId} ${o.status}`).join(", ")}`;
       await sleep(20);
     }
-    for (const b of live) await b.engine.settle();
-    const stalledMs = stalls.max / 1e6;
-    return await judgeRun(judge, live, launched, retries, sent, edits, world, stalledMs >= RENEWAL_SLACK_MS ? stalledMs : null);
-  } finally {
-    stalls.disable();
-    for (const b of bridges) {
+  }
+
+  close(): void {
+    for (const b of this.bridges) {
       b.engine.close();
       if (!b.dead) b.journal.close();
     }
