@@ -62,6 +62,9 @@ export class RayScratch {
  * translucent block blends once). Distance fog towards the sky. Each pixel depends only on the
  * scene and the pose, so any split of the rows gives the same bytes. Returns the pixels that hit.
  * `scratch` belongs to one thread and this job's pose. Measured by `bench/render.bench.mjs`.
+ * Deliberately one function, the one long one of the code: a ray's state (position, brick, the
+ * next faces' times, colour so far) lives in locals the JIT keeps in registers; split into calls
+ * it would go through an object per ray, in the loop that runs for every pixel.
  */
 export function raycastRows(job: RayJob, scratch: RayScratch, j0: number, j1: number): number {
   const { scene: s, pose: p, maxDistance, rgb, options } = job;
