@@ -1,4 +1,4 @@
-import { isAir, blockIdOf, blockShapes, posKey, type BlockRegistry, type Box3, type Face } from "@mcb/blocks";
+import { isAir, blockIdOf, blockShapes, boundsOf, posKey, type BlockRegistry, type Box3, type Face } from "@mcb/blocks";
 import type { PreparedPlan } from "./PreparedPlan.js";
 import type { WorldAdapter } from "../world/WorldAdapter.js";
 
@@ -156,14 +156,9 @@ async function readAt(world: Pick<WorldAdapter, "read">, points: ReadonlyArray<r
 
 /** The plan's states at the positions inside the box around `points` (only there: the rest is never asked). */
 function plannedNear(plan: PreparedPlan, points: ReadonlyArray<readonly [number, number, number]>): Map<string, string> {
-  let x0 = Infinity,
-    y0 = Infinity,
-    z0 = Infinity,
-    x1 = -Infinity,
-    y1 = -Infinity,
-    z1 = -Infinity;
-  for (const [x, y, z] of points)
-    ((x0 = Math.min(x0, x)), (y0 = Math.min(y0, y)), (z0 = Math.min(z0, z)), (x1 = Math.max(x1, x)), (y1 = Math.max(y1, y)), (z1 = Math.max(z1, z)));
+  const box = boundsOf(points.flat());
+  if (box === null) return new Map();
+  const { minX: x0, minY: y0, minZ: z0, maxX: x1, maxY: y1, maxZ: z1 } = box;
   const out = new Map<string, string>();
   for (let i = 0; i < plan.after.length; i++) {
     const x = plan.pos[i * 3]!,

@@ -1,4 +1,4 @@
-import { fail, mcbError, ok, type Box3, type Result } from "@mcb/blocks";
+import { boxFromCorners, fail, mcbError, ok, type Box3, type Result } from "@mcb/blocks";
 import type { Engine, RequestContext, WorldAdapter } from "@mcb/engine";
 import {
   CAPTURE_LIMITS,
@@ -92,18 +92,7 @@ async function frameBox(engine: Engine, ctx: RequestContext, f: FrameRequest): P
   if (byPart === byBox || (byBox && (f.min === undefined || f.max === undefined)))
     return fail(mcbError("invalid_request", "frame takes part_id, or min and max", { reason: "frame" }));
   if (f.views !== undefined && f.side !== undefined) return fail(mcbError("invalid_request", "frame takes side or views, not both", { reason: "frame" }));
-  if (byBox) {
-    const a = f.min!,
-      b = f.max!;
-    return ok({
-      minX: Math.min(a.x, b.x),
-      minY: Math.min(a.y, b.y),
-      minZ: Math.min(a.z, b.z),
-      maxX: Math.max(a.x, b.x),
-      maxY: Math.max(a.y, b.y),
-      maxZ: Math.max(a.z, b.z),
-    });
-  }
+  if (byBox) return ok(boxFromCorners(f.min!, f.max!));
   const part = await engine.partGet(ctx, { part_id: f.part_id! });
   if (!part.ok) return part;
   const bounds = part.value.bounds;
