@@ -22,8 +22,10 @@ fi
 export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 # JVM flags: java/host.jvm-options (a fixed heap, ZGC: no pause inside a tick); MCB_JAVA_OPTS
 # replaces them (e.g. "-Xms4g -Xmx4g -XX:+UseZGC").
-# The AOT cache java/build.sh trained for this jar, when there is one: a faster start.
+# The AOT cache java/build.sh trained for this jar, when there is one: a faster start. Only when it
+# is newer than the jar: the JVM took a cache from before a rebuild (mvn alone) without a word and ran
+# the classes it held, not the jar's.
 AOT=()
-[ -f "${JAR%.jar}.aot" ] && AOT=("-XX:AOTCache=${JAR%.jar}.aot")
+[ "${JAR%.jar}.aot" -nt "$JAR" ] && AOT=("-XX:AOTCache=${JAR%.jar}.aot")
 # shellcheck disable=SC2086
 exec "$JAVA_HOME/bin/java" ${MCB_JAVA_OPTS:-@java/host.jvm-options} "${AOT[@]}" -jar "$JAR" "$@"

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, statSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,7 +93,9 @@ export async function startMinestomHost(options: MinestomHostOptions = {}): Prom
   if (options.plantedCasBug === true && !existsSync(tests)) throw new Error(`${tests} is missing: build it with 'bash java/build.sh' (npm test does)`);
   // The host's AOT cache from java/build.sh's training run (a faster start), for the jar it was made from.
   const aot = jar.replace(/\.jar$/, ".aot");
-  const cache = options.plantedCasBug !== true && existsSync(aot) ? [`-XX:AOTCache=${aot}`] : [];
+  // Only a cache newer than the jar: after a rebuild without java/build.sh (mvn alone) the JVM took
+  // the old cache without a word and ran the classes it held instead of the jar's.
+  const cache = options.plantedCasBug !== true && existsSync(aot) && statSync(aot).mtimeMs >= statSync(jar).mtimeMs ? [`-XX:AOTCache=${aot}`] : [];
   const main = options.plantedCasBug === true ? ["-cp", `${jar}:${tests}`, "dev.mcb.port.minestom.PlantedBugHost"] : [...cache, "-jar", jar];
   const args = [
     HOST_JVM,
