@@ -1,6 +1,6 @@
 import { behaviorHints, type BehaviorHint } from "./BehaviorHints.js";
 import { formatState, parseStateSyntax } from "./BlockStateSyntax.js";
-import { fail, mcbError, ok, type Result } from "./McbError.js";
+import { fail, mcbError, ok, type McbError, type Result } from "./McbError.js";
 import { REGISTRY_VERSIONS, rawRegistry, type RawRegistry } from "./RegistryData.js";
 import { suggestIds } from "./Suggestions.js";
 
@@ -177,53 +177,11 @@ function buildRegistry(
     if (!syntax.ok) return syntax;
     const { id } = syntax.value;
     const type = blockTypes.get(id);
-    if (type === undefined) {
-      if (itemIds.has(id)) {
-        return fail(mcbError("unsupported_block", `"${id}" is an item without a block form`, { reason: "item_only", id }));
-      }
-      const since = id.startsWith("minecraft:") ? newerWith(id, registryVersion) : undefined;
-      if (since !== undefined)
-        return fail(
-          mcbError("unsupported_block", `"${id}" is new in Minecraft ${since}; this world's blocks are Minecraft ${minecraftVersion}'s`, {
-            reason: "unknown_block",
-            id,
-            suggestions: [],
-            since,
-          }),
-        );
-      const suggestions = suggestIds(blockTypes.keys(), id);
-      return fail(
-        mcbError("unsupported_block", `unknown block "${id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`, {
-          reason: "unknown_block",
-          id,
-          suggestions,
-        }),
-      );
-    }
+    if (type === undefined) return fail(unknownBlock(id, blockTypes, itemIds, minecraftVersion, registryVersion));
     const properties: Record<string, string> = { ...type.defaults };
     for (const [key, value] of syntax.value.properties) {
-      const property = type.properties.find((p) => p.name === key);
-      if (property === undefined) {
-        return fail(
-          mcbError("unsupported_block", `block "${id}" has no property "${key}"`, {
-            reason: "unknown_property",
-            id,
-            property: key,
-            allowed: type.properties.map((p) => p.name),
-          }),
-        );
-      }
-      if (!property.values.includes(value)) {
-        return fail(
-          mcbError("unsupported_block", `"${value}" is not a valid value of ${id} property "${key}"`, {
-            reason: "invalid_value",
-            id,
-            property: key,
-            value,
-            allowed: property.values,
-          }),
-        );
-      }
+      const refused = propertyRefusal(id, type, key, value);
+      if (refused !== null) return fail(refused);
       properties[key] = value;
     }
     return ok(Object.freeze({ id, properties: Object.freeze(properties), canonical: formatState(id, properties) }));
@@ -247,4 +205,50 @@ function buildRegistry(
   };
 
   return { minecraftVersion, dataVersion, releases, blockTypes, itemIds, resolveState, stateOf };
+}
+
+/** Why `id` names no block of this version: an item only, a block of a newer version, or unknown (with suggestions). */
+function unknownBlock(
+  id: string,
+  blockTypes: ReadonlyMap<string, BlockType>,
+  itemIds: ReadonlySet<string>,
+  minecraftVersion: string,
+  registryVersion: string,
+): McbError {
+  if (itemIds.has(id)) return mcbError("unsupported_block", `"${id}" is an item without a block form`, { reason: "item_only", id });
+  const since = id.startsWith("minecraft:") ? newerWith(id, registryVersion) : undefined;
+  if (since !== undefined)
+    return mcbError("unsupported_block", `"${id}" is new in Minecraft ${since}; this world's blocks are Minecraft ${minecraftVersion}'s`, {
+      reason: "unknown_block",
+      id,
+      suggestions: [],
+      since,
+    });
+  const suggestions = suggestIds(blockTypes.keys(), id);
+  return mcbError("unsupported_block", `unknown block "${id}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`, {
+    reason: "unknown_block",
+    id,
+    suggestions,
+  });
+}
+
+/** Null when `key=value` is a property and value of the block type, else why not. */
+function propertyRefusal(id: string, type: BlockType, key: string, value: string): McbError | null {
+  const property = type.properties.find((p) => p.name === key);
+  if (property === undefined)
+    return mcbError("unsupported_block", `block "${id}" has no property "${key}"`, {
+      reason: "unknown_property",
+      id,
+      property: key,
+      allowed: type.properties.map((p) => p.name),
+    });
+  if (!property.values.includes(value))
+    return mcbError("unsupported_block", `"${value}" is not a valid value of ${id} property "${key}"`, {
+      reason: "invalid_value",
+      id,
+      property: key,
+      value,
+      allowed: property.values,
+    });
+  return null;
 }

@@ -336,26 +336,18 @@ class Lowerer {
             p,
           );
         break;
-      case "arch": {
-        const shape = this.shapeOf(op, () => {
-          const arch = archShape(op.min, op.max, op.axis, op.thickness ?? 1);
-          if (arch.planeArea > MAX_ARCH_PLANE) throw budget(`arch plane larger than ${MAX_ARCH_PLANE} cells`, { limit: MAX_ARCH_PLANE, path: p() });
-          return arch;
-        });
-        this.addLeaf(shape, frame, this.materialOf(op, op.block, o, block), 0, p);
+      case "arch":
+        this.addLeaf(
+          this.shapeOf(op, () => boundedArch(op, p)),
+          frame,
+          this.materialOf(op, op.block, o, block),
+          0,
+          p,
+        );
         break;
-      }
-      case "repeat": {
-        const projected = this.instances + op.count;
-        if (projected > this.limits.maxOperations) {
-          throw budget(`more than ${this.limits.maxOperations} operation instances after expanding repeats`, { limit: this.limits.maxOperations, path: p() });
-        }
-        for (let k = 0; k < op.count; k++) {
-          const child = composeFrame(frame, translation(op.offset.x * k, op.offset.y * k, op.offset.z * k));
-          this.walk(op.operations, child, depth + 1, () => `${p()}.operations`);
-        }
+      case "repeat":
+        this.repeat(op, frame, depth, p);
         break;
-      }
       case "transform": {
         const local = transformFrame(orientationOf(op.rotate ?? 0, op.mirror), op.anchor ?? { x: 0, y: 0, z: 0 }, op.translate ?? { x: 0, y: 0, z: 0 });
         this.walk(op.operations, composeFrame(frame, local), depth + 1, () => `${p()}.operations`);
@@ -363,6 +355,25 @@ class Lowerer {
       }
     }
   }
+
+  /** A repeat: its operations `count` times, each copy moved by `offset` more (instances counted against the limit). */
+  private repeat(op: Extract<Operation, { type: "repeat" }>, frame: Frame, depth: number, p: Path): void {
+    const projected = this.instances + op.count;
+    if (projected > this.limits.maxOperations) {
+      throw budget(`more than ${this.limits.maxOperations} operation instances after expanding repeats`, { limit: this.limits.maxOperations, path: p() });
+    }
+    for (let k = 0; k < op.count; k++) {
+      const child = composeFrame(frame, translation(op.offset.x * k, op.offset.y * k, op.offset.z * k));
+      this.walk(op.operations, child, depth + 1, () => `${p()}.operations`);
+    }
+  }
+}
+
+/** An arch's shape, refused when its plane is larger than `MAX_ARCH_PLANE` cells. */
+function boundedArch(op: Extract<Operation, { type: "arch" }>, p: Path): Shape {
+  const arch = archShape(op.min, op.max, op.axis, op.thickness ?? 1);
+  if (arch.planeArea > MAX_ARCH_PLANE) throw budget(`arch plane larger than ${MAX_ARCH_PLANE} cells`, { limit: MAX_ARCH_PLANE, path: p() });
+  return arch;
 }
 
 /** Listed blocks, one shape per distinct block (in order of first appearance); a position listed twice is refused. */

@@ -34,7 +34,8 @@ function columnRect(b: { minX: number; minZ: number; maxX: number; maxZ: number 
 /** terrain_preview, terrain_prepare, terrain_apply, terrain_brush_prepare. */
 export function registerTerrainTools(tools: ToolTable, m: McpContext): void {
   registerTerrainPreview(tools, m);
-  registerTerrainPrepareApply(tools, m);
+  registerTerrainPrepare(tools, m);
+  registerTerrainApply(tools, m);
   registerTerrainBrush(tools, m);
 }
 
@@ -88,8 +89,8 @@ function registerTerrainPreview(tools: ToolTable, m: McpContext): void {
   );
 }
 
-/** terrain_prepare and terrain_apply. */
-function registerTerrainPrepareApply(tools: ToolTable, m: McpContext): void {
+/** terrain_prepare: one tile's checked plan. */
+function registerTerrainPrepare(tools: ToolTable, m: McpContext): void {
   tools.register(
     "terrain_prepare",
     {
@@ -134,7 +135,10 @@ function registerTerrainPrepareApply(tools: ToolTable, m: McpContext): void {
       return toolResult(ok({ status: "prepared" as const, ...r.value, ...extra }));
     },
   );
+}
 
+/** terrain_apply: every tile, in the background (a job per terrain), with progress. */
+function registerTerrainApply(tools: ToolTable, m: McpContext): void {
   tools.register(
     "terrain_apply",
     {
