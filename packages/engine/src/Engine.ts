@@ -104,41 +104,7 @@ export class Engine {
       restarted: (info) => this.hostStarted(info, true).then(() => undefined),
       ...(o.reconnectDelaysMs === undefined ? {} : { delaysMs: o.reconnectDelaysMs }),
     });
-    const desk = {
-      adapter: o.adapter,
-      journal: o.journal,
-      limits: this.limits,
-      clock: this.clock,
-      scope: (ctx: RequestContext) => this.scope(ctx),
-      syncEvents: () => this.syncEvents(),
-      guard: <T>(run: () => Promise<Result<T>>) => this.guard(run),
-    };
-    this.reads = new ReadDesk({ ...desk, catalog: this.catalog, feed: this.feed });
-    this.prep = new PrepareDesk({
-      ...desk,
-      registry: o.registry,
-      compiler: this.compiler,
-      connections: this.connections,
-      index: this.index,
-      newId: this.newId,
-      plan: (id) => this.plan(id),
-      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
-      cache: (plan) => this.planCache.put(plan),
-    });
-    this.hostDesk = new HostDesk({
-      ...desk,
-      host: this.host,
-      plan: (id) => this.plan(id),
-      view: (op) => this.view(op),
-      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
-    });
-    this.parts = new PartDesk({
-      ...desk,
-      index: this.index,
-      newId: this.newId,
-      plan: (id) => this.plan(id),
-      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
-    });
+    ({ reads: this.reads, prep: this.prep, hostDesk: this.hostDesk, parts: this.parts } = this.desks(o));
     this.projects = new ProjectRegistry(o.projects, o.journal, (id) => this.plan(id));
     this.named = { journal: o.journal, plan: (id) => this.plan(id), newId: this.newId, clock: this.clock };
     this.ops = new OperationQueue(
@@ -157,6 +123,46 @@ export class Engine {
       log,
       (error) => this.host.lost(error),
     );
+  }
+
+  /** The desks the requests go to (reads, preparing, the host's state, parts), over what they share. */
+  private desks(o: EngineOptions): { reads: ReadDesk; prep: PrepareDesk; hostDesk: HostDesk; parts: PartDesk } {
+    const desk = {
+      adapter: o.adapter,
+      journal: o.journal,
+      limits: this.limits,
+      clock: this.clock,
+      scope: (ctx: RequestContext) => this.scope(ctx),
+      syncEvents: () => this.syncEvents(),
+      guard: <T>(run: () => Promise<Result<T>>) => this.guard(run),
+    };
+    const reads = new ReadDesk({ ...desk, catalog: this.catalog, feed: this.feed });
+    const prep = new PrepareDesk({
+      ...desk,
+      registry: o.registry,
+      compiler: this.compiler,
+      connections: this.connections,
+      index: this.index,
+      newId: this.newId,
+      plan: (id) => this.plan(id),
+      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+      cache: (plan) => this.planCache.put(plan),
+    });
+    const hostDesk = new HostDesk({
+      ...desk,
+      host: this.host,
+      plan: (id) => this.plan(id),
+      view: (op) => this.view(op),
+      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+    });
+    const parts = new PartDesk({
+      ...desk,
+      index: this.index,
+      newId: this.newId,
+      plan: (id) => this.plan(id),
+      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+    });
+    return { reads, prep, hostDesk, parts };
   }
 
   /**

@@ -88,34 +88,7 @@ export async function startMinestomHost(options: MinestomHostOptions = {}): Prom
   const gamePort = options.gamePort ?? (await freePort());
   const httpPort = options.httpPort ?? (await freePort());
   const token = options.token ?? randomBytes(24).toString("hex");
-  const jvm = (process.env.MCB_JAVA_OPTS ?? "").split(/\s+/).filter((a) => a.length > 0); // e.g. profiling flags
-  const tests = jar.replace(/\.jar$/, "-tests.jar");
-  if (options.plantedCasBug === true && !existsSync(tests)) throw new Error(`${tests} is missing: build it with 'bash java/build.sh' (npm test does)`);
-  // The host's AOT cache from java/build.sh's training run (a faster start), for the jar it was made from.
-  const aot = jar.replace(/\.jar$/, ".aot");
-  // Only a cache newer than the jar: after a rebuild without java/build.sh (mvn alone) the JVM took
-  // the old cache without a word and ran the classes it held instead of the jar's.
-  const cache = options.plantedCasBug !== true && existsSync(aot) && statSync(aot).mtimeMs >= statSync(jar).mtimeMs ? [`-XX:AOTCache=${aot}`] : [];
-  const main = options.plantedCasBug === true ? ["-cp", `${jar}:${tests}`, "dev.mcb.port.minestom.PlantedBugHost"] : [...cache, "-jar", jar];
-  const args = [
-    HOST_JVM,
-    ...(options.fullJit === true ? [] : ["-XX:TieredStopAtLevel=1"]),
-    ...jvm,
-    ...main,
-    "--world",
-    worldDir,
-    "--game-port",
-    String(gamePort),
-    "--http-port",
-    String(httpPort),
-    "--load-radius",
-    "4",
-    "--autosave-ms",
-    String(options.autosaveMs ?? 2000),
-    "--budget-ms",
-    String(options.budgetMs ?? 5),
-  ];
-  if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");
+  const args = hostArgs(options, jar, worldDir, gamePort, httpPort);
   const child = spawn(JAVA, args, { env: { ...process.env, MCB_PORT_TOKEN: token }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -161,4 +134,37 @@ export async function startMinestomHost(options: MinestomHostOptions = {}): Prom
       if (ownDir) rmSync(worldDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The java command line of a host: the JVM's flags and cache, the jar (or the planted-bug host), the world and ports. */
+function hostArgs(options: MinestomHostOptions, jar: string, worldDir: string, gamePort: number, httpPort: number): string[] {
+  const jvm = (process.env.MCB_JAVA_OPTS ?? "").split(/\s+/).filter((a) => a.length > 0); // e.g. profiling flags
+  const tests = jar.replace(/\.jar$/, "-tests.jar");
+  if (options.plantedCasBug === true && !existsSync(tests)) throw new Error(`${tests} is missing: build it with 'bash java/build.sh' (npm test does)`);
+  // The host's AOT cache from java/build.sh's training run (a faster start), for the jar it was made from.
+  const aot = jar.replace(/\.jar$/, ".aot");
+  // Only a cache newer than the jar: after a rebuild without java/build.sh (mvn alone) the JVM took
+  // the old cache without a word and ran the classes it held instead of the jar's.
+  const cache = options.plantedCasBug !== true && existsSync(aot) && statSync(aot).mtimeMs >= statSync(jar).mtimeMs ? [`-XX:AOTCache=${aot}`] : [];
+  const main = options.plantedCasBug === true ? ["-cp", `${jar}:${tests}`, "dev.mcb.port.minestom.PlantedBugHost"] : [...cache, "-jar", jar];
+  const args = [
+    HOST_JVM,
+    ...(options.fullJit === true ? [] : ["-XX:TieredStopAtLevel=1"]),
+    ...jvm,
+    ...main,
+    "--world",
+    worldDir,
+    "--game-port",
+    String(gamePort),
+    "--http-port",
+    String(httpPort),
+    "--load-radius",
+    "4",
+    "--autosave-ms",
+    String(options.autosaveMs ?? 2000),
+    "--budget-ms",
+    String(options.budgetMs ?? 5),
+  ];
+  if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");
+  return args;
 }
