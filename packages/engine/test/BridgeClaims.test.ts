@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { countingJournal } from "./CountingJournal.js";
 import { openJournal } from "../src/index.js";
 import { BridgeClaims, ClaimLost } from "../src/recovery/BridgeClaims.js";
 import { PlanCache } from "../src/plan/PlanCache.js";
@@ -14,21 +15,9 @@ function stall(ms: number): void {
   }
 }
 
-/** A real journal (SQLite in memory) that counts the renewals reaching it. */
-function countingJournal(): { journal: ReturnType<typeof openJournal>; renewals: () => number } {
-  const journal = openJournal(":memory:");
-  let n = 0;
-  const renew = journal.renewClaims.bind(journal);
-  journal.renewClaims = (names, holder, ttlMs) => {
-    n++;
-    return renew(names, holder, ttlMs);
-  };
-  return { journal, renewals: () => n };
-}
-
 describe("fencing a shared journal's claims", () => {
   it("a fence within a third of the expiry after a renewal asks nothing; a later one renews", () => {
-    const { journal, renewals } = countingJournal();
+    const { journal, calls: renewals } = countingJournal("renewClaims");
     const a = new BridgeClaims(journal, { shared: true, holder: "a", ttlMs: TTL });
     try {
       expect(a.own("op1")).toBe(true);
@@ -48,7 +37,7 @@ describe("fencing a shared journal's claims", () => {
   });
 
   it("after a stall past the expiry, another bridge's claim is found: ClaimLost, whatever was renewed before", () => {
-    const { journal } = countingJournal();
+    const journal = openJournal(":memory:");
     const a = new BridgeClaims(journal, { shared: true, holder: "a", ttlMs: TTL });
     const b = new BridgeClaims(journal, { shared: true, holder: "b", ttlMs: TTL });
     try {
@@ -67,7 +56,7 @@ describe("fencing a shared journal's claims", () => {
   });
 
   it("every fence that returns leaves the claims held for at least two thirds of the expiry (another bridge cannot take them)", () => {
-    const { journal } = countingJournal();
+    const journal = openJournal(":memory:");
     const a = new BridgeClaims(journal, { shared: true, holder: "a", ttlMs: TTL });
     const b = new BridgeClaims(journal, { shared: true, holder: "b", ttlMs: TTL });
     try {

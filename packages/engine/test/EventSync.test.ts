@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { countingJournal } from "./CountingJournal.js";
 import fc from "fast-check";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { openJournal } from "../src/index.js";
@@ -6,24 +7,12 @@ import { EventSync } from "../src/world/EventSync.js";
 
 const BOX = { minX: -100, minY: -64, minZ: -100, maxX: 100, maxY: 319, maxZ: 100 };
 
-/** A real journal (SQLite in memory) that counts its event-cursor reads. */
-function countingJournal(): { journal: ReturnType<typeof openJournal>; reads: () => number } {
-  const journal = openJournal(":memory:");
-  let n = 0;
-  const read = journal.eventCursor.bind(journal);
-  journal.eventCursor = () => {
-    n++;
-    return read();
-  };
-  return { journal, reads: () => n };
-}
-
 describe("event sync on a journal shared by several bridges", () => {
   it("random interleavings of people's edits and bridges pulling: each edit is recorded once, in order", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof(fc.record({ edit: fc.nat(20) }), fc.record({ sync: fc.nat(2) })), { minLength: 1, maxLength: 40 }), async (steps) => {
         const world = new MemoryWorld();
-        const { journal } = countingJournal();
+        const journal = openJournal(":memory:");
         try {
           const bridges = [new EventSync(world, journal), new EventSync(world, journal), new EventSync(world, journal)];
           for (const b of bridges) await b.start();
@@ -48,7 +37,7 @@ describe("event sync on a journal shared by several bridges", () => {
 
   it("a bridge asks the journal for the cursor only when the world had something new or another bridge moved it", async () => {
     const world = new MemoryWorld();
-    const { journal, reads } = countingJournal();
+    const { journal, calls: reads } = countingJournal("eventCursor");
     try {
       const a = new EventSync(world, journal);
       const b = new EventSync(world, journal);

@@ -1,4 +1,4 @@
-import { boundsOf } from "@mcb/blocks";
+import { boundsOf, type Box3 } from "@mcb/blocks";
 import type { ChangedSincePrepare } from "../merge/ChangedSincePrepare.js";
 import type { Journal } from "../store/Journal.js";
 import type { PositionsRead } from "../world/WorldReader.js";
@@ -28,12 +28,16 @@ export class PrecheckRead {
   window(pos: Int32Array, from: number, to: number): PositionsRead | null {
     const box = boundsOf(pos, from, to);
     if (box === null) return { states: [], digests: [] };
-    if (this.changed.quietSince(this.seq)) return { states: this.read.states.slice(from, to), digests: this.read.digests.slice(from, to) };
-    if (this.journal.lastGapSeq() > this.seq) return null;
-    if (this.journal.headSeq() > this.seq) {
-      if (this.journal.touchesAfter(this.seq, box).states.length > 0) return null;
-      if (this.journal.slicesAfter(this.seq, box).some((s) => s.operationId !== this.operationId)) return null;
-    }
+    if (!this.changed.quietSince(this.seq) && this.changedSinceRead(box)) return null;
     return { states: this.read.states.slice(from, to), digests: this.read.digests.slice(from, to) };
+  }
+
+  /** Whether the journal holds, after the read, a gap, an observed edit in `box` or another operation's slice there. */
+  private changedSinceRead(box: Box3): boolean {
+    if (this.journal.lastGapSeq() > this.seq) return true;
+    if (this.journal.headSeq() <= this.seq) return false;
+    return (
+      this.journal.touchesAfter(this.seq, box).states.length > 0 || this.journal.slicesAfter(this.seq, box).some((s) => s.operationId !== this.operationId)
+    );
   }
 }
