@@ -103,9 +103,8 @@ class OperationRun {
     const windows = this.windowDeps(reuse);
     let w: Window;
     try {
-      w = await prepareWindow(windows, this.counters.slicesDone);
+      w = await this.prepareAndJournal(windows, this.counters.slicesDone);
       if (w.kind !== "batch") return this.ended(w);
-      this.commitIntents(w.batch);
     } catch (error) {
       return this.failed(error);
     }
@@ -184,8 +183,7 @@ class OperationRun {
     let nextError: unknown = null;
     if (overlap) {
       try {
-        next = await prepareWindow(windows, w.last);
-        if (next.kind === "batch") this.commitIntents(next.batch);
+        next = await this.prepareAndJournal(windows, w.last);
       } catch (error) {
         if (isHostCrash(error)) throw error;
         nextError = error;
@@ -210,13 +208,19 @@ class OperationRun {
     if (nextError !== null) return { done: this.failed(nextError) };
     try {
       if (next === null) {
-        next = await prepareWindow(windows, w.last);
-        if (next.kind === "batch") this.commitIntents(next.batch);
+        next = await this.prepareAndJournal(windows, w.last);
       }
     } catch (error) {
       return { done: this.failed(error) };
     }
     return { next };
+  }
+
+  /** The window from slice `from`, its intents journalled when it is a batch (then it may be sent). */
+  private async prepareAndJournal(windows: WindowDeps, from: number): Promise<Window> {
+    const next = await prepareWindow(windows, from);
+    if (next.kind === "batch") this.commitIntents(next.batch);
+    return next;
   }
 
   /** Counts what each slice of the batch wrote and queues its result for the next commit. */
