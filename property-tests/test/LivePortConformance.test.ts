@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PortCallError, PortWorld } from "@mcb/adapter-paper";
 import { isHostCrash } from "@mcb/engine";
@@ -53,6 +54,32 @@ describe("WorldAdapter conformance against a live world port (the Minestom 26.2 
       await w.close();
     }
   });
+
+  it.runIf(process.getuid?.() === 0 && process.platform === "linux")(
+    "run as root, the threads a tick waits for run first (nice -5: the tick, its dispatcher, the port's executor); the saver yields (nice 4)",
+    async () => {
+      // The host has ticked by now (the conformance run above); a save makes sure the saver thread exists.
+      const w = await PortWorld.connect({ url: host.url, token: host.token });
+      await w.flush();
+      await w.close();
+      const niceOf = (): Map<string, number> => {
+        const m = new Map<string, number>();
+        for (const tid of readdirSync(`/proc/${host.process.pid}/task`)) {
+          const stat = readFileSync(`/proc/${host.process.pid}/task/${tid}/stat`, "utf8");
+          const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+          const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // field 19 (nice) is index 16 here
+          m.set(name, Number(fields[16]));
+        }
+        return m;
+      };
+      const nice = niceOf();
+      expect(nice.get("Ms-TickSchedule")).toBe(-5);
+      expect(nice.get("Ms-Tick-0")).toBe(-5);
+      expect(nice.get("mcb-port-game")).toBe(-5);
+      expect(nice.get("mcb-port-saver")).toBe(4);
+      expect(nice.get("main") ?? 0).toBe(0);
+    },
+  );
 
   it("a server that vanishes is a HostCrash for the next call", async () => {
     const h = await startMinestomHost({ testHooks: true });

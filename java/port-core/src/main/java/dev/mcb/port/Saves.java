@@ -28,6 +28,7 @@ public final class Saves implements AutoCloseable {
   private final long jobTimeoutMillis;
   private final ExecutorService saver = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "mcb-port-saver");
+    t.setPriority(Thread.MIN_PRIORITY); // files written behind the tick's threads (TickGate.urgent), where the system allows priorities
     t.setDaemon(true);
     return t;
   });

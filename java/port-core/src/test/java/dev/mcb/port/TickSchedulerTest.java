@@ -92,4 +92,24 @@ class TickSchedulerTest {
     assertTrue(bad.result().isCompletedExceptionally());
     assertEquals("ok", good.result().join());
   }
+
+  @Test
+  void outcomesReachTheirCallersOnlyWhenPublished() {
+    ManualGame game = new ManualGame();
+    FakeClock clock = new FakeClock();
+    TickScheduler s = scheduler(game, clock, 5, new TickStats(10));
+    TickScheduler.Job<Integer> ok = s.submit(() -> 7);
+    TickScheduler.Job<Integer> bad = s.submit(() -> {
+      throw new IllegalStateException("planted");
+    });
+    assertFalse(s.runWithinBudget(), "both ran");
+    assertFalse(ok.result().isDone(), "not woken while the game thread may still hold the tick's lock");
+    assertFalse(bad.result().isDone());
+    s.publish();
+    assertEquals(7, ok.result().join());
+    assertTrue(bad.result().isCompletedExceptionally());
+    TickScheduler.Job<Integer> third = s.submit(() -> 8);
+    s.drain();
+    assertEquals(8, third.result().getNow(null), "drain (a host that runs jobs inside its tick) publishes at its end");
+  }
 }

@@ -28,6 +28,13 @@ final class PortChunk extends DynamicChunk {
     pending = new PendingChanges(sectionCount());
   }
 
+  /** Ticked on Minestom's dispatcher thread, which every tick waits for: that thread first too. */
+  @Override
+  public void tick(long time) {
+    TickGate.urgent();
+    super.tick(time);
+  }
+
   int sectionCount() {
     return maxSection - minSection;
   }
