@@ -7,7 +7,7 @@
 //          through the save, section by section, a save the game wrote (blocks upgraded on read).
 // The options carry both trees' forms (the baseline takes the registry's version and a block-entity
 // predicate; this tree takes the registry): each reads what it knows.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -16,7 +16,9 @@ import { gzipSync } from "node:zlib";
 const tree = process.argv[2];
 const { AnvilWorld } = await import(join(tree, "packages/adapter-anvil/dist/index.js"));
 const blocks = await import(join(tree, "packages/blocks/dist/index.js"));
-const { encodeNbt, nbt } = await import(join(tree, "packages/schematic/dist/index.js"));
+// NBT moved from @mcb/schematic into @mcb/nbt (issue 33); the baseline tree has it in the former.
+const nbtPackage = existsSync(join(tree, "packages/nbt/dist/index.js")) ? "packages/nbt/dist/index.js" : "packages/schematic/dist/index.js";
+const { encodeNbt, nbt } = await import(join(tree, nbtPackage));
 const registry = blocks.createBlockRegistry().value;
 const ms = (t) => Number(process.hrtime.bigint() - t) / 1e6;
 const options = (dir, flatGround) => ({
