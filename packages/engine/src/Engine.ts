@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { type Box3, createMaterialCatalog, fail, type MaterialCatalog, mcbError, ok, type Result } from "@mcb/blocks";
 import { createRecipeCompiler, type RecipeCompiler } from "@mcb/recipe";
-import { applyPlan, type ApplyInput } from "./apply/ApplyAdmission.js";
+import type { ApplyInput } from "./apply/ApplyAdmission.js";
+import { OperationDesk } from "./apply/OperationDesk.js";
 import { PlanCache } from "./plan/PlanCache.js";
 import { OperationQueue } from "./apply/OperationQueue.js";
 import { ConnectionRules } from "./plan/ConnectionRules.js";
@@ -10,7 +11,6 @@ import { EventSync } from "./world/EventSync.js";
 import type { RegionInspectInput, RegionInspectView } from "./world/Inspect.js";
 import type { OperationListInput, OperationListView } from "./project/OperationList.js";
 import type { SurfaceInput, SurfaceView } from "./world/Surface.js";
-import type { OperationRecord } from "./store/Journal.js";
 import { operationPlans } from "./merge/Ownership.js";
 import type { PartDiffView } from "./parts/PartDiff.js";
 import { PartDesk } from "./parts/PartDesk.js";
@@ -30,7 +30,7 @@ import {
 import { ProjectRegistry } from "./project/ProjectRegistry.js";
 import type { RecoveryReview } from "./recovery/Recovery.js";
 import { StandingIndex } from "./merge/StandingIndex.js";
-import { operationView, type OperationStatusView, type PrepareView, type UndoPrepareView } from "./project/Views.js";
+import type { OperationStatusView, PrepareView, UndoPrepareView } from "./project/Views.js";
 import type { RegionRead, WorldInfo } from "./world/WorldAdapter.js";
 import type { ProjectContextView } from "./project/ProjectContext.js";
 import { guardWorld } from "./world/WorldGuard.js";
@@ -72,6 +72,7 @@ export class Engine {
   private readonly host: HostWatch;
   private readonly hostDesk: HostDesk;
   private readonly prep: PrepareDesk;
+  private readonly opsDesk: OperationDesk;
   private readonly named: NamedPartDeps;
 
   private constructor(private readonly o: EngineOptions) {
@@ -103,6 +104,18 @@ export class Engine {
       log,
       restarted: (info) => this.hostStarted(info, true).then(() => undefined),
       ...(o.reconnectDelaysMs === undefined ? {} : { delaysMs: o.reconnectDelaysMs }),
+    });
+    this.opsDesk = new OperationDesk({
+      journal: o.journal,
+      limits: this.limits,
+      clock: this.clock,
+      newId: this.newId,
+      claims: this.claims,
+      queue: () => this.ops,
+      scope: (ctx) => this.scope(ctx),
+      guard: (run) => this.guard(run),
+      world: () => this.host.check(),
+      findPlan: (id) => this.findPlan(id),
     });
     ({ reads: this.reads, prep: this.prep, hostDesk: this.hostDesk, parts: this.parts } = this.desks(o));
     this.projects = new ProjectRegistry(o.projects, o.journal, (id) => this.plan(id));
@@ -145,22 +158,22 @@ export class Engine {
       index: this.index,
       newId: this.newId,
       plan: (id) => this.plan(id),
-      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+      ownOperation: (ctx, id) => this.opsDesk.own(ctx, id),
       cache: (plan) => this.planCache.put(plan),
     });
     const hostDesk = new HostDesk({
       ...desk,
       host: this.host,
       plan: (id) => this.plan(id),
-      view: (op) => this.view(op),
-      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+      view: (op) => this.opsDesk.view(op),
+      ownOperation: (ctx, id) => this.opsDesk.own(ctx, id),
     });
     const parts = new PartDesk({
       ...desk,
       index: this.index,
       newId: this.newId,
       plan: (id) => this.plan(id),
-      ownOperation: (ctx, id) => this.ownOperation(ctx, id),
+      ownOperation: (ctx, id) => this.opsDesk.own(ctx, id),
     });
     return { reads, prep, hostDesk, parts };
   }
@@ -311,12 +324,7 @@ export class Engine {
    * its next slice, as operation_cancel does. Returns the operations asked.
    */
   cancelAll(): string[] {
-    const ids = this.o.journal
-      .unfinishedOperations()
-      .filter((o) => o.status === "queued" || o.status === "applying")
-      .map((o) => o.operationId);
-    for (const id of ids) this.ops.cancel(id);
-    return ids;
+    return this.opsDesk.cancelAll();
   }
 
   // ---- reads (see ReadDesk) ------------------------------------------------------------------
@@ -365,57 +373,20 @@ export class Engine {
     return this.prep.undoPrepare(ctx, input);
   }
 
-  // ---- application ----------------------------------------------------------------------------
+  // ---- application (see OperationDesk) ---------------------------------------------------------
 
   /** build_apply (see `applyPlan`); a vanished host answers busy (host_down), never an exception. */
-  async buildApply(ctx: RequestContext, input: ApplyInput): Promise<Result<OperationStatusView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    const deps = {
-      journal: this.o.journal,
-      limits: this.limits,
-      clock: this.clock,
-      newId: this.newId,
-      world: () => this.host.check(),
-      submit: (id: string) => this.ops.submit(id),
-      view: (op: OperationRecord) => this.view(op),
-      claims: this.claims,
-      findPlan: (id: string) => this.findPlan(id),
-    };
-    return this.guard(() => applyPlan(deps, ctx, input, scope.value.protectedParts));
+  buildApply(ctx: RequestContext, input: ApplyInput): Promise<Result<OperationStatusView>> {
+    return this.opsDesk.apply(ctx, input);
   }
 
-  async operationStatus(ctx: RequestContext, input: { operation_id: string }): Promise<Result<OperationStatusView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    const op = this.ownOperation(ctx, input?.operation_id);
-    if (!op.ok) return op;
-    const view = this.view(op.value);
-    if (view.saved !== false) return ok(view);
-    // Not known saved: first make sure the world's server did not restart meanwhile (it may have lost them).
-    return this.guard(async () => ok(this.view(this.o.journal.getOperation(op.value.operationId)!)));
+  operationStatus(ctx: RequestContext, input: { operation_id: string }): Promise<Result<OperationStatusView>> {
+    return this.opsDesk.status(ctx, input);
   }
 
   /** Stops further slices; completed slices stay written (and in history). Idempotent. */
-  async operationCancel(ctx: RequestContext, input: { operation_id: string }): Promise<Result<OperationStatusView>> {
-    const scope = this.scope(ctx);
-    if (!scope.ok) return scope;
-    const op = this.ownOperation(ctx, input?.operation_id);
-    if (!op.ok) return op;
-    if (op.value.status === "queued" || op.value.status === "applying") this.ops.cancel(op.value.operationId);
-    return ok(this.view(op.value));
-  }
-
-  private ownOperation(ctx: RequestContext, id: unknown): Result<OperationRecord> {
-    if (typeof id !== "string") return fail(mcbError("invalid_request", "operation_id is required"));
-    const op = this.o.journal.getOperation(id);
-    if (op === null || op.projectId !== ctx.projectId) return fail(mcbError("not_found", `no operation ${JSON.stringify(id)} in this project`));
-    return ok(op);
-  }
-
-  private view(op: OperationRecord): OperationStatusView {
-    const journal = this.o.journal;
-    return operationView(op, this.ops.cancelRequested(op.operationId), journal.savedState(op.operationId), journal.lostWrites(op.operationId).length);
+  operationCancel(ctx: RequestContext, input: { operation_id: string }): Promise<Result<OperationStatusView>> {
+    return this.opsDesk.cancel(ctx, input);
   }
 
   /** Stops reconnecting to a vanished host (the process is closing the engine's journal). */
