@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { blockEntityPredicate, blockEntityType, blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
-import { EventLogFile, eventPage, type LoggedEvent } from "@mcb/adapter-kit";
+import { WorldEventLog, WriteMarks } from "@mcb/adapter-kit";
 import {
   ChunkNotLoaded,
   HostCrash,
@@ -96,13 +96,9 @@ export class AnvilWorld implements WorldAdapter {
   /** The game's block-entity type of a state (the id a written block entity carries). */
   private readonly blockEntityType: (state: string) => string | null;
   private readonly source: ChunkSource;
-  private readonly events_: EventLogFile | null;
-  private session: string;
-  private seq: number;
-  private log: LoggedEvent[];
-  private writeSession = randomUUID();
-  private writeSeq = 0;
-  private savedThrough = 0;
+  /** People's edits made through `externalEdits`, kept across restarts with `eventDir`. */
+  private readonly eventLog: WorldEventLog;
+  private readonly writes = new WriteMarks();
   private down = false;
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
@@ -135,8 +131,7 @@ export class AnvilWorld implements WorldAdapter {
     this.worldId = options.worldId ?? `save-${createHash("sha256").update(save.dir).digest("hex").slice(0, 32)}`;
     this.store = this.newStore();
     if (options.eventDir !== undefined) mkdirSync(options.eventDir, { recursive: true });
-    this.events_ = options.eventDir === undefined ? null : new EventLogFile(options.eventDir, 10_000);
-    ({ session: this.session, seq: this.seq, log: this.log } = this.events_?.load() ?? { session: randomUUID(), seq: 0, log: [] });
+    this.eventLog = new WorldEventLog(options.eventDir, 10_000);
   }
 
   /**
@@ -201,10 +196,6 @@ export class AnvilWorld implements WorldAdapter {
     if (this.down) throw new HostCrash("world host is down (crashed); call restart()");
   }
 
-  private marks(writeSeq: number): SavedMarks {
-    return { session: this.writeSession, writeSeq, savedThrough: this.savedThrough };
-  }
-
   async info(): Promise<WorldInfo> {
     this.alive();
     const readOnly = this.readOnly;
@@ -216,7 +207,7 @@ export class AnvilWorld implements WorldAdapter {
       minY: this.minY,
       maxY: this.maxY,
       capabilities: ["events", "block_entities", "block_entity_data", "persistence", "saved_writes"],
-      saved: this.marks(this.writeSeq),
+      saved: this.writes.marks(),
       savedBy: { dataVersion: this.version.dataVersion, release: this.version.release },
       ...(readOnly === null ? {} : { readOnly: { code: "version_mismatch", ...readOnly } }),
     };
@@ -286,10 +277,10 @@ export class AnvilWorld implements WorldAdapter {
       digestAt: (x, y, z) => this.digestAt(x, y, z),
       place: (i) => this.place(slice.writes[i]!.x, slice.writes[i]!.y, slice.writes[i]!.z, slice.writes[i]!.after, data.get(i)),
     });
-    if (mismatches.length > 0 && written === 0 && mismatches[0]!.kind === "check") return { written, mismatches, entityDigests, saved: this.marks(0) };
-    const seq = written > 0 ? ++this.writeSeq : 0;
+    if (mismatches.length > 0 && written === 0 && mismatches[0]!.kind === "check") return { written, mismatches, entityDigests, saved: this.writes.marks(0) };
+    const seq = this.writes.next(written);
     if (written > 0) this.afterWrite();
-    return { written, mismatches, entityDigests, saved: this.marks(seq) };
+    return { written, mismatches, entityDigests, saved: this.writes.marks(seq) };
   }
 
   private afterWrite(): void {
@@ -313,13 +304,13 @@ export class AnvilWorld implements WorldAdapter {
     if (this.readOnly !== null) return; // nothing is ever written into a read-only save
     this.lock.check();
     this.store.flush();
-    this.savedThrough = this.writeSeq;
+    this.writes.savedAll();
   }
 
   async flush(): Promise<SavedMarks> {
     this.alive();
     this.save_();
-    return this.marks(this.writeSeq);
+    return this.writes.marks();
   }
 
   private place(x: number, y: number, z: number, state: string, data: NbtCompound | undefined): void {
@@ -346,7 +337,7 @@ export class AnvilWorld implements WorldAdapter {
 
   async events(cursor: string | null): Promise<EventPage> {
     this.alive();
-    return eventPage(this.log, this.session, this.seq, cursor);
+    return this.eventLog.page(cursor);
   }
 
   /** A person's edit (`mcb edit`, a test's player): applied, saved at once, reported as an event unless told not to. */
@@ -372,10 +363,7 @@ export class AnvilWorld implements WorldAdapter {
     edits.forEach((e, i) => this.place(e.x, e.y, e.z, e.state, data[i]));
     this.save_();
     if (options.emitEvent === false) return;
-    const added = edits.map(({ x, y, z }) => ({ seq: ++this.seq, x, y, z, state: this.stateAt(x, y, z), digest: this.digestAt(x, y, z) }));
-    this.log.push(...added);
-    this.events_?.append(added, this.session);
-    if (this.log.length > 10_000) this.log.splice(0, this.log.length - 10_000);
+    this.eventLog.record(edits.map(({ x, y, z }) => ({ x, y, z, state: this.stateAt(x, y, z), digest: this.digestAt(x, y, z) })));
   }
 
   /** The process dies now (kill -9): unsaved chunks are lost; every call fails until `restart()`. */
@@ -394,15 +382,9 @@ export class AnvilWorld implements WorldAdapter {
     await this.lock.release();
     this.lock = await SessionLock.acquire(this.save.dir);
     this.store = this.newStore();
-    this.writeSession = randomUUID();
-    this.writeSeq = 0;
-    this.savedThrough = 0;
+    this.writes.restart();
     this.down = false;
-    if (this.events_ === null) {
-      this.session = randomUUID();
-      this.seq = 0;
-      this.log = [];
-    }
+    if (!this.eventLog.persisted) this.eventLog.newSession();
   }
 
   /** True from `kill()` until `restart()`: every call fails with HostCrash. */

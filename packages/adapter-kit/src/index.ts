@@ -1,4 +1,4 @@
 export { atomicWriteFile, syncDirectory } from "./AtomicFile.js";
-export { EventLogFile, type LoggedEvent } from "./EventLogFile.js";
-export { eventPage } from "./EventPage.js";
+export { WorldEventLog } from "./WorldEventLog.js";
+export { WriteMarks } from "./WriteMarks.js";
 export { compactPalette } from "./Palette.js";

@@ -12,7 +12,7 @@ import {
   type WorldAdapter,
   type WorldInfo,
 } from "@mcb/engine";
-import { EventLogFile, eventPage, type LoggedEvent } from "@mcb/adapter-kit";
+import { WorldEventLog, WriteMarks } from "@mcb/adapter-kit";
 import { AIR, VoxelStore } from "./VoxelStore.js";
 import { WorldDirectory } from "./WorldDirectory.js";
 
@@ -76,18 +76,13 @@ export class MemoryWorld implements WorldAdapter {
   private readonly options: Required<Omit<MemoryWorldOptions, "dir" | "hasBlockEntity" | "unsavedUntilFlush">>;
   private readonly hasBlockEntity: (state: string) => boolean;
   private readonly directory: WorldDirectory | null;
-  private readonly eventFile: EventLogFile | null;
-  private session: string = randomUUID();
-  private seq = 0;
-  private log: LoggedEvent[] = [];
+  private readonly eventLog: WorldEventLog;
   private down = false;
   private closed = false;
   private casCalls = 0;
   private readonly digestCache = new WeakMap<Uint8Array, string>();
   /** Saved writes: the host session, the newest write's number, what is saved. */
-  private writeSession: string = randomUUID();
-  private writeSeq = 0;
-  private savedThrough = 0;
+  private readonly writes = new WriteMarks();
   /** With `unsavedUntilFlush`: what each changed position held at the last save (reverted by a crash). */
   private readonly unsaved: Map<string, { x: number; y: number; z: number; state: string; entity: Uint8Array | undefined }> | null;
 
@@ -108,8 +103,7 @@ export class MemoryWorld implements WorldAdapter {
     };
     this.store = loaded?.store ?? new VoxelStore();
     if (this.directory !== null && loaded === null) this.directory.saveMeta(this.meta());
-    this.eventFile = options.dir === undefined ? null : new EventLogFile(options.dir, this.options.eventRetention);
-    if (this.eventFile !== null) ({ session: this.session, seq: this.seq, log: this.log } = this.eventFile.load());
+    this.eventLog = new WorldEventLog(options.dir, this.options.eventRetention);
   }
 
   private meta() {
@@ -125,7 +119,7 @@ export class MemoryWorld implements WorldAdapter {
   async info(): Promise<WorldInfo> {
     this.alive();
     const caps: WorldInfo["capabilities"] = ["events", "block_entities", "block_entity_data", "saved_writes"];
-    return { ...this.meta(), capabilities: this.directory === null ? caps : [...caps, "persistence"], saved: this.marks(this.writeSeq) };
+    return { ...this.meta(), capabilities: this.directory === null ? caps : [...caps, "persistence"], saved: this.writes.marks() };
   }
 
   async read(box: Box3): Promise<RegionRead> {
@@ -218,21 +212,17 @@ export class MemoryWorld implements WorldAdapter {
     });
     if (mismatches.length > 0 && written === 0 && mismatches[0]!.kind === "check") return { written, mismatches, entityDigests };
     this.persist();
-    const seq = written > 0 ? ++this.writeSeq : 0;
-    if (seq > 0 && this.unsaved === null) this.savedThrough = seq; // saved when the call returns
-    return { written, mismatches, entityDigests, saved: this.marks(seq) };
+    const seq = this.writes.next(written);
+    if (seq > 0 && this.unsaved === null) this.writes.savedAll(); // saved when the call returns
+    return { written, mismatches, entityDigests, saved: this.writes.marks(seq) };
   }
 
   /** Saves every change made so far (with `unsavedUntilFlush`; otherwise they already are). */
   async flush(): Promise<SavedMarks> {
     this.alive();
     this.unsaved?.clear();
-    this.savedThrough = this.writeSeq;
-    return this.marks(this.writeSeq);
-  }
-
-  private marks(writeSeq: number): SavedMarks {
-    return { session: this.writeSession, writeSeq, savedThrough: this.savedThrough };
+    this.writes.savedAll();
+    return this.writes.marks();
   }
 
   /** With `unsavedUntilFlush`: positions changed since the last save (what a crash would lose). */
@@ -242,7 +232,7 @@ export class MemoryWorld implements WorldAdapter {
 
   async events(cursor: string | null): Promise<EventPage> {
     this.alive();
-    return eventPage(this.log, this.session, this.seq, cursor);
+    return this.eventLog.page(cursor);
   }
 
   async close(): Promise<void> {
@@ -310,14 +300,9 @@ export class MemoryWorld implements WorldAdapter {
       for (const u of this.unsaved.values()) this.store.set(u.x, u.y, u.z, u.state, u.entity);
       this.unsaved.clear();
     }
-    this.writeSession = randomUUID();
-    this.writeSeq = 0;
-    this.savedThrough = 0;
+    this.writes.restart();
     this.down = false;
-    this.session = randomUUID();
-    this.seq = 0;
-    this.log = [];
-    this.eventFile?.reset(this.session);
+    this.eventLog.newSession();
   }
 
   /** The host dies now (kill -9): every call fails until `restart()`; with `unsavedUntilFlush`, unsaved changes are lost then. */
@@ -349,11 +334,7 @@ export class MemoryWorld implements WorldAdapter {
   }
 
   private emit(at: readonly { readonly x: number; readonly y: number; readonly z: number }[]): void {
-    const added = at.map(({ x, y, z }) => ({ seq: ++this.seq, x, y, z, state: this.stateAt(x, y, z), digest: this.digestAt(x, y, z) }));
-    this.log.push(...added);
-    this.eventFile?.append(added, this.session);
-    const excess = this.log.length - this.options.eventRetention;
-    if (excess > 0) this.log.splice(0, excess);
+    this.eventLog.record(at.map(({ x, y, z }) => ({ x, y, z, state: this.stateAt(x, y, z), digest: this.digestAt(x, y, z) })));
   }
 
   private persist(): void {
