@@ -57,6 +57,18 @@ export function boxFromCorners(a: Vec3, b: Vec3): Box3 {
   };
 }
 
+/** The smallest box holding both. */
+export function boxUnion(a: Box3, b: Box3): Box3 {
+  return {
+    minX: Math.min(a.minX, b.minX),
+    minY: Math.min(a.minY, b.minY),
+    minZ: Math.min(a.minZ, b.minZ),
+    maxX: Math.max(a.maxX, b.maxX),
+    maxY: Math.max(a.maxY, b.maxY),
+    maxZ: Math.max(a.maxZ, b.maxZ),
+  };
+}
+
 /** Bounds of the triples in `pos[from*3 .. to*3)`, or null when empty. */
 export function boundsOf(pos: Int32Array | readonly number[], from = 0, to = pos.length / 3): Box3 | null {
   if (to <= from) return null;

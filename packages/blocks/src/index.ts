@@ -36,7 +36,7 @@ export { blockEntityPredicate, blockEntityType } from "./BlockEntities.js";
 export { Interner } from "./Interner.js";
 export { blockShapes, type BlockShapes, type Face, type FaceRect, type ShapeBox } from "./BlockShapes.js";
 export { stairShape, type StairFacing, type StairNeighbour, type StairShape } from "./StairShape.js";
-export { boundsOf, boxContains, boxFromCorners, boxJson, boxVolume, boxesIntersect, inBox, posKey, type Box3, type Vec3 } from "./Geometry.js";
+export { boundsOf, boxContains, boxFromCorners, boxJson, boxUnion, boxVolume, boxesIntersect, inBox, posKey, type Box3, type Vec3 } from "./Geometry.js";
 export { ECHO_LIMITS, boundEcho, clip } from "./EchoBounds.js";
 export { describeIssues, schemaError, type IssueView, type SchemaIssue } from "./SchemaIssues.js";
 export { JSON_LIMITS, jsonShapeError, jsonShapeExcess } from "./JsonGuard.js";

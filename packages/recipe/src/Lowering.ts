@@ -1,8 +1,8 @@
-import { type BlockRegistry, type Box3, mcbError, type McbError } from "@mcb/blocks";
+import { type BlockRegistry, type Box3, boxFromCorners, boxUnion, mcbError, type McbError } from "@mcb/blocks";
 import { IDENTITY, composeFrame, mapPoint, orientationOf, transformFrame, translation, type Frame, type Orientation } from "./Frame.js";
 import { MAX_HORIZONTAL, MAX_Y, MIN_Y, type CompileLimits } from "./Limits.js";
 import { fnv1a, type Material } from "./Material.js";
-import { LoweringFailure, budget, type Path } from "./LoweringFailure.js";
+import { LoweringFailure, budget, unknownBlocks, type Path } from "./LoweringFailure.js";
 import type { BlockRef, BlocksOp, Operation, Recipe, Vec3 } from "./RecipeSchema.js";
 import { pieceState, roofGroups } from "./RoofLowering.js";
 import { StateLimitReached, StateTable } from "./StateTable.js";
@@ -47,26 +47,7 @@ interface PaletteDef {
 function worldBounds(frame: Frame, b: Box3): Box3 {
   const [ax, ay, az] = mapPoint(frame, b.minX, b.minY, b.minZ);
   const [bx, by, bz] = mapPoint(frame, b.maxX, b.maxY, b.maxZ);
-  return {
-    minX: Math.min(ax, bx),
-    minY: Math.min(ay, by),
-    minZ: Math.min(az, bz),
-    maxX: Math.max(ax, bx),
-    maxY: Math.max(ay, by),
-    maxZ: Math.max(az, bz),
-  };
-}
-
-function union(a: Box3 | null, b: Box3): Box3 {
-  if (a === null) return b;
-  return {
-    minX: Math.min(a.minX, b.minX),
-    minY: Math.min(a.minY, b.minY),
-    minZ: Math.min(a.minZ, b.minZ),
-    maxX: Math.max(a.maxX, b.maxX),
-    maxY: Math.max(a.maxY, b.maxY),
-    maxZ: Math.max(a.maxZ, b.maxZ),
-  };
+  return boxFromCorners({ x: ax, y: ay, z: az }, { x: bx, y: by, z: bz });
 }
 
 /**
@@ -255,7 +236,7 @@ class Lowerer {
         }),
       );
     }
-    this.bounds = union(this.bounds, wb);
+    this.bounds = this.bounds === null ? wb : boxUnion(this.bounds, wb);
     this.leaves.push(box === undefined ? { shape, frame, material: m, filter } : { shape, frame, material: m, filter, worldBox: { box: wb, mode: box.mode } });
   }
 
@@ -393,32 +374,6 @@ function listedGroups(op: BlocksOp, path: Path): Array<{ shape: Shape; ref: Bloc
     g.xyz.push(b.x, b.y, b.z);
   });
   return [...groups.values()].map((g) => ({ shape: pointsShape(Int32Array.from(g.xyz)), ref: g.ref, first: g.first }));
-}
-
-/** At most this many unknown ids named in one refusal (the count is exact). */
-const MAX_UNKNOWN_REPORTED = 16;
-
-/**
- * Every unknown block id of a recipe in one refusal, each with its first path and suggestions; the
- * first one's id, suggestions and path stay at the top of `details` as a single refusal has them.
- */
-function unknownBlocks(list: readonly { id: string; path: string; suggestions: unknown; message: string }[]): McbError {
-  const first = list[0]!;
-  const message =
-    list.length === 1
-      ? first.message
-      : `${list.length} unknown block ids: ${list
-          .slice(0, MAX_UNKNOWN_REPORTED)
-          .map((u) => u.message.replace(/^unknown block /, ""))
-          .join("; ")}`;
-  return mcbError("unsupported_block", message, {
-    reason: "unknown_block",
-    id: first.id,
-    suggestions: first.suggestions,
-    path: first.path,
-    count: list.length,
-    unknown: list.slice(0, MAX_UNKNOWN_REPORTED).map((u) => ({ id: u.id, path: u.path, suggestions: u.suggestions })),
-  });
 }
 
 /** Operation objects as written, nested ones included (repeat counts are not multiplied in). */
