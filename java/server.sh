@@ -27,9 +27,9 @@ export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 # the classes it held, not the jar's.
 AOT=()
 [ "${JAR%.jar}.aot" -nt "$JAR" ] && AOT=("-XX:AOTCache=${JAR%.jar}.aot")
-# Run as root, the JVM may raise the priority of the threads a tick waits for (TickGate.urgent);
-# elsewhere the flag only prints a warning, so it is passed only then.
+# Run as root, the JVM may raise the priority of the threads a tick waits for (TickGate.urgent) to
+# nice -10; elsewhere the flags only print a warning, so they are passed only then.
 PRIORITY=()
-[ "$(id -u)" = 0 ] && PRIORITY=("-XX:ThreadPriorityPolicy=1")
+[ "$(id -u)" = 0 ] && PRIORITY=("-XX:ThreadPriorityPolicy=1" "-XX:JavaPriority10_To_OSPriority=-10")
 # shellcheck disable=SC2086
 exec "$JAVA_HOME/bin/java" ${MCB_JAVA_OPTS:-@java/host.jvm-options} "${PRIORITY[@]}" "${AOT[@]}" -jar "$JAR" "$@"

@@ -56,7 +56,7 @@ describe("WorldAdapter conformance against a live world port (the Minestom 26.2 
   });
 
   it.runIf(process.getuid?.() === 0 && process.platform === "linux")(
-    "run as root, the threads a tick waits for run first (nice -5: the tick, its dispatcher, the port's executor); the saver yields (nice 4)",
+    "run as root, the threads a tick waits for run first (nice -10: the tick, its dispatcher, the port's executor); the saver yields (nice 4)",
     async () => {
       // The host has ticked by now (the conformance run above); a save makes sure the saver thread exists.
       const w = await PortWorld.connect({ url: host.url, token: host.token });
@@ -73,9 +73,9 @@ describe("WorldAdapter conformance against a live world port (the Minestom 26.2 
         return m;
       };
       const nice = niceOf();
-      expect(nice.get("Ms-TickSchedule")).toBe(-5);
-      expect(nice.get("Ms-Tick-0")).toBe(-5);
-      expect(nice.get("mcb-port-game")).toBe(-5);
+      expect(nice.get("Ms-TickSchedule")).toBe(-10);
+      expect(nice.get("Ms-Tick-0")).toBe(-10);
+      expect(nice.get("mcb-port-game")).toBe(-10);
       expect(nice.get("mcb-port-saver")).toBe(4);
       expect(nice.get("main") ?? 0).toBe(0);
     },

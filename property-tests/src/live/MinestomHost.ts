@@ -150,7 +150,7 @@ function hostArgs(options: MinestomHostOptions, jar: string, worldDir: string, g
   const args = [
     HOST_JVM,
     ...(options.fullJit === true ? [] : ["-XX:TieredStopAtLevel=1"]),
-    ...(process.getuid?.() === 0 ? ["-XX:ThreadPriorityPolicy=1"] : []), // as java/server.sh: the tick's threads first where the system allows it
+    ...(process.getuid?.() === 0 ? ["-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority10_To_OSPriority=-10"] : []), // as java/server.sh: the tick's threads first where the system allows it
     ...jvm,
     ...main,
     "--world",

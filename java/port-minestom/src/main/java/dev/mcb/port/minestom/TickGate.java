@@ -69,10 +69,11 @@ final class TickGate implements GameThread {
   /**
    * The threads a tick waits for (Minestom's tick thread, its dispatcher thread through {@link
    * PortChunk#tick}, the port's executor) at the highest priority, where the system lets the JVM
-   * raise one ({@code -XX:ThreadPriorityPolicy=1} run as root or with CAP_SYS_NICE; elsewhere this
-   * changes nothing). Measured with JFR on two busy cores (the port bench: bridge and server on one
-   * machine): the tick thread waited 1.5-4.7 ms for its dispatcher thread, which had no core, and
-   * ticks reached 10-15 ms; with this, 7-10 ms in most runs (README, benchmarks).
+   * raise one ({@code -XX:ThreadPriorityPolicy=1}, with the highest priority at nice -10, run as
+   * root or with CAP_SYS_NICE; elsewhere this changes nothing). Measured with JFR on two busy cores
+   * (the port bench: bridge and server on one machine): the tick thread waited 1.5-4.7 ms for its
+   * dispatcher thread, which had no core, and ticks reached 10-15 ms; at nice -10, 6-9 ms in nearly
+   * every run (README, benchmarks).
    */
   static void urgent() {
     Thread t = Thread.currentThread();
