@@ -1,26 +1,16 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Journal, OperationRecord } from "../store/Journal.js";
-import type { EngineLimits, ProjectAccess, RequestContext } from "../project/Project.js";
+import type { OperationRecord } from "../store/Journal.js";
+import type { ProjectAccess, RequestContext } from "../project/Project.js";
 import { operationView, type OperationStatusView } from "../project/Views.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
-import type { BridgeClaims } from "../recovery/BridgeClaims.js";
-import type { WorldInfo } from "../world/WorldAdapter.js";
-import { applyPlan, type ApplyInput } from "./ApplyAdmission.js";
+import { applyPlan, type ApplyDeps, type ApplyInput } from "./ApplyAdmission.js";
 import type { OperationQueue } from "./OperationQueue.js";
 
-export interface OperationDeskDeps {
-  readonly journal: Journal;
-  readonly limits: EngineLimits;
-  readonly clock: () => number;
-  readonly newId: (prefix: string) => string;
-  readonly claims: BridgeClaims;
+/** What build_apply's admission needs (its queue and status view are the desk's), and the engine's scope and guard. */
+export interface OperationDeskDeps extends Omit<ApplyDeps, "submit" | "view"> {
   /** The queue that runs operations (made after the desk: read when a request comes). */
   queue(): OperationQueue;
   scope(ctx: RequestContext): Result<ProjectAccess>;
   guard<T>(run: () => Promise<Result<T>>): Promise<Result<T>>;
-  /** The world's host as the engine knows it (a vanished or restarted one throws HostCrash). */
-  world(): Promise<WorldInfo>;
-  findPlan(planId: string): PreparedPlan | null;
 }
 
 /**
@@ -28,25 +18,18 @@ export interface OperationDeskDeps {
  * cancellation, and the one reading of an operation id and the one status view every desk uses.
  */
 export class OperationDesk {
-  constructor(private readonly d: OperationDeskDeps) {}
+  /** build_apply's admission over the desk's queue and view, made once. */
+  private readonly admission: ApplyDeps;
+
+  constructor(private readonly d: OperationDeskDeps) {
+    this.admission = { ...d, submit: (id) => d.queue().submit(id), view: (op) => this.view(op) };
+  }
 
   /** build_apply; a vanished host answers busy (host_down), never an exception. */
   async apply(ctx: RequestContext, input: ApplyInput): Promise<Result<OperationStatusView>> {
     const scope = this.d.scope(ctx);
     if (!scope.ok) return scope;
-    const d = this.d;
-    const deps = {
-      journal: d.journal,
-      limits: d.limits,
-      clock: d.clock,
-      newId: d.newId,
-      world: () => d.world(),
-      submit: (id: string) => d.queue().submit(id),
-      view: (op: OperationRecord) => this.view(op),
-      claims: d.claims,
-      findPlan: (id: string) => d.findPlan(id),
-    };
-    return d.guard(() => applyPlan(deps, ctx, input, scope.value.protectedParts));
+    return this.d.guard(() => applyPlan(this.admission, ctx, input, scope.value.protectedParts));
   }
 
   async status(ctx: RequestContext, input: { operation_id: string }): Promise<Result<OperationStatusView>> {
