@@ -2,13 +2,23 @@
 library only (zlib, gzip, struct): its own region header, NBT and packed-array code, written from
 the file format's public description, sharing nothing with mcb's TypeScript reader.
 
-  stdlib_region.py chunks REGION_DIR    stdin: [[cx, cz], ...]
+  stdlib_region.py chunks REGION_DIR    stdin: [[cx, cz], ...] (or [cx, cz, [Y, ...]]: only those sections decoded)
     stdout: {"cx,cz": {"DataVersion": n | null, "layout": "sections" | "level_palette" | "level_numeric",
-                       "Status": s | null, "sections": {"Y": {"palette": [...], "indices": [4096 ints]}}}}
+                       "Status": s | null, "sections": {"Y": {"palette": [...], "indices": [4096 ints]}},
+                       "digests": {"Y": sha256 of the stored palette and packed data (1.18+ layout)},
+                       1.18+ layout also: "isLightOn", "heightmaps": {"KIND": [longs as strings]},
+                       "block_entities": {"count", "sha256" of the list in (y, z, x) order}}}
+  stdlib_region.py records -             stdin: ["path/r.X.Z.mca", ...]
+    stdout: {"path": {"size": bytes, "entries": {"index": [start, count]},
+                      "damaged": {"index": "why"}, "payload": {"index": "sha256 of length + type + data"}}}
+    Damage is judged by the format's own rules (what the game's reader would fail on): an entry
+    inside the header, with no sectors, starting at or past the end of the file, sharing a sector
+    with another entry; a chunk whose length, compression byte or data the file cannot serve.
 
 States are printed as the file holds them: "namespace:id[key=value,...]" with keys sorted, and
 for numeric chunks (1.12 and older) "numeric:ID:META". Nothing is upgraded or completed.
 """
+import hashlib
 import json
 import math
 import os
@@ -141,9 +151,9 @@ def nibble(arr, i):
     return (b >> 4) & 15 if i & 1 else b & 15
 
 
-def decode(root):
+def decode(root, only=None):
     dv = root.get("DataVersion")
-    out = {"DataVersion": dv, "sections": {}}
+    out = {"DataVersion": dv, "sections": {}, "digests": {}}
     if "Level" in root:
         level = root["Level"]
         out["Status"] = level.get("Status")
@@ -171,11 +181,22 @@ def decode(root):
         return out
     out["layout"] = "sections"
     out["Status"] = root.get("Status")
+    out["isLightOn"] = root.get("isLightOn")
+    out["heightmaps"] = {k: [str(v) for v in arr] for k, arr in sorted((root.get("Heightmaps") or {}).items())}
+    entities = sorted(root.get("block_entities") or [], key=lambda e: (e.get("y"), e.get("z"), e.get("x")))
+    out["block_entities"] = {
+        "count": len(entities),
+        "sha256": hashlib.sha256(json.dumps(entities, sort_keys=True, default=lambda b: b.hex()).encode()).hexdigest(),
+    }
     for s in root.get("sections") or []:
         bs = s.get("block_states")
         if bs is None:
             continue
         palette = [state_of(e) for e in bs["palette"]]
+        raw = json.dumps([palette, list(bs.get("data") or [])])
+        out["digests"][str(s["Y"])] = hashlib.sha256(raw.encode()).hexdigest()
+        if only is not None and s["Y"] not in only:
+            continue
         if len(palette) == 1:
             idx = [0] * 4096
         else:
@@ -185,15 +206,77 @@ def decode(root):
     return out
 
 
+def records(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    out = {"size": len(data), "entries": {}, "damaged": {}, "payload": {}}
+    if len(data) == 0:
+        return out
+    if len(data) < 8192:
+        out["damaged"]["header"] = "shorter than the header"
+        return out
+    owner = {}
+    for i in range(1024):
+        entry = struct.unpack(">I", data[i * 4:i * 4 + 4])[0]
+        if entry == 0:
+            continue
+        start, count = entry >> 8, entry & 255
+        out["entries"][str(i)] = [start, count]
+        if start < 2:
+            out["damaged"][str(i)] = "inside the header"
+        elif count == 0:
+            out["damaged"][str(i)] = "no sectors"
+        elif start * 4096 >= len(data):
+            out["damaged"][str(i)] = "starts past the end"
+        for sec in range(start, start + count):
+            if sec in owner:
+                out["damaged"][str(i)] = "shares a sector"
+                out["damaged"][str(owner[sec])] = "shares a sector"
+            else:
+                owner[sec] = i
+    for key, (start, count) in out["entries"].items():
+        if key in out["damaged"]:
+            continue
+        at = start * 4096
+        head = data[at:at + 5]
+        if len(head) < 5:
+            out["damaged"][key] = "no length"
+            continue
+        length = struct.unpack(">I", head[:4])[0]
+        kind = head[4]
+        if length == 0:
+            out["damaged"][key] = "length 0"
+        elif (kind & 0x7F) not in (1, 2, 3, 4):
+            out["damaged"][key] = "unknown compression"
+        elif kind & 0x80:
+            i = int(key)
+            rx, rz = [int(v) for v in os.path.basename(path).split(".")[1:3]]
+            mcc = os.path.join(os.path.dirname(path), "c.%d.%d.mcc" % (rx * 32 + (i & 31), rz * 32 + (i >> 5)))
+            if not os.path.exists(mcc):
+                out["damaged"][key] = "external data missing"
+        elif 4 + length > count * 4096:
+            out["damaged"][key] = "longer than its sectors"
+        elif at + 4 + length > len(data):
+            out["damaged"][key] = "cut short"
+        if key not in out["damaged"]:
+            out["payload"][key] = hashlib.sha256(data[at:at + 4 + length]).hexdigest()
+    return out
+
+
 def main():
     mode, region_dir = sys.argv[1], sys.argv[2]
+    if mode == "records":
+        json.dump({p: records(p) for p in json.load(sys.stdin)}, sys.stdout)
+        return
     if mode != "chunks":
         raise SystemExit("unknown mode " + mode)
     result = {}
-    for cx, cz in json.load(sys.stdin):
+    for item in json.load(sys.stdin):
+        cx, cz = item[0], item[1]
+        only = set(item[2]) if len(item) > 2 else None
         path = os.path.join(region_dir, "r.%d.%d.mca" % (cx >> 5, cz >> 5))
         root = read_chunk(path, cx, cz)
-        result["%d,%d" % (cx, cz)] = None if root is None else decode(root)
+        result["%d,%d" % (cx, cz)] = None if root is None else decode(root, only)
     json.dump(result, sys.stdout)
 
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { blockEntityPredicate, blockEntityType, blockIdOf, type BlockRegistry, type Box3 } from "@mcb/blocks";
+import { blockEntityPredicate, blockEntityType, blockIdOf, blockShapes, type BlockRegistry, type Box3 } from "@mcb/blocks";
 import { WorldEventLog, WriteMarks } from "@mcb/adapter-kit";
 import {
   ChunkNotLoaded,
@@ -21,7 +21,7 @@ import type { Chunk } from "./Chunk.js";
 import { ChunkStore } from "./ChunkStore.js";
 import { flatChunk, MIN_SECTION, SECTION_COUNT } from "./FlatGround.js";
 import { Heightmaps } from "./Heightmaps.js";
-import { SaveError } from "./SaveError.js";
+import { SaveError, isSaveError } from "./SaveError.js";
 import { readBlockEntities, readBox, type ChunkSource } from "./SaveRead.js";
 import { generatedArea } from "./SaveArea.js";
 import { createFlatSave, inspectSave, type SaveSummary } from "./SaveFolder.js";
@@ -112,7 +112,7 @@ export class AnvilWorld implements WorldAdapter {
     lock: SessionLock,
   ) {
     this.lock = lock;
-    this.heightmaps = new Heightmaps(version.registry);
+    this.heightmaps = new Heightmaps(blockShapes(version.registry));
     this.hasBlockEntity = blockEntityPredicate(version.registry);
     this.blockEntityType = blockEntityType(version.registry);
     const tall = save.dataVersion >= TALL_WORLD_DATA_VERSION || options.flatGround === true;
@@ -125,7 +125,7 @@ export class AnvilWorld implements WorldAdapter {
       digest: (e) => this.digestOf(e),
       refusal: (cx, cz) => {
         const why = this.store.refusal(cx, cz);
-        return why === null ? null : { chunk: { x: cx, z: cz }, code: why.refusal.code, message: why.message };
+        return why === null ? null : { chunk: { x: cx, z: cz }, code: why.refusal.code, message: why.message, details: why.refusal.details };
       },
     };
     this.worldId = options.worldId ?? `save-${createHash("sha256").update(save.dir).digest("hex").slice(0, 32)}`;
@@ -294,16 +294,39 @@ export class AnvilWorld implements WorldAdapter {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (!this.down && !this.closed) this.save_();
+      if (this.down || this.closed) return;
+      try {
+        this.save_();
+      } catch {
+        // Nothing was marked saved: the next flush (mcb build waits for one) tries again and
+        // reports the failure, and a process that ends first leaves the writes to the restart check.
+      }
     }, idle);
     this.timer.unref();
   }
 
-  /** Writes every changed chunk now; every write numbered so far is then saved. */
+  /**
+   * Writes every changed chunk now; every write numbered so far is then saved. A failure marks
+   * nothing saved and keeps the changed chunks for the next try; it is a `SaveError` (a damaged
+   * region, `busy` for the game's lock or a failing disk), never a bare I/O exception.
+   */
   private save_(): void {
     if (this.readOnly !== null) return; // nothing is ever written into a read-only save
     this.lock.check();
-    this.store.flush();
+    try {
+      this.store.flush();
+    } catch (e) {
+      if (isSaveError(e)) throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new SaveError(
+        "save_failed",
+        `could not save the changed chunks of ${this.save.dir} (${code ?? (e as Error).message}); nothing was marked saved: free disk space or fix the folder's permissions, then save again (mcb keeps the changes until it exits)`,
+        {
+          file: this.save.dir,
+          ...(code === undefined ? {} : { errno: code }),
+        },
+      );
+    }
     this.writes.savedAll();
   }
 

@@ -5,7 +5,7 @@ import { decodeChunk, encodeChunk } from "./ChunkCodec.js";
 import type { ChunkVersions } from "./ChunkVersions.js";
 import type { Heightmaps } from "./Heightmaps.js";
 import { RegionFile, type ChunkWrite } from "./RegionFile.js";
-import { SaveError } from "./SaveError.js";
+import { SaveError, isSaveError } from "./SaveError.js";
 
 export interface ChunkStoreOptions {
   readonly regionDir: string;
@@ -125,8 +125,14 @@ export class ChunkStore {
     return this.load(x, z).chunk;
   }
 
-  /** Why a write into the chunk would be refused (null: it may be written). */
+  /**
+   * Why a write into the chunk would be refused (null: it may be written): its region file is
+   * damaged (`corrupt_region`, naming every damaged chunk), the chunk is older or newer than the
+   * registry, not fully generated, or missing.
+   */
   refusal(x: number, z: number): SaveError | null {
+    const damaged = this.region(x >> 5, z >> 5, false)?.refusal() ?? null;
+    if (damaged !== null) return damaged;
     const e = this.load(x, z);
     if (e.refusal !== null) return e.refusal;
     if (e.chunk === null)
@@ -167,13 +173,15 @@ export class ChunkStore {
     for (const key of neighbours) {
       if (this.dirty.has(key)) continue;
       const [nx, nz] = key.split(",").map(Number) as [number, number];
-      const region = this.region(nx >> 5, nz >> 5, false);
-      if (region === null || !region.has(nx, nz)) continue;
       let e: Entry;
       try {
+        const region = this.region(nx >> 5, nz >> 5, false);
+        // A neighbour in a damaged region keeps its light flag: nothing is written into such a file.
+        if (region === null || !region.has(nx, nz) || region.refusal() !== null) continue;
         e = this.load(nx, nz);
-      } catch {
-        continue; // a neighbour we cannot read is left as it is
+      } catch (err) {
+        if (isSaveError(err)) continue; // a neighbour we cannot read (a damaged chunk) is left as it is
+        throw err;
       }
       const light = e.chunk?.root.get("isLightOn");
       if (e.chunk === null || e.refusal !== null || light === undefined || (light as { v: unknown }).v === 0) continue;

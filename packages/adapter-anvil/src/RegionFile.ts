@@ -29,9 +29,10 @@ export interface ChunkWrite {
   readonly compression: Compression;
 }
 
-/** A header entry the region cannot serve, and why (the chunk is unreadable, the region unwritable). */
-interface Damage {
-  readonly index: number;
+/** A chunk a region file cannot serve (the game could not read it either), and why. */
+export interface RegionDamage {
+  /** Chunk coordinates (absolute). */
+  readonly chunk: { readonly x: number; readonly z: number };
   readonly why: string;
 }
 
@@ -68,21 +69,27 @@ function fsyncFd(fd: number): void {
 }
 
 /**
- * One region file `r.RX.RZ.mca`: 32 × 32 chunks. The 8 KiB header (sector offset and count, then
- * timestamps) is checked on open; an entry pointing into the header, past the file, or over another
- * chunk makes that chunk unreadable and the region unwritable (`corrupt_chunk`/`corrupt_region`,
- * naming the chunk), never a guess. Writes are crash-safe: new data goes into free sectors (never
- * over a chunk the header still points to), is fsynced, and only then is the header changed and
- * fsynced, so a kill at any moment leaves every chunk old or new (a write is cut, if at all, between
- * 512-byte disk sectors or pages, never inside a 4-byte header entry). Chunks over 255 sectors go to an
- * external `c.X.Z.mcc` file (replaced atomically), as the game does.
+ * One region file `r.RX.RZ.mca`: 32 × 32 chunks. The whole file is checked when it is opened,
+ * as the game's reader would meet it: the 8 KiB header (an entry pointing into the header, past
+ * the end of the file, with no sectors, or over another chunk's sectors) and every chunk's head
+ * (its data cut short by the end of the file, a length of 0 or past its sectors, an unknown
+ * compression, a missing `.mcc`). A damaged chunk is unreadable (`corrupt_chunk`, naming it) and
+ * the region unwritable (`corrupt_region`, naming every damaged chunk): the game would drop such a
+ * chunk and generate it again, so mcb writes nothing there until it is repaired. Other chunks read
+ * as usual. Writes are crash-safe: new data goes into sectors no header entry covers (even where
+ * an entry's sectors run past the end of the file, as the game's own allocator keeps them), is
+ * fsynced, and only then is the header changed and fsynced, so a kill at any moment leaves every
+ * chunk old or new (a write is cut, if at all, between 512-byte disk sectors or pages, never inside
+ * a 4-byte header entry). Chunks over 255 sectors go to an external `c.X.Z.mcc` file (replaced
+ * atomically), as the game does.
  */
 export class RegionFile {
   private readonly offsets = new Uint32Array(1024);
   private readonly stamps = new Uint32Array(1024);
-  private readonly damage: Damage[] = [];
+  /** Damaged chunks by index: why each cannot be read. */
+  private readonly damage = new Map<number, string>();
   private fd: number;
-  private fileSectors: number;
+  private fileBytes: number;
 
   protected constructor(
     readonly path: string,
@@ -92,9 +99,14 @@ export class RegionFile {
   ) {
     this.fd = fd;
     const size = fstatSync(fd).size;
-    this.fileSectors = Math.ceil(size / SECTOR);
+    this.fileBytes = size;
     if (size === 0) return; // servers leave empty region files: no chunks
-    if (size < HEADER_BYTES) throw new SaveError("corrupt_region", `${path}: ${size} bytes, shorter than the 8 KiB header`, { file: path });
+    if (size < HEADER_BYTES) {
+      closeSync(fd);
+      throw new SaveError("corrupt_region", `${path}: ${size} bytes, shorter than the 8 KiB header; mcb reads and writes nothing in it (repair or remove it)`, {
+        file: path,
+      });
+    }
     const head = Buffer.alloc(HEADER_BYTES);
     readSync(fd, head, 0, HEADER_BYTES, 0);
     for (let i = 0; i < 1024; i++) {
@@ -102,6 +114,7 @@ export class RegionFile {
       this.stamps[i] = head.readUInt32BE(SECTOR + i * 4);
     }
     this.checkHeader();
+    this.checkChunks();
   }
 
   /**
@@ -119,6 +132,20 @@ export class RegionFile {
   /** Every write to the file goes through here (data sectors, then the header). */
   protected put(bytes: Uint8Array, position: number): void {
     writeSync(this.fd, bytes, 0, bytes.length, position);
+  }
+
+  /**
+   * The sectors new data may not use: the header and every sector a header entry covers, those
+   * past the end of the file included (a chunk whose last sectors the file does not hold yet still
+   * owns them). Returns the map and the first sector past all of them (where appending starts).
+   */
+  protected takenSectors(): { used: Uint8Array; end: number } {
+    let end = Math.max(2, Math.ceil(this.fileBytes / SECTOR));
+    for (const e of this.offsets) if (e !== 0) end = Math.max(end, (e >>> 8) + (e & 255));
+    const used = new Uint8Array(end);
+    used[0] = used[1] = 1;
+    for (const e of this.offsets) if (e !== 0) used.fill(1, e >>> 8, (e >>> 8) + (e & 255));
+    return { used, end };
   }
 
   /**
@@ -146,33 +173,67 @@ export class RegionFile {
     return { x: this.rx * 32 + (index & 31), z: this.rz * 32 + (index >> 5) };
   }
 
+  private damaged_(index: number, why: string): void {
+    if (!this.damage.has(index)) this.damage.set(index, why);
+  }
+
+  /** The header's entries (the game's checks, plus overlaps, which the game would corrupt further). */
   private checkHeader(): void {
-    const owner = new Int32Array(this.fileSectors + 256).fill(-1);
+    const fileSectors = Math.ceil(this.fileBytes / SECTOR);
+    const owner = new Map<number, number>();
     for (let i = 0; i < 1024; i++) {
       const e = this.offsets[i]!;
       if (e === 0) continue;
       const start = e >>> 8,
         count = e & 255;
-      if (start < 2) this.damage.push({ index: i, why: `sector ${start} overlaps the header` });
-      else if (count === 0) this.damage.push({ index: i, why: "zero sectors" });
-      else if (start >= this.fileSectors) this.damage.push({ index: i, why: `sector ${start} is past the end of the file (${this.fileSectors} sectors)` });
+      if (start < 2) this.damaged_(i, `sector ${start} overlaps the header`);
+      else if (count === 0) this.damaged_(i, "zero sectors");
+      else if (start >= fileSectors) this.damaged_(i, `sector ${start} is past the end of the file (${fileSectors} sectors)`);
       else {
         for (let s = start; s < start + count; s++) {
-          const o = owner[s]!;
-          if (o >= 0) {
-            const c = this.chunkOf(o);
-            this.damage.push({ index: i, why: `sectors overlap chunk ${c.x},${c.z}` });
-            this.damage.push({ index: o, why: `sectors overlap chunk ${this.chunkOf(i).x},${this.chunkOf(i).z}` });
+          const o = owner.get(s);
+          if (o !== undefined) {
+            const other = this.chunkOf(o),
+              self = this.chunkOf(i);
+            this.damaged_(i, `its sectors overlap chunk ${other.x},${other.z}'s`);
+            this.damaged_(o, `its sectors overlap chunk ${self.x},${self.z}'s`);
             break;
           }
-          owner[s] = i;
+          owner.set(s, i);
         }
       }
     }
   }
 
-  private damageOf(index: number): Damage | undefined {
-    return this.damage.find((d) => d.index === index);
+  /** Every listed chunk's head (length, compression) against its sectors and the file's end. */
+  private checkChunks(): void {
+    const head = Buffer.alloc(5);
+    for (let i = 0; i < 1024; i++) {
+      const e = this.offsets[i]!;
+      if (e === 0 || this.damage.has(i)) continue;
+      const why = this.headProblem(i, e, head);
+      if (why !== null) this.damaged_(i, why);
+    }
+  }
+
+  /** What is wrong with one chunk's head, or null (the data itself is decoded only when read). */
+  private headProblem(index: number, e: number, head: Buffer): string | null {
+    const start = e >>> 8,
+      count = e & 255;
+    const at = start * SECTOR;
+    if (readSync(this.fd, head, 0, 5, at) < 5) return `truncated: the file ends ${this.fileBytes - at} bytes into its first sector, before its length`;
+    const length = head.readUInt32BE(0),
+      type = head[4]!;
+    if (length === 0) return "its sectors are listed, but its data is missing (length 0)";
+    const c = type & 0x7f;
+    if (c < 1 || c > 4) return `unknown compression id ${type}`;
+    if ((type & 0x80) !== 0) {
+      const { x, z } = this.chunkOf(index);
+      return existsSync(join(dirname(this.path), `c.${x}.${z}.mcc`)) ? null : `its data is in c.${x}.${z}.mcc, which is missing`;
+    }
+    if (4 + length > count * SECTOR) return `length ${length} is more than its ${count} sectors`;
+    if (at + 4 + length > this.fileBytes) return `truncated: ${length - 1} bytes of data expected, the file ends after ${Math.max(0, this.fileBytes - at - 5)}`;
+    return null;
   }
 
   private index(x: number, z: number): number {
@@ -190,6 +251,23 @@ export class RegionFile {
     return out;
   }
 
+  /** Every damaged chunk (in index order) and why; empty for a healthy file. */
+  damaged(): readonly RegionDamage[] {
+    return [...this.damage].sort((a, b) => a[0] - b[0]).map(([i, why]) => ({ chunk: this.chunkOf(i), why }));
+  }
+
+  /** The `corrupt_region` refusal of a damaged file (null when healthy): what a write into it meets. */
+  refusal(): SaveError | null {
+    if (this.damage.size === 0) return null;
+    const all = this.damaged();
+    const named = all.slice(0, 3).map((d) => `chunk ${d.chunk.x},${d.chunk.z} (${d.why})`);
+    return new SaveError(
+      "corrupt_region",
+      `${this.path} is damaged: ${named.join("; ")}${all.length > 3 ? ` and ${all.length - 3} more` : ""}. mcb writes nothing into a damaged region, and the game would drop those chunks and generate them again: restore the file from a backup, or repair it with a region tool (Minecraft Region Fixer, MCA Selector), then try again. Other regions of the save stay writable`,
+      { file: this.path, damaged: all.slice(0, 8), damaged_count: all.length },
+    );
+  }
+
   /** The chunk's NBT and compression, or null when the region has no such chunk. Throws `corrupt_chunk`. */
   read(x: number, z: number): StoredChunk | null {
     const i = this.index(x, z);
@@ -198,25 +276,20 @@ export class RegionFile {
     const fail = (why: string): never => {
       throw new SaveError("corrupt_chunk", `chunk ${x},${z} in ${this.path}: ${why}`, { file: this.path, chunk: { x, z } });
     };
-    const bad = this.damageOf(i);
-    if (bad !== undefined) fail(bad.why);
-    const start = e >>> 8,
-      count = e & 255;
+    const bad = this.damage.get(i);
+    if (bad !== undefined) fail(bad);
+    const start = e >>> 8;
     const head = Buffer.alloc(5);
-    if (readSync(this.fd, head, 0, 5, start * SECTOR) < 5) fail("truncated before its length");
+    readSync(this.fd, head, 0, 5, start * SECTOR);
     const length = head.readUInt32BE(0),
       type = head[4]!;
-    if (length < 1) fail(`length ${length}`);
-    const external = (type & 0x80) !== 0;
     const c = type & 0x7f;
-    if (![1, 2, 3, 4].includes(c)) fail(`unknown compression id ${type}`);
     let data: Uint8Array;
-    if (external) {
+    if ((type & 0x80) !== 0) {
       const mcc = join(dirname(this.path), `c.${x}.${z}.mcc`);
       if (!existsSync(mcc)) fail(`its data is in ${basename(mcc)}, which is missing`);
       data = readFileSync(mcc);
     } else {
-      if (4 + length > count * SECTOR) fail(`length ${length} is more than its ${count} sectors`);
       const body = Buffer.alloc(length - 1);
       if (readSync(this.fd, body, 0, length - 1, start * SECTOR + 5) < length - 1) fail(`truncated: ${length - 1} bytes expected`);
       data = body;
@@ -231,33 +304,23 @@ export class RegionFile {
 
   /**
    * Writes chunks crash-safely (see the class). All or none of the header entries change in one
-   * header write; a kill before it leaves the old chunks (and unused sectors past them).
+   * header write; a kill before it leaves the old chunks (and unused sectors past them). Throws
+   * `corrupt_region` for a damaged file, before writing anything.
    */
   write(chunks: readonly ChunkWrite[]): void {
     if (chunks.length === 0) return;
-    if (this.damage.length > 0) {
-      const d = this.damage[0]!;
-      const c = this.chunkOf(d.index);
-      throw new SaveError(
-        "corrupt_region",
-        `${this.path}: chunk ${c.x},${c.z}: ${d.why}; mcb writes nothing into a damaged region (repair it with the game or a region tool first)`,
-        {
-          file: this.path,
-          chunk: c,
-        },
-      );
-    }
-    if (this.fileSectors < 2) {
+    const refused = this.refusal();
+    if (refused !== null) throw refused;
+    if (this.fileBytes < HEADER_BYTES) {
       // A new or empty file: an empty header first.
       this.put(new Uint8Array(HEADER_BYTES), 0);
-      this.fileSectors = 2;
+      this.fileBytes = HEADER_BYTES;
     }
-    const used = new Uint8Array(this.fileSectors);
-    used[0] = used[1] = 1;
-    for (const e of this.offsets) if (e !== 0) used.fill(1, e >>> 8, Math.min(this.fileSectors, (e >>> 8) + (e & 255)));
+    const taken = this.takenSectors();
+    const used = taken.used;
     const now = Math.floor(Date.now() / 1000);
     const newEntries: { index: number; entry: number; dropMcc: string | null }[] = [];
-    let end = this.fileSectors;
+    let end = taken.end;
     for (const c of chunks) {
       const body = compress(c.nbt, c.compression);
       const mcc = join(dirname(this.path), `c.${c.x}.${c.z}.mcc`);
@@ -282,6 +345,7 @@ export class RegionFile {
       const padded = Buffer.alloc(sectors * SECTOR);
       bytes.copy(padded);
       this.put(padded, start * SECTOR);
+      this.fileBytes = Math.max(this.fileBytes, (start + sectors) * SECTOR);
       newEntries.push({ index: this.index(c.x, c.z), entry: (start << 8) | sectors, dropMcc });
     }
     fsyncFd(this.fd);
@@ -296,7 +360,6 @@ export class RegionFile {
     }
     this.put(head, 0);
     fsyncFd(this.fd);
-    this.fileSectors = Math.max(this.fileSectors, end);
     for (const n of newEntries) if (n.dropMcc !== null) rmSync(n.dropMcc, { force: true });
   }
 

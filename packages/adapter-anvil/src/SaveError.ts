@@ -10,24 +10,27 @@ import type { WorldRefusal } from "@mcb/engine";
  * - `version_mismatch`: a chunk or save older or newer than this build can edit;
  * - `chunk_missing`: a write into a chunk the save does not have (we never generate in a person's save);
  * - `busy`: the game or another program holds the save (`session.lock`);
- * - `not_a_save`: the folder has no level.dat, or mixes the 26.1 and the older folder layout.
+ * - `not_a_save`: the folder has no level.dat, or mixes the 26.1 and the older folder layout;
+ * - `save_failed`: writing the changed chunks failed (a full disk, permissions): nothing was marked
+ *   saved, and the changes are kept for the next save.
  * Every error names the file and, where there is one, the chunk.
  */
-export type SaveErrorCode = "corrupt_region" | "corrupt_chunk" | "version_mismatch" | "chunk_missing" | "busy" | "not_a_save";
+export type SaveErrorCode = "corrupt_region" | "corrupt_chunk" | "version_mismatch" | "chunk_missing" | "busy" | "not_a_save" | "save_failed";
 
 export interface ChunkRef {
   readonly x: number;
   readonly z: number;
 }
 
-/** The structured error each code answers with (busy is the only one worth retrying). */
+/** The structured error each code answers with (busy and save_failed are worth retrying); the code itself is `details.reason`. */
 const REFUSALS: Readonly<Record<SaveErrorCode, ErrorCode>> = {
-  corrupt_region: "invalid_request",
-  corrupt_chunk: "invalid_request",
+  corrupt_region: "world_damaged",
+  corrupt_chunk: "world_damaged",
   version_mismatch: "version_mismatch",
   chunk_missing: "out_of_bounds",
   busy: "busy",
   not_a_save: "not_found",
+  save_failed: "busy",
 };
 
 export class SaveError extends Error implements WorldRefusal {
@@ -43,7 +46,7 @@ export class SaveError extends Error implements WorldRefusal {
 
   /** How the engine answers when a world call meets this error. */
   get refusal(): WorldRefusal["refusal"] {
-    return { code: REFUSALS[this.code], retryable: this.code === "busy", details: { reason: this.code, ...this.details } };
+    return { code: REFUSALS[this.code], retryable: this.code === "busy" || this.code === "save_failed", details: { reason: this.code, ...this.details } };
   }
 }
 

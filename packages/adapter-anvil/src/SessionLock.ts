@@ -71,7 +71,8 @@ export class SessionLock {
       });
     const holders = lockHolders(path);
     if (holders.length > 0) throw busy(`process ${holders.join(", ")} holds session.lock`);
-    const child = spawn("python3", ["-c", HOLDER, path], { stdio: ["pipe", "pipe", "ignore"] });
+    // -S: no site module (only fcntl and sys are needed; starts in milliseconds instead of a tenth of a second).
+    const child = spawn("python3", ["-S", "-c", HOLDER, path], { stdio: ["pipe", "pipe", "ignore"] });
     const answer = await new Promise<string>((resolve) => {
       let out = "";
       child.once("error", () => resolve("unavailable"));

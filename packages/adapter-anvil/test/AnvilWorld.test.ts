@@ -300,6 +300,7 @@ describe("AnvilWorld: a person's save", () => {
         chunk: { x: 0, z: 0 },
         code: "version_mismatch",
         message: expect.stringMatching(/chunk 0,0 was saved by Minecraft 1\.16\.5 \(DataVersion 2586\).*visit the area once/),
+        details: { reason: "version_mismatch", chunk: { x: 0, z: 0 }, dataVersion: 2586 },
       },
     ]);
     const ahead = await at(16);

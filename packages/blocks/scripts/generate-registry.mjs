@@ -51,6 +51,40 @@ function parseShape(text) {
 const MOTION = 1,
   FLUID = 2;
 
+/** Blocks whose every state holds water though they have no `waterlogged` property (the game's `getFluidState`). */
+const ALWAYS_WATER = new Set(["minecraft:bubble_column", "minecraft:kelp", "minecraft:kelp_plant", "minecraft:seagrass", "minecraft:tall_seagrass"]);
+
+/**
+ * Whether a state holds a fluid (the game's `!getFluidState().isEmpty()`): a liquid block (water,
+ * lava), a block that is always underwater, or a state with `waterlogged=true`. Minestom's dump
+ * cannot give this itself: it writes `fluid` only where it is true and lets a state inherit the
+ * block's (its default state's) fields, so a dry coral (`waterlogged=false`) of a block whose
+ * default is waterlogged reads as fluid, and 26.1.2-rv1 writes no `fluid` at all.
+ * `fluidRuleCheck` compares the rule with every value the dump does state.
+ */
+export function fluidByRule(id, block, stateKey) {
+  return block.liquid === true || ALWAYS_WATER.has(id) || /[[,]waterlogged=true[\],]/.test(stateKey);
+}
+
+/**
+ * A rule (default `fluidByRule`) against a dump's own `fluid` values: every state that says `fluid`
+ * and every default state (whose value is the block's). `disagree` lists states (`id[props]`)
+ * where they differ; `compared` counts the states compared.
+ */
+export function fluidRuleCheck(artifact, rule = fluidByRule, repo = mavenRepository()) {
+  const blocks = JSON.parse(readJarEntries(dataJar(artifact, repo), ["net/minestom/data/block.json"]).get("net/minestom/data/block.json").toString("utf8"));
+  const disagree = [];
+  let compared = 0;
+  for (const [id, b] of Object.entries(blocks))
+    for (const [key, s] of Object.entries(b.states)) {
+      const stated = s.fluid ?? (s.stateId === b.defaultStateId ? b.fluid : undefined);
+      if (stated === undefined) continue;
+      compared++;
+      if (stated !== rule(id, b, key)) disagree.push(`${id}${key}`);
+    }
+  return { compared, disagree };
+}
+
 function registryOf(source, releaseDataVersions, repo) {
   const jar = dataJar(source.artifact, repo);
   const entries = readJarEntries(jar, ["net/minestom/data/block.json", "net/minestom/data/item.json", "net/minestom/data/constants.json"]);
@@ -89,9 +123,10 @@ function registryOf(source, releaseDataVersions, repo) {
     states.forEach((s, i) => {
       if (s.stateId !== min + i) throw new Error(`${id}: state ids are not consecutive`);
     });
+    const keyOf = new Map(Object.entries(b.states).map(([key, st]) => [st.stateId, key]));
     const perState = states.map((s) => {
       const motion = s.blocksMotion ?? b.blocksMotion;
-      const fluid = s.fluid ?? b.fluid ?? false;
+      const fluid = fluidByRule(id, b, keyOf.get(s.stateId));
       return kindOf(s.collisionShape ?? b.collisionShape, (motion ? MOTION : 0) | (fluid ? FLUID : 0));
     });
     const kindsOfBlock = perState.every((k) => k === perState[0]) ? perState[0] : perState;

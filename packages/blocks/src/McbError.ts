@@ -2,21 +2,26 @@
  * Structured errors shared by every mcb package (docs/DESIGN.md "Errors"). Expected failures are returned,
  * never thrown; `retryable` tells a caller whether repeating the same request can succeed.
  */
-export type ErrorCode =
-  | "permission_denied"
-  | "out_of_bounds"
-  | "unsupported_block"
-  | "stale_snapshot"
-  | "conflict"
-  | "budget_exceeded"
-  | "busy"
-  | "resync_required"
-  | "camera_unavailable"
-  | "capture_not_ready"
-  | "version_mismatch"
-  | "recovery_required"
-  | "invalid_request"
-  | "not_found";
+export const ERROR_CODES = [
+  "permission_denied",
+  "out_of_bounds",
+  "unsupported_block",
+  "stale_snapshot",
+  "conflict",
+  "budget_exceeded",
+  "busy",
+  "resync_required",
+  "camera_unavailable",
+  "capture_not_ready",
+  "version_mismatch",
+  "recovery_required",
+  "invalid_request",
+  "not_found",
+  /** A world's own data is damaged (a save's region file or chunk): `details.reason` `corrupt_region` | `corrupt_chunk`. */
+  "world_damaged",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface McbError<C extends ErrorCode = ErrorCode> {
   readonly code: C;

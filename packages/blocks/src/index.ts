@@ -1,5 +1,5 @@
 export type { ErrorCode, McbError, Result } from "./McbError.js";
-export { mcbError, ok, fail } from "./McbError.js";
+export { ERROR_CODES, mcbError, ok, fail } from "./McbError.js";
 export { MAX_STATE_STRING_LENGTH, blockIdOf, parseStateSyntax, formatState, type StateSyntax } from "./BlockStateSyntax.js";
 export {
   DEFAULT_MINECRAFT_VERSION,

@@ -1,5 +1,5 @@
 export { Engine, type EngineOptions } from "./Engine.js";
-export type { WorldRefusal } from "./world/WorldGuard.js";
+export { isWorldRefusal, type WorldRefusal } from "./world/WorldGuard.js";
 export { compareAndSetGroups, groupEndsOf, type CasGroupsResult, type CasTarget } from "./world/CasGroups.js";
 export type { ApplyInput } from "./apply/ApplyAdmission.js";
 export {

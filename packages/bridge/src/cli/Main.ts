@@ -1,3 +1,4 @@
+import { thrownError } from "../workspace/world/ThrownError.js";
 import { DEFAULT_STATE_DIR, journalProblem, worldTargetOf } from "../workspace/world/Workspace.js";
 import { areaOption, closest, parse } from "./Args.js";
 import { cameraCommand } from "./CameraCli.js";
@@ -104,6 +105,13 @@ export function createMain(rooms: Rooms): Main {
       return 2;
     }
     const location = { dir: state, target: { ...target, ...(journal === undefined ? {} : { journal }) } };
-    return command.run(invocation(name, args, parsed.values, io, location, command.usage));
+    try {
+      return await command.run(invocation(name, args, parsed.values, io, location, command.usage));
+    } catch (e) {
+      // A failure no command turned into a result (a save that cannot be written at close, a bug):
+      // the structured error, never a stack trace.
+      io.stderr.write(`${JSON.stringify({ error: thrownError(e, `mcb ${command.name}`) })}\n`);
+      return 1;
+    }
   };
 }

@@ -1,6 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { boundEcho, clip, mcbError, type ErrorCode, type McbError, type Result } from "@mcb/blocks";
-import { isHostCrash } from "@mcb/engine";
+import { boundEcho, clip, mcbError, type McbError, type Result } from "@mcb/blocks";
 
 /** Ordinary text responses are limited to 64 KiB (docs/DESIGN.md "Limits and budgets"); larger ones fail. */
 export const MAX_TEXT_BYTES = 64 * 1024;
@@ -20,40 +19,6 @@ export function errorResult(error: McbError): CallToolResult {
     error: { code: error.code, message: clip(error.message, 400), retryable: error.retryable, ...(error.details ? { details: boundEcho(error.details) } : {}) },
   };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
-}
-
-const CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  "permission_denied",
-  "out_of_bounds",
-  "unsupported_block",
-  "stale_snapshot",
-  "conflict",
-  "budget_exceeded",
-  "busy",
-  "resync_required",
-  "camera_unavailable",
-  "capture_not_ready",
-  "version_mismatch",
-  "recovery_required",
-  "invalid_request",
-  "not_found",
-]);
-
-/**
- * An exception a tool did not turn into a result, as a structured error (never JSON-RPC -32603):
- * a world port's refusal keeps its code and details; a vanished host is busy (host_down); anything
- * else is busy (internal_error) with the exception's class only.
- */
-export function thrownError(e: unknown): McbError {
-  const o = (e ?? {}) as { code?: unknown; message?: unknown; details?: unknown };
-  const message = typeof o.message === "string" ? o.message : String(e);
-  if (isHostCrash(e)) return mcbError("busy", `the world's server is unavailable: ${message}`, { reason: "host_down" });
-  if (typeof o.code === "string" && CODES.has(o.code)) {
-    const details = typeof o.details === "object" && o.details !== null ? (o.details as Record<string, unknown>) : undefined;
-    return mcbError(o.code as ErrorCode, message, details);
-  }
-  const name = e instanceof Error ? e.name : typeof e;
-  return mcbError("busy", `the tool failed on this request (${name}): ${message}`, { reason: "internal_error" });
 }
 
 /**

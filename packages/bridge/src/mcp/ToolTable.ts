@@ -11,7 +11,8 @@ import {
 import { jsonShapeError, mcbError, schemaError, type Result } from "@mcb/blocks";
 import { z } from "zod";
 import { publishedSchema } from "./PublishedSchema.js";
-import { errorResult, thrownError } from "./ToolResult.js";
+import { errorResult } from "./ToolResult.js";
+import { thrownError } from "../workspace/world/ThrownError.js";
 import type { Toolset } from "../workspace/agent/Toolsets.js";
 
 export interface ToolConfig<S extends z.ZodRawShape> {
@@ -138,7 +139,7 @@ export class ToolTable {
       try {
         result = await tool.handler(args.data as never);
       } catch (e) {
-        return errorResult(thrownError(e)); // a world refusal or a crash is a structured error, never -32603
+        return errorResult(thrownError(e, "the tool")); // a world refusal or a crash is a structured error, never -32603
       }
       if (!result.isError) {
         const out = tool.output.safeParse(result.structuredContent);

@@ -280,8 +280,11 @@ function refusedChunk(writes: readonly number[], unwritable: RefusalSink): McbEr
     count++;
   }
   if (first === undefined) return null;
-  return mcbError(first.code, `${count} of the plan's writes fall in chunks the world does not write; ${first.message}`, {
+  const where = first.code === "world_damaged" ? "a damaged part of the world" : "chunks the world does not write";
+  return mcbError(first.code, `${count} of the plan's writes fall in ${where}; ${first.message}`, {
     reason: "chunk_not_writable",
+    // A damaged world names the damage (reason corrupt_region, the file, every damaged chunk).
+    ...(first.code === "world_damaged" ? first.details : {}),
     chunk: first.chunk,
     writes: count,
   });

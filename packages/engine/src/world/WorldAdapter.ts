@@ -110,6 +110,8 @@ export interface WriteRefusal {
   readonly chunk: { readonly x: number; readonly z: number };
   readonly code: ErrorCode;
   readonly message: string;
+  /** The refusal's own details (`reason` first: `corrupt_region`, `chunk_not_generated` …), kept in the error. */
+  readonly details?: Readonly<Record<string, unknown>>;
 }
 
 export interface RegionRead {
