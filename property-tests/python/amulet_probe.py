@@ -1,6 +1,6 @@
 """An independent reader and writer of Minecraft saves for mcb's interop tests: amulet-core.
 
-  amulet_probe.py read SAVE   stdin: [[x, y, z], ...]         stdout: {"states": [...], "entities": {...}}
+  amulet_probe.py read SAVE   stdin: [[x, y, z], ...]         stdout: {"states": [...], "entities": {...}, "bounds": [min_y, max_y]}
                               (through amulet's translation: waterlogged moves to an extra block)
   amulet_probe.py raw SAVE    stdin: [[x, y, z], ...]         stdout: {"states": [...], "chunks": {...}}
                               (amulet's region reader, NBT and long-array decoder, no translation;
@@ -88,7 +88,9 @@ def main():
                 states.append(state_of(block))
                 if entity is not None:
                     entities[str(i)] = {"id": entity.namespaced_name, "nbt": entity.nbt.to_snbt()}
-            json.dump({"version": level.level_wrapper.version, "states": states, "entities": entities}, sys.stdout)
+            box = level.bounds(dim)
+            bounds = [int(box.min_y), int(box.max_y) - 1]
+            json.dump({"version": level.level_wrapper.version, "bounds": bounds, "states": states, "entities": entities}, sys.stdout)
         elif mode == "raw":
             states, chunks = raw_states(level, items, dim)
             json.dump({"states": states, "chunks": chunks}, sys.stdout)

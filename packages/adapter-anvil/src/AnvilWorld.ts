@@ -19,7 +19,7 @@ import {
 import { NbtError, NbtReader, TAG, canonicalNbt, nbt, stripPosition, type NbtCompound } from "@mcb/nbt";
 import type { Chunk } from "./Chunk.js";
 import { ChunkStore } from "./ChunkStore.js";
-import { flatChunk, MIN_SECTION, SECTION_COUNT } from "./FlatGround.js";
+import { flatChunk } from "./FlatGround.js";
 import { Heightmaps } from "./Heightmaps.js";
 import { SaveError, isSaveError } from "./SaveError.js";
 import { readBlockEntities, readBox, type ChunkSource } from "./SaveRead.js";
@@ -66,8 +66,6 @@ export interface PersonBlock {
 
 const VOID_AIR = "minecraft:void_air";
 const EMPTY_COMPOUND = nbt.compound([]);
-/** The first DataVersion whose overworld reaches from −64 to 319 (1.18); older saves span 0 to 255. */
-const TALL_WORLD_DATA_VERSION = 2860;
 
 function digestOf(c: NbtCompound): string {
   return createHash("sha256")
@@ -115,9 +113,8 @@ export class AnvilWorld implements WorldAdapter {
     this.heightmaps = new Heightmaps(blockShapes(version.registry));
     this.hasBlockEntity = blockEntityPredicate(version.registry);
     this.blockEntityType = blockEntityType(version.registry);
-    const tall = save.dataVersion >= TALL_WORLD_DATA_VERSION || options.flatGround === true;
-    this.minY = tall ? MIN_SECTION * 16 : 0;
-    this.maxY = tall ? MIN_SECTION * 16 + SECTION_COUNT * 16 - 1 : 255;
+    this.minY = save.height.minY;
+    this.maxY = save.height.maxY;
     this.source = {
       minY: this.minY,
       maxY: this.maxY,
@@ -183,6 +180,7 @@ export class AnvilWorld implements WorldAdapter {
       generator: this.options.flatGround === true ? (x, z) => flatChunk(x, z, dv) : null,
       maxChunks: this.options.maxChunks ?? 1024,
       readOnly: this.version.access.mode === "read",
+      height: { minSection: this.minY >> 4, sectionCount: (this.maxY - this.minY + 1) >> 4 },
     });
   }
 

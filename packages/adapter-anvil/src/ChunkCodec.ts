@@ -8,7 +8,10 @@ import { decodeLegacyChunk } from "./LegacyChunkCodec.js";
 import { blockBits, pack, unpack } from "./PackedArray.js";
 import type { Compression } from "./RegionFile.js";
 import { SaveError } from "./SaveError.js";
-import type { ChunkVersions, DecodedChunk } from "./ChunkVersions.js";
+import type { ChunkHeight, ChunkVersions, DecodedChunk } from "./ChunkVersions.js";
+
+/** The overworld's sections from 1.18 on (y −64 to 319), when a caller does not give the world's height. */
+const VANILLA_HEIGHT: ChunkHeight = { minSection: -4, sectionCount: 24 };
 
 /** The first DataVersion with the 1.18 chunk layout (sections with block_states, no Level compound). */
 export const MIN_CHUNK_DATA_VERSION = 2860;
@@ -17,9 +20,19 @@ export const MIN_CHUNK_DATA_VERSION = 2860;
  * Decodes a chunk's NBT: the 1.18+ layout (DataVersion 2860 on), or the older `Level` layout
  * (LegacyChunkCodec: 1.13–1.17 palettes, 1.12-and-older numeric ids), told apart by the `Level`
  * compound. States older than the registry are upgraded to it; newer ones are kept as they are.
+ * `height` is the world's (its dimension type): what the chunk spans when it does not say itself
+ * (default: the game's default of the chunk's layout, 0..255 for a `Level` chunk, −64..319 after).
  * Throws `SaveError` `corrupt_chunk` for anything malformed, naming the chunk.
  */
-export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression: Compression, versions: ChunkVersions, file: string): DecodedChunk {
+export function decodeChunk(
+  bytes: Uint8Array,
+  x: number,
+  z: number,
+  compression: Compression,
+  versions: ChunkVersions,
+  file: string,
+  height?: ChunkHeight,
+): DecodedChunk {
   const where = `chunk ${x},${z} in ${file}`;
   const corrupt = (why: string): never => {
     throw new SaveError("corrupt_chunk", `${where}: ${why}`, { file, chunk: { x, z } });
@@ -34,7 +47,7 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
     throw e;
   }
   const dv = int(root.v.get("DataVersion"));
-  if (root.v.has("Level")) return decodeLegacyChunk(root, dv ?? 0, x, z, compression, versions, corrupt);
+  if (root.v.has("Level")) return decodeLegacyChunk(root, dv ?? 0, x, z, compression, versions, corrupt, height);
   if (dv === undefined || dv < MIN_CHUNK_DATA_VERSION) return corrupt(`the 1.18 layout (no Level compound) with DataVersion ${dv ?? "missing"}`);
   const upgrade = upgrader(versions);
   const cx = int(root.v.get("xPos")),
@@ -42,7 +55,7 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
   if (cx !== x || cz !== z) corrupt(`it says it is chunk ${cx},${cz}`);
   const status = str(root.v.get("Status"));
   const full = status === "minecraft:full" || status === "full";
-  const minSection = int(root.v.get("yPos")) ?? -4;
+  const minSection = int(root.v.get("yPos")) ?? (height ?? VANILLA_HEIGHT).minSection;
   const sectionsTag = root.v.get("sections");
   const sections = new Map<number, ChunkSection>();
   if (sectionsTag !== undefined) {
@@ -74,7 +87,7 @@ export function decodeChunk(bytes: Uint8Array, x: number, z: number, compression
       sections.set(y!, new ChunkSection(y!, palette, indices, rest));
     }
   }
-  const chunk = new Chunk(x, z, dv, new Map(root.v), sections, new Map(), compression, minSection, 24);
+  const chunk = new Chunk(x, z, dv, new Map(root.v), sections, new Map(), compression, minSection, (height ?? VANILLA_HEIGHT).sectionCount);
   const be = root.v.get("block_entities");
   if (be !== undefined && be.t === TAG.List) {
     for (const e of be.v) {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describeDataVersion } from "@mcb/blocks";
 import type { Chunk } from "./Chunk.js";
 import { decodeChunk, encodeChunk } from "./ChunkCodec.js";
-import type { ChunkVersions } from "./ChunkVersions.js";
+import type { ChunkHeight, ChunkVersions } from "./ChunkVersions.js";
 import type { Heightmaps } from "./Heightmaps.js";
 import { RegionFile, type ChunkWrite } from "./RegionFile.js";
 import { SaveError, isSaveError } from "./SaveError.js";
@@ -17,6 +17,8 @@ export interface ChunkStoreOptions {
   readonly maxChunks: number;
   /** A save mcb only reads: region files are opened read-only and nothing is ever written. */
   readonly readOnly?: boolean;
+  /** The sections of the world's height (a chunk of the older layout has no `yPos` to say). */
+  readonly height: ChunkHeight;
 }
 
 /** A cached chunk: decoded (or generated; null when the save lacks it and nothing generates it). */
@@ -80,7 +82,7 @@ export class ChunkStore {
       const gen = this.options.generator;
       entry = { chunk: gen === null ? null : gen(x, z), refusal: null };
     } else {
-      const { chunk, full } = decodeChunk(stored.nbt, x, z, stored.compression, this.options.versions, region!.path);
+      const { chunk, full } = decodeChunk(stored.nbt, x, z, stored.compression, this.options.versions, region!.path, this.options.height);
       const versions = this.options.versions;
       const refusal = !full
         ? new SaveError(

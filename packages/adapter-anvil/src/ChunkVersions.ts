@@ -18,3 +18,9 @@ export interface DecodedChunk {
   /** `Status` is `minecraft:full`: the game finished generating it (only such chunks are read and written). */
   readonly full: boolean;
 }
+
+/** The sections a world's chunks span: from `minSection`, `sectionCount` of them (the dimension type's height). */
+export interface ChunkHeight {
+  readonly minSection: number;
+  readonly sectionCount: number;
+}

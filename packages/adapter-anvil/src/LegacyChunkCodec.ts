@@ -3,13 +3,14 @@ import { TAG, type NbtCompound, type NbtValue } from "@mcb/nbt";
 import { removedBlockEntity } from "@mcb/blocks";
 import { int, paletteStates, str, upgrader, type Corrupt } from "./ChunkTags.js";
 import { Chunk, ChunkSection } from "./Chunk.js";
-import type { ChunkVersions, DecodedChunk } from "./ChunkVersions.js";
+import type { ChunkHeight, ChunkVersions, DecodedChunk } from "./ChunkVersions.js";
 import { unpack, unpackSpanning } from "./PackedArray.js";
 import type { Compression } from "./RegionFile.js";
 
 /**
  * Chunks of the layout before 1.18: everything inside a `Level` compound, sections 0..15 (y 0 to
- * 255). Two forms, told apart by the sections' tags (never guessed from a version):
+ * 255; a 1.17 world whose dimension type is taller, with the Caves & Cliffs preview pack, has
+ * sections −4..19). Two forms, told apart by the sections' tags (never guessed from a version):
  * - palettes (1.13 to 1.17): `Palette` + `BlockStates`, indices spanning longs before DataVersion
  *   2527 (1.16) and padded from it on;
  * - numeric ids (1.12 and older): `Blocks` (+ `Add`) and `Data` nibbles, turned into 1.13 states
@@ -78,6 +79,7 @@ export function decodeLegacyChunk(
   compression: Compression,
   versions: ChunkVersions,
   corrupt: Corrupt,
+  height: ChunkHeight = { minSection: 0, sectionCount: 16 },
 ): DecodedChunk {
   const level = root.v.get("Level");
   if (level?.t !== TAG.Compound) return corrupt("Level is not a compound");
@@ -95,9 +97,10 @@ export function decodeLegacyChunk(
       const ex = int(e.v.get("x")),
         ey = int(e.v.get("y")),
         ez = int(e.v.get("z"));
-      if (ex === undefined || ey === undefined || ez === undefined || ex >> 4 !== x || ez >> 4 !== z || ey < 0 || ey > 255)
+      const minY = height.minSection * 16;
+      if (ex === undefined || ey === undefined || ez === undefined || ex >> 4 !== x || ez >> 4 !== z || ey < minY || ey >= minY + height.sectionCount * 16)
         corrupt("a block entity lies outside the chunk or has no position");
-      const key = (ey! << 8) | ((ez! & 15) << 4) | (ex! & 15); // Chunk.blockKey with sections from 0
+      const key = ((ey! - minY) << 8) | ((ez! & 15) << 4) | (ex! & 15); // Chunk.blockKey
       // A type the game dropped is not kept, but the flattening fixes still read it (a 1.12 bed's colour).
       (removedBlockEntity(str(e.v.get("id")) ?? "", "", dv, versions.dataVersion) === undefined ? entities : removed).set(key, e);
     }
@@ -105,18 +108,27 @@ export function decodeLegacyChunk(
   const raw: NbtCompound[] = list?.t === TAG.List ? (list.v.filter((s) => s.t === TAG.Compound) as NbtCompound[]) : [];
   const numeric = raw.some((s) => s.v.has("Blocks"));
   const upgrade = upgrader(versions);
-  const sections = numeric ? numericSections(raw, new Map([...entities, ...removed]), upgrade, corrupt) : paletteSections(raw, dv, upgrade, corrupt);
-  const chunk = new Chunk(x, z, dv, new Map(level.v), sections, entities, compression, 0, 16);
+  // Numeric ids (1.12 and older) always span 0..255; a 1.13–1.17 world spans its dimension type's
+  // height (a 1.17 world made with the Caves & Cliffs preview pack: sections −4..19).
+  const span = numeric ? { minSection: 0, sectionCount: 16 } : height;
+  const sections = numeric ? numericSections(raw, new Map([...entities, ...removed]), upgrade, corrupt) : paletteSections(raw, dv, upgrade, corrupt, span);
+  const chunk = new Chunk(x, z, dv, new Map(level.v), sections, entities, compression, span.minSection, span.sectionCount);
   return { chunk, full };
 }
 
 /** 1.13–1.17 sections: palette entries as states, indices spanning or padded by the DataVersion. */
-function paletteSections(raw: readonly NbtCompound[], dv: number, upgrade: (s: string, from: number) => string, corrupt: Corrupt): Map<number, ChunkSection> {
+function paletteSections(
+  raw: readonly NbtCompound[],
+  dv: number,
+  upgrade: (s: string, from: number) => string,
+  corrupt: Corrupt,
+  height: ChunkHeight,
+): Map<number, ChunkSection> {
   const sections = new Map<number, ChunkSection>();
   for (const s of raw) {
     const y = int(s.v.get("Y"));
     if (y === undefined) corrupt("a section has no Y");
-    if (y! < 0 || y! > 15) continue; // the light-only sections below and above the world
+    if (y! < height.minSection || y! >= height.minSection + height.sectionCount) continue; // the light-only sections below and above the world
     const pal = s.v.get("Palette");
     if (pal === undefined) continue;
     if (pal.t !== TAG.List || pal.v.length === 0 || pal.v.length > 4096) corrupt(`section ${y}: Palette is not a usable list`);

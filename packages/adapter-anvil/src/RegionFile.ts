@@ -69,11 +69,11 @@ function fsyncFd(fd: number): void {
 }
 
 /**
- * One region file `r.RX.RZ.mca`: 32 × 32 chunks. The whole file is checked when it is opened,
- * as the game's reader would meet it: the 8 KiB header (an entry pointing into the header, past
- * the end of the file, with no sectors, or over another chunk's sectors) and every chunk's head
- * (its data cut short by the end of the file, a length of 0 or past its sectors, an unknown
- * compression, a missing `.mcc`). A damaged chunk is unreadable (`corrupt_chunk`, naming it) and
+ * One region file `r.RX.RZ.mca`: 32 × 32 chunks. The whole file is checked as the game's reader
+ * would meet it: the 8 KiB header when it is opened (an entry pointing into the header, past the
+ * end of the file, with no sectors, or over another chunk's sectors) and every chunk's head before
+ * the first write or health question (its data cut short by the end of the file, a length of 0 or
+ * past its sectors, an unknown compression, a missing `.mcc`; a read checks its own chunk). A damaged chunk is unreadable (`corrupt_chunk`, naming it) and
  * the region unwritable (`corrupt_region`, naming every damaged chunk): the game would drop such a
  * chunk and generate it again, so mcb writes nothing there until it is repaired. Other chunks read
  * as usual. Writes are crash-safe: new data goes into sectors no header entry covers (even where
@@ -86,8 +86,9 @@ function fsyncFd(fd: number): void {
 export class RegionFile {
   private readonly offsets = new Uint32Array(1024);
   private readonly stamps = new Uint32Array(1024);
-  /** Damaged chunks by index: why each cannot be read. */
+  /** Damaged chunks by index: why each cannot be read (the chunks' heads are checked on first need). */
   private readonly damage = new Map<number, string>();
+  private headsChecked = false;
   private fd: number;
   private fileBytes: number;
 
@@ -114,7 +115,6 @@ export class RegionFile {
       this.stamps[i] = head.readUInt32BE(SECTOR + i * 4);
     }
     this.checkHeader();
-    this.checkChunks();
   }
 
   /**
@@ -205,8 +205,10 @@ export class RegionFile {
     }
   }
 
-  /** Every listed chunk's head (length, compression) against its sectors and the file's end. */
+  /** Every listed chunk's head (length, compression) against its sectors and the file's end (once). */
   private checkChunks(): void {
+    if (this.headsChecked) return;
+    this.headsChecked = true;
     const head = Buffer.alloc(5);
     for (let i = 0; i < 1024; i++) {
       const e = this.offsets[i]!;
@@ -253,11 +255,13 @@ export class RegionFile {
 
   /** Every damaged chunk (in index order) and why; empty for a healthy file. */
   damaged(): readonly RegionDamage[] {
+    this.checkChunks();
     return [...this.damage].sort((a, b) => a[0] - b[0]).map(([i, why]) => ({ chunk: this.chunkOf(i), why }));
   }
 
   /** The `corrupt_region` refusal of a damaged file (null when healthy): what a write into it meets. */
   refusal(): SaveError | null {
+    this.checkChunks();
     if (this.damage.size === 0) return null;
     const all = this.damaged();
     const named = all.slice(0, 3).map((d) => `chunk ${d.chunk.x},${d.chunk.z} (${d.why})`);
@@ -276,10 +280,10 @@ export class RegionFile {
     const fail = (why: string): never => {
       throw new SaveError("corrupt_chunk", `chunk ${x},${z} in ${this.path}: ${why}`, { file: this.path, chunk: { x, z } });
     };
-    const bad = this.damage.get(i);
-    if (bad !== undefined) fail(bad);
-    const start = e >>> 8;
     const head = Buffer.alloc(5);
+    const bad = this.damage.get(i) ?? (this.headsChecked ? null : this.headProblem(i, e, head));
+    if (bad !== undefined && bad !== null) fail(bad);
+    const start = e >>> 8;
     readSync(this.fd, head, 0, 5, start * SECTOR);
     const length = head.readUInt32BE(0),
       type = head[4]!;

@@ -11,11 +11,12 @@ import type { WorldRefusal } from "@mcb/engine";
  * - `chunk_missing`: a write into a chunk the save does not have (we never generate in a person's save);
  * - `busy`: the game or another program holds the save (`session.lock`);
  * - `not_a_save`: the folder has no level.dat, or mixes the 26.1 and the older folder layout;
+ * - `bad_data_pack`: a data pack or dimension type the world's height depends on cannot be read;
  * - `save_failed`: writing the changed chunks failed (a full disk, permissions): nothing was marked
  *   saved, and the changes are kept for the next save.
  * Every error names the file and, where there is one, the chunk.
  */
-export type SaveErrorCode = "corrupt_region" | "corrupt_chunk" | "version_mismatch" | "chunk_missing" | "busy" | "not_a_save" | "save_failed";
+export type SaveErrorCode = "corrupt_region" | "corrupt_chunk" | "version_mismatch" | "chunk_missing" | "busy" | "not_a_save" | "bad_data_pack" | "save_failed";
 
 export interface ChunkRef {
   readonly x: number;
@@ -30,6 +31,7 @@ const REFUSALS: Readonly<Record<SaveErrorCode, ErrorCode>> = {
   chunk_missing: "out_of_bounds",
   busy: "busy",
   not_a_save: "not_found",
+  bad_data_pack: "world_damaged",
   save_failed: "busy",
 };
 

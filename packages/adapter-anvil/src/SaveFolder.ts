@@ -4,6 +4,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { NbtError, NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
 import { atomicWriteFile } from "@mcb/adapter-kit";
 import { SaveError } from "./SaveError.js";
+import { worldHeightOf, type WorldHeight } from "./SaveHeight.js";
 
 /** The first DataVersion (26.1) whose saves keep dimensions under `dimensions/<namespace>/<name>`. */
 export const DIMENSIONS_LAYOUT_DATA_VERSION = 4786;
@@ -21,6 +22,8 @@ export interface SaveSummary {
   readonly levelName: string;
   /** The overworld's region folder. */
   readonly regionDir: string;
+  /** The overworld's height (its dimension type: level.dat, a data pack, or the version's default). */
+  readonly height: WorldHeight;
 }
 
 function readLevelDat(dir: string): NbtCompound {
@@ -70,7 +73,8 @@ export function inspectSave(dir: string): SaveSummary {
       },
     );
   const layout: SaveLayout = hasModern || (!hasLegacy && dataVersion >= DIMENSIONS_LAYOUT_DATA_VERSION) ? "dimensions" : "legacy";
-  return { dir, layout, dataVersion, versionName, levelName, regionDir: layout === "dimensions" ? join(modern, "region") : legacy };
+  const height = worldHeightOf(dir, data, dataVersion);
+  return { dir, layout, dataVersion, versionName, levelName, regionDir: layout === "dimensions" ? join(modern, "region") : legacy, height };
 }
 
 /** The flat ground of mcb's own world (bottom up), and what the game generates for its chunks. */
@@ -116,7 +120,15 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
   ]);
   atomicWriteFile(join(dir, "data", "minecraft", "world_gen_settings.dat"), gz(worldGen));
   atomicWriteFile(join(dir, "level.dat"), gz(levelDat(options)));
-  return { dir, layout: "dimensions", dataVersion: dv, versionName: options.minecraftVersion, levelName: options.levelName, regionDir };
+  return {
+    dir,
+    layout: "dimensions",
+    dataVersion: dv,
+    versionName: options.minecraftVersion,
+    levelName: options.levelName,
+    regionDir,
+    height: { minY: -64, maxY: 319, source: "mcb's own world (the game's default)" },
+  };
 }
 
 /** The three dimensions' generators: a superflat overworld of `FLAT_LAYERS`, the usual nether and end. */

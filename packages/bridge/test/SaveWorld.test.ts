@@ -106,7 +106,7 @@ describe("--world save:PATH edits a person's save offline", () => {
     expect(outside.code).toBe(1);
     expect(errorOf(outside)).toMatchObject({ code: "out_of_bounds", details: { area: { min: { x: -16, y: -64, z: -16 }, max: { x: 31, y: 319, z: 31 } } } });
     expect(errorOf(outside).message).toMatch(
-      /outside the project area \(x -16\.\.31, z -16\.\.31\); it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ/,
+      /outside the project area \(x -16\.\.31, y -64\.\.319, z -16\.\.31\); it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ/,
     );
     const status = await mcb("status", "--world", `save:${save}`, "--state", state);
     expect(status.stdout).toMatch(/version Minecraft 26\.2 \(DataVersion 4903\): read and write/);

@@ -116,6 +116,7 @@ export const statusCommand: Command = {
         [
           `world ${p.world.id} epoch ${p.world.epoch}, project ${p.project_id}, state directory ${w.dir}`,
           worldVersionLine(p.world),
+          `height y ${p.world.min_y}..${p.world.max_y} (${w.save === null ? "the server's" : w.save.save.height.source})`,
           `area x ${p.area.min.x}..${p.area.max.x}, z ${p.area.min.z}..${p.area.max.z}, y ${p.area.min.y}..${p.area.max.y} (${AREA_WORDS[w.area.source]})`,
           ...(server === null ? [] : [serverStatsLine(server)]),
           ...p.recent_operations.map(

@@ -127,7 +127,7 @@ export type AreaScope = Pick<ProjectConfig, "area" | "areaHint">;
 export function outsideArea(what: string, scope: AreaScope, details: Readonly<Record<string, unknown>> = {}): McbError {
   return mcbError(
     "out_of_bounds",
-    `${what} outside the project area (x ${scope.area.minX}..${scope.area.maxX}, z ${scope.area.minZ}..${scope.area.maxZ})${scope.areaHint === undefined ? "" : `; ${scope.areaHint}`}`,
+    `${what} outside the project area (x ${scope.area.minX}..${scope.area.maxX}, y ${scope.area.minY}..${scope.area.maxY}, z ${scope.area.minZ}..${scope.area.maxZ})${scope.areaHint === undefined ? "" : `; ${scope.areaHint}`}`,
     { area: boxJson(scope.area), ...details },
   );
 }
