@@ -3,7 +3,8 @@ import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import nbt from "prismarine-nbt";
 import { describe, expect, it } from "vitest";
-import { blockEntityType, rotateState, type QuarterTurns } from "@mcb/blocks";
+import { blockEntityType, ok, rotateState, type QuarterTurns } from "@mcb/blocks";
+import type { RegionSlab } from "@mcb/engine";
 import { readSchematic, schematicFromRegion, schematicToPlan, writeSchematic, type Schematic } from "@mcb/schematic";
 import { Harness, sharedRegistry, unwrap } from "../src/index.js";
 
@@ -169,7 +170,10 @@ describe("block-entity data through import → paste → export (property)", () 
             const [ax, az] = turn(size.w - 1, size.l - 1, turns);
             const min = { x: Math.min(target.x, target.x + ax), y: target.y, z: Math.min(target.z, target.z + az) };
             const max = { x: Math.max(target.x, target.x + ax), y: target.y + size.h - 1, z: Math.max(target.z, target.z + az) };
-            const region = unwrap(await h.engine.regionBlocks(h.agent, { min, max, entityData: true }));
+            const slabs: RegionSlab[] = [];
+            unwrap(await h.engine.regionSlabs(h.agent, { min, max, maxPositions: 32_768 }, (slab) => (slabs.push(slab), ok(null))));
+            expect(slabs).toHaveLength(1);
+            const region = slabs[0]!;
             const exported: Schematic = unwrap(
               schematicFromRegion({
                 region,

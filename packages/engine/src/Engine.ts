@@ -11,6 +11,7 @@ import { EventSync } from "./world/EventSync.js";
 import type { RegionInspectInput, RegionInspectView } from "./world/Inspect.js";
 import type { OperationListInput, OperationListView } from "./project/OperationList.js";
 import type { SurfaceInput, SurfaceView } from "./world/Surface.js";
+import type { RegionSlab } from "./world/RegionSlabs.js";
 import { operationPlans } from "./merge/Ownership.js";
 import type { PartDiffView } from "./parts/PartDiff.js";
 import { PartDesk } from "./parts/PartDesk.js";
@@ -337,12 +338,18 @@ export class Engine {
     return this.reads.regionInspect(ctx, input);
   }
 
-  /** Every block of a region as dense arrays, under region_inspect's checks (exports, scans). */
-  regionBlocks(
-    ctx: RequestContext,
-    input: { min: unknown; max: unknown; entityData?: boolean },
-  ): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
+  /** Every block of a region as dense arrays, under region_inspect's checks (scans by other tools). */
+  regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown }): Promise<Result<RegionRead>> {
     return this.reads.regionBlocks(ctx, input);
+  }
+
+  /** A region of up to `maxPositions`, slab by slab with block-entity data, for exports (see `readRegionSlabs`). */
+  regionSlabs(
+    ctx: RequestContext,
+    input: { readonly min: unknown; readonly max: unknown; readonly maxPositions: number },
+    each: (slab: RegionSlab) => Promise<Result<null>> | Result<null>,
+  ): Promise<Result<{ readonly box: Box3; readonly positions: number }>> {
+    return this.reads.regionSlabs(ctx, input, each);
   }
 
   /** A heightmap sample: the top non-air block of each sampled column (see `surfaceSample`). */

@@ -52,7 +52,8 @@ export {
 } from "./project/Project.js";
 export type { BuildPrepareInput, ExpectedBlock } from "./plan/Prepare.js";
 export type { OperationStatusView, PrepareView, ConflictView, UndoPrepareView } from "./project/Views.js";
-export { expandInspectedBlocks, type RegionInspectInput, type RegionInspectView, type InspectedBlock } from "./world/Inspect.js";
+export { expandInspectedBlocks, regionOf, type RegionInspectInput, type RegionInspectView, type InspectedBlock } from "./world/Inspect.js";
+export type { RegionSlab } from "./world/RegionSlabs.js";
 export type { SurfaceInput, SurfaceView } from "./world/Surface.js";
 export type { OperationListInput, OperationListView, OperationSummary } from "./project/OperationList.js";
 export { CHANGE_SOURCES, type BlockChange, type ChangePage, type ChangeSource } from "./project/ChangeFeed.js";

@@ -32,6 +32,66 @@ export interface FromRegionInput {
   readonly leaveOutMissing?: boolean;
 }
 
+/** The block entities of a region read, as a schematic holds them (positions local to the read's box). */
+export interface RegionEntities {
+  readonly entities: SchematicBlockEntity[];
+  /** Positions whose data the world could not give as NBT (refuse: a schematic would lose it). */
+  readonly missing: { readonly count: number; readonly sample: readonly { x: number; y: number; z: number; state: string }[] };
+}
+
+/**
+ * The block entities of a region read, in (y, z, x) order: every position with a block-entity
+ * state or a digest, its data from `entityData` in canonical form (its id from the data, else the
+ * state's type). A position `leaveOut(i)` names is left out (a chunk of an older game, whose data
+ * only that game's upgrade can read); one whose data is absent is counted as missing.
+ */
+export function regionEntities(
+  region: RegionBlocks,
+  entityData: ReadonlyMap<number, Uint8Array> | undefined,
+  blockEntityType: (state: string) => string | null,
+  leaveOut: (index: number) => boolean,
+): RegionEntities {
+  const { box } = region;
+  const width = box.maxX - box.minX + 1,
+    length = box.maxZ - box.minZ + 1;
+  const entityStates = new Set(region.palette.map((s, i) => (blockEntityType(s) !== null ? i : -1)).filter((i) => i >= 0));
+  const sample: { x: number; y: number; z: number; state: string }[] = [];
+  let count = 0;
+  const entities: SchematicBlockEntity[] = [];
+  const at = (i: number) => ({ x: i % width, z: Math.floor(i / width) % length, y: Math.floor(i / (width * length)) });
+  const visit = (i: number): void => {
+    const state = region.palette[region.states[i]!]!;
+    if (leaveOut(i)) return;
+    const raw = entityData?.get(i);
+    const data = raw === undefined ? null : canonicalData(raw);
+    const p = at(i);
+    if (data === null) {
+      count++;
+      if (sample.length < 8) sample.push({ x: box.minX + p.x, y: box.minY + p.y, z: box.minZ + p.z, state });
+      return;
+    }
+    entities.push({ ...p, id: data.id ?? blockEntityType(state) ?? state.replace(/\[.*$/, ""), data: data.bytes });
+  };
+  if (entityStates.size === 0) {
+    // Only digests can name block entities: visit those (in index order) instead of every position.
+    for (const i of [...region.digests.keys()].sort((a, b) => a - b)) visit(i);
+  } else for (let i = 0; i < region.states.length; i++) if (entityStates.has(region.states[i]!) || region.digests.has(i)) visit(i);
+  return { entities, missing: { count, sample } };
+}
+
+/** The refusal for block entities whose data a schematic would lose. */
+export function missingEntities(missing: RegionEntities["missing"]): ReturnType<typeof mcbError> {
+  return mcbError(
+    "invalid_request",
+    `the data of ${missing.count} block entities in the region cannot be read as NBT; a schematic would lose it, so export refuses`,
+    {
+      reason: "block_entities",
+      count: missing.count,
+      sample: missing.sample,
+    },
+  );
+}
+
 /**
  * A schematic of a region, block entities included: every block-entity position needs its data in
  * `entityData` (NBT, as the world keeps it; it is stored canonical), or the export is refused
@@ -43,38 +103,13 @@ export function schematicFromRegion(input: FromRegionInput): Result<Schematic> {
   const width = box.maxX - box.minX + 1,
     height = box.maxY - box.minY + 1,
     length = box.maxZ - box.minZ + 1;
-  const entityStates = new Set(region.palette.map((s, i) => (input.blockEntityType(s) !== null ? i : -1)).filter((i) => i >= 0));
-  const missing: { x: number; y: number; z: number; state: string }[] = [];
-  let missingCount = 0;
-  const blockEntities: SchematicBlockEntity[] = [];
-  for (let i = 0; i < region.states.length; i++) {
-    if (!entityStates.has(region.states[i]!) && !region.digests.has(i)) continue;
-    const x = i % width,
-      z = Math.floor(i / width) % length,
-      y = Math.floor(i / (width * length));
-    const state = region.palette[region.states[i]!]!;
-    const raw = input.entityData?.get(i);
-    if (raw === undefined && input.leaveOutMissing === true) continue;
-    const data = raw === undefined ? null : canonicalData(raw);
-    if (data === null) {
-      missingCount++;
-      if (missing.length < 8) missing.push({ x: box.minX + x, y: box.minY + y, z: box.minZ + z, state });
-      continue;
-    }
-    blockEntities.push({ x, y, z, id: data.id ?? input.blockEntityType(state) ?? state.replace(/\[.*$/, ""), data: data.bytes });
-  }
-  if (missingCount > 0)
-    return fail(
-      mcbError(
-        "invalid_request",
-        `the data of ${missingCount} block entities in the region cannot be read as NBT; a schematic would lose it, so export refuses`,
-        {
-          reason: "block_entities",
-          count: missingCount,
-          sample: missing,
-        },
-      ),
-    );
+  const found = regionEntities(
+    region,
+    input.entityData,
+    input.blockEntityType,
+    (i) => input.leaveOutMissing === true && input.entityData?.get(i) === undefined,
+  );
+  if (found.missing.count > 0) return fail(missingEntities(found.missing));
   const offset = { x: box.minX - input.origin.x, y: box.minY - input.origin.y, z: box.minZ - input.origin.z };
   return ok(
     canonicalSchematic({
@@ -85,7 +120,7 @@ export function schematicFromRegion(input: FromRegionInput): Result<Schematic> {
       dataVersion: input.dataVersion,
       palette: region.palette,
       blocks: region.states,
-      blockEntities,
+      blockEntities: found.entities,
       ...(input.name === undefined ? {} : { name: input.name }),
     }),
   );

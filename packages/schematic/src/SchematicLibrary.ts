@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { solidCount, type Schematic } from "./Schematic.js";
@@ -35,6 +35,31 @@ export interface AssetInfo {
   readonly sourceDataVersion: number;
   /** What the reader tolerated in the file (spaces in states, a wrong PaletteMax …), one sentence each. */
   readonly notes: readonly string[];
+}
+
+/** What a streamed asset says of itself (the library adds its id, digest, size and format). */
+export interface StreamedAsset {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  readonly length: number;
+  readonly blockCount: number;
+  readonly dataVersion: number;
+  readonly offset: { readonly x: number; readonly y: number; readonly z: number };
+  readonly blockEntities: number;
+  readonly notes: readonly string[];
+}
+
+/** Room for a new asset written by a stream (a large export), its id and the library's room checked first. */
+export interface AssetReservation {
+  /** Where to write the Sponge v3 file (a hidden name in the library's folder). */
+  readonly path: string;
+  /** A prefix for the writer's scratch files (hidden names beside it). */
+  readonly scratch: string;
+  /** Links the finished file in as the asset, never over one that appeared meanwhile; a file the library could not read back (over its size limit) is refused and removed. */
+  commit(asset: StreamedAsset): Result<AssetInfo>;
+  /** Removes what was written. */
+  abort(): void;
 }
 
 export interface LoadedAsset {
@@ -164,13 +189,74 @@ export class SchematicLibrary {
     return ok({ schematic, upgrades, info: infoOf(assetId, schematic, bytes, { format, loss, sourceDataVersion, notes }) });
   }
 
+  /**
+   * Room for a new asset `assetId` that a stream writes (`SpongeStream`): refuses a bad or existing
+   * id or a full library before anything is written. The file is not read back whole (it may hold
+   * tens of millions of positions); its size must be within the library's limit.
+   */
+  reserve(assetId: string): Result<AssetReservation> {
+    if (typeof assetId !== "string" || !ASSET_ID.test(assetId)) return fail(badId(assetId));
+    const ids = this.ids();
+    if (!ids.ok) return ids;
+    if (ids.value.includes(assetId)) return fail(exists(assetId));
+    if (ids.value.length >= MAX_LIBRARY_FILES)
+      return fail(mcbError("budget_exceeded", `the schematic library is full (${MAX_LIBRARY_FILES} files)`, { limit: MAX_LIBRARY_FILES }));
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = join(this.dir, `.${assetId}.${process.pid}.${Date.now()}`);
+    const path = `${tmp}.schem`;
+    const abort = (): void => rmSync(path, { force: true });
+    return ok({
+      path,
+      scratch: tmp,
+      abort,
+      commit: (asset) => {
+        try {
+          const bytes = statSync(path).size;
+          if (bytes > this.limits.maxCompressedBytes)
+            return fail(
+              mcbError(
+                "budget_exceeded",
+                `the export is ${bytes} bytes; the library reads files of at most ${this.limits.maxCompressedBytes}: export the region in parts`,
+                { reason: "compressed_size", limit: this.limits.maxCompressedBytes, bytes },
+              ),
+            );
+          const sha256 = createHash("sha256");
+          const fd = openSync(path, "r");
+          try {
+            const chunk = Buffer.allocUnsafe(1 << 20);
+            for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) sha256.update(chunk.subarray(0, n));
+          } finally {
+            closeSync(fd);
+          }
+          try {
+            linkSync(path, join(this.dir, assetId + EXT)); // fails if the name appeared meanwhile: never overwrites
+          } catch (e) {
+            if ((e as NodeJS.ErrnoException).code === "EEXIST") return fail(exists(assetId));
+            throw e;
+          }
+          return ok({
+            assetId,
+            ...asset,
+            offset: { ...asset.offset },
+            sha256: sha256.digest("hex"),
+            bytes,
+            format: "sponge_v3" as const,
+            loss: {},
+            sourceDataVersion: asset.dataVersion,
+          });
+        } finally {
+          abort();
+        }
+      },
+    });
+  }
+
   /** Saves a new asset named `assetId`; refuses an existing id, a full library or an oversized file. */
   save(assetId: string, schematic: Schematic): Result<AssetInfo> {
     if (typeof assetId !== "string" || !ASSET_ID.test(assetId)) return fail(badId(assetId));
     const ids = this.ids();
     if (!ids.ok) return ids;
-    if (ids.value.includes(assetId))
-      return fail(mcbError("invalid_request", `asset ${assetId} already exists; choose another name`, { reason: "asset_exists" }));
+    if (ids.value.includes(assetId)) return fail(exists(assetId));
     if (ids.value.length >= MAX_LIBRARY_FILES)
       return fail(mcbError("budget_exceeded", `the schematic library is full (${MAX_LIBRARY_FILES} files)`, { limit: MAX_LIBRARY_FILES }));
     const bytes = writeSchematic({ ...schematic, name: assetId });
@@ -183,14 +269,18 @@ export class SchematicLibrary {
     try {
       linkSync(tmp, final); // fails if the name appeared meanwhile: never overwrites
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EEXIST")
-        return fail(mcbError("invalid_request", `asset ${assetId} already exists; choose another name`, { reason: "asset_exists" }));
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") return fail(exists(assetId));
       throw e;
     } finally {
       unlinkSync(tmp);
     }
     return ok(infoOf(assetId, check.value.schematic, bytes));
   }
+}
+
+/** The library's answer for an id that is taken, when saving. */
+function exists(assetId: string): ReturnType<typeof mcbError> {
+  return mcbError("invalid_request", `asset ${assetId} already exists; choose another name`, { reason: "asset_exists" });
 }
 
 function badId(id: unknown): ReturnType<typeof mcbError> {

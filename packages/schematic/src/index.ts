@@ -14,6 +14,16 @@ export { STRUCTURE_VOID } from "./read/StructureRead.js";
 export { writeSchematic, type WriteOptions } from "./SchematicWrite.js";
 export { rotateSchematic } from "./SchematicRotate.js";
 export { PASTE_TILE_BLOCKS, SchematicPaste, schematicToPlan, type PasteInput, type PasteTile } from "./SchematicPlan.js";
-export { schematicFromRegion, type FromRegionInput, type RegionBlocks } from "./SchematicFromRegion.js";
-export { ASSET_ID, MAX_LIBRARY_FILES, SchematicLibrary, infoOf, type AssetInfo, type LoadedAsset } from "./SchematicLibrary.js";
+export { missingEntities, regionEntities, schematicFromRegion, type FromRegionInput, type RegionBlocks, type RegionEntities } from "./SchematicFromRegion.js";
+export {
+  ASSET_ID,
+  MAX_LIBRARY_FILES,
+  SchematicLibrary,
+  infoOf,
+  type AssetInfo,
+  type AssetReservation,
+  type LoadedAsset,
+  type StreamedAsset,
+} from "./SchematicLibrary.js";
+export { SpongeStream, type StreamHeader, type StreamTotals } from "./SpongeStream.js";
 export { schematicFromPlan, type FromPlanOptions } from "./SchematicFromPlan.js";

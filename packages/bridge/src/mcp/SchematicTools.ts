@@ -1,6 +1,7 @@
 import { fail } from "@mcb/blocks";
 import { ASSET_ID, DROP_CATEGORIES, type DropCategory } from "@mcb/schematic";
-import { assetView, exportRegionAsset, pasteOf, preparePasteTile } from "../workspace/jobs/SchematicActions.js";
+import { assetView, pasteOf, preparePasteTile } from "../workspace/jobs/SchematicActions.js";
+import { exportRegionAsset } from "../workspace/jobs/RegionExport.js";
 import { z } from "zod";
 import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
@@ -39,7 +40,8 @@ function registerAssetsAndExport(tools: ToolTable, m: McpContext): void {
     "schematic_export",
     {
       title: "Export a region as a schematic",
-      description: "Save a box (≤ 4096 positions, air included, block entities with data) as a Sponge v3 .schem; origin (default min) is its paste anchor.",
+      description:
+        "Save a box (air included, block entities with data; up to the library's read limit, 20,000,000 positions by default) as a Sponge v3 .schem; origin (default min) is its paste anchor.",
       inputSchema: {
         name: AssetId.describe("new asset id"),
         min: Vec3.describe("corner"),

@@ -1,11 +1,11 @@
-import { createHash } from "node:crypto";
-import { fail, mcbError, ok, type MaterialCatalog, type Result } from "@mcb/blocks";
+import { fail, mcbError, ok, type Box3, type MaterialCatalog, type Result } from "@mcb/blocks";
 import { CHANGE_SOURCES, type ChangeFeed, type ChangePage, type ChangeSource } from "./ChangeFeed.js";
 import { inspectRegion, readRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "../world/Inspect.js";
 import type { Journal } from "../store/Journal.js";
 import { listOperations, type OperationListInput, type OperationListView } from "./OperationList.js";
 import type { EngineLimits, ProjectAccess, RequestContext } from "./Project.js";
 import { projectContext, type ProjectContextView } from "./ProjectContext.js";
+import { readRegionSlabs, type RegionSlab } from "../world/RegionSlabs.js";
 import { surfaceSample, type SurfaceInput, type SurfaceView } from "../world/Surface.js";
 import type { RegionRead, WorldAdapter } from "../world/WorldAdapter.js";
 
@@ -54,25 +54,29 @@ export class ReadDesk {
 
   /**
    * Every block of a region as dense arrays (one adapter read), under region_inspect's checks:
-   * project scope, area, at most `maxInspectPositions`. For exports and scans by other tools.
+   * project scope, area, at most `maxInspectPositions`. For scans by other tools.
    */
-  async regionBlocks(
-    ctx: RequestContext,
-    input: { min: unknown; max: unknown; entityData?: boolean },
-  ): Promise<Result<RegionRead & { readonly entityData?: ReadonlyMap<number, Uint8Array> }>> {
+  async regionBlocks(ctx: RequestContext, input: { min: unknown; max: unknown }): Promise<Result<RegionRead>> {
     return this.d.guard(async () => {
       const scope = this.d.scope(ctx);
       if (!scope.ok) return scope;
-      const r = await readRegion(this.d.adapter, scope.value.config, input?.min, input?.max, this.d.limits.maxInspectPositions);
-      if (!r.ok || input.entityData !== true || r.value.digests.size === 0 || this.d.adapter.readBlockEntities === undefined) return r;
-      const entityData = await this.d.adapter.readBlockEntities(r.value.box);
-      // Two reads, not one moment: the data must be what the first read's digests describe.
-      for (const [i, digest] of r.value.digests) {
-        const d = entityData.get(i);
-        if (d === undefined || createHash("sha256").update(d).digest("hex") !== digest)
-          return fail(mcbError("busy", "a block entity changed while the region was read; read again", { reason: "changed_during_read" }));
-      }
-      return ok({ ...r.value, entityData });
+      return readRegion(this.d.adapter, scope.value.config, input?.min, input?.max, this.d.limits.maxInspectPositions);
+    });
+  }
+
+  /**
+   * Every block of a region of up to `maxPositions` (an export's limit), slab by slab in y, z, x
+   * order with the block entities' data (see `readRegionSlabs`), under the project's scope and area.
+   */
+  async regionSlabs(
+    ctx: RequestContext,
+    input: { readonly min: unknown; readonly max: unknown; readonly maxPositions: number },
+    each: (slab: RegionSlab) => Promise<Result<null>> | Result<null>,
+  ): Promise<Result<{ readonly box: Box3; readonly positions: number }>> {
+    return this.d.guard(async () => {
+      const scope = this.d.scope(ctx);
+      if (!scope.ok) return scope;
+      return readRegionSlabs(this.d.adapter, scope.value.config, { ...input, entityData: true }, each);
     });
   }
 

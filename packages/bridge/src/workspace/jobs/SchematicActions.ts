@@ -1,14 +1,6 @@
-import { blockEntityType, type BlockRegistry, boxJson, fail, mcbError, ok, type QuarterTurns, type Result, type Vec3 } from "@mcb/blocks";
-import type { BuildPrepareInput, Engine, PrepareView, RegionRead, RequestContext, WorldAdapter } from "@mcb/engine";
-import {
-  SchematicPaste,
-  schematicFromRegion,
-  type AssetInfo,
-  type LossReport,
-  type Schematic,
-  type SchematicFormat,
-  type SchematicLibrary,
-} from "@mcb/schematic";
+import { type BlockRegistry, boxJson, fail, mcbError, ok, type QuarterTurns, type Result, type Vec3 } from "@mcb/blocks";
+import type { BuildPrepareInput, Engine, PrepareView, RequestContext, WorldAdapter } from "@mcb/engine";
+import { SchematicPaste, type AssetInfo, type LossReport, type Schematic, type SchematicFormat, type SchematicLibrary } from "@mcb/schematic";
 
 /** An asset on the wire (snake_case like every answer), for MCP and the CLI's --json alike. */
 export interface AssetView {
@@ -56,59 +48,6 @@ export interface SchematicDeps {
   readonly registry: BlockRegistry;
   readonly world: Pick<WorldAdapter, "info">;
   readonly library: SchematicLibrary;
-}
-
-/**
- * Saves the dense region min..max (air included) as library asset `name`, anchored at `origin`
- * (default min): one read under region_inspect's checks (scope, area, ≤ 4096 positions), block
- * entities with their data (refused rather than lost where the world cannot give it); an existing
- * asset is never replaced.
- * Shared by schematic_export and `mcb schem export`.
- */
-export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec3, max: Vec3, origin?: Vec3): Promise<Result<AssetInfo>> {
-  const read = await d.engine.regionBlocks(d.ctx, { min, max, entityData: true });
-  if (!read.ok) return read;
-  const { box } = read.value;
-  const info = await d.world.info();
-  // Block entities in chunks the world does not write (an older or a newer game's) hold data in
-  // that game's form (items, text), which only the game can bring to this version: the blocks come
-  // along, their data is left out and reported.
-  const stale = staleEntities(read.value);
-  const entityData =
-    read.value.entityData === undefined || stale.size === 0 ? read.value.entityData : new Map([...read.value.entityData].filter(([i]) => !stale.has(i)));
-  const s = schematicFromRegion({
-    region: read.value,
-    ...(entityData === undefined ? {} : { entityData }),
-    origin: origin ?? { x: box.minX, y: box.minY, z: box.minZ },
-    dataVersion: info.dataVersion,
-    blockEntityType: blockEntityType(d.registry),
-    name,
-    leaveOutMissing: stale.size > 0,
-  });
-  if (!s.ok) return s;
-  const saved = d.library.save(name, s.value);
-  if (!saved.ok || stale.size === 0) return saved;
-  const by =
-    info.savedBy !== undefined && info.savedBy.dataVersion !== info.dataVersion
-      ? `Minecraft ${info.savedBy.release}`
-      : "another Minecraft version than this world's";
-  const note = `left out the data of ${stale.size} block entit${stale.size === 1 ? "y" : "ies"} (contents of chests, sign text …) saved by ${by}: it would need the game's own upgrade; the blocks import with the game's defaults`;
-  return ok({ ...saved.value, notes: [...saved.value.notes, note] });
-}
-
-/** Positions (indices of the read) of block entities in chunks the world does not write. */
-function staleEntities(read: RegionRead): Set<number> {
-  const out = new Set<number>();
-  if (read.unwritable === undefined || read.unwritable.length === 0) return out;
-  const chunks = new Set(read.unwritable.map((u) => `${u.chunk.x},${u.chunk.z}`));
-  const sx = read.box.maxX - read.box.minX + 1,
-    sz = read.box.maxZ - read.box.minZ + 1;
-  for (const i of read.digests.keys()) {
-    const x = read.box.minX + (i % sx),
-      z = read.box.minZ + (Math.floor(i / sx) % sz);
-    if (chunks.has(`${x >> 4},${z >> 4}`)) out.add(i);
-  }
-  return out;
 }
 
 export type Rotation = 0 | 90 | 180 | 270;

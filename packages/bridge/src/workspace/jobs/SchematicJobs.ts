@@ -19,7 +19,8 @@ import {
   type SchematicFormat,
   type SchematicLimits,
 } from "@mcb/schematic";
-import { assetView, exportRegionAsset, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./SchematicActions.js";
+import { assetView, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./SchematicActions.js";
+import { exportRegionAsset } from "./RegionExport.js";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
 import type { Workspace } from "../world/Workspace.js";
 import { loadRecipeFile } from "./RecipeFiles.js";
@@ -132,8 +133,8 @@ function libraryOf(w: Workspace, limits: SchematicLimits = DEFAULT_SCHEMATIC_LIM
 
 /**
  * `mcb schem export <name> -- x1 y1 z1 x2 y2 z2`: what schematic_export does (into the library of
- * the state directory), and with `outPath` the same schematic also written to a file (Sponge v3,
- * or v2 with `version`).
+ * the state directory, streamed: any size up to the read limits), and with `outPath` the same
+ * schematic also written to a file (Sponge v3, or v2 with `version`).
  */
 export async function exportSchematic(
   w: Workspace,
@@ -145,14 +146,8 @@ export async function exportSchematic(
   version: 2 | 3 = 3,
 ): Promise<Result<AssetView>> {
   const library = libraryOf(w);
-  const saved = await exportRegionAsset({ ...w, library }, name, min, max, origin);
-  if (!saved.ok) return saved;
-  if (outPath !== undefined) {
-    const loaded = library.load(saved.value.assetId);
-    if (!loaded.ok) return loaded;
-    await writeFile(outPath, writeSchematic(loaded.value.schematic, { version }));
-  }
-  return ok(assetView(saved.value));
+  const saved = await exportRegionAsset({ ...w, library }, name, min, max, origin, outPath === undefined ? undefined : { path: outPath, version });
+  return saved.ok ? ok(assetView(saved.value)) : saved;
 }
 
 export interface ImportOptions {
