@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -5,6 +6,7 @@ import { NbtError, NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtVal
 import { atomicWriteFile } from "@mcb/adapter-kit";
 import { SaveError } from "./SaveError.js";
 import { worldHeightOf, type WorldHeight } from "./SaveHeight.js";
+import { worldSeed } from "./WorldGenSettings.js";
 
 /** The first DataVersion (26.1) whose saves keep dimensions under `dimensions/<namespace>/<name>`. */
 export const DIMENSIONS_LAYOUT_DATA_VERSION = 4786;
@@ -24,6 +26,10 @@ export interface SaveSummary {
   readonly regionDir: string;
   /** The overworld's height (its dimension type: level.dat, a data pack, or the version's default). */
   readonly height: WorldHeight;
+  /** The world's seed (decimal), what stays when the folder is moved or the world renamed; null when level.dat has none. */
+  readonly seed: string | null;
+  /** What a person should know before mcb writes into it (one sentence each). */
+  readonly warnings: readonly string[];
 }
 
 function readLevelDat(dir: string): NbtCompound {
@@ -74,7 +80,14 @@ export function inspectSave(dir: string): SaveSummary {
     );
   const layout: SaveLayout = hasModern || (!hasLegacy && dataVersion >= DIMENSIONS_LAYOUT_DATA_VERSION) ? "dimensions" : "legacy";
   const height = worldHeightOf(dir, data, dataVersion);
-  return { dir, layout, dataVersion, versionName, levelName, regionDir: layout === "dimensions" ? join(modern, "region") : legacy, height };
+  const seed = worldSeed(dir, data);
+  const warnings =
+    layout === "legacy" && dataVersion >= DIMENSIONS_LAYOUT_DATA_VERSION
+      ? [
+          `${dir} is a Minecraft ${versionName ?? dataVersion} save with its regions in region/, as Paper and Spigot servers keep them; the game itself (26.1 and later) reads dimensions/minecraft/overworld/region/: mcb reads and writes region/, so open the world with the server it came from`,
+        ]
+      : [];
+  return { dir, layout, dataVersion, versionName, levelName, regionDir: layout === "dimensions" ? join(modern, "region") : legacy, height, seed, warnings };
 }
 
 /** The flat ground of mcb's own world (bottom up), and what the game generates for its chunks. */
@@ -106,11 +119,13 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
   mkdirSync(regionDir, { recursive: true });
   mkdirSync(join(dir, "data", "minecraft"), { recursive: true });
   const dv = options.dataVersion;
+  // A seed of its own (a flat world's generation does not use it): what tells this save from another one (SaveSummary.seed).
+  const seed = randomBytes(8).readBigInt64BE();
   const worldGen = nbt.compound([
     [
       "data",
       nbt.compound([
-        ["seed", nbt.long(0n)],
+        ["seed", nbt.long(seed)],
         ["generate_structures", nbt.byte(0)],
         ["bonus_chest", nbt.byte(0)],
         ["dimensions", flatDimensions()],
@@ -128,6 +143,8 @@ export function createFlatSave(dir: string, options: NewSaveOptions): SaveSummar
     levelName: options.levelName,
     regionDir,
     height: { minY: -64, maxY: 319, source: "mcb's own world (the game's default)" },
+    seed: seed.toString(),
+    warnings: [],
   };
 }
 

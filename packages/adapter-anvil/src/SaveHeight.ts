@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
-import { NbtError, NbtReader, TAG, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { TAG, type NbtCompound, type NbtValue } from "@mcb/nbt";
 import { DataPackUnreadable, dataPackFile } from "./DataPackFile.js";
 import { SaveError } from "./SaveError.js";
+import { worldGenSettings } from "./WorldGenSettings.js";
 
 /** The first DataVersion whose overworld reaches from −64 to 319 (1.18); older ones span 0 to 255. */
 export const TALL_WORLD_DATA_VERSION = 2860;
@@ -89,25 +88,9 @@ function readType(c: NbtCompound): { minY: unknown; height: unknown } {
 
 /** The overworld's `type` in the generator settings (a name or an inline compound), null when the save does not say. */
 function overworldType(dir: string, data: NbtCompound): NbtValue | null {
-  const fromSettings = (settings: NbtValue | undefined): NbtValue | null => {
-    if (settings?.t !== TAG.Compound) return null;
-    const dims = settings.v.get("dimensions");
-    const overworld = dims?.t === TAG.Compound ? dims.v.get("minecraft:overworld") : undefined;
-    return overworld?.t === TAG.Compound ? (overworld.v.get("type") ?? null) : null;
-  };
-  const inLevel = fromSettings(data.v.get("WorldGenSettings"));
-  if (inLevel !== null) return inLevel;
-  const file = join(dir, "data", "minecraft", "world_gen_settings.dat");
-  if (!existsSync(file)) return null;
-  try {
-    const raw = readFileSync(file);
-    const r = new NbtReader(raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw, { maxOutputLength: 64 << 20 }) : raw);
-    if (r.root().type !== TAG.Compound) return null;
-    return fromSettings(r.compoundValue().v.get("data"));
-  } catch (e) {
-    if (e instanceof NbtError || (e as { code?: string }).code === "Z_DATA_ERROR") return null;
-    throw e;
-  }
+  const dims = worldGenSettings(dir, data)?.v.get("dimensions");
+  const overworld = dims?.t === TAG.Compound ? dims.v.get("minecraft:overworld") : undefined;
+  return overworld?.t === TAG.Compound ? (overworld.v.get("type") ?? null) : null;
 }
 
 /** The save's enabled data packs that live in `datapacks/` (`file/<name>`), in load order; names that are not plain file names are ignored. */

@@ -32,7 +32,7 @@ export interface McbError<C extends ErrorCode = ErrorCode> {
 
 export type Result<T, E extends McbError = McbError> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["busy", "capture_not_ready", "camera_unavailable", "stale_snapshot", "resync_required"]);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["busy", "capture_not_ready", "camera_unavailable", "resync_required"]);
 
 export function mcbError<C extends ErrorCode>(code: C, message: string, details?: Readonly<Record<string, unknown>>): McbError<C> {
   return details === undefined ? { code, message, retryable: RETRYABLE.has(code) } : { code, message, retryable: RETRYABLE.has(code), details };

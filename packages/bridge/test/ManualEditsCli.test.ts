@@ -196,9 +196,11 @@ describe("interrupts are not crashes (built CLI)", () => {
       const big = recipeFile(state, "big", { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(99, 73, 99), block: "minecraft:stone" }] });
       const r = await interrupted(["build", big, "--state", state, "--max-rate", "20000"], /writes 100000 blocks in 196 slices/, signal);
       expect(r.code).toBe(exit);
-      const m = /mcb: interrupted: operation (op_\w+) cancelled: (\d+) of 100000 blocks written; undo with: mcb undo (op_\w+)/.exec(r.stderr);
+      const m = /mcb: interrupted: operation (op_\w+) cancelled: (\d+) of 100000 blocks written; undo with: (mcb undo (op_\w+) .*)$/m.exec(r.stderr);
       expect(m, r.stderr).not.toBeNull();
-      const [, id, written] = m!;
+      const [, id, written, command] = m!;
+      // The hint is the whole command to paste: it names the state directory the build used.
+      expect(command).toBe(`mcb undo ${id} --state ${state}`);
       expect(Number(written)).toBeGreaterThan(0);
       expect(Number(written)).toBeLessThan(100_000);
       expect(Number(written) % 512).toBe(0); // whole slices only
@@ -211,7 +213,7 @@ describe("interrupts are not crashes (built CLI)", () => {
         }
       ).palette;
       expect(stones.find((s) => s.state === "minecraft:stone")?.count ?? 0).toBeGreaterThan(0);
-      const undo = await mcb("undo", id!, "--state", state);
+      const undo = await mcb(...command!.split(" ").slice(1));
       expect(undo.code).toBe(0);
       expect(undo.stdout).toContain(`${written} blocks to restore, 0 left as they are`);
       const after = JSON.parse((await mcb("inspect", "--state", state, "--json", "0", "64", "0", "63", "64", "63")).stdout) as { palette: unknown };
@@ -240,7 +242,7 @@ describe("interrupts are not crashes (built CLI)", () => {
       "SIGINT",
     );
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/mcb: interrupted: operation op_\w+ cancelled: \d+ of \d+ blocks written; undo with: mcb undo op_\w+/);
+    expect(r.stderr).toMatch(/mcb: interrupted: operation op_\w+ cancelled: \d+ of \d+ blocks written; undo with: mcb undo op_\w+ --state \S+$/m);
     expect(r.stderr.match(/writes \d+ blocks in/g)).toHaveLength(1); // the second tile never started
     const status = await mcb("status", "--state", state);
     expect(status.stdout).toContain("no recovery pending");

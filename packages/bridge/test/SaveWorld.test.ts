@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnvilWorld } from "@mcb/adapter-anvil";
@@ -140,6 +140,49 @@ describe("--world save:PATH edits a person's save offline", () => {
     expect(undone.code, undone.stderr).toBe(0);
     const w = await openWorld(state).catch(() => null); // the state dir is bound to the save, not to an embedded world
     await w?.close();
+  });
+
+  it("a build at the edge of the save's chunks: applied, nothing joined or written past the edge, the note names the chunk; a write past it is refused naming it", async () => {
+    const save = await personSave();
+    const state = await tmp();
+    const edge = join(state, "edge.json");
+    writeFileSync(
+      edge,
+      JSON.stringify({
+        version: 1,
+        operations: [
+          { type: "box", min: { x: 29, y: 64, z: 5 }, max: { x: 31, y: 64, z: 5 }, block: "minecraft:oak_fence" },
+          { type: "box", min: { x: 31, y: 65, z: 5 }, max: { x: 31, y: 65, z: 5 }, block: "minecraft:stone" },
+        ],
+      }),
+    );
+    const built = await mcb("build", edge, "--world", `save:${save}`, "--state", state, "--json");
+    expect(built.code, built.stderr).toBe(0);
+    const out = JSON.parse(built.stdout) as { plan: { warnings: string[] }; operation: { status: string; counters: { written: number } } };
+    expect(out.operation).toMatchObject({ status: "applied", counters: { written: 4 } });
+    expect(out.plan.warnings.join("\n")).toMatch(/borders 1 chunk the world does not have \(2,0\): nothing there to join, and nothing written there/);
+    const w = await AnvilWorld.open({ dir: save, registry });
+    expect(w.stateAt(31, 64, 5)).toBe("minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=true]");
+    await w.close();
+    writeFileSync(
+      edge,
+      JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 31, y: 64, z: 6 }, max: { x: 32, y: 64, z: 6 }, block: "minecraft:stone" }] }),
+    );
+    const past = await mcb("build", edge, "--world", `save:${save}`, "--state", state, "--area", "-16,-16,47,31");
+    expect(errorOf(past)).toMatchObject({ code: "out_of_bounds", details: { reason: "chunk_not_generated", chunk: { x: 2, z: 0 } } });
+  });
+
+  it("a 26.x save with its regions in region/ (a Paper server's layout): mcb says the game reads dimensions/, and writes where the regions are", async () => {
+    const save = await personSave();
+    renameSync(join(save, "dimensions", "minecraft", "overworld", "region"), join(save, "region"));
+    rmSync(join(save, "dimensions"), { recursive: true });
+    const state = await tmp();
+    const built = await mcb("build", tower, "--world", `save:${save}`, "--state", state);
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stderr).toMatch(
+      /warning: .* save with its regions in region\/, as Paper and Spigot servers keep them; the game itself \(26\.1 and later\) reads dimensions\/minecraft\/overworld\/region\//,
+    );
+    expect(existsSync(join(save, "dimensions"))).toBe(false);
   });
 
   it("a folder without level.dat is not a save: not_found, nothing created", async () => {

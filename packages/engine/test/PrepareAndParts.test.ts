@@ -74,7 +74,7 @@ describe("build_prepare", () => {
     expect(p.expires_at).toBe(new Date(now + 600_000).toISOString());
     now += 600_001;
     const r = await h.engine.buildApply(h.agent, { plan_id: p.plan_id, plan_hash: p.plan_hash, idempotency_key: "late" });
-    expect(r).toMatchObject({ ok: false, error: { code: "stale_snapshot", details: { reason: "plan_expired" } } });
+    expect(r).toMatchObject({ ok: false, error: { code: "stale_snapshot", retryable: false, details: { reason: "plan_expired" } } });
     const wrongHash = await h.engine.buildApply(h.agent, { plan_id: p.plan_id, plan_hash: "0".repeat(64), idempotency_key: "x" });
     expect(wrongHash).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "plan_hash" } } });
     const unknown = await h.engine.buildApply(h.agent, { plan_id: "plan_nope", plan_hash: p.plan_hash, idempotency_key: "y" });

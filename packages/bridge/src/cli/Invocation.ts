@@ -3,6 +3,7 @@ import type { EngineLimits } from "@mcb/engine";
 import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
 import { stateDirectory, type Workspace, type WorldLocation } from "../workspace/world/Workspace.js";
 import type { Values } from "./Args.js";
+import { sameWorldCommand } from "./Again.js";
 import type { CliIo } from "./Io.js";
 
 /** One run of one command: its arguments, options, streams and helpers. */
@@ -73,7 +74,7 @@ export function invocation(name: string, args: readonly string[], values: Values
           const st = await w.engine.operationStatus(w.ctx, { operation_id: id });
           if (st.ok)
             stopped.push(
-              `operation ${id} ${st.value.status}: ${st.value.counters.written} of ${st.value.counters.total} blocks written${st.value.counters.written > 0 ? `; undo with: mcb undo ${id}` : ""}`,
+              `operation ${id} ${st.value.status}: ${st.value.counters.written} of ${st.value.counters.total} blocks written${st.value.counters.written > 0 ? `; undo with: ${sameWorldCommand(["undo", id], location)}` : ""}`,
             );
         }
         io.stderr.write(`mcb: interrupted: ${stopped.length === 0 ? "stopped before writing anything" : stopped.join("; ")}\n`);

@@ -1,5 +1,5 @@
 import { ConnectionRules, DIRS, STEP, type At, type Dir } from "./ConnectionRules.js";
-import type { WorldAdapter } from "../world/WorldAdapter.js";
+import { isChunkNotLoaded, type WorldAdapter } from "../world/WorldAdapter.js";
 import { readPositions, type RefusalSink } from "../world/WorldReader.js";
 import { boundsOf } from "@mcb/blocks";
 
@@ -99,14 +99,34 @@ export async function planConnections(
     const k = key(x, y, z);
     if (index(k) < 0 && !world.has(k)) want.add(k);
   };
+  // Neighbours in chunks the world does not have (a save's unexplored land past the edge of a
+  // build): nothing there to join, and nothing to write; they are named in a note.
+  const absent = new Map<string, number>();
   const readWanted = async (): Promise<void> => {
-    if (want.size === 0) return;
-    const keys = [...want];
-    const triples = new Int32Array(keys.length * 3);
-    keys.forEach((k, i) => triples.set(unkey(k), i * 3));
-    const r = await readPositions(adapter, triples, 0, triples.length / 3, sink);
-    keys.forEach((k, i) => world.set(k, { state: r.states[i]!, digest: r.digests[i]! }));
-    want.clear();
+    while (want.size > 0) {
+      const keys = [...want];
+      const triples = new Int32Array(keys.length * 3);
+      keys.forEach((k, i) => triples.set(unkey(k), i * 3));
+      let r: Awaited<ReturnType<typeof readPositions>>;
+      try {
+        r = await readPositions(adapter, triples, 0, triples.length / 3, sink);
+      } catch (e) {
+        if (!isChunkNotLoaded(e) || e.retryable || e.chunk === null) throw e;
+        const { x: cx, z: cz } = e.chunk;
+        const left = keys.filter((k) => {
+          const [x, , z] = unkey(k);
+          return x >> 4 !== cx || z >> 4 !== cz;
+        });
+        if (left.length === keys.length) throw e; // not one of ours: a real failure
+        absent.set(`${cx},${cz}`, keys.length - left.length);
+        sink?.set(`${cx},${cz}`, { chunk: { x: cx, z: cz }, code: "out_of_bounds", message: e.message, details: { reason: "chunk_not_generated" } });
+        want.clear();
+        for (const k of left) want.add(k);
+        continue;
+      }
+      keys.forEach((k, i) => world.set(k, { state: r.states[i]!, digest: r.digests[i]! }));
+      want.clear();
+    }
   };
   // Ring 1: around our connectables (their sides, and above a wall); in auto mode around every
   // plan position (existing connectables there join the plan; a wall below may turn tall).
@@ -200,6 +220,10 @@ export async function planConnections(
   if (blocked.length > 0)
     notes.push(
       `connections: ${blocked.length} existing neighbours would join the plan but lie outside what it may write (at ${where(blocked)}); they stay unconnected`,
+    );
+  if (absent.size > 0)
+    notes.push(
+      `the plan borders ${absent.size} chunk${absent.size === 1 ? "" : "s"} the world does not have (${[...absent.keys()].slice(0, SAMPLE).join("; ")}): nothing there to join, and nothing written there; the game generates ${absent.size === 1 ? "it" : "them"} when a player comes near`,
     );
   return { desired: current, neighbours, notes };
 }

@@ -1,5 +1,6 @@
-import { join } from "node:path";
-import { AnvilWorld, isSaveError } from "@mcb/adapter-anvil";
+import { existsSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { AnvilWorld, inspectSave, isSaveError } from "@mcb/adapter-anvil";
 import { PortWorld } from "@mcb/adapter-paper";
 import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { Engine, StoreFailure, openJournal, type Journal, type WorldAdapter, type WorldInfo } from "@mcb/engine";
@@ -7,10 +8,13 @@ import { serveEditInbox } from "../edits/EditInbox.js";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { Interrupt } from "../jobs/Interrupt.js";
 import { acquireStateLock } from "./StateLock.js";
+import { bindSave, embeddedRefusal } from "./SaveBinding.js";
 import {
   EMBEDDED_AREA,
   EMBEDDED_OWNER,
   EMBEDDED_PROJECT,
+  STATE_MARKER,
+  isStateDirectory,
   locationOf,
   stateDirectory,
   worldKindOf,
@@ -22,13 +26,23 @@ import {
 } from "./Workspace.js";
 
 /** Opens a save (a person's, or the embedded one); its refusals become structured errors. */
-async function openSave(open: () => Promise<AnvilWorld>): Promise<Result<AnvilWorld>> {
+async function openSave<T>(open: () => Promise<T>): Promise<Result<T>> {
   try {
     return ok(await open());
   } catch (e) {
     if (!isSaveError(e)) throw e;
     return fail({ ...mcbError(e.refusal.code, e.message, e.refusal.details), retryable: e.refusal.retryable });
   }
+}
+
+/** A person's save, with the identity its state directory records for it (`bindSave`). */
+async function openPersonSave(dir: string, savePath: string, asked: BlockRegistry | undefined, log: (line: string) => void): Promise<Result<AnvilWorld>> {
+  const summary = await openSave(async () => inspectSave(savePath));
+  if (!summary.ok) return summary;
+  for (const w of summary.value.warnings) log(`mcb: warning: ${w}`);
+  const bound = bindSave(dir, summary.value, log);
+  if (!bound.ok) return bound;
+  return openSave(() => AnvilWorld.open({ dir: savePath, ...bound.value, ...(asked === undefined ? {} : { registry: asked }) }));
 }
 
 async function connectPort(target: WorldTarget, asked: BlockRegistry | undefined): Promise<Result<{ world: WorldAdapter; registry: BlockRegistry }>> {
@@ -112,9 +126,15 @@ function projectArea(target: WorldTarget, personSave: AnvilWorld | null, world: 
 export async function openWorkspace(where: string | WorldLocation, options: OpenOptions = {}): Promise<Result<Workspace>> {
   const { dir: stateDir, target } = locationOf(where);
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const before = { dir: existsSync(resolve(stateDir)), marked: isStateDirectory(resolve(stateDir)) };
   const located = stateDirectory(stateDir, options.create !== false, options.log);
   if (!located.ok) return located;
   const dir = located.value;
+  // A state directory made for a world that then did not open is taken away again: nothing is left behind.
+  const undoCreate = (): void => {
+    if (!before.dir) rmSync(dir, { recursive: true, force: true });
+    else if (!before.marked) rmSync(join(dir, STATE_MARKER), { force: true });
+  };
   // The lock first: nothing of the world or the journal is read while another process holds them.
   const lock = acquireStateLock(dir);
   if (!lock.ok) return lock;
@@ -123,10 +143,12 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
     parts = await openParts(dir, target, options, log);
   } catch (e) {
     lock.value.release();
+    undoCreate();
     throw e;
   }
   if (!parts.ok) {
     lock.value.release();
+    undoCreate();
     return parts;
   }
   return ok(workspaceOf(dir, parts.value, lock.value, log));
@@ -155,9 +177,13 @@ async function openTargetWorld(
     return port.ok ? ok({ ...port.value, embedded: null, save: null }) : port;
   }
   const savePath = target.savePath;
-  const opened = await openSave(() =>
-    savePath === undefined ? openEmbeddedWorld(dir, asked, log) : AnvilWorld.open({ dir: savePath, ...(asked === undefined ? {} : { registry: asked }) }),
-  );
+  // One state directory journals for one world: the embedded one, or the save it recorded (SaveBinding).
+  let opened: Result<AnvilWorld>;
+  if (savePath === undefined) {
+    const taken = embeddedRefusal(dir);
+    if (!taken.ok) return taken;
+    opened = await openSave(() => openEmbeddedWorld(dir, asked, log));
+  } else opened = await openPersonSave(dir, savePath, asked, log);
   if (!opened.ok) return opened;
   const save = opened.value;
   return ok({ world: save, registry: save.version.registry, embedded: savePath === undefined ? save : null, save });

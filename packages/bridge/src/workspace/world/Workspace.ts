@@ -15,7 +15,12 @@ export const EMBEDDED_OWNER = "local";
 export const EMBEDDED_AREA = { minX: -4096, minY: -64, minZ: -4096, maxX: 4095, maxY: 319, maxZ: 4095 };
 export const DEFAULT_STATE_DIR = ".state";
 /** The file that marks a directory as an mcb state directory (a journal marks one made before it). */
-const STATE_MARKER = "mcb-state";
+export const STATE_MARKER = "mcb-state";
+
+/** Whether a directory is an mcb state directory (its marker, or the journal of one made before the marker). */
+export function isStateDirectory(dir: string): boolean {
+  return existsSync(join(dir, STATE_MARKER)) || existsSync(join(dir, "journal.db"));
+}
 
 export interface Workspace {
   /** Absolute state directory. */
@@ -125,7 +130,7 @@ export function worldKindOf(target: WorldTarget): "embedded" | "save" | "port" {
 export function stateDirectory(stateDir: string, create: boolean, log?: (line: string) => void): Result<string> {
   const dir = resolve(stateDir);
   const marker = join(dir, STATE_MARKER);
-  const exists = existsSync(marker) || existsSync(join(dir, "journal.db"));
+  const exists = isStateDirectory(dir);
   if (!create && !exists)
     return fail(
       mcbError(
