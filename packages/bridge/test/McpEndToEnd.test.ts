@@ -173,6 +173,9 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     const asset = await ok("schematic_export", { name: "tower", min: v(0, 64, 0), max: v(6, 76, 6) });
     expect(asset).toMatchObject({ asset_id: "tower", width: 7, height: 13, length: 7, offset: v(0, 0, 0), block_count: plan.changed_blocks });
     expect((await ok("asset_list", { query: "TOW" })).assets).toEqual([asset]);
+    // Exports are not capped at one inspection (4,096 positions): 64 × 32 × 64 = 131,072, ground and tower.
+    const wide = await ok("schematic_export", { name: "tower_ground", min: v(-32, 48, -32), max: v(31, 79, 31) });
+    expect(wide).toMatchObject({ width: 64, height: 32, length: 64, block_count: 64 * 64 * 16 + plan.changed_blocks });
 
     const undo = await ok("operation_undo_prepare", { operation_id: op.operation_id });
     expect(undo.changed_blocks).toBe(plan.changed_blocks);
