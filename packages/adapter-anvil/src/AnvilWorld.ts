@@ -21,7 +21,7 @@ import type { Chunk } from "./Chunk.js";
 import { ChunkStore } from "./ChunkStore.js";
 import { flatChunk } from "./FlatGround.js";
 import { Heightmaps } from "./Heightmaps.js";
-import { SaveError, isSaveError } from "./SaveError.js";
+import { SaveError } from "./SaveError.js";
 import { readBlockEntities, readBox, type ChunkSource } from "./SaveRead.js";
 import { generatedArea } from "./SaveArea.js";
 import { createFlatSave, inspectSave, type SaveSummary } from "./SaveFolder.js";
@@ -311,20 +311,7 @@ export class AnvilWorld implements WorldAdapter {
   private save_(): void {
     if (this.readOnly !== null) return; // nothing is ever written into a read-only save
     this.lock.check();
-    try {
-      this.store.flush();
-    } catch (e) {
-      if (isSaveError(e)) throw e;
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new SaveError(
-        "save_failed",
-        `could not save the changed chunks of ${this.save.dir} (${code ?? (e as Error).message}); nothing was marked saved: free disk space or fix the folder's permissions, then save again (mcb keeps the changes until it exits)`,
-        {
-          file: this.save.dir,
-          ...(code === undefined ? {} : { errno: code }),
-        },
-      );
-    }
+    this.store.flush();
     this.writes.savedAll();
   }
 

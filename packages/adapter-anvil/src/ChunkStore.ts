@@ -156,7 +156,9 @@ export class ChunkStore {
 
   /**
    * Writes every changed chunk (and clears the light flag of their stored neighbours), region by
-   * region, each region crash-safely. Returns the number of chunks written.
+   * region, each region crash-safely. Returns the number of chunks written. A failure is a
+   * `SaveError` (a damaged region; `save_failed` for the disk's own errors) and keeps every changed
+   * chunk for the next flush.
    */
   flush(): number {
     if (this.dirty.size === 0) return 0;
@@ -190,7 +192,18 @@ export class ChunkStore {
       add(e.chunk);
     }
     for (const c of this.dirty.values()) add(c);
-    for (const g of byRegion.values()) this.region(g.rx, g.rz, true)!.write(g.writes);
+    try {
+      for (const g of byRegion.values()) this.region(g.rx, g.rz, true)!.write(g.writes);
+    } catch (e) {
+      if (isSaveError(e)) throw e;
+      // A full disk, a folder made read-only: the changed chunks stay for the next flush.
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new SaveError(
+        "save_failed",
+        `could not save the changed chunks in ${this.options.regionDir} (${code ?? (e as Error).message}); nothing was marked saved: free disk space or fix the folder's permissions, then save again (mcb keeps the changes until it exits)`,
+        { file: this.options.regionDir, ...(code === undefined ? {} : { errno: code }) },
+      );
+    }
     const n = this.dirty.size;
     for (const c of this.dirty.values()) {
       c.dirtySections.clear();
