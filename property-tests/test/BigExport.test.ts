@@ -4,9 +4,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld } from "@mcb/adapter-anvil";
-import { main } from "@mcb/bridge";
 import { nucleationView } from "../../packages/schematic/test/corpus/Readers.js";
-import { realSave, sharedRegistry } from "../src/index.js";
+import { realSave, sharedRegistry, mcb } from "../src/index.js";
 
 /**
  * Exports of any size (issue 42): `mcb schem export` streams a region of a person's save, slab by
@@ -18,13 +17,6 @@ import { realSave, sharedRegistry } from "../src/index.js";
 const registry = sharedRegistry();
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "",
-    stderr = "";
-  const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: process.env });
-  return { code, stdout, stderr };
-}
 
 const canonical = (s: string): string => {
   const r = registry.resolveState(s);

@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { RegionFile } from "@mcb/adapter-anvil";
 import { createBlockRegistry } from "@mcb/blocks";
-import { main } from "@mcb/bridge";
-import { realSave, stdlibChunks, unwrap } from "../src/index.js";
+import { realSave, stdlibChunks, unwrap, mcb } from "../src/index.js";
 
 /**
  * A build and its undo, with nothing between them, leave a person's save as the game wrote it
@@ -19,13 +18,6 @@ import { realSave, stdlibChunks, unwrap } from "../src/index.js";
  */
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "",
-    stderr = "";
-  const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: process.env });
-  return { code, stdout, stderr };
-}
 
 const TOWER = {
   version: 1,

@@ -6,8 +6,7 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
-import { main } from "@mcb/bridge";
-import { realSave, sharedRegistry, stdlibChunks, stdlibRecords, type StdlibChunk, type StdlibRecords } from "../src/index.js";
+import { realSave, sharedRegistry, stdlibChunks, stdlibRecords, type StdlibChunk, type StdlibRecords, mcb } from "../src/index.js";
 
 /**
  * Damaged region files are never written over (issue 42). The save: two region files the game
@@ -66,13 +65,6 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 function regionDir(save: string): string {
   return join(save, "dimensions", "minecraft", "overworld", "region");
-}
-
-async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "",
-    stderr = "";
-  const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: process.env });
-  return { code, stdout, stderr };
 }
 
 type Fault =

@@ -5,9 +5,8 @@ import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
 import { upgradeState } from "@mcb/blocks";
-import { main } from "@mcb/bridge";
 import { TAG, encodeNbt, nbt, type NbtValue } from "@mcb/nbt";
-import { amulet, cavesAndCliffsSave, sharedRegistry } from "../src/index.js";
+import { amulet, cavesAndCliffsSave, sharedRegistry, mcb } from "../src/index.js";
 
 /**
  * Heights of every save (issue 42): the world's vertical range comes from its dimension type, so
@@ -24,13 +23,6 @@ const temp = (): string => {
   dirs.push(d);
   return d;
 };
-
-async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "",
-    stderr = "";
-  const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: process.env });
-  return { code, stdout, stderr };
-}
 
 describe("the height of a save is its dimension type's", () => {
   it("a 1.17 world with the Caves & Cliffs pack: y −64..319, its blocks below 0 read as amulet-core reads them; status and the area say so", async () => {

@@ -6,10 +6,9 @@ import { dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
-import { main } from "@mcb/bridge";
 import { NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
 import { upgradeState } from "@mcb/blocks";
-import { sharedRegistry, stdlibChunks } from "../src/index.js";
+import { sharedRegistry, stdlibChunks, mcb } from "../src/index.js";
 
 /**
  * The versions a person's saves come in, through the `mcb` command line: a save from a newer game
@@ -27,13 +26,6 @@ function temp(): string {
   const d = mkdtempSync(join(tmpdir(), "mcb-versions-"));
   dirs.push(d);
   return d;
-}
-
-async function mcb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "",
-    stderr = "";
-  const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: process.env });
-  return { code, stdout, stderr };
 }
 
 const errorOf = (r: { stderr: string }) =>

@@ -4,22 +4,9 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { AnvilWorld } from "@mcb/adapter-anvil";
 import { NbtReader, TAG, encodeNbt, nbt, type NbtCompound } from "@mcb/nbt";
-import { errorOf, mcb, tempDirs } from "./support.js";
+import { errorOf, mcb, personSave, tempDirs } from "./support.js";
 
 const tmp = tempDirs("mcb-binding-");
-
-/** A person's save with the chunks around the origin, as a game that generated them leaves it. */
-async function personSave(dir: string): Promise<string> {
-  const w = await AnvilWorld.open({ dir, flatGround: true });
-  await w.compareAndSet({
-    checks: [],
-    writes: [-1, 0, 1].flatMap((cx) =>
-      [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" })),
-    ),
-  });
-  await w.close();
-  return dir;
-}
 
 /** What the game does when a person renames the world in its menu: level.dat's LevelName changes. */
 function renameInGame(save: string, name: string): void {

@@ -9,7 +9,7 @@ import { TAG, canonicalNbt, nbt } from "@mcb/nbt";
 import { registry as sharedRegistry } from "../../blocks/test/registry.js";
 
 const registry = sharedRegistry();
-import { cli, errorOf, mcb, openWorld, root, tempDirs, tower } from "./support.js";
+import { personSave as aPersonSave, cli, errorOf, mcb, openWorld, root, tempDirs, tower } from "./support.js";
 
 const tmp = tempDirs("mcb-save-world-");
 const CHEST = "minecraft:chest[facing=north,type=single,waterlogged=false]";
@@ -72,20 +72,7 @@ describe("the embedded world is a Minecraft save", () => {
 });
 
 describe("--world save:PATH edits a person's save offline", () => {
-  async function personSave(): Promise<string> {
-    const dir = join(await tmp(), "My World");
-    // A save with one generated chunk around the origin (made the way mcb makes its own, then used as a person's).
-    const w = await AnvilWorld.open({ dir, flatGround: true });
-    // The chunks around the origin (-1..1), as a game that generated them would leave them.
-    await w.compareAndSet({
-      checks: [],
-      writes: [-1, 0, 1].flatMap((cx) =>
-        [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" })),
-      ),
-    });
-    await w.close();
-    return dir;
-  }
+  const personSave = async (): Promise<string> => aPersonSave(join(await tmp(), "My World"));
 
   it("builds and undoes the example tower in it; the area is the save's chunks (--area widens it); refuses a build where the save has no chunks, naming the chunk; a save the game holds is busy", async () => {
     const save = await personSave();

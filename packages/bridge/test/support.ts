@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach } from "vitest";
-import { main } from "../src/index.js";
+import { AnvilWorld } from "@mcb/adapter-anvil";
 import { openWorkspace } from "../src/workspace/world/OpenWorkspace.js";
 import type { Workspace } from "../src/workspace/world/Workspace.js";
 
@@ -14,25 +14,9 @@ export const root = fileURLToPath(new URL("../../../", import.meta.url));
 export const cli = join(root, "packages/bridge/dist/bin.js");
 export const tower = join(root, "examples/tower.json");
 
-export interface CliRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the `mcb` command line in this process (`main(argv, io)`), capturing what it writes. */
-export async function mcb(...args: string[]): Promise<CliRun> {
-  let stdout = "",
-    stderr = "";
-  const code = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: process.env });
-  return { code, stdout, stderr };
-}
-
-/** The structured error a failed command printed (the last line of its stderr). */
-export function errorOf(r: CliRun): { code: string; message: string; retryable: boolean; details?: Record<string, unknown> } {
-  const last = r.stderr.trim().split("\n").at(-1) ?? "";
-  return (JSON.parse(last) as { error: ReturnType<typeof errorOf> }).error;
-}
+/** Runs the `mcb` command line in this process, and reads the structured error a failed command printed (shared with the property tests). */
+export { cliError as errorOf, mcb, type CliRun } from "@mcb/property-tests";
+import type { CliRun } from "@mcb/property-tests";
 
 /** Runs the built bin as its own process (for what only a process shows: the bin, signals). Never throws for a non-zero exit. */
 export async function mcbProcess(...args: string[]): Promise<CliRun> {
@@ -63,4 +47,20 @@ export function tempDirs(prefix: string): () => Promise<string> {
     dirs.push(d);
     return d;
   };
+}
+
+/**
+ * A person's save in `dir`: the chunks around the origin (−1..1), as a game that generated them
+ * leaves them (made the way mcb makes its own world, then used as a person's).
+ */
+export async function personSave(dir: string): Promise<string> {
+  const w = await AnvilWorld.open({ dir, flatGround: true });
+  await w.compareAndSet({
+    checks: [],
+    writes: [-1, 0, 1].flatMap((cx) =>
+      [-1, 0, 1].map((cz) => ({ x: cx * 16 + 8, y: 64, z: cz * 16 + 8, before: "minecraft:air", beforeDigest: null, after: "minecraft:torch" })),
+    ),
+  });
+  await w.close();
+  return dir;
 }

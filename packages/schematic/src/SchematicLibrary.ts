@@ -38,17 +38,7 @@ export interface AssetInfo {
 }
 
 /** What a streamed asset says of itself (the library adds its id, digest, size and format). */
-export interface StreamedAsset {
-  readonly name: string;
-  readonly width: number;
-  readonly height: number;
-  readonly length: number;
-  readonly blockCount: number;
-  readonly dataVersion: number;
-  readonly offset: { readonly x: number; readonly y: number; readonly z: number };
-  readonly blockEntities: number;
-  readonly notes: readonly string[];
-}
+export type StreamedAsset = Pick<AssetInfo, "name" | "width" | "height" | "length" | "blockCount" | "dataVersion" | "offset" | "blockEntities" | "notes">;
 
 /** Room for a new asset written by a stream (a large export), its id and the library's room checked first. */
 export interface AssetReservation {
@@ -189,18 +179,25 @@ export class SchematicLibrary {
     return ok({ schematic, upgrades, info: infoOf(assetId, schematic, bytes, { format, loss, sourceDataVersion, notes }) });
   }
 
-  /**
-   * Room for a new asset `assetId` that a stream writes (`SpongeStream`): refuses a bad or existing
-   * id or a full library before anything is written. The file is not read back whole (it may hold
-   * tens of millions of positions); its size must be within the library's limit.
-   */
-  reserve(assetId: string): Result<AssetReservation> {
+  /** A new asset `assetId` may be saved: a valid id, not taken, and room in the library. */
+  private roomFor(assetId: string): Result<null> {
     if (typeof assetId !== "string" || !ASSET_ID.test(assetId)) return fail(badId(assetId));
     const ids = this.ids();
     if (!ids.ok) return ids;
     if (ids.value.includes(assetId)) return fail(exists(assetId));
     if (ids.value.length >= MAX_LIBRARY_FILES)
       return fail(mcbError("budget_exceeded", `the schematic library is full (${MAX_LIBRARY_FILES} files)`, { limit: MAX_LIBRARY_FILES }));
+    return ok(null);
+  }
+
+  /**
+   * Room for a new asset `assetId` that a stream writes (`SpongeStream`): refuses a bad or existing
+   * id or a full library before anything is written. The file is not read back whole (it may hold
+   * tens of millions of positions); its size must be within the library's limit.
+   */
+  reserve(assetId: string): Result<AssetReservation> {
+    const room = this.roomFor(assetId);
+    if (!room.ok) return room;
     mkdirSync(this.dir, { recursive: true });
     const tmp = join(this.dir, `.${assetId}.${process.pid}.${Date.now()}`);
     const path = `${tmp}.schem`;
@@ -253,12 +250,8 @@ export class SchematicLibrary {
 
   /** Saves a new asset named `assetId`; refuses an existing id, a full library or an oversized file. */
   save(assetId: string, schematic: Schematic): Result<AssetInfo> {
-    if (typeof assetId !== "string" || !ASSET_ID.test(assetId)) return fail(badId(assetId));
-    const ids = this.ids();
-    if (!ids.ok) return ids;
-    if (ids.value.includes(assetId)) return fail(exists(assetId));
-    if (ids.value.length >= MAX_LIBRARY_FILES)
-      return fail(mcbError("budget_exceeded", `the schematic library is full (${MAX_LIBRARY_FILES} files)`, { limit: MAX_LIBRARY_FILES }));
+    const room = this.roomFor(assetId);
+    if (!room.ok) return room;
     const bytes = writeSchematic({ ...schematic, name: assetId });
     const check = readSchematic(this.registry, bytes, { limits: this.limits });
     if (!check.ok) return check;
