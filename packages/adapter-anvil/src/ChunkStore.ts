@@ -48,7 +48,12 @@ export class ChunkStore {
     return this.dirty.size;
   }
 
+  /** The region asked for last (a slice's writes ask for the same one write after write). */
+  private lastRegion: { rx: number; rz: number; r: RegionFile } | null = null;
+
   private region(rx: number, rz: number, create: boolean): RegionFile | null {
+    const hot = this.lastRegion;
+    if (hot !== null && hot.rx === rx && hot.rz === rz) return hot.r;
     const key = `${rx},${rz}`;
     let r = this.regions.get(key);
     if (r === undefined || (r === null && create)) {
@@ -59,8 +64,10 @@ export class ChunkStore {
         const [oldKey, old] = this.regions.entries().next().value!;
         old?.close();
         this.regions.delete(oldKey);
+        if (old === this.lastRegion?.r) this.lastRegion = null;
       }
     }
+    this.lastRegion = r === null ? null : { rx, rz, r };
     return r;
   }
 
@@ -225,6 +232,7 @@ export class ChunkStore {
   close(): void {
     for (const r of this.regions.values()) r?.close();
     this.regions.clear();
+    this.lastRegion = null;
     this.chunks.clear();
     this.last = null;
   }
