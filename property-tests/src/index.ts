@@ -31,4 +31,3 @@ export { BridgeWorld, type SliceSent } from "./shared/BridgeWorld.js";
 export { runShared, sharedCmd, SHARED_TTL_MS, type SharedCmd } from "./shared/SharedJournalRun.js";
 export { FIXTURES, fixtureRegion, realSave, type RealRegion } from "./interop/RealSave.js";
 export { CAVES_AND_CLIFFS_OVERWORLD, cavesAndCliffsSave, zipOf } from "./interop/TallSave.js";
-export { cliError, mcb, type CliRun } from "./interop/Cli.js";

@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld } from "@mcb/adapter-anvil";
 import { nucleationView } from "../../packages/schematic/test/corpus/Readers.js";
-import { realSave, sharedRegistry, mcb } from "../src/index.js";
+import { realSave, sharedRegistry } from "../src/index.js";
+import { mcb } from "../src/interop/Cli.js";
 
 /**
  * Exports of any size (issue 42): `mcb schem export` streams a region of a person's save, slab by

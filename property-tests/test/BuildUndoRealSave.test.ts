@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { RegionFile } from "@mcb/adapter-anvil";
 import { createBlockRegistry } from "@mcb/blocks";
-import { realSave, stdlibChunks, unwrap, mcb } from "../src/index.js";
+import { realSave, stdlibChunks, unwrap } from "../src/index.js";
+import { mcb } from "../src/interop/Cli.js";
 
 /**
  * A build and its undo, with nothing between them, leave a person's save as the game wrote it

@@ -6,7 +6,8 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
-import { realSave, sharedRegistry, stdlibChunks, stdlibRecords, type StdlibChunk, type StdlibRecords, mcb } from "../src/index.js";
+import { realSave, sharedRegistry, stdlibChunks, stdlibRecords, type StdlibChunk, type StdlibRecords } from "../src/index.js";
+import { mcb } from "../src/interop/Cli.js";
 
 /**
  * Damaged region files are never written over (issue 42). The save: two region files the game

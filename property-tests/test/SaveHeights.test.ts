@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
 import { upgradeState } from "@mcb/blocks";
 import { TAG, encodeNbt, nbt, type NbtValue } from "@mcb/nbt";
-import { amulet, cavesAndCliffsSave, sharedRegistry, mcb } from "../src/index.js";
+import { amulet, cavesAndCliffsSave, sharedRegistry } from "../src/index.js";
+import { mcb } from "../src/interop/Cli.js";
 
 /**
  * Heights of every save (issue 42): the world's vertical range comes from its dimension type, so

@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
 import { NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
 import { upgradeState } from "@mcb/blocks";
-import { sharedRegistry, stdlibChunks, mcb } from "../src/index.js";
+import { sharedRegistry, stdlibChunks } from "../src/index.js";
+import { mcb } from "../src/interop/Cli.js";
 
 /**
  * The versions a person's saves come in, through the `mcb` command line: a save from a newer game

@@ -14,9 +14,9 @@ export const root = fileURLToPath(new URL("../../../", import.meta.url));
 export const cli = join(root, "packages/bridge/dist/bin.js");
 export const tower = join(root, "examples/tower.json");
 
-/** Runs the `mcb` command line in this process, and reads the structured error a failed command printed (shared with the property tests). */
-export { cliError as errorOf, mcb, type CliRun } from "@mcb/property-tests";
-import type { CliRun } from "@mcb/property-tests";
+/** Runs the `mcb` command line in this process, and reads the structured error a failed command printed (shared with the property tests, not through their index: it would load the bridge into every test that uses them). */
+export { cliError as errorOf, mcb, type CliRun } from "../../../property-tests/src/interop/Cli.js";
+import type { CliRun } from "../../../property-tests/src/interop/Cli.js";
 
 /** Runs the built bin as its own process (for what only a process shows: the bin, signals). Never throws for a non-zero exit. */
 export async function mcbProcess(...args: string[]): Promise<CliRun> {

@@ -1,5 +1,7 @@
 import { main } from "@mcb/bridge";
 
+// Not exported from the package's index: importing the bridge costs every test that only wants the harness a second.
+
 /** What one `mcb` command printed and its exit status. */
 export interface CliRun {
   readonly code: number;
