@@ -11,6 +11,8 @@ the file format's public description, sharing nothing with mcb's TypeScript read
   stdlib_region.py records -             stdin: ["path/r.X.Z.mca", ...]
     stdout: {"path": {"size": bytes, "entries": {"index": [start, count]},
                       "damaged": {"index": "why"}, "payload": {"index": "sha256 of length + type + data"}}}
+  stdlib_region.py both REGION_DIR      stdin: {"files": [...], "chunks": [[cx, cz, [Y, ...]], ...]}
+    stdout: {"records": (as records), "chunks": (as chunks)}: one process for both
     Damage is judged by the format's own rules (what the game's reader would fail on): an entry
     inside the header, with no sectors, starting at or past the end of the file, sharing a sector
     with another entry; a chunk whose length, compression byte or data the file cannot serve.
@@ -263,21 +265,27 @@ def records(path):
     return out
 
 
-def main():
-    mode, region_dir = sys.argv[1], sys.argv[2]
-    if mode == "records":
-        json.dump({p: records(p) for p in json.load(sys.stdin)}, sys.stdout)
-        return
-    if mode != "chunks":
-        raise SystemExit("unknown mode " + mode)
+def chunks(region_dir, items):
     result = {}
-    for item in json.load(sys.stdin):
+    for item in items:
         cx, cz = item[0], item[1]
         only = set(item[2]) if len(item) > 2 else None
         path = os.path.join(region_dir, "r.%d.%d.mca" % (cx >> 5, cz >> 5))
         root = read_chunk(path, cx, cz)
         result["%d,%d" % (cx, cz)] = None if root is None else decode(root, only)
-    json.dump(result, sys.stdout)
+    return result
 
+
+def main():
+    mode, region_dir = sys.argv[1], sys.argv[2]
+    if mode == "records":
+        json.dump({p: records(p) for p in json.load(sys.stdin)}, sys.stdout)
+    elif mode == "chunks":
+        json.dump(chunks(region_dir, json.load(sys.stdin)), sys.stdout)
+    elif mode == "both":
+        ask = json.load(sys.stdin)
+        json.dump({"records": {p: records(p) for p in ask["files"]}, "chunks": chunks(region_dir, ask["chunks"])}, sys.stdout)
+    else:
+        raise SystemExit("unknown mode " + mode)
 
 main()

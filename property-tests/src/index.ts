@@ -24,7 +24,7 @@ export {
 export { portDriver } from "./live/PortDriver.js";
 export { HookedAdapter, LiveEngine, LIVE_AREA, LIVE_OWNER, LIVE_PROJECT } from "./live/LiveWorld.js";
 export { amulet, amuletPython } from "./interop/Amulet.js";
-export { stdlibChunks, stdlibRecords, type StdlibChunk, type StdlibRecords } from "./interop/StdlibRegion.js";
+export { stdlibBoth, stdlibChunks, stdlibRecords, type StdlibChunk, type StdlibRecords } from "./interop/StdlibRegion.js";
 export { PostgresServer, postgresBinDir } from "./postgres/PostgresServer.js";
 export { freshPostgresJournal, testPostgresUrl, TEST_POSTGRES_ENV } from "./postgres/TestPostgres.js";
 export { BridgeWorld, type SliceSent } from "./shared/BridgeWorld.js";

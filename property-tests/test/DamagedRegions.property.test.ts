@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
-import { realSave, sharedRegistry, stdlibChunks, stdlibRecords, type StdlibChunk, type StdlibRecords } from "../src/index.js";
+import { realSave, sharedRegistry, stdlibBoth, stdlibChunks, stdlibRecords, type StdlibChunk, type StdlibRecords } from "../src/index.js";
 import { mcb } from "../src/interop/Cli.js";
 
 /**
@@ -235,11 +235,10 @@ async function run(s: { file: number; fault: Fault; steps: readonly Step[] }): P
         target.undone = true;
       }
       expect(r.stdout + r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace reaches a person
-      await checkFiles(files, before, beforeSha, damaged, touched);
-      // What an applied operation reports is on disk (read back by the independent reader).
-      if (r.code === 0) await checkWritten(save, damaged, applied, false);
+      // Every file, and what every applied operation reports is on disk (read back by the independent reader).
+      await check(save, files, { before, beforeSha, damaged, touched, applied }, false);
     }
-    await checkWritten(save, damaged, applied, true);
+    await check(save, files, { before, beforeSha, damaged, touched, applied }, true);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -256,52 +255,47 @@ function countOps(state: string): number {
   }
 }
 
-/** Every region file: a damaged one byte-identical, a sound one still sound with its untouched chunks' bytes as they were. */
-async function checkFiles(
-  files: readonly string[],
-  before: Record<string, StdlibRecords>,
-  beforeSha: readonly string[],
-  damaged: readonly boolean[],
-  touched: ReadonlySet<string>,
-): Promise<void> {
-  const now = await stdlibRecords(files);
-  files.forEach((f, k) => {
-    if (damaged[k]) {
-      expect(sha(f), `${f} is damaged: not one byte of it may change`).toBe(beforeSha[k]);
-      return;
-    }
-    expect(now[f]!.damaged, `${f} stays sound: no chunk cut short, no sector shared`).toEqual({});
-    expect(Object.keys(now[f]!.entries).sort()).toEqual(Object.keys(before[f]!.entries).sort());
-    const rx = k; // r.0.0 and r.1.0
-    for (const [index, digest] of Object.entries(before[f]!.payload)) {
-      const i = Number(index);
-      const key = `${rx * 32 + (i & 31)},${i >> 5}`;
-      if (!touched.has(key)) expect(now[f]!.payload[index], `chunk ${key} was not written: its bytes are as they were`).toBe(digest);
-    }
-  });
+/** What a run knows to check the files against: their reading before any command, and what the commands did. */
+interface Expected {
+  readonly before: Record<string, StdlibRecords>;
+  readonly beforeSha: readonly string[];
+  readonly damaged: readonly boolean[];
+  /** Chunks a build wrote or flagged for relighting ("cx,cz"). */
+  readonly touched: ReadonlySet<string>;
+  readonly applied: readonly { slot: number; block: string; undone: boolean }[];
 }
 
 /**
- * The chunks builds wrote, in the independent reader and in mcb: the sections a box crosses hold
- * the original blocks plus the standing builds' blocks, and every other section is stored exactly
- * as the game stored it. `withMcb` also reads the same sections through mcb.
+ * One reading by the independent reader, checked: a damaged file is byte-identical; a sound one is
+ * still sound, with the same chunks and every chunk no build touched byte for byte as it was; the
+ * chunks builds wrote hold, in the sections a box crosses, the original blocks plus the standing
+ * builds' blocks, and every other section exactly as the game stored it. `withMcb` also reads
+ * those sections through mcb.
  */
-async function checkWritten(
-  save: string,
-  damaged: readonly boolean[],
-  applied: readonly { slot: number; block: string; undone: boolean }[],
-  withMcb: boolean,
-): Promise<void> {
+async function check(save: string, files: readonly string[], e: Expected, withMcb: boolean): Promise<void> {
   const standing = new Map<string, string>();
-  for (const a of applied) {
+  for (const a of e.applied) {
     if (a.undone) continue;
     const { min, max } = boxOf(a.slot);
     for (let x = min.x; x <= max.x; x++) for (let y = min.y; y <= max.y; y++) for (let z = min.z; z <= max.z; z++) standing.set(`${x},${y},${z}`, a.block);
   }
-  const slots = [...new Set(applied.map((a) => a.slot))].filter((slot) => !damaged[SLOTS[slot]!.file]);
-  if (slots.length === 0) return;
+  const slots = [...new Set(e.applied.map((a) => a.slot))].filter((slot) => !e.damaged[SLOTS[slot]!.file]);
   const wanted = sectionsOf(slots);
-  const read = await stdlibChunks(regionDir(save), wanted);
+  const { records: now, chunks: read } = await stdlibBoth(regionDir(save), files, wanted);
+  files.forEach((f, k) => {
+    if (e.damaged[k]) {
+      expect(sha(f), `${f} is damaged: not one byte of it may change`).toBe(e.beforeSha[k]);
+      return;
+    }
+    expect(now[f]!.damaged, `${f} stays sound: no chunk cut short, no sector shared`).toEqual({});
+    expect(Object.keys(now[f]!.entries).sort()).toEqual(Object.keys(e.before[f]!.entries).sort());
+    for (const [index, digest] of Object.entries(e.before[f]!.payload)) {
+      const i = Number(index);
+      const key = `${k * 32 + (i & 31)},${i >> 5}`; // r.0.0 and r.1.0
+      if (!e.touched.has(key)) expect(now[f]!.payload[index], `chunk ${key} was not written: its bytes are as they were`).toBe(digest);
+    }
+  });
+  if (wanted.length === 0) return;
   const world = withMcb ? await AnvilWorld.open({ dir: save, registry, idleSaveMs: 0 }) : null;
   try {
     for (const [cx, cz, ys] of wanted) {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { SaveError } from "./SaveError.js";
 
 /** What the game writes into `session.lock` (U+2603 SNOWMAN, UTF-8). */
@@ -21,6 +21,34 @@ const HOLDER = [
   "print('locked', flush=True)",
   "sys.stdin.buffer.read()",
 ].join("\n");
+
+/**
+ * The python3 on PATH to run the holder with: the first that is a program itself, else the first
+ * (a version manager's shim — a script that picks an interpreter — costs a tenth of a second a
+ * start, every command on a save). Null when PATH has none.
+ */
+function lockPython(): string | null {
+  let first: string | null = null;
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const path = join(dir, "python3");
+    let fd: number;
+    try {
+      fd = openSync(path, "r");
+    } catch {
+      continue;
+    }
+    try {
+      const head = Buffer.alloc(2);
+      readSync(fd, head, 0, 2, 0);
+      if (head.toString("latin1") !== "#!") return path;
+      first ??= path;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return first;
+}
 
 /** Processes other than ours holding a POSIX or flock lock on the file (Linux /proc/locks), by pid. */
 function lockHolders(path: string): number[] {
@@ -71,8 +99,10 @@ export class SessionLock {
       });
     const holders = lockHolders(path);
     if (holders.length > 0) throw busy(`process ${holders.join(", ")} holds session.lock`);
+    const python = lockPython();
+    if (python === null) return new SessionLock(path, null);
     // -S: no site module (only fcntl and sys are needed; starts in milliseconds instead of a tenth of a second).
-    const child = spawn("python3", ["-S", "-c", HOLDER, path], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(python, ["-S", "-c", HOLDER, path], { stdio: ["pipe", "pipe", "ignore"] });
     const answer = await new Promise<string>((resolve) => {
       let out = "";
       child.once("error", () => resolve("unavailable"));

@@ -65,3 +65,18 @@ export function stdlibRecords(files: readonly string[]): Promise<Record<string, 
     child.stdin!.end(JSON.stringify(files));
   });
 }
+
+/** `stdlibRecords` of `files` and `stdlibChunks` of `chunks` in one run of the reader (one process start for both). */
+export function stdlibBoth(
+  regionDir: string,
+  files: readonly string[],
+  chunks: readonly (readonly [number, number] | readonly [number, number, readonly number[]])[],
+): Promise<{ records: Record<string, StdlibRecords>; chunks: Record<string, StdlibChunk | null> }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(python(), ["-S", SCRIPT, "both", regionDir], { maxBuffer: 256 << 20, timeout: 120_000 }, (err, stdout, stderr) => {
+      if (err !== null) reject(new Error(`stdlib_region failed: ${err.message}\n${stderr.slice(-2000)}`));
+      else resolve(JSON.parse(stdout) as { records: Record<string, StdlibRecords>; chunks: Record<string, StdlibChunk | null> });
+    });
+    child.stdin!.end(JSON.stringify({ files, chunks }));
+  });
+}
