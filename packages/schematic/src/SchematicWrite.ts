@@ -35,13 +35,6 @@ export function writeSchematic(s: Schematic, options: WriteOptions = {}): Buffer
   const palette = nbt.compound(order.palette.map((state, i) => [state, nbt.int(i)] as const));
   const data = nbt.byteArray(encodeVarints(s.blocks, order.remap));
   const pos = (b: { x: number; y: number; z: number }) => nbt.intArray([b.x, b.y, b.z]);
-  const offset = nbt.intArray([s.offset.x, s.offset.y, s.offset.z]);
-  const dims: [string, NbtValue][] = [
-    ["Width", nbt.short(signedShort(s.width))],
-    ["Height", nbt.short(signedShort(s.height))],
-    ["Length", nbt.short(signedShort(s.length))],
-  ];
-  const name: [string, NbtValue][] = s.name === undefined ? [] : [["Name", nbt.string(s.name)]];
   let root: NbtCompound;
   let rootName: string;
   if (version === 3) {
@@ -53,11 +46,7 @@ export function writeSchematic(s: Schematic, options: WriteOptions = {}): Buffer
       ]),
     );
     const schematic = nbt.compound([
-      ["Version", nbt.int(3)],
-      ["DataVersion", nbt.int(s.dataVersion)],
-      ...dims,
-      ["Offset", offset],
-      ["Metadata", nbt.compound([...name, ["WorldEdit", nbt.compound([["Origin", nbt.intArray([0, 0, 0])]])]])],
+      ...spongeHead(s, 3),
       [
         "Blocks",
         nbt.compound([
@@ -72,11 +61,7 @@ export function writeSchematic(s: Schematic, options: WriteOptions = {}): Buffer
   } else {
     const entities = s.blockEntities.map((be) => nbt.compound([["Pos", pos(be)], ["Id", nbt.string(be.id)], ...dataOf(be).v]));
     root = nbt.compound([
-      ["Version", nbt.int(2)],
-      ["DataVersion", nbt.int(s.dataVersion)],
-      ...dims,
-      ["Offset", offset],
-      ["Metadata", nbt.compound([...name, ["WEOffsetX", nbt.int(s.offset.x)], ["WEOffsetY", nbt.int(s.offset.y)], ["WEOffsetZ", nbt.int(s.offset.z)]])],
+      ...spongeHead(s, 2),
       ["PaletteMax", nbt.int(order.palette.length)],
       ["Palette", palette],
       ["BlockData", data],
@@ -89,6 +74,38 @@ export function writeSchematic(s: Schematic, options: WriteOptions = {}): Buffer
   const out = gzipSync(encodeNbt(rootName, root), { strategy: constants.Z_RLE });
   out[9] = OS_UNKNOWN;
   return out;
+}
+
+/** What a Sponge file says before its palette: its version, DataVersion, size, `Offset` and `Metadata` (WorldEdit's origin for v3, its `WEOffset*` for v2). */
+export function spongeHead(
+  s: {
+    readonly width: number;
+    readonly height: number;
+    readonly length: number;
+    readonly offset: { readonly x: number; readonly y: number; readonly z: number };
+    readonly dataVersion: number;
+    readonly name?: string;
+  },
+  version: 2 | 3,
+): [string, NbtValue][] {
+  const name: [string, NbtValue][] = s.name === undefined ? [] : [["Name", nbt.string(s.name)]];
+  const metadata: [string, NbtValue][] =
+    version === 3
+      ? [["WorldEdit", nbt.compound([["Origin", nbt.intArray([0, 0, 0])]])]]
+      : [
+          ["WEOffsetX", nbt.int(s.offset.x)],
+          ["WEOffsetY", nbt.int(s.offset.y)],
+          ["WEOffsetZ", nbt.int(s.offset.z)],
+        ];
+  return [
+    ["Version", nbt.int(version)],
+    ["DataVersion", nbt.int(s.dataVersion)],
+    ["Width", nbt.short(signedShort(s.width))],
+    ["Height", nbt.short(signedShort(s.height))],
+    ["Length", nbt.short(signedShort(s.length))],
+    ["Offset", nbt.intArray([s.offset.x, s.offset.y, s.offset.z])],
+    ["Metadata", nbt.compound([...name, ...metadata])],
+  ];
 }
 
 function signedShort(v: number): number {

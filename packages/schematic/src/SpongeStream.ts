@@ -3,6 +3,7 @@ import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { constants, createGzip } from "node:zlib";
 import { isAir } from "@mcb/blocks";
 import { NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { spongeHead } from "./SchematicWrite.js";
 
 /** What a streamed schematic holds besides its blocks (its size, anchor, version, name). */
 export interface StreamHeader {
@@ -36,10 +37,6 @@ function namedTags(entries: [string, NbtValue][]): Buffer {
 /** A compound's payload as a list element (its tags and the end byte). */
 function elementPayload(c: NbtCompound): Buffer {
   return encodeNbt("", c).subarray(3);
-}
-
-function signedShort(v: number): number {
-  return v > 0x7fff ? v - 0x10000 : v;
 }
 
 /** An append-only scratch file, buffered. */
@@ -212,13 +209,6 @@ export class SpongeStream {
     };
     try {
       const palette = nbt.compound([...this.palette].map(([state, i]) => [state, nbt.int(i)] as [string, NbtValue]));
-      const dims: [string, NbtValue][] = [
-        ["Width", nbt.short(signedShort(h.width))],
-        ["Height", nbt.short(signedShort(h.height))],
-        ["Length", nbt.short(signedShort(h.length))],
-      ];
-      const offset = nbt.intArray([h.offset.x, h.offset.y, h.offset.z]);
-      const name: [string, NbtValue][] = h.name === undefined ? [] : [["Name", nbt.string(h.name)]];
       const arrayHead = (key: string, length: number): Buffer =>
         Buffer.concat([namedTags([[key, nbt.byteArray(new Uint8Array(0))]]).subarray(0, -4), int32(length)]);
       const listHead = (key: string): Buffer => {
@@ -230,15 +220,7 @@ export class SpongeStream {
       };
       if (version === 3) {
         await push(Buffer.from([TAG.Compound, 0, 0, TAG.Compound, 0, 9, ...Buffer.from("Schematic")]));
-        await push(
-          namedTags([
-            ["Version", nbt.int(3)],
-            ["DataVersion", nbt.int(h.dataVersion)],
-            ...dims,
-            ["Offset", offset],
-            ["Metadata", nbt.compound([...name, ["WorldEdit", nbt.compound([["Origin", nbt.intArray([0, 0, 0])]])]])],
-          ]),
-        );
+        await push(namedTags(spongeHead(h, 3)));
         await push(Buffer.from([TAG.Compound, 0, 6, ...Buffer.from("Blocks")]));
         await push(namedTags([["Palette", palette]]));
         await push(arrayHead("Data", this.data.bytes));
@@ -248,17 +230,7 @@ export class SpongeStream {
         await push(Buffer.from([TAG.End, TAG.End, TAG.End]));
       } else {
         await push(Buffer.from([TAG.Compound, 0, 9, ...Buffer.from("Schematic")]));
-        await push(
-          namedTags([
-            ["Version", nbt.int(2)],
-            ["DataVersion", nbt.int(h.dataVersion)],
-            ...dims,
-            ["Offset", offset],
-            ["Metadata", nbt.compound([...name, ["WEOffsetX", nbt.int(h.offset.x)], ["WEOffsetY", nbt.int(h.offset.y)], ["WEOffsetZ", nbt.int(h.offset.z)]])],
-            ["PaletteMax", nbt.int(this.palette.size)],
-            ["Palette", palette],
-          ]),
-        );
+        await push(namedTags([...spongeHead(h, 2), ["PaletteMax", nbt.int(this.palette.size)], ["Palette", palette]]));
         await push(arrayHead("BlockData", this.data.bytes));
         await this.data.copyTo(push);
         await push(listHead("BlockEntities"));
