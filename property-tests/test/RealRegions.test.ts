@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { Anvil as prismarineAnvil } from "prismarine-provider-anvil";
@@ -11,7 +10,7 @@ import { AnvilWorld, RegionFile, decodeChunk } from "@mcb/adapter-anvil";
 import { blockIdOf, formatState, legacyState } from "@mcb/blocks";
 import { encodeNbt, nbt } from "@mcb/nbt";
 import { upgradeState } from "@mcb/blocks";
-import { amulet, sharedRegistry, stdlibChunks } from "../src/index.js";
+import { FIXTURES, amulet, sharedRegistry, stdlibChunks } from "../src/index.js";
 
 /**
  * Region files the game saved, from 1.8.9 to 1.21.1: the test fixtures of
@@ -21,7 +20,6 @@ import { amulet, sharedRegistry, stdlibChunks } from "../src/index.js";
  * standard library decoder (`python/stdlib_region.py`, every version), prismarine-provider-anvil
  * (JavaScript, every version) and amulet-core's raw reader (the 1.18+ layout).
  */
-const FIXTURES = join(dirname(createRequire(import.meta.url).resolve("prismarine-provider-anvil/package.json")), "test", "fixtures");
 const registry = sharedRegistry();
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -133,10 +133,12 @@ export class AnvilWorld implements WorldAdapter {
 
   /**
    * Opens a save (creating mcb's own world with `flatGround`) with the registry of its version
-   * (`saveVersionOf`). Throws `SaveError` (busy, not_a_save, version_mismatch for an asked
-   * version the save cannot be edited in).
+   * (`saveVersionOf`). `inspected`: the save as `inspectSave` just read it, for a caller that
+   * looked at it first (its identity), so level.dat and its data packs are read once. Throws
+   * `SaveError` (busy, not_a_save, version_mismatch for an asked version the save cannot be
+   * edited in).
    */
-  static async open(options: AnvilWorldOptions): Promise<AnvilWorld> {
+  static async open(options: AnvilWorldOptions, inspected?: SaveSummary): Promise<AnvilWorld> {
     if (options.flatGround === true && !existsSync(join(options.dir, "level.dat"))) {
       const version = versionOrThrow(options.dir, null, undefined, options.registry);
       mkdirSync(options.dir, { recursive: true });
@@ -154,7 +156,7 @@ export class AnvilWorld implements WorldAdapter {
       }
       return new AnvilWorld(options, save, version, lock);
     }
-    const save = inspectSave(options.dir);
+    const save = inspected ?? inspectSave(options.dir);
     const version = versionOrThrow(options.dir, save.dataVersion, save.versionName, options.registry);
     const lock = await SessionLock.acquire(options.dir);
     return new AnvilWorld(options, save, version, lock);

@@ -280,11 +280,16 @@ export class RegionFile {
     const fail = (why: string): never => {
       throw new SaveError("corrupt_chunk", `chunk ${x},${z} in ${this.path}: ${why}`, { file: this.path, chunk: { x, z } });
     };
-    const head = Buffer.alloc(5);
-    const bad = this.damage.get(i) ?? (this.headsChecked ? null : this.headProblem(i, e, head));
-    if (bad !== undefined && bad !== null) fail(bad);
+    const known = this.damage.get(i);
+    if (known !== undefined) fail(known);
     const start = e >>> 8;
-    readSync(this.fd, head, 0, 5, start * SECTOR);
+    const head = Buffer.alloc(5);
+    if (this.headsChecked) readSync(this.fd, head, 0, 5, start * SECTOR);
+    else {
+      // Before the whole file's check, the chunk's own head is checked here (that reads `head`).
+      const bad = this.headProblem(i, e, head);
+      if (bad !== null) fail(bad);
+    }
     const length = head.readUInt32BE(0),
       type = head[4]!;
     const c = type & 0x7f;

@@ -6,7 +6,7 @@ import { NbtError, NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtVal
 import { atomicWriteFile } from "@mcb/adapter-kit";
 import { SaveError } from "./SaveError.js";
 import { worldHeightOf, type WorldHeight } from "./SaveHeight.js";
-import { worldSeed } from "./WorldGenSettings.js";
+import { worldGenSettings, worldSeed } from "./WorldGenSettings.js";
 
 /** The first DataVersion (26.1) whose saves keep dimensions under `dimensions/<namespace>/<name>`. */
 export const DIMENSIONS_LAYOUT_DATA_VERSION = 4786;
@@ -79,8 +79,9 @@ export function inspectSave(dir: string): SaveSummary {
       },
     );
   const layout: SaveLayout = hasModern || (!hasLegacy && dataVersion >= DIMENSIONS_LAYOUT_DATA_VERSION) ? "dimensions" : "legacy";
-  const height = worldHeightOf(dir, data, dataVersion);
-  const seed = worldSeed(dir, data);
+  const settings = worldGenSettings(dir, data); // read once: the height and the seed both come from it
+  const height = worldHeightOf(dir, data, dataVersion, settings);
+  const seed = worldSeed(data, settings);
   const warnings =
     layout === "legacy" && dataVersion >= DIMENSIONS_LAYOUT_DATA_VERSION
       ? [

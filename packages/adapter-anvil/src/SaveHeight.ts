@@ -23,16 +23,17 @@ const LIMIT = 2032;
  * settings (level.dat `WorldGenSettings`, or 26.1's `data/minecraft/world_gen_settings.dat`) and
  * defined inline there or by an enabled data pack in `datapacks/` (a folder or a zip; the last
  * enabled pack that defines it wins, as in the game), else the game's built-in type of the save's
- * version: −64..319 from 1.18 (DataVersion 2860), 0..255 before. A 1.17 world made with the Caves
+ * version: −64..319 from 1.18 (DataVersion 2860), 0..255 before (`settings`: `worldGenSettings`,
+ * when the caller has read them already). A 1.17 world made with the Caves
  * & Cliffs preview pack is −64..319 this way. Throws `SaveError` (`bad_data_pack`) for a pack or a
  * dimension type that cannot be read: guessing would show the wrong blocks.
  */
-export function worldHeightOf(dir: string, data: NbtCompound, dataVersion: number): WorldHeight {
+export function worldHeightOf(dir: string, data: NbtCompound, dataVersion: number, settings = worldGenSettings(dir, data)): WorldHeight {
   const builtIn = (id: string): WorldHeight =>
     dataVersion >= TALL_WORLD_DATA_VERSION && id === "minecraft:overworld"
       ? { minY: -64, maxY: 319, source: "the game's default for 1.18 and later" }
       : { minY: 0, maxY: 255, source: dataVersion >= TALL_WORLD_DATA_VERSION ? `the game's ${id}` : "the game's default before 1.18" };
-  const type = overworldType(dir, data);
+  const type = overworldType(settings);
   if (type !== null && type.t === TAG.Compound) return fromFields(readType(type), "level.dat", dir);
   const id = type?.t === TAG.String ? type.v : "minecraft:overworld";
   const m = /^([a-z0-9_.-]+):([a-z0-9_./-]+)$/.exec(id);
@@ -87,8 +88,8 @@ function readType(c: NbtCompound): { minY: unknown; height: unknown } {
 }
 
 /** The overworld's `type` in the generator settings (a name or an inline compound), null when the save does not say. */
-function overworldType(dir: string, data: NbtCompound): NbtValue | null {
-  const dims = worldGenSettings(dir, data)?.v.get("dimensions");
+function overworldType(settings: NbtCompound | null): NbtValue | null {
+  const dims = settings?.v.get("dimensions");
   const overworld = dims?.t === TAG.Compound ? dims.v.get("minecraft:overworld") : undefined;
   return overworld?.t === TAG.Compound ? (overworld.v.get("type") ?? null) : null;
 }

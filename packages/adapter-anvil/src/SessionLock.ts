@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { SaveError } from "./SaveError.js";
 
@@ -32,20 +32,23 @@ function lockPython(): string | null {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     if (dir === "") continue;
     const path = join(dir, "python3");
-    let fd: number;
+    // What a PATH lookup finds: an executable regular file (a directory or an unreadable file is passed over).
+    let head: Buffer;
     try {
-      fd = openSync(path, "r");
+      accessSync(path, constants.X_OK);
+      if (!statSync(path).isFile()) continue;
+      const fd = openSync(path, "r");
+      try {
+        head = Buffer.alloc(2);
+        readSync(fd, head, 0, 2, 0);
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       continue;
     }
-    try {
-      const head = Buffer.alloc(2);
-      readSync(fd, head, 0, 2, 0);
-      if (head.toString("latin1") !== "#!") return path;
-      first ??= path;
-    } finally {
-      closeSync(fd);
-    }
+    if (head.toString("latin1") !== "#!") return path;
+    first ??= path;
   }
   return first;
 }

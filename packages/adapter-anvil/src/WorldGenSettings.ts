@@ -27,8 +27,7 @@ export function worldGenSettings(dir: string, levelData: NbtCompound): NbtCompou
 }
 
 /** The world's seed as a decimal string (`WorldGenSettings.seed`, or `RandomSeed` before 1.16), null when it has none. */
-export function worldSeed(dir: string, levelData: NbtCompound): string | null {
-  const settings = worldGenSettings(dir, levelData);
+export function worldSeed(levelData: NbtCompound, settings: NbtCompound | null): string | null {
   const seed = settings?.v.get("seed") ?? levelData.v.get("RandomSeed");
   return seed?.t === TAG.Long ? seed.v.toString() : null;
 }

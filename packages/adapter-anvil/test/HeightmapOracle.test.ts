@@ -1,6 +1,4 @@
-import { readdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { basename } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blockShapes, createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
 import { NbtReader, TAG, type NbtCompound } from "@mcb/nbt";
@@ -9,6 +7,7 @@ import { Heightmaps, type HeightmapFacts } from "../src/Heightmaps.js";
 import { unpack } from "../src/PackedArray.js";
 import { RegionFile } from "../src/RegionFile.js";
 import { chunkVersionsOf } from "../src/SaveVersion.js";
+import { fixtureRegion } from "../../../property-tests/src/interop/RealSave.js";
 
 /**
  * Chunks the game wrote are the oracle for our heightmaps: every full chunk of the region files
@@ -17,7 +16,6 @@ import { chunkVersionsOf } from "../src/SaveVersion.js";
  * read through mcb (upgraded to each registry), its four heightmaps recomputed and compared column
  * by column with what the game stored.
  */
-const FIXTURES = join(dirname(createRequire(import.meta.url).resolve("prismarine-provider-anvil/package.json")), "test", "fixtures");
 const VERSIONS = ["1.17.1", "1.18.2", "1.19.4", "1.20.6", "1.21.1"];
 const KINDS = ["MOTION_BLOCKING", "MOTION_BLOCKING_NO_LEAVES", "OCEAN_FLOOR", "WORLD_SURFACE"] as const;
 
@@ -40,9 +38,9 @@ function compare(reg: BlockRegistry, facts: HeightmapFacts): Map<string, Tally> 
   const heightmaps = new Heightmaps(facts);
   const out = new Map<string, Tally>();
   for (const v of VERSIONS) {
-    const file = readdirSync(join(FIXTURES, v)).find((f) => f.endsWith(".mca"))!;
-    const [rx, rz] = /r\.(-?\d+)\.(-?\d+)\.mca/.exec(file)!.slice(1).map(Number) as [number, number];
-    const region = RegionFile.open(join(FIXTURES, v, file), rx, rz, false, true)!;
+    const { path, rx, rz } = fixtureRegion(v);
+    const file = basename(path);
+    const region = RegionFile.open(path, rx, rz, false, true)!;
     const tally: Tally = { chunks: 0, columns: 0, differences: {}, sample: [] };
     try {
       for (const { x, z } of region.chunks()) {

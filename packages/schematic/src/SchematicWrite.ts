@@ -2,7 +2,7 @@ import { constants, gzipSync } from "node:zlib";
 import { NbtReader } from "@mcb/nbt";
 import { TAG, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
 import { encodeNbt } from "@mcb/nbt";
-import { firstUseOrder, volumeOf, type Schematic } from "./Schematic.js";
+import { firstUseOrder, volumeOf, type Schematic, type SchematicBlockEntity } from "./Schematic.js";
 import { encodeVarints } from "./Varint.js";
 
 /** Gzip header OS byte: 255 ("unknown") so the bytes do not depend on the writing platform. */
@@ -11,12 +11,6 @@ const OS_UNKNOWN = 0xff;
 export interface WriteOptions {
   /** Sponge version: 3 (default, what WorldEdit 7.3+ writes) or 2. */
   readonly version?: 2 | 3;
-}
-
-function dataOf(be: { data: Uint8Array }): NbtCompound {
-  const r = new NbtReader(be.data);
-  r.root();
-  return r.compoundValue();
 }
 
 /**
@@ -34,17 +28,10 @@ export function writeSchematic(s: Schematic, options: WriteOptions = {}): Buffer
   const order = firstUseOrder(s);
   const palette = nbt.compound(order.palette.map((state, i) => [state, nbt.int(i)] as const));
   const data = nbt.byteArray(encodeVarints(s.blocks, order.remap));
-  const pos = (b: { x: number; y: number; z: number }) => nbt.intArray([b.x, b.y, b.z]);
   let root: NbtCompound;
   let rootName: string;
   if (version === 3) {
-    const entities = s.blockEntities.map((be) =>
-      nbt.compound([
-        ["Pos", pos(be)],
-        ["Id", nbt.string(be.id)],
-        ["Data", dataOf(be)],
-      ]),
-    );
+    const entities = s.blockEntities.map((be) => spongeBlockEntity(be, 3));
     const schematic = nbt.compound([
       ...spongeHead(s, 3),
       [
@@ -59,7 +46,7 @@ export function writeSchematic(s: Schematic, options: WriteOptions = {}): Buffer
     root = nbt.compound([["Schematic", schematic]]);
     rootName = "";
   } else {
-    const entities = s.blockEntities.map((be) => nbt.compound([["Pos", pos(be)], ["Id", nbt.string(be.id)], ...dataOf(be).v]));
+    const entities = s.blockEntities.map((be) => spongeBlockEntity(be, 2));
     root = nbt.compound([
       ...spongeHead(s, 2),
       ["PaletteMax", nbt.int(order.palette.length)],
@@ -76,18 +63,19 @@ export function writeSchematic(s: Schematic, options: WriteOptions = {}): Buffer
   return out;
 }
 
+/** What a Sponge file says of itself besides its blocks: its size, paste offset, version and name. */
+export interface SpongeHeader {
+  readonly width: number;
+  readonly height: number;
+  readonly length: number;
+  /** Paste offset: block (0,0,0) lands at anchor + offset (Sponge `Offset`, WorldEdit `WEOffset`). */
+  readonly offset: { readonly x: number; readonly y: number; readonly z: number };
+  readonly dataVersion: number;
+  readonly name?: string;
+}
+
 /** What a Sponge file says before its palette: its version, DataVersion, size, `Offset` and `Metadata` (WorldEdit's origin for v3, its `WEOffset*` for v2). */
-export function spongeHead(
-  s: {
-    readonly width: number;
-    readonly height: number;
-    readonly length: number;
-    readonly offset: { readonly x: number; readonly y: number; readonly z: number };
-    readonly dataVersion: number;
-    readonly name?: string;
-  },
-  version: 2 | 3,
-): [string, NbtValue][] {
+export function spongeHead(s: SpongeHeader, version: 2 | 3): [string, NbtValue][] {
   const name: [string, NbtValue][] = s.name === undefined ? [] : [["Name", nbt.string(s.name)]];
   const metadata: [string, NbtValue][] =
     version === 3
@@ -106,6 +94,18 @@ export function spongeHead(
     ["Offset", nbt.intArray([s.offset.x, s.offset.y, s.offset.z])],
     ["Metadata", nbt.compound([...name, ...metadata])],
   ];
+}
+
+/** One block entity as a Sponge file holds it: `Pos` and `Id`, then its data in `Data` (v3) or beside them (v2). */
+export function spongeBlockEntity(be: Pick<SchematicBlockEntity, "x" | "y" | "z" | "id" | "data">, version: 2 | 3): NbtCompound {
+  const r = new NbtReader(be.data);
+  r.root();
+  const data = r.compoundValue();
+  const head: [string, NbtValue][] = [
+    ["Pos", nbt.intArray([be.x, be.y, be.z])],
+    ["Id", nbt.string(be.id)],
+  ];
+  return nbt.compound(version === 3 ? [...head, ["Data", data]] : [...head, ...data.v]);
 }
 
 function signedShort(v: number): number {

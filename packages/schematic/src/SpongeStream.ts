@@ -2,19 +2,8 @@ import { once } from "node:events";
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { constants, createGzip } from "node:zlib";
 import { isAir } from "@mcb/blocks";
-import { NbtReader, TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
-import { spongeHead } from "./SchematicWrite.js";
-
-/** What a streamed schematic holds besides its blocks (its size, anchor, version, name). */
-export interface StreamHeader {
-  readonly width: number;
-  readonly height: number;
-  readonly length: number;
-  /** Paste offset: block (0,0,0) lands at anchor + offset (Sponge `Offset`). */
-  readonly offset: { readonly x: number; readonly y: number; readonly z: number };
-  readonly dataVersion: number;
-  readonly name?: string;
-}
+import { TAG, encodeNbt, nbt, type NbtCompound, type NbtValue } from "@mcb/nbt";
+import { spongeBlockEntity, spongeHead, type SpongeHeader } from "./SchematicWrite.js";
 
 /** What a finished stream wrote: the counts an asset reports. */
 export interface StreamTotals {
@@ -106,7 +95,7 @@ export class SpongeStream {
   private entities = 0;
 
   constructor(
-    private readonly header: StreamHeader,
+    private readonly header: SpongeHeader,
     /** Scratch files start with this path (a hidden name beside the output, removed by `finish`/`abort`). */
     scratch: string,
     withV2: boolean,
@@ -149,20 +138,9 @@ export class SpongeStream {
 
   /** A block entity at a local position (given in y, z, x order), its data canonical NBT without position. */
   blockEntity(x: number, y: number, z: number, id: string, data: Uint8Array): void {
-    const r = new NbtReader(data);
-    r.root();
-    const body = r.compoundValue();
-    const pos = nbt.intArray([x, y, z]);
-    this.v3Entities.put(
-      elementPayload(
-        nbt.compound([
-          ["Pos", pos],
-          ["Id", nbt.string(id)],
-          ["Data", body],
-        ]),
-      ),
-    );
-    this.v2Entities?.put(elementPayload(nbt.compound([["Pos", pos], ["Id", nbt.string(id)], ...body.v])));
+    const be = { x, y, z, id, data };
+    this.v3Entities.put(elementPayload(spongeBlockEntity(be, 3)));
+    if (this.v2Entities !== null) this.v2Entities.put(elementPayload(spongeBlockEntity(be, 2)));
     this.entities++;
   }
 

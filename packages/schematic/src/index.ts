@@ -11,7 +11,7 @@ export {
 } from "./SchematicRead.js";
 export type { SchematicFormat } from "./read/Decoded.js";
 export { STRUCTURE_VOID } from "./read/StructureRead.js";
-export { writeSchematic, type WriteOptions } from "./SchematicWrite.js";
+export { writeSchematic, type SpongeHeader, type WriteOptions } from "./SchematicWrite.js";
 export { rotateSchematic } from "./SchematicRotate.js";
 export { PASTE_TILE_BLOCKS, SchematicPaste, schematicToPlan, type PasteInput, type PasteTile } from "./SchematicPlan.js";
 export { missingEntities, regionEntities, schematicFromRegion, type FromRegionInput, type RegionBlocks, type RegionEntities } from "./SchematicFromRegion.js";
@@ -25,5 +25,5 @@ export {
   type LoadedAsset,
   type StreamedAsset,
 } from "./SchematicLibrary.js";
-export { SpongeStream, type StreamHeader, type StreamTotals } from "./SpongeStream.js";
+export { SpongeStream, type StreamTotals } from "./SpongeStream.js";
 export { schematicFromPlan, type FromPlanOptions } from "./SchematicFromPlan.js";

@@ -11,6 +11,20 @@ function python(): string {
   return interpreter;
 }
 
+/** Runs `stdlib_region.py <mode> <dir>` with `input` as JSON on stdin; resolves its JSON answer. */
+function reader<T>(mode: "chunks" | "records" | "both", dir: string, input: unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(python(), ["-S", SCRIPT, mode, dir], { maxBuffer: 256 << 20, timeout: 120_000 }, (err, stdout, stderr) => {
+      if (err !== null) reject(new Error(`stdlib_region ${mode} failed: ${err.message}\n${stderr.slice(-2000)}`));
+      else resolve(JSON.parse(stdout) as T);
+    });
+    child.stdin!.end(JSON.stringify(input));
+  });
+}
+
+/** Which chunks to read: [cx, cz], or [cx, cz, section Ys to decode] (the others only digested). */
+export type ChunkAsk = readonly [number, number] | readonly [number, number, readonly number[]];
+
 /** One chunk as the stdlib reader decodes it: raw states per section, as the file holds them. */
 export interface StdlibChunk {
   readonly DataVersion: number | null;
@@ -31,17 +45,8 @@ export interface StdlibChunk {
  * chunk the region does not have; a third element lists the section Ys to decode (the others
  * only digested). Any `python3` runs it (no venv needed).
  */
-export function stdlibChunks(
-  regionDir: string,
-  chunks: readonly (readonly [number, number] | readonly [number, number, readonly number[]])[],
-): Promise<Record<string, StdlibChunk | null>> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(python(), ["-S", SCRIPT, "chunks", regionDir], { maxBuffer: 256 << 20, timeout: 120_000 }, (err, stdout, stderr) => {
-      if (err !== null) reject(new Error(`stdlib_region failed: ${err.message}\n${stderr.slice(-2000)}`));
-      else resolve(JSON.parse(stdout) as Record<string, StdlibChunk | null>);
-    });
-    child.stdin!.end(JSON.stringify(chunks));
-  });
+export function stdlibChunks(regionDir: string, chunks: readonly ChunkAsk[]): Promise<Record<string, StdlibChunk | null>> {
+  return reader("chunks", regionDir, chunks);
 }
 
 /** One region file as the stdlib reader sees its framing (no NBT): entries, damage by the format's rules, payload digests. */
@@ -57,26 +62,14 @@ export interface StdlibRecords {
 
 /** The framing of region files by `python/stdlib_region.py records` (independent of mcb's reader). */
 export function stdlibRecords(files: readonly string[]): Promise<Record<string, StdlibRecords>> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(python(), ["-S", SCRIPT, "records", "-"], { maxBuffer: 64 << 20, timeout: 120_000 }, (err, stdout, stderr) => {
-      if (err !== null) reject(new Error(`stdlib_region failed: ${err.message}\n${stderr.slice(-2000)}`));
-      else resolve(JSON.parse(stdout) as Record<string, StdlibRecords>);
-    });
-    child.stdin!.end(JSON.stringify(files));
-  });
+  return reader("records", "-", files);
 }
 
 /** `stdlibRecords` of `files` and `stdlibChunks` of `chunks` in one run of the reader (one process start for both). */
 export function stdlibBoth(
   regionDir: string,
   files: readonly string[],
-  chunks: readonly (readonly [number, number] | readonly [number, number, readonly number[]])[],
+  chunks: readonly ChunkAsk[],
 ): Promise<{ records: Record<string, StdlibRecords>; chunks: Record<string, StdlibChunk | null> }> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(python(), ["-S", SCRIPT, "both", regionDir], { maxBuffer: 256 << 20, timeout: 120_000 }, (err, stdout, stderr) => {
-      if (err !== null) reject(new Error(`stdlib_region failed: ${err.message}\n${stderr.slice(-2000)}`));
-      else resolve(JSON.parse(stdout) as { records: Record<string, StdlibRecords>; chunks: Record<string, StdlibChunk | null> });
-    });
-    child.stdin!.end(JSON.stringify({ files, chunks }));
-  });
+  return reader("both", regionDir, { files, chunks });
 }

@@ -50,20 +50,26 @@ export function regionOf(min: unknown, max: unknown): Result<Box3> {
 }
 
 /**
+ * A region a caller may read: its corners valid, at most `maxPositions` (`per` names the request in
+ * the refusal: "per inspection"), inside the project area. Every reader of dense blocks checks so.
+ */
+export function regionToRead(scope: AreaScope, min: unknown, max: unknown, maxPositions: number, per: string): Result<Box3> {
+  const region = regionOf(min, max);
+  if (!region.ok) return region;
+  const volume = boxVolume(region.value);
+  if (volume > maxPositions)
+    return fail(mcbError("budget_exceeded", `region has ${volume} positions; at most ${maxPositions} ${per}`, { limit: maxPositions, positions: volume }));
+  if (!boxContains(scope.area, region.value)) return fail(outsideArea("the region lies", scope));
+  return region;
+}
+
+/**
  * One dense read of a region for a caller: at most `maxPositions`, inside the project area, from
  * one adapter read (one moment). The checks of region_inspect, for every reader of dense blocks.
  */
 export async function readRegion(adapter: WorldAdapter, scope: AreaScope, min: unknown, max: unknown, maxPositions: number): Promise<Result<RegionRead>> {
-  const region = regionOf(min, max);
-  if (!region.ok) return region;
-  const box = region.value;
-  const volume = boxVolume(box);
-  if (volume > maxPositions)
-    return fail(
-      mcbError("budget_exceeded", `region has ${volume} positions; at most ${maxPositions} per inspection`, { limit: maxPositions, positions: volume }),
-    );
-  if (!boxContains(scope.area, box)) return fail(outsideArea("the region lies", scope));
-  return ok(await adapter.read(box));
+  const region = regionToRead(scope, min, max, maxPositions, "per inspection");
+  return region.ok ? ok(await adapter.read(region.value)) : region;
 }
 
 /** region_inspect (docs/PROTOCOL.md): a palette summary, or every block compactly. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { boxContains, boxVolume, fail, mcbError, ok, type Box3, type Result } from "@mcb/blocks";
-import { outsideArea, type AreaScope } from "../project/Project.js";
-import { regionOf } from "./Inspect.js";
+import { boxVolume, fail, mcbError, ok, type Box3, type Result } from "@mcb/blocks";
+import type { AreaScope } from "../project/Project.js";
+import { regionToRead } from "./Inspect.js";
 import { MAX_ADAPTER_READ, type RegionRead, type WorldAdapter } from "./WorldAdapter.js";
 
 /** One slab of a region walk: a dense read, with its block entities' data when asked. */
@@ -45,18 +45,9 @@ export async function readRegionSlabs(
   input: { readonly min: unknown; readonly max: unknown; readonly maxPositions: number; readonly entityData: boolean },
   each: (slab: RegionSlab) => Promise<Result<null>> | Result<null>,
 ): Promise<Result<{ readonly box: Box3; readonly positions: number }>> {
-  const region = regionOf(input.min, input.max);
+  const region = regionToRead(scope, input.min, input.max, input.maxPositions, "per export: export it in parts");
   if (!region.ok) return region;
   const box = region.value;
-  const volume = boxVolume(box);
-  if (volume > input.maxPositions)
-    return fail(
-      mcbError("budget_exceeded", `region has ${volume} positions; an export takes at most ${input.maxPositions}: export it in parts`, {
-        limit: input.maxPositions,
-        positions: volume,
-      }),
-    );
-  if (!boxContains(scope.area, box)) return fail(outsideArea("the region lies", scope));
   for (const slabBox of slabsOf(box)) {
     const r = await adapter.read(slabBox);
     let slab: RegionSlab = r;
@@ -73,5 +64,5 @@ export async function readRegionSlabs(
     const went = await each(slab);
     if (!went.ok) return went;
   }
-  return ok({ box, positions: volume });
+  return ok({ box, positions: boxVolume(box) });
 }

@@ -33,20 +33,17 @@ export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec
   const anchor = origin ?? { x: box.minX, y: box.minY, z: box.minZ };
   const info = await d.world.info();
   const v2 = copy?.version === 2 ? join(dirname(copy.path), `.${basename(copy.path)}.${process.pid}.tmp`) : undefined;
+  const header = {
+    width: box.maxX - box.minX + 1,
+    height: box.maxY - box.minY + 1,
+    length: box.maxZ - box.minZ + 1,
+    offset: { x: box.minX - anchor.x, y: box.minY - anchor.y, z: box.minZ - anchor.z },
+    dataVersion: info.dataVersion,
+    name,
+  };
   let stream: SpongeStream | null = null;
   try {
-    stream = new SpongeStream(
-      {
-        width: box.maxX - box.minX + 1,
-        height: box.maxY - box.minY + 1,
-        length: box.maxZ - box.minZ + 1,
-        offset: { x: box.minX - anchor.x, y: box.minY - anchor.y, z: box.minZ - anchor.z },
-        dataVersion: info.dataVersion,
-        name,
-      },
-      reserved.value.scratch,
-      v2 !== undefined,
-    );
+    stream = new SpongeStream(header, reserved.value.scratch, v2 !== undefined);
     const s = stream;
     const typeOf = blockEntityType(d.registry);
     let leftOut = 0;
@@ -81,17 +78,7 @@ export async function exportRegionAsset(d: SchematicDeps, name: string, min: Vec
     await s.finish(reserved.value.path, v2);
     const t = s.totals;
     const notes = leftOut === 0 ? [] : [leftOutNote(leftOut, info.savedBy, info.dataVersion)];
-    const saved = reserved.value.commit({
-      name,
-      width: box.maxX - box.minX + 1,
-      height: box.maxY - box.minY + 1,
-      length: box.maxZ - box.minZ + 1,
-      blockCount: t.blockCount,
-      dataVersion: info.dataVersion,
-      offset: { x: box.minX - anchor.x, y: box.minY - anchor.y, z: box.minZ - anchor.z },
-      blockEntities: t.blockEntities,
-      notes,
-    });
+    const saved = reserved.value.commit({ ...header, blockCount: t.blockCount, blockEntities: t.blockEntities, notes });
     if (!saved.ok || copy === undefined) return saved;
     if (v2 !== undefined) renameSync(v2, copy.path);
     else copyFileSync(join(d.library.dir, `${name}.schem`), copy.path);

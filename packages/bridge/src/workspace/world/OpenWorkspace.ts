@@ -42,7 +42,7 @@ async function openPersonSave(dir: string, savePath: string, asked: BlockRegistr
   for (const w of summary.value.warnings) log(`mcb: warning: ${w}`);
   const bound = bindSave(dir, summary.value, log);
   if (!bound.ok) return bound;
-  return openSave(() => AnvilWorld.open({ dir: savePath, ...bound.value, ...(asked === undefined ? {} : { registry: asked }) }));
+  return openSave(() => AnvilWorld.open({ dir: savePath, ...bound.value, ...(asked === undefined ? {} : { registry: asked }) }, summary.value));
 }
 
 async function connectPort(target: WorldTarget, asked: BlockRegistry | undefined): Promise<Result<{ world: WorldAdapter; registry: BlockRegistry }>> {
