@@ -11,6 +11,10 @@ const SOURCE = /^(?!.*\.d\.ts$).*\.m?ts$/;
  * - no circle between packages, and every package a source imports is a dependency in its
  *   package.json (so a build of one package never needs another it does not declare);
  * - no adapter imports another adapter (what they share is `@mcb/adapter-kit`);
+ * - a package that declares its folders' layers (`"mcb": { "layers": [...] }` in package.json,
+ *   bottom first) imports only sideways or down: a file in one folder of `src/` imports files of
+ *   its own folder or of a folder listed before it, and files directly in `src/` (the top) import
+ *   any; a folder missing from the list is reported;
  * - shipped code never imports a test-only module: the repository's devDependencies, the
  *   property-test package, or a file under a `test/` folder (the property-test package itself is
  *   test code: it may use the devDependencies).
@@ -33,6 +37,8 @@ export function importViolations(root: string): string[] {
           const target = resolve(dirname(file), spec.replace(/\.js$/, ".ts"));
           if (!target.startsWith(join(pkg.dir, "src"))) out.push(`${where} imports ${spec}, outside its package's src/`);
           if (target.split("/").includes("test")) out.push(`${where} imports a test file (${spec})`);
+          const down = layerBreach(pkg, file, target);
+          if (down !== null) out.push(`${where} imports ${spec}: ${down}`);
           deps.push(target);
           continue;
         }
@@ -50,6 +56,7 @@ export function importViolations(root: string): string[] {
       }
       edges.set(file, deps);
     }
+    for (const folder of unlistedFolders(pkg, edges.keys())) out.push(`${relative(root, join(pkg.dir, "src", folder))}/ is not in the layers of ${pkg.name}`);
     for (const cycle of cycles(edges)) out.push(`a module circle in ${pkg.name}: ${cycle.map((f) => relative(root, f)).join(" → ")}`);
     packageEdges.set(pkg.name, used);
   }
@@ -61,6 +68,32 @@ interface PackageInfo {
   readonly name: string;
   readonly dir: string;
   readonly dependencies: Record<string, string>;
+  /** Its folders under src/, bottom first (none: the package declares no layers). */
+  readonly layers: readonly string[] | null;
+}
+
+/** The folder of `src/` a file sits in ("" for a file directly in src/, the top). */
+function folderOf(pkg: PackageInfo, file: string): string {
+  const parts = relative(join(pkg.dir, "src"), file).split("/");
+  return parts.length > 1 ? parts[0]! : "";
+}
+
+/** Why an import goes up the package's layers, or null (no layers, or sideways or down). */
+function layerBreach(pkg: PackageInfo, file: string, target: string): string | null {
+  if (pkg.layers === null) return null;
+  const from = folderOf(pkg, file);
+  const to = folderOf(pkg, target);
+  if (from === to || from === "") return null;
+  const rank = (f: string): number => (f === "" ? pkg.layers!.length : pkg.layers!.indexOf(f));
+  if (rank(from) < 0 || rank(to) <= rank(from)) return null;
+  return `${from}/ is below ${to === "" ? "the top of src/" : `${to}/`} in the layers of ${pkg.name} (${pkg.layers.join(" → ")})`;
+}
+
+/** The folders of src/ holding a source that the package's layers leave out. */
+function unlistedFolders(pkg: PackageInfo, files: Iterable<string>): string[] {
+  if (pkg.layers === null) return [];
+  const folders = new Set([...files].map((f) => folderOf(pkg, f)).filter((f) => f !== "" && !pkg.layers!.includes(f)));
+  return [...folders].sort();
 }
 
 function readJson(path: string): {
@@ -69,6 +102,7 @@ function readJson(path: string): {
   optionalDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   workspaces?: string[];
+  mcb?: { layers?: string[] };
 } {
   return JSON.parse(readFileSync(path, "utf8")) as never;
 }
@@ -80,7 +114,7 @@ function readPackages(root: string): PackageInfo[] {
     .filter((dir) => existsSync(join(dir, "src")) && existsSync(join(dir, "package.json")))
     .map((dir) => {
       const j = readJson(join(dir, "package.json"));
-      return { name: j.name ?? dir, dir, dependencies: { ...j.dependencies, ...j.optionalDependencies } };
+      return { name: j.name ?? dir, dir, dependencies: { ...j.dependencies, ...j.optionalDependencies }, layers: j.mcb?.layers ?? null };
     });
 }
 

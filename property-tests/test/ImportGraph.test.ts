@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +10,26 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 describe("the import rules of the packages", () => {
   it("hold in this repository: no module or package circle, declared dependencies, adapters apart, no test-only import in shipped code", () => {
     expect(importViolations(ROOT)).toEqual([]);
+  });
+
+  it("the engine's folders stack in the order its package.json declares, and one import up that order is caught", () => {
+    const engine = JSON.parse(readFileSync(join(ROOT, "packages/engine/package.json"), "utf8")) as { mcb: { layers: string[] } };
+    expect(engine.mcb.layers).toEqual(["core", "world", "store", "merge", "parts", "project", "plan", "recovery", "apply"]);
+    const dir = mkdtempSync(join(tmpdir(), "mcb-layers-"));
+    try {
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ workspaces: ["packages/engine"] }));
+      cpSync(join(ROOT, "packages/engine/package.json"), join(dir, "packages/engine/package.json"), { recursive: true });
+      cpSync(join(ROOT, "packages/engine/src"), join(dir, "packages/engine/src"), { recursive: true });
+      expect(importViolations(dir)).toEqual([]);
+      // the surface reader borrowing the merge's box cover: world/ would sit on merge/ (no circle, only the order breaks)
+      const surface = join(dir, "packages/engine/src/world/Surface.ts");
+      writeFileSync(surface, 'import { BoxCover } from "../merge/BoxCover.js";\n' + readFileSync(surface, "utf8"));
+      expect(importViolations(dir)).toEqual([
+        "packages/engine/src/world/Surface.ts imports ../merge/BoxCover.js: world/ is below merge/ in the layers of @mcb/engine (core → world → store → merge → parts → project → plan → recovery → apply)",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("every module the benchmarks, corpus generators and scripts import exists (the packages built)", () => {
@@ -43,7 +63,11 @@ describe("the import rules of the packages", () => {
         devDependencies: { "fast-check": "4" },
       }),
     );
-    write("packages/a/package.json", pkg("@mcb/a", { "@mcb/b": "0" }));
+    write("packages/a/package.json", JSON.stringify({ name: "@mcb/a", dependencies: { "@mcb/b": "0" }, mcb: { layers: ["ground", "top"] } }));
+    // the layers of @mcb/a: ground imports top (up: caught), top imports ground (down: fine), a folder left out
+    write("packages/a/src/ground/G.ts", 'import { t } from "../top/T.js";\nexport const g = 1;\n');
+    write("packages/a/src/top/T.ts", 'import { g } from "../ground/G.js";\nexport const t = 2;\n');
+    write("packages/a/src/stray/S.ts", "export const s = 3;\n");
     write("packages/b/package.json", pkg("@mcb/b", { "@mcb/a": "0" }));
     write("packages/adapter-x/package.json", pkg("@mcb/adapter-x", { "@mcb/adapter-y": "0", "@mcb/adapter-kit": "0" }));
     write("packages/adapter-y/package.json", pkg("@mcb/adapter-y", { "@mcb/adapter-kit": "0" }));
@@ -69,6 +93,11 @@ describe("the import rules of the packages", () => {
       ["a test-only package", /^packages\/b\/src\/index\.ts imports fast-check, which only tests may use$/],
       ["an undeclared dependency", /^packages\/b\/src\/index\.ts imports zod, not a dependency in packages\/b\/package\.json$/],
       ["a test file", /^packages\/b\/src\/index\.ts imports a test file \(\.\.\/test\/helper\.js\)$/],
+      [
+        "an import up the layers",
+        /^packages\/a\/src\/ground\/G\.ts imports \.\.\/top\/T\.js: ground\/ is below top\/ in the layers of @mcb\/a \(ground → top\)$/,
+      ],
+      ["a folder outside the layers", /^packages\/a\/src\/stray\/ is not in the layers of @mcb\/a$/],
       ["an adapter importing an adapter", /^packages\/adapter-x\/src\/index\.ts: the adapter @mcb\/adapter-x imports the adapter @mcb\/adapter-y/],
     ])("%s", (_what, line) => {
       expect(found.filter((l) => line.test(l))).toHaveLength(1);
@@ -76,8 +105,9 @@ describe("the import rules of the packages", () => {
 
     it("and nothing else (the kit, comments and node: modules are fine)", () => {
       expect(found.filter((l) => l.startsWith("packages/adapter-kit") || l.startsWith("packages/adapter-y") || l.includes("Commented"))).toEqual([]);
-      // the test file is outside src/ as well: reported once for each rule it breaks
-      expect(found).toHaveLength(8);
+      expect(found.filter((l) => l.startsWith("packages/a/src/top"))).toEqual([]);
+      // the test file is outside src/ as well: reported once for each rule it breaks; G ↔ T is a circle too
+      expect(found).toHaveLength(11);
     });
   });
 

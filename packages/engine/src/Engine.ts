@@ -7,7 +7,7 @@ import { PlanCache } from "./plan/PlanCache.js";
 import { OperationQueue } from "./apply/OperationQueue.js";
 import { ConnectionRules } from "./plan/ConnectionRules.js";
 import { ChangeFeed, type ChangePage, type ChangeSource } from "./project/ChangeFeed.js";
-import { EventSync } from "./world/EventSync.js";
+import { EventSync } from "./merge/EventSync.js";
 import type { RegionInspectInput, RegionInspectView } from "./world/Inspect.js";
 import type { OperationListInput, OperationListView } from "./project/OperationList.js";
 import type { SurfaceInput, SurfaceView } from "./world/Surface.js";
@@ -18,7 +18,7 @@ import { PartDesk } from "./parts/PartDesk.js";
 import { ReadDesk } from "./project/ReadDesk.js";
 import { partView, partsAfterUndo, type PartDetailView, type PartView } from "./parts/Parts.js";
 import type { BuildPrepareInput } from "./plan/Prepare.js";
-import type { PreparedPlan } from "./plan/PreparedPlan.js";
+import type { PreparedPlan } from "./core/PreparedPlan.js";
 import {
   DEFAULT_ENGINE_LIMITS,
   denied,
@@ -27,7 +27,7 @@ import {
   type ProjectAccess,
   type ProjectConfig,
   type RequestContext,
-} from "./project/Project.js";
+} from "./core/Project.js";
 import { ProjectRegistry } from "./project/ProjectRegistry.js";
 import type { RecoveryReview } from "./recovery/Recovery.js";
 import { StandingIndex } from "./merge/StandingIndex.js";

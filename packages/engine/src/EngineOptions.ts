@@ -1,6 +1,6 @@
 import type { BlockRegistry } from "@mcb/blocks";
 import type { Journal } from "./store/Journal.js";
-import type { EngineLimits, ProjectConfig } from "./project/Project.js";
+import type { EngineLimits, ProjectConfig } from "./core/Project.js";
 import type { WorldAdapter } from "./world/WorldAdapter.js";
 
 /** What an engine is opened over: one world, one journal, the registry, the projects and the limits. */

@@ -35,8 +35,8 @@ export {
   operationKind,
   type OperationKind,
   type OperationStatus,
-} from "./project/OperationStatus.js";
-export { PLAN_ORIGINS, type PlanOrigin } from "./plan/PreparedPlan.js";
+} from "./core/OperationStatus.js";
+export { PLAN_ORIGINS, type PlanOrigin } from "./core/PreparedPlan.js";
 export { SqlJournal } from "./store/SqlJournal.js";
 export { openJournal, openSqlDb, isPostgresUrl } from "./store/OpenJournal.js";
 export { StoreFailure, type SqlDb, type StoreError } from "./store/SqlDb.js";
@@ -49,7 +49,7 @@ export {
   type ProjectConfig,
   type Principal,
   type RequestContext,
-} from "./project/Project.js";
+} from "./core/Project.js";
 export type { BuildPrepareInput, ExpectedBlock } from "./plan/Prepare.js";
 export type { OperationStatusView, PrepareView, ConflictView, UndoPrepareView } from "./project/Views.js";
 export { expandInspectedBlocks, regionOf, type RegionInspectInput, type RegionInspectView, type InspectedBlock } from "./world/Inspect.js";

@@ -3,7 +3,7 @@ import { countingJournal } from "./CountingJournal.js";
 import { openJournal } from "../src/index.js";
 import { BridgeClaims, ClaimLost } from "../src/recovery/BridgeClaims.js";
 import { PlanCache } from "../src/plan/PlanCache.js";
-import type { PreparedPlan } from "../src/plan/PreparedPlan.js";
+import type { PreparedPlan } from "../src/core/PreparedPlan.js";
 
 const TTL = 300;
 

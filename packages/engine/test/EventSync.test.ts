@@ -3,7 +3,7 @@ import { countingJournal } from "./CountingJournal.js";
 import fc from "fast-check";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { openJournal } from "../src/index.js";
-import { EventSync } from "../src/world/EventSync.js";
+import { EventSync } from "../src/merge/EventSync.js";
 
 const BOX = { minX: -100, minY: -64, minZ: -100, maxX: 100, maxY: 319, maxZ: 100 };
 

@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { freshPostgresJournal } from "@mcb/property-tests";
 import { openJournal, type Journal, type OperationRecord } from "../src/index.js";
-import { decodePreparedPlan, encodePreparedPlan, encodedPlanSize, preparedPlanHash, type PreparedPlan } from "../src/plan/PreparedPlan.js";
+import { decodePreparedPlan, encodePreparedPlan, encodedPlanSize, preparedPlanHash, type PreparedPlan } from "../src/core/PreparedPlan.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -3,14 +3,14 @@ import type { McbError } from "@mcb/blocks";
 import { ChangedSincePrepare } from "../merge/ChangedSincePrepare.js";
 import { sliceBounds } from "../plan/Multipart.js";
 import type { ConflictSample, Journal, OperationCounters, OperationRecord, SliceResult } from "../store/Journal.js";
-import { writeCount, type PreparedPlan } from "../plan/PreparedPlan.js";
-import type { EngineLimits } from "../project/Project.js";
+import { writeCount, type PreparedPlan } from "../core/PreparedPlan.js";
+import type { EngineLimits } from "../core/Project.js";
 import { isHostCrash, type CasBatchResult, type CasCheck, type WorldAdapter, type WorldInfo } from "../world/WorldAdapter.js";
 import { dependencyChecks, type BuiltSlice } from "./SliceBuilder.js";
 import { PrecheckRead } from "./PrecheckRead.js";
 import { precheck, prepareWindow, send, type Window, type WindowDeps } from "./Windows.js";
-import { setBit } from "../plan/BitMask.js";
-import type { OperationStatus } from "../project/OperationStatus.js";
+import { setBit } from "../core/BitMask.js";
+import type { OperationStatus } from "../core/OperationStatus.js";
 
 export interface ApplierDeps {
   readonly adapter: WorldAdapter;

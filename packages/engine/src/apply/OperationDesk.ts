@@ -1,6 +1,6 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { OperationRecord } from "../store/Journal.js";
-import type { ProjectAccess, RequestContext } from "../project/Project.js";
+import type { ProjectAccess, RequestContext } from "../core/Project.js";
 import { operationView, type OperationStatusView } from "../project/Views.js";
 import { applyPlan, type ApplyDeps, type ApplyInput } from "./ApplyAdmission.js";
 import type { OperationQueue } from "./OperationQueue.js";

@@ -1,8 +1,8 @@
 import { posKey } from "@mcb/blocks";
-import { getBit } from "../plan/BitMask.js";
+import { getBit } from "../core/BitMask.js";
 import type { Journal, OperationRecord, SliceRecord, UnsavedSlice } from "../store/Journal.js";
-import { hasEnded } from "../project/OperationStatus.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import { hasEnded } from "../core/OperationStatus.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import type { WorldAdapter, WorldInfo } from "../world/WorldAdapter.js";
 import { readPositions } from "../world/WorldReader.js";
 

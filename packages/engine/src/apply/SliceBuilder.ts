@@ -1,9 +1,9 @@
 import { boundsOf } from "@mcb/blocks";
 import type { ChangedSincePrepare } from "../merge/ChangedSincePrepare.js";
 import type { ConflictSample, SliceRecord } from "../store/Journal.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import type { PositionsRead } from "../world/WorldReader.js";
-import { setBit } from "../plan/BitMask.js";
+import { setBit } from "../core/BitMask.js";
 import type { CasCheck, CasSlice, CasWrite } from "../world/WorldAdapter.js";
 
 /** One slice ready to send: its journal intent, its compare-and-set, and where each write sits in the slice. */

@@ -1,7 +1,7 @@
 import type { ConflictSample } from "../store/Journal.js";
 import type { ChangedSincePrepare } from "../merge/ChangedSincePrepare.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
-import type { OperationStatus } from "../project/OperationStatus.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
+import type { OperationStatus } from "../core/OperationStatus.js";
 import { isSliceRefused, type CasBatchResult, type CasCheck, type WorldAdapter } from "../world/WorldAdapter.js";
 import { readPositions, type PositionsRead } from "../world/WorldReader.js";
 import type { PrecheckRead } from "./PrecheckRead.js";

@@ -1,6 +1,6 @@
 import { TOUCH_KIND_CODES, type Journal } from "../store/Journal.js";
 import { forEachWritten, operationPlans } from "./Ownership.js";
-import { writeIndexOf, type PreparedPlan } from "../plan/PreparedPlan.js";
+import { writeIndexOf, type PreparedPlan } from "../core/PreparedPlan.js";
 import { boundsOf, posKey } from "@mcb/blocks";
 
 /**

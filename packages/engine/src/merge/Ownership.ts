@@ -1,6 +1,6 @@
 import type { Journal, OperationRecord, SliceRecord } from "../store/Journal.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
-import { getBit } from "../plan/BitMask.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
+import { getBit } from "../core/BitMask.js";
 import { boundsOf, posKey } from "@mcb/blocks";
 
 /** One confirmed write of an operation, in plan order. */

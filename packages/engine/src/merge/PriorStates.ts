@@ -1,7 +1,7 @@
 import { inBox, posKey } from "@mcb/blocks";
-import { getBit } from "../plan/BitMask.js";
+import { getBit } from "../core/BitMask.js";
 import type { Journal } from "../store/Journal.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 
 /** One state the journal knows a position held, in journal order. */
 interface Known {

@@ -1,7 +1,7 @@
 import type { Journal } from "../store/Journal.js";
 import { operationPlans } from "./Ownership.js";
 import type { Held } from "./ManualEdits.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import type { Box3 } from "@mcb/blocks";
 
 /** Bit set in an entry when a person changed the block after our newest write there. */

@@ -1,8 +1,8 @@
 import { mcbError } from "@mcb/blocks";
 import type { Journal, OperationRecord, PartRecord } from "../store/Journal.js";
-import { hasEnded } from "../project/OperationStatus.js";
+import { hasEnded } from "../core/OperationStatus.js";
 import { definePart } from "./Parts.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { takeOverBlocks } from "./PartTakeover.js";
 
 /**

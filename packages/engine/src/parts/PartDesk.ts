@@ -5,8 +5,8 @@ import type { Journal, OperationRecord, PartRecord } from "../store/Journal.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import { partDiff, type PartDiffView } from "./PartDiff.js";
 import { MAX_PART_OPERATIONS, definePart, partDetailView, partView, renamePart, type PartDetailView, type PartView } from "./Parts.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
-import type { EngineLimits, ProjectAccess, RequestContext } from "../project/Project.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
+import type { EngineLimits, ProjectAccess, RequestContext } from "../core/Project.js";
 import type { StandingIndex } from "../merge/StandingIndex.js";
 import type { WorldAdapter } from "../world/WorldAdapter.js";
 

@@ -3,7 +3,7 @@ import { coverBoxes } from "../merge/BoxCover.js";
 import type { Journal, OperationRecord, PartRecord } from "../store/Journal.js";
 import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
 import { confirmedWrites } from "../merge/Ownership.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { maskKeys, maskPoints, sortedMask, withMask } from "./PartMask.js";
 import { giveBack, heldByOthers, takeAgain } from "./PartTakeover.js";
 

@@ -1,6 +1,6 @@
 import { boundsOf, boxesIntersect, fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
 import type { Journal } from "../store/Journal.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { maskKeys } from "./PartMask.js";
 
 /** At most this many sample positions in a `protected_part` refusal. */

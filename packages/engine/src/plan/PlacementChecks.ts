@@ -1,5 +1,5 @@
 import { isAir, blockIdOf, blockShapes, boundsOf, posKey, type BlockRegistry, type Box3, type Face } from "@mcb/blocks";
-import type { PreparedPlan } from "./PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import type { WorldAdapter } from "../world/WorldAdapter.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { PreparedPlan } from "./PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 
 /** Positions (writes and dependencies) the cache keeps by default: about 4 million, some 100 MB of arrays. */
 export const PLAN_CACHE_POSITIONS = 4_000_000;

@@ -15,13 +15,13 @@ import {
 } from "@mcb/blocks";
 import { forEachPlanBlock, planHash, type Plan, type RecipeCompiler, type SourceFilter } from "@mcb/recipe";
 import type { Journal } from "../store/Journal.js";
-import type { PlanContent } from "./PreparedPlan.js";
-import { outsideArea, type EngineLimits, type ProjectConfig } from "../project/Project.js";
+import type { PlanContent } from "../core/PreparedPlan.js";
+import { outsideArea, type EngineLimits, type ProjectConfig } from "../core/Project.js";
 import type { ConnectionRules } from "./ConnectionRules.js";
 import { planConnections, type ConnectionMode, type NeighbourUpdate } from "./Connections.js";
 import type { ManualEditsView } from "../merge/ManualEdits.js";
 import { checkExpectedShape, readEditResolution, readPlanSource, SAMPLE, type BuildPrepareInput } from "./PrepareInput.js";
-import { PrepareMerge, type MergeTarget } from "../merge/PrepareMerge.js";
+import { PrepareMerge, type MergeTarget } from "./PrepareMerge.js";
 import type { StandingIndex } from "../merge/StandingIndex.js";
 import { WriteSetBuilder } from "./WriteSet.js";
 import type { WorldAdapter, WorldInfo, WriteRefusal } from "../world/WorldAdapter.js";

@@ -1,9 +1,9 @@
-import type { PlanOrigin } from "./PreparedPlan.js";
+import type { PlanOrigin } from "../core/PreparedPlan.js";
 import { type BlockRegistry, fail, mcbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
 import type { Plan } from "@mcb/recipe";
 import type { ConnectionMode } from "./Connections.js";
 import type { ManualEditPolicy } from "../merge/ManualEdits.js";
-import type { EngineLimits } from "../project/Project.js";
+import type { EngineLimits } from "../core/Project.js";
 
 // The request of a prepare (build_prepare and every other kind of plan) and the checks of its
 // options, apart from the plan itself.

@@ -1,12 +1,12 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { ConflictSample, Journal, OperationRecord } from "../store/Journal.js";
-import { hasEnded } from "../project/OperationStatus.js";
+import { hasEnded } from "../core/OperationStatus.js";
 import { ownership } from "../merge/Ownership.js";
-import type { PlanContent, PreparedPlan } from "./PreparedPlan.js";
+import type { PlanContent, PreparedPlan } from "../core/PreparedPlan.js";
 import { WriteSetBuilder } from "./WriteSet.js";
 import type { WorldAdapter, WorldInfo } from "../world/WorldAdapter.js";
 import { readPositions } from "../world/WorldReader.js";
-import { getBit } from "./BitMask.js";
+import { getBit } from "../core/BitMask.js";
 
 export interface UndoContent {
   readonly content: PlanContent;

@@ -1,5 +1,5 @@
 import { isAir, blockIdOf, type BlockRegistry } from "@mcb/blocks";
-import type { PreparedPlan } from "./PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 
 /** Hints said per material; support, halves and falling are checked per position (`placementWarnings`). */
 const NOTES: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { Interner } from "@mcb/blocks";
-import type { PlanContent } from "./PreparedPlan.js";
+import type { PlanContent } from "../core/PreparedPlan.js";
 import { pairMultipart, partnerOf } from "./Multipart.js";
 
 export type PlanMeta = Pick<PlanContent, "projectId" | "kind" | "undoOf" | "partId" | "worldId" | "epoch" | "sourceHash" | "unchanged" | "filtered">;

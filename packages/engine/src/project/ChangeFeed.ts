@@ -1,7 +1,7 @@
 import { type Box3, fail, inBox, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
 import type { Journal } from "../store/Journal.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
-import { getBit } from "../plan/BitMask.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
+import { getBit } from "../core/BitMask.js";
 import { PriorStates } from "../merge/PriorStates.js";
 
 export interface BlockChange {

@@ -8,7 +8,7 @@ import {
   operationKind,
   type OperationKind,
   type OperationStatus,
-} from "./OperationStatus.js";
+} from "../core/OperationStatus.js";
 
 export interface OperationListInput {
   readonly kind?: OperationKind;

@@ -1,7 +1,7 @@
-import { operationKind } from "./OperationStatus.js";
+import { operationKind } from "../core/OperationStatus.js";
 import { boxJson, type CatalogSummary, type Vec3 } from "@mcb/blocks";
 import type { Journal } from "../store/Journal.js";
-import type { EngineLimits, ProjectConfig } from "./Project.js";
+import type { EngineLimits, ProjectConfig } from "../core/Project.js";
 import type { WorldInfo } from "../world/WorldAdapter.js";
 
 export interface ProjectContextView {

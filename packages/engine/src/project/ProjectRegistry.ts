@@ -1,7 +1,7 @@
 import { boundsOf, boxContains, fail, mcbError, type McbError, ok, type Result } from "@mcb/blocks";
 import type { Journal, OperationRecord } from "../store/Journal.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
-import { PROJECT_ID, ProjectAccess, denied, type ProjectConfig } from "./Project.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
+import { PROJECT_ID, ProjectAccess, denied, type ProjectConfig } from "../core/Project.js";
 import { checkProtectedParts } from "../parts/ProtectedParts.js";
 
 /**

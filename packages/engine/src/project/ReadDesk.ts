@@ -3,7 +3,7 @@ import { CHANGE_SOURCES, type ChangeFeed, type ChangePage, type ChangeSource } f
 import { inspectRegion, readRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "../world/Inspect.js";
 import type { Journal } from "../store/Journal.js";
 import { listOperations, type OperationListInput, type OperationListView } from "./OperationList.js";
-import type { EngineLimits, ProjectAccess, RequestContext } from "./Project.js";
+import type { EngineLimits, ProjectAccess, RequestContext } from "../core/Project.js";
 import { projectContext, type ProjectContextView } from "./ProjectContext.js";
 import { readRegionSlabs, type RegionSlab } from "../world/RegionSlabs.js";
 import { surfaceSample, type SurfaceInput, type SurfaceView } from "../world/Surface.js";

@@ -1,8 +1,8 @@
 import type { ConflictSample, OperationRecord, SavedState } from "../store/Journal.js";
 import type { ManualEditsView } from "../merge/ManualEdits.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { boundsOf, type Box3, boxJson, type Vec3 } from "@mcb/blocks";
-import { hasEnded, isUndoable, operationKind, type OperationKind, type OperationStatus } from "./OperationStatus.js";
+import { hasEnded, isUndoable, operationKind, type OperationKind, type OperationStatus } from "../core/OperationStatus.js";
 
 /** Wire shapes (snake_case, as in docs/PROTOCOL.md) of engine responses. */
 

@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { type Box3, fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
 import { coverBoxes } from "../merge/BoxCover.js";
 import type { Journal, OperationRecord } from "../store/Journal.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import type { WorldAdapter } from "../world/WorldAdapter.js";
 import { readPositions } from "../world/WorldReader.js";
-import { getBit } from "../plan/BitMask.js";
+import { getBit } from "../core/BitMask.js";
 
 /** docs/DESIGN.md "Recovery"; the review's field names are those of docs/PROTOCOL.md (camelCase, as first designed). */
 export interface RecoveryReview {

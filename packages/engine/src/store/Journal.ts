@@ -1,5 +1,5 @@
-import type { OperationKind, OperationStatus } from "../project/OperationStatus.js";
-import type { PlanOrigin, PreparedPlan } from "../plan/PreparedPlan.js";
+import type { OperationKind, OperationStatus } from "../core/OperationStatus.js";
+import type { PlanOrigin, PreparedPlan } from "../core/PreparedPlan.js";
 import type { Box3 } from "@mcb/blocks";
 import type { SavedMarks } from "../world/WorldAdapter.js";
 

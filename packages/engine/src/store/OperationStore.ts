@@ -1,5 +1,5 @@
 import type { OperationFilter, OperationRecord } from "./Journal.js";
-import { operationKind } from "../project/OperationStatus.js";
+import { operationKind } from "../core/OperationStatus.js";
 import type { SqlDb, SqlRow, SqlValue } from "./SqlDb.js";
 
 function parse(row: SqlRow | undefined): OperationRecord | null {

@@ -1,5 +1,5 @@
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
-import { decodePreparedPlan, encodePreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
+import { decodePreparedPlan, encodePreparedPlan } from "../core/PreparedPlan.js";
 import type { SqlDb } from "./SqlDb.js";
 
 /** Prepared plans, by id, in their canonical encoding. */

@@ -13,7 +13,7 @@ import type {
   UnsavedSlice,
 } from "./Journal.js";
 import { TOUCH_KIND_CODES } from "./Journal.js";
-import type { PreparedPlan } from "../plan/PreparedPlan.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { ClaimStore } from "./ClaimStore.js";
 import { IndexStore } from "./IndexStore.js";
 import { migrate } from "./Migrations.js";

@@ -1,5 +1,5 @@
 import { type BlockRegistry, type Box3, boxContains, boxFromCorners, boxJson, boxVolume, fail, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
-import { outsideArea, type AreaScope } from "../project/Project.js";
+import { outsideArea, type AreaScope } from "../core/Project.js";
 import type { RegionRead, WorldAdapter, WorldInfo } from "./WorldAdapter.js";
 
 export interface RegionInspectInput {

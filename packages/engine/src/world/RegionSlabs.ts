@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { boxVolume, fail, mcbError, ok, type Box3, type Result } from "@mcb/blocks";
-import type { AreaScope } from "../project/Project.js";
+import type { AreaScope } from "../core/Project.js";
 import { regionToRead } from "./Inspect.js";
 import { MAX_ADAPTER_READ, type RegionRead, type WorldAdapter } from "./WorldAdapter.js";
 

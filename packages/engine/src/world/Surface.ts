@@ -1,5 +1,5 @@
 import { isAir, fail, Interner, mcbError, ok, type Result } from "@mcb/blocks";
-import { outsideArea, type AreaScope } from "../project/Project.js";
+import { outsideArea, type AreaScope } from "../core/Project.js";
 import { MAX_ADAPTER_READ, type WorldAdapter, type WorldInfo } from "./WorldAdapter.js";
 
 export interface SurfaceInput {

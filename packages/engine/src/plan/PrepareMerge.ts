@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { blockIdOf, mcbError, posKey, type McbError, type Vec3 } from "@mcb/blocks";
-import type { NeighbourUpdate } from "../plan/Connections.js";
-import { ManualEditTally, mergeOutcome, type ManualEditsView } from "./ManualEdits.js";
-import { SAMPLE, type EditResolution, type ExpectedBlock } from "../plan/PrepareInput.js";
-import { TOUCHED, type StandingIndex } from "./StandingIndex.js";
-import type { WriteSetBuilder } from "../plan/WriteSet.js";
+import type { NeighbourUpdate } from "./Connections.js";
+import { ManualEditTally, mergeOutcome, type ManualEditsView } from "../merge/ManualEdits.js";
+import { SAMPLE, type EditResolution, type ExpectedBlock } from "./PrepareInput.js";
+import { TOUCHED, type StandingIndex } from "../merge/StandingIndex.js";
+import type { WriteSetBuilder } from "./WriteSet.js";
 
 /** One position of the plan as the merge sees it (one object, refilled per position by the caller). */
 export interface MergeTarget {

@@ -1,5 +1,5 @@
 import type { Journal } from "../store/Journal.js";
-import type { WorldAdapter } from "./WorldAdapter.js";
+import type { WorldAdapter } from "../world/WorldAdapter.js";
 
 /**
  * Pulls the world's observed external edits into the journal as touches (undo ownership, the

@@ -1,4 +1,4 @@
-import { PLAN_ORIGINS, type PlanOrigin } from "../plan/PreparedPlan.js";
+import { PLAN_ORIGINS, type PlanOrigin } from "./PreparedPlan.js";
 
 /**
  * The states of an operation (docs/DESIGN.md "Operations"): queued → applying → applied, or one
