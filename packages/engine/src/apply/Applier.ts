@@ -2,7 +2,7 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from "node:timers/pr
 import type { McbError } from "@mcb/blocks";
 import { ChangedSincePrepare } from "../merge/ChangedSincePrepare.js";
 import { sliceBounds } from "../plan/Multipart.js";
-import type { ConflictSample, Journal, OperationCounters, OperationRecord, SliceResult } from "../store/Journal.js";
+import type { ConflictSample, OperationCounters, OperationRecord, SliceResult, OperationJournal, TouchJournal } from "../store/Journal.js";
 import { writeCount, type PreparedPlan } from "../core/PreparedPlan.js";
 import type { EngineLimits } from "../core/Project.js";
 import { isHostCrash, type CasBatchResult, type CasCheck, type WorldAdapter, type WorldInfo } from "../world/WorldAdapter.js";
@@ -14,7 +14,7 @@ import type { OperationStatus } from "../core/OperationStatus.js";
 
 export interface ApplierDeps {
   readonly adapter: WorldAdapter;
-  readonly journal: Journal;
+  readonly journal: OperationJournal & TouchJournal;
   readonly limits: EngineLimits;
   readonly clock: () => number;
   /** Prepared plans by id (cached; throws for a plan missing from the journal). */

@@ -6,7 +6,7 @@ import { checkName, overlapOf } from "../parts/Parts.js";
 import { resolveTakeOver } from "../parts/PartTakeover.js";
 import { maskKeys } from "../parts/PartMask.js";
 import { boundsOf } from "@mcb/blocks";
-import type { Journal, OperationRecord } from "../store/Journal.js";
+import type { OperationRecord, OperationJournal, PartJournal, TouchJournal } from "../store/Journal.js";
 import { writeCount, type PreparedPlan } from "../core/PreparedPlan.js";
 import type { EngineLimits, RequestContext } from "../core/Project.js";
 import { checkProtectedParts } from "../parts/ProtectedParts.js";
@@ -14,7 +14,7 @@ import type { OperationStatusView } from "../project/Views.js";
 import { readOnlyRefusal, type WorldInfo } from "../world/WorldAdapter.js";
 
 export interface ApplyDeps {
-  readonly journal: Journal;
+  readonly journal: OperationJournal & TouchJournal & PartJournal;
   readonly limits: EngineLimits;
   readonly clock: () => number;
   readonly newId: (prefix: string) => string;
@@ -128,7 +128,7 @@ export function alreadyApplied(operationId: string | null): McbError {
  * decided by the journal's atomic `createOperation`.
  */
 export function admitPlan(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal & PartJournal,
   plan: PreparedPlan | null,
   limits: EngineLimits,
   now: number,
@@ -173,7 +173,7 @@ export function admitPlan(
 
 /** The queued operation record of an admitted plan (an undo inherits the original's part). */
 export function newOperation(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal & PartJournal,
   plan: PreparedPlan,
   ctx: RequestContext,
   key: string,

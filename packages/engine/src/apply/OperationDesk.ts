@@ -2,11 +2,13 @@ import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { OperationRecord } from "../store/Journal.js";
 import type { ProjectAccess, RequestContext } from "../core/Project.js";
 import { operationView, type OperationStatusView } from "../project/Views.js";
+import type { SavedWriteJournal } from "../store/Journal.js";
 import { applyPlan, type ApplyDeps, type ApplyInput } from "./ApplyAdmission.js";
 import type { OperationQueue } from "./OperationQueue.js";
 
 /** What build_apply's admission needs (its queue and status view are the desk's), and the engine's scope and guard. */
-export interface OperationDeskDeps extends Omit<ApplyDeps, "submit" | "view"> {
+export interface OperationDeskDeps extends Omit<ApplyDeps, "submit" | "view" | "journal"> {
+  readonly journal: ApplyDeps["journal"] & SavedWriteJournal;
   /** The queue that runs operations (made after the desk: read when a request comes). */
   queue(): OperationQueue;
   scope(ctx: RequestContext): Result<ProjectAccess>;

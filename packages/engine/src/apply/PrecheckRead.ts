@@ -1,6 +1,6 @@
 import { boundsOf, type Box3 } from "@mcb/blocks";
 import type { ChangedSincePrepare } from "../merge/ChangedSincePrepare.js";
-import type { Journal } from "../store/Journal.js";
+import type { OperationJournal, TouchJournal } from "../store/Journal.js";
 import type { PositionsRead } from "../world/WorldReader.js";
 
 /**
@@ -15,7 +15,7 @@ import type { PositionsRead } from "../world/WorldReader.js";
  */
 export class PrecheckRead {
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: OperationJournal & TouchJournal,
     private readonly operationId: string,
     /** The journal's head before the read: records after it may postdate what the read saw. */
     private readonly seq: number,

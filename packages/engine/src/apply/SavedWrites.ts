@@ -1,6 +1,6 @@
 import { posKey } from "@mcb/blocks";
 import { getBit } from "../core/BitMask.js";
-import type { Journal, OperationRecord, SliceRecord, UnsavedSlice } from "../store/Journal.js";
+import type { OperationRecord, SliceRecord, UnsavedSlice, OperationJournal, TouchJournal, SavedWriteJournal } from "../store/Journal.js";
 import { hasEnded } from "../core/OperationStatus.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 import type { WorldAdapter, WorldInfo } from "../world/WorldAdapter.js";
@@ -27,7 +27,7 @@ export const LOST_AFTER_HOST_CRASH = "lost_after_host_crash";
  * nothing is written here. Slices of the current session are left for its marks to settle.
  */
 export async function checkUnsavedWrites(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal & SavedWriteJournal,
   adapter: WorldAdapter,
   plans: (planId: string) => PreparedPlan,
   info: WorldInfo,
@@ -78,7 +78,7 @@ function lostRecord(op: OperationRecord, count: number, now: number): OperationR
 
 /** Write-set indices of these slices' confirmed writes that the world no longer holds, unexplained by later writes or edits. */
 async function missingWrites(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal & SavedWriteJournal,
   adapter: WorldAdapter,
   plans: (planId: string) => PreparedPlan,
   plan: PreparedPlan,
@@ -121,7 +121,7 @@ async function missingWrites(
 
 /** Positions (of `differs`) that a later confirmed write of any operation, or an observed edit, changed after our slices. */
 function laterChanges(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal & SavedWriteJournal,
   plans: (planId: string) => PreparedPlan,
   own: readonly SliceRecord[],
   afterSeq: number,

@@ -1,4 +1,4 @@
-import { TOUCH_KIND_CODES, type Journal } from "../store/Journal.js";
+import { TOUCH_KIND_CODES, type OperationJournal, type TouchJournal } from "../store/Journal.js";
 import { forEachWritten, operationPlans } from "./Ownership.js";
 import { writeIndexOf, type PreparedPlan } from "../core/PreparedPlan.js";
 import { boundsOf, posKey } from "@mcb/blocks";
@@ -29,7 +29,7 @@ export class ChangedSincePrepare {
   count = 0;
 
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: OperationJournal & TouchJournal,
     plans: (planId: string) => PreparedPlan,
     private readonly plan: PreparedPlan,
     private readonly operationId: string,

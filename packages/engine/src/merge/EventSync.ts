@@ -1,4 +1,4 @@
-import type { Journal } from "../store/Journal.js";
+import type { TouchJournal } from "../store/Journal.js";
 import type { WorldAdapter } from "../world/WorldAdapter.js";
 
 /**
@@ -23,7 +23,7 @@ export class EventSync {
 
   constructor(
     private readonly adapter: WorldAdapter,
-    private readonly journal: Journal,
+    private readonly journal: TouchJournal,
   ) {}
 
   /** At engine open: resumes from the saved cursor, or starts at the world's head (a new journal). */

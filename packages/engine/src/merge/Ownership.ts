@@ -1,4 +1,4 @@
-import type { Journal, OperationRecord, SliceRecord } from "../store/Journal.js";
+import type { OperationRecord, SliceRecord, OperationJournal, TouchJournal } from "../store/Journal.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { getBit } from "../core/BitMask.js";
 import { boundsOf, posKey } from "@mcb/blocks";
@@ -21,7 +21,7 @@ export interface ConfirmedWrite {
  * readers of slices (a slice names its operation, not its plan). Throws for a slice whose operation
  * the journal does not have (a broken invariant).
  */
-export function operationPlans(journal: Journal, plans: (planId: string) => PreparedPlan): (operationId: string) => PreparedPlan {
+export function operationPlans(journal: OperationJournal & TouchJournal, plans: (planId: string) => PreparedPlan): (operationId: string) => PreparedPlan {
   const cache = new Map<string, PreparedPlan>();
   return (operationId) => {
     let p = cache.get(operationId);
@@ -36,7 +36,7 @@ export function operationPlans(journal: Journal, plans: (planId: string) => Prep
 }
 
 /** Every write the journal confirms for `op` (skipped and unwritten positions excluded). */
-export function confirmedWrites(journal: Journal, plan: PreparedPlan, operationId: string): ConfirmedWrite[] {
+export function confirmedWrites(journal: OperationJournal & TouchJournal, plan: PreparedPlan, operationId: string): ConfirmedWrite[] {
   const out: ConfirmedWrite[] = [];
   for (const s of journal.slices(operationId)) forEachWritten(plan, s, (w) => out.push(w));
   return out;
@@ -59,7 +59,7 @@ export function forEachWritten(plan: PreparedPlan, s: SliceRecord, visit: (w: Co
  * that restored our value still revokes ownership). Content is checked separately by the caller.
  */
 export function ownership(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal,
   plans: (planId: string) => PreparedPlan,
   op: OperationRecord,
 ): { owned: ConfirmedWrite[]; revoked: ConfirmedWrite[] } {

@@ -1,6 +1,6 @@
 import { inBox, posKey } from "@mcb/blocks";
 import { getBit } from "../core/BitMask.js";
-import type { Journal } from "../store/Journal.js";
+import type { OperationJournal, TouchJournal } from "../store/Journal.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 
 /** One state the journal knows a position held, in journal order. */
@@ -20,7 +20,7 @@ export class PriorStates {
   private readonly history = new Map<string, Known[]>();
 
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: OperationJournal & TouchJournal,
     private readonly operationPlan: (operationId: string) => PreparedPlan,
   ) {}
 

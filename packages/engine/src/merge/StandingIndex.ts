@@ -1,4 +1,4 @@
-import type { Journal } from "../store/Journal.js";
+import type { OperationJournal, TouchJournal, IndexJournal } from "../store/Journal.js";
 import { operationPlans } from "./Ownership.js";
 import type { Held } from "./ManualEdits.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
@@ -43,7 +43,7 @@ export class StandingIndex {
   private readonly operationPlan: (operationId: string) => PreparedPlan;
 
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: OperationJournal & TouchJournal & IndexJournal,
     plans: (planId: string) => PreparedPlan,
   ) {
     this.seq = 0;

@@ -1,5 +1,5 @@
 import { mcbError } from "@mcb/blocks";
-import type { Journal, OperationRecord, PartRecord } from "../store/Journal.js";
+import type { OperationRecord, PartRecord, OperationJournal, PartJournal, TouchJournal } from "../store/Journal.js";
 import { hasEnded } from "../core/OperationStatus.js";
 import { definePart } from "./Parts.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
@@ -15,7 +15,7 @@ import { takeOverBlocks } from "./PartTakeover.js";
  * took blocks from and the operation's outcome are stored in one journal transaction.
  */
 export interface NamedPartDeps {
-  readonly journal: Journal;
+  readonly journal: OperationJournal & TouchJournal & PartJournal;
   readonly plan: (planId: string) => PreparedPlan;
   readonly newId: (prefix: string) => string;
   readonly clock: () => number;

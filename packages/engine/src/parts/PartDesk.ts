@@ -1,7 +1,7 @@
 import { boxesIntersect, fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { regionOf } from "../world/Inspect.js";
 import { maskKeys } from "./PartMask.js";
-import type { Journal, OperationRecord, PartRecord } from "../store/Journal.js";
+import type { OperationRecord, PartRecord, OperationJournal, TouchJournal, PartJournal } from "../store/Journal.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import { partDiff, type PartDiffView } from "./PartDiff.js";
 import { MAX_PART_OPERATIONS, definePart, partDetailView, partView, renamePart, type PartDetailView, type PartView } from "./Parts.js";
@@ -25,7 +25,7 @@ export interface PartDiffInput {
 /** What the part requests need of the engine. */
 export interface PartDeskDeps {
   readonly adapter: WorldAdapter;
-  readonly journal: Journal;
+  readonly journal: OperationJournal & TouchJournal & PartJournal;
   readonly limits: EngineLimits;
   readonly index: StandingIndex;
   readonly clock: () => number;

@@ -1,5 +1,5 @@
 import { fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
-import type { Journal, PartRecord, TakenFrom } from "../store/Journal.js";
+import type { PartRecord, TakenFrom, PartJournal } from "../store/Journal.js";
 import { maskKeys, maskPoints, withMask } from "./PartMask.js";
 
 /** At most this many parts in one take_over. */
@@ -11,7 +11,7 @@ export const MAX_TAKE_OVER = 16;
  * invalid_request (`reason: "take_over"`: not a list of 1..16 strings, or no part_name), not_found
  * (no such active part; the project's active part names are listed).
  */
-export function resolveTakeOver(journal: Journal, projectId: string, takeOver: unknown, partName: unknown): Result<readonly string[]> {
+export function resolveTakeOver(journal: PartJournal, projectId: string, takeOver: unknown, partName: unknown): Result<readonly string[]> {
   if (takeOver === undefined) return ok([]);
   if (!Array.isArray(takeOver) || takeOver.length === 0 || takeOver.length > MAX_TAKE_OVER || takeOver.some((t) => typeof t !== "string"))
     return fail(mcbError("invalid_request", `take_over must list 1..${MAX_TAKE_OVER} part ids or names`, { reason: "take_over", limit: MAX_TAKE_OVER }));
@@ -39,7 +39,7 @@ export function resolveTakeOver(journal: Journal, projectId: string, takeOver: u
  * they leave those parts (a part left empty is retired) and the taker records where each came
  * from, so an undo can give them back exactly. Parts deleted meanwhile are skipped.
  */
-export function takeOverBlocks(journal: Journal, taker: PartRecord, victimIds: readonly string[]): { taker: PartRecord; victims: PartRecord[] } {
+export function takeOverBlocks(journal: PartJournal, taker: PartRecord, victimIds: readonly string[]): { taker: PartRecord; victims: PartRecord[] } {
   const keys = maskKeys(taker.mask);
   const takenFrom: TakenFrom[] = [];
   const victims: PartRecord[] = [];

@@ -1,6 +1,6 @@
 import { boundsOf, boxesIntersect, boxJson, fail, mcbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
 import { coverBoxes } from "../merge/BoxCover.js";
-import type { Journal, OperationRecord, PartRecord } from "../store/Journal.js";
+import type { OperationRecord, PartRecord, OperationJournal, PartJournal, TouchJournal } from "../store/Journal.js";
 import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
@@ -56,7 +56,7 @@ function partIds(p: PartRecord): readonly string[] {
   return p.operationIds ?? [p.operationId];
 }
 
-export function checkName(journal: Journal, projectId: string, name: unknown, self: string | null): Result<string> {
+export function checkName(journal: OperationJournal & TouchJournal & PartJournal, projectId: string, name: unknown, self: string | null): Result<string> {
   if (typeof name !== "string" || !NAME.test(name))
     return fail(mcbError("invalid_request", "name must be 1–64 printable ASCII characters", { reason: "name" }));
   const other = journal.listParts(projectId).find((p) => p.retired !== true && p.name === name && p.partId !== self);
@@ -72,7 +72,7 @@ export function checkName(journal: Journal, projectId: string, name: unknown, se
  * taken over) whose mask meets `keys` (positions), naming the exact overlap.
  */
 export function overlapOf(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal & PartJournal,
   projectId: string,
   keys: ReadonlySet<string>,
   bounds: PartRecord["bounds"],
@@ -112,7 +112,7 @@ export function overlapOf(
  * may be shared here, and `takeOverBlocks` then moves them into the new part.
  */
 export function definePart(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal & PartJournal,
   sources: readonly { readonly op: OperationRecord; readonly plan: PreparedPlan }[],
   name: unknown,
   partId: string,
@@ -178,7 +178,7 @@ export function partDetailView(p: PartRecord): PartDetailView {
 }
 
 /** part_rename: a new name, unique among the project's active parts. */
-export function renamePart(journal: Journal, part: PartRecord, name: unknown): Result<PartRecord> {
+export function renamePart(journal: OperationJournal & TouchJournal & PartJournal, part: PartRecord, name: unknown): Result<PartRecord> {
   const checked = checkName(journal, part.projectId, name, part.partId);
   if (!checked.ok) return checked;
   const renamed = { ...part, name: checked.value, revision: (part.revision ?? 1) + 1 };
@@ -194,7 +194,11 @@ export function renamePart(journal: Journal, part: PartRecord, name: unknown): R
  * back; elsewhere only where no other active part holds them). Returns the parts changed, stored
  * in one journal transaction.
  */
-export function partsAfterUndo(journal: Journal, plans: (planId: string) => PreparedPlan, undo: OperationRecord): PartRecord[] {
+export function partsAfterUndo(
+  journal: OperationJournal & TouchJournal & PartJournal,
+  plans: (planId: string) => PreparedPlan,
+  undo: OperationRecord,
+): PartRecord[] {
   if (undo.kind !== "undo" || undo.undoOf === null) return [];
   const restored = confirmedWrites(journal, plans(undo.planId), undo.operationId);
   if (restored.length === 0) return [];

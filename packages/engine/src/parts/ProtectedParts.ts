@@ -1,5 +1,5 @@
 import { boundsOf, boxesIntersect, fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
-import type { Journal } from "../store/Journal.js";
+import type { PartJournal } from "../store/Journal.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { maskKeys } from "./PartMask.js";
 
@@ -12,7 +12,7 @@ const SAMPLE = 8;
  * when it is admitted for application, so a part protected in between still stops it.
  * Error: `permission_denied` with reason `protected_part`, the part, the exact count and a sample.
  */
-export function checkProtectedParts(journal: Journal, protectedIds: ReadonlySet<string>, plan: Pick<PreparedPlan, "pos">): Result<void> {
+export function checkProtectedParts(journal: PartJournal, protectedIds: ReadonlySet<string>, plan: Pick<PreparedPlan, "pos">): Result<void> {
   if (protectedIds.size === 0 || plan.pos.length === 0) return ok(undefined);
   const bounds = boundsOf(plan.pos)!;
   for (const id of protectedIds) {

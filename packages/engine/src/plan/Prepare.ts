@@ -14,7 +14,7 @@ import {
   type Vec3,
 } from "@mcb/blocks";
 import { forEachPlanBlock, planHash, type Plan, type RecipeCompiler, type SourceFilter } from "@mcb/recipe";
-import type { Journal } from "../store/Journal.js";
+import type { PartJournal } from "../store/Journal.js";
 import type { PlanContent } from "../core/PreparedPlan.js";
 import { outsideArea, type EngineLimits, type ProjectConfig } from "../core/Project.js";
 import type { ConnectionRules } from "./ConnectionRules.js";
@@ -33,7 +33,7 @@ export interface PrepareDeps {
   readonly registry: BlockRegistry;
   readonly compiler: RecipeCompiler;
   readonly adapter: WorldAdapter;
-  readonly journal: Journal;
+  readonly journal: PartJournal;
   readonly limits: EngineLimits;
   readonly connections: ConnectionRules;
   /** Our standing writes (G0), caught up with the journal by the caller. */
@@ -205,7 +205,7 @@ function planPositions(plan: Plan): Positions {
 }
 
 /** A `part_id` rebuild: the part's exact mask, which every position must lie in; null without one. */
-function partMask(journal: Journal, project: ProjectConfig, partId: string | undefined, at: Positions): Result<Set<string> | null> {
+function partMask(journal: PartJournal, project: ProjectConfig, partId: string | undefined, at: Positions): Result<Set<string> | null> {
   if (partId === undefined) return ok(null);
   const part = journal.getPart(partId);
   if (part === null || part.projectId !== project.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(partId)} in this project`));

@@ -1,6 +1,6 @@
 import { placementWarnings } from "./PlacementChecks.js";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { OperationRecord } from "../store/Journal.js";
+import type { OperationJournal, OperationRecord, TouchJournal } from "../store/Journal.js";
 import { NO_MANUAL_EDITS } from "../merge/ManualEdits.js";
 import { prepareContent, type BuildPrepareInput, type PrepareDeps } from "./Prepare.js";
 import { isPlanOrigin, preparedPlanHash, type PlanOrigin, type PlanContent, type PreparedPlan } from "../core/PreparedPlan.js";
@@ -11,7 +11,8 @@ import { conflictView, prepareView, type PrepareView, type UndoPrepareView } fro
 import { planWarnings } from "./Warnings.js";
 import { readOnlyRefusal, type WorldInfo } from "../world/WorldAdapter.js";
 
-export interface PrepareDeskDeps extends PrepareDeps {
+export interface PrepareDeskDeps extends Omit<PrepareDeps, "journal"> {
+  readonly journal: PrepareDeps["journal"] & OperationJournal & TouchJournal;
   readonly clock: () => number;
   readonly newId: (prefix: string) => string;
   scope(ctx: RequestContext): Result<ProjectAccess>;

@@ -1,5 +1,5 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { ConflictSample, Journal, OperationRecord } from "../store/Journal.js";
+import type { ConflictSample, OperationRecord, OperationJournal, TouchJournal } from "../store/Journal.js";
 import { hasEnded } from "../core/OperationStatus.js";
 import { ownership } from "../merge/Ownership.js";
 import type { PlanContent, PreparedPlan } from "../core/PreparedPlan.js";
@@ -23,7 +23,7 @@ export interface UndoContent {
  * base is our result, applied through build_apply with the usual checks.
  */
 export async function prepareUndoContent(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal,
   adapter: WorldAdapter,
   plans: (planId: string) => PreparedPlan,
   op: OperationRecord,

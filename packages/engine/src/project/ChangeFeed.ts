@@ -1,5 +1,5 @@
 import { type Box3, fail, inBox, mcbError, ok, type Result, type Vec3 } from "@mcb/blocks";
-import type { Journal } from "../store/Journal.js";
+import type { OperationJournal, TouchJournal } from "../store/Journal.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { getBit } from "../core/BitMask.js";
 import { PriorStates } from "../merge/PriorStates.js";
@@ -41,7 +41,7 @@ const OLD_CURSOR = /^ch1\.[0-9a-f]{16}\.\d{1,15}$/;
  */
 export class ChangeFeed {
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: OperationJournal & TouchJournal,
     private readonly operationPlan: (operationId: string) => PreparedPlan,
   ) {}
 

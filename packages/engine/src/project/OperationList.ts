@@ -1,5 +1,5 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Journal, OperationFilter, OperationRecord } from "../store/Journal.js";
+import type { OperationFilter, OperationRecord, OperationJournal, PartJournal } from "../store/Journal.js";
 import {
   isOperationStatus,
   isUndoable,
@@ -65,7 +65,12 @@ function summary(o: OperationRecord): OperationSummary {
  * `maxLimit`. The cursor names the last operation of the previous page, so pages never skip or
  * repeat an operation while new ones are added. Errors: invalid_request, not_found (part).
  */
-export function listOperations(journal: Journal, projectId: string, input: OperationListInput, maxLimit: number): Result<OperationListView> {
+export function listOperations(
+  journal: OperationJournal & PartJournal,
+  projectId: string,
+  input: OperationListInput,
+  maxLimit: number,
+): Result<OperationListView> {
   const bad = (reason: string, message: string): Result<never> => fail(mcbError("invalid_request", message, { reason }));
   const limit = input.limit ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) return bad("limit", `limit must be 1..${maxLimit}`);

@@ -1,6 +1,6 @@
 import { operationKind } from "../core/OperationStatus.js";
 import { boxJson, type CatalogSummary, type Vec3 } from "@mcb/blocks";
-import type { Journal } from "../store/Journal.js";
+import type { OperationJournal, PartJournal } from "../store/Journal.js";
 import type { EngineLimits, ProjectConfig } from "../core/Project.js";
 import type { WorldInfo } from "../world/WorldAdapter.js";
 
@@ -51,7 +51,7 @@ export function projectContext(
   world: WorldInfo,
   limits: EngineLimits,
   catalog: CatalogSummary,
-  journal: Journal,
+  journal: OperationJournal & PartJournal,
   cursor: string,
 ): ProjectContextView {
   const all = journal.listParts(project.projectId);

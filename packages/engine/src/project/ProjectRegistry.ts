@@ -1,5 +1,5 @@
 import { boundsOf, boxContains, fail, mcbError, type McbError, ok, type Result } from "@mcb/blocks";
-import type { Journal, OperationRecord } from "../store/Journal.js";
+import type { OperationRecord, PartJournal } from "../store/Journal.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { PROJECT_ID, ProjectAccess, denied, type ProjectConfig } from "../core/Project.js";
 import { checkProtectedParts } from "../parts/ProtectedParts.js";
@@ -15,7 +15,7 @@ export class ProjectRegistry {
 
   constructor(
     configs: readonly ProjectConfig[],
-    private readonly journal: Journal,
+    private readonly journal: PartJournal,
     private readonly plans: (planId: string) => PreparedPlan,
   ) {
     for (const c of configs) {

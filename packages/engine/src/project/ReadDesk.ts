@@ -1,7 +1,7 @@
 import { fail, mcbError, ok, type Box3, type MaterialCatalog, type Result } from "@mcb/blocks";
 import { CHANGE_SOURCES, type ChangeFeed, type ChangePage, type ChangeSource } from "./ChangeFeed.js";
 import { inspectRegion, readRegion, regionOf, type RegionInspectInput, type RegionInspectView } from "../world/Inspect.js";
-import type { Journal } from "../store/Journal.js";
+import type { OperationJournal, PartJournal } from "../store/Journal.js";
 import { listOperations, type OperationListInput, type OperationListView } from "./OperationList.js";
 import type { EngineLimits, ProjectAccess, RequestContext } from "../core/Project.js";
 import { projectContext, type ProjectContextView } from "./ProjectContext.js";
@@ -12,7 +12,7 @@ import type { RegionRead, WorldAdapter } from "../world/WorldAdapter.js";
 /** What the read requests need of the engine. */
 export interface ReadDeskDeps {
   readonly adapter: WorldAdapter;
-  readonly journal: Journal;
+  readonly journal: OperationJournal & PartJournal;
   readonly limits: EngineLimits;
   readonly clock: () => number;
   readonly catalog: MaterialCatalog;

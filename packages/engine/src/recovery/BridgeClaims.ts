@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Journal } from "../store/Journal.js";
+import type { ClaimJournal } from "../store/Journal.js";
 
 /** Side of the square regions a lease covers (a region file's 512 blocks). */
 export const LEASE_REGION = 512;
@@ -51,7 +51,7 @@ export class BridgeClaims {
   private readonly heldUntil = new Map<string, number>();
 
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: ClaimJournal,
     readonly options: { readonly shared: boolean; readonly holder?: string; readonly ttlMs?: number },
   ) {
     this.holder = options.holder ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

@@ -1,5 +1,5 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import type { Journal, OperationRecord } from "../store/Journal.js";
+import type { OperationRecord, OperationJournal, TouchJournal, PartJournal, SavedWriteJournal } from "../store/Journal.js";
 import type { HostWatch } from "./HostWatch.js";
 import { partsAfterUndo } from "../parts/Parts.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
@@ -17,7 +17,7 @@ export interface FlushView {
 
 export interface HostDeskDeps {
   readonly adapter: WorldAdapter;
-  readonly journal: Journal;
+  readonly journal: OperationJournal & TouchJournal & PartJournal & SavedWriteJournal;
   readonly clock: () => number;
   readonly host: HostWatch;
   scope(ctx: RequestContext): Result<ProjectAccess>;

@@ -1,5 +1,5 @@
 import type { BridgeClaims } from "./BridgeClaims.js";
-import type { Journal } from "../store/Journal.js";
+import type { OperationJournal } from "../store/Journal.js";
 
 /**
  * What a new host session (or a new engine) means for operations the journal left unfinished: one
@@ -9,7 +9,7 @@ import type { Journal } from "../store/Journal.js";
  * one bridge that takes its claim (the others see the result). `skipOwn`: leaves this bridge's own
  * (the periodic look for orphans while its queue runs). Returns the operations settled.
  */
-export function settleUnfinished(journal: Journal, now: number, claims: BridgeClaims, options: { readonly skipOwn?: boolean } = {}): string[] {
+export function settleUnfinished(journal: OperationJournal, now: number, claims: BridgeClaims, options: { readonly skipOwn?: boolean } = {}): string[] {
   const settled: string[] = [];
   for (const listed of journal.unfinishedOperations()) {
     if (listed.status === "recovery_required") continue;

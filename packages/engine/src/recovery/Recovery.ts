@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { type Box3, fail, mcbError, ok, posKey, type Result } from "@mcb/blocks";
 import { coverBoxes } from "../merge/BoxCover.js";
-import type { Journal, OperationRecord } from "../store/Journal.js";
+import type { OperationRecord, OperationJournal, TouchJournal, SavedWriteJournal } from "../store/Journal.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 import type { WorldAdapter } from "../world/WorldAdapter.js";
 import { readPositions } from "../world/WorldReader.js";
@@ -32,7 +32,10 @@ export interface RecoveryReview {
  * potential write of the unfinished slice (its intent). Positions skipped because they already
  * matched are excluded.
  */
-export function recoveryMask(journal: Journal, operationId: string): { indices: number[]; unfinished: Set<number> } {
+export function recoveryMask(
+  journal: OperationJournal & TouchJournal & SavedWriteJournal,
+  operationId: string,
+): { indices: number[]; unfinished: Set<number> } {
   const indices: number[] = [];
   const unfinished = new Set<number>();
   for (const s of journal.slices(operationId)) {
@@ -51,7 +54,7 @@ export function recoveryMask(journal: Journal, operationId: string): { indices: 
  * state (very likely written by us, never confirmed), for the abandoned operation's counters.
  */
 export async function reviewRecovery(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal & SavedWriteJournal,
   adapter: WorldAdapter,
   plan: PreparedPlan,
   op: OperationRecord,
@@ -117,7 +120,7 @@ export async function reviewRecovery(
  * stale_digest) when the reviewed blocks changed since the review that produced `expectedDigest`.
  */
 export async function abandonRecovery(
-  journal: Journal,
+  journal: OperationJournal & TouchJournal & SavedWriteJournal,
   adapter: WorldAdapter,
   plan: PreparedPlan,
   op: OperationRecord,

@@ -160,8 +160,18 @@ export interface OperationFilter {
  * that returns is durable (one transaction per call under the store's writer lock: SQLite WAL +
  * synchronous FULL, or PostgreSQL). Several processes may share one journal (PostgreSQL): what one
  * commits, the others read. Records are values: callers never mutate what they passed in or got back.
+ * Calls are synchronous on both stores, on purpose (`PostgresDb` says why and how).
+ *
+ * Each part of the engine sees the roles it uses (below), not the whole journal: the parts desk
+ * `PartJournal` and what its undo checks read, the event sync `TouchJournal`, the bridge claims
+ * `ClaimJournal`. `SqlJournal` implements them all over one store.
  */
-export interface Journal {
+export interface Journal extends OperationJournal, TouchJournal, IndexJournal, PartJournal, SavedWriteJournal, ClaimJournal {
+  close(): void;
+}
+
+/** Plans, operations and their slices, and the sequence that orders slice results and touches. */
+export interface OperationJournal {
   putPlan(plan: PreparedPlan): void;
   getPlan(planId: string): PreparedPlan | null;
   /**
@@ -187,6 +197,14 @@ export interface Journal {
   slices(operationId: string): SliceRecord[];
   /** Confirmed slices with seq > `afterSeq` whose bounds intersect `box`. */
   slicesAfter(afterSeq: number, box: Box3): SliceRecord[];
+  /** The last sequence number given out: every later slice result or touch gets a larger one. */
+  headSeq(): number;
+  /** Bytes of durable storage used (for benchmarks and quotas). */
+  sizeBytes(): number;
+}
+
+/** The world's events: touches (edits the engine did not make), the event cursor and its gaps. */
+export interface TouchJournal {
   /**
    * Records touches as (x, y, z) triples with the state each now holds (`states` absent or an
    * entry null: uncertain), of one kind (default external), and, in the same transaction, the
@@ -201,8 +219,6 @@ export interface Journal {
   ): number;
   /** Touches with seq > `afterSeq` inside `box`, in sequence order. */
   touchesAfter(afterSeq: number, box: Box3): TouchList;
-  /** The last sequence number given out: every later slice result or touch gets a larger one. */
-  headSeq(): number;
   /** The world's event cursor pulled up to (null: never pulled). Survives restarts. */
   eventCursor(): string | null;
   /** Saves the cursor; with `fromCursor`, only if the stored one is still it (see `addTouches`): false when it was not. */
@@ -217,6 +233,10 @@ export interface Journal {
   lastGapSeq(): number;
   /** 16 hex digits, random per journal: change cursors are bound to it. */
   journalId(): string;
+}
+
+/** The standing-write index (see `StandingIndex`). */
+export interface IndexJournal {
   /** The standing-write index's head (see `StandingIndex`). */
   indexHead(): IndexHead;
   /** Index sections by key "cx,cy,cz" (4096 entries each, y-z-x order); absent ones are empty. */
@@ -227,6 +247,10 @@ export interface Journal {
    * another process sharing the journal saved the index first.
    */
   saveIndex(fromSeq: number, seq: number, newEntries: readonly string[], sections: ReadonlyMap<string, Uint32Array>): boolean;
+}
+
+/** Named parts and their masks. */
+export interface PartJournal {
   putPart(part: PartRecord): void;
   /** Replaces a stored part (same id): a new mask, name, revision or retirement. */
   updatePart(part: PartRecord): void;
@@ -235,6 +259,10 @@ export interface Journal {
   deletePart(partId: string): void;
   getPart(partId: string): PartRecord | null;
   listParts(projectId: string): PartRecord[];
+}
+
+/** Which confirmed writes are in the world's files (docs/DESIGN.md "Saved writes"). */
+export interface SavedWriteJournal {
   /**
    * A saved mark the world reported: every slice of `session` numbered up to `savedThrough` is
    * saved. Marks only move forward.
@@ -251,6 +279,10 @@ export interface Journal {
   savedState(operationId: string): SavedState;
   /** Write-set indices of the operation found lost after a host crash, ascending. */
   lostWrites(operationId: string): number[];
+}
+
+/** Claims and leases shared by every process on the journal (a recovery's one claimant, a region's lease). */
+export interface ClaimJournal {
   /**
    * Takes or renews the claim `name` for `holder` for `ttlMs` (a recovery's one claimant, a region's
    * lease); false when another holder has it and it has not expired. Shared by every process on the journal.
@@ -268,9 +300,6 @@ export interface Journal {
   clearClaims(): void;
   /** Who holds the claim now (null: free or expired). */
   claimHolder(name: string): string | null;
-  /** Bytes of durable storage used (for benchmarks and quotas). */
-  sizeBytes(): number;
-  close(): void;
 }
 
 export interface SliceResult {

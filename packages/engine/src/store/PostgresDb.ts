@@ -16,8 +16,23 @@ function toBuffers(rows: SqlRow[]): SqlRow[] {
 }
 
 /**
- * The shared store: a PostgreSQL database through the `pg` client, driven synchronously (the
- * journal's contract) from a worker thread the caller blocks on. Every writing transaction takes
+ * The shared store: a PostgreSQL database through the `pg` client, driven synchronously from a
+ * worker thread the caller blocks on.
+ *
+ * Why synchronous. `Journal` (and `SqlDb` under it) is a synchronous contract, as better-sqlite3
+ * is. The engine's ordering rules are written as plain statements between its own `await`s: a
+ * slice's intent is durable before its world write, a result commits before the next slice is
+ * built, the journal head is taken before a prepare's base reads. No other task of the process can
+ * run between a journal call and the step that relies on it, so none of these rules depends on
+ * which callback ran first. `pg` only speaks promises; instead of making every journal call async,
+ * each call here posts its statements to the worker (`PostgresWorker.ts`, one `pg` client, one
+ * request at a time) and waits on a shared flag with `Atomics.wait` until the worker signals the
+ * reply, then takes it with `receiveMessageOnPort`. The cost: this thread's event loop stands
+ * still for the round trip (a loopback statement is well under a millisecond); a transaction's
+ * writes are held and sent with its next read or its commit, so most transactions are one round
+ * trip. A reply later than `timeoutMs` is a `store_timeout` error, never a hang.
+ *
+ * Every writing transaction takes
  * one advisory lock (keyed by the journal's schema: one journal per database, or per schema named
  * in the URL's search_path), so transactions from every process on the journal run one at a time,
  * as SQLite's IMMEDIATE transactions do; reads outside transactions see the last commit.
