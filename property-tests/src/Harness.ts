@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AnvilWorld } from "@mcb/adapter-anvil";
 import { MemoryWorld, type MemoryWorldOptions } from "@mcb/adapter-memory";
 import { blockEntityPredicate, type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
 import { CrashingWorld } from "./CrashingWorld.js";
 import type { Faults } from "./Faults.js";
+import { KillableSave } from "./KillableSave.js";
 import { BatchingWorld } from "./BatchingWorld.js";
 import { freshPostgresJournal } from "./postgres/TestPostgres.js";
 import {
@@ -22,7 +22,7 @@ import {
 
 /**
  * A world the suites drive from outside as well: the memory world, or a real save on disk
- * (AnvilWorld), with a person's edits; the harness wraps it in crash points (`Harness.faults`).
+ * (AnvilWorld, in the tests' `KillableSave`), with a person's edits; the harness wraps it in crash points (`Harness.faults`).
  */
 export type TwinWorld = WorldAdapter & {
   kill(): void;
@@ -114,7 +114,7 @@ export class Harness<W extends TwinWorld = TwinWorld> {
     let saveDir: string | null = null;
     if (options.anvil === true) {
       saveDir = mkdtempSync(join(tmpdir(), "mcb-save-"));
-      world = await AnvilWorld.open({
+      world = await KillableSave.open({
         dir: saveDir,
         registry,
         flatGround: true,

@@ -1,4 +1,5 @@
 export { CrashingWorld, type KillableWorld } from "./CrashingWorld.js";
+export { KillableSave } from "./KillableSave.js";
 export { Faults, CRASH_POINTS, type CrashPoint } from "./Faults.js";
 export { BatchingWorld } from "./BatchingWorld.js";
 export { Harness, sharedRegistry, unwrap, boxRecipe, DEFAULT_AREA, PROJECT, OWNER, type HarnessOptions, type JournalKind, type TwinWorld } from "./Harness.js";

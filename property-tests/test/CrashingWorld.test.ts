@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AnvilWorld } from "@mcb/adapter-anvil";
+import { KillableSave } from "../src/KillableSave.js";
 import { MemoryWorld } from "@mcb/adapter-memory";
 import { HostCrash, type CasWrite } from "@mcb/engine";
 import { CrashingWorld, sharedRegistry, type KillableWorld } from "../src/index.js";
@@ -17,7 +17,7 @@ describe.each([
     "a save",
     async (): Promise<Made> => {
       const dir = mkdtempSync(join(tmpdir(), "mcb-crashing-"));
-      const world = await AnvilWorld.open({ dir, registry: sharedRegistry(), flatGround: true, maxUnsavedChunks: 0, idleSaveMs: 0 });
+      const world = await KillableSave.open({ dir, registry: sharedRegistry(), flatGround: true, maxUnsavedChunks: 0, idleSaveMs: 0 });
       return {
         world,
         done: async () => {

@@ -5,7 +5,6 @@ import { blockEntityPredicate, blockEntityType, blockIdOf, blockShapes, type Blo
 import { WorldEventLog, WriteMarks } from "@mcb/adapter-kit";
 import {
   ChunkNotLoaded,
-  HostCrash,
   SliceRefused,
   compareAndSetGroups,
   type CasResult,
@@ -97,10 +96,8 @@ export class AnvilWorld implements WorldAdapter {
   /** People's edits made through `externalEdits`, kept across restarts with `eventDir`. */
   private readonly eventLog: WorldEventLog;
   private readonly writes = new WriteMarks();
-  private down = false;
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
-  private casCalls = 0;
 
   private constructor(
     private readonly options: AnvilWorldOptions,
@@ -193,7 +190,6 @@ export class AnvilWorld implements WorldAdapter {
 
   private alive(): void {
     if (this.closed) throw new Error("world is closed");
-    if (this.down) throw new HostCrash("world host is down (crashed); call restart()");
   }
 
   async info(): Promise<WorldInfo> {
@@ -259,7 +255,6 @@ export class AnvilWorld implements WorldAdapter {
 
   async compareAndSet(slice: CasSlice): Promise<CasResult> {
     this.alive();
-    this.casCalls++;
     // Every chunk the slice writes must be writable and every data readable, or nothing is written.
     const data = new Map<number, NbtCompound>();
     slice.writes.forEach((w, i) => {
@@ -294,7 +289,7 @@ export class AnvilWorld implements WorldAdapter {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.down || this.closed) return;
+      if (this.closed) return;
       try {
         this.save_();
       } catch {
@@ -376,47 +371,21 @@ export class AnvilWorld implements WorldAdapter {
     this.eventLog.record(edits.map(({ x, y, z }) => ({ x, y, z, state: this.stateAt(x, y, z), digest: this.digestAt(x, y, z) })));
   }
 
-  /** The process dies now (kill -9): unsaved chunks are lost; every call fails until `restart()`. */
-  kill(): void {
-    this.down = true;
-  }
-
-  /**
-   * Comes back after a crash as a new process would: what was saved is read again from the files,
-   * the lock is taken again, a new write session starts, and events not persisted are gone.
-   */
-  async restart(): Promise<void> {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    this.store.close();
-    await this.lock.release();
-    this.lock = await SessionLock.acquire(this.save.dir);
-    this.store = this.newStore();
-    this.writes.restart();
-    this.down = false;
-    if (!this.eventLog.persisted) this.eventLog.newSession();
-  }
-
-  /** True from `kill()` until `restart()`: every call fails with HostCrash. */
-  get hostDown(): boolean {
-    return this.down;
-  }
-
-  /** Number of compare-and-set calls served (slices). */
-  get compareAndSetCalls(): number {
-    return this.casCalls;
-  }
-
   /** Changed chunks not yet saved. */
   get unsavedChunks(): number {
     return this.store.dirtyChunks;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Saves the changed chunks and lets the save go (its lock, its files). With `discardUnsaved`, the
+   * chunks changed since the last save are dropped instead, as when a process ends without saving:
+   * the files keep what was saved, and the writes not saved are for the next open's restart check.
+   */
+  async close(options: { readonly discardUnsaved?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     if (this.timer !== null) clearTimeout(this.timer);
     try {
-      if (!this.down) this.save_();
+      if (options.discardUnsaved !== true) this.save_();
     } finally {
       this.closed = true;
       this.store.close();

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { errorOf, mcb, openWorld, tempDirs, tower } from "./support.js";
 import { describe, expect, it } from "vitest";
 import type { AnvilWorld } from "@mcb/adapter-anvil";
-import { CrashingWorld } from "@mcb/property-tests";
+import { CrashingWorld, KillableSave } from "@mcb/property-tests";
 import { openWorkspace } from "../src/index.js";
 
 const stateDir = tempDirs("mcb-cli-state-");
@@ -140,7 +140,7 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
   it("after a crash, status shows recovery_required with exactly the lost writes, and the administrator review/abandon unblocks writes", async () => {
     const state = await stateDir();
     let crashing: CrashingWorld | undefined;
-    const opened = await openWorkspace(state, { decorateWorld: (world) => (crashing = new CrashingWorld(world as AnvilWorld)) });
+    const opened = await openWorkspace(state, { decorateWorld: (world) => (crashing = new CrashingWorld(KillableSave.around(world as AnvilWorld))) });
     if (!opened.ok) throw new Error(opened.error.message);
     const w = opened.value;
     crashing!.faults.crashAt("mid_slice", 1);

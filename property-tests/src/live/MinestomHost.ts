@@ -140,13 +140,15 @@ export async function startMinestomHost(options: MinestomHostOptions = {}): Prom
 function hostArgs(options: MinestomHostOptions, jar: string, worldDir: string, gamePort: number, httpPort: number): string[] {
   const jvm = (process.env.MCB_JAVA_OPTS ?? "").split(/\s+/).filter((a) => a.length > 0); // e.g. profiling flags
   const tests = jar.replace(/\.jar$/, "-tests.jar");
-  if (options.plantedCasBug === true && !existsSync(tests)) throw new Error(`${tests} is missing: build it with 'bash java/build.sh' (npm test does)`);
+  const testHost = options.plantedCasBug === true ? "PlantedBugHost" : options.testHooks === true ? "TestHooksHost" : null;
+  if (testHost !== null && !existsSync(tests)) throw new Error(`${tests} is missing: build it with 'bash java/build.sh' (npm test does)`);
   // The host's AOT cache from java/build.sh's training run (a faster start), for the jar it was made from.
   const aot = jar.replace(/\.jar$/, ".aot");
   // Only a cache newer than the jar: after a rebuild without java/build.sh (mvn alone) the JVM took
   // the old cache without a word and ran the classes it held instead of the jar's.
-  const cache = options.plantedCasBug !== true && existsSync(aot) && statSync(aot).mtimeMs >= statSync(jar).mtimeMs ? [`-XX:AOTCache=${aot}`] : [];
-  const main = options.plantedCasBug === true ? ["-cp", `${jar}:${tests}`, "dev.mcb.port.minestom.PlantedBugHost"] : [...cache, "-jar", jar];
+  const cache = testHost === null && existsSync(aot) && statSync(aot).mtimeMs >= statSync(jar).mtimeMs ? [`-XX:AOTCache=${aot}`] : [];
+  // The tests' hooks (test_edit) and the planted bug live in the tests' jar only, never in the host's.
+  const main = testHost !== null ? ["-cp", `${jar}:${tests}`, `dev.mcb.port.minestom.${testHost}`] : [...cache, "-jar", jar];
   const args = [
     HOST_JVM,
     ...(options.fullJit === true ? [] : ["-XX:TieredStopAtLevel=1"]),
@@ -166,6 +168,5 @@ function hostArgs(options: MinestomHostOptions, jar: string, worldDir: string, g
     "--budget-ms",
     String(options.budgetMs ?? 5),
   ];
-  if (options.testHooks === true || options.plantedCasBug === true) args.push("--test-hooks");
   return args;
 }

@@ -59,12 +59,13 @@ public class CompareAndSet {
     int start = 0;
     List<CasRequest.Write> writes = req.writes();
     int[] before = prepared.before(), after = prepared.after();
+    StateNumbers numbers = world instanceof StateNumbers n ? n : null; // null: every number is -1
     for (int end : req.groupEnds()) {
       List<CasResult.Mismatch> bad = null;
       for (int w = start; w < end; w++) {
         CasRequest.Write c = writes.get(w);
         // A plain block on both sides compares host numbers; anything else its state and digest.
-        if (before[w] >= 0 && world.numberAt(c.x(), c.y(), c.z()) == before[w]) continue;
+        if (before[w] >= 0 && numbers.numberAt(c.x(), c.y(), c.z()) == before[w]) continue;
         String actual = world.stateAt(c.x(), c.y(), c.z());
         String digest = Digests.at(world, actual, c.x(), c.y(), c.z());
         if (!actual.equals(c.before()) || !Objects.equals(digest, c.beforeDigest())) {
@@ -81,7 +82,7 @@ public class CompareAndSet {
       for (int w = start; w < end; w++) {
         CasRequest.Write c = writes.get(w);
         if (after[w] >= 0) {
-          world.setNumber(c.x(), c.y(), c.z(), after[w]);
+          numbers.setNumber(c.x(), c.y(), c.z(), after[w]);
           continue; // a plain block: no block entity, no digest
         }
         world.set(c.x(), c.y(), c.z(), c.after(), c.afterData());
@@ -100,6 +101,9 @@ public class CompareAndSet {
    * everywhere on a host without numbers.
    */
   private static void numbers(WorldAccess world, List<CasRequest.Write> writes, int[] before, int[] after) {
+    java.util.Arrays.fill(before, -1);
+    java.util.Arrays.fill(after, -1);
+    if (!(world instanceof StateNumbers numbers)) return;
     String lastState = null;
     int lastNumber = -1;
     for (int w = 0; w < writes.size(); w++) {
@@ -107,10 +111,10 @@ public class CompareAndSet {
       int b = -1, a = -1;
       if (c.beforeDigest() == null && c.afterData() == null) {
         if (c.before() == lastState) b = lastNumber;
-        else b = lastNumber = plainNumber(world, lastState = c.before());
+        else b = lastNumber = plainNumber(world, numbers, lastState = c.before());
         if (b >= 0) {
           if (c.after() == lastState) a = lastNumber;
-          else a = lastNumber = plainNumber(world, lastState = c.after());
+          else a = lastNumber = plainNumber(world, numbers, lastState = c.after());
           if (a < 0) b = -1;
         }
       }
@@ -124,10 +128,10 @@ public class CompareAndSet {
    * state: comparing numbers then says what comparing strings would (a non-canonical string keeps
    * the string comparison, and fails it as before).
    */
-  private static int plainNumber(WorldAccess world, String state) {
+  private static int plainNumber(WorldAccess world, StateNumbers numbers, String state) {
     if (world.mayHaveBlockEntity(state)) return -1;
-    int n = world.stateNumber(state);
-    return n >= 0 && world.stateOfId(n).equals(state) ? n : -1;
+    int n = numbers.stateNumber(state);
+    return n >= 0 && numbers.stateOfId(n).equals(state) ? n : -1;
   }
 
   static void requireLoaded(WorldAccess world, WorldFacts facts, int x, int y, int z) {

@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +38,8 @@ public final class Port {
   private final SaveLedger ledger;
   /** Null: the host does not report saved writes (no {@code saved_writes} capability, no {@code flush}). */
   private final Saves saves;
+  /** The methods by name: the protocol's own (java/PROTOCOL.md), in its order, then any the host added. */
+  private final Map<String, PortMethod> methods = new LinkedHashMap<>();
 
   public Port(WorldAccess world, TickScheduler scheduler, EventLog events, ChatQueue chat, ChatSink sink, TickStats stats, PortConfig config) {
     this(world, scheduler, events, chat, sink, stats, config, new SaveLedger(), null);
@@ -60,27 +63,34 @@ public final class Port {
     this.stats = stats;
     this.config = config;
     this.cas = cas;
+    methods.put("info", this::info);
+    methods.put("read", p -> read(p, false));
+    methods.put("read_block_entities", p -> read(p, true));
+    methods.put("cas", this::cas);
+    methods.put("cas_batch", p -> {
+      throw PortError.invalid("cas_batch takes a binary body (Content-Type: " + PortServer.BINARY + ")", "content-type");
+    });
+    methods.put("events", this::events);
+    methods.put("chat_poll", this::chatPoll);
+    methods.put("chat_reply", this::chatReply);
+    methods.put("stats", this::stats);
+    methods.put("flush", this::flush);
   }
 
+  /**
+   * Runs a method of the table. {@code cas_batch} is in the table as a name only: it takes a binary
+   * body, which {@link PortServer} decodes and hands to {@link #casBatch}.
+   */
   public JsonObject call(String method, JsonObject params) {
-    return switch (method) {
-      case "info" -> info(params);
-      case "read" -> read(params, false);
-      case "read_block_entities" -> read(params, true);
-      case "cas" -> cas(params);
-      case "events" -> events(params);
-      case "chat_poll" -> chatPoll(params);
-      case "chat_reply" -> chatReply(params);
-      case "stats" -> stats(params);
-      case "flush" -> flush(params);
-      case "cas_batch" -> throw PortError.invalid("cas_batch takes a binary body (Content-Type: " + PortServer.BINARY + ")", "content-type");
-      case "test_edit" -> {
-        if (!config.testHooks()) throw new PortError(PortError.Code.NOT_FOUND, "unknown method " + Json.shorten(method));
-        yield testEdit(params);
-      }
-      default -> throw new PortError(PortError.Code.NOT_FOUND, "unknown method " + Json.shorten(method),
-          Map.of("allowed", List.of("info", "read", "read_block_entities", "cas", "cas_batch", "events", "chat_poll", "chat_reply", "stats", "flush")));
-    };
+    PortMethod m = methods.get(method);
+    if (m == null)
+      throw new PortError(PortError.Code.NOT_FOUND, "unknown method " + Json.shorten(method), Map.of("allowed", List.copyOf(methods.keySet())));
+    return m.call(params);
+  }
+
+  /** Adds a method of the host's own, before the port serves; a name already in the table is refused. */
+  public void addMethod(String name, PortMethod method) {
+    if (methods.putIfAbsent(name, method) != null) throw new IllegalArgumentException("the port already has a method " + name);
   }
 
   private JsonObject info(JsonObject p) {
@@ -342,25 +352,6 @@ public final class Port {
     }
     addSaved(o);
     return o;
-  }
-
-  /** Test hook (only with test hooks on): an edit from outside the engine, with or without an event. */
-  private JsonObject testEdit(JsonObject p) {
-    Json.onlyKeys(p, "", Set.of("x", "y", "z", "state", "event"));
-    int x = Json.integer(p, "x", ""), y = Json.integer(p, "y", ""), z = Json.integer(p, "z", "");
-    String state = Json.string(p, "state", "", MAX_STATE, false);
-    boolean event = Json.bool(p, "event", "", true);
-    onGameThread(() -> {
-      CompareAndSet.requireLoaded(world, world.facts(), x, y, z);
-      String why = world.checkState(state);
-      if (why != null) throw new PortError(PortError.Code.UNSUPPORTED_BLOCK, why, Map.of("path", "state"));
-      world.set(x, y, z, state, null);
-      world.endOfJob();
-      String now = world.stateAt(x, y, z);
-      if (event) events.record(x, y, z, now, Digests.at(world, now, x, y, z));
-      return null;
-    });
-    return new JsonObject();
   }
 
   /** Runs work as one game-thread job; a job not started within the timeout is dropped (busy, nothing done). */

@@ -14,8 +14,7 @@ public record PortConfig(
     long budgetNanos,
     int maxBodyBytes,
     long jobTimeoutMillis,
-    int eventRetention,
-    boolean testHooks) {
+    int eventRetention) {
 
   public static final int MIN_TOKEN_LENGTH = 16;
 
@@ -26,7 +25,7 @@ public record PortConfig(
   }
 
   public static PortConfig defaults(String token, int port) {
-    return new PortConfig("127.0.0.1", port, token, 5_000_000L, 8 << 20, 10_000, 16_384, false);
+    return new PortConfig("127.0.0.1", port, token, 5_000_000L, 8 << 20, 10_000, 16_384);
   }
 
   /** Resolves the bind address, refusing anything that is not loopback. */
@@ -41,11 +40,7 @@ public record PortConfig(
     return a;
   }
 
-  public PortConfig withTestHooks(boolean hooks) {
-    return new PortConfig(bindHost, port, token, budgetNanos, maxBodyBytes, jobTimeoutMillis, eventRetention, hooks);
-  }
-
   public PortConfig withBudgetNanos(long nanos) {
-    return new PortConfig(bindHost, port, token, nanos, maxBodyBytes, jobTimeoutMillis, eventRetention, testHooks);
+    return new PortConfig(bindHost, port, token, nanos, maxBodyBytes, jobTimeoutMillis, eventRetention);
   }
 }

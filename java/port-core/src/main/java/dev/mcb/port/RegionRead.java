@@ -55,8 +55,10 @@ public record RegionRead(List<String> palette, int[] indices, Map<Integer, Strin
     List<Boolean> entityStates = new ArrayList<>(); // by palette id: may carry a block entity
     Map<Integer, String> digests = new TreeMap<>();
     Map<Integer, byte[]> data = withData ? new TreeMap<>() : Map.of();
-    int[] hostIds = new int[(int) box.volume()];
-    if (world.readIds(box, hostIds)) return fromIds(world, box, hostIds, withData);
+    if (world instanceof StateNumbers numbers) {
+      int[] hostIds = new int[(int) box.volume()];
+      if (numbers.readIds(box, hostIds)) return fromIds(world, numbers, box, hostIds, withData);
+    }
     int i = 0;
     String lastState = null;
     int lastId = -1;
@@ -91,7 +93,7 @@ public record RegionRead(List<String> palette, int[] indices, Map<Integer, Strin
   }
 
   /** A read from the host's state numbers: the palette by first use, block entities only where the state may carry one. */
-  private static RegionRead fromIds(WorldAccess world, Box box, int[] ids, boolean withData) {
+  private static RegionRead fromIds(WorldAccess world, StateNumbers numbers, Box box, int[] ids, boolean withData) {
     List<String> palette = new ArrayList<>();
     List<Boolean> entityStates = new ArrayList<>();
     Map<Integer, Integer> local = new HashMap<>();
@@ -107,7 +109,7 @@ public record RegionRead(List<String> palette, int[] indices, Map<Integer, Strin
         if (known == null) {
           known = palette.size();
           local.put(host, known);
-          String state = host < 0 ? VOID_AIR : world.stateOfId(host);
+          String state = host < 0 ? VOID_AIR : numbers.stateOfId(host);
           palette.add(state);
           entityStates.add(host >= 0 && world.mayHaveBlockEntity(state));
         }

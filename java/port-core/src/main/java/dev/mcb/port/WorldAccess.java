@@ -5,9 +5,10 @@ package dev.mcb.port;
  * every property, keys sorted) and block-entity data as canonical NBT bytes (unnamed root compound,
  * keys sorted, no position or id keys). Every method that reads or writes the world is called on the
  * game thread (or exclusive of the game's tick), never concurrently; {@link #checkState},
- * {@link #checkData}, {@link #mayHaveBlockEntity} and {@link #stateNumber} only look at the
- * registry and are called from any thread (a slice is checked where it is decoded). Nothing here
- * loads or generates a chunk.
+ * {@link #checkData}, {@link #mayHaveBlockEntity} only look at the registry and are called from any thread (a slice
+ * is checked where it is decoded). Nothing here loads or generates a chunk. A host that keeps blocks
+ * as numbers implements {@link StateNumbers} as well; the port then compares, writes and reads plain
+ * blocks by number.
  */
 public interface WorldAccess {
   WorldFacts facts();
@@ -38,40 +39,6 @@ public interface WorldAccess {
    * block entity gets defaults. Raises no event of the port's own log.
    */
   void set(int x, int y, int z, String state, byte[] data);
-
-  /**
-   * Optional numbers for states, for hosts that keep blocks as numbers (Minestom's state ids): the
-   * number of a canonical state, or -1 when the host has none (then the port compares and writes
-   * strings). Only asked for states without a block entity.
-   */
-  default int stateNumber(String state) {
-    return -1;
-  }
-
-  /** The number of the state at a position (only on hosts whose {@link #stateNumber} gives numbers). */
-  default int numberAt(int x, int y, int z) {
-    return -1;
-  }
-
-  /** Places the state of a number {@link #stateNumber} gave (a block without a block entity), as {@link #set} would. */
-  default void setNumber(int x, int y, int z, int number) {
-    throw new UnsupportedOperationException("this host has no state numbers");
-  }
-
-  /**
-   * Optional fast path for reads: fills {@code ids} with the host's number for the state at each
-   * position of the box (ordered y, then z, then x; -1 outside the build height) and returns true,
-   * or returns false when the host has no such numbers (the reader then asks position by
-   * position). Every chunk of the box is loaded (checked before).
-   */
-  default boolean readIds(RegionRead.Box box, int[] ids) {
-    return false;
-  }
-
-  /** The canonical state of a number {@link #readIds} or {@link #stateNumber} gave (any thread). */
-  default String stateOfId(int id) {
-    throw new UnsupportedOperationException("this host has no state numbers");
-  }
 
   /**
    * Called on the game thread at the end of every job that may have written (one compare-and-set

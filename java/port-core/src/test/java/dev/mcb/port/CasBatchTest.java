@@ -40,7 +40,7 @@ class CasBatchTest {
     world = new MapWorld();
     AutoGame game = new AutoGame();
     TickStats stats = new TickStats(100);
-    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 1 << 20, 2000, 100, false);
+    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 1 << 20, 2000, 100);
     TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 256, System::nanoTime, stats);
     game.start(scheduler);
     port = new Port(world, scheduler, new EventLog(10), new ChatQueue(4), (p, t) -> false, stats, config);
@@ -184,7 +184,7 @@ class CasBatchTest {
 
   @Test
   void aBatchLargerThanTheQueueRunsWhatWasQueuedAndSaysWhereItStopped() throws Exception {
-    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 1 << 20, 2000, 100, false);
+    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 1 << 20, 2000, 100);
     ManualGame game = new ManualGame();
     TickScheduler small = new TickScheduler(game, config.budgetNanos(), 2, System::nanoTime, new TickStats(10));
     Port p = new Port(world, small, new EventLog(10), new ChatQueue(4), (a, t) -> false, new TickStats(10), config);

@@ -23,7 +23,7 @@ class LoopbackHttpTest {
     world = new MapWorld();
     AutoGame game = new AutoGame();
     TickStats stats = new TickStats(10);
-    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 64 * 1024, 1000, 100, false);
+    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 64 * 1024, 1000, 100);
     TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 16, System::nanoTime, stats);
     game.start(scheduler);
     server = new PortServer(new Port(world, scheduler, new EventLog(10), new ChatQueue(4), (p, t) -> false, stats, config), config);

@@ -24,18 +24,20 @@ class PortServerTest {
   PortServer server;
   HttpClient http = HttpClient.newHttpClient();
   ChatQueue chat;
+  Port port;
 
   @BeforeEach
   void start() throws Exception {
     world = new MapWorld();
     game = new AutoGame();
     TickStats stats = new TickStats(100);
-    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 64 * 1024, 300, 100, true);
+    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 64 * 1024, 300, 100);
     TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 16, System::nanoTime, stats);
     game.start(scheduler);
     events = new EventLog(100);
     chat = new ChatQueue(4);
-    server = new PortServer(new Port(world, scheduler, events, chat, (player, text) -> player.startsWith("0"), stats, config), config);
+    port = new Port(world, scheduler, events, chat, (player, text) -> player.startsWith("0"), stats, config);
+    server = new PortServer(port, config);
     server.start();
   }
 
@@ -156,15 +158,25 @@ class PortServerTest {
   }
 
   @Test
-  void testEditsFeedTheEventLogButCompareAndSetWritesDoNot() throws Exception {
+  void compareAndSetWritesDoNotFeedTheEventLog() throws Exception {
     String start = events.after(null).cursor();
     assertEquals(200, post("cas", WRITE, TOKEN).statusCode());
-    assertEquals(200, post("test_edit", "{\"x\":3,\"y\":64,\"z\":3,\"state\":\"minecraft:glass\",\"event\":true}", TOKEN).statusCode());
-    assertEquals(200, post("test_edit", "{\"x\":4,\"y\":64,\"z\":3,\"state\":\"minecraft:glass\",\"event\":false}", TOKEN).statusCode());
+    events.record(3, 64, 3, "minecraft:glass", null); // an edit from outside the port (a player's), as the host's hooks record it
     HttpResponse<String> r = post("events", "{\"cursor\":\"" + start + "\"}", TOKEN);
     JsonObject res = JsonParser.parseString(r.body()).getAsJsonObject().getAsJsonObject("result");
     assertEquals(1, res.getAsJsonArray("events").size());
     assertEquals(3, res.getAsJsonArray("events").get(0).getAsJsonObject().get("x").getAsInt());
+  }
+
+  @Test
+  void unknownMethodsAreRefusedNamingTheTableAndAHostMayAddItsOwn() throws Exception {
+    JsonObject e = error(post("test_edit", "{}", TOKEN));
+    assertEquals("not_found", e.get("code").getAsString());
+    assertEquals("[\"info\",\"read\",\"read_block_entities\",\"cas\",\"cas_batch\",\"events\",\"chat_poll\",\"chat_reply\",\"stats\",\"flush\"]",
+        e.getAsJsonObject("details").getAsJsonArray("allowed").toString());
+    port.addMethod("echo", p -> p);
+    assertEquals(200, post("echo", "{\"a\":1}", TOKEN).statusCode());
+    assertThrows(IllegalArgumentException.class, () -> port.addMethod("cas", p -> p));
   }
 
   @Test
@@ -190,7 +202,7 @@ class PortServerTest {
 
   @Test
   void bindsToLoopbackOnly() {
-    assertThrows(IllegalArgumentException.class, () -> new PortConfig("0.0.0.0", 0, TOKEN, 5_000_000, 1024, 100, 10, false).bindAddress());
-    assertThrows(IllegalArgumentException.class, () -> new PortConfig("127.0.0.1", 0, "short", 5_000_000, 1024, 100, 10, false));
+    assertThrows(IllegalArgumentException.class, () -> new PortConfig("0.0.0.0", 0, TOKEN, 5_000_000, 1024, 100, 10).bindAddress());
+    assertThrows(IllegalArgumentException.class, () -> new PortConfig("127.0.0.1", 0, "short", 5_000_000, 1024, 100, 10));
   }
 }

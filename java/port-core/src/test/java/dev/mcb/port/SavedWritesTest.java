@@ -29,7 +29,7 @@ class SavedWritesTest {
   void start(boolean persistent) throws Exception {
     AutoGame game = new AutoGame();
     TickStats stats = new TickStats(10);
-    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 64 * 1024, 1000, 100, false);
+    PortConfig config = new PortConfig("127.0.0.1", 0, TOKEN, 5_000_000, 64 * 1024, 1000, 100);
     TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 16, System::nanoTime, stats);
     game.start(scheduler);
     // A host's files: begin copies the world on the game thread, write stores the copy on the saver thread.

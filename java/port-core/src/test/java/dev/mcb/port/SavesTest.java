@@ -103,7 +103,7 @@ class SavesTest {
   /** A port with saved writes over a world, its files and ledger, drained by a game thread of its own. */
   static Port portWith(MapWorld world, Persistence files, SaveLedger ledger) {
     AutoGame game = new AutoGame();
-    PortConfig config = new PortConfig("127.0.0.1", 0, "test-token-0123456789", 5_000_000, 1 << 20, 2000, 100, false);
+    PortConfig config = new PortConfig("127.0.0.1", 0, "test-token-0123456789", 5_000_000, 1 << 20, 2000, 100);
     TickScheduler scheduler = new TickScheduler(game, config.budgetNanos(), 64, System::nanoTime, new TickStats(10));
     game.start(scheduler);
     return new Port(world, scheduler, new EventLog(10), new ChatQueue(4), (p, t) -> false, new TickStats(10), config, ledger, files);

@@ -11,7 +11,6 @@ record HostOptions(
     int loadRadius,
     double budgetMs,
     long autosaveMs,
-    boolean testHooks,
     Path tokenFile,
     String logLevel,
     boolean help) {
@@ -29,7 +28,6 @@ record HostOptions(
                              DIR/port-token is created)
         --log-level LEVEL    error, warn, info or debug (one line per event on stderr); default info
         --help               this text
-        --test-hooks         enable the test_edit method (tests only)
       """;
 
   static HostOptions parse(String[] args) {
@@ -38,7 +36,7 @@ record HostOptions(
     Path world = Path.of("mcb-world"), tokenFile = null;
     double budget = 5;
     long autosave = 2000;
-    boolean hooks = false, help = false;
+    boolean help = false;
     String logLevel = "info";
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -53,7 +51,6 @@ record HostOptions(
         case "--token-file" -> tokenFile = Path.of(value(args, ++i, a));
         case "--log-level" -> logLevel = value(args, ++i, a);
         case "--help", "-h" -> help = true;
-        case "--test-hooks" -> hooks = true;
         default -> throw new IllegalArgumentException("unknown option " + a + " (see --help)");
       }
     }
@@ -61,7 +58,7 @@ record HostOptions(
     if (budget <= 0 || budget > 50) throw new IllegalArgumentException("--budget-ms must be in (0, 50]");
     if (autosave < 50) throw new IllegalArgumentException("--autosave-ms must be at least 50");
     if (dev.mcb.port.PortLog.level(logLevel) == null) throw new IllegalArgumentException("--log-level must be one of " + dev.mcb.port.PortLog.LEVELS);
-    return new HostOptions(gameHost, gamePort, httpPort, world, radius, budget, autosave, hooks, tokenFile, logLevel, help);
+    return new HostOptions(gameHost, gamePort, httpPort, world, radius, budget, autosave, tokenFile, logLevel, help);
   }
 
   private static int port(String v, String flag) {

@@ -55,14 +55,24 @@ public final class Main {
   }
 
   public static void main(String[] args) {
-    run(args, new CompareAndSet(), "");
+    run(args, new CompareAndSet(), "", Extras.NONE);
+  }
+
+  /**
+   * What a host built on this one adds to the port before it serves: the tests' hosts (in the tests'
+   * sources only) add their hooks. This host adds nothing.
+   */
+  interface Extras {
+    Extras NONE = (port, world, scheduler, events) -> {};
+
+    void install(Port port, MinestomWorld world, TickScheduler scheduler, EventLog events);
   }
 
   /**
    * Runs the host with the compare-and-set rule given ({@link #main}: the rule; the tests' planted
-   * bug host: a double that breaks it, named by {@code readyNote} on the ready line).
+   * bug host: a double that breaks it) and the extras given, named by {@code readyNote} on the ready line.
    */
-  static void run(String[] args, CompareAndSet cas, String readyNote) {
+  static void run(String[] args, CompareAndSet cas, String readyNote, Extras extras) {
     HostOptions o;
     try {
       o = HostOptions.parse(args);
@@ -77,7 +87,7 @@ public final class Main {
     }
     PortLog.configure(PortLog.level(o.logLevel()));
     try {
-      start(o, cas, readyNote);
+      start(o, cas, readyNote, extras);
     } catch (Refusal r) {
       LOG.severe(r.getMessage()); // one line on stderr
       System.exit(r.status);
@@ -87,7 +97,7 @@ public final class Main {
     }
   }
 
-  private static void start(HostOptions o, CompareAndSet cas, String readyNote) throws Refusal, IOException {
+  private static void start(HostOptions o, CompareAndSet cas, String readyNote, Extras extras) throws Refusal, IOException {
     // Checks that create nothing come first: the token's length, then both ports.
     String token = givenToken(o);
     requireFree(InetAddress.getLoopbackAddress(), o.httpPort(), "--http-port");
@@ -102,8 +112,7 @@ public final class Main {
     PortConfig config;
     try {
       config = PortConfig.defaults(token, o.httpPort())
-          .withBudgetNanos((long) (o.budgetMs() * 1_000_000))
-          .withTestHooks(o.testHooks());
+          .withBudgetNanos((long) (o.budgetMs() * 1_000_000));
       config.bindAddress(); // refuses a non-loopback address before anything starts
     } catch (IllegalArgumentException e) {
       throw new Refusal(2, e.getMessage());
@@ -140,6 +149,7 @@ public final class Main {
     Saver saver = new Saver(instance, world, loader);
     SaveLedger ledger = new SaveLedger();
     Port port = new Port(world, scheduler, events, chat, hooks, stats, config, ledger, saver, cas);
+    extras.install(port, world, scheduler, events);
     // The autosave copies chunks in port jobs (exclusive of slices, so the saved mark is exact) and writes them on the saver thread.
     MinecraftServer.getSchedulerManager().buildTask(port::autosave).repeat(TaskSchedule.millis(o.autosaveMs())).schedule();
 
@@ -169,7 +179,7 @@ public final class Main {
         + ", game " + o.gameHost() + ":" + o.gamePort() + ", port http://127.0.0.1:" + http.port());
     System.out.println("mcb-port ready game=" + o.gameHost() + ":" + o.gamePort() + " http=127.0.0.1:" + http.port()
         + " world=" + identity.worldId() + " epoch=" + identity.epoch() + " session=" + ledger.session() + " version=" + MinecraftServer.VERSION_NAME
-        + (o.testHooks() ? " test-hooks" : "") + readyNote);
+        + readyNote);
     System.out.flush();
   }
 

@@ -1,6 +1,7 @@
 package dev.mcb.port.minestom;
 
 import dev.mcb.port.RegionRead;
+import dev.mcb.port.StateNumbers;
 import dev.mcb.port.WorldAccess;
 import dev.mcb.port.WorldFacts;
 import java.io.IOException;
@@ -19,7 +20,7 @@ import net.minestom.server.instance.block.Block;
  * once per tick ({@link SectionChanges}). Recent chunks are kept in a small cache: a slice or a read
  * box walks the same few chunks row after row.
  */
-final class MinestomWorld implements WorldAccess {
+final class MinestomWorld implements WorldAccess, StateNumbers {
   private final InstanceContainer instance;
   private final WorldFacts facts;
   private final BlockStates states = new BlockStates();

@@ -34,7 +34,7 @@ public final class PaperPortPlugin extends JavaPlugin {
       if (world == null) throw new IllegalArgumentException("no world named " + c.world());
       WorldIdentity identity = WorldIdentity.loadOrCreate(folder);
       String token = PortToken.resolve(null, System.getenv("MCB_PORT_TOKEN"), folder);
-      PortConfig config = new PortConfig(c.bind(), c.httpPort(), token, (long) (c.budgetMs() * 1_000_000), 8 << 20, 10_000, 16_384, false);
+      PortConfig config = new PortConfig(c.bind(), c.httpPort(), token, (long) (c.budgetMs() * 1_000_000), 8 << 20, 10_000, 16_384);
       WorldFacts facts = new WorldFacts(identity.worldId(), identity.epoch(), Bukkit.getMinecraftVersion(), Bukkit.getUnsafe().getDataVersion(),
           world.getMinHeight(), world.getMaxHeight() - 1, List.of("events", "block_entities", "persistence"));
       PaperWorld port = new PaperWorld(world, facts);
