@@ -18,7 +18,7 @@ export default defineConfig({
       "@mcb/adapter-kit": src("adapter-kit"),
       "@mcb/adapter-memory": src("adapter-memory"),
       "@mcb/adapter-anvil": src("adapter-anvil"),
-      "@mcb/adapter-paper": src("adapter-paper"),
+      "@mcb/adapter-port": src("adapter-port"),
       "@mcb/bridge": src("bridge"),
       "@mcb/property-tests": fileURLToPath(new URL("./property-tests/src/index.ts", import.meta.url)),
     },

@@ -7,7 +7,7 @@ import { breakBlock, joinBot, seenState, waitUntilSeen } from "./support/Bot.js"
 
 /**
  * The engine builds into a real Minecraft 26.1.2 server (the Minestom host) through
- * @mcb/adapter-paper, and a real client (mineflayer, protocol 775) checks what a player sees.
+ * @mcb/adapter-port, and a real client (mineflayer, protocol 775) checks what a player sees.
  */
 const GRASS = "minecraft:grass_block[snowy=false]";
 const STONE = "minecraft:stone";

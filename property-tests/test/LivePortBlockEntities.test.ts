@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PortWorld } from "@mcb/adapter-paper";
+import { PortWorld } from "@mcb/adapter-port";
 import { startMinestomHost, type MinestomHost } from "../src/index.js";
 
 /**

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PortCallError, PortWorld } from "@mcb/adapter-paper";
+import { PortCallError, PortWorld } from "@mcb/adapter-port";
 import { isHostCrash } from "@mcb/engine";
 import { checkAdapterConformance, portDriver, startMinestomHost, type MinestomHost } from "../src/index.js";
 

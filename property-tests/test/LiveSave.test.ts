@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld, RegionFile } from "@mcb/adapter-anvil";
-import { PortWorld } from "@mcb/adapter-paper";
+import { PortWorld } from "@mcb/adapter-port";
 import { NbtReader, TAG, type NbtCompound } from "@mcb/nbt";
 import { createBlockRegistry, type BlockRegistry } from "@mcb/blocks";
 import { amulet, sharedRegistry, startMinestomHost, stdlibChunks, unwrap, type HostBuild } from "../src/index.js";

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { PortCallError } from "@mcb/adapter-paper";
+import { PortCallError } from "@mcb/adapter-port";
 import { afterAll, describe, expect, it } from "vitest";
 import { JAVA, LiveEngine, MINESTOM_JAR, boxRecipe, freePort, startMinestomHost, unwrap, type MinestomHost } from "../src/index.js";
 

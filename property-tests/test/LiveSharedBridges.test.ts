@@ -8,7 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Bot } from "mineflayer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PortWorld } from "@mcb/adapter-paper";
+import { PortWorld } from "@mcb/adapter-port";
 import { openJournal } from "@mcb/engine";
 import { freshPostgresJournal, startMinestomHost, type MinestomHost } from "../src/index.js";
 import { joinBot } from "./support/Bot.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnvilWorld } from "@mcb/adapter-anvil";
 import { MemoryWorld } from "@mcb/adapter-memory";
-import { PortWorld } from "@mcb/adapter-paper";
+import { PortWorld } from "@mcb/adapter-port";
 import { blockEntityPredicate, formatState, type BlockRegistry } from "@mcb/blocks";
 import type { CasWrite, WorldAdapter } from "@mcb/engine";
 import { sharedRegistry, startMinestomHost } from "../src/index.js";

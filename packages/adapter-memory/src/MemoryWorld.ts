@@ -65,8 +65,9 @@ function sha256(data: Uint8Array): string {
 }
 
 /**
- * An in-memory voxel world implementing `WorldAdapter`: the embedded default world and the test
- * twin of a server. Also plays the other actors of a server: `externalEdit` is a player or
+ * An in-memory voxel world implementing `WorldAdapter`: the engine's test twin of a server, and a
+ * world for tools that want one without files (the embedded default world is a save on disk,
+ * opened by `AnvilWorld`). Also plays the other actors of a server: `externalEdit` is a player or
  * another plugin, `kill()` is the host dying, `restart()` brings it back (events are lost, as on
  * Paper where they are held in process memory). Crash points mid-call are the tests' own wrapper
  * (`CrashingWorld` in property-tests), not this world's.

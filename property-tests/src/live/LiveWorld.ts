@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PortWorld } from "@mcb/adapter-paper";
+import { PortWorld } from "@mcb/adapter-port";
 import { type BlockRegistry, type Box3, createBlockRegistry } from "@mcb/blocks";
 import {
   Engine,

@@ -1,4 +1,4 @@
-import { PortWorld } from "@mcb/adapter-paper";
+import { PortWorld } from "@mcb/adapter-port";
 import type { AdapterDriver } from "../conformance/AdapterConformance.js";
 import type { MinestomHost } from "./MinestomHost.js";
 

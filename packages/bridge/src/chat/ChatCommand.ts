@@ -1,5 +1,5 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import { PortWorld } from "@mcb/adapter-paper";
+import { PortWorld } from "@mcb/adapter-port";
 import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
 import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type WorldLocation } from "../workspace/world/Workspace.js";
 import { agentConfigFrom } from "./AgentConfig.js";

@@ -2,7 +2,7 @@ import { inspectSave, saveVersionOf, supportedVersions } from "@mcb/adapter-anvi
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PortClient } from "@mcb/adapter-paper";
+import { PortClient } from "@mcb/adapter-port";
 import type { WorldLocation } from "../workspace/world/Workspace.js";
 import { AcpAgent } from "./AcpAgent.js";
 import { agentConfigFrom, agentEnvironment, codexAcpPath } from "./AgentConfig.js";

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { PortClient } from "@mcb/adapter-paper";
+import type { PortClient } from "@mcb/adapter-port";
 import type { ChatMessage, ChatSource } from "./ChatSource.js";
 
 const POLL_INTERVAL_MS = 250;

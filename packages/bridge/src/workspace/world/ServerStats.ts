@@ -1,4 +1,4 @@
-import { PortWorld } from "@mcb/adapter-paper";
+import { PortWorld } from "@mcb/adapter-port";
 import type { Workspace } from "./Workspace.js";
 
 /** A live server's figures for `mcb status` (snake_case, as every JSON answer). */
