@@ -33,7 +33,7 @@ export function brokenCitations(root: string, sources: readonly string[], docume
       const path = m[1]!;
       const full = resolve(path.startsWith("../") ? dirname(file) : root, path);
       const inRepo = relative(root, full);
-      if (inRepo.startsWith("..") || ignored.some((g) => `${inRepo}/`.startsWith(g))) continue;
+      if (inRepo.startsWith("..") || ignored.some((g) => g.test(`${inRepo}/`))) continue;
       if (!existsSync(full) && !existsSync(resolve(dirname(file), path))) out.push(`${relative(root, file)} names ${path}, which is not in the repository`);
     }
   }
@@ -58,12 +58,20 @@ function hasSection(doc: string, section: string): boolean {
   return lines.some((l) => l.toLowerCase().startsWith(`| \`${want}\` |`) || l.toLowerCase().startsWith(`**${want}**`));
 }
 
-/** Folder prefixes .gitignore names (generated outputs a document may name). */
-function gitignored(root: string): string[] {
+/**
+ * The folders .gitignore names (generated outputs a document may name: a Java build folder after a
+ * build, absent from a fresh checkout), each as a pattern a path's prefix matches (`*`: one name).
+ */
+function gitignored(root: string): RegExp[] {
   const file = join(root, ".gitignore");
   if (!existsSync(file)) return [];
   return readFileSync(file, "utf8")
     .split("\n")
     .map((l) => l.trim().replace(/^\//, ""))
-    .filter((l) => l.endsWith("/") && !l.includes("*") && !l.startsWith("#"));
+    .filter((l) => l.endsWith("/") && !l.startsWith("#"))
+    .map((l) => new RegExp("^" + l.split("*").map(escapeRegExp).join("[^/]+")));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^$|()[\]{}\\]/g, "\\$&");
 }

@@ -258,7 +258,7 @@ describe("block-entity data: what a paste may not do", () => {
     const chest = unwrap(readSchematic(registry, file())).schematic;
     const plan = unwrap(schematicToPlan(registry, chest, { target: { x: 0, y: 64, z: 0 } }));
     const bare = unwrap(schematicToPlan(registry, { ...chest, blockEntities: [] }, { target: { x: 0, y: 64, z: 0 } }));
-    expect(plan.hash).not.toBe(bare.hash);
+    expect(plan.planHash).not.toBe(bare.planHash);
     const stoneWithData = { ...chest, palette: ["minecraft:stone"], blocks: Uint32Array.of(0) };
     const h = await Harness.create();
     try {

@@ -15,14 +15,14 @@ describe("what the repository cites is in it", () => {
     expect(brokenCitations(ROOT, SOURCES, DOCUMENTS)).toEqual([]);
   });
 
-  it("catches a missing document, a missing section and a path that moved (planted)", () => {
+  it("catches a missing document, a missing section and a path that moved (planted); build outputs .gitignore names need no build", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcb-citations-"));
     const write = (path: string, text: string): void => {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     };
     try {
-      write(".gitignore", "bench/out/\n");
+      write(".gitignore", "bench/out/\njava/*/target/\n");
       write("docs/DESIGN.md", "# Design\n\n## Write rule\n\ntext\n");
       write("java/PROTOCOL.md", "## Methods\n\n| `cas` | below |\n\n**cas_batch** — several slices\n");
       write(
@@ -34,7 +34,10 @@ describe("what the repository cites is in it", () => {
           '// docs/DESIGN.md "Undo": no such section',
         ].join("\n"),
       );
-      write("README.md", "See `packages/a/src/A.ts`, [the design](docs/DESIGN.md), `packages/a/src/Gone.ts`, output in `bench/out`.\n");
+      write(
+        "README.md",
+        "See `packages/a/src/A.ts`, [the design](docs/DESIGN.md), `packages/a/src/Gone.ts`, output in `bench/out`, the jar in `java/port-x/target/` (a build makes it).\n",
+      );
       expect(brokenCitations(dir, ["packages"], ["README.md"])).toEqual([
         "packages/a/src/A.ts cites ARCHITECTURE.md, which is not in the repository",
         'packages/a/src/A.ts cites docs/DESIGN.md "Undo", which has no such section',

@@ -8,6 +8,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBlockRegistry, rotateState } from "@mcb/blocks";
 import { expandInspectedBlocks, type RegionInspectView } from "@mcb/engine";
+import { OPERATION_TYPES } from "@mcb/recipe";
 import { cli, mcb, root } from "./support.js";
 
 /** Listed from the start (the build toolset), then what toolsets_enable adds. */
@@ -133,7 +134,7 @@ describe("mcb mcp over stdio with a real MCP client", () => {
     const prompt = await client.getPrompt({ name: "building_guidance", arguments: { task: "a watchtower" } });
     expect(prompt.messages[0]!.content).toMatchObject({ type: "text", text: `${client.getInstructions()}\n\nTask: a watchtower` });
     const prepare = JSON.stringify(tools.find((t) => t.name === "build_prepare")!.inputSchema);
-    for (const op of ["box", "line", "cylinder", "arch", "replace", "blocks", "roof", "repeat", "transform"]) expect(prepare).toContain(`"${op}"`);
+    for (const op of OPERATION_TYPES) expect(prepare).toContain(`"${op}"`);
     const terrain = JSON.stringify(tools.find((t) => t.name === "terrain_preview")!.inputSchema);
     for (const f of ["hill", "ridge", "plateau", "basin", "channel", "noise", "terrace"]) expect(terrain).toContain(`"${f}"`);
     const ctx = await ok("project_context");

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { OPERATION_TYPES } from "@mcb/recipe";
 import { setup, v } from "./InProcessMcp.js";
 
 /**
@@ -125,7 +126,7 @@ describe("published MCP schemas", () => {
     const type = s.error(await s.call("build_prepare", recipe({ ...box, type: "boxx" })));
     expect(type.details.issues[0]).toMatchObject({
       path: "recipe.operations.0.type",
-      allowed: ["box", "line", "cylinder", "arch", "replace", "blocks", "roof", "repeat", "transform"],
+      allowed: OPERATION_TYPES,
     });
     const block = s.error(await s.call("build_prepare", recipe({ ...box, block: 5 })));
     expect(block.message).toMatch(/expected a string or an object/);

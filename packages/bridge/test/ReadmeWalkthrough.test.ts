@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,8 @@ import { root } from "./support.js";
 /**
  * The README, run: every `bash` block (indented ones in lists too), in order, in one temporary
  * directory holding a copy of `examples/`, with the checkout's `mcb` on the PATH (`npx mcb`
- * resolves to the same file), then docs/SAVES.md's. Each block runs under `set -euo pipefail`:
+ * resolves to the same file), then those of every document in docs/ (`DOCUMENTS`; their `ts`
+ * blocks run in DocExamples.test.ts). Each block runs under `set -euo pipefail`:
  * every command must exit 0 (a block says `|| …` where a non-zero exit is the point). The two `sh`
  * blocks are the set-up commands CI itself runs (`.ci/run`); a `text` block is a transcript (its
  * `$ ` commands run and print exactly what follows them) or syntax (every `mcb` line parses, and
@@ -29,8 +30,28 @@ function blocksOf(file: string): { lang: string; body: string; line: number; fil
   }));
 }
 const blocks = blocksOf("README.md");
-/** The other documents whose examples run after the README's, in the same directory. */
-const docBlocks = ["docs/SAVES.md"].flatMap(blocksOf);
+/**
+ * The other documents, whose examples run after the README's, in this order, in the same
+ * directory (a later one may use what an earlier one made). Every document in docs/ is listed.
+ */
+const DOCUMENTS = [
+  "docs/CLI.md",
+  "docs/RECIPES.md",
+  "docs/SAVES.md",
+  "docs/SERVERS.md",
+  "docs/MCP.md",
+  "docs/CHAT.md",
+  "docs/SCHEMATICS.md",
+  "docs/TERRAIN.md",
+  "docs/CAMERA.md",
+  "docs/ENGINE.md",
+  "docs/LIBRARY.md",
+  "docs/TESTING.md",
+  "docs/CONTRIBUTING.md",
+  "docs/DESIGN.md",
+  "docs/PROTOCOL.md",
+];
+const docBlocks = DOCUMENTS.flatMap(blocksOf);
 const bin = join(root, "node_modules", ".bin");
 
 function snakeCaseFaults(value: unknown, path = "$"): string[] {
@@ -46,14 +67,21 @@ function snakeCaseFaults(value: unknown, path = "$"): string[] {
 }
 
 describe("the README walk-through", () => {
-  it("labels every code block: bash runs, sh is set-up, text is syntax or a transcript", () => {
-    expect(blocks.filter((b) => b.lang === "").map((b) => b.line)).toEqual([]);
+  it("labels every code block: bash runs, sh is set-up, text is syntax or a transcript, ts is an example file", () => {
+    expect(
+      readdirSync(join(root, "docs"))
+        .map((f) => `docs/${f}`)
+        .sort(),
+    ).toEqual([...DOCUMENTS].sort());
+    expect([...blocks, ...docBlocks].filter((b) => b.lang === "").map((b) => `${b.file} line ${b.line}`)).toEqual([]);
+    expect(docBlocks.filter((b) => b.lang === "sh").map((b) => `${b.file} line ${b.line}`)).toEqual([]);
     const shell = blocks.filter((b) => b.lang === "sh").map((b) => b.body.trim());
     expect(shell).toEqual(["npm ci && npm run demo", "npm test"]);
     const ci = readFileSync(join(root, ".ci", "run"), "utf8");
     expect(ci).toMatch(/npm ci/);
     expect(ci).toMatch(/npm test/);
-    expect(blocks.filter((b) => b.lang === "bash").length).toBeGreaterThanOrEqual(4);
+    expect(blocks.filter((b) => b.lang === "bash").length).toBeGreaterThanOrEqual(1);
+    expect([...blocks, ...docBlocks].filter((b) => b.lang === "bash").length).toBeGreaterThanOrEqual(6);
   });
 
   it("every mcb line of a text block (syntax and examples for a server or a chat) names a command and options mcb has", () => {

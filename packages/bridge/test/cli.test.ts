@@ -49,10 +49,10 @@ describe("mcb recipe compile (built CLI)", () => {
   });
 });
 
-describe("README", () => {
+describe("docs/RECIPES.md", () => {
   it("its example recipe compiles", async () => {
     const { readFile } = await import("node:fs/promises");
-    const readme = await readFile(join(root, "README.md"), "utf8");
+    const readme = await readFile(join(root, "docs/RECIPES.md"), "utf8");
     const json = /```json\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(json).toBeDefined();
     const dir = await mkdtemp(join(tmpdir(), "mcb-readme-"));

@@ -334,6 +334,11 @@ class Lowerer {
         this.walk(op.operations, composeFrame(frame, local), depth + 1, () => `${p()}.operations`);
         break;
       }
+      default: {
+        // Every operation of the schema has its case: one added to RecipeSchema without a case here is a compile error.
+        const unhandled: never = op;
+        throw new Error(`no lowering for operation ${JSON.stringify((unhandled as { type?: unknown }).type)}`);
+      }
     }
   }
 

@@ -44,8 +44,8 @@ export interface Plan {
    * (y, z, x); each at a plan position. Opaque canonical NBT bytes. Empty for recipes.
    */
   readonly blockData: readonly PlanBlockData[];
-  /** SHA-256 (lowercase hex) of the canonical encoding: see `planHash`. */
-  readonly hash: string;
+  /** SHA-256 (lowercase hex) of the canonical encoding: see the function `planHash`; `plan_hash` on every wire. */
+  readonly planHash: string;
 }
 
 export interface PlanBlockData {

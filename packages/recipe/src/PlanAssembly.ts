@@ -34,7 +34,7 @@ export function finishPlan(
   const runs = planRuns(raw, stateRemap, filterRemap);
   const reads = sortedReads(dependencies);
   const body = { minecraftVersion: registry.minecraftVersion, dataVersion: registry.dataVersion, palette, filters: filterList, runs, reads, blockData };
-  return Object.freeze({ format: 1 as const, ...body, count: raw.count, bounds, hash: planHash(body) });
+  return Object.freeze({ format: 1 as const, ...body, count: raw.count, bounds, planHash: planHash(body) });
 }
 
 // Hot loops in small functions of their own (see PlanHash's interleavedRuns).

@@ -19,7 +19,7 @@ export function summarizePlan(plan: Plan): PlanSummary {
   for (let r = 0; r < plan.runs.length.length; r++) if (plan.runs.filter[r] !== 0) filtered += plan.runs.length[r]!;
   const b = plan.bounds;
   return {
-    plan_hash: plan.hash,
+    plan_hash: plan.planHash,
     changed_blocks: plan.count,
     bounds: b === null ? null : boxJson(b),
     palette,

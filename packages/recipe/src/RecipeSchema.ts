@@ -173,6 +173,9 @@ export const OperationSchema: z.ZodDiscriminatedUnion<
   .discriminatedUnion("type", [BoxSchema, LineSchema, CylinderSchema, ArchSchema, ReplaceSchema, BlocksSchema, RoofSchema, RepeatSchema, TransformSchema])
   .describe("operation");
 
+/** The operation types, in the schema's order: what docs, guidance and test generators are checked against. */
+export const OPERATION_TYPES: readonly Operation["type"][] = OperationSchema.options.map((o) => o.shape.type.value);
+
 export type BoxOp = z.infer<typeof BoxSchema>;
 export type LineOp = z.infer<typeof LineSchema>;
 export type CylinderOp = z.infer<typeof CylinderSchema>;

@@ -1,6 +1,7 @@
 export {
   RecipeSchema,
   OperationSchema,
+  OPERATION_TYPES,
   Vec3Schema,
   type Recipe,
   type Operation,

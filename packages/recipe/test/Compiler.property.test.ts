@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { mirrorState, rotateState } from "@mcb/blocks";
 import { describe, expect, it } from "vitest";
-import { createRecipeCompiler, forEachPlanBlock, type Plan } from "../src/index.js";
-import { blockMap, compile, recipeArb, registry, shuffleKeys } from "./support.js";
+import { createRecipeCompiler, forEachPlanBlock, OPERATION_TYPES, type Plan } from "../src/index.js";
+import { blockMap, compile, GENERATED_TYPES, recipeArb, registry, shuffleKeys } from "./support.js";
 
 function checkInvariants(plan: Plan): void {
   const { x, y, z, length, state, filter } = plan.runs;
@@ -62,7 +62,7 @@ describe("compiler properties", () => {
         const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
         const a = compile(recipe);
         const b = compile(JSON.parse(JSON.stringify(shuffleKeys(recipe, rand))));
-        expect(b.hash).toBe(a.hash);
+        expect(b.planHash).toBe(a.planHash);
         expect(blockMap(b)).toEqual(blockMap(a));
       }),
       { numRuns: 200 },
@@ -75,7 +75,7 @@ describe("compiler properties", () => {
       fc.property(recipeArb, vec, (recipe, anchor) => {
         let ops: unknown[] = recipe.operations;
         for (let i = 0; i < 4; i++) ops = [{ type: "transform", anchor, rotate: 90, operations: ops }];
-        expect(compile({ ...recipe, operations: ops }).hash).toBe(compile(recipe).hash);
+        expect(compile({ ...recipe, operations: ops }).planHash).toBe(compile(recipe).planHash);
       }),
       { numRuns: 150 },
     );
@@ -115,7 +115,7 @@ describe("compiler properties", () => {
     fc.assert(
       fc.property(recipeArb, fc.constantFrom("x", "z"), (recipe, axis) => {
         const ops = [{ type: "transform", mirror: axis, operations: [{ type: "transform", mirror: axis, operations: recipe.operations }] }];
-        expect(compile({ ...recipe, operations: ops }).hash).toBe(compile(recipe).hash);
+        expect(compile({ ...recipe, operations: ops }).planHash).toBe(compile(recipe).planHash);
       }),
       { numRuns: 100 },
     );
@@ -127,7 +127,7 @@ describe("compiler properties", () => {
       fc.property(fc.array(recipeArb, { minLength: 2, maxLength: 5 }), (recipes) => {
         for (const recipe of recipes) {
           const reused = compiler.compile(recipe);
-          expect(reused.ok && reused.value.hash).toBe(compile(recipe).hash);
+          expect(reused.ok && reused.value.planHash).toBe(compile(recipe).planHash);
         }
       }),
       { numRuns: 60 },
@@ -138,11 +138,26 @@ describe("compiler properties", () => {
     fc.assert(
       fc.property(recipeArb, (recipe) => {
         const a = compile(recipe);
-        expect(compile(structuredClone(recipe)).hash).toBe(a.hash);
+        expect(compile(structuredClone(recipe)).planHash).toBe(a.planHash);
         const b = compile({ ...recipe, seed: recipe.seed + 1 });
         expect(new Set(blockMap(b).keys())).toEqual(new Set(blockMap(a).keys()));
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe("the recipe generator the compiler properties draw from", () => {
+  it("produces every operation of the schema (a new operation missing from it is caught here)", () => {
+    expect([...GENERATED_TYPES].sort()).toEqual([...OPERATION_TYPES].sort());
+    const seen = new Set<string>();
+    const visit = (ops: readonly { type: string; operations?: readonly never[] }[]): void => {
+      for (const op of ops) {
+        seen.add(op.type);
+        if (op.operations !== undefined) visit(op.operations);
+      }
+    };
+    for (const recipe of fc.sample(recipeArb, { numRuns: 400, seed: 42 })) visit(recipe.operations as { type: string }[]);
+    expect([...seen].sort()).toEqual([...OPERATION_TYPES].sort());
   });
 });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { mirrorState, rotateState, type BlockState } from "@mcb/blocks";
 import { describe, expect, it } from "vitest";
+import type { Operation } from "../src/index.js";
 import { BLOCKS, blockMap, compile, recipeArb, registry } from "./support.js";
 
 type P = [number, number, number];
@@ -68,7 +69,7 @@ function reference(recipe: any): Map<string, string> {
     out.set(`${x + 0},${y},${z + 0}`, state);
   };
   const range = (a: number, b: number) => Array.from({ length: Math.abs(b - a) + 1 }, (_, i) => Math.min(a, b) + i);
-  const run = (ops: any[], xf: Xf) => {
+  const run = (ops: readonly Operation[], xf: Xf) => {
     for (const op of ops) {
       switch (op.type) {
         case "box":
@@ -78,13 +79,14 @@ function reference(recipe: any): Map<string, string> {
             zs = range(op.min.z, op.max.z);
           const s = resolve(op.block, xf);
           const tag = op.type === "replace" ? "|filtered" : "";
+          const hollow = op.type === "box" ? op.hollow : undefined;
           for (const y of ys)
             for (const z of zs)
               for (const x of xs) {
                 const side = x === xs[0] || x === xs.at(-1) || z === zs[0] || z === zs.at(-1);
                 const face = side || y === ys[0] || y === ys.at(-1);
                 if (excluded(op, [x, y, z])) continue;
-                if (op.hollow === "walls" ? side : !op.hollow || face) put([x, y, z], xf, s + tag);
+                if (hollow === "walls" ? side : !hollow || face) put([x, y, z], xf, s + tag);
               }
           break;
         }
@@ -160,6 +162,10 @@ function reference(recipe: any): Map<string, string> {
           const localState = (s: BlockState) => rotateState(reg, op.mirror ? mirrorState(reg, s, op.mirror) : s, turns as 0 | 1 | 2 | 3);
           run(op.operations, { point: (p) => xf.point(local(p)), state: (s) => xf.state(localState(s)) });
           break;
+        }
+        default: {
+          const unhandled: never = op; // a new operation needs its reference here too
+          throw new Error(`the reference has no operation ${JSON.stringify(unhandled)}`);
         }
       }
     }

@@ -117,8 +117,8 @@ describe("recipe semantics", () => {
       operations: [{ type: "box", min: v(0, 0, 0), max: v(39, 0, 99), block: { palette: "p" } }],
     });
     const a = compile(recipe(1));
-    expect(compile(recipe(1)).hash).toBe(a.hash);
-    expect(compile(recipe(2)).hash).not.toBe(a.hash);
+    expect(compile(recipe(1)).planHash).toBe(a.planHash);
+    expect(compile(recipe(2)).planHash).not.toBe(a.planHash);
     const counts = paletteCounts(a);
     const stone = counts.get("minecraft:stone")! / a.count;
     expect(stone).toBeGreaterThan(0.7);
@@ -131,15 +131,15 @@ describe("recipe semantics", () => {
         { type: "box", min: v(0, 0, 0), max: v(39, 0, 49), block: { palette: "p" } },
       ],
     });
-    expect(split.hash).toBe(a.hash);
+    expect(split.planHash).toBe(a.planHash);
   });
 
   it("dependencies are sorted, deduplicated and part of the hash", () => {
     const recipe = { version: 1, operations: [{ type: "box", min: v(0, 0, 0), max: v(0, 0, 0), block: "stone" }] };
     const a = compile(recipe, { dependencies: [v(1, 2, 3), v(0, 0, 0), v(1, 2, 3)] });
     expect([...a.reads]).toEqual([0, 0, 0, 1, 2, 3]);
-    expect(a.hash).not.toBe(compile(recipe).hash);
-    expect(compile(recipe, { dependencies: [v(0, 0, 0), v(1, 2, 3)] }).hash).toBe(a.hash);
+    expect(a.planHash).not.toBe(compile(recipe).planHash);
+    expect(compile(recipe, { dependencies: [v(0, 0, 0), v(1, 2, 3)] }).planHash).toBe(a.planHash);
   });
 
   it("reports structured errors with the path of the bad field", () => {
@@ -173,11 +173,11 @@ describe("recipe semantics", () => {
     // Changing this value means every stored plan hash changes: bump the encoding version instead.
     // (The example itself changed once: its ladder moved onto the wall, 2026-12-04. The hash covers
     // the version, so the default registry's move to 26.2 changed it too; 26.1's is kept below.)
-    expect(plan.hash).toBe("8ba5542b2f6de799379b32bb5ce653a9f9e3dd8559bd2f86a5b0e01c0c1f3a6e");
+    expect(plan.planHash).toBe("8ba5542b2f6de799379b32bb5ce653a9f9e3dd8559bd2f86a5b0e01c0c1f3a6e");
     const r261 = createBlockRegistry({ version: "26.1" });
     if (!r261.ok) throw new Error(r261.error.message);
     const old = compileRecipe(r261.value, recipe);
-    expect(old.ok && old.value.hash).toBe("83f69699d11987be66797f26a8885ae6d1097d017cb40c254bb3d3f7f822d0c3");
+    expect(old.ok && old.value.planHash).toBe("83f69699d11987be66797f26a8885ae6d1097d017cb40c254bb3d3f7f822d0c3");
     expect(plan.count).toBe(862);
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { registry } from "../../blocks/test/registry.js";
-import { compileRecipe, forEachPlanBlock, type CompileOptions, type Plan } from "../src/index.js";
+import { compileRecipe, forEachPlanBlock, type CompileOptions, type Operation, type Plan } from "../src/index.js";
 
 export { registry };
 
@@ -32,21 +32,31 @@ const small = fc.integer({ min: -6, max: 6 });
 const vec = fc.record({ x: small, y: small, z: small });
 const block = fc.oneof(fc.constantFrom(...BLOCKS), fc.constant({ palette: "mix" }));
 
-const leaf = fc.oneof(
-  fc.record({ type: fc.constant("box"), min: vec, max: vec, block, hollow: fc.constantFrom(false, true, "walls") }),
-  fc.record({
-    type: fc.constant("box"),
-    min: vec,
-    max: vec,
-    block,
-    hollow: fc.constantFrom(false, true, "walls"),
-    exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }),
-  }),
-  fc.record({
+type OperationType = Operation["type"];
+type Nested = "repeat" | "transform";
+
+/**
+ * One generator per operation type that has no nested operations, keyed by the type: the mapped
+ * type makes a type of the schema missing here a compile error (and `OPERATION_TYPES` a test
+ * failure, `Compiler.property.test.ts`), so every compiler property sees every operation.
+ */
+const leaves: { readonly [T in Exclude<OperationType, Nested>]: fc.Arbitrary<{ type: T }> } = {
+  box: fc.oneof(
+    fc.record({ type: fc.constant("box"), min: vec, max: vec, block, hollow: fc.constantFrom(false, true, "walls") }),
+    fc.record({
+      type: fc.constant("box"),
+      min: vec,
+      max: vec,
+      block,
+      hollow: fc.constantFrom(false, true, "walls"),
+      exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }),
+    }),
+  ),
+  blocks: fc.record({
     type: fc.constant("blocks"),
     blocks: fc.uniqueArray(fc.record({ x: small, y: small, z: small, block }), { minLength: 1, maxLength: 6, selector: (b) => `${b.x},${b.y},${b.z}` }),
   }),
-  fc.record({
+  roof: fc.record({
     type: fc.constant("roof"),
     min: fc.record({ x: small, z: small }),
     max: fc.record({ x: small, z: small }),
@@ -59,8 +69,8 @@ const leaf = fc.oneof(
     overhang: fc.integer({ min: 0, max: 2 }),
     gable_block: fc.constantFrom("minecraft:spruce_planks", { palette: "mix" }),
   }),
-  fc.record({ type: fc.constant("line"), from: vec, to: vec, block }),
-  fc.record({
+  line: fc.record({ type: fc.constant("line"), from: vec, to: vec, block }),
+  cylinder: fc.record({
     type: fc.constant("cylinder"),
     center: vec,
     radius: fc.integer({ min: 0, max: 4 }),
@@ -69,17 +79,24 @@ const leaf = fc.oneof(
     hollow: fc.boolean(),
     axis: fc.constantFrom("x", "y", "z"),
   }),
-  fc.record({ type: fc.constant("arch"), min: vec, max: vec, axis: fc.constantFrom("x", "z"), block, thickness: fc.integer({ min: 1, max: 3 }) }),
-  fc.record({ type: fc.constant("replace"), min: vec, max: vec, from: fc.constant(["minecraft:stone", "minecraft:oak_log[axis=z]"]), block }),
-  fc.record({
-    type: fc.constant("replace"),
-    min: vec,
-    max: vec,
-    from: fc.constant(["minecraft:stone"]),
-    block,
-    exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }),
-  }),
-);
+  arch: fc.record({ type: fc.constant("arch"), min: vec, max: vec, axis: fc.constantFrom("x", "z"), block, thickness: fc.integer({ min: 1, max: 3 }) }),
+  replace: fc.oneof(
+    fc.record({ type: fc.constant("replace"), min: vec, max: vec, from: fc.constant(["minecraft:stone", "minecraft:oak_log[axis=z]"]), block }),
+    fc.record({
+      type: fc.constant("replace"),
+      min: vec,
+      max: vec,
+      from: fc.constant(["minecraft:stone"]),
+      block,
+      exclude: fc.array(fc.record({ min: vec, max: vec }), { minLength: 1, maxLength: 2 }),
+    }),
+  ),
+};
+
+/** The operation types the generators below produce (compared with the schema's in a test). */
+export const GENERATED_TYPES: readonly OperationType[] = [...(Object.keys(leaves) as OperationType[]), "repeat", "transform"];
+
+const leaf = fc.oneof(...Object.values(leaves));
 
 /** Small recipes over a tiny arena (so operations overlap), nested up to three levels. */
 export const recipeArb = fc.letrec((tie) => ({

@@ -10,9 +10,9 @@ type Json = Record<string, unknown>;
  *   A recursive reference (a `repeat` inside a `repeat`) is published as a plain object described
  *   "as above"; the server still checks it against the full schema.
  * - **Shared terms are defined once**, in the server instructions and docs/PROTOCOL.md: a position
- *   (an object of exactly x, y, z integers), a column (x, z) and a block (a state string or
- *   {palette}) are published as `{"type": "object", "description": "position: …"}` (a block:
- *   string or object). These forms accept every value the server accepts; the server checks the
+ *   (an object of exactly x, y, z integers), a column (x, z), a block (a state string or
+ *   {palette}) and a camera pose are published as `{"type": "object", "description": "position: …"}`
+ *   (a block: string or object). These forms accept every value the server accepts; the server checks the
  *   exact form and names the field in its refusal.
  * - **No noise**: no `$schema`, no ±2⁵³ bounds of plain integers; integer-valued enums (rotations)
  *   are `{"type": "integer", "enum": [...]}`.
@@ -43,6 +43,7 @@ export function publishedSchema(schema: z.ZodType, io: "input" | "output"): Json
  */
 const TERMS: Record<string, Json> = {
   block: { anyOf: [{ type: "string" }, { type: "object" }] },
+  pose: { type: "object" },
 };
 
 /** The published form of a term, with the field's own description after the term's name. */

@@ -35,7 +35,8 @@ export const Pose = z
     width: int.min(16).max(1920).optional().describe("default 640"),
     height: int.min(16).max(1080).optional().describe("default 360"),
   })
-  .describe("camera: yaw+pitch or look_at");
+  .describe("camera: yaw+pitch or look_at")
+  .meta({ id: "pose" }); // a shared term: published as "pose", defined once in the server instructions
 
 // ---- outputs -----------------------------------------------------------------------------------
 

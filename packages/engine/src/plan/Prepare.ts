@@ -134,7 +134,7 @@ export async function prepareContent(deps: PrepareDeps, project: ProjectConfig, 
       partId: input.part_id ?? null,
       worldId: world.worldId,
       epoch: world.epoch,
-      sourceHash: plan.hash,
+      sourceHash: plan.planHash,
       unchanged: merge.unchanged,
       filtered: merge.filtered,
     }),
@@ -147,7 +147,7 @@ function resolvePlan(deps: PrepareDeps, input: BuildPrepareInput, dependencies: 
   let plan: Plan;
   if (input.plan !== undefined) {
     plan = input.plan;
-    if (planHash(plan) !== plan.hash) return fail(mcbError("invalid_request", "plan content does not match its hash", { reason: "plan_hash" }));
+    if (planHash(plan) !== plan.planHash) return fail(mcbError("invalid_request", "plan content does not match its hash", { reason: "plan_hash" }));
     if (dependencies.length > 0) return fail(mcbError("invalid_request", "a compiled plan carries its dependencies; do not pass them again"));
   } else {
     const compiled = deps.compiler.compile(input.recipe, { dependencies, limits: { maxDependencies: limits.maxDependencies } });

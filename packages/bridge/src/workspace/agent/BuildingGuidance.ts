@@ -7,6 +7,7 @@ export const BUILDING_GUIDANCE = `mcb builds in a Minecraft Java world through c
 Terms (the tool schemas use them without repeating them)
 - position: {x, y, z} integers; x east (+) / west (−), y height, z south (+) / north (−). column: {x, z}. Boxes are inclusive: min..max.
 - block: a state string "minecraft:id[property=value,…]" ("stone" means "minecraft:stone"; omitted properties take the game defaults), or {"palette": name} in a recipe.
+- pose: a camera, {x, y, z} its feet (numbers) with yaw (0 south, 90 west) and pitch (+90 down, −90 up), or look_at a position; fov 30–110 (default 70); width ≤ 1920 and height ≤ 1080 (default 640×360).
 - Unknown ids are refused with up to three suggestions ("did you mean").
 
 Workflow

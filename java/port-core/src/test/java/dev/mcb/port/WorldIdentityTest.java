@@ -25,13 +25,23 @@ class WorldIdentityTest {
 
   @Test
   void aCreatedTokenIsPrivateLongAndStable(@TempDir Path dir) throws Exception {
-    String token = PortToken.resolve(null, null, dir);
+    Path file = dir.resolve("port-token");
+    String token = PortToken.resolve(null, file);
     assertTrue(token.matches("[0-9a-f]{64}"));
-    assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE), Files.getPosixFilePermissions(dir.resolve("port-token")));
-    assertEquals(token, PortToken.resolve(null, null, dir));
-    Path file = dir.resolve("other");
-    Files.writeString(file, "  from-a-file-0123456789\n");
-    assertEquals("from-a-file-0123456789", PortToken.resolve(file, null, dir));
-    assertEquals("from-the-environment-01", PortToken.resolve(null, " from-the-environment-01 ", dir));
+    assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE), Files.getPosixFilePermissions(file));
+    assertEquals(token, PortToken.resolve(" ", file));
+    assertEquals("from-the-environment-01", PortToken.resolve(" from-the-environment-01 ", file));
+  }
+
+  @Test
+  void theTokenFileIsWhereTheSettingSays(@TempDir Path dir) throws Exception {
+    // The Paper plugin's token-file: a path of the operator's choosing, folders created, an existing file read as it is.
+    Path nested = dir.resolve("secrets/mcb/token");
+    String token = PortToken.resolve(null, nested);
+    assertEquals(token, Files.readString(nested));
+    assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE), Files.getPosixFilePermissions(nested));
+    Path given = dir.resolve("given");
+    Files.writeString(given, "  from-a-file-0123456789\n");
+    assertEquals("from-a-file-0123456789", PortToken.resolve(null, given));
   }
 }

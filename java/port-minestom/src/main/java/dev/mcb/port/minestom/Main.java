@@ -108,7 +108,7 @@ public final class Main {
       throw new Refusal(1, e.getMessage());
     }
     WorldIdentity identity = WorldIdentity.loadOrCreate(o.worldDir());
-    if (token == null) token = PortToken.resolve(null, null, o.worldDir()); // created once, mode 0600
+    if (token == null) token = PortToken.resolve(null, o.worldDir().resolve("port-token")); // created once, mode 0600
     PortConfig config;
     try {
       config = PortConfig.defaults(token, o.httpPort())

@@ -19,9 +19,10 @@ import org.bukkit.plugin.java.JavaPlugin;
 
 /**
  * The Paper plugin (mirror of port-minestom's Main): reads config.yml, hosts port-core on loopback
- * for one world. All logic lives in port-core; this file only wires Paper's pieces to it.
+ * for one world. All logic lives in port-core; this file only wires Paper's pieces to it. Not final:
+ * test servers such as MockBukkit load a plugin through a subclass of its main class.
  */
-public final class PaperPortPlugin extends JavaPlugin {
+public class PaperPortPlugin extends JavaPlugin {
   private PortServer http;
 
   @Override
@@ -33,9 +34,9 @@ public final class PaperPortPlugin extends JavaPlugin {
       World world = Bukkit.getWorld(c.world());
       if (world == null) throw new IllegalArgumentException("no world named " + c.world());
       WorldIdentity identity = WorldIdentity.loadOrCreate(folder);
-      String token = PortToken.resolve(null, System.getenv("MCB_PORT_TOKEN"), folder);
+      String token = PortToken.resolve(System.getenv("MCB_PORT_TOKEN"), c.tokenFile());
       PortConfig config = new PortConfig(c.bind(), c.httpPort(), token, (long) (c.budgetMs() * 1_000_000), 8 << 20, 10_000, 16_384);
-      WorldFacts facts = new WorldFacts(identity.worldId(), identity.epoch(), Bukkit.getMinecraftVersion(), Bukkit.getUnsafe().getDataVersion(),
+      WorldFacts facts = new WorldFacts(identity.worldId(), identity.epoch(), Bukkit.getMinecraftVersion(), dataVersion(),
           world.getMinHeight(), world.getMaxHeight() - 1, List.of("events", "block_entities", "persistence"));
       PaperWorld port = new PaperWorld(world, facts);
       TickStats stats = new TickStats(72_000);
@@ -54,6 +55,16 @@ public final class PaperPortPlugin extends JavaPlugin {
       getLogger().severe("mcb world port not started: " + e.getMessage());
       Bukkit.getPluginManager().disablePlugin(this);
     }
+  }
+
+  /**
+   * The game's data version. paper-api (26.1.2 and 26.2) offers it only through the deprecated
+   * {@code UnsafeValues}: {@code ServerBuildInfo} names the version, not its number. Kept here, in
+   * one place, until the API has another way.
+   */
+  @SuppressWarnings("deprecation")
+  private static int dataVersion() {
+    return Bukkit.getUnsafe().getDataVersion();
   }
 
   @Override
