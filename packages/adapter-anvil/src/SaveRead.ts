@@ -1,7 +1,8 @@
-import { type Box3, Interner } from "@mcb/blocks";
+import { BoxRead } from "@mcb/adapter-kit";
+import type { Box3 } from "@mcb/blocks";
 import { MAX_ADAPTER_READ, type RegionRead, type WriteRefusal } from "@mcb/engine";
 import { canonicalNbt, stripPosition, type NbtCompound } from "@mcb/nbt";
-import { AIR, type Chunk } from "./Chunk.js";
+import type { Chunk } from "./Chunk.js";
 
 const VOID_AIR = "minecraft:void_air";
 
@@ -28,57 +29,30 @@ function entityPos(e: NbtCompound): { x: number; y: number; z: number } {
   return { x: (e.v.get("x") as { v: number }).v, y: (e.v.get("y") as { v: number }).v, z: (e.v.get("z") as { v: number }).v };
 }
 
-/** A box of a save, section by section (one palette remap per section), void air outside the height. */
+/** A box of a save, section by section (`BoxRead`), void air outside the height. */
 export function readBox(src: ChunkSource, box: Box3): RegionRead {
-  const { sx, sz } = size(box);
-  const palette = new Interner();
-  const states = new Uint32Array(sx * (box.maxY - box.minY + 1) * sz);
-  const digests = new Map<number, string>();
+  const read = new BoxRead(box, src);
   const outside = box.maxY < src.minY || box.minY > src.maxY;
-  const voidId = box.minY < src.minY || box.maxY > src.maxY ? palette.id(VOID_AIR) : -1;
+  if (box.minY < src.minY || box.maxY > src.maxY) read.palette.id(VOID_AIR); // first in the palette, as saves have always read
   const unwritable: WriteRefusal[] = [];
-  for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++) {
-    const z0 = Math.max(box.minZ, cz * 16),
-      z1 = Math.min(box.maxZ, cz * 16 + 15);
+  for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++)
     for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
-      const x0 = Math.max(box.minX, cx * 16),
-        x1 = Math.min(box.maxX, cx * 16 + 15);
       const chunk = outside ? null : src.chunk(cx, cz);
       const refused = chunk === null ? null : src.refusal(cx, cz);
       if (refused !== null) unwritable.push(refused);
-      for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++) {
-        const y0 = Math.max(box.minY, cy * 16),
-          y1 = Math.min(box.maxY, cy * 16 + 15);
-        const section = chunk?.sections.get(cy);
-        const remap = section === undefined ? null : new Int32Array(section.palette.length).fill(-1);
-        for (let y = y0; y <= y1; y++) {
-          const fill = y < src.minY || y > src.maxY ? voidId : section === undefined ? palette.id(AIR) : -1;
-          for (let z = z0; z <= z1; z++) {
-            let o = x0 - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz;
-            if (fill >= 0) {
-              states.fill(fill, o, o + (x1 - x0 + 1));
-              continue;
-            }
-            const base = ((y & 15) << 8) | ((z & 15) << 4);
-            const idx = section!.indices;
-            for (let x = x0; x <= x1; x++, o++) {
-              const p = idx === null ? 0 : idx[base | (x & 15)]!;
-              let r = remap![p]!;
-              if (r < 0) r = remap![p] = palette.id(section!.palette[p]!);
-              states[o] = r;
-            }
-          }
-        }
-      }
+      for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++) read.section(cx, cy, cz, chunk?.sections.get(cy));
       if (chunk === null) continue;
+      const x0 = Math.max(box.minX, cx * 16),
+        x1 = Math.min(box.maxX, cx * 16 + 15);
+      const z0 = Math.max(box.minZ, cz * 16),
+        z1 = Math.min(box.maxZ, cz * 16 + 15);
       for (const e of chunk.entities.values()) {
         const { x, y, z } = entityPos(e);
         if (x < x0 || x > x1 || y < box.minY || y > box.maxY || z < z0 || z > z1) continue;
-        digests.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, src.digest(e));
+        read.digests.set(read.index(x, y, z), src.digest(e));
       }
     }
-  }
-  return unwritable.length === 0 ? { box, palette: palette.values, states, digests } : { box, palette: palette.values, states, digests, unwritable };
+  return read.result(unwritable);
 }
 
 /** The block-entity data in a box (canonical bytes, without position and id), by position index. */

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { blockIdOf, type Box3, DEFAULT_MINECRAFT_VERSION, Interner, minecraftVersions } from "@mcb/blocks";
+import { blockIdOf, type Box3, DEFAULT_MINECRAFT_VERSION, minecraftVersions } from "@mcb/blocks";
 import {
   HostCrash,
   MAX_ADAPTER_READ,
@@ -12,8 +12,8 @@ import {
   type WorldAdapter,
   type WorldInfo,
 } from "@mcb/engine";
-import { WorldEventLog, WriteMarks } from "@mcb/adapter-kit";
-import { AIR, VoxelStore } from "./VoxelStore.js";
+import { BoxRead, WorldEventLog, WriteMarks } from "@mcb/adapter-kit";
+import { VoxelStore } from "./VoxelStore.js";
 import { WorldDirectory } from "./WorldDirectory.js";
 
 export interface MemoryWorldOptions {
@@ -125,56 +125,23 @@ export class MemoryWorld implements WorldAdapter {
 
   async read(box: Box3): Promise<RegionRead> {
     this.alive();
-    const sx = box.maxX - box.minX + 1,
-      sy = box.maxY - box.minY + 1,
-      sz = box.maxZ - box.minZ + 1;
-    if (sx <= 0 || sy <= 0 || sz <= 0) throw new RangeError("read box has min > max");
-    if (sx * sy * sz > MAX_ADAPTER_READ) throw new RangeError(`read of ${sx * sy * sz} positions exceeds ${MAX_ADAPTER_READ}`);
-    const palette = new Interner();
-    const states = new Uint32Array(sx * sy * sz);
-    const digests = new Map<number, string>();
-    // Section by section: one palette remap per section instead of a lookup per position.
-    for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++) {
-      const y0 = Math.max(box.minY, cy * 16),
-        y1 = Math.min(box.maxY, cy * 16 + 15);
-      for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++) {
-        const z0 = Math.max(box.minZ, cz * 16),
-          z1 = Math.min(box.maxZ, cz * 16 + 15);
+    const read = new BoxRead(box, this.options);
+    for (let cy = box.minY >> 4; cy <= box.maxY >> 4; cy++)
+      for (let cz = box.minZ >> 4; cz <= box.maxZ >> 4; cz++)
         for (let cx = box.minX >> 4; cx <= box.maxX >> 4; cx++) {
-          const x0 = Math.max(box.minX, cx * 16),
-            x1 = Math.min(box.maxX, cx * 16 + 15);
           const section = this.store.sections.get(`${cx},${cy},${cz}`);
-          const remap = section === undefined ? null : new Int32Array(section.palette.length).fill(-1);
-          for (let y = y0; y <= y1; y++) {
-            const outside = y < this.options.minY || y > this.options.maxY;
-            const fill = outside ? palette.id(VOID_AIR) : section === undefined ? palette.id(AIR) : -1;
-            for (let z = z0; z <= z1; z++) {
-              let o = x0 - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz;
-              if (fill >= 0) {
-                states.fill(fill, o, o + (x1 - x0 + 1));
-                continue;
-              }
-              const base = ((y & 15) << 8) | ((z & 15) << 4);
-              for (let x = x0; x <= x1; x++, o++) {
-                const p = section!.data[base | (x & 15)]!;
-                let r = remap![p]!;
-                if (r < 0) r = remap![p] = palette.id(section!.palette[p]!);
-                states[o] = r;
-              }
-            }
-          }
+          read.section(cx, cy, cz, section === undefined ? undefined : { palette: section.palette, indices: section.data });
           if (section === undefined) continue;
           for (const [i, data] of section.entities) {
             const x = cx * 16 + (i & 15),
               z = cz * 16 + ((i >> 4) & 15),
               y = cy * 16 + (i >> 8);
-            if (x < x0 || x > x1 || y < y0 || y > y1 || z < z0 || z > z1 || y < this.options.minY || y > this.options.maxY) continue;
-            digests.set(x - box.minX + (z - box.minZ) * sx + (y - box.minY) * sx * sz, this.digestOf(data));
+            if (x < box.minX || x > box.maxX || y < box.minY || y > box.maxY || z < box.minZ || z > box.maxZ) continue;
+            if (y < this.options.minY || y > this.options.maxY) continue;
+            read.digests.set(read.index(x, y, z), this.digestOf(data));
           }
         }
-      }
-    }
-    return { box, palette: palette.values, states, digests };
+    return read.result();
   }
 
   async readBlockEntities(box: Box3): Promise<ReadonlyMap<number, Uint8Array>> {

@@ -1,21 +1,14 @@
-// The library's surface. `mcb` itself is composed in Composition.ts (which bin.ts loads alone).
+// The library's surface: what another program needs to run mcb's front ends over its own world.
+// `mcb` itself is composed in Composition.ts (which bin.ts loads alone).
 export { main, ATTACH_COMMAND } from "./Composition.js";
-export { processIo, type CliIo, type CliOut } from "./cli/Io.js";
-export { compileRecipeFile, readRecipeFile, MAX_RECIPE_FILE_BYTES, type CompileFileOptions } from "./workspace/jobs/RecipeFiles.js";
+export { processIo } from "./cli/Io.js";
 export { openWorkspace } from "./workspace/world/OpenWorkspace.js";
-export { DEFAULT_STATE_DIR, EMBEDDED_AREA, EMBEDDED_PROJECT, type OpenOptions, type Workspace, type WorldLocation } from "./workspace/world/Workspace.js";
-export { createMcbMcpServer, GUIDANCE_URI, type McbMcpServerOptions } from "./mcp/McbMcpServer.js";
-export { TOOLSETS, TOOLSET_NAMES, parseToolsets, type Toolset } from "./workspace/agent/Toolsets.js";
-export { MCB_VERSION, MCP_SERVER_NAME, mcpContextFor, type McpContext } from "./workspace/agent/McpContext.js";
+export type { OpenOptions, Workspace } from "./workspace/world/Workspace.js";
+export { createMcbMcpServer } from "./mcp/McbMcpServer.js";
+export { mcpContextFor, type McpContext } from "./workspace/agent/McpContext.js";
 export { BUILDING_GUIDANCE } from "./workspace/agent/BuildingGuidance.js";
-export { CameraStore } from "./workspace/capture/CameraStore.js";
-export { CaptureCache } from "./workspace/capture/CaptureCache.js";
-export { TerrainCache } from "./workspace/jobs/TerrainCache.js";
-export { runMcpServer } from "./mcp/McpCommand.js";
-export { StdioLineTransport, MAX_LINE_BYTES, type StdioLineTransportOptions } from "./workspace/agent/StdioLineTransport.js";
+export { StdioLineTransport } from "./workspace/agent/StdioLineTransport.js";
 export { ChatBridge, type ChatBridgeOptions } from "./chat/ChatBridge.js";
 export type { ChatMessage, ChatSource } from "./chat/ChatSource.js";
-export { runChat, type ChatOptions } from "./chat/ChatCommand.js";
-export { doctorReport } from "./chat/Doctor.js";
 export { agentConfigFrom, type AgentConfig } from "./chat/AgentConfig.js";
 export { DEFAULT_AREA_POLICY, type AreaPolicy } from "./chat/ChatAreas.js";

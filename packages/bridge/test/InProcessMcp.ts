@@ -9,7 +9,8 @@ import { blockEntityPredicate } from "@mcb/blocks";
 import { Engine, openJournal } from "@mcb/engine";
 import type { SchematicLimits } from "@mcb/schematic";
 import { registry } from "../../blocks/test/registry.js";
-import { createMcbMcpServer, mcpContextFor, TOOLSET_NAMES, type Toolset } from "../src/index.js";
+import { createMcbMcpServer, mcpContextFor } from "../src/index.js";
+import { TOOLSET_NAMES, type Toolset } from "../src/workspace/agent/Toolsets.js";
 
 export const AREA = { minX: 0, minY: -64, minZ: 0, maxX: 31, maxY: 319, maxZ: 31 };
 export const v = (x: number, y: number, z: number) => ({ x, y, z });

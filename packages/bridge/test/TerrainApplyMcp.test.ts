@@ -9,7 +9,8 @@ import { blockEntityPredicate } from "@mcb/blocks";
 import { Engine, openJournal } from "@mcb/engine";
 import { afterEach, describe, expect, it } from "vitest";
 import { registry } from "../../blocks/test/registry.js";
-import { createMcbMcpServer, mcpContextFor, TOOLSET_NAMES } from "../src/index.js";
+import { createMcbMcpServer, mcpContextFor } from "../src/index.js";
+import { TOOLSET_NAMES } from "../src/workspace/agent/Toolsets.js";
 import type { SharedStores } from "../src/workspace/agent/McpContext.js";
 
 /**

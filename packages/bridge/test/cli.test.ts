@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mcb, root, tower } from "./support.js";
 import { describe, expect, it } from "vitest";
-import { compileRecipeFile } from "../src/index.js";
+import { compileRecipeFile } from "../src/workspace/jobs/RecipeFiles.js";
 
 describe("mcb recipe compile (built CLI)", () => {
   it("prints count, bounds, palette counts and hash", async () => {

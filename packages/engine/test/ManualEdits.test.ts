@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { boxRecipe, unwrap, type Harness } from "@mcb/property-tests";
-import { coverBoxes, mergeOutcome, type MergeOutcome } from "../src/index.js";
+import { coverBoxes } from "../src/merge/BoxCover.js";
+import { mergeOutcome, type MergeOutcome } from "../src/merge/ManualEdits.js";
 import { harnessPool } from "./harnesses.js";
 
 const harness = harnessPool();

@@ -1,22 +1,10 @@
 import { createHash } from "node:crypto";
-import type { PlanBlockData, SourceFilter } from "./Plan.js";
+import type { Plan, PlanBlockData, PlanRuns } from "./Plan.js";
 
-export interface HashablePlan {
-  readonly minecraftVersion: string;
-  readonly dataVersion: number;
-  readonly palette: readonly string[];
-  readonly filters: readonly SourceFilter[];
-  readonly runs: {
-    readonly y: Int32Array;
-    readonly z: Int32Array;
-    readonly x: Int32Array;
-    readonly length: Int32Array;
-    readonly state: Uint16Array;
-    readonly filter: Uint16Array;
-  };
-  readonly reads: Int32Array;
+/** What the hash covers: a plan's content (a `Plan` without its hash, or one being assembled). */
+export type HashablePlan = Pick<Plan, "minecraftVersion" | "dataVersion" | "palette" | "filters" | "runs" | "reads"> & {
   readonly blockData?: readonly PlanBlockData[];
-}
+};
 
 /**
  * Canonical encoding, little-endian: "mcb-plan/1\0", u32 dataVersion, str minecraftVersion,
@@ -78,7 +66,7 @@ const chunk = new Int32Array(CHUNK_RUNS * 6);
  * (Hot loops live in small functions of their own: inside a large function called once per plan,
  * V8 compiles them on-stack and throws the code away again.)
  */
-function interleavedRuns(runs: HashablePlan["runs"], from: number, to: number): Int32Array {
+function interleavedRuns(runs: PlanRuns, from: number, to: number): Int32Array {
   const { y, z, x, length, state, filter } = runs;
   for (let r = from, o = 0; r < to; r++, o += 6) {
     chunk[o] = y[r]!;

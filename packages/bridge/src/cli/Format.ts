@@ -1,5 +1,5 @@
 import { boxJson } from "@mcb/blocks";
-import type { OperationStatusView, PrepareView, RecoveryReview } from "@mcb/engine";
+import { hasEnded, type OperationStatusView, type PrepareView, type RecoveryReview } from "@mcb/engine";
 import type { PlanSummary } from "@mcb/recipe";
 import type { ProgressSink } from "../workspace/jobs/Batch.js";
 import type { CliOut } from "./Io.js";
@@ -52,8 +52,7 @@ export function formatOperation(op: OperationStatusView): string {
     `  written ${c.written} of ${c.total}, skipped ${c.skipped}, conflicts ${c.conflicts}, slices ${c.slices_done}/${c.slices_total}${c.unconfirmed > 0 ? `, ${c.unconfirmed} more in the world but never confirmed` : ""}`,
   ];
   if (c.lost > 0) lines.push(`  ${c.lost} of its blocks were lost when the world's server stopped before saving them`);
-  if (op.saved === false && (op.status === "applied" || op.status === "conflict" || op.status === "cancelled"))
-    lines.push("  not yet saved to disk by the world");
+  if (op.saved === false && hasEnded(op.status)) lines.push("  not yet saved to disk by the world");
   for (const k of op.conflicts)
     lines.push(
       `  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}${k.changed_since_prepare ? " (changed and changed back since the plan was prepared)" : ""}`,
