@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,19 @@ describe("the import rules of the packages", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("tests sit in the folder of what they test: every folder of a package's test/ that holds tests is a folder of its src/", () => {
+    const misplaced: string[] = [];
+    for (const pkg of readdirSync(join(ROOT, "packages"))) {
+      const test = join(ROOT, "packages", pkg, "test");
+      if (!existsSync(test)) continue;
+      for (const d of readdirSync(test, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+        const tests = readdirSync(join(test, d.name), { recursive: true }).some((f) => String(f).endsWith(".test.ts"));
+        if (tests && !existsSync(join(ROOT, "packages", pkg, "src", d.name))) misplaced.push(`packages/${pkg}/test/${d.name}/`);
+      }
+    }
+    expect(misplaced).toEqual([]);
   });
 
   it("every module the benchmarks, corpus generators and scripts import exists (the packages built)", () => {
