@@ -1,4 +1,5 @@
-export { AnvilWorld, type AnvilWorldOptions, type PersonBlock } from "./AnvilWorld.js";
+export { AnvilWorld } from "./AnvilWorld.js";
+export type { AnvilWorldOptions, PersonBlock } from "./AnvilWorldOptions.js";
 export { SaveError, isSaveError, type SaveErrorCode, type ChunkRef } from "./SaveError.js";
 export { FLAT_LAYERS, inspectSave, type SaveLayout, type SaveSummary } from "./SaveFolder.js";
 export { flatStateAt } from "./FlatGround.js";

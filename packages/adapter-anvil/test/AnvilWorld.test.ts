@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TAG, nbt, type NbtCompound } from "@mcb/nbt";
-import { AnvilWorld, type AnvilWorldOptions } from "../src/AnvilWorld.js";
+import { AnvilWorld } from "../src/AnvilWorld.js";
+import type { AnvilWorldOptions } from "../src/AnvilWorldOptions.js";
 import { COMPRESSION, RegionFile } from "../src/RegionFile.js";
 import { decodeNbt, gameChunk, personSave, readNbtFile, regionPath, tempDir } from "./support.js";
 

@@ -280,22 +280,10 @@ class Lowerer {
         break;
       }
       case "line":
-        this.addLeaf(
-          this.shapeOf(op, () => lineShape(op.from, op.to)),
-          frame,
-          this.materialOf(op, op.block, o, block),
-          0,
-          p,
-        );
+        this.plainLeaf(op, () => lineShape(op.from, op.to), frame, p);
         break;
       case "cylinder":
-        this.addLeaf(
-          this.shapeOf(op, () => this.without(cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y"), op.exclude, p)),
-          frame,
-          this.materialOf(op, op.block, o, block),
-          0,
-          p,
-        );
+        this.plainLeaf(op, () => this.without(cylinderShape(op.center, op.radius, op.height, op.hollow === true, op.axis ?? "y"), op.exclude, p), frame, p);
         break;
       case "blocks":
         for (const g of this.groupsOf(op, () => listedGroups(op, p)))
@@ -318,13 +306,7 @@ class Lowerer {
           );
         break;
       case "arch":
-        this.addLeaf(
-          this.shapeOf(op, () => boundedArch(op, p)),
-          frame,
-          this.materialOf(op, op.block, o, block),
-          0,
-          p,
-        );
+        this.plainLeaf(op, () => boundedArch(op, p), frame, p);
         break;
       case "repeat":
         this.repeat(op, frame, depth, p);
@@ -334,12 +316,20 @@ class Lowerer {
         this.walk(op.operations, composeFrame(frame, local), depth + 1, () => `${p()}.operations`);
         break;
       }
-      default: {
-        // Every operation of the schema has its case: one added to RecipeSchema without a case here is a compile error.
-        const unhandled: never = op;
-        throw new Error(`no lowering for operation ${JSON.stringify((unhandled as { type?: unknown }).type)}`);
-      }
+      default:
+        unhandled(op); // every operation of the schema has its case: one added without a case here is a compile error
     }
+  }
+
+  /** A shape written whole in one block (a line, a cylinder, an arch). */
+  private plainLeaf(op: Extract<Operation, { type: "line" | "cylinder" | "arch" }>, shape: () => Shape, frame: Frame, p: Path): void {
+    this.addLeaf(
+      this.shapeOf(op, shape),
+      frame,
+      this.materialOf(op, op.block, frame.orientation, () => `${p()}.block`),
+      0,
+      p,
+    );
   }
 
   /** A repeat: its operations `count` times, each copy moved by `offset` more (instances counted against the limit). */
@@ -353,6 +343,10 @@ class Lowerer {
       this.walk(op.operations, child, depth + 1, () => `${p()}.operations`);
     }
   }
+}
+
+function unhandled(op: never): never {
+  throw new Error(`no lowering for operation ${JSON.stringify((op as { type?: unknown }).type)}`);
 }
 
 /** An arch's shape, refused when its plane is larger than `MAX_ARCH_PLANE` cells. */
