@@ -7,8 +7,8 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { root, withBaselineTree } from "./baseline.mjs";
 
-/** The last commit before issue 30 (26.1 only, saves older or newer refused). */
-const BASELINE = "76312a3";
+/** The last commit before issue 30 (26.1 only, saves older or newer refused); MCB_BENCH_BASE=<commit> measures against another. */
+const BASELINE = process.env.MCB_BENCH_BASE ?? "76312a3";
 const RUNS = 5;
 const TARGET = 1.1;
 const workload = fileURLToPath(new URL("saves-workload.mjs", import.meta.url));
