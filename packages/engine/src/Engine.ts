@@ -16,6 +16,7 @@ import { operationPlans } from "./merge/Ownership.js";
 import type { PartDiffView } from "./parts/PartDiff.js";
 import { PartDesk } from "./parts/PartDesk.js";
 import { ReadDesk } from "./project/ReadDesk.js";
+import type { PlanWrites } from "./project/PlanWrites.js";
 import { partView, partsAfterUndo, type PartDetailView, type PartView } from "./parts/Parts.js";
 import type { BuildPrepareInput } from "./plan/Prepare.js";
 import type { PreparedPlan } from "./core/PreparedPlan.js";
@@ -150,7 +151,7 @@ export class Engine {
       syncEvents: () => this.syncEvents(),
       guard: <T>(run: () => Promise<Result<T>>) => this.guard(run),
     };
-    const reads = new ReadDesk({ ...desk, catalog: this.catalog, feed: this.feed });
+    const reads = new ReadDesk({ ...desk, catalog: this.catalog, feed: this.feed, findPlan: (id) => this.findPlan(id) });
     const prep = new PrepareDesk({
       ...desk,
       registry: o.registry,
@@ -336,6 +337,11 @@ export class Engine {
 
   regionInspect(ctx: RequestContext, input: RegionInspectInput): Promise<Result<RegionInspectView>> {
     return this.reads.regionInspect(ctx, input);
+  }
+
+  /** What a prepared plan will write, for a preview (see `planWrites`): nothing is read from or written to the world. */
+  planWrites(ctx: RequestContext, input: { plan_id: unknown }): Result<PlanWrites> {
+    return this.reads.planWrites(ctx, input);
   }
 
   /** Every block of a region as dense arrays, under region_inspect's checks (scans by other tools). */

@@ -45,3 +45,4 @@ export { ConnectionRules } from "./plan/ConnectionRules.js";
 export { connectPlacement } from "./plan/Connections.js";
 export type { RecoveryReview } from "./recovery/Recovery.js";
 export type { ProjectContextView } from "./project/ProjectContext.js";
+export type { PlanWrites } from "./project/PlanWrites.js";

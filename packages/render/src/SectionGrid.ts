@@ -1,4 +1,5 @@
 import { lookOf, type BlockLook } from "./BlockColors.js";
+import { markLook, markOf } from "./PreviewMarks.js";
 import { brickDistances, columnTops } from "./BrickDistance.js";
 import { allocateScene, COLUMN_RADII, type Scene } from "./Scene.js";
 
@@ -16,12 +17,13 @@ export class SectionGrid {
     return this.drawn.length;
   }
 
-  private lookIndex(state: string): number {
-    let i = this.byState.get(state);
+  private lookIndex(entry: string): number {
+    let i = this.byState.get(entry);
     if (i === undefined) {
-      const look = lookOf(state);
+      const { state, mark } = markOf(entry); // a plan preview's mark (see PreviewMarks)
+      const look = mark === null ? lookOf(state) : markLook(lookOf(state), mark);
       i = look.surface === "none" ? 0 : this.looks.push(look) - 1;
-      this.byState.set(state, i);
+      this.byState.set(entry, i);
     }
     return i;
   }

@@ -45,6 +45,8 @@ export const OPTIONS = {
   strict: { type: "boolean" },
   area: { type: "string" },
   journal: { type: "string" },
+  preview: { type: "boolean" },
+  overlay: { type: "string" },
 } as const;
 
 export type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;

@@ -2,6 +2,7 @@ import { thrownError } from "../workspace/world/ThrownError.js";
 import { DEFAULT_STATE_DIR, journalProblem, worldTargetOf } from "../workspace/world/Workspace.js";
 import { areaOption, closest, parse } from "./Args.js";
 import { cameraCommand } from "./CameraCli.js";
+import { previewCommand } from "./PreviewCli.js";
 import type { Command } from "./Command.js";
 import { editCommand } from "./EditCli.js";
 import { invocation } from "./Invocation.js";
@@ -53,6 +54,7 @@ export function createMain(rooms: Rooms): Main {
     schemCommand,
     terrainCommand,
     cameraCommand,
+    previewCommand,
     ...roomCommands(rooms),
   ];
   const byName = new Map(commands.map((c) => [c.name, c]));

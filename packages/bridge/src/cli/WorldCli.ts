@@ -1,6 +1,8 @@
 import type { Vec3 } from "@mcb/blocks";
 import type { BuildPrepareInput, ProjectContextView } from "@mcb/engine";
 import { buildRecipeFile, inspectRegion, undoOperation } from "../workspace/jobs/BuildJobs.js";
+import { previewRecipeFile } from "../workspace/jobs/PreviewJobs.js";
+import { previewLine, previewOptions } from "./PreviewCli.js";
 import { intOption, vecOption, type Values } from "./Args.js";
 import type { Command } from "./Command.js";
 import { formatManualEdits, formatOperation, formatReview, operationExit, operationText, reviewView } from "./Format.js";
@@ -34,11 +36,29 @@ export const buildCommand: Command = {
                                      where the design there is unchanged, else the build is refused
                                      naming them (keep them, or replace named ones); --part names
                                      the written blocks as a part; --take-over lets it take blocks
-                                     of those parts (undo gives them back)`,
+                                     of those parts (undo gives them back)
+  mcb build <recipe.json> --preview -o <out.jpg> [--side S] [--overlay none]
+                                     prepare and draw the plan as if built (see mcb preview);
+                                     nothing is written to the world`,
   async run(c) {
     if (c.args.length !== 1) return c.usage(c.args.length === 0 ? "missing the recipe file" : `expected one recipe file, got ${c.args.length} arguments`);
     const resolution = resolutionOf(c.values);
     if (!resolution.ok) return c.usage(resolution.problem);
+    if (c.values.preview === true) {
+      const options = previewOptions(c);
+      if (typeof options === "string") return c.usage(options);
+      return c.withWorkspace(
+        async (w) =>
+          c.emit(await previewRecipeFile(w, c.args[0]!, resolution.value, options.output, options), (v) =>
+            [
+              `plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`,
+              ...formatManualEdits(v.plan),
+              v.preview === null ? "nothing to preview: the world already holds this design" : previewLine(v.preview),
+            ].join("\n"),
+          ),
+        { create: true },
+      );
+    }
     const limits = rateLimits(c);
     if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
     return c.withWorkspace(

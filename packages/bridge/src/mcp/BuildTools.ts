@@ -22,6 +22,8 @@ import {
   Vec3,
 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
+import { PreviewInput, PreviewOutput, withPreview } from "./CameraTools.js";
+import { fail, mcbError } from "@mcb/blocks";
 
 /** build_apply's take_over: parts whose blocks the new part may take (undo gives them back). */
 const TakeOver = z.array(z.string().max(128)).max(16).optional().describe("parts to take blocks from");
@@ -78,12 +80,22 @@ function registerPrepareAndApply(tools: ToolTable, m: McpContext): void {
           .describe("states seen before"),
         ...ManualEditInputs,
         apply: ApplyNowInput,
+        preview: PreviewInput.optional(),
       },
-      outputSchema: PrepareOutput.extend({ operation: AppliedOutput.optional() }),
+      outputSchema: PrepareOutput.extend({ operation: AppliedOutput.optional(), preview: PreviewOutput.optional() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async ({ apply, ...args }) => {
+    async ({ apply, preview, ...args }) => {
+      if (apply !== undefined && preview !== undefined)
+        return toolResult(
+          fail(
+            mcbError("invalid_request", "preview shows a plan before it is written: prepare with preview, look, then build_apply", {
+              reason: "preview_with_apply",
+            }),
+          ),
+        );
       const prepared = await m.engine.buildPrepare(m.ctx, args);
+      if (preview !== undefined) return withPreview(m, prepared, preview);
       return toolResult(apply === undefined ? prepared : await prepareThenApply(m.engine, m.ctx, prepared, { ...apply, wait_saved: m.saveOnEnd }));
     },
   );

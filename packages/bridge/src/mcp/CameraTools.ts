@@ -7,9 +7,11 @@ import { z } from "zod";
 import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { OperationId, PartId, Pose, PoseOutput, RegionOut, Vec3 } from "./Schemas.js";
-import { toolResult } from "./ToolResult.js";
+import { toolResult, type ToolImage } from "./ToolResult.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { hasEnded } from "@mcb/engine";
+import { hasEnded, type WorldAdapter } from "@mcb/engine";
+import type { Box3 } from "@mcb/blocks";
+import { PREVIEW_OVERLAYS, planPreview } from "../workspace/capture/PlanPreview.js";
 import { DEFAULT_FORMAT, DEFAULT_QUALITY, encodeImage, IMAGE_FORMATS } from "../workspace/capture/ImageFormat.js";
 import type { Result } from "@mcb/blocks";
 
@@ -26,7 +28,7 @@ function poseOf(arg: z.infer<typeof Pose>): Result<CameraPose> {
 
 type Vec = { x: number; y: number; z: number };
 
-const CaptureOutput = z.strictObject({
+export const CaptureOutput = z.strictObject({
   status: z.literal("completed"),
   capture_id: z.string(),
   mime_type: z.enum(["image/jpeg", "image/webp", "image/png"]),
@@ -45,6 +47,8 @@ const CaptureOutput = z.strictObject({
   hit_fraction: z.number(),
   inside_block: z.boolean(),
   frame: z.strictObject({ box: RegionOut, sides: z.array(z.enum(FRAME_SIDES)), poses: z.array(PoseOutput) }).optional(),
+  plan_id: z.string().optional(),
+  overlay: z.enum(PREVIEW_OVERLAYS).optional(),
 });
 
 const Side = z.enum(FRAME_SIDES);
@@ -60,6 +64,39 @@ const Frame = z
   })
   .describe("show a part or box whole");
 
+/** A prepare's `preview`: the plan drawn as if applied, framed on its writes, in the same answer. */
+export const PreviewInput = z
+  .strictObject({
+    side: Side.optional().describe("default iso"),
+    views: z.array(Side).min(1).max(4).optional().describe("sides tiled"),
+    overlay: z.enum(PREVIEW_OVERLAYS).optional().describe("default changes"),
+  })
+  .describe("picture, nothing written");
+
+/** What a prepare's answer says of its preview (camera_capture {capture_id} gives it again). */
+export const PreviewOutput = z.strictObject({
+  capture_id: z.string(),
+  mime_type: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  overlay: z.string(),
+});
+
+/** A prepare's answer with its preview (the image after the JSON), or its refusal. */
+export async function withPreview<T extends { readonly plan_id: string; readonly changed_blocks: number }>(
+  m: McpContext,
+  prepared: Result<T>,
+  preview: z.infer<typeof PreviewInput>,
+): Promise<CallToolResult> {
+  if (!prepared.ok) return toolResult(prepared);
+  if (prepared.value.changed_blocks === 0) return toolResult(prepared); // nothing to show: the world already holds it
+  const { overlay, ...frame } = preview;
+  const view = await captureView(m, { plan_id: prepared.value.plan_id, frame, ...(overlay === undefined ? {} : { overlay }) });
+  if (!view.ok) return toolResult(view);
+  const { capture_id, mime_type, width, height } = view.value.meta as z.infer<typeof CaptureOutput>;
+  return toolResult(ok({ ...prepared.value, preview: { capture_id, mime_type, width, height, overlay: overlay ?? "changes" } }), [view.value.image]);
+}
+
 /** camera_capture's input. */
 const CaptureInput = {
   frame: Frame.optional(),
@@ -70,9 +107,11 @@ const CaptureInput = {
   quality: z.number().int().min(1).max(100).optional().describe(`default ${DEFAULT_QUALITY}`),
   after_operation_id: OperationId.optional().describe("wait for this operation"),
   view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`view distance, 8..${MAX_VIEW_DISTANCE}`),
+  plan_id: z.string().max(128).optional().describe("preview: as this plan leaves it"),
+  overlay: z.enum(PREVIEW_OVERLAYS).optional().describe("changes (default): tint placed, changed, removed"),
 };
 const CaptureArgs = z.object(CaptureInput);
-type CaptureArgs = z.infer<typeof CaptureArgs>;
+export type CaptureArgs = z.infer<typeof CaptureArgs>;
 
 /** camera_list, camera_capture: the embedded software renderer over authoritative block reads. */
 export function registerCameraTools(tools: ToolTable, m: McpContext): void {
@@ -116,7 +155,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Capture a camera image",
       description:
-        "Render a view (flat colours): frame a part or box from a side, a pose, a saved camera, or up to 4 framed views tiled; 640×360 JPEG by default.",
+        "Render a view (simple textures, no entities): frame a part or box from a side, a pose, a saved camera, or up to 4 framed views tiled; with plan_id, a prepared plan as if applied. 640×360 JPEG by default.",
       inputSchema: CaptureInput,
       outputSchema: CaptureOutput,
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
@@ -155,50 +194,81 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
   );
 }
 
-/** camera_capture: one view (a pose, a saved camera), a framed part or box, or a recent capture again. */
+/** A capture's answer: what it shows (the tool's structured result) and the image. */
+export interface CaptureView {
+  /** As CaptureOutput says (checked against it when the tool answers). */
+  readonly meta: Record<string, unknown>;
+  readonly image: ToolImage;
+}
+
+/** camera_capture as a tool: the capture's answer with its image. */
 async function captureTool(m: McpContext, args: CaptureArgs): Promise<CallToolResult> {
+  const r = await captureView(m, args);
+  return r.ok ? toolResult(ok(r.value.meta), [r.value.image]) : toolResult(r);
+}
+
+/**
+ * camera_capture: one view (a pose, a saved camera), a framed part or box, or a recent capture
+ * again; with plan_id, the world as that prepared plan will leave it (framed on its writes when no
+ * view is given), nothing written.
+ */
+export async function captureView(m: McpContext, args: CaptureArgs): Promise<Result<CaptureView>> {
   const given = [args.frame, args.camera_id, args.pose, args.capture_id].filter((v) => v !== undefined).length;
-  if (given !== 1)
-    return toolResult(fail(mcbError("invalid_request", "give exactly one of frame, pose, camera_id and capture_id", { reason: "camera_or_pose" })));
-  if (args.capture_id !== undefined) return recapture(m, args.capture_id, args);
+  if (given !== 1 && !(given === 0 && args.plan_id !== undefined))
+    return fail(mcbError("invalid_request", "give exactly one of frame, pose, camera_id and capture_id", { reason: "camera_or_pose" }));
+  if (args.capture_id !== undefined) {
+    if (args.plan_id !== undefined)
+      return fail(mcbError("invalid_request", "a recent capture is not a preview: give plan_id with a view", { reason: "plan_id" }));
+    return recapture(m, args.capture_id, args);
+  }
+  if (args.overlay !== undefined && args.plan_id === undefined)
+    return fail(mcbError("invalid_request", "overlay marks a plan's changes: give plan_id with it", { reason: "overlay" }));
+  let world: Pick<WorldAdapter, "read" | "info"> = m.world;
+  let planBox: Box3 | undefined;
+  if (args.plan_id !== undefined) {
+    const preview = planPreview(m.engine, m.ctx, m.world, args.plan_id, args.overlay ?? "changes");
+    if (!preview.ok) return preview;
+    ({ world, box: planBox } = preview.value);
+  }
   let pose: CameraPose | null = null;
   if (args.camera_id !== undefined) {
     const saved = m.cameras.get(args.camera_id);
-    if (saved === undefined) return toolResult(fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(args.camera_id)}; see camera_list`)));
+    if (saved === undefined) return fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(args.camera_id)}; see camera_list`));
     pose = saved.pose;
   } else if (args.pose !== undefined) {
     const p = poseOf(args.pose);
-    if (!p.ok) return toolResult(p);
+    if (!p.ok) return p;
     pose = p.value;
   }
   if (args.after_operation_id !== undefined) {
     const op = await m.engine.operationStatus(m.ctx, { operation_id: args.after_operation_id });
-    if (!op.ok) return toolResult(op);
+    if (!op.ok) return op;
     if (!hasEnded(op.value.status))
-      return toolResult(
-        fail(mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status })),
+      return fail(
+        mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status }),
       );
   }
   let c;
   let frame: { box: { min: Vec; max: Vec }; sides: (typeof FRAME_SIDES)[number][]; poses: CameraPose[] } | undefined;
   if (pose === null) {
-    const r = await captureFramed(m.engine, m.ctx, m.world, args.frame!, args.view_distance);
-    if (!r.ok) return toolResult(r);
+    const request = { ...args.frame, ...(planBox === undefined ? {} : { box: planBox }) };
+    const r = await captureFramed(m.engine, m.ctx, world, request, args.view_distance);
+    if (!r.ok) return r;
     c = r.value.capture;
     pose = r.value.poses[0]!;
     const b = r.value.box;
     frame = {
       box: { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } },
-      sides: [...(args.frame!.views ?? [args.frame!.side ?? "iso"])],
+      sides: [...(request.views ?? [request.side ?? "iso"])],
       poses: [...r.value.poses],
     };
   } else {
-    const r = await captureProjectView(m.engine, m.ctx, m.world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);
-    if (!r.ok) return toolResult(r);
+    const r = await captureProjectView(m.engine, m.ctx, world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);
+    if (!r.ok) return r;
     c = r.value;
   }
   const image = await encodeImage(c.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
-  if (!image.ok) return toolResult(image);
+  if (!image.ok) return image;
   const captureId = `cap_${randomBytes(8).toString("hex")}`;
   const meta = {
     status: "completed" as const,
@@ -210,6 +280,7 @@ async function captureTool(m: McpContext, args: CaptureArgs): Promise<CallToolRe
     pose,
     ...(args.camera_id !== undefined ? { camera_id: args.camera_id } : {}),
     ...(args.after_operation_id !== undefined ? { after_operation_id: args.after_operation_id } : {}),
+    ...(args.plan_id !== undefined ? { plan_id: args.plan_id, overlay: args.overlay ?? "changes" } : {}),
     eye: c.eye,
     observed_at: c.observedAt,
     renderer: "embedded_software_renderer",
@@ -221,17 +292,18 @@ async function captureTool(m: McpContext, args: CaptureArgs): Promise<CallToolRe
     ...(frame === undefined ? {} : { frame }),
   };
   m.captures.put({ captureId, capture: c, image: image.value, meta });
-  return toolResult(ok(meta), [{ data: image.value.data, mimeType: image.value.mimeType }]);
+  return ok({ meta, image: { data: image.value.data, mimeType: image.value.mimeType } });
 }
 
 /** A recent capture again: as it was, or encoded in another format or quality. */
-async function recapture(m: McpContext, captureId: string, args: CaptureArgs): Promise<CallToolResult> {
+async function recapture(m: McpContext, captureId: string, args: CaptureArgs): Promise<Result<CaptureView>> {
   const c = m.captures.get(captureId);
-  if (c === undefined) return toolResult(fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)")));
-  if (args.format === undefined && args.quality === undefined) return toolResult(ok(c.meta), [{ data: c.image.data, mimeType: c.image.mimeType }]);
+  if (c === undefined) return fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)"));
+  if (args.format === undefined && args.quality === undefined) return ok({ meta: c.meta, image: { data: c.image.data, mimeType: c.image.mimeType } });
   const again = await encodeImage(c.capture.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
-  if (!again.ok) return toolResult(again);
-  return toolResult(ok({ ...c.meta, mime_type: again.value.mimeType, quality: again.value.quality }), [
-    { data: again.value.data, mimeType: again.value.mimeType },
-  ]);
+  if (!again.ok) return again;
+  return ok({
+    meta: { ...c.meta, mime_type: again.value.mimeType, quality: again.value.quality },
+    image: { data: again.value.data, mimeType: again.value.mimeType },
+  });
 }

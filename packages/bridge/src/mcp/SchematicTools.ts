@@ -1,4 +1,4 @@
-import { fail } from "@mcb/blocks";
+import { fail, ok } from "@mcb/blocks";
 import { ASSET_ID, DROP_CATEGORIES, type DropCategory } from "@mcb/schematic";
 import { assetView, pasteOf, preparePasteTile } from "../workspace/jobs/SchematicActions.js";
 import { exportRegionAsset } from "../workspace/jobs/RegionExport.js";
@@ -7,6 +7,7 @@ import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { AssetOutput, LossOutput, ManualEditInputs, PrepareFields, RegionOut, Vec3 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
+import { PreviewInput, PreviewOutput, withPreview } from "./CameraTools.js";
 
 const int = z.number().int();
 /** The library's one rule for asset ids (= schematic_export names = file stems), published in the schema. */
@@ -88,6 +89,7 @@ function registerSchematicImport(tools: ToolTable, m: McpContext): void {
           .optional()
           .describe("read limits ≤ server's"),
         ...ManualEditInputs,
+        preview: PreviewInput.optional(),
       },
       outputSchema: z.strictObject({
         ...PrepareFields,
@@ -102,10 +104,11 @@ function registerSchematicImport(tools: ToolTable, m: McpContext): void {
           loss: LossOutput,
           notes: z.array(z.string()),
         }),
+        preview: PreviewOutput.optional(),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async ({ asset_id, target, rotation, tile_index, include_air, drop, limits, ...resolution }) => {
+    async ({ asset_id, target, rotation, tile_index, include_air, drop, limits, preview, ...resolution }) => {
       const l = m.library.limitsFor({
         maxPositions: limits?.max_positions,
         maxCompressedBytes: limits?.max_compressed_bytes,
@@ -123,10 +126,11 @@ function registerSchematicImport(tools: ToolTable, m: McpContext): void {
       const r = await preparePasteTile(m, pasteOf(m.registry, asset.value.schematic, target, rotation, include_air === false), tile_index, resolution);
       if (!r.ok) return toolResult(r);
       const { info, upgrades } = asset.value;
-      return toolResult({
-        ok: true,
-        value: { ...r.value, source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss, notes: info.notes } },
+      const prepared = ok({
+        ...r.value,
+        source: { format: info.format, source_data_version: info.sourceDataVersion, upgrades, loss: info.loss, notes: info.notes },
       });
+      return preview === undefined ? toolResult(prepared) : withPreview(m, prepared, preview);
     },
   );
 }

@@ -8,6 +8,8 @@ import { projectContext, type ProjectContextView } from "./ProjectContext.js";
 import { readRegionSlabs, type RegionSlab } from "../world/RegionSlabs.js";
 import { surfaceSample, type SurfaceInput, type SurfaceView } from "../world/Surface.js";
 import type { RegionRead, WorldAdapter } from "../world/WorldAdapter.js";
+import type { PreparedPlan } from "../core/PreparedPlan.js";
+import { planWrites, type PlanWrites } from "./PlanWrites.js";
 
 /** What the read requests need of the engine. */
 export interface ReadDeskDeps {
@@ -21,11 +23,22 @@ export interface ReadDeskDeps {
   syncEvents(): Promise<unknown>;
   /** Runs a request that talks to the world (see `guardWorld`), telling the engine when its host is gone. */
   guard<T>(run: () => Promise<Result<T>>): Promise<Result<T>>;
+  /** A prepared plan from the cache or the journal; null when no such plan was prepared. */
+  findPlan(planId: string): PreparedPlan | null;
 }
 
 /** The engine's read requests: nothing here writes to the world. Each validates its untrusted input. */
 export class ReadDesk {
   constructor(private readonly d: ReadDeskDeps) {}
+
+  /** What a prepared plan of the caller's project will write (for previews); nothing is read or written. */
+  planWrites(ctx: RequestContext, input: { plan_id: unknown }): Result<PlanWrites> {
+    const scope = this.d.scope(ctx);
+    if (!scope.ok) return scope;
+    if (typeof input?.plan_id !== "string" || input.plan_id.length === 0 || input.plan_id.length > 128)
+      return fail(mcbError("invalid_request", "plan_id must be a plan id from build_prepare", { reason: "plan_id" }));
+    return planWrites(this.d.findPlan(input.plan_id), ctx.projectId, input.plan_id, this.d.clock());
+  }
 
   async projectContext(ctx: RequestContext): Promise<Result<ProjectContextView>> {
     return this.d.guard(async () => {

@@ -15,8 +15,9 @@ Workflow
 2. Materials: material_search one family ("spruce stairs"), material_describe 1–3 ids: it says what facing, half, axis and shape mean for that block.
 3. Look: region_surface (top block and height per column), region_inspect (a box ≤ 4096 positions), camera_capture, region_changes(since_cursor).
 4. Build one part per call: build_prepare {recipe, apply: {idempotency_key, part_name}} checks, applies and names the part. Without apply it only prepares: read changed_blocks, region and warnings, then build_apply(plan_id, plan_hash, idempotency_key, part_name?). Keep a key for its logical call: after a timeout repeat with the same key, never a new one. changed_blocks 0: already built. Blocks of another part (windows into walls): add take_over: [that part]; undo gives them back.
-5. Verify with camera_capture {frame: {part_id, side}} (north|south|east|west|top|iso; views: up to 4 sides tiled in one image; the image is shaped to the part) or {pose: {x, y, z, look_at}}; camera_save keeps a view by name.
-6. Undo: operation_undo_prepare {operation_id, apply: {idempotency_key}} restores only blocks still as we left them; others are reported, never overwritten.
+5. Look before writing when unsure: build_prepare (or schematic_import_prepare) {..., preview: {side}} returns the plan drawn as if applied, nothing written (placed blocks tinted green, changed amber, removed as red glass; overlay: "none" for the plain picture); camera_capture {plan_id, pose or frame} shows any prepared plan, an undo's too. Then build_apply, or prepare again.
+6. Verify with camera_capture {frame: {part_id, side}} (north|south|east|west|top|iso; views: up to 4 sides tiled in one image; the image is shaped to the part) or {pose: {x, y, z, look_at}}; camera_save keeps a view by name.
+7. Undo: operation_undo_prepare {operation_id, apply: {idempotency_key}} restores only blocks still as we left them; others are reported, never overwritten.
 
 Recipes {version: 1, palettes?, operations: [...], connections?}: later operations win.
 - box(min, max, block, hollow?: true | "walls", exclude?: [{min, max}]): true keeps the six faces; "walls" the four sides (no floor or ceiling); exclude leaves openings (doors, windows) unwritten.
@@ -36,4 +37,4 @@ Toolsets: terrain (terrain_preview, terrain_prepare, terrain_apply, terrain_brus
 
 Design: a clear base, body and roof line; depth from stairs, slabs and walls rather than flat boxes; level floors with two blocks of headroom; blend foundations into terrain; keep what exists (replace filters, part_id masks).
 
-Boundaries: recipes are JSON data, never code. Captures come from a software renderer over the real blocks (flat colours, no textures or entities). Fluids, gravity, growth and redstone may change the world after a write; undo covers recorded writes only. Operation kinds: build, undo, terrain, import, brush.`;
+Boundaries: recipes are JSON data, never code. Captures come from a software renderer over the real blocks (simple textures and block shapes, no entities or lighting). Fluids, gravity, growth and redstone may change the world after a write; undo covers recorded writes only. Operation kinds: build, undo, terrain, import, brush.`;

@@ -5,6 +5,8 @@ import { captureFramed, type FrameRequest } from "./FramedCapture.js";
 import { captureProjectView } from "./ProjectCapture.js";
 import type { Workspace } from "../world/Workspace.js";
 import { CameraStore } from "./CameraStore.js";
+import { planPreview, type PreviewOverlay } from "./PlanPreview.js";
+import type { WorldAdapter } from "@mcb/engine";
 import { DEFAULT_QUALITY, encodeImage, formatOfFile, type ImageFormat } from "./ImageFormat.js";
 
 export interface CaptureReport {
@@ -23,7 +25,8 @@ export interface CaptureReport {
 /**
  * `mcb camera capture (<camera_id> | -- x y z yaw pitch [fov] | --frame …) -o out.png`: what
  * camera_capture renders, written to a PNG, JPEG or WebP file by its extension (JPEG and WebP at
- * `quality`, default 80). Errors: camera_unavailable (unknown camera), invalid_request.
+ * `quality`, default 80); with `plan`, the world as that prepared plan leaves it (a preview: nothing
+ * written). Errors: camera_unavailable (unknown camera), invalid_request, those of `planPreview`.
  */
 export async function captureToFile(
   w: Workspace,
@@ -31,12 +34,21 @@ export async function captureToFile(
   output: string,
   viewDistance?: number,
   quality = DEFAULT_QUALITY,
+  plan?: { readonly planId: string; readonly overlay: PreviewOverlay },
 ): Promise<Result<CaptureReport>> {
   const format = formatOfFile(output);
   if (format === null) return fail(mcbError("invalid_request", "the output file must end in .png, .jpg, .jpeg or .webp", { reason: "format" }));
+  let world: Pick<WorldAdapter, "read" | "info"> = w.world;
+  if (plan !== undefined) {
+    // A preview: the world as the plan leaves it, framed on its writes unless a part or box is named.
+    const preview = planPreview(w.engine, w.ctx, w.world, plan.planId, plan.overlay);
+    if (!preview.ok) return preview;
+    world = preview.value.world;
+    if ("frame" in view) view = { frame: { ...view.frame, box: preview.value.box } };
+  }
   let r: Result<Capture>;
   if ("frame" in view) {
-    const f = await captureFramed(w.engine, w.ctx, w.world, view.frame, viewDistance);
+    const f = await captureFramed(w.engine, w.ctx, world, view.frame, viewDistance);
     r = f.ok ? ok(f.value.capture) : f;
   } else {
     let pose: CameraPose;
@@ -45,7 +57,7 @@ export async function captureToFile(
       if (saved === undefined) return fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(view.camera)}; see mcb camera list`));
       pose = saved.pose;
     } else pose = view.pose;
-    r = await captureProjectView(w.engine, w.ctx, w.world, pose, viewDistance);
+    r = await captureProjectView(w.engine, w.ctx, world, pose, viewDistance);
   }
   if (!r.ok) return r;
   const image = await encodeImage(r.value.png, format, quality);

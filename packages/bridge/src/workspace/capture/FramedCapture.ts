@@ -18,6 +18,8 @@ type Vec3 = { readonly x: number; readonly y: number; readonly z: number };
 
 /** What to frame: a part's bounds or a box, from one side or up to 4 sides tiled in one image. */
 export interface FrameRequest {
+  /** With neither part_id nor min and max: `box`, when the caller has one (a plan's writes). */
+  readonly box?: Box3;
   readonly part_id?: string;
   readonly min?: Vec3;
   readonly max?: Vec3;
@@ -89,6 +91,10 @@ export async function captureFramed(
 async function frameBox(engine: Engine, ctx: RequestContext, f: FrameRequest): Promise<Result<Box3>> {
   const byPart = f.part_id !== undefined;
   const byBox = f.min !== undefined || f.max !== undefined;
+  if (!byPart && !byBox && f.box !== undefined) {
+    if (f.views !== undefined && f.side !== undefined) return fail(mcbError("invalid_request", "frame takes side or views, not both", { reason: "frame" }));
+    return ok(f.box);
+  }
   if (byPart === byBox || (byBox && (f.min === undefined || f.max === undefined)))
     return fail(mcbError("invalid_request", "frame takes part_id, or min and max", { reason: "frame" }));
   if (f.views !== undefined && f.side !== undefined) return fail(mcbError("invalid_request", "frame takes side or views, not both", { reason: "frame" }));
