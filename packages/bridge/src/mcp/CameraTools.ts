@@ -11,7 +11,7 @@ import { toolResult, type ToolImage } from "./ToolResult.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { hasEnded, type WorldAdapter } from "@mcb/engine";
 import type { Box3 } from "@mcb/blocks";
-import { PREVIEW_OVERLAYS, planPreview } from "../workspace/capture/PlanPreview.js";
+import { PREVIEW_OVERLAYS, planPreview, type PreviewOverlay } from "../workspace/capture/PlanPreview.js";
 import { DEFAULT_FORMAT, DEFAULT_QUALITY, encodeImage, IMAGE_FORMATS } from "../workspace/capture/ImageFormat.js";
 import type { Result } from "@mcb/blocks";
 
@@ -73,14 +73,8 @@ export const PreviewInput = z
   })
   .describe("picture, nothing written");
 
-/** What a prepare's answer says of its preview (camera_capture {capture_id} gives it again). */
-export const PreviewOutput = z.strictObject({
-  capture_id: z.string(),
-  mime_type: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
-  overlay: z.string(),
-});
+/** What a prepare's answer says of its preview, whose image follows the JSON (camera_capture {capture_id} tells the rest). */
+export const PreviewOutput = z.strictObject({ capture_id: z.string(), overlay: z.string() });
 
 /** A prepare's answer with its preview (the image after the JSON), or its refusal. */
 export async function withPreview<T extends { readonly plan_id: string; readonly changed_blocks: number }>(
@@ -93,8 +87,8 @@ export async function withPreview<T extends { readonly plan_id: string; readonly
   const { overlay, ...frame } = preview;
   const view = await captureView(m, { plan_id: prepared.value.plan_id, frame, ...(overlay === undefined ? {} : { overlay }) });
   if (!view.ok) return toolResult(view);
-  const { capture_id, mime_type, width, height } = view.value.meta as z.infer<typeof CaptureOutput>;
-  return toolResult(ok({ ...prepared.value, preview: { capture_id, mime_type, width, height, overlay: overlay ?? "changes" } }), [view.value.image]);
+  const { capture_id } = view.value.meta as z.infer<typeof CaptureOutput>;
+  return toolResult(ok({ ...prepared.value, preview: { capture_id, overlay: overlay ?? "changes" } }), [view.value.image]);
 }
 
 /** camera_capture's input. */
@@ -107,6 +101,7 @@ const CaptureInput = {
   quality: z.number().int().min(1).max(100).optional().describe(`default ${DEFAULT_QUALITY}`),
   after_operation_id: OperationId.optional().describe("wait for this operation"),
   view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`view distance, 8..${MAX_VIEW_DISTANCE}`),
+  refresh: z.boolean().optional().describe("with capture_id: draw it again"),
   plan_id: z.string().max(128).optional().describe("preview: as this plan leaves it"),
   overlay: z.enum(PREVIEW_OVERLAYS).optional().describe("changes (default): tint placed, changed, removed"),
 };
@@ -299,6 +294,19 @@ export async function captureView(m: McpContext, args: CaptureArgs): Promise<Res
 async function recapture(m: McpContext, captureId: string, args: CaptureArgs): Promise<Result<CaptureView>> {
   const c = m.captures.get(captureId);
   if (c === undefined) return fail(mcbError("not_found", "no such capture (the last 8 are kept until restart)"));
+  if (args.refresh === true) {
+    // The same view drawn from the world as it is now: the framed box and sides, or the pose.
+    const meta = c.meta as {
+      pose: CameraPose;
+      frame?: { box: { min: Vec; max: Vec }; sides: (typeof FRAME_SIDES)[number][] };
+      plan_id?: string;
+      overlay?: PreviewOverlay;
+    };
+    const view = meta.frame === undefined ? { pose: meta.pose } : { frame: { min: meta.frame.box.min, max: meta.frame.box.max, views: meta.frame.sides } };
+    const { capture_id: _c, refresh: _r, ...rest } = args;
+    const plan = meta.plan_id === undefined ? {} : { plan_id: meta.plan_id, overlay: meta.overlay ?? "changes" };
+    return captureView(m, { ...rest, ...plan, ...view });
+  }
   if (args.format === undefined && args.quality === undefined) return ok({ meta: c.meta, image: { data: c.image.data, mimeType: c.image.mimeType } });
   const again = await encodeImage(c.capture.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
   if (!again.ok) return again;

@@ -23,7 +23,7 @@ export async function runMcpServer(
   limits: Partial<EngineLimits> = {},
   toolsets: readonly Toolset[] = ["build"],
 ): Promise<Result<void>> {
-  const opened = await openWorkspace(where, { limits, create: true });
+  const opened = await openWorkspace(where, { limits, create: true, agent: true });
   if (!opened.ok) return opened;
   const w = opened.value;
   const server = createMcbMcpServer(mcpContextFor(w, w.ctx, schematicLimits, { stop: w.interrupt, log: w.log }), MCB_VERSION, { toolsets });

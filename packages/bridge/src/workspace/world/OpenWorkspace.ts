@@ -98,11 +98,19 @@ function sharedOptions(env: NodeJS.ProcessEnv): { readonly claimTtlMs?: number }
 }
 
 /** How to widen the area, by where it came from (the engine appends it to out_of_bounds refusals). */
-const AREA_HINTS: Readonly<Record<AreaSource, string>> = {
-  option: "it is the --area given: pass a larger --area minX,minZ,maxX,maxZ",
-  save_chunks:
-    "it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ to choose another (mcb never generates chunks in a person's save: visit the area in the game first)",
-  default: "pass --area minX,minZ,maxX,maxZ to choose another",
+/** How an out-of-area refusal says to widen the area: to a person at the command line, or to an agent (MCP, chat), who cannot. */
+const AREA_HINTS: Readonly<Record<"person" | "agent", Readonly<Record<AreaSource, string>>>> = {
+  person: {
+    option: "it is the --area given: pass a larger --area minX,minZ,maxX,maxZ",
+    save_chunks:
+      "it is the box of the chunks this save has: pass --area minX,minZ,maxX,maxZ to choose another (mcb never generates chunks in a person's save: visit the area in the game first)",
+    default: "pass --area minX,minZ,maxX,maxZ to choose another",
+  },
+  agent: {
+    option: "the person chose it when starting mcb: build inside it, or ask them for a larger area",
+    save_chunks: "it is the box of the chunks this save has: build inside it, or ask the person to visit the area in the game first (mcb never generates chunks in a person's save)",
+    default: "build inside it, or ask the person who started mcb for another area",
+  },
 };
 
 /** The project area: `--area` (y the world's height unless given), a person's save's chunks, else the default. */
@@ -221,7 +229,7 @@ async function openParts(dir: string, target: WorldTarget, options: OpenOptions,
           projectId: EMBEDDED_PROJECT,
           ownerId: EMBEDDED_OWNER,
           area: area.box,
-          areaHint: AREA_HINTS[area.source],
+          areaHint: AREA_HINTS[options.agent === true ? "agent" : "person"][area.source],
           description: { embedded: "embedded default world", save: "world save on disk", port: "server world through the world port" }[worldKindOf(target)],
         },
       ],

@@ -157,6 +157,8 @@ export interface OpenOptions {
    * or change what exists pass false: a mistyped `--state` is then `not_found`, not a new empty world.
    */
   readonly create?: boolean;
+  /** The front end is an agent's (MCP, chat): refusals say what an agent can do, not which command-line option to pass. */
+  readonly agent?: boolean;
   /** Diagnostics and progress lines (default: stderr). */
   readonly log?: (line: string) => void;
   /**
