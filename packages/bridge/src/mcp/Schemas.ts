@@ -15,7 +15,7 @@ export const Vec3 = z
   .describe("position");
 export const Column = z.strictObject({ x: int.describe("east (+) / west (−)"), z: int.describe("south (+) / north (−)") }).describe("column {x, z}");
 export const OperationId = z.string().max(128).describe("operation id");
-export const PartId = z.string().max(128).describe("part id");
+export const PartId = z.string().max(128).describe("part id or name");
 
 /** How a prepare meets people's edits: the inputs every tool that prepares a plan takes. */
 export const ManualEditInputs = {

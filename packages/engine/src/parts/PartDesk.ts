@@ -14,6 +14,8 @@ import type { WorldAdapter } from "../world/WorldAdapter.js";
 export const MAX_DIFF_PARTS = 32;
 
 /** part_diff's target: exactly one of a part, an operation, several parts, or a box (min and max). */
+import { findPart } from "./PartLookup.js";
+
 export interface PartDiffInput {
   readonly part_id?: string;
   readonly operation_id?: string;
@@ -42,10 +44,9 @@ export interface PartDeskDeps {
 export class PartDesk {
   constructor(private readonly d: PartDeskDeps) {}
 
+  /** A part of the caller's project by id or by an active part's name (`findPart`). */
   own(ctx: RequestContext, id: unknown): Result<PartRecord> {
-    const part = typeof id === "string" ? this.d.journal.getPart(id) : null;
-    if (part === null || part.projectId !== ctx.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(id)} in this project`));
-    return ok(part);
+    return findPart(this.d.journal, ctx.projectId, id);
   }
 
   async define(ctx: RequestContext, input: { name: string; operation_id?: string; operation_ids?: readonly string[] }): Promise<Result<PartView>> {
@@ -130,7 +131,8 @@ export class PartDesk {
       const { pos, shares } = target.value;
       const max = this.d.limits.maxPreparePositions;
       if (pos.length / 3 > max) return fail(mcbError("budget_exceeded", `${pos.length / 3} positions to compare; at most ${max}`, { limit: max }));
-      const ids = { partId: input.part_id ?? null, operationId: input.operation_id ?? null };
+      const partId = input.part_id === undefined ? null : this.own(ctx, input.part_id); // a name answers with the part's id
+      const ids = { partId: partId?.ok === true ? partId.value.partId : null, operationId: input.operation_id ?? null };
       return ok(await partDiff(this.d.adapter, this.d.index, ids, pos, this.d.limits.conflictSampleSize, this.d.clock(), shares));
     });
   }

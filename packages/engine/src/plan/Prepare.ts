@@ -14,6 +14,7 @@ import {
   type Vec3,
 } from "@mcb/blocks";
 import { forEachPlanBlock, planHash, type Plan, type RecipeCompiler, type SourceFilter } from "@mcb/recipe";
+import { findPart } from "../parts/PartLookup.js";
 import type { PartJournal } from "../store/Journal.js";
 import type { PlanContent } from "../core/PreparedPlan.js";
 import { outsideArea, type EngineLimits, type ProjectConfig } from "../core/Project.js";
@@ -100,7 +101,7 @@ export async function prepareContent(deps: PrepareDeps, project: ProjectConfig, 
     plan,
     at,
     source.value.mode,
-    (x, y, z) => (!inBox(area, x, y, z) ? "outside the project area" : mask.value !== null && !mask.value.has(posKey(x, y, z)) ? "outside the part" : null),
+    (x, y, z) => (!inBox(area, x, y, z) ? "outside the project area" : mask.value !== null && !mask.value.mask.has(posKey(x, y, z)) ? "outside the part" : null),
     unwritable,
   );
   const out = new WriteSetBuilder();
@@ -131,7 +132,7 @@ export async function prepareContent(deps: PrepareDeps, project: ProjectConfig, 
       projectId: project.projectId,
       kind: "build",
       undoOf: null,
-      partId: input.part_id ?? null,
+      partId: mask.value?.partId ?? null,
       worldId: world.worldId,
       epoch: world.epoch,
       sourceHash: plan.planHash,
@@ -204,11 +205,13 @@ function planPositions(plan: Plan): Positions {
   return { n, pos, desired, filterOf };
 }
 
-/** A `part_id` rebuild: the part's exact mask, which every position must lie in; null without one. */
-function partMask(journal: PartJournal, project: ProjectConfig, partId: string | undefined, at: Positions): Result<Set<string> | null> {
-  if (partId === undefined) return ok(null);
-  const part = journal.getPart(partId);
-  if (part === null || part.projectId !== project.projectId) return fail(mcbError("not_found", `no part ${JSON.stringify(partId)} in this project`));
+/** A `part_id` rebuild (a part's id or name): the part and its exact mask, which every position must lie in; null without one. */
+function partMask(journal: PartJournal, project: ProjectConfig, idOrName: string | undefined, at: Positions): Result<{ partId: string; mask: Set<string> } | null> {
+  if (idOrName === undefined) return ok(null);
+  const found = findPart(journal, project.projectId, idOrName);
+  if (!found.ok) return found;
+  const part = found.value;
+  const partId = part.partId;
   const mask = new Set<string>();
   for (let i = 0; i < part.mask.length; i += 3) mask.add(posKey(part.mask[i]!, part.mask[i + 1]!, part.mask[i + 2]!));
   const outside: Vec3[] = [];
@@ -227,7 +230,7 @@ function partMask(journal: PartJournal, project: ProjectConfig, partId: string |
         sample: outside,
       }),
     );
-  return ok(mask);
+  return ok({ partId, mask });
 }
 
 /**
