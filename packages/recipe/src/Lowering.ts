@@ -217,15 +217,23 @@ class Lowerer {
     }
     const count = shape.count;
     if (count > limits.maxBlocks) {
-      throw budget(`operation writes ${count} blocks; a plan may change at most ${limits.maxBlocks}`, {
-        limit: limits.maxBlocks,
-        requested: count,
-        path: path(),
-      });
+      throw budget(
+        `operation writes ${count} blocks; a plan may change at most ${limits.maxBlocks}: split the design into parts, one prepare each (walls, floors, roof)`,
+        {
+          ways_out: ["split_into_parts"],
+          limit: limits.maxBlocks,
+          requested: count,
+          path: path(),
+        },
+      );
     }
     this.emitted += count;
     if (this.emitted > limits.maxEmitted) {
-      throw budget(`recipe emits more than ${limits.maxEmitted} positions`, { limit: limits.maxEmitted, path: path() });
+      throw budget(`recipe emits more than ${limits.maxEmitted} positions: split the design into parts, one prepare each`, {
+        ways_out: ["split_into_parts"],
+        limit: limits.maxEmitted,
+        path: path(),
+      });
     }
     const wb = worldBounds(frame, shape.bounds);
     if (wb.minX < -MAX_HORIZONTAL || wb.maxX > MAX_HORIZONTAL || wb.minZ < -MAX_HORIZONTAL || wb.maxZ > MAX_HORIZONTAL || wb.minY < MIN_Y || wb.maxY > MAX_Y) {

@@ -35,7 +35,11 @@ export async function runChat(where: WorldLocation, options: ChatOptions): Promi
         reason: "usage",
       }),
     );
-  const opened = await openWorkspace(where, { create: true, agent: true, limits: options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate } });
+  const opened = await openWorkspace(where, {
+    create: true,
+    agent: true,
+    limits: options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate },
+  });
   if (!opened.ok) return opened;
   const w = opened.value;
   const agent = agentConfigFrom(process.env, w.dir);

@@ -128,10 +128,21 @@ export class ToolTable {
       if (tooLarge !== null) return errorResult(tooLarge);
       const args = tool.input.safeParse(request.params.arguments ?? {});
       if (!args.success) {
-        const unknown = args.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0);
-        return errorResult(
-          schemaError(`arguments for ${request.params.name}`, args.error.issues, [], unknown ? { arguments: Object.keys(tool.input.shape) } : {}),
+        const unknown = args.error.issues.flatMap((i) => (i.code === "unrecognized_keys" && i.path.length === 0 ? i.keys : []));
+        const error = schemaError(
+          `arguments for ${request.params.name}`,
+          args.error.issues,
+          [],
+          unknown.length > 0 ? { arguments: Object.keys(tool.input.shape) } : {},
         );
+        const homes = nestedHomes(tool.input, unknown);
+        if (homes.length === 0) return errorResult(error);
+        // A key given at the top that belongs to a nested argument (take_over under apply): say where it goes.
+        return errorResult({
+          ...error,
+          message: `${error.message}; ${homes.map((h) => `${h.key} belongs under ${h.under} (${h.under}.${h.key})`).join("; ")}`,
+          details: { ...error.details, belongs_under: Object.fromEntries(homes.map((h) => [h.key, h.under])) },
+        });
       }
       const allowed = this.gate();
       if (!allowed.ok) return errorResult(allowed.error);
@@ -148,4 +159,19 @@ export class ToolTable {
       return result;
     });
   }
+}
+
+/** For keys unknown at the top of a tool's arguments: the top-level object arguments that have them. */
+function nestedHomes(input: z.ZodObject, keys: readonly string[]): { key: string; under: string }[] {
+  const homes: { key: string; under: string }[] = [];
+  for (const key of keys)
+    for (const [under, field] of Object.entries(input.shape)) {
+      let inner: unknown = field;
+      while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault) inner = (inner as z.ZodOptional).unwrap();
+      if (inner instanceof z.ZodObject && key in inner.shape) {
+        homes.push({ key, under });
+        break;
+      }
+    }
+  return homes;
 }

@@ -208,6 +208,7 @@ function registerRegionChanges(tools: ToolTable, m: McpContext): void {
         ),
         next_cursor: z.string(),
         complete: z.boolean(),
+        note: z.string().optional(),
       }),
       annotations: READ,
     },

@@ -72,25 +72,25 @@ describe("framed captures", () => {
     });
   }
 
-  it("views: four sides tiled in one 640 × 360 image, each tile showing the tower inside its own frame", async () => {
+  it("views: four sides tiled in one 960 × 540 image (tiles of 480 × 270), each tile showing the tower inside its own frame", async () => {
     const r = await s.call("camera_capture", { format: "png", frame: { min: v(4, 64, 4), max: v(12, 79, 12), views: ["north", "east", "south", "top"] } });
     const img = png(r);
-    expect([img.width, img.height]).toEqual([640, 360]);
+    expect([img.width, img.height]).toEqual([960, 540]);
     const poses = (r.structuredContent as { frame: { poses: CameraPose[] } }).frame.poses;
     expect(poses).toHaveLength(4);
     for (const [i, [x0, y0]] of (
       [
         [0, 0],
-        [320, 0],
-        [0, 180],
-        [320, 180],
+        [480, 0],
+        [0, 270],
+        [480, 270],
       ] as const
     ).entries()) {
-      const tile = new PNG({ width: 320, height: 180 });
-      PNG.bitblt(img, tile, x0, y0, 320, 180, 0, 0);
+      const tile = new PNG({ width: 480, height: 270 });
+      PNG.bitblt(img, tile, x0, y0, 480, 270, 0, 0);
       const t = subject(tile, poses[i]!);
-      expect(t.pixels, `${x0},${y0}`).toBeGreaterThan(320 * 180 * 0.1);
-      expect(t.minX > 1 && t.minY > 1 && t.maxX < 318 && t.maxY < 178, `${x0},${y0}`).toBe(true);
+      expect(t.pixels, `${x0},${y0}`).toBeGreaterThan(480 * 270 * 0.1);
+      expect(t.minX > 1 && t.minY > 1 && t.maxX < 478 && t.maxY < 268, `${x0},${y0}`).toBe(true);
     }
   });
 

@@ -164,14 +164,20 @@ function resolvePlan(deps: PrepareDeps, input: BuildPrepareInput, dependencies: 
     );
   if (plan.count > limits.maxPlanBlocks)
     return fail(
-      mcbError("budget_exceeded", `plan has ${plan.count} positions; at most ${limits.maxPlanBlocks} per plan, split it into parts`, {
+      mcbError("budget_exceeded", `plan has ${plan.count} positions; at most ${limits.maxPlanBlocks} per plan: split it into parts, one prepare each (a schematic pastes in tiles: tile_index 0, 1, …)`, {
+        ways_out: ["split_into_parts", "paste_in_tiles"],
         limit: limits.maxPlanBlocks,
         count: plan.count,
       }),
     );
   const reads = plan.reads.length / 3;
   if (plan.count + reads > limits.maxPreparePositions)
-    return fail(mcbError("budget_exceeded", `preparation would inspect ${plan.count + reads} positions`, { limit: limits.maxPreparePositions }));
+    return fail(
+      mcbError("budget_exceeded", `preparation would inspect ${plan.count + reads} positions (at most ${limits.maxPreparePositions}): split it into parts, or depend on fewer positions`, {
+        ways_out: ["split_into_parts", "fewer_dependencies"],
+        limit: limits.maxPreparePositions,
+      }),
+    );
   return ok(plan);
 }
 

@@ -25,6 +25,8 @@ export interface ChangePage {
   readonly next_cursor: string;
   /** False when `limit` cut the page short: call again with `next_cursor`. */
   readonly complete: boolean;
+  /** Said when no cursor was given: no changes are listed, only the cursor to ask with later. */
+  readonly note?: string;
 }
 
 /** ch2.<journal id>.<seq>.<sub>: everything before record `seq`, and its entries before `sub`, was seen. */

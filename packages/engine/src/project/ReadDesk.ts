@@ -126,7 +126,13 @@ export class ReadDesk {
       const source = input.source ?? "all";
       if (!CHANGE_SOURCES.includes(source)) return fail(mcbError("invalid_request", `source is one of ${CHANGE_SOURCES.join(", ")}`, { reason: "source" }));
       await this.d.syncEvents();
-      if (input.since_cursor === undefined) return ok({ changes: [], next_cursor: this.d.feed.cursor(), complete: true });
+      if (input.since_cursor === undefined)
+        return ok({
+          changes: [],
+          next_cursor: this.d.feed.cursor(),
+          complete: true,
+          note: "no since_cursor: changes are listed only since a cursor; this is the current one, ask again with it later (project_context gives change_cursor too)",
+        });
       if (typeof input.since_cursor !== "string") return fail(mcbError("invalid_request", "since_cursor must be a string"));
       return this.d.feed.page(input.since_cursor, region.value, limit, source);
     });

@@ -17,6 +17,9 @@ import { captureProjectView } from "./ProjectCapture.js";
 type Vec3 = { readonly x: number; readonly y: number; readonly z: number };
 
 /** What to frame: a part's bounds or a box, from one side or up to 4 sides tiled in one image. */
+/** The default size of each tile of several framed views: large enough to judge a roof (320 × 180 was not). */
+const TILE = { width: 480, height: 270 } as const;
+
 export interface FrameRequest {
   /** With neither part_id nor min and max: `box`, when the caller has one (a plan's writes). */
   readonly box?: Box3;
@@ -53,10 +56,11 @@ export async function captureFramed(
   const box = await frameBox(engine, ctx, f);
   if (!box.ok) return box;
   const sides = f.views ?? [f.side ?? "iso"];
-  // One view without a size: shaped like the box from that side; several: 640 × 360 in tiles.
+  // One view without a size: shaped like the box from that side; several: tiles of TILE each (two side by side, up to four in two rows).
   const open = f.width === undefined && f.height === undefined && sides.length === 1 ? frameSize(box.value, sides[0]!) : null;
-  const width = f.width ?? open?.width ?? CAPTURE_LIMITS.defaultWidth;
-  const height = f.height ?? open?.height ?? CAPTURE_LIMITS.defaultHeight;
+  const tiled = sides.length > 1 ? { width: TILE.width * 2, height: TILE.height * (sides.length > 2 ? 2 : 1) } : null;
+  const width = f.width ?? open?.width ?? tiled?.width ?? CAPTURE_LIMITS.defaultWidth;
+  const height = f.height ?? open?.height ?? tiled?.height ?? CAPTURE_LIMITS.defaultHeight;
   if (sides.length < 1 || sides.length > 4) return fail(mcbError("invalid_request", "views takes 1 to 4 sides", { reason: "frame" }));
   const tiles = viewTiles(sides.length, width, height);
   const poses: CameraPose[] = [];

@@ -108,7 +108,8 @@ const AREA_HINTS: Readonly<Record<"person" | "agent", Readonly<Record<AreaSource
   },
   agent: {
     option: "the person chose it when starting mcb: build inside it, or ask them for a larger area",
-    save_chunks: "it is the box of the chunks this save has: build inside it, or ask the person to visit the area in the game first (mcb never generates chunks in a person's save)",
+    save_chunks:
+      "it is the box of the chunks this save has: build inside it, or ask the person to visit the area in the game first (mcb never generates chunks in a person's save)",
     default: "build inside it, or ask the person who started mcb for another area",
   },
 };
