@@ -225,24 +225,11 @@ export async function captureView(m: McpContext, args: CaptureArgs): Promise<Res
     if (!preview.ok) return preview;
     ({ world, box: planBox } = preview.value);
   }
-  let pose: CameraPose | null = null;
-  if (args.camera_id !== undefined) {
-    const saved = m.cameras.get(args.camera_id);
-    if (saved === undefined) return fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(args.camera_id)}; see camera_list`));
-    pose = saved.pose;
-  } else if (args.pose !== undefined) {
-    const p = poseOf(args.pose);
-    if (!p.ok) return p;
-    pose = p.value;
-  }
-  if (args.after_operation_id !== undefined) {
-    const op = await m.engine.operationStatus(m.ctx, { operation_id: args.after_operation_id });
-    if (!op.ok) return op;
-    if (!hasEnded(op.value.status))
-      return fail(
-        mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status }),
-      );
-  }
+  const named = givenPose(m, args);
+  if (!named.ok) return named;
+  let pose = named.value;
+  const ready = await afterOperation(m, args.after_operation_id);
+  if (!ready.ok) return ready;
   let c;
   let frame: { box: { min: Vec; max: Vec }; sides: (typeof FRAME_SIDES)[number][]; poses: CameraPose[] } | undefined;
   if (pose === null) {
@@ -288,6 +275,27 @@ export async function captureView(m: McpContext, args: CaptureArgs): Promise<Res
   };
   m.captures.put({ captureId, capture: c, image: image.value, meta });
   return ok({ meta, image: { data: image.value.data, mimeType: image.value.mimeType } });
+}
+
+/** The pose a capture names (a saved camera's, or the pose given), null for a framed view. */
+function givenPose(m: McpContext, args: CaptureArgs): Result<CameraPose | null> {
+  if (args.camera_id !== undefined) {
+    const saved = m.cameras.get(args.camera_id);
+    return saved === undefined ? fail(mcbError("camera_unavailable", `no saved camera ${JSON.stringify(args.camera_id)}; see camera_list`)) : ok(saved.pose);
+  }
+  return args.pose === undefined ? ok(null) : poseOf(args.pose);
+}
+
+/** With after_operation_id: ready once that operation ended (capture_not_ready before). */
+async function afterOperation(m: McpContext, operationId: string | undefined): Promise<Result<void>> {
+  if (operationId === undefined) return ok(undefined);
+  const op = await m.engine.operationStatus(m.ctx, { operation_id: operationId });
+  if (!op.ok) return op;
+  if (!hasEnded(op.value.status))
+    return fail(
+      mcbError("capture_not_ready", `operation ${op.value.operation_id} is ${op.value.status}; capture after it finishes`, { status: op.value.status }),
+    );
+  return ok(undefined);
 }
 
 /** A recent capture again: as it was, or encoded in another format or quality. */
