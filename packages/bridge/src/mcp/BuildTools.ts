@@ -23,6 +23,7 @@ import {
 } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
 import { PreviewInput, PreviewOutput, withPreview } from "./CameraTools.js";
+import type { ApplyConsent } from "./ApplyConsent.js";
 import { fail, mcbError } from "@mcb/blocks";
 
 /** build_apply's take_over: parts whose blocks the new part may take (undo gives them back). */
@@ -49,14 +50,14 @@ const ApplyNowInput = z
   .describe("apply at once if prepared");
 
 /** build_prepare, build_apply, operation_status/_cancel/_undo_prepare/_list, part_define/_get/_diff/_rename/_delete. */
-export function registerBuildTools(tools: ToolTable, m: McpContext): void {
-  registerPrepareAndApply(tools, m);
+export function registerBuildTools(tools: ToolTable, m: McpContext, consent: ApplyConsent): void {
+  registerPrepareAndApply(tools, m, consent);
   registerOperationTools(tools, m);
   registerPartTools(tools, m);
 }
 
 /** build_prepare and build_apply. */
-function registerPrepareAndApply(tools: ToolTable, m: McpContext): void {
+function registerPrepareAndApply(tools: ToolTable, m: McpContext, consent: ApplyConsent): void {
   tools.register(
     "build_prepare",
     {
@@ -96,7 +97,10 @@ function registerPrepareAndApply(tools: ToolTable, m: McpContext): void {
         );
       const prepared = await m.engine.buildPrepare(m.ctx, args);
       if (preview !== undefined) return withPreview(m, prepared, preview);
-      return toolResult(apply === undefined ? prepared : await prepareThenApply(m.engine, m.ctx, prepared, { ...apply, wait_saved: m.saveOnEnd }));
+      if (apply === undefined || !prepared.ok || prepared.value.changed_blocks === 0) return toolResult(prepared);
+      const asked = await consent.check(prepared.value.plan_id, prepared.value.manual_edits.replaced);
+      if (!asked.ok) return toolResult(asked);
+      return toolResult(await prepareThenApply(m.engine, m.ctx, prepared, { ...apply, wait_saved: m.saveOnEnd }));
     },
   );
 
@@ -119,6 +123,8 @@ function registerPrepareAndApply(tools: ToolTable, m: McpContext): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ wait_ms, wait_saved, ...input }) => {
+      const asked = await consent.check(input.plan_id);
+      if (!asked.ok) return toolResult(asked);
       const done = await waitForOperation(m.engine, m.ctx, await m.engine.buildApply(m.ctx, input), wait_ms ?? 2000);
       return toolResult((wait_saved ?? m.saveOnEnd) ? (await waitSaved(m.engine, m.ctx, done)).status : done);
     },

@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { ApplyConsent } from "./ApplyConsent.js";
 import { BUILDING_GUIDANCE } from "../workspace/agent/BuildingGuidance.js";
 import { registerBuildTools } from "./BuildTools.js";
 import { registerCameraTools } from "./CameraTools.js";
@@ -17,6 +18,8 @@ export const GUIDANCE_URI = "mcb://guidance/building";
 export interface McbMcpServerOptions {
   /** Toolsets listed from the start (build always is); the others wait for toolsets_enable. Default: build only. */
   readonly toolsets?: readonly Toolset[];
+  /** A plan of at least this many blocks is put to the person before it is applied, when the client can ask (default 20,000). */
+  readonly confirmAbove?: number;
 }
 
 /**
@@ -48,7 +51,7 @@ export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION,
   );
   const tools = new ToolTable(server, () => m.engine.projectScope(m.ctx), new Set<Toolset>(["build", ...(options.toolsets ?? [])]));
   registerWorldTools(tools, m);
-  registerBuildTools(tools, m);
+  registerBuildTools(tools, m, new ApplyConsent(server, m, options.confirmAbove));
   registerCameraTools(tools, m);
   tools.in("schematic", () => registerSchematicTools(tools, m));
   tools.in("terrain", () => registerTerrainTools(tools, m));
