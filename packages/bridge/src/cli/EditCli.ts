@@ -28,7 +28,9 @@ export const editCommand: Command = {
         e.joined > 0 || e.neighbours_updated > 0
           ? `; ${e.joined} joined their neighbours as the game places them, ${e.neighbours_updated} neighbours joined back`
           : "";
-      return `placed ${e.state} ${where} by hand: ${e.changed} of ${e.blocks} blocks changed${joined} (a person's edit: mcb never undoes it, and a rebuild keeps it)`;
+      // What the world holds now: the state as it joined its neighbours, not as it was asked for.
+      const placed = e.placed.length <= 2 ? e.placed.join(" and ") : `${e.placed.slice(0, 2).join(", ")} and ${e.placed.length - 2} more forms`;
+      return `placed ${placed} ${where} by hand: ${e.changed} of ${e.blocks} blocks changed${joined} (a person's edit: mcb never undoes it, and a rebuild keeps it)`;
     });
   },
 };

@@ -49,6 +49,11 @@ describe("keep my windows on the built CLI", () => {
     const edit = await mcb("edit", String(WINDOW.x), String(WINDOW.y), String(WINDOW.z), "glass_pane", "--state", state);
     expect(edit.code).toBe(0);
     expect(edit.stdout).toMatch(/^placed minecraft:glass_pane\[.*\] at 3 66 0 by hand: 1 of 1 blocks changed/);
+    // what it prints is what the world holds: the pane joined to the wall on both sides, as the game places it
+    const printed = /^placed (\S+) at/.exec(edit.stdout)![1]!;
+    expect(printed).toBe("minecraft:glass_pane[east=true,north=false,south=false,waterlogged=false,west=true]");
+    const held = JSON.parse((await mcb("inspect", "3", "66", "0", "3", "66", "0", "--state", state, "--json")).stdout) as { palette: { state: string }[] };
+    expect(held.palette.map((p) => p.state)).toEqual([printed]);
 
     const taller = await mcb("build", recipeFile(state, "tower4", tower(4)), "--state", state);
     expect(taller.code).toBe(0);

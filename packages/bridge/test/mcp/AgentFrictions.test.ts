@@ -40,5 +40,8 @@ describe("what an agent met in its third hour, answered", () => {
     expect(rebuild.changed_blocks).toBe(48);
     const framed = await s.call("camera_capture", { frame: { part_id: "walls" } });
     expect(s.error(framed)).toBeNull();
+    // operation_list names the part an operation built (it said part_id: null)
+    const listed = (await s.call("operation_list", {})).structuredContent as Answer;
+    expect((listed.operations as Answer[]).find((o) => o.operation_id === built.operation.operation_id)!.part_id).toBe(part.part_id);
   });
 });

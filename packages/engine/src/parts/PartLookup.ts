@@ -17,8 +17,12 @@ export function findPart(journal: PartJournal, projectId: string, idOrName: unkn
     .filter((p) => p.retired !== true)
     .map((p) => p.name);
   return fail(
-    mcbError("not_found", `no part ${JSON.stringify(idOrName)} in this project (by id or name)${active.length > 0 ? `; its parts: ${active.slice(0, 8).join(", ")}` : ""}`, {
-      active_parts: active.slice(0, 32),
-    }),
+    mcbError(
+      "not_found",
+      `no part ${JSON.stringify(idOrName)} in this project (by id or name)${active.length > 0 ? `; its parts: ${active.slice(0, 8).join(", ")}` : ""}`,
+      {
+        active_parts: active.slice(0, 32),
+      },
+    ),
   );
 }

@@ -48,7 +48,8 @@ function summary(o: OperationRecord): OperationSummary {
     kind: operationKind(o),
     status: o.status,
     undo_of: o.undoOf,
-    part_id: o.partId ?? null,
+    // The part it was prepared inside, else the part it named (part_name) once that was named.
+    part_id: o.partId ?? (o.partOutcome !== undefined && "partId" in o.partOutcome ? o.partOutcome.partId : null),
     written: o.counters.written,
     total: o.counters.total,
     conflicts: o.counters.conflicts,

@@ -13,7 +13,9 @@ describe("a part is named by its id or by its name", () => {
     expect(unwrap(await h.engine.partGet(h.agent, { part_id: "tower walls" })).part_id).toBe(part.part_id);
     expect(unwrap(await h.engine.partDiff(h.agent, { part_id: "tower walls" })).part_id).toBe(part.part_id);
     // A rebuild inside the part by its name: the plan is bound to the part's id.
-    const rebuild = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe(v(0, 64, 0), v(4, 66, 4), "minecraft:mossy_stone_bricks", true), part_id: "tower walls" }));
+    const rebuild = unwrap(
+      await h.engine.buildPrepare(h.agent, { recipe: boxRecipe(v(0, 64, 0), v(4, 66, 4), "minecraft:mossy_stone_bricks", true), part_id: "tower walls" }),
+    );
     expect(rebuild.changed_blocks).toBeGreaterThan(0);
     const outside = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe(v(0, 64, 0), v(5, 66, 5), "minecraft:stone", true), part_id: "tower walls" });
     expect(outside).toMatchObject({ ok: false, error: { code: "out_of_bounds", details: { part_id: part.part_id } } });

@@ -14,8 +14,10 @@ export interface PersonEditRequest {
 export interface PersonEditReport {
   readonly min: Vec3;
   readonly max: Vec3;
-  /** The canonical state placed. */
+  /** The canonical state asked for. */
   readonly state: string;
+  /** The states written, distinct, in order (the asked one joined to its neighbours as the game places it; at most 8). */
+  readonly placed: readonly string[];
   readonly blocks: number;
   /** Blocks that held something else before. */
   readonly changed: number;
@@ -104,5 +106,6 @@ export async function applyPersonEdit(w: Workspace, request: unknown): Promise<R
   const synced = await flush();
   if (!synced.ok) return synced;
   const joined = placement.placed.filter((s) => s !== canonical).length;
-  return ok({ min, max, state: canonical, blocks: volume, changed, joined, neighbours_updated: placement.neighbours.length });
+  const placed = [...new Set(placement.placed)].slice(0, 8);
+  return ok({ min, max, state: canonical, placed, blocks: volume, changed, joined, neighbours_updated: placement.neighbours.length });
 }
