@@ -99,7 +99,7 @@ describe("model-based suite", () => {
     }
   }, 300_000);
 
-  it("parts: named applies taking over other parts, undos and redos match the model (500 + 60 sequences, memory and SQLite journals)", async () => {
+  it("parts: named applies taking over other parts, growing parts by name, undos and redos match the model (500 + 60 sequences, memory and SQLite journals)", async () => {
     const stats = new Map<string, number>();
     await runModelSuite({ numRuns: 500, stats, focus: "parts" });
     await runModelSuite({ numRuns: 60, journal: "sqlite", focus: "parts" });
@@ -108,7 +108,8 @@ describe("model-based suite", () => {
       "take over: a whole part",
       "undo gave taken blocks back",
       "redo took blocks again",
-      "named apply refused: duplicate_name",
+      "a part grew",
+      "undo of a part's growth",
       "named apply refused: part_overlap",
       "undo restored blocks",
     ])

@@ -55,7 +55,8 @@ export interface ModelOp {
 /** A named part: the blocks an operation confirmed, minus what undos restored and others took over. */
 export interface ModelPart {
   readonly name: string;
-  readonly op: string;
+  /** The operations that built it: the one that named it, then each that grew it (part_name of an active part). */
+  readonly ops: string[];
   keys: Set<string>;
   /** Blocks it took over, by the part it took them from. */
   readonly takenFrom: { readonly from: ModelPart; readonly keys: ReadonlySet<string> }[];

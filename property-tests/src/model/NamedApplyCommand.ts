@@ -8,9 +8,9 @@ const NAMES = ["a", "b", "c"] as const;
 
 /**
  * build_apply with part_name (one of three names) and, with `takeOver`, take_over of every active
- * part: refused before anything is written when the name is taken or the plan writes blocks of a
- * part it does not take over; otherwise applied and, once ended with writes, named, taking the
- * blocks it shares with the parts taken over.
+ * part: refused before anything is written when the plan writes blocks of a part it does not take
+ * over (other than the part it names); otherwise applied and, once ended with writes, named (an
+ * active part of that name grows), taking the blocks it shares with the parts taken over.
  */
 export class NamedApplyCommand implements fc.AsyncCommand<Model, Harness> {
   constructor(
@@ -32,13 +32,13 @@ export class NamedApplyCommand implements fc.AsyncCommand<Model, Harness> {
     const victims = this.takeOver ? active(m) : [];
     const naming = { part_name: name, ...(victims.length === 0 ? {} : { take_over: victims.map((p) => p.name) }) };
     const admitted = !plan.used && plan.writeSet.length > 0 && m.pending === null;
+    // The name of an active part grows that part: its own blocks may be written again.
+    const growing = active(m).find((p) => p.name === name);
     const refusal = !admitted
       ? null
-      : active(m).some((p) => p.name === name)
-        ? "duplicate_name"
-        : active(m).some((p) => !victims.includes(p) && plan.writeSet.some((w) => p.keys.has(w.key)))
-          ? "part_overlap"
-          : null;
+      : active(m).some((p) => p !== growing && !victims.includes(p) && plan.writeSet.some((w) => p.keys.has(w.key)))
+        ? "part_overlap"
+        : null;
     if (refusal !== null) {
       note(m, `named apply refused: ${refusal}`);
       const r = await h.engine.buildApply(h.agent, { plan_id: plan.planId, plan_hash: plan.planHash, idempotency_key: `named-${m.keys++}`, ...naming });

@@ -22,31 +22,53 @@ function nameGone(m: Model, p: ModelPart): boolean {
   return p.keys.size === 0 && active(m).some((o) => o !== p && o.name === p.name);
 }
 
-/** The blocks a finished operation confirmed become the part `name`, taking them from `takeOver`. */
+/**
+ * The blocks a finished operation confirmed become the part `name` (an active part of that name
+ * grows by them), taking them from `takeOver` (never from itself).
+ */
 export function nameModelPart(m: Model, op: ModelOp, name: string, takeOver: readonly ModelPart[]): void {
   const keys = new Set(op.written.keys());
-  const part: ModelPart = { name, op: op.id, keys, takenFrom: [] };
+  const growing = active(m).find((p) => p.name === name);
+  const part: ModelPart = growing ?? { name, ops: [], keys: new Set(), takenFrom: [] };
+  for (const k of keys) part.keys.add(k);
+  part.ops.push(op.id);
   for (const v of takeOver) {
+    if (v === part) continue;
     const taken = new Set([...v.keys].filter((k) => keys.has(k)));
     if (taken.size === 0) continue;
     for (const k of taken) v.keys.delete(k);
     part.takenFrom.push({ from: v, keys: taken });
     note(m, v.keys.size === 0 ? "take over: a whole part" : "take over: some blocks");
   }
-  m.parts.push(part);
+  if (growing === undefined) m.parts.push(part);
+  else note(m, "a part grew");
+}
+
+/** The positions the part's operations other than `except` wrote, those not undone. */
+function writtenByOthers(m: Model, p: ModelPart, except: string): Set<string> {
+  const out = new Set<string>();
+  for (const id of p.ops) {
+    if (id === except) continue;
+    const o = m.ops.find((x) => x.id === id);
+    if (o === undefined || o.undoneBy !== null) continue;
+    for (const k of o.written.keys()) out.add(k);
+  }
+  return out;
 }
 
 /** After an undo `undo` of `op` restored `restored`. */
 export function partsAfterModelUndo(m: Model, op: ModelOp, restored: ReadonlySet<string>): void {
   for (const p of m.parts) {
-    if (p.op !== op.id || p.keys.size === 0) continue;
+    if (!p.ops.includes(op.id) || p.keys.size === 0) continue;
     const before = p.keys.size;
-    for (const k of restored) p.keys.delete(k);
+    const others = writtenByOthers(m, p, op.id);
+    for (const k of restored) if (!others.has(k)) p.keys.delete(k);
     if (p.keys.size === before) continue;
+    if (p.ops.length > 1) note(m, "undo of a part's growth");
     const held = heldByOthers(m, p);
     for (const t of p.takenFrom) {
       if (nameGone(m, t.from)) continue;
-      const back = [...t.keys].filter((k) => restored.has(k) && !held.has(k) && !t.from.keys.has(k));
+      const back = [...t.keys].filter((k) => restored.has(k) && !held.has(k) && !t.from.keys.has(k) && !p.keys.has(k));
       back.forEach((k) => t.from.keys.add(k));
       if (back.length > 0) note(m, "undo gave taken blocks back");
     }
@@ -55,7 +77,7 @@ export function partsAfterModelUndo(m: Model, op: ModelOp, restored: ReadonlySet
   if (original === undefined) return;
   note(m, "redo");
   for (const p of m.parts) {
-    if (p.op !== original.id || nameGone(m, p)) continue;
+    if (!p.ops.includes(original.id) || nameGone(m, p)) continue;
     for (const t of p.takenFrom) {
       if (t.from.keys.size === 0) continue;
       const again = [...t.keys].filter((k) => restored.has(k) && t.from.keys.has(k));

@@ -43,7 +43,7 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
     expect(status.stdout).toMatch(new RegExp(`${report.operation.operation_id} build applied, undone by op_[0-9a-f]+ `)); // the build says it was undone
   });
 
-  it("mcb build --part names the built blocks as a part in the same command; a taken name refuses before writing", async () => {
+  it("mcb build --part names the built blocks as a part in the same command; the name of a part grows it, and an undo shrinks it back", async () => {
     const state = await stateDir();
     const built = await mcb("build", tower, "--part", "tower", "--state", state);
     expect(built.code).toBe(0);
@@ -84,11 +84,22 @@ describe("mcb build / undo / inspect / status on the embedded world (built CLI)"
       join(state, "post.json"),
       JSON.stringify({ version: 1, operations: [{ type: "box", min: { x: 20, y: 64, z: 20 }, max: { x: 20, y: 66, z: 20 }, block: "stone" }] }),
     );
-    const taken = await mcb("build", join(state, "post.json"), "--part", "tower", "--state", state, "--json");
-    expect(taken.code).toBe(1);
-    expect(errorOf(taken)).toMatchObject({ code: "invalid_request", details: { reason: "duplicate_name" } });
-    const after = JSON.parse((await mcb("inspect", "--state", state, "--json", "--", "20", "64", "20", "20", "66", "20")).stdout) as { palette: unknown[] };
-    expect(after.palette).toEqual([{ state: "minecraft:air", count: 3 }]);
+    // the name of an existing part: the build grows it (a post beside the tower joins the part "tower")
+    const before = (JSON.parse((await mcb("part", "list", "--state", state, "--json")).stdout) as { name: string; count: number }[]).find(
+      (p) => p.name === "tower",
+    )!;
+    const grown = await mcb("build", join(state, "post.json"), "--part", "tower", "--state", state, "--json");
+    expect(grown.code).toBe(0);
+    const after = (JSON.parse((await mcb("part", "list", "--state", state, "--json")).stdout) as { name: string; count: number }[]).find(
+      (p) => p.name === "tower",
+    )!;
+    expect(after.count).toBe(before.count + 3);
+    const undoPost = await mcb("undo", (JSON.parse(grown.stdout) as { operation: { operation_id: string } }).operation.operation_id, "--state", state);
+    expect(undoPost.code).toBe(0);
+    const back = (JSON.parse((await mcb("part", "list", "--state", state, "--json")).stdout) as { name: string; count: number }[]).find(
+      (p) => p.name === "tower",
+    )!;
+    expect(back.count).toBe(before.count);
     // --take-over: a new part takes a block of the tower (its floor's centre, polished andesite).
     const towerBlocks = (JSON.parse((await mcb("part", "list", "--state", state, "--json")).stdout) as { count: number }[])[0]!.count;
     await writeFile(

@@ -2,7 +2,7 @@ import type { BridgeClaims } from "../recovery/BridgeClaims.js";
 import { fail, mcbError, ok, type McbError, type Result } from "@mcb/blocks";
 import { emptyCounters } from "./Applier.js";
 import { partNameOnUndo } from "../parts/NamedParts.js";
-import { checkName, overlapOf } from "../parts/Parts.js";
+import { activePartNamed, checkName, overlapOf } from "../parts/Parts.js";
 import { resolveTakeOver } from "../parts/PartTakeover.js";
 import { maskKeys } from "../parts/PartMask.js";
 import { boundsOf } from "@mcb/blocks";
@@ -70,9 +70,13 @@ export async function applyPlan(
     // Refused before anything is written: a name that can never be given, or writes into a part
     // that is not taken over (checked again on the confirmed writes when the part is named).
     if (plan.kind !== "build") return fail(partNameOnUndo());
-    const name = checkName(journal, ctx.projectId, part_name, null);
-    if (!name.ok) return name;
-    const overlap = overlapOf(journal, ctx.projectId, maskKeys(plan.pos), boundsOf(plan.pos)!, null, new Set(takeOver.value));
+    // The name of an active part: the build grows that part (its own blocks may be written again).
+    const growing = activePartNamed(journal, ctx.projectId, part_name);
+    if (growing === null) {
+      const name = checkName(journal, ctx.projectId, part_name, null);
+      if (!name.ok) return name;
+    }
+    const overlap = overlapOf(journal, ctx.projectId, maskKeys(plan.pos), boundsOf(plan.pos)!, growing?.partId ?? null, new Set(takeOver.value));
     if (!overlap.ok) return overlap;
   }
   const world = await d.world();

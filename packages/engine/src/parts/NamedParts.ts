@@ -1,7 +1,7 @@
 import { mcbError } from "@mcb/blocks";
 import type { OperationRecord, PartRecord, OperationJournal, PartJournal, TouchJournal } from "../store/Journal.js";
 import { hasEnded } from "../core/OperationStatus.js";
-import { definePart } from "./Parts.js";
+import { activePartNamed, definePart, extendPart } from "./Parts.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { takeOverBlocks } from "./PartTakeover.js";
 
@@ -35,12 +35,19 @@ export function nameEndedPart(d: NamedPartDeps, op: OperationRecord): OperationR
   if (op.kind !== "build" || op.counters.written === 0 || op.status === "failed") {
     outcome = { error: { code: "not_named", message: `the operation ended ${op.status} with ${op.counters.written} blocks written: no part named` } };
   } else {
-    const takeOver = op.takeOver ?? [];
-    const part = definePart(d.journal, [{ op, plan: d.plan(op.planId) }], op.partName, d.newId("part"), d.clock(), new Set(takeOver));
+    // An active part of that name grows by the operation's blocks (it takes nothing from itself); else a new part is defined.
+    const growing = activePartNamed(d.journal, op.projectId, op.partName);
+    const takeOver = (op.takeOver ?? []).filter((id) => id !== growing?.partId);
+    const plan = d.plan(op.planId);
+    const part =
+      growing === null
+        ? definePart(d.journal, [{ op, plan }], op.partName, d.newId("part"), d.clock(), new Set(takeOver))
+        : extendPart(d.journal, growing, op, plan, new Set(takeOver));
     if (part.ok) {
       const moved = takeOverBlocks(d.journal, part.value, takeOver);
-      added = [moved.taker];
-      updated = moved.victims;
+      if (growing === null) added = [moved.taker];
+      else updated = [moved.taker];
+      updated = [...updated, ...moved.victims];
     }
     outcome = part.ok ? { partId: part.value.partId } : { error: { code: part.error.code, message: part.error.message } };
   }

@@ -53,7 +53,8 @@ export function takeOverBlocks(journal: PartJournal, taker: PartRecord, victimId
     takenFrom.push({ partId: id, mask: taken });
     victims.push(withMask(v, keep));
   }
-  return { taker: takenFrom.length === 0 ? taker : { ...taker, takenFrom }, victims };
+  // A part that grows keeps what it took before: each undo gives back what was taken.
+  return { taker: takenFrom.length === 0 ? taker : { ...taker, takenFrom: [...(taker.takenFrom ?? []), ...takenFrom] }, victims };
 }
 
 /** True when a retired part's name went to another active part (it cannot come back under it). */

@@ -56,6 +56,11 @@ function partIds(p: PartRecord): readonly string[] {
   return p.operationIds ?? [p.operationId];
 }
 
+/** The project's active part of this name, or null. */
+export function activePartNamed(journal: PartJournal, projectId: string, name: unknown): PartRecord | null {
+  return typeof name === "string" ? (journal.listParts(projectId).find((p) => p.retired !== true && p.name === name) ?? null) : null;
+}
+
 export function checkName(journal: OperationJournal & TouchJournal & PartJournal, projectId: string, name: unknown, self: string | null): Result<string> {
   if (typeof name !== "string" || !NAME.test(name))
     return fail(mcbError("invalid_request", "name must be 1–64 printable ASCII characters", { reason: "name" }));
@@ -173,6 +178,36 @@ export function definePart(
   });
 }
 
+/**
+ * A build that names an active part grows it: the blocks the operation confirmed join the part's
+ * mask (a new revision, the operation added to its operations). Positions of other active parts may
+ * be shared only with the parts in `takeOver` (`takeOverBlocks` then moves them in).
+ */
+export function extendPart(
+  journal: OperationJournal & TouchJournal & PartJournal,
+  part: PartRecord,
+  op: OperationRecord,
+  plan: PreparedPlan,
+  takeOver: ReadonlySet<string> = new Set(),
+): Result<PartRecord> {
+  const keys = maskKeys(part.mask);
+  const points: [number, number, number][] = maskPoints(part.mask);
+  const added = new Set<string>();
+  for (const w of confirmedWrites(journal, plan, op.operationId)) {
+    const k = posKey(w.x, w.y, w.z);
+    added.add(k);
+    if (keys.has(k)) continue;
+    keys.add(k);
+    points.push([w.x, w.y, w.z]);
+  }
+  if (added.size === 0) return fail(mcbError("invalid_request", `operation ${op.operationId} wrote no blocks`, { reason: "empty_mask" }));
+  const mask = sortedMask(points);
+  const bounds = boundsOf(mask)!;
+  const overlap = overlapOf(journal, part.projectId, added, bounds, part.partId, takeOver);
+  if (!overlap.ok) return overlap;
+  return ok({ ...part, mask, bounds, revision: (part.revision ?? 1) + 1, operationIds: [...partIds(part), op.operationId] });
+}
+
 export function partDetailView(p: PartRecord): PartDetailView {
   return { ...partView(p), taken_over: (p.takenFrom ?? []).map((t) => ({ part_id: t.partId, count: t.mask.length / 3 })) };
 }
@@ -194,6 +229,21 @@ export function renamePart(journal: OperationJournal & TouchJournal & PartJourna
  * back; elsewhere only where no other active part holds them). Returns the parts changed, stored
  * in one journal transaction.
  */
+/** The positions the given operations confirmed (those not undone). */
+function writtenBy(
+  journal: OperationJournal & TouchJournal & PartJournal,
+  plans: (planId: string) => PreparedPlan,
+  operationIds: readonly string[],
+): Set<string> {
+  const out = new Set<string>();
+  for (const id of operationIds) {
+    const op = journal.getOperation(id);
+    if (op === null || op.undoneBy !== null) continue;
+    for (const w of confirmedWrites(journal, plans(op.planId), id)) out.add(posKey(w.x, w.y, w.z));
+  }
+  return out;
+}
+
 export function partsAfterUndo(
   journal: OperationJournal & TouchJournal & PartJournal,
   plans: (planId: string) => PreparedPlan,
@@ -208,7 +258,13 @@ export function partsAfterUndo(
   const set = (p: PartRecord): void => void (current.set(p.partId, p), changed.add(p.partId));
   for (const p of [...current.values()]) {
     if (!partIds(p).includes(undo.undoOf) || p.mask.length === 0) continue;
-    const points = maskPoints(p.mask).filter((q) => !keys.has(posKey(...q)));
+    // A part that grew over several operations keeps the positions its other operations wrote: the undo restored their blocks.
+    const others = writtenBy(
+      journal,
+      plans,
+      partIds(p).filter((id) => id !== undo.undoOf),
+    );
+    const points = maskPoints(p.mask).filter((q) => !keys.has(posKey(...q)) || others.has(posKey(...q)));
     if (points.length * 3 === p.mask.length) continue;
     set(withMask(p, points));
     for (const v of giveBack(current, current.get(p.partId)!, keys)) set(v);

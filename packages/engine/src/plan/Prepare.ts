@@ -101,7 +101,8 @@ export async function prepareContent(deps: PrepareDeps, project: ProjectConfig, 
     plan,
     at,
     source.value.mode,
-    (x, y, z) => (!inBox(area, x, y, z) ? "outside the project area" : mask.value !== null && !mask.value.mask.has(posKey(x, y, z)) ? "outside the part" : null),
+    (x, y, z) =>
+      !inBox(area, x, y, z) ? "outside the project area" : mask.value !== null && !mask.value.mask.has(posKey(x, y, z)) ? "outside the part" : null,
     unwritable,
   );
   const out = new WriteSetBuilder();
@@ -164,19 +165,27 @@ function resolvePlan(deps: PrepareDeps, input: BuildPrepareInput, dependencies: 
     );
   if (plan.count > limits.maxPlanBlocks)
     return fail(
-      mcbError("budget_exceeded", `plan has ${plan.count} positions; at most ${limits.maxPlanBlocks} per plan: split it into parts, one prepare each (a schematic pastes in tiles: tile_index 0, 1, …)`, {
-        ways_out: ["split_into_parts", "paste_in_tiles"],
-        limit: limits.maxPlanBlocks,
-        count: plan.count,
-      }),
+      mcbError(
+        "budget_exceeded",
+        `plan has ${plan.count} positions; at most ${limits.maxPlanBlocks} per plan: split it into parts, one prepare each (a schematic pastes in tiles: tile_index 0, 1, …)`,
+        {
+          ways_out: ["split_into_parts", "paste_in_tiles"],
+          limit: limits.maxPlanBlocks,
+          count: plan.count,
+        },
+      ),
     );
   const reads = plan.reads.length / 3;
   if (plan.count + reads > limits.maxPreparePositions)
     return fail(
-      mcbError("budget_exceeded", `preparation would inspect ${plan.count + reads} positions (at most ${limits.maxPreparePositions}): split it into parts, or depend on fewer positions`, {
-        ways_out: ["split_into_parts", "fewer_dependencies"],
-        limit: limits.maxPreparePositions,
-      }),
+      mcbError(
+        "budget_exceeded",
+        `preparation would inspect ${plan.count + reads} positions (at most ${limits.maxPreparePositions}): split it into parts, or depend on fewer positions`,
+        {
+          ways_out: ["split_into_parts", "fewer_dependencies"],
+          limit: limits.maxPreparePositions,
+        },
+      ),
     );
   return ok(plan);
 }
@@ -212,7 +221,12 @@ function planPositions(plan: Plan): Positions {
 }
 
 /** A `part_id` rebuild (a part's id or name): the part and its exact mask, which every position must lie in; null without one. */
-function partMask(journal: PartJournal, project: ProjectConfig, idOrName: string | undefined, at: Positions): Result<{ partId: string; mask: Set<string> } | null> {
+function partMask(
+  journal: PartJournal,
+  project: ProjectConfig,
+  idOrName: string | undefined,
+  at: Positions,
+): Result<{ partId: string; mask: Set<string> } | null> {
   if (idOrName === undefined) return ok(null);
   const found = findPart(journal, project.projectId, idOrName);
   if (!found.ok) return found;

@@ -26,20 +26,30 @@ describe("part_name on build_apply", () => {
     expect(unwrap(await h.engine.projectContext(h.agent)).parts).toEqual([{ part_id: part.part_id, name: "roof", count: 16, retired: false }]);
   });
 
-  it("refuses before writing a name already taken or malformed, and an undo with a name", async () => {
+  it("the name of an active part grows it; a malformed name and an undo with a name are refused before writing", async () => {
     const h = await harness();
-    unwrap(await applyNamed(h, boxRecipe(v(0, 70, 0), v(1, 70, 1), STONE), "roof", "k1"));
-    const taken = await applyNamed(h, boxRecipe(v(5, 70, 0), v(6, 70, 1), STONE), "roof", "k2");
-    expect(taken).toMatchObject({ ok: false, error: { code: "invalid_request", details: { reason: "duplicate_name" } } });
-    const bad = await applyNamed(h, boxRecipe(v(5, 70, 0), v(6, 70, 1), STONE), "", "k3");
+    const first = unwrap(await applyNamed(h, boxRecipe(v(0, 70, 0), v(1, 70, 1), STONE), "roof", "k1"));
+    const more = unwrap(await applyNamed(h, boxRecipe(v(5, 70, 0), v(6, 70, 1), STONE), "roof", "k2"));
+    expect(more.part).toMatchObject({ name: "roof", part_id: first.part!.part_id });
+    const roof = unwrap(await h.engine.partGet(h.agent, { part_id: "roof" }));
+    expect(roof).toMatchObject({ count: 8, revision: 2, operation_ids: [first.operation_id, more.operation_id] });
+    // a rebuild of the part's own blocks under its name is no overlap
+    const rebuilt = unwrap(await applyNamed(h, boxRecipe(v(0, 70, 0), v(6, 70, 1), "minecraft:glass"), "roof", "k3"));
+    expect(unwrap(await h.engine.partGet(h.agent, { part_id: "roof" }))).toMatchObject({ count: 14, revision: 3 });
+    expect(rebuilt.part!.part_id).toBe(first.part!.part_id);
+    const bad = await applyNamed(h, boxRecipe(v(9, 70, 0), v(9, 70, 1), STONE), "", "k4");
     expect(bad).toMatchObject({ ok: false, error: { details: { reason: "name" } } });
-    expect(h.world.stateAt(5, 70, 0)).toBe("minecraft:air");
-    const first = unwrap(await h.engine.operationList(h.agent, {})).operations[0]!;
-    const undo = unwrap(await h.engine.operationUndoPrepare(h.agent, { operation_id: first.operation_id }));
+    expect(h.world.stateAt(9, 70, 0)).toBe("minecraft:air");
+    const undo = unwrap(await h.engine.operationUndoPrepare(h.agent, { operation_id: rebuilt.operation_id }));
     expect(await h.engine.buildApply(h.agent, { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: "u", part_name: "x" })).toMatchObject({
       ok: false,
       error: { details: { reason: "part_name" } },
     });
+    // undoing the growth takes out only the blocks it added: the 8 the earlier builds wrote stay in the part
+    unwrap(await h.engine.buildApply(h.agent, { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: "u2" }));
+    await h.engine.settle();
+    expect(h.world.stateAt(0, 70, 0)).toBe(STONE);
+    expect(unwrap(await h.engine.partGet(h.agent, { part_id: "roof" }))).toMatchObject({ count: 8, retired: false });
   });
 
   it("an overlap with another part is refused before anything is written, naming the exact overlap and take_over", async () => {
