@@ -124,6 +124,10 @@ export async function prepareContent(deps: PrepareDeps, project: ProjectConfig, 
   if (refused !== null) return fail(refused);
   const blocked = refusedChunk(out.positions(), unwritable);
   if (blocked !== null) return fail(blocked);
+  if (mask.value !== null) {
+    const inside = outsidePart(mask.value.partId, mask.value.mask, out.positions()); // what a replace writes, now that it met the world
+    if (!inside.ok) return inside;
+  }
 
   await addDependencies(deps.adapter, plan, out);
   return ok({
@@ -234,23 +238,23 @@ function partMask(
   const partId = part.partId;
   const mask = new Set<string>();
   for (let i = 0; i < part.mask.length; i += 3) mask.add(posKey(part.mask[i]!, part.mask[i + 1]!, part.mask[i + 2]!));
-  const outside: Vec3[] = [];
-  let outsideCount = 0;
-  for (let i = 0; i < at.n; i++) {
-    if (!mask.has(posKey(at.pos[i * 3]!, at.pos[i * 3 + 1]!, at.pos[i * 3 + 2]!))) {
-      outsideCount++;
-      if (outside.length < SAMPLE) outside.push({ x: at.pos[i * 3]!, y: at.pos[i * 3 + 1]!, z: at.pos[i * 3 + 2]! });
-    }
-  }
-  if (outsideCount > 0)
-    return fail(
-      mcbError("out_of_bounds", `${outsideCount} positions lie outside the exact mask of part ${partId}`, {
-        part_id: partId,
-        outside: outsideCount,
-        sample: outside,
-      }),
-    );
+  // A replace's positions count only where it writes (checked once its filter met the world: `outsidePart`).
+  const outside = outsidePart(partId, mask, at.pos, (i) => at.filterOf[i] === 0);
+  if (!outside.ok) return outside;
   return ok({ partId, mask });
+}
+
+/** Refused when positions (those `counted`) of a `part_id` rebuild lie outside the part's exact mask. */
+function outsidePart(partId: string, mask: ReadonlySet<string>, pos: ArrayLike<number>, counted: (i: number) => boolean = () => true): Result<void> {
+  const sample: Vec3[] = [];
+  let count = 0;
+  for (let i = 0; i < pos.length / 3; i++) {
+    if (!counted(i) || mask.has(posKey(pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!))) continue;
+    count++;
+    if (sample.length < SAMPLE) sample.push({ x: pos[i * 3]!, y: pos[i * 3 + 1]!, z: pos[i * 3 + 2]! });
+  }
+  if (count === 0) return ok(undefined);
+  return fail(mcbError("out_of_bounds", `${count} positions lie outside the exact mask of part ${partId}`, { part_id: partId, outside: count, sample }));
 }
 
 /**

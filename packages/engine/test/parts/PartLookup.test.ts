@@ -25,3 +25,21 @@ describe("a part is named by its id or by its name", () => {
     expect(gone.ok ? "" : gone.error.message).toBe('no part "tower walls" in this project (by id or name); its parts: keep');
   });
 });
+
+describe("a replace inside a part", () => {
+  it("counts only the positions it would write: a box wider than the part, matching only the part's blocks, is prepared; one that would write outside is refused", async () => {
+    const h = await harness();
+    const walls = await h.build(boxRecipe(v(0, 64, 0), v(4, 66, 4), "minecraft:stone_bricks", true));
+    unwrap(await h.engine.partDefine(h.agent, { name: "walls", operation_id: walls.operation_id }));
+    const replace = (block: string, from: string) => ({
+      version: 1,
+      operations: [{ type: "replace", min: v(-3, 63, -3), max: v(7, 67, 7), from: [from], block }],
+    });
+    const mossy = unwrap(await h.engine.buildPrepare(h.agent, { recipe: replace("minecraft:mossy_stone_bricks", "minecraft:stone_bricks"), part_id: "walls" }));
+    expect(mossy.changed_blocks).toBe(66); // every block of the part, none of the 539 other positions of the box
+    // a stone floor under it, built apart: a replace of stone would write the floor, outside the part
+    await h.build(boxRecipe(v(-2, 63, -2), v(6, 63, 6), "minecraft:stone"));
+    const outside = await h.engine.buildPrepare(h.agent, { recipe: replace("minecraft:dirt", "minecraft:stone"), part_id: "walls" });
+    expect(outside).toMatchObject({ ok: false, error: { code: "out_of_bounds", details: { outside: 81 } } });
+  });
+});
