@@ -66,12 +66,16 @@ function compileWith(registry: BlockRegistry, scratch: CollectorScratch, input: 
   }
   if (raw.count > limits.maxBlocks) {
     return fail(
-      mcbError("budget_exceeded", `plan changes ${raw.count} blocks; the limit is ${limits.maxBlocks}: split the design into parts, one prepare each (walls, floors, roof)`, {
-        stage: "compile",
-        ways_out: ["split_into_parts"],
-        limit: limits.maxBlocks,
-        requested: raw.count,
-      }),
+      mcbError(
+        "budget_exceeded",
+        `plan changes ${raw.count} blocks; the limit is ${limits.maxBlocks}: split the design into parts, one prepare each (walls, floors, roof)`,
+        {
+          stage: "compile",
+          ways_out: ["split_into_parts"],
+          limit: limits.maxBlocks,
+          requested: raw.count,
+        },
+      ),
     );
   }
 
