@@ -261,6 +261,12 @@ export class ChatBridge {
       who,
       active.length === 0 ? "No world change running." : active.map((op) => `${op.operation_id} ${op.status} ${op.written}/${op.total}`).join("; "),
     );
+    this.say(
+      who,
+      this.o.agent === null
+        ? "Agent: none is configured (the person running mcb chat: see mcb doctor)."
+        : (turns?.agentState ?? "Agent: starts with the next request."),
+    );
     this.say(who, `Camera: captures render from the world's blocks (no live client); ${this.cameras.list().length} saved viewpoint(s).`);
   }
 }

@@ -53,6 +53,8 @@ export interface Turn {
 export class ProjectTurns {
   private readonly queue: Turn[] = [];
   private active: { turn: Turn; done: Promise<void> } | null = null;
+  /** Why the agent last failed a turn (cleared by a turn it finishes): what /ai status tells. */
+  private failure: { readonly at: number; readonly reason: string } | null = null;
   private agent: AcpAgent | null = null;
   private sessionId: string | null = null;
   /** While a session/load replays history, its updates are not shown. */
@@ -109,6 +111,18 @@ export class ProjectTurns {
     }
   }
 
+  /** The agent's state for /ai status: running, failed (and why), or not started yet. */
+  get agentState(): string {
+    if (this.failure !== null)
+      return `Agent: unavailable since ${new Date(this.failure.at).toISOString().slice(11, 16)} UTC: ${forPlayer(this.failure.reason)}`;
+    return this.agent !== null && this.agent.alive ? "Agent: running." : "Agent: starts with the next request.";
+  }
+
+  /** A turn the agent finished: it is available again. */
+  noteAnswered(): void {
+    this.failure = null;
+  }
+
   async stopAgent(): Promise<void> {
     const agent = this.agent;
     this.agent = null;
@@ -121,8 +135,10 @@ export class ProjectTurns {
     if (turn === undefined) return;
     const done = this.run(turn)
       .catch((e: unknown) => {
-        this.host.log(`turn failed: ${e instanceof Error ? e.message : String(e)}`);
-        this.host.say(turn.message.playerId, turn.cancelled ? "The request was stopped." : "The agent could not complete this request (see the bridge log).");
+        const reason = e instanceof Error ? e.message : String(e);
+        this.host.log(`turn failed: ${reason}`);
+        this.failure = { at: Date.now(), reason };
+        this.host.say(turn.message.playerId, turn.cancelled ? "The request was stopped." : `The agent could not answer: ${forPlayer(reason)}`);
       })
       .finally(() => {
         this.active = null;
@@ -248,6 +264,7 @@ export class ProjectTurns {
         agent.exited.then((c) => Promise.reject(new Error(`the agent exited (code ${c})`))),
       ]);
       for (const s of assembler.flush()) say(s);
+      this.noteAnswered();
       outcome = response.stopReason === "end_turn" ? last || "done" : `ended: ${response.stopReason}`;
       if (turn.cancelled) outcome = "stopped by the player";
       else if (response.stopReason === "end_turn") this.host.say(player, "✔ done");
@@ -267,4 +284,15 @@ export class ProjectTurns {
 /** The agent's working directory for a project (separate per project). */
 export function projectWorkDir(stateDir: string, projectId: string): string {
   return join(stateDir, "chat", "work", projectId);
+}
+
+/**
+ * An agent's failure said to a player (who has no bridge log): the cause in one short sentence, with
+ * what to do for the ones a player can pass on (no key for the model).
+ */
+export function forPlayer(reason: string): string {
+  if (/auth/i.test(reason))
+    return "it is not signed in to its model (the person running mcb chat sets MCB_OPENAI_API_KEY or MCB_CODEX_API_KEY; mcb doctor says what is missing).";
+  const line = reason.replace(/\s+/g, " ").trim();
+  return `${line.length > 160 ? `${line.slice(0, 159)}…` : line}${/[.!?…]$/.test(line) ? "" : "."}`;
 }

@@ -66,7 +66,10 @@ describe("sessions across restarts", () => {
   it("an agent that dies mid-turn is reported; the next request starts it again and resumes the session", async () => {
     const c = chat(state());
     c.send("/ai crash now");
-    const failed = await c.waitFor(/^The agent could not complete this request \(see the bridge log\)\.$/);
+    // the player is told why (the connection to the agent closed as it died), and /ai status says so
+    const failed = await c.waitFor(/^The agent could not answer: (ACP connection closed|the agent exited \(code 3\))\.$/);
+    c.send("/ai status");
+    await c.waitFor(/^Agent: unavailable since \d\d:\d\d UTC: (ACP connection closed|the agent exited \(code 3\))\.$/, failed);
     c.send("/ai history");
     // the session is resumed (2 turns remembered); the guidance of the failed turn is sent again
     await c.waitFor(/^Guidance received; summary absent; turns remembered 2; model scripted-small\.$/, failed);

@@ -105,3 +105,14 @@ describe("chat sender", () => {
     expect(got.every((m) => m.length <= 240)).toBe(true);
   });
 });
+
+describe("an agent's failure, said to the player", () => {
+  it("names the cause in one sentence; a missing key says who sets which variable; long causes are cut", async () => {
+    const { forPlayer } = await import("../../src/chat/ProjectTurns.js");
+    expect(forPlayer("Authentication required")).toBe(
+      "it is not signed in to its model (the person running mcb chat sets MCB_OPENAI_API_KEY or MCB_CODEX_API_KEY; mcb doctor says what is missing).",
+    );
+    expect(forPlayer("ACP connection closed")).toBe("ACP connection closed.");
+    expect(forPlayer(`x\n${"y".repeat(300)}`)).toHaveLength(161);
+  });
+});
