@@ -110,6 +110,7 @@ describe("model-based suite", () => {
       "redo took blocks again",
       "a part grew",
       "undo of a part's growth",
+      "undo left a person's block out of the part",
       "named apply refused: part_overlap",
       "undo restored blocks",
     ])

@@ -56,13 +56,17 @@ function writtenByOthers(m: Model, p: ModelPart, except: string): Set<string> {
   return out;
 }
 
-/** After an undo `undo` of `op` restored `restored`. */
-export function partsAfterModelUndo(m: Model, op: ModelOp, restored: ReadonlySet<string>): void {
+/**
+ * After an undo of `op` restored `restored`: those and the blocks of `op` the undo left because they
+ * were no longer ours (`excluded`) leave its parts, except blocks the parts' other operations wrote.
+ */
+export function partsAfterModelUndo(m: Model, op: ModelOp, restored: ReadonlySet<string>, excluded: ReadonlySet<string> = new Set()): void {
   for (const p of m.parts) {
     if (!p.ops.includes(op.id) || p.keys.size === 0) continue;
     const before = p.keys.size;
     const others = writtenByOthers(m, p, op.id);
-    for (const k of restored) if (!others.has(k)) p.keys.delete(k);
+    for (const k of [...restored, ...excluded]) if (!others.has(k)) p.keys.delete(k);
+    if ([...excluded].some((k) => !others.has(k) && before > 0)) note(m, "undo left a person's block out of the part");
     if (p.keys.size === before) continue;
     if (p.ops.length > 1) note(m, "undo of a part's growth");
     const held = heldByOthers(m, p);

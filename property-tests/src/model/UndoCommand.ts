@@ -61,7 +61,8 @@ export class UndoCommand implements fc.AsyncCommand<Model, Harness> {
     op.undoneBy = undoOp.id;
     m.ops.push(undoOp);
     assertWorld(m, h);
-    partsAfterModelUndo(m, op, new Set(restorable.map(([k]) => k)));
+    const restoredKeys = new Set(restorable.map(([k]) => k));
+    partsAfterModelUndo(m, op, restoredKeys, new Set([...op.written.keys()].filter((k) => !restoredKeys.has(k))));
     assertParts(m, h);
   }
 

@@ -253,6 +253,18 @@ export function partsAfterUndo(
   const restored = confirmedWrites(journal, plans(undo.planId), undo.operationId);
   if (restored.length === 0) return [];
   const keys = new Set(restored.map((w) => posKey(w.x, w.y, w.z)));
+  // The undone operation's blocks its undo left as they were because they were no longer ours (a
+  // person changed them, or a later write): they leave the part too, so a part of blocks that were
+  // all ours retires once they are undone (the changed ones are the person's).
+  const leaving = new Set(keys);
+  const reversed = journal.getOperation(undo.undoOf);
+  if (reversed !== null) {
+    const planned = maskKeys(plans(undo.planId).pos);
+    for (const w of confirmedWrites(journal, plans(reversed.planId), reversed.operationId)) {
+      const k = posKey(w.x, w.y, w.z);
+      if (!planned.has(k)) leaving.add(k);
+    }
+  }
   const current = new Map(journal.listParts(undo.projectId).map((p) => [p.partId, p]));
   const changed = new Set<string>();
   const set = (p: PartRecord): void => void (current.set(p.partId, p), changed.add(p.partId));
@@ -264,7 +276,7 @@ export function partsAfterUndo(
       plans,
       partIds(p).filter((id) => id !== undo.undoOf),
     );
-    const points = maskPoints(p.mask).filter((q) => !keys.has(posKey(...q)) || others.has(posKey(...q)));
+    const points = maskPoints(p.mask).filter((q) => !leaving.has(posKey(...q)) || others.has(posKey(...q)));
     if (points.length * 3 === p.mask.length) continue;
     set(withMask(p, points));
     for (const v of giveBack(current, current.get(p.partId)!, keys)) set(v);

@@ -47,12 +47,12 @@ describe("parts with a life cycle", () => {
     const h = await harness();
     const wall = await h.build(boxRecipe(v(0, 64, 0), v(4, 64, 0), STONE));
     const part = unwrap(await h.engine.partDefine(h.agent, { name: "wall", operation_id: wall.operation_id }));
-    h.world.externalEdit(4, 64, 0, GLASS); // the person's: undo leaves it, and it stays in the part
+    h.world.externalEdit(4, 64, 0, GLASS); // the person's: undo leaves it, and it leaves the part (it is the person's now)
     const u = await undo(h, wall.operation_id, "u");
     expect([u.status, u.counters.written]).toEqual(["applied", 4]);
-    expect(unwrap(await h.engine.partGet(h.agent, { part_id: part.part_id }))).toMatchObject({ count: 1, retired: false });
+    expect(unwrap(await h.engine.partGet(h.agent, { part_id: part.part_id }))).toMatchObject({ count: 0, retired: true });
     await undo(h, u.operation_id, "redo");
-    expect(unwrap(await h.engine.partGet(h.agent, { part_id: part.part_id }))).toMatchObject({ count: 5, retired: false, revision: 3 });
+    expect(unwrap(await h.engine.partGet(h.agent, { part_id: part.part_id }))).toMatchObject({ count: 4, retired: false, revision: 3 });
   });
 
   it("part_overlap names the other part and the exact overlap; part_rename and part_delete", async () => {

@@ -43,3 +43,20 @@ describe("a replace inside a part", () => {
     expect(outside).toMatchObject({ ok: false, error: { code: "out_of_bounds", details: { outside: 81 } } });
   });
 });
+
+describe("an undone part", () => {
+  it("retires even where a person changed one of its blocks (that block stays the person's), and its name is free", async () => {
+    const h = await harness();
+    const roof = await h.build(boxRecipe(v(0, 70, 0), v(1, 70, 1), "minecraft:stone"));
+    const part = unwrap(await h.engine.partDefine(h.agent, { name: "roof", operation_id: roof.operation_id }));
+    h.world.externalEdit(1, 70, 1, "minecraft:glass"); // the person's block
+    const undo = unwrap(await h.engine.operationUndoPrepare(h.agent, { operation_id: roof.operation_id }));
+    expect([undo.changed_blocks, undo.conflicts.count]).toEqual([3, 1]);
+    unwrap(await h.engine.buildApply(h.agent, { plan_id: undo.plan_id, plan_hash: undo.plan_hash, idempotency_key: "u" }));
+    await h.engine.settle();
+    expect(h.world.stateAt(1, 70, 1)).toBe("minecraft:glass");
+    expect(unwrap(await h.engine.partGet(h.agent, { part_id: part.part_id }))).toMatchObject({ count: 0, retired: true });
+    const again = await h.build(boxRecipe(v(5, 70, 0), v(5, 70, 0), "minecraft:stone"));
+    expect(unwrap(await h.engine.partDefine(h.agent, { name: "roof", operation_id: again.operation_id })).name).toBe("roof");
+  });
+});
