@@ -46,7 +46,10 @@ export const CaptureOutput = z.strictObject({
   sections_unloaded: z.number().int().describe("sections in view that the server has not loaded: drawn as nothing"),
   hit_fraction: z.number(),
   inside_block: z.boolean(),
-  frame: z.strictObject({ box: RegionOut, sides: z.array(z.enum(FRAME_SIDES)), poses: z.array(PoseOutput) }).optional(),
+  frame: z
+    .strictObject({ box: RegionOut, sides: z.array(z.enum(FRAME_SIDES)), poses: z.array(PoseOutput), blocked: z.array(z.enum(FRAME_SIDES)).optional() })
+    .optional(),
+  note: z.string().optional(),
   plan_id: z.string().optional(),
   overlay: z.enum(PREVIEW_OVERLAYS).optional(),
 });
@@ -101,9 +104,9 @@ const CaptureInput = {
   quality: z.number().int().min(1).max(100).optional().describe(`default ${DEFAULT_QUALITY}`),
   after_operation_id: OperationId.optional().describe("wait for this operation"),
   view_distance: z.number().int().min(8).max(MAX_VIEW_DISTANCE).optional().describe(`view distance, 8..${MAX_VIEW_DISTANCE}`),
-  refresh: z.boolean().optional().describe("with capture_id: draw it again"),
+  refresh: z.boolean().optional().describe("draw capture_id again"),
   plan_id: z.string().max(128).optional().describe("preview: as this plan leaves it"),
-  overlay: z.enum(PREVIEW_OVERLAYS).optional().describe("changes (default): tint placed, changed, removed"),
+  overlay: z.enum(PREVIEW_OVERLAYS).optional().describe("changes (default) or none"),
 };
 const CaptureArgs = z.object(CaptureInput);
 export type CaptureArgs = z.infer<typeof CaptureArgs>;
@@ -150,7 +153,7 @@ export function registerCameraTools(tools: ToolTable, m: McpContext): void {
     {
       title: "Capture a camera image",
       description:
-        "Render a view (simple textures, no entities): frame a part or box from a side, a pose, a saved camera, or up to 4 framed views tiled; with plan_id, a prepared plan as if applied. 640×360 JPEG by default.",
+        "Render a view: a framed part or box (1–4 sides tiled), a pose or a saved camera; plan_id: a prepared plan as if applied. JPEG 640×360 by default.",
       inputSchema: CaptureInput,
       outputSchema: CaptureOutput,
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
@@ -231,7 +234,7 @@ export async function captureView(m: McpContext, args: CaptureArgs): Promise<Res
   const ready = await afterOperation(m, args.after_operation_id);
   if (!ready.ok) return ready;
   let c;
-  let frame: { box: { min: Vec; max: Vec }; sides: (typeof FRAME_SIDES)[number][]; poses: CameraPose[] } | undefined;
+  let frame: { box: { min: Vec; max: Vec }; sides: (typeof FRAME_SIDES)[number][]; poses: CameraPose[]; blocked?: (typeof FRAME_SIDES)[number][] } | undefined;
   if (pose === null) {
     const request = { ...args.frame, ...(planBox === undefined ? {} : { box: planBox }) };
     const r = await captureFramed(m.engine, m.ctx, world, request, args.view_distance);
@@ -243,6 +246,7 @@ export async function captureView(m: McpContext, args: CaptureArgs): Promise<Res
       box: { min: { x: b.minX, y: b.minY, z: b.minZ }, max: { x: b.maxX, y: b.maxY, z: b.maxZ } },
       sides: [...(request.views ?? [request.side ?? "iso"])],
       poses: [...r.value.poses],
+      ...(r.value.blocked.length === 0 ? {} : { blocked: [...r.value.blocked] }),
     };
   } else {
     const r = await captureProjectView(m.engine, m.ctx, world, pose, args.view_distance ?? DEFAULT_VIEW_DISTANCE);
@@ -272,6 +276,11 @@ export async function captureView(m: McpContext, args: CaptureArgs): Promise<Res
     hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000,
     inside_block: c.insideBlock,
     ...(frame === undefined ? {} : { frame }),
+    ...(frame?.blocked === undefined
+      ? {}
+      : {
+          note: `the ${frame.blocked.join(" and ")} view's camera stands inside a block (something taller or wider is in the way): look from another side, or give a pose`,
+        }),
   };
   m.captures.put({ captureId, capture: c, image: image.value, meta });
   return ok({ meta, image: { data: image.value.data, mimeType: image.value.mimeType } });

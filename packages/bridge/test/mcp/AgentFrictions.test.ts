@@ -45,3 +45,28 @@ describe("what an agent met in its third hour, answered", () => {
     expect((listed.operations as Answer[]).find((o) => o.operation_id === built.operation.operation_id)!.part_id).toBe(part.part_id);
   });
 });
+
+describe("framed views next to something bigger", () => {
+  it("name the sides whose camera stands inside a block, and say what to do", async () => {
+    const t = await setup();
+    try {
+      const house = { version: 1, operations: [{ type: "box", min: v(22, 64, 12), max: v(26, 67, 16), block: "minecraft:oak_planks" }] };
+      const cliff = { version: 1, operations: [{ type: "box", min: v(0, 64, 0), max: v(19, 110, 31), block: "minecraft:stone" }] };
+      for (const [recipe, key] of [
+        [house, "house"],
+        [cliff, "cliff"],
+      ] as const)
+        expect(
+          ((await t.call("build_prepare", { recipe, apply: { idempotency_key: key, wait_ms: 10_000 } })).structuredContent as Answer).operation.status,
+        ).toBe("applied");
+      const r = (await t.call("camera_capture", { frame: { min: v(22, 64, 12), max: v(26, 67, 16), views: ["west", "east"] } })).structuredContent as Answer;
+      expect(r.frame.blocked).toEqual(["west"]);
+      expect(r.note).toMatch(/^the west view's camera stands inside a block/);
+      const open = (await t.call("camera_capture", { frame: { min: v(22, 64, 12), max: v(26, 67, 16), side: "east" } })).structuredContent as Answer;
+      expect(open.frame.blocked).toBeUndefined();
+      expect(open.note).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -485,7 +485,8 @@ describe("people's edits over MCP (the three-way merge, part tools)", () => {
     expect(undo).toMatchObject({ changed_blocks: 34, conflicts: { count: 6 }, uncertain_blocks: 0 });
     await applied(undo, "merge-wall-undo");
     expect(await ok("operation_status", { operation_id: op.operation_id })).toMatchObject({ undoable: false });
-    expect(await ok("part_get", { part_id: part.part_id })).toMatchObject({ count: 6, retired: false, revision: 3 });
+    // the 6 blocks the person changed are the person's: they left the part with the undone ones, so it retired
+    expect(await ok("part_get", { part_id: part.part_id })).toMatchObject({ count: 0, retired: true, revision: 3 });
     expect(await ok("part_delete", { part_id: part.part_id })).toMatchObject({ name: "north wall" });
     expect(errorOf(await call("part_get", { part_id: part.part_id })).error.code).toBe("not_found");
     expect((await blocks(v(503, 65, 500), v(505, 65, 500))).get("504,65,500")).toBe("minecraft:glass");

@@ -37,13 +37,16 @@ export interface FramedCapture {
   /** One pose per view, in tile order. */
   readonly poses: readonly CameraPose[];
   readonly box: Box3;
+  /** The sides whose camera stands inside a block (something else stands there: a taller neighbour): their tiles show that block. */
+  readonly blocked: readonly FrameSide[];
 }
 
 /**
  * camera_capture's `frame`: each view's pose shows the whole box with a margin (`framePose`), its
  * fog distance reaches the box's far corner; several views are drawn side by side (2) or in a
  * 2 × 2 grid (3–4) in one PNG of the requested size (default: one view 640 × 360 worth of pixels
- * shaped like the box, several 640 × 360). Errors: invalid_request
+ * shaped like the box, several in tiles of 480 × 270). A side whose camera stands inside a block is
+ * named in `blocked`. Errors: invalid_request
  * (frame), not_found (part), and those of `captureProjectView`.
  */
 export async function captureFramed(
@@ -67,6 +70,7 @@ export async function captureFramed(
   const parts: Array<{ png: Buffer; x: number; y: number }> = [];
   let first: (Capture & { observedAt: string }) | null = null;
   let hits = 0;
+  const blocked: FrameSide[] = [];
   for (const [i, side] of sides.entries()) {
     const t = tiles[i]!;
     const pose = framePose(box.value, side, { width: t.width, height: t.height });
@@ -84,12 +88,18 @@ export async function captureFramed(
     );
     if (!r.ok) return r;
     first ??= r.value;
+    if (r.value.insideBlock) blocked.push(side);
     hits += r.value.hitFraction * t.width * t.height;
     poses.push(pose);
     parts.push({ png: r.value.png, x: t.x, y: t.y });
   }
   const png = sides.length === 1 ? parts[0]!.png : tilePngs(width, height, parts);
-  return ok({ capture: { ...first!, png, width, height, hitFraction: hits / (width * height) }, poses, box: box.value });
+  return ok({
+    capture: { ...first!, png, width, height, hitFraction: hits / (width * height), insideBlock: blocked.length > 0 },
+    poses,
+    box: box.value,
+    blocked,
+  });
 }
 
 async function frameBox(engine: Engine, ctx: RequestContext, f: FrameRequest): Promise<Result<Box3>> {
