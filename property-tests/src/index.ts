@@ -11,6 +11,7 @@ export { ApplyCommand } from "./model/ApplyCommand.js";
 export { CrashDuringApplyCommand } from "./model/CrashDuringApplyCommand.js";
 export { ExternalEditCommand } from "./model/ExternalEditCommand.js";
 export { UndoCommand } from "./model/UndoCommand.js";
+export { NamedApplyCommand } from "./model/NamedApplyCommand.js";
 export { RecoverCommand } from "./model/RecoverCommand.js";
 export {
   startMinestomHost,

@@ -1,6 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ApplyCommand, CrashDuringApplyCommand, ExternalEditCommand, Harness, PrepareCommand, RecoverCommand, UndoCommand, emptyModel } from "../src/index.js";
+import {
+  ApplyCommand,
+  CrashDuringApplyCommand,
+  ExternalEditCommand,
+  Harness,
+  NamedApplyCommand,
+  PrepareCommand,
+  RecoverCommand,
+  UndoCommand,
+  emptyModel,
+} from "../src/index.js";
 
 type Step = fc.AsyncCommand<ReturnType<typeof emptyModel>, Harness>;
 
@@ -97,6 +107,18 @@ describe("model suite regressions", () => {
       new CrashDuringApplyCommand(0, "mid_slice", 1),
       new RecoverCommand(),
       new UndoCommand(1),
+    ]);
+  });
+
+  it("seed -782568611: undoing a part's growth gives back no block the part still holds (it was in two parts at once)", async () => {
+    await replay([
+      new PrepareCommand(0, 0, "minecraft:stone", 0),
+      new NamedApplyCommand(0, 1, false),
+      new PrepareCommand(0, 0, "minecraft:air", 0),
+      new NamedApplyCommand(0, 0, true),
+      new PrepareCommand(0, 1, "minecraft:glass", null, "keep"),
+      new NamedApplyCommand(0, 0, false),
+      new UndoCommand(0),
     ]);
   });
 });

@@ -78,12 +78,15 @@ export function heldByOthers(parts: Iterable<PartRecord>, except: string): Set<s
 export function giveBack(current: ReadonlyMap<string, PartRecord>, taker: PartRecord, restored: ReadonlySet<string>): PartRecord[] {
   if (taker.takenFrom === undefined) return [];
   const held = heldByOthers(current.values(), taker.partId);
+  const kept = maskKeys(taker.mask); // a part that grew keeps what its other operations wrote: not given back
   const out: PartRecord[] = [];
   for (const entry of taker.takenFrom) {
     const v = current.get(entry.partId);
     if (v === undefined || nameTaken(current.values(), v)) continue;
     const own = maskKeys(v.mask);
-    const back = maskPoints(entry.mask).filter((p) => restored.has(posKey(...p)) && !held.has(posKey(...p)) && !own.has(posKey(...p)));
+    const back = maskPoints(entry.mask).filter(
+      (p) => restored.has(posKey(...p)) && !held.has(posKey(...p)) && !own.has(posKey(...p)) && !kept.has(posKey(...p)),
+    );
     if (back.length > 0) out.push(withMask(v, [...maskPoints(v.mask), ...back]));
   }
   return out;
