@@ -15,7 +15,7 @@ export const ATTACH_COMMAND = { command: process.execPath, args: [fileURLToPath(
 
 /** `mcb` as a function: `main(argv, {stdout, stderr, env})` → exit status (see `createMain`). */
 export const main: Main = createMain({
-  mcp: async (where, policy, limits, toolsets) => (await import("./mcp/McpCommand.js")).runMcpServer(where, policy, limits, toolsets),
+  mcp: async (where, policy, limits, toolsets, answers) => (await import("./mcp/McpCommand.js")).runMcpServer(where, policy, limits, toolsets, answers),
   attach: async (env) => (await import("./chat/McpAttach.js")).attachToChat(env),
   chat: async (where, options) => {
     const [{ runChat }, { createMcbMcpServer }] = await Promise.all([import("./chat/ChatCommand.js"), import("./mcp/McbMcpServer.js")]);

@@ -47,6 +47,8 @@ export const OPTIONS = {
   journal: { type: "string" },
   preview: { type: "boolean" },
   overlay: { type: "string" },
+  text: { type: "string" },
+  "confirm-above": { type: "string" },
 } as const;
 
 export type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;

@@ -2,6 +2,7 @@ import type { Result } from "@mcb/blocks";
 import type { EngineLimits } from "@mcb/engine";
 import type { SchematicLimits } from "@mcb/schematic";
 import type { WorldLocation } from "../workspace/world/Workspace.js";
+import { TEXT_COPIES, type AnswerOptions } from "../workspace/agent/AnswerOptions.js";
 import { parseToolsets, TOOLSET_NAMES, type Toolset } from "../workspace/agent/Toolsets.js";
 import { intOption } from "./Args.js";
 import type { Command } from "./Command.js";
@@ -15,7 +16,13 @@ import { rateLimits } from "./WorldCli.js";
  */
 export interface Rooms {
   /** `mcb mcp`: the MCP server over stdio until the client closes it (creates the state directory). */
-  mcp(where: WorldLocation, policy: SchematicLimits, limits: Partial<EngineLimits>, toolsets: readonly Toolset[]): Promise<Result<void>>;
+  mcp(
+    where: WorldLocation,
+    policy: SchematicLimits,
+    limits: Partial<EngineLimits>,
+    toolsets: readonly Toolset[],
+    answers?: AnswerOptions,
+  ): Promise<Result<void>>;
   /** `mcb mcp --attach`: an agent's MCP connection to the chat's relay (environment only). */
   attach(env: Readonly<Record<string, string | undefined>>): Promise<Result<void>>;
   /** `mcb chat`: the `/ai` bridge until a signal or the console's end. */
@@ -37,9 +44,14 @@ export function roomCommands(rooms: Rooms): Command[] {
   return [
     {
       name: "mcp",
-      usage: `  mcb mcp [--toolsets LIST] [read limits] [--max-rate N]   MCP server over stdio on the world;
+      usage: `  mcb mcp [--toolsets LIST] [read limits] [--max-rate N] [--text full|summary] [--confirm-above N]
+                                     MCP server over stdio on the world;
                                      --toolsets all|${TOOLSET_NAMES.filter((t) => t !== "build").join(",")}: tools listed from the start
-                                     (default: build only; the agent enables more with toolsets_enable)
+                                     (default: build only; the agent enables more with toolsets_enable);
+                                     --text summary: a short line beside structuredContent instead of
+                                     its JSON copy (for clients that read structuredContent);
+                                     --confirm-above: plans of N blocks or more are put to the person
+                                     first when the client can ask (elicitation; default 20000)
   mcb mcp --attach                   MCP for an agent of mcb chat (MCB_CHAT_MCP/_TOKEN from the chat)
 ${READ_LIMITS_USAGE}`,
       async run(c) {
@@ -53,7 +65,12 @@ ${READ_LIMITS_USAGE}`,
         if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
         const toolsets = parseToolsets(typeof c.values.toolsets === "string" ? c.values.toolsets : "build");
         if (!toolsets.ok) return failed(toolsets);
-        return failed(await rooms.mcp(c.location, policy.value, limits, toolsets.value));
+        const text = c.values.text ?? "full";
+        if (typeof text !== "string" || !(TEXT_COPIES as readonly string[]).includes(text)) return c.usage(`--text is one of ${TEXT_COPIES.join(", ")}`);
+        const confirmAbove = intOption(c.values["confirm-above"]);
+        if (confirmAbove === null) return c.usage("--confirm-above takes a positive number of blocks");
+        const answers: AnswerOptions = { textCopy: text as "full" | "summary", ...(confirmAbove === undefined ? {} : { confirmAbove }) };
+        return failed(await rooms.mcp(c.location, policy.value, limits, toolsets.value, answers));
       },
     },
     {

@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { ApplyConsent } from "./ApplyConsent.js";
+import type { AnswerOptions } from "../workspace/agent/AnswerOptions.js";
 import { BUILDING_GUIDANCE } from "../workspace/agent/BuildingGuidance.js";
 import { registerBuildTools } from "./BuildTools.js";
 import { registerCameraTools } from "./CameraTools.js";
@@ -15,11 +16,9 @@ import { registerToolsetTool } from "./ToolsetTool.js";
 /** Where the building guidance is served as a resource (for clients that hide server instructions). */
 export const GUIDANCE_URI = "mcb://guidance/building";
 
-export interface McbMcpServerOptions {
+export interface McbMcpServerOptions extends AnswerOptions {
   /** Toolsets listed from the start (build always is); the others wait for toolsets_enable. Default: build only. */
   readonly toolsets?: readonly Toolset[];
-  /** A plan of at least this many blocks is put to the person before it is applied, when the client can ask (default 20,000). */
-  readonly confirmAbove?: number;
 }
 
 /**
@@ -49,7 +48,7 @@ export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION,
       messages: [{ role: "user", content: { type: "text", text: task === undefined ? BUILDING_GUIDANCE : `${BUILDING_GUIDANCE}\n\nTask: ${task}` } }],
     }),
   );
-  const tools = new ToolTable(server, () => m.engine.projectScope(m.ctx), new Set<Toolset>(["build", ...(options.toolsets ?? [])]));
+  const tools = new ToolTable(server, () => m.engine.projectScope(m.ctx), new Set<Toolset>(["build", ...(options.toolsets ?? [])]), options.textCopy ?? "full");
   registerWorldTools(tools, m);
   registerBuildTools(tools, m, new ApplyConsent(server, m, options.confirmAbove));
   registerCameraTools(tools, m);

@@ -5,6 +5,7 @@ import { MCB_VERSION, mcpContextFor } from "../workspace/agent/McpContext.js";
 import { StdioLineTransport } from "../workspace/agent/StdioLineTransport.js";
 import type { Toolset } from "../workspace/agent/Toolsets.js";
 import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
+import type { AnswerOptions } from "../workspace/agent/AnswerOptions.js";
 import { worldKindOf, type WorldLocation } from "../workspace/world/Workspace.js";
 import { createMcbMcpServer } from "./McbMcpServer.js";
 
@@ -22,11 +23,12 @@ export async function runMcpServer(
   schematicLimits: SchematicLimits = DEFAULT_SCHEMATIC_LIMITS,
   limits: Partial<EngineLimits> = {},
   toolsets: readonly Toolset[] = ["build"],
+  answers: AnswerOptions = {},
 ): Promise<Result<void>> {
   const opened = await openWorkspace(where, { limits, create: true, agent: true });
   if (!opened.ok) return opened;
   const w = opened.value;
-  const server = createMcbMcpServer(mcpContextFor(w, w.ctx, schematicLimits, { stop: w.interrupt, log: w.log }), MCB_VERSION, { toolsets });
+  const server = createMcbMcpServer(mcpContextFor(w, w.ctx, schematicLimits, { stop: w.interrupt, log: w.log }), MCB_VERSION, { toolsets, ...answers });
   const transport = new StdioLineTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

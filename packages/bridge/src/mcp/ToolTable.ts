@@ -51,6 +51,8 @@ export class ToolTable {
     private readonly server: McpServer,
     private readonly gate: () => Result<unknown>,
     private readonly enabled: Set<Toolset>,
+    /** The text beside structuredContent: the same JSON, or a short summary (`AnswerOptions.textCopy`). */
+    private readonly textCopy: "full" | "summary" = "full",
   ) {}
 
   /** Registers the tools `add` registers as members of `toolset`. */
@@ -155,6 +157,11 @@ export class ToolTable {
       if (!result.isError) {
         const out = tool.output.safeParse(result.structuredContent);
         if (!out.success) throw new McpError(ErrorCode.InternalError, `${request.params.name} produced a result outside its output schema`);
+        if (this.textCopy === "summary")
+          return {
+            ...result,
+            content: result.content.map((c) => (c.type === "text" ? { type: "text" as const, text: answerSummary(result.structuredContent!) } : c)),
+          };
       }
       return result;
     });
@@ -174,4 +181,18 @@ function nestedHomes(input: z.ZodObject, keys: readonly string[]): { key: string
       }
     }
   return homes;
+}
+
+/**
+ * A short text beside structuredContent (the spec allows a summary in place of the JSON copy): the
+ * answer's top-level numbers, booleans and short strings, at most 300 characters.
+ */
+export function answerSummary(value: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === "number" || typeof v === "boolean" || (typeof v === "string" && v.length <= 80)) parts.push(`${k}: ${String(v)}`);
+    else if (Array.isArray(v)) parts.push(`${k}: ${v.length} items`);
+  }
+  const line = `${parts.join("; ")} (the whole answer is in structuredContent)`;
+  return line.length <= 300 ? line : `${line.slice(0, 240)}… (the whole answer is in structuredContent)`;
 }

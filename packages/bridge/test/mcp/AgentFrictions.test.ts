@@ -70,3 +70,21 @@ describe("framed views next to something bigger", () => {
     }
   });
 });
+
+describe("answers without a second copy of their JSON (mcb mcp --text summary)", () => {
+  it("the text beside structuredContent is a short line; refusals keep the whole error as text; by default the text is the JSON", async () => {
+    const lean = await setup({ textCopy: "summary" });
+    try {
+      const r = await lean.call("project_context", {});
+      const text = (r.content[0] as { text: string }).text;
+      expect(text.length).toBeLessThan(320);
+      expect(text).toMatch(/^schema_version: \d+; project_id: p; .*\(the whole answer is in structuredContent\)$/);
+      expect((r.structuredContent as Answer).project_id).toBe("p");
+      expect(lean.error(await lean.call("part_get", { part_id: "nope" }))).toMatchObject({ code: "not_found" });
+    } finally {
+      await lean.close();
+    }
+    const r = await s.call("project_context", {});
+    expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual(r.structuredContent);
+  });
+});

@@ -16,7 +16,7 @@ export const AREA = { minX: 0, minY: -64, minZ: 0, maxX: 31, maxY: 319, maxZ: 31
 export const v = (x: number, y: number, z: number) => ({ x, y, z });
 
 /** The library path: our MCP server over a caller's own engine (memory journal, small area), in memory. */
-export async function setup(options: { libraryLimits?: SchematicLimits; toolsets?: readonly Toolset[] } = {}) {
+export async function setup(options: { libraryLimits?: SchematicLimits; toolsets?: readonly Toolset[]; textCopy?: "full" | "summary" } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "mcb-mcplib-"));
   const world = new MemoryWorld({ hasBlockEntity: blockEntityPredicate(registry()) });
   const engine = await Engine.open({
@@ -28,6 +28,7 @@ export async function setup(options: { libraryLimits?: SchematicLimits; toolsets
   const ctx = { principal: { playerId: "alice", role: "agent" as const }, projectId: "p" };
   const server = createMcbMcpServer(mcpContextFor({ engine, registry: registry(), world, dir }, ctx, options.libraryLimits), "test", {
     toolsets: options.toolsets ?? TOOLSET_NAMES,
+    ...(options.textCopy === undefined ? {} : { textCopy: options.textCopy }),
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
