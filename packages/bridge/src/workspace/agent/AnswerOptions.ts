@@ -6,7 +6,7 @@ export interface AnswerOptions {
   /**
    * The text block beside an answer's structuredContent: `full` (default) is the same JSON, as the
    * MCP spec recommends for clients that read only text; `summary` is a short line naming its
-   * scalar fields, for clients that read structuredContent (half the bytes of a session).
+   * scalar fields, for clients that read structuredContent (0.59× the bytes of a short session).
    * Refusals always carry the whole error as text.
    */
   readonly textCopy?: "full" | "summary";
