@@ -96,4 +96,26 @@ describe("previews: a plan seen before it is written", () => {
     expect((refreshed.structuredContent as Answer).capture_id).not.toBe(id);
     expect(image(refreshed)!.data).not.toBe(image(first)!.data); // the gold wall is in it now
   });
+
+  it("schematic_import_prepare with preview draws the paste before it is written", async () => {
+    const t = await setup({ toolsets: ["build", "schematic"] });
+    try {
+      const base = { version: 1, operations: [{ type: "box", min: v(2, 64, 2), max: v(4, 66, 4), block: "minecraft:bricks" }] };
+      expect(
+        ((await t.call("build_prepare", { recipe: base, apply: { idempotency_key: "b", wait_ms: 5000 } })).structuredContent as Answer).operation.status,
+      ).toBe("applied");
+      expect(t.error(await t.call("schematic_export", { name: "hut", min: v(2, 64, 2), max: v(4, 66, 4) }))).toBeNull();
+      const r = await t.call("schematic_import_prepare", { asset_id: "hut", target: v(12, 64, 12), preview: { side: "north" } });
+      expect(t.error(r)).toBeNull();
+      const answer = r.structuredContent as Answer;
+      expect(answer.changed_blocks).toBe(27);
+      expect(answer.preview).toMatchObject({ overlay: "changes" });
+      expect(image(r)?.mimeType).toBe("image/jpeg");
+      const framed = (await t.call("camera_capture", { capture_id: answer.preview.capture_id })).structuredContent as Answer;
+      expect(framed.frame.box).toEqual({ min: v(12, 64, 12), max: v(14, 66, 14) });
+      expect(t.world.stateAt(13, 65, 13)).toBe("minecraft:air"); // nothing written
+    } finally {
+      await t.close();
+    }
+  });
 });
