@@ -5,6 +5,8 @@
  * text picks a script. Sessions are persisted in `scripted-sessions.json` of the working directory
  * so `session/load` works across restarts (history is replayed as updates, as real agents do).
  *
+ *   "Preview only:" … "tower"   (what `/ai preview a tower` sends) build_prepare of the same tower with
+ *                    preview: {}, reports what the player sees, applies nothing
  *   "tower"          project_context, build_prepare a 5×5×8 tower next to the player, build_apply,
  *                    wait with progress, camera_capture, part_define, report
  *   "wall"           prepare and apply a large build, report its operation, wait (for /ai stop)
@@ -154,6 +156,7 @@ async function run(s: Session, p: acp.PromptRequest, client: acp.AgentContext): 
 
 /** The scripts, by what the request says (the first that matches runs). */
 const SCRIPTS: readonly (readonly [RegExp, (t: Turn) => Promise<acp.PromptResponse>])[] = [
+  [/^Preview only:.*tower/i, previewScript],
   [/tower with a roof|copper roof|two floors|stairs/i, windowsScript],
   [/tower/i, towerScript],
   [/wall/i, wallScript],
@@ -194,6 +197,19 @@ async function towerScript({ s, all, call, say, ended }: Turn): Promise<acp.Prom
   await say(`Captured a ${String(shot.width ?? 320)}×${String(shot.height ?? 180)} view (${String(shot.status ?? "done")}).`);
   const part = await call("part_define", { name: `tower-${String(op.operation_id).slice(-6)}`, operation_id: op.operation_id });
   await say(`Tower finished: ${c.written} blocks written by ${String(op.operation_id)}, part ${String(part.part_id)}.`);
+  return ended();
+}
+
+async function previewScript({ all, call, say, ended }: Turn): Promise<acp.PromptResponse> {
+  const at = playerPos(all);
+  const base = { x: at.x + 2, y: at.y, z: at.z + 2 };
+  const recipe = {
+    version: 1,
+    operations: [{ type: "box", min: base, max: { x: base.x + 4, y: base.y + 7, z: base.z + 4 }, block: "minecraft:stone_bricks", hollow: true }],
+  };
+  const plan = await call("build_prepare", { recipe, preview: {} });
+  const preview = plan.preview as { capture_id: string; in_game?: string };
+  await say(`Prepared a tower of ${String(plan.changed_blocks)} blocks, not applied (preview ${preview.capture_id}).`);
   return ended();
 }
 

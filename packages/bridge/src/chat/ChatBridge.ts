@@ -1,6 +1,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Box3 } from "@mcb/blocks";
 import type { ProjectConfig, RequestContext } from "@mcb/engine";
+import type { PortGhosts } from "@mcb/adapter-port";
 import type { SchematicLimits } from "@mcb/schematic";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { join } from "node:path";
@@ -11,7 +12,8 @@ import { MCP_SERVER_NAME, mcpContextFor, type McpContext } from "../workspace/ag
 import { TerrainCache } from "../workspace/jobs/TerrainCache.js";
 import { agentEnvironment, type AgentConfig } from "./AgentConfig.js";
 import { ChatAreas, type AreaPolicy } from "./ChatAreas.js";
-import { CHAT_HELP, parseChatCommand } from "./ChatCommands.js";
+import { PlanGhosts } from "../workspace/ghost/PlanGhosts.js";
+import { CHAT_HELP, PREVIEW_REQUEST, parseChatCommand } from "./ChatCommands.js";
 import { ChatProjects, type ChatProject } from "./ChatProjects.js";
 import { ChatSender } from "./ChatSender.js";
 import type { ChatMessage, ChatSource } from "./ChatSource.js";
@@ -37,6 +39,8 @@ export interface ChatBridgeOptions {
   readonly attachCommand: { readonly command: string; readonly args: readonly string[] };
   /** How long `/ai stop` waits for an agent to end its turn before terminating it (default `CANCEL_GRACE_MS`). */
   readonly cancelGraceMs?: number;
+  /** The server's ghost previews (players in game); absent on the console and on saves. */
+  readonly ghosts?: PortGhosts;
 }
 
 /**
@@ -52,6 +56,7 @@ export class ChatBridge {
   private readonly cameras: CameraStore;
   private readonly pending = new Set<Promise<void>>();
   private readonly log: (line: string) => void;
+  private readonly previews: PlanGhosts;
 
   private constructor(
     private readonly o: ChatBridgeOptions,
@@ -62,6 +67,7 @@ export class ChatBridge {
     this.sessions = new SessionStore(o.world.dir);
     this.areas = new ChatAreas(o.area, projects);
     this.cameras = new CameraStore(o.world.dir);
+    this.previews = new PlanGhosts(o.world.engine, o.ghosts ?? null);
     this.log = o.log ?? ((l) => process.stderr.write(`mcb chat: ${l}\n`));
   }
 
@@ -162,7 +168,8 @@ export class ChatBridge {
     const ctx = this.ctxOf(project);
     const engine = this.o.world.engine;
     // After /ai stop, writing stays paused until the owner's next request (docs/CHAT.md); these are requests.
-    if (cmd.kind === "undo" || cmd.kind === "protect" || cmd.kind === "area_set") engine.setAccess(project.projectId, project.ownerId, true);
+    if (cmd.kind === "undo" || cmd.kind === "protect" || cmd.kind === "area_set" || cmd.kind === "apply")
+      engine.setAccess(project.projectId, project.ownerId, true);
     switch (cmd.kind) {
       case "area_set": {
         if (this.turnsOf(project).running !== null) return this.say(who, "A request is running; /ai stop it before changing the area.");
@@ -202,15 +209,31 @@ export class ChatBridge {
           `Part ${r.value.name} (${r.value.part_id}, ${r.value.count} blocks) ${cmd.on ? "is protected from agent changes" : "is no longer protected"}.`,
         );
       }
-      case "prompt": {
-        if (this.o.agent === null) return this.say(who, "No agent is configured: install the optional codex-acp or set MCB_ACP_COMMAND (see mcb doctor).");
-        const turns = this.turnsOf(project);
-        const busy = turns.running !== null;
-        if (!turns.submit({ ...m, text: cmd.text })) return this.say(who, "The queue of this project is full (8 requests); try again later.");
-        if (busy) this.say(who, `Queued (${turns.queued} waiting): one request runs at a time in a project.`);
-        return;
+      case "preview_again": {
+        const pending = this.previews.pendingOf(who);
+        if (pending === undefined) return this.say(who, "Nothing is previewed: /ai preview <request> first.");
+        const shown = await this.previews.show(who, this.ctxOf(this.projects.get(pending.projectId) ?? project), pending.planId);
+        return this.say(who, shown.ok ? shown.value.note : `Cannot show the preview again: ${shown.error.message}`);
       }
+      case "apply":
+        return this.say(who, await this.previews.apply(who, ctx));
+      case "discard":
+        return this.say(who, await this.previews.discard(who));
+      case "preview":
+        return this.submit(m, project, PREVIEW_REQUEST + cmd.text);
+      case "prompt":
+        return this.submit(m, project, cmd.text);
     }
+  }
+
+  /** A request to the project's agent: run now or queued behind the running one. */
+  private submit(m: ChatMessage, project: ChatProject, text: string): void {
+    const who = m.playerId;
+    if (this.o.agent === null) return this.say(who, "No agent is configured: install the optional codex-acp or set MCB_ACP_COMMAND (see mcb doctor).");
+    const turns = this.turnsOf(project);
+    const busy = turns.running !== null;
+    if (!turns.submit({ ...m, text })) return this.say(who, "The queue of this project is full (8 requests); try again later.");
+    if (busy) this.say(who, `Queued (${turns.queued} waiting): one request runs at a time in a project.`);
   }
 
   private turnsOf(project: ChatProject): ProjectTurns {
@@ -220,7 +243,18 @@ export class ChatBridge {
     const engine = this.o.world.engine;
     const world = this.o.world;
     const ctx = this.ctxOf(project);
-    const shared = { terrain: new TerrainCache(), captures: new CaptureCache(), cameras: this.cameras };
+    const owner = project.ownerId;
+    const shared = {
+      terrain: new TerrainCache(),
+      captures: new CaptureCache(),
+      cameras: this.cameras,
+      // An agent's preview goes to the project's owner, the only player whose requests it answers.
+      showPlan: async (planId: string): Promise<string> => {
+        const shown = await this.previews.show(owner, ctx, planId);
+        if (shown.ok) this.say(owner, shown.value.note);
+        return shown.ok ? shown.value.note : `not shown in game: ${shown.error.message}`;
+      },
+    };
     const token = this.relay.grant(() => this.o.mcpServer(mcpContextFor(world, ctx, this.o.schematicLimits, shared)));
     const mcp: acp.McpServerStdio = {
       name: MCP_SERVER_NAME,
@@ -267,6 +301,9 @@ export class ChatBridge {
         ? "Agent: none is configured (the person running mcb chat: see mcb doctor)."
         : (turns?.agentState ?? "Agent: starts with the next request."),
     );
+    const pending = this.previews.pendingOf(who);
+    if (pending !== undefined)
+      this.say(who, `Preview of ${pending.blocks.toLocaleString("en-US")} blocks waiting (${pending.planId}): /ai apply builds it, /ai discard drops it.`);
     this.say(who, `Camera: captures render from the world's blocks (no live client); ${this.cameras.list().length} saved viewpoint(s).`);
   }
 }

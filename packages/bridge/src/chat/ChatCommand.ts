@@ -1,5 +1,5 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
-import { PortWorld } from "@mcb/adapter-port";
+import { PortGhosts, PortWorld } from "@mcb/adapter-port";
 import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
 import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type WorldLocation } from "../workspace/world/Workspace.js";
 import { agentConfigFrom } from "./AgentConfig.js";
@@ -50,6 +50,7 @@ export async function runChat(where: WorldLocation, options: ChatOptions): Promi
   const source: ChatSource = options.console
     ? new ConsoleChat(process.stdin, process.stdout, { playerId: EMBEDDED_OWNER, playerName: "console" })
     : new PortChat((w.world as PortWorld).port);
+  const ghosts = options.console || w.embedded !== null ? null : await PortGhosts.of((w.world as PortWorld).port);
   const abort = new AbortController();
   const stop = (): void => abort.abort();
   process.once("SIGINT", stop);
@@ -65,6 +66,8 @@ export async function runChat(where: WorldLocation, options: ChatOptions): Promi
       mcpServer: options.mcpServer,
       schematicLimits: options.schematicLimits,
       attachCommand: options.attachCommand,
+      // Players in game can be shown previews where the server's port has the ghosts capability.
+      ...(ghosts === null ? {} : { ghosts }),
       ...(options.cancelGraceSeconds === undefined ? {} : { cancelGraceMs: options.cancelGraceSeconds * 1000 }),
     });
   } catch (e) {

@@ -11,6 +11,10 @@ export type ChatCommand =
   | { readonly kind: "undo"; readonly operationId: string }
   | { readonly kind: "camera_save"; readonly name: string }
   | { readonly kind: "protect"; readonly partId: string; readonly on: boolean }
+  | { readonly kind: "preview"; readonly text: string }
+  | { readonly kind: "preview_again" }
+  | { readonly kind: "apply" }
+  | { readonly kind: "discard" }
   | { readonly kind: "help" }
   | { readonly kind: "usage"; readonly message: string };
 
@@ -18,6 +22,7 @@ export const CHAT_HELP = [
   "/ai <request> — ask the agent (one turn at a time per project, others queue)",
   "/ai project create <name> | /ai project use <name>",
   "/ai area set x1 y1 z1 x2 y2 z2 — the project's build area",
+  "/ai preview <request> — the agent prepares it and you alone see it in game; /ai apply builds it, /ai discard drops it, /ai preview shows it again",
   "/ai status | /ai stop | /ai undo <operation> | /ai camera save <name> | /ai protect <part> | /ai unprotect <part>",
 ];
 
@@ -42,7 +47,8 @@ export function parseChatCommand(line: string): ChatCommand {
   const t = text.split(/\s+/);
   const head = t[0]!.toLowerCase();
   const n = t.length;
-  if (n === 1 && (head === "status" || head === "stop" || head === "help")) return { kind: head };
+  if (n === 1 && (head === "status" || head === "stop" || head === "help" || head === "apply" || head === "discard")) return { kind: head };
+  if (head === "preview") return n === 1 ? { kind: "preview_again" } : { kind: "preview", text: text.slice(t[0]!.length).trim() };
   if (head === "project") {
     const action = t[1]?.toLowerCase();
     if (n === 3 && (action === "create" || action === "use")) {
@@ -67,3 +73,10 @@ export function parseChatCommand(line: string): ChatCommand {
     return { kind: "protect", partId: t[1]!, on: head === "protect" };
   return { kind: "prompt", text };
 }
+
+/**
+ * What a `/ai preview <request>` turn asks of the agent before the player's words: prepare with a
+ * preview, and leave the applying to the player.
+ */
+export const PREVIEW_REQUEST =
+  "Preview only: prepare this with preview (build_prepare or schematic_import_prepare with preview: {}) and do not apply it; the player sees it in game and applies it with /ai apply. The request: ";

@@ -43,7 +43,7 @@ export const CaptureOutput = z.strictObject({
   renderer: z.string(),
   sections_read: z.number().int(),
   sections_with_blocks: z.number().int(),
-  sections_unloaded: z.number().int().describe("sections in view that the server has not loaded: drawn as nothing"),
+  sections_unloaded: z.number().int().describe("unloaded: empty"),
   hit_fraction: z.number(),
   inside_block: z.boolean(),
   frame: z
@@ -77,7 +77,7 @@ export const PreviewInput = z
   .describe("picture, nothing written");
 
 /** What a prepare's answer says of its preview, whose image follows the JSON (camera_capture {capture_id} tells the rest). */
-export const PreviewOutput = z.strictObject({ capture_id: z.string(), overlay: z.string() });
+export const PreviewOutput = z.strictObject({ capture_id: z.string(), overlay: z.string(), in_game: z.string().optional() });
 
 /** A prepare's answer with its preview (the image after the JSON), or its refusal. */
 export async function withPreview<T extends { readonly plan_id: string; readonly changed_blocks: number }>(
@@ -91,7 +91,10 @@ export async function withPreview<T extends { readonly plan_id: string; readonly
   const view = await captureView(m, { plan_id: prepared.value.plan_id, frame, ...(overlay === undefined ? {} : { overlay }) });
   if (!view.ok) return toolResult(view);
   const { capture_id } = view.value.meta as z.infer<typeof CaptureOutput>;
-  return toolResult(ok({ ...prepared.value, preview: { capture_id, overlay: overlay ?? "changes" } }), [view.value.image]);
+  const inGame = view.value.inGame;
+  return toolResult(ok({ ...prepared.value, preview: { capture_id, overlay: overlay ?? "changes", ...(inGame === undefined ? {} : { in_game: inGame }) } }), [
+    view.value.image,
+  ]);
 }
 
 /** camera_capture's input. */
@@ -197,6 +200,8 @@ export interface CaptureView {
   /** As CaptureOutput says (checked against it when the tool answers). */
   readonly meta: Record<string, unknown>;
   readonly image: ToolImage;
+  /** In chat, what the player who asked was shown of the plan (also in the meta's note). */
+  readonly inGame?: string;
 }
 
 /** camera_capture as a tool: the capture's answer with its image. */
@@ -256,6 +261,14 @@ export async function captureView(m: McpContext, args: CaptureArgs): Promise<Res
   const image = await encodeImage(c.png, args.format ?? DEFAULT_FORMAT, args.quality ?? DEFAULT_QUALITY);
   if (!image.ok) return image;
   const captureId = `cap_${randomBytes(8).toString("hex")}`;
+  // In chat, a preview is shown to the player who asked as well (ghost blocks where the server can).
+  const inGame = args.plan_id !== undefined && m.showPlan !== undefined ? await m.showPlan(args.plan_id) : null;
+  const notes: string[] = [];
+  if (frame?.blocked !== undefined)
+    notes.push(
+      `the ${frame.blocked.join(" and ")} view's camera stands inside a block (something taller or wider is in the way): look from another side, or give a pose`,
+    );
+  if (inGame !== null) notes.push(`in game: ${inGame}`);
   const meta = {
     status: "completed" as const,
     capture_id: captureId,
@@ -276,14 +289,10 @@ export async function captureView(m: McpContext, args: CaptureArgs): Promise<Res
     hit_fraction: Math.round(c.hitFraction * 10_000) / 10_000,
     inside_block: c.insideBlock,
     ...(frame === undefined ? {} : { frame }),
-    ...(frame?.blocked === undefined
-      ? {}
-      : {
-          note: `the ${frame.blocked.join(" and ")} view's camera stands inside a block (something taller or wider is in the way): look from another side, or give a pose`,
-        }),
+    ...(notes.length === 0 ? {} : { note: notes.join("; ") }),
   };
   m.captures.put({ captureId, capture: c, image: image.value, meta });
-  return ok({ meta, image: { data: image.value.data, mimeType: image.value.mimeType } });
+  return ok({ meta, image: { data: image.value.data, mimeType: image.value.mimeType }, ...(inGame === null ? {} : { inGame }) });
 }
 
 /** The pose a capture names (a saved camera's, or the pose given), null for a framed view. */

@@ -49,6 +49,33 @@ describe("mcb chat --console → ACP → scripted agent → MCP → engine → w
     expect(await countBlocks(dir, { minX: 2, minY: 64, minZ: 2, maxX: 6, maxY: 71, maxZ: 6 }, "minecraft:stone_bricks")).toBe(0);
   });
 
+  it("/ai preview: the agent prepares with a preview and writes nothing; /ai discard drops it, /ai apply builds it through the checked path", async () => {
+    const dir = state();
+    const c = chat(dir);
+    const tower = { minX: 2, minY: 64, minZ: 2, maxX: 6, maxY: 71, maxZ: 6 };
+    c.send("/ai apply");
+    const none = await c.waitFor(/^Nothing is previewed: \/ai preview <request> first\.$/);
+    c.send("/ai preview a tower");
+    const kept = await c.waitFor(/^Preview of 146 blocks kept \(no game view here\); \/ai apply builds it, \/ai discard drops it\.$/, none);
+    const prepared = await c.waitFor(/^Prepared a tower of 146 blocks, not applied \(preview cap_\w+\)\.$/, kept);
+    const done = await c.waitFor(/^✔ done$/, prepared);
+    expect(c.texts(none).some((t) => /build_apply/.test(t))).toBe(false);
+    c.send("/ai status");
+    await c.waitFor(/^Preview of 146 blocks waiting \(plan_\w+\): \/ai apply builds it, \/ai discard drops it\.$/, done);
+    c.send("/ai discard");
+    const dropped = await c.waitFor(/^Preview of 146 blocks discarded; nothing was written\.$/, done);
+    c.send("/ai preview");
+    const again = await c.waitFor(/^Nothing is previewed/, dropped);
+    c.send("/ai preview a tower");
+    await c.waitFor(/^✔ done$/, again);
+    c.send("/ai apply");
+    await c.waitFor(/^Applied the preview: 146 block\(s\) written by op_\w+\.$/, again);
+    c.send("/ai apply");
+    await c.waitFor(/^Nothing is previewed/, again + 3);
+    expect(await c.end()).toBe(0);
+    expect(await countBlocks(dir, tower, "minecraft:stone_bricks")).toBe(146);
+  });
+
   it("the tower's blocks are in the world after the turn (the agent's MCP writes through the chat's engine)", async () => {
     const dir = state();
     const c = chat(dir);

@@ -4,6 +4,8 @@ import type { PreparedPlan } from "../core/PreparedPlan.js";
 /** What a prepared plan will write, for a preview: its positions and their desired states. */
 export interface PlanWrites {
   readonly plan_id: string;
+  /** What build_apply is given with plan_id. */
+  readonly plan_hash: string;
   readonly kind: "build" | "undo";
   /** The box of its writes (null: it writes nothing). */
   readonly region: Box3 | null;
@@ -47,6 +49,7 @@ export function planWrites(plan: PreparedPlan | null, projectId: string, planId:
   }
   return ok({
     plan_id: plan.planId,
+    plan_hash: plan.planHash,
     kind: plan.kind,
     region,
     pos: p,

@@ -36,6 +36,11 @@ export interface McpContext {
    * so a reported operation says `saved: true`, as the CLI's do. A server saves on its own schedule.
    */
   readonly saveOnEnd: boolean;
+  /**
+   * In chat: shows a previewed plan to the player who asked (ghost blocks in game where the server
+   * can) and keeps it for `/ai apply`; what the player was told. Absent elsewhere.
+   */
+  readonly showPlan?: (planId: string) => Promise<string>;
 }
 
 /** Stores that several MCP sessions of one process share (the chat's projects share cameras). */
@@ -46,6 +51,7 @@ export interface SharedStores {
   /** The process's stop signal (`mcb mcp`: its Ctrl-C handling); default: never. */
   readonly stop?: BatchHost["interrupt"];
   readonly log?: (line: string) => void;
+  readonly showPlan?: McpContext["showPlan"];
 }
 
 /**
@@ -73,5 +79,6 @@ export function mcpContextFor(
     stop: shared.stop ?? { requested: false, add: () => {} },
     log: shared.log ?? (() => {}),
     saveOnEnd: w.embedded !== undefined && w.embedded !== null,
+    ...(shared.showPlan === undefined ? {} : { showPlan: shared.showPlan }),
   };
 }

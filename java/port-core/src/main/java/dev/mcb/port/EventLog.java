@@ -19,16 +19,33 @@ public final class EventLog {
   private final int retention;
   private final ArrayDeque<Event> log = new ArrayDeque<>();
   private long seq;
+  /** Told of each recorded change after it is logged, on the recording thread (the port's ghosts). */
+  private volatile Listener listener;
+
+  /** What is told of a recorded change. */
+  @FunctionalInterface
+  public interface Listener {
+    void changed(int x, int y, int z);
+  }
 
   public EventLog(int retention) {
     if (retention <= 0) throw new IllegalArgumentException("retention must be positive");
     this.retention = retention;
   }
 
-  public synchronized void record(int x, int y, int z, String state, String digest) {
-    seq++;
-    log.addLast(new Event(seq, x, y, z, state, digest));
-    while (log.size() > retention) log.removeFirst();
+  public void record(int x, int y, int z, String state, String digest) {
+    synchronized (this) {
+      seq++;
+      log.addLast(new Event(seq, x, y, z, state, digest));
+      while (log.size() > retention) log.removeFirst();
+    }
+    Listener l = listener;
+    if (l != null) l.changed(x, y, z);
+  }
+
+  /** Sets the one listener (the port sets it once, when it is made). */
+  public void listen(Listener l) {
+    listener = l;
   }
 
   public synchronized Page after(String cursor) {

@@ -40,6 +40,15 @@ public final class Port {
   private final Saves saves;
   /** The methods by name: the protocol's own (java/PROTOCOL.md), in its order, then any the host added. */
   private final Map<String, PortMethod> methods = new LinkedHashMap<>();
+  /** Null: the host shows players nothing of their own (its chat sink is no {@link PlayerViews}). */
+  private final Ghosts ghosts;
+  private final GhostMethods ghostMethods;
+
+  /** Runs work as one game-thread job and waits for it (bounded; see {@link #onGameThread}). */
+  @FunctionalInterface
+  interface GameJobs {
+    <T> T run(Supplier<T> work);
+  }
 
   public Port(WorldAccess world, TickScheduler scheduler, EventLog events, ChatQueue chat, ChatSink sink, TickStats stats, PortConfig config) {
     this(world, scheduler, events, chat, sink, stats, config, new SaveLedger(), null);
@@ -75,6 +84,16 @@ public final class Port {
     methods.put("chat_reply", this::chatReply);
     methods.put("stats", this::stats);
     methods.put("flush", this::flush);
+    if (sink instanceof PlayerViews views) {
+      ghosts = new Ghosts(world, views, sink);
+      events.listen(ghosts::changed);
+      ghostMethods = new GhostMethods(world, ghosts, scheduler, this::onGameThread);
+      methods.put("ghost_show", ghostMethods::show);
+      methods.put("ghost_clear", ghostMethods::clear);
+    } else {
+      ghosts = null;
+      ghostMethods = null;
+    }
   }
 
   /**
@@ -106,6 +125,7 @@ public final class Port {
     o.addProperty("max_y", f.maxY());
     JsonArray caps = new JsonArray();
     f.capabilities().forEach(caps::add);
+    if (ghosts != null) caps.add("ghosts");
     o.add("capabilities", caps);
     JsonObject limits = new JsonObject();
     limits.addProperty("max_read", RegionRead.MAX_POSITIONS);
@@ -163,6 +183,7 @@ public final class Port {
 
   /** At shutdown: waits for queued saves and stops the saver thread. */
   public void close() {
+    if (ghostMethods != null) ghostMethods.close();
     if (saves != null) saves.close();
   }
 
@@ -230,6 +251,7 @@ public final class Port {
     try {
       CasResult res = cas.run(world, req);
       stats.slice(res.written());
+      if (ghosts != null) ghosts.written(req.req().writes(), res.written());
       // Numbered in the job, so no save can fall between the writes and their number.
       seq[0] = res.written() > 0 ? ledger.recordWrite() : 0;
       return res;

@@ -4,6 +4,12 @@ import dev.mcb.port.ChatQueue;
 import dev.mcb.port.ChatSink;
 import dev.mcb.port.Digests;
 import dev.mcb.port.EventLog;
+import dev.mcb.port.Ghosts;
+import dev.mcb.port.PlayerViews;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import net.kyori.adventure.text.Component;
@@ -20,14 +26,17 @@ import net.minestom.server.event.player.AsyncPlayerConfigurationEvent;
 import net.minestom.server.event.player.PlayerBlockBreakEvent;
 import net.minestom.server.event.player.PlayerBlockPlaceEvent;
 import net.minestom.server.instance.InstanceContainer;
+import net.minestom.server.instance.block.Block;
+import net.minestom.server.network.packet.server.play.MultiBlockChangePacket;
 
 /**
  * The players' side: spawning (creative), block edits feeding the port's event log, and the
  * {@code /ai} command feeding the chat queue. An edit is recorded at the end of the tick it happened
  * in, with the state the world then holds (a cancelled edit records the unchanged state: harmless,
- * the engine only learns the block was touched).
+ * the engine only learns the block was touched). Ghost previews go to one player as multi-block
+ * changes, a packet per section, as the port's own writes go to everyone ({@link SectionChanges}).
  */
-final class PlayerHooks implements ChatSink {
+final class PlayerHooks implements ChatSink, PlayerViews {
   private final InstanceContainer instance;
   private final MinestomWorld world;
   private final EventLog events;
@@ -85,5 +94,34 @@ final class PlayerHooks implements ChatSink {
     if (p == null) return false;
     p.sendMessage(Component.text(text));
     return true;
+  }
+
+  private static Player player(String playerId) {
+    return MinecraftServer.getConnectionManager().getOnlinePlayerByUuid(UUID.fromString(playerId));
+  }
+
+  @Override
+  public boolean online(String playerId) {
+    Player p = player(playerId);
+    return p != null && p.getInstance() == instance;
+  }
+
+  @Override
+  public void sendStates(String playerId, long[] positions, String[] states) {
+    Player p = player(playerId);
+    if (p == null) return;
+    Map<Long, List<Long>> bySection = new HashMap<>();
+    for (int i = 0; i < positions.length; i++) {
+      int x = Ghosts.x(positions[i]), y = Ghosts.y(positions[i]), z = Ghosts.z(positions[i]);
+      Block b = BlockStates.parse(states[i]);
+      if (b == null) continue; // checked when the request was decoded
+      long section = Ghosts.pack(x >> 4, y >> 4, z >> 4);
+      bySection.computeIfAbsent(section, k -> new ArrayList<>()).add(((long) b.stateId() << 12) | ((x & 15) << 8) | ((z & 15) << 4) | (y & 15));
+    }
+    for (Map.Entry<Long, List<Long>> e : bySection.entrySet()) {
+      long s = e.getKey();
+      long[] blocks = e.getValue().stream().mapToLong(Long::longValue).toArray();
+      p.sendPacket(new MultiBlockChangePacket(Ghosts.x(s), Ghosts.y(s), Ghosts.z(s), blocks));
+    }
   }
 }

@@ -4,6 +4,12 @@ import dev.mcb.port.ChatQueue;
 import dev.mcb.port.ChatSink;
 import dev.mcb.port.Digests;
 import dev.mcb.port.EventLog;
+import dev.mcb.port.Ghosts;
+import dev.mcb.port.PlayerViews;
+import io.papermc.paper.math.BlockPosition;
+import io.papermc.paper.math.Position;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -12,6 +18,7 @@ import org.bukkit.Bukkit;
 import org.bukkit.Location;
 import org.bukkit.World;
 import org.bukkit.block.Block;
+import org.bukkit.block.data.BlockData;
 import org.bukkit.command.Command;
 import org.bukkit.command.CommandExecutor;
 import org.bukkit.command.CommandSender;
@@ -39,9 +46,9 @@ import org.bukkit.event.entity.EntityExplodeEvent;
  * PlayerHooks) feed the port's event log at the end of the tick they happened in, with the state
  * the world then holds; {@code /ai} feeds the chat queue with the sender's UUID and position.
  * Changes through paths that raise no event (some plugins) are caught by the engine's content
- * checks instead.
+ * checks instead. Ghost previews go to one player with {@code Player#sendMultiBlockChange}.
  */
-final class PaperPlayerHooks implements Listener, CommandExecutor, ChatSink {
+final class PaperPlayerHooks implements Listener, CommandExecutor, ChatSink, PlayerViews {
   private final World world;
   private final PaperWorld port;
   private final EventLog events;
@@ -141,5 +148,24 @@ final class PaperPlayerHooks implements Listener, CommandExecutor, ChatSink {
     if (p == null) return false;
     p.sendMessage(Component.text(text));
     return true;
+  }
+
+  @Override
+  public boolean online(String playerId) {
+    Player p = Bukkit.getPlayer(UUID.fromString(playerId));
+    return p != null && p.getWorld().equals(world);
+  }
+
+  @Override
+  public void sendStates(String playerId, long[] positions, String[] states) {
+    Player p = Bukkit.getPlayer(UUID.fromString(playerId));
+    if (p == null) return;
+    Map<BlockPosition, BlockData> changes = new HashMap<>(positions.length * 2);
+    Map<String, BlockData> parsed = new HashMap<>();
+    for (int i = 0; i < positions.length; i++) {
+      BlockData data = parsed.computeIfAbsent(states[i], Bukkit::createBlockData);
+      changes.put(Position.block(Ghosts.x(positions[i]), Ghosts.y(positions[i]), Ghosts.z(positions[i])), data);
+    }
+    p.sendMultiBlockChange(changes);
   }
 }

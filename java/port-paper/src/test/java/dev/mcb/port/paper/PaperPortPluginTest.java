@@ -35,7 +35,8 @@ import org.mockbukkit.mockbukkit.world.WorldMock;
  * The plugin on a mock Paper server (MockBukkit, the `-Ppaper` build only): it loads and enables,
  * keeps its token where config.yml's `token-file` says, a player's block placement reaches the
  * port's event log at the end of the tick, and a compare-and-set sent over HTTP is run by the
- * plugin's tick task and writes the block.
+ * plugin's tick task and writes the block, and a ghost preview reaches the player alone (the world
+ * keeps its blocks).
  */
 class PaperPortPluginTest {
   private ServerMock server;
@@ -122,5 +123,20 @@ class PaperPortPluginTest {
     JsonObject again = call("cas", "{\"states\":[\"minecraft:stone\",\"minecraft:air\"],\"digests\":[],\"checks\":[],\"writes\":[[5,64,5,0,-1,1]]}");
     assertEquals(1, again.get("written").getAsInt());
     assertEquals(Material.AIR, world.getBlockAt(5, 64, 5).getType());
+  }
+
+  @Test
+  void aGhostPreviewGoesToThePlayerAloneAndLeavesTheWorld() throws Exception {
+    PlayerMock player = server.addPlayer();
+    player.teleport(world.getSpawnLocation());
+    String id = player.getUniqueId().toString();
+    JsonObject info = call("info", "{}");
+    assertTrue(info.getAsJsonArray("capabilities").toString().contains("\"ghosts\""), info.toString());
+    JsonObject shown = call("ghost_show", "{\"player_id\":\"" + id + "\",\"palette\":[\"minecraft:stone\"],\"blocks\":[6,64,6,0,6,65,6,0]}");
+    assertTrue(shown.get("delivered").getAsBoolean(), shown.toString());
+    assertEquals(2, shown.get("shown").getAsInt());
+    assertEquals(Material.AIR, world.getBlockAt(6, 64, 6).getType());
+    assertEquals(2, call("ghost_clear", "{\"player_id\":\"" + id + "\"}").get("cleared").getAsInt());
+    assertEquals(Material.AIR, world.getBlockAt(6, 65, 6).getType());
   }
 }
