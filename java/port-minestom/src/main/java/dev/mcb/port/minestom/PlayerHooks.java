@@ -33,7 +33,8 @@ import net.minestom.server.network.packet.server.play.MultiBlockChangePacket;
  * The players' side: spawning (creative), block edits feeding the port's event log, and the
  * {@code /ai} command feeding the chat queue. An edit is recorded at the end of the tick it happened
  * in, with the state the world then holds (a cancelled edit records the unchanged state: harmless,
- * the engine only learns the block was touched). Ghost previews go to one player as multi-block
+ * the engine only learns the block was touched). Players' fences, panes, bars, walls and stairs
+ * join their neighbours ({@link ConnectionRule}). Ghost previews go to one player as multi-block
  * changes, a packet per section, as the port's own writes go to everyone ({@link SectionChanges}).
  */
 final class PlayerHooks implements ChatSink, PlayerViews {
@@ -60,6 +61,9 @@ final class PlayerHooks implements ChatSink, PlayerViews {
     });
     handler.addListener(PlayerBlockBreakEvent.class, e -> pending.add(e.getBlockPosition()));
     handler.addListener(PlayerBlockPlaceEvent.class, e -> pending.add(e.getBlockPosition()));
+    // Fences, panes, bars, walls and stairs join their neighbours as the game's do; the blocks they turn are edits too.
+    ConnectionRule.registerAll(new Connections(), p -> pending.add(new BlockVec(p.blockX(), p.blockY(), p.blockZ())),
+        MinecraftServer.getBlockManager()::registerBlockPlacementRule);
 
     Command ai = new Command("ai");
     ArgumentStringArray text = ArgumentType.StringArray("text");
