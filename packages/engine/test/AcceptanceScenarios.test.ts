@@ -54,7 +54,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
         expect(st.counters.written).toBe(0);
         expect(st.counters.conflicts).toBe(1);
         expect(st.conflicts).toEqual([
-          { pos: { x: 2, y: 64, z: 13 }, kind: "write", expected: AIR, actual: GLASS, data_changed: false, changed_since_prepare: false },
+          { pos: { x: 2, y: 64, z: 13 }, kind: "write", expected: AIR, actual: GLASS, data_changed: false, changed_since_prepare: true },
         ]);
         expect(h.world.stateAt(2, 64, 13)).toBe(GLASS);
         expect(countState(h, STONE)).toBe(0);
@@ -92,7 +92,7 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
         expect(st.status).toBe("conflict");
         expect(st.counters.written).toBe(0);
         expect(st.conflicts).toEqual([
-          { pos: { x: 5, y: 63, z: 5 }, kind: "dependency", expected: STONE, actual: AIR, data_changed: false, changed_since_prepare: false },
+          { pos: { x: 5, y: 63, z: 5 }, kind: "dependency", expected: STONE, actual: AIR, data_changed: false, changed_since_prepare: true },
         ]);
         expect(h.world.stateAt(5, 64, 5)).toBe(AIR);
         // Replanning from fresh state sees the missing support as the new base.

@@ -55,7 +55,7 @@ export function formatOperation(op: OperationStatusView): string {
   if (op.saved === false && hasEnded(op.status)) lines.push("  not yet saved to disk by the world");
   for (const k of op.conflicts)
     lines.push(
-      `  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}${k.changed_since_prepare ? " (changed and changed back since the plan was prepared)" : ""}`,
+      `  conflict ${k.kind} at ${k.pos.x} ${k.pos.y} ${k.pos.z}: expected ${k.expected}, found ${k.actual}${k.changed_since_prepare && k.actual === k.expected && !k.data_changed ? " (changed and changed back since the plan was prepared)" : ""}`,
     );
   if (op.error !== null) lines.push(`  ${op.error.code}: ${op.error.message}`);
   return lines.join("\n");

@@ -8,7 +8,7 @@ import type { EngineLimits } from "../core/Project.js";
 import { isHostCrash, type CasBatchResult, type CasCheck, type WorldAdapter, type WorldInfo } from "../world/WorldAdapter.js";
 import { dependencyChecks, type BuiltSlice } from "./SliceBuilder.js";
 import { PrecheckRead } from "./PrecheckRead.js";
-import { precheck, prepareWindow, send, type Window, type WindowDeps } from "./Windows.js";
+import { otherConflicts, precheck, prepareWindow, send, type Window, type WindowDeps } from "./Windows.js";
 import { setBit } from "../core/BitMask.js";
 import type { OperationStatus } from "../core/OperationStatus.js";
 
@@ -60,6 +60,9 @@ export async function runOperation(deps: ApplierDeps, operationId: string): Prom
   if (op === null) throw new Error(`operation ${operationId} vanished from the journal`);
   return new OperationRun(deps, op).run();
 }
+
+/** Plan positions read again after a stop, from the stopped slice on, to list every change there. */
+const RECHECK_AFTER_STOP = 65_536;
 
 type Ending = { readonly status: OperationStatus; readonly error: { code: string; message: string } | null };
 
@@ -199,11 +202,8 @@ class OperationRun {
     }
     this.intentOpen = false;
     this.record(batch, outcome);
-    if (outcome.stopped !== undefined) return { done: this.stopped(batch, outcome, unsent) };
-    if (w.stop.length > 0) {
-      w.stop.forEach((c) => this.addConflict(c));
-      return { done: this.finish("conflict") };
-    }
+    if (outcome.stopped !== undefined) return { done: await this.stopped(batch, outcome, unsent) };
+    if (w.stop.length > 0) return { done: await this.conflictEnd(w.stop, w.stopAt) };
     if (w.last >= this.counters.slicesTotal) return { done: this.finish("applied") };
     if (nextError !== null) return { done: this.failed(nextError) };
     try {
@@ -247,22 +247,25 @@ class OperationRun {
     }
   }
 
-  /** How a batch that stopped at one of its slices ends the operation (the slices after it never ran). */
-  private stopped(batch: readonly BuiltSlice[], outcome: CasBatchResult, unsent: readonly BuiltSlice[]): OperationRecord {
+  /**
+   * How a batch that stopped at one of its slices ends the operation (the slices after it never
+   * ran). A slice stops at its first changed block: see `conflictEnd`.
+   */
+  private async stopped(batch: readonly BuiltSlice[], outcome: CasBatchResult, unsent: readonly BuiltSlice[]): Promise<OperationRecord> {
     const stopped = outcome.stopped!;
     const at = batch[stopped.slice]!;
     this.neverRan(unsent);
     if (stopped.reason === "mismatch") {
       this.neverRan(batch.slice(stopped.slice + 1));
-      for (const m of outcome.results[stopped.slice]!.mismatches)
-        this.addConflict({
-          pos: { x: m.x, y: m.y, z: m.z },
-          kind: m.kind === "check" ? "dependency" : "write",
-          expected: m.expected,
-          actual: m.actual,
-          dataChanged: m.expected === m.actual,
-        });
-      return this.finish("conflict");
+      const found = outcome.results[stopped.slice]!.mismatches.map((m): ConflictSample => ({
+        pos: { x: m.x, y: m.y, z: m.z },
+        kind: m.kind === "check" ? "dependency" : "write",
+        expected: m.expected,
+        actual: m.actual,
+        dataChanged: m.expected === m.actual,
+        changedSincePrepare: true,
+      }));
+      return this.conflictEnd(found, at.intent.start);
     }
     if (stopped.reason === "refused") {
       // The world refused the slice before writing any of it: its intent resolves to nothing written.
@@ -309,9 +312,21 @@ class OperationRun {
   }
 
   /** How a window that is not a batch ends the operation. */
-  private ended(w: Exclude<Window, { kind: "batch" }>): OperationRecord {
+  private async ended(w: Exclude<Window, { kind: "batch" }>): Promise<OperationRecord> {
     if (w.kind === "stop") return this.finish(w.status, w.error);
-    w.conflicts.forEach((c) => this.addConflict(c));
+    return this.conflictEnd(w.conflicts, w.stopAt);
+  }
+
+  /**
+   * Ends the operation at conflicts found from plan position `from` on: those, and every other block
+   * changed since preparation in the plan's next `RECHECK_AFTER_STOP` positions (read again), so
+   * that the operation lists each change that stands in its way, not only the first.
+   */
+  private async conflictEnd(found: readonly ConflictSample[], from: number): Promise<OperationRecord> {
+    found.forEach((c) => this.addConflict(c));
+    const seen = new Set(found.map((c) => `${c.pos.x},${c.pos.y},${c.pos.z}`));
+    const to = Math.min(writeCount(this.plan), from + RECHECK_AFTER_STOP);
+    await otherConflicts(this.deps.adapter, this.plan, from, to, this.changed, seen, (c) => this.addConflict(c));
     return this.finish("conflict");
   }
 

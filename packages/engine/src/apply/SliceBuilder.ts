@@ -87,11 +87,15 @@ export function classify(
   return current === plan.states[plan.after[i]!] ? "skip" : "conflict";
 }
 
-export function targetConflict(plan: PreparedPlan, i: number, actual: string, changedSincePrepare: boolean): ConflictSample {
+/**
+ * The conflict at write-set position i. Every conflict an operation meets is a change made after its
+ * plan was prepared (the plan's base is what preparation read): `changedSincePrepare` is true; a
+ * block back at its base (`back`: something else was there in between) differs in nothing else.
+ */
+export function targetConflict(plan: PreparedPlan, i: number, actual: string, back: boolean): ConflictSample {
   const expected = plan.states[plan.before[i]!]!;
   const pos = { x: plan.pos[i * 3]!, y: plan.pos[i * 3 + 1]!, z: plan.pos[i * 3 + 2]! };
-  if (changedSincePrepare) return { pos, kind: "write", expected, actual, dataChanged: false, changedSincePrepare: true };
-  return { pos, kind: "write", expected, actual, dataChanged: actual === expected };
+  return { pos, kind: "write", expected, actual, dataChanged: !back && actual === expected, changedSincePrepare: true };
 }
 
 export function dependencyChecks(plan: PreparedPlan): CasCheck[] {

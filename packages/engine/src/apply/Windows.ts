@@ -2,7 +2,7 @@ import type { ConflictSample } from "../store/Journal.js";
 import type { ChangedSincePrepare } from "../merge/ChangedSincePrepare.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 import type { OperationStatus } from "../core/OperationStatus.js";
-import { isSliceRefused, type CasBatchResult, type CasCheck, type WorldAdapter } from "../world/WorldAdapter.js";
+import { isHostCrash, isSliceRefused, type CasBatchResult, type CasCheck, type WorldAdapter } from "../world/WorldAdapter.js";
 import { readPositions, type PositionsRead } from "../world/WorldReader.js";
 import type { PrecheckRead } from "./PrecheckRead.js";
 import { buildSlice, classify, targetConflict, type BuiltSlice } from "./SliceBuilder.js";
@@ -25,10 +25,13 @@ export interface WindowDeps {
   before(s: number): Promise<{ readonly status: OperationStatus; readonly error: { code: string; message: string } | null } | null>;
 }
 
-/** A prepared window: slices to send (and the conflicts of the slice after them, if one stops the operation), or how it ends. */
+/**
+ * A prepared window: slices to send (and the conflicts of the slice after them, if one stops the
+ * operation), or how it ends; `stopAt`: the plan position where the stopping slice begins.
+ */
 export type Window =
-  | { readonly kind: "batch"; readonly batch: readonly BuiltSlice[]; readonly stop: readonly ConflictSample[]; readonly last: number }
-  | { readonly kind: "conflict"; readonly conflicts: readonly ConflictSample[] }
+  | { readonly kind: "batch"; readonly batch: readonly BuiltSlice[]; readonly stop: readonly ConflictSample[]; readonly last: number; readonly stopAt: number }
+  | { readonly kind: "conflict"; readonly conflicts: readonly ConflictSample[]; readonly stopAt: number }
   | { readonly kind: "stop"; readonly status: OperationStatus; readonly error: { code: string; message: string } | null };
 
 /**
@@ -48,16 +51,18 @@ export async function prepareWindow(d: WindowDeps, s: number): Promise<Window> {
   // A changed dependency stops the operation at this slice (with this slice's own conflicts, if any).
   const batch: BuiltSlice[] = [];
   let stop: readonly ConflictSample[] = [];
+  let stopAt = bounds[s]!;
   for (let k = s; k < (depConflicts.length > 0 ? s + 1 : last); k++) {
     const built = buildSlice(plan, d.operationId, k, bounds[k]!, bounds[k + 1]!, cur, bounds[s]!, d.checks, d.changed, d.pairStart);
     if (!built.ok) {
       stop = built.conflicts; // the slices before it are written first, as one at a time would
+      stopAt = bounds[k]!;
       break;
     }
     batch.push(built.slice);
   }
-  if (batch.length === 0 || depConflicts.length > 0) return { kind: "conflict", conflicts: [...depConflicts, ...stop] };
-  return { kind: "batch", batch, stop, last: s + batch.length };
+  if (batch.length === 0 || depConflicts.length > 0) return { kind: "conflict", conflicts: [...depConflicts, ...stop], stopAt };
+  return { kind: "batch", batch, stop, last: s + batch.length, stopAt };
 }
 
 /**
@@ -93,6 +98,37 @@ export async function precheck(
   return cur;
 }
 
+/**
+ * After a slice stopped at a changed block: reads plan positions `from..to` (the rest of the
+ * stopped batch, none of it written past the stop) and reports every other target changed since
+ * preparation (`seen`: positions already reported). A read that fails reports nothing more: the
+ * stop itself stands.
+ */
+export async function otherConflicts(
+  adapter: WorldAdapter,
+  plan: PreparedPlan,
+  from: number,
+  to: number,
+  changed: ChangedSincePrepare,
+  seen: ReadonlySet<string>,
+  addConflict: (c: ConflictSample) => void,
+): Promise<void> {
+  let cur: PositionsRead;
+  try {
+    changed.refresh();
+    cur = await readPositions(adapter, plan.pos, from, to);
+  } catch (error) {
+    if (isHostCrash(error)) throw error;
+    return;
+  }
+  for (let i = from; i < to; i++) {
+    const p = plan.pos;
+    if (seen.has(`${p[i * 3]},${p[i * 3 + 1]},${p[i * 3 + 2]}`)) continue;
+    const verdict = classify(plan, i, cur.states[i - from]!, cur.digests[i - from]!, changed);
+    if (verdict === "conflict" || verdict === "changed") addConflict(targetConflict(plan, i, cur.states[i - from]!, verdict === "changed"));
+  }
+}
+
 /** Reads the plan's dependencies and reports each one no longer at its expected state and digest. */
 async function checkDependencies(
   adapter: WorldAdapter,
@@ -104,6 +140,13 @@ async function checkDependencies(
   const now = await readPositions(adapter, plan.depPos);
   checks.forEach((c, d) => {
     if (now.states[d] !== c.state || now.digests[d] !== c.digest)
-      addConflict({ pos: { x: c.x, y: c.y, z: c.z }, kind: "dependency", expected: c.state, actual: now.states[d]!, dataChanged: now.states[d] === c.state });
+      addConflict({
+        pos: { x: c.x, y: c.y, z: c.z },
+        kind: "dependency",
+        expected: c.state,
+        actual: now.states[d]!,
+        dataChanged: now.states[d] === c.state,
+        changedSincePrepare: true,
+      });
   });
 }

@@ -12,8 +12,10 @@ export interface ConflictSample {
   /** True when only the block-entity data differs. */
   readonly dataChanged: boolean;
   /**
-   * True when the block is back at the plan's base but the journal saw it hold something else
-   * after the plan was prepared (ours or an observed edit): the base is stale, never written over.
+   * True when the block changed after the plan was prepared: every conflict an operation meets is
+   * such a change (absent in records journalled before 12-06). A block back at the plan's base
+   * (`actual` equals `expected`, `dataChanged` false) held something else in between (ours or an
+   * observed edit): the base is stale, never written over.
    */
   readonly changedSincePrepare?: boolean;
 }
