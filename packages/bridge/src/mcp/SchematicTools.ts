@@ -42,7 +42,7 @@ function registerAssetsAndExport(tools: ToolTable, m: McpContext): void {
     {
       title: "Export a region as a schematic",
       description:
-        "Save a box (air included, block entities with data; up to the library's read limit, 20,000,000 positions by default) as a Sponge v3 .schem; origin (default min) is its paste anchor.",
+        "Save a box (air and block entity data included; ≤ 20,000,000 positions by default) as a Sponge v3 .schem; origin (default min) is its paste anchor.",
       inputSchema: {
         name: AssetId.describe("new asset id"),
         min: Vec3.describe("corner"),

@@ -187,7 +187,7 @@ function registerRegionChanges(tools: ToolTable, m: McpContext): void {
     {
       title: "Changes in a region",
       description:
-        "Block changes in a box since a cursor, oldest first, before/after, ≤ 100 a page; no cursor: the current one. resync_required: inspect again.",
+        "Block changes in a box since a cursor, oldest first, ≤ 100 a page (before null: never known); no cursor: the current one. resync_required: inspect again.",
       inputSchema: {
         min: Vec3.describe("corner"),
         max: Vec3.describe("other corner"),

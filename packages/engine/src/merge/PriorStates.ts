@@ -12,9 +12,11 @@ interface Known {
 
 /**
  * What the journal last knew a position to hold before a given change: our confirmed write there
- * (its result), or an observed edit or an administrator's recorded state — the `before` of a
- * person's change in region_changes. Null when the journal knew nothing there (the world as it
- * was generated, or changed while nobody watched). Positions are looked up once and kept.
+ * (its result), what preparing one of our operations' plans read there (its base), or an observed
+ * edit or an administrator's recorded state — the `before` of a person's change in
+ * region_changes. Null only when the journal never knew the position (no plan of an operation
+ * covered it, nothing was written or seen there): unknown, never a spelling of air. Positions are
+ * looked up once and kept.
  */
 export class PriorStates {
   private readonly history = new Map<string, Known[]>();
@@ -42,12 +44,13 @@ export class PriorStates {
     list = [];
     const box = { minX: x, minY: y, minZ: z, maxX: x, maxY: y, maxZ: z };
     for (const s of this.journal.slicesAfter(-1, box)) {
-      if (s.written === null) continue;
       const plan = this.operationPlan(s.operationId);
       for (let off = 0; off < s.end - s.start; off++) {
         const i = s.start + off;
-        if (getBit(s.written, off) && plan.pos[i * 3] === x && plan.pos[i * 3 + 1] === y && plan.pos[i * 3 + 2] === z)
-          list.push({ seq: s.seq, sub: off, state: plan.states[plan.after[i]!]! });
+        if (plan.pos[i * 3] !== x || plan.pos[i * 3 + 1] !== y || plan.pos[i * 3 + 2] !== z) continue;
+        // What preparing the plan read there (its base), known from then on; then our write, if it was written.
+        list.push({ seq: plan.preparedSeq, sub: -1, state: plan.states[plan.before[i]!]! });
+        if (s.written !== null && getBit(s.written, off)) list.push({ seq: s.seq, sub: off, state: plan.states[plan.after[i]!]! });
       }
     }
     const t = this.journal.touchesAfter(-1, box);

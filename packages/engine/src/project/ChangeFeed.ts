@@ -7,7 +7,7 @@ import { PriorStates } from "../merge/PriorStates.js";
 export interface BlockChange {
   readonly seq: number;
   readonly pos: Vec3;
-  /** The state before: an operation's base there; for an edit, the state the journal last knew there (null: none known). */
+  /** The state before: an operation's base there; for an edit, the state the journal last knew there (a write, a plan's base, an edit; null: the journal never knew that position, never a spelling of air). */
   readonly before: string | null;
   /** The state the change left. */
   readonly after: string;
