@@ -150,7 +150,7 @@ function registerRegionReads(tools: ToolTable, m: McpContext): void {
     "region_surface",
     {
       title: "Surface heights",
-      description: "Top non-air block and height per sampled column (≤ 4096), z-major rows. Empty areas say so.",
+      description: "Top non-air block and height per sampled column (≤ 4096), run-length encoded. Empty areas say so.",
       inputSchema: {
         min: Column.describe("corner"),
         max: Column.describe("other corner"),
@@ -165,8 +165,7 @@ function registerRegionReads(tools: ToolTable, m: McpContext): void {
         step: int,
         y_range: z.strictObject({ min: int, max: int }),
         columns: z.strictObject({ x: int, z: int }),
-        heights: z.array(int.nullable()).optional(),
-        tops: z.array(int).optional(),
+        runs: z.array(int.nullable()).optional().describe("[height, top, count]…, z-major; null, -1: air"),
         palette: z.array(z.string()),
         empty_columns: int,
         min_height: int.nullable(),

@@ -310,10 +310,14 @@ describe("agent ergonomics over stdio", () => {
     });
     const roofOp = await applied(roof, "hut-roof");
     const surface = await ok("region_surface", { min: { x: 298, z: 300 }, max: { x: 305, z: 300 } });
-    expect(surface.heights).toEqual([63, 63, 68, 68, 68, 68, 63, 63]);
-    expect(surface.palette[surface.tops[2]]).toBe("minecraft:spruce_slab[type=bottom,waterlogged=false]");
+    // run-length encoded: [height, top, count]…
+    const [grass, slab] = [
+      surface.palette.indexOf("minecraft:grass_block[snowy=false]"),
+      surface.palette.indexOf("minecraft:spruce_slab[type=bottom,waterlogged=false]"),
+    ];
+    expect(surface.runs).toEqual([63, grass, 2, 68, slab, 4, 63, grass, 2]);
     const sampled = await ok("region_surface", { min: { x: 300, z: 300 }, max: { x: 303, z: 303 }, step: 3, y_range: { min: 60, max: 67 } });
-    expect(sampled).toMatchObject({ columns: { x: 2, z: 2 }, heights: [67, 67, 67, 67] });
+    expect(sampled).toMatchObject({ columns: { x: 2, z: 2 }, runs: [67, 0, 4] });
 
     // region_changes: every write since the cursor, oldest first, in pages.
     const seen: { pos: { x: number; y: number; z: number }; operation_id?: string; source: string }[] = [];

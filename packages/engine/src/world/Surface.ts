@@ -17,10 +17,12 @@ export interface SurfaceView {
   readonly y_range: { readonly min: number; readonly max: number };
   /** Sampled columns along x and z: column (i, k) is x = min.x + i·step, z = min.z + k·step. */
   readonly columns: { readonly x: number; readonly z: number };
-  /** y of the highest non-air block per sampled column, z-major (row k, then i), null: only air. Absent when every column is air. */
-  readonly heights?: readonly (number | null)[];
-  /** Index into `palette` of that top block per column, −1 for an empty column. Absent when every column is air. */
-  readonly tops?: readonly number[];
+  /**
+   * The sampled columns z-major (row k, then i) as runs `[height, top, count, …]`: `count` columns
+   * in a row whose highest non-air block is at y `height` and is `palette[top]` (null and −1: only
+   * air). Flat ground is one run. Absent when every column is air.
+   */
+  readonly runs?: readonly (number | null)[];
   readonly palette: readonly string[];
   readonly empty_columns: number;
   readonly min_height: number | null;
@@ -31,6 +33,29 @@ export interface SurfaceView {
 }
 
 const MAX_STEP = 64;
+
+/** Columns as runs of equal (height, top): `[height, top, count, …]`. */
+export function surfaceRuns(heights: readonly (number | null)[], tops: readonly number[]): (number | null)[] {
+  const out: (number | null)[] = [];
+  for (let i = 0; i < heights.length; i++) {
+    const n = out.length;
+    if (n > 0 && out[n - 3] === heights[i] && out[n - 2] === tops[i]) out[n - 1] = (out[n - 1] as number) + 1;
+    else out.push(heights[i]!, tops[i]!, 1);
+  }
+  return out;
+}
+
+/** The columns of `runs` again, one height and one top per sampled column (z-major). */
+export function surfaceColumns(runs: readonly (number | null)[]): { heights: (number | null)[]; tops: number[] } {
+  const heights: (number | null)[] = [],
+    tops: number[] = [];
+  for (let r = 0; r < runs.length; r += 3)
+    for (let k = 0; k < (runs[r + 2] as number); k++) {
+      heights.push(runs[r]!);
+      tops.push(runs[r + 1] as number);
+    }
+  return { heights, tops };
+}
 
 /**
  * A heightmap sample (the game's WORLD_SURFACE: highest non-air block; water, leaves and plants
@@ -66,7 +91,7 @@ export async function surfaceSample(
     step,
     y_range: { min: yr.min, max: yr.max },
     columns: { x: nx, z: nz },
-    ...(found.length === 0 ? {} : { heights, tops }),
+    ...(found.length === 0 ? {} : { runs: surfaceRuns(heights, tops) }),
     palette: palette.values,
     empty_columns: empty,
     min_height: minH,

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Harness } from "@mcb/property-tests";
+import { surfaceColumns } from "../../src/world/Surface.js";
 
 /** region_surface against a brute-force scan of the same memory world. */
 
@@ -48,6 +49,9 @@ describe("region_surface", () => {
           });
           if (!r.ok) throw new Error(r.error.message);
           const v = r.value;
+          // The runs decode to one height and one top per column, and no two neighbouring runs are equal.
+          const { heights, tops } = v.runs === undefined ? { heights: undefined, tops: undefined } : surfaceColumns(v.runs);
+          if (v.runs !== undefined) for (let q = 3; q < v.runs.length; q += 3) expect([v.runs[q], v.runs[q + 1]]).not.toEqual([v.runs[q - 3], v.runs[q - 2]]);
           const lo = y_range?.min ?? -64,
             hi = y_range?.max ?? 319;
           expect(v.columns).toEqual({ x: Math.floor(a.w / step) + 1, z: Math.floor(a.l / step) + 1 });
@@ -61,13 +65,14 @@ describe("region_surface", () => {
                 if (st !== "minecraft:air" && st !== "minecraft:cave_air") want = y;
               }
               const at = k * v.columns.x + i;
-              expect(v.heights?.[at] ?? null, `column ${x},${z}`).toBe(want);
-              expect(v.tops === undefined || v.tops[at] === -1 ? null : v.palette[v.tops[at]!]).toBe(want === null ? null : h.world.stateAt(x, want, z));
+              expect(heights?.[at] ?? null, `column ${x},${z}`).toBe(want);
+              expect(tops === undefined || tops[at] === -1 ? null : v.palette[tops[at]!]).toBe(want === null ? null : h.world.stateAt(x, want, z));
             }
           const columns = v.columns.x * v.columns.z;
-          expect(v.empty_columns).toBe(v.heights === undefined ? columns : v.heights.filter((x) => x === null).length);
+          expect(heights === undefined ? columns : heights.length).toBe(columns);
+          expect(v.empty_columns).toBe(heights === undefined ? columns : heights.filter((x) => x === null).length);
           // An all-air area says so in one sentence and sends no arrays.
-          if (v.empty_columns === columns) expect([v.summary.slice(0, 7), v.heights, v.tops]).toEqual(["empty: ", undefined, undefined]);
+          if (v.empty_columns === columns) expect([v.summary.slice(0, 7), v.runs]).toEqual(["empty: ", undefined]);
         },
       ),
       { numRuns: 60 },
