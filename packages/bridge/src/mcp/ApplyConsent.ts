@@ -13,6 +13,9 @@ export const DEFAULT_CONFIRM_ABOVE = 20_000;
  * cancelled or unanswered: `permission_denied` (`reason: "declined"`), nothing written.
  */
 export class ApplyConsent {
+  /** People's edits each plan prepared in this session writes over (`replace`), newest last: build_apply of that plan asks too. */
+  private readonly replacedBy = new Map<string, number>();
+
   constructor(
     private readonly server: McpServer,
     private readonly m: McpContext,
@@ -24,8 +27,18 @@ export class ApplyConsent {
     return this.server.server.getClientCapabilities()?.elicitation !== undefined;
   }
 
-  /** Asks when the plan calls for it; ok when applying may go on. `replaced`: blocks of people's edits the plan writes over. */
-  async check(planId: string, replaced = 0): Promise<Result<void>> {
+  /** A plan prepared in this session and how many blocks of people's edits it writes over (the newest 256 are kept). */
+  remember(planId: string, replaced: number): void {
+    if (replaced === 0) return;
+    this.replacedBy.set(planId, replaced);
+    if (this.replacedBy.size > 256) this.replacedBy.delete(this.replacedBy.keys().next().value!);
+  }
+
+  /**
+   * Asks when the plan calls for it; ok when applying may go on. `replaced`: blocks of people's
+   * edits the plan writes over (default: what its prepare in this session said).
+   */
+  async check(planId: string, replaced = this.replacedBy.get(planId) ?? 0): Promise<Result<void>> {
     if (!this.canAsk) return ok(undefined);
     const writes = this.m.engine.planWrites(this.m.ctx, { plan_id: planId });
     if (!writes.ok) return ok(undefined); // the apply itself refuses it with the same words

@@ -96,6 +96,7 @@ function registerPrepareAndApply(tools: ToolTable, m: McpContext, consent: Apply
           ),
         );
       const prepared = await m.engine.buildPrepare(m.ctx, args);
+      if (prepared.ok) consent.remember(prepared.value.plan_id, prepared.value.manual_edits.replaced);
       if (preview !== undefined) return withPreview(m, prepared, preview);
       if (apply === undefined || !prepared.ok || prepared.value.changed_blocks === 0) return toolResult(prepared);
       const asked = await consent.check(prepared.value.plan_id, prepared.value.manual_edits.replaced);

@@ -77,6 +77,14 @@ describe("the person at a desk is asked before a large plan is applied", () => {
     expect(over.operation.status).toBe("applied");
     expect(c.asked).toHaveLength(3);
     expect(c.asked[2]).toContain("It changes 1 block (x 2..2, y 66..66, z 0..0), 1 of them over blocks a person changed by hand.");
+    // prepared alone and applied with build_apply: the question still says it writes over the person's block
+    c.world.externalEdit(3, 66, 0, "minecraft:glass");
+    const alone = (await c.call("build_prepare", { recipe: big, replace: [v(3, 66, 0)] })).structuredContent as Answer;
+    const later = (await c.call("build_apply", { plan_id: alone.plan_id, plan_hash: alone.plan_hash, idempotency_key: "r2", wait_ms: 5000 }))
+      .structuredContent as Answer;
+    expect(later.status).toBe("applied");
+    expect(c.asked).toHaveLength(4);
+    expect(c.asked[3]).toContain("It changes 1 block (x 3..3, y 66..66, z 0..0), 1 of them over blocks a person changed by hand.");
   });
 
   it("a decline or a cancel writes nothing; a client without elicitation is not asked and applies as before", async () => {
