@@ -168,6 +168,17 @@ class GhostsTest {
   }
 
   @Test
+  void aPlayerWhoLeavesLosesTheGhostWithNothingSent() throws Exception {
+    showTower(ANNA, 60);
+    clients.views.remove(ANNA); // Anna leaves
+    Thread.sleep(2_500); // the port looks for players who left once a second
+    clients.views.put(ANNA, new ConcurrentHashMap<>()); // and comes back: no ghost is kept for her
+    assertEquals(0, port.call("ghost_clear", json("{\"player_id\":\"" + ANNA + "\"}")).get("cleared").getAsInt());
+    assertTrue(clients.views.get(ANNA).isEmpty(), "nothing was sent to the player who left");
+    assertTrue(clients.told.isEmpty());
+  }
+
+  @Test
   void anOfflinePlayerGetsNothingStored() {
     JsonObject r = showTower(GONE, 60);
     assertFalse(r.get("delivered").getAsBoolean());
