@@ -148,7 +148,7 @@ describe("live: mcb mcp on a server world through the world port", () => {
     await applied(brush, "brush");
 
     const surface = await ok("region_surface", { min: { x: 0, z: 0 }, max: { x: 3, z: 0 } });
-    expect(surface.heights).toEqual([63, 63, 63, 63]); // the flat world's grass
+    expect(surface.runs).toEqual([63, 0, 4]); // the flat world's grass: one run of four columns
     const changes = await ok("region_changes", { min: v(10, 64, 10), max: v(14, 73, 14), since_cursor: ctx.change_cursor, limit: 100 });
     expect(changes.changes.length).toBeGreaterThan(0);
     expect((await ok("operation_list", { limit: 50 })).operations.length).toBeGreaterThanOrEqual(6);
