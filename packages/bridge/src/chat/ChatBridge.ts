@@ -13,7 +13,7 @@ import { TerrainCache } from "../workspace/jobs/TerrainCache.js";
 import { agentEnvironment, type AgentConfig } from "./AgentConfig.js";
 import { ChatAreas, type AreaPolicy } from "./ChatAreas.js";
 import { PlanGhosts } from "../workspace/ghost/PlanGhosts.js";
-import { CHAT_HELP, PREVIEW_REQUEST, parseChatCommand } from "./ChatCommands.js";
+import { CHAT_HELP, PREVIEW_REQUEST, parseChatCommand, type ChatCommand } from "./ChatCommands.js";
 import { ChatProjects, type ChatProject } from "./ChatProjects.js";
 import { ChatSender } from "./ChatSender.js";
 import type { ChatMessage, ChatSource } from "./ChatSource.js";
@@ -165,6 +165,12 @@ export class ChatBridge {
     }
     const project = this.projectOf(m);
     if (project === null) return this.say(who, "You have no project selected: /ai project create <name> (an area around you), or /ai project use <name>.");
+    return this.inProject(m, cmd, project);
+  }
+
+  /** A command or request in the player's selected project. */
+  private async inProject(m: ChatMessage, cmd: ProjectCommand, project: ChatProject): Promise<void> {
+    const who = m.playerId;
     const ctx = this.ctxOf(project);
     const engine = this.o.world.engine;
     // After /ai stop, writing stays paused until the owner's next request (docs/CHAT.md); these are requests.
@@ -307,6 +313,9 @@ export class ChatBridge {
     this.say(who, `Camera: captures render from the world's blocks (no live client); ${this.cameras.list().length} saved viewpoint(s).`);
   }
 }
+
+/** The commands that act in the player's selected project. */
+type ProjectCommand = Exclude<ChatCommand, { kind: "usage" | "help" | "project_create" | "project_use" }>;
 
 /** The engine's definition of a chat project. */
 function engineProject(p: ChatProject): ProjectConfig {
