@@ -4,7 +4,7 @@ import { emptyCounters } from "./Applier.js";
 import { partNameOnUndo } from "../parts/NamedParts.js";
 import { activePartNamed, checkName, overlapOf } from "../parts/Parts.js";
 import { resolveTakeOver } from "../parts/PartTakeover.js";
-import { maskKeys } from "../parts/PartMask.js";
+import { PositionSet } from "../parts/PartMask.js";
 import { boundsOf } from "@mcb/blocks";
 import type { OperationRecord, OperationJournal, PartJournal, TouchJournal } from "../store/Journal.js";
 import { writeCount, type PreparedPlan } from "../core/PreparedPlan.js";
@@ -76,7 +76,7 @@ export async function applyPlan(
       const name = checkName(journal, ctx.projectId, part_name, null);
       if (!name.ok) return name;
     }
-    const overlap = overlapOf(journal, ctx.projectId, maskKeys(plan.pos), boundsOf(plan.pos)!, growing?.partId ?? null, new Set(takeOver.value));
+    const overlap = overlapOf(journal, ctx.projectId, PositionSet.of(plan.pos), boundsOf(plan.pos)!, growing?.partId ?? null, new Set(takeOver.value));
     if (!overlap.ok) return overlap;
   }
   const world = await d.world();

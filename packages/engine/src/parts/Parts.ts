@@ -4,7 +4,8 @@ import type { OperationRecord, PartRecord, OperationJournal, PartJournal, TouchJ
 import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
-import { maskKeys, maskPoints, sortedMask, withMask } from "./PartMask.js";
+import { maskKeys, maskOf, maskPoints, PositionSet, sortedMask, TripleList, withMask } from "./PartMask.js";
+import { getBit } from "../core/BitMask.js";
 import { giveBack, heldByOthers, takeAgain } from "./PartTakeover.js";
 
 export interface PartView {
@@ -79,7 +80,7 @@ export function checkName(journal: OperationJournal & TouchJournal & PartJournal
 export function overlapOf(
   journal: OperationJournal & TouchJournal & PartJournal,
   projectId: string,
-  keys: ReadonlySet<string>,
+  keys: { has(x: number, y: number, z: number): boolean },
   bounds: PartRecord["bounds"],
   self: string | null,
   allowed: ReadonlySet<string> = new Set(),
@@ -88,7 +89,7 @@ export function overlapOf(
     if (other.retired === true || other.partId === self || allowed.has(other.partId) || !boxesIntersect(other.bounds, bounds)) continue;
     const shared: number[] = [];
     for (let i = 0; i < other.mask.length; i += 3)
-      if (keys.has(posKey(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!))) shared.push(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!);
+      if (keys.has(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!)) shared.push(other.mask[i]!, other.mask[i + 1]!, other.mask[i + 2]!);
     if (shared.length === 0) continue;
     const boxes = coverBoxes(shared);
     return fail(
@@ -127,8 +128,7 @@ export function definePart(
   const projectId = sources[0]!.op.projectId;
   const checked = checkName(journal, projectId, name, null);
   if (!checked.ok) return checked;
-  const keys = new Set<string>();
-  const points: [number, number, number][] = [];
+  const written = new TripleList();
   for (const { op, plan } of sources) {
     // A stopped operation's confirmed writes are real blocks too (a batch's tile cancelled, then resumed).
     if (!DEFINING.has(op.status))
@@ -147,22 +147,24 @@ export function definePart(
           undone_by: op.undoneBy,
         }),
       );
-    for (const w of confirmedWrites(journal, plan, op.operationId)) {
-      const k = posKey(w.x, w.y, w.z);
-      if (keys.has(k)) continue;
-      keys.add(k);
-      points.push([w.x, w.y, w.z]);
+    for (const sl of journal.slices(op.operationId)) {
+      if (sl.written === null) continue;
+      for (let off = 0; off < sl.end - sl.start; off++) {
+        if (!getBit(sl.written, off)) continue;
+        const i = (sl.start + off) * 3;
+        written.push(plan.pos[i]!, plan.pos[i + 1]!, plan.pos[i + 2]!);
+      }
     }
   }
-  if (points.length === 0)
+  if (written.length === 0)
     return fail(
       mcbError("invalid_request", `${sources.length === 1 ? `operation ${sources[0]!.op.operationId}` : "the operations"} wrote no blocks`, {
         reason: "empty_mask",
       }),
     );
-  const mask = sortedMask(points);
+  const mask = maskOf(written.triples);
   const bounds = boundsOf(mask)!;
-  const overlap = overlapOf(journal, projectId, keys, bounds, null, takeOver);
+  const overlap = overlapOf(journal, projectId, PositionSet.of(mask), bounds, null, takeOver);
   if (!overlap.ok) return overlap;
   const ids = sources.map((s) => s.op.operationId);
   return ok({
@@ -203,7 +205,7 @@ export function extendPart(
   if (added.size === 0) return fail(mcbError("invalid_request", `operation ${op.operationId} wrote no blocks`, { reason: "empty_mask" }));
   const mask = sortedMask(points);
   const bounds = boundsOf(mask)!;
-  const overlap = overlapOf(journal, part.projectId, added, bounds, part.partId, takeOver);
+  const overlap = overlapOf(journal, part.projectId, { has: (x, y, z) => added.has(posKey(x, y, z)) }, bounds, part.partId, takeOver);
   if (!overlap.ok) return overlap;
   return ok({ ...part, mask, bounds, revision: (part.revision ?? 1) + 1, operationIds: [...partIds(part), op.operationId] });
 }
