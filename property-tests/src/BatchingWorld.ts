@@ -1,6 +1,6 @@
 import type { Box3 } from "@mcb/blocks";
+import { casInOrder } from "@mcb/adapter-kit";
 import {
-  isSliceRefused,
   type CasBatchResult,
   type CasResult,
   type CasSlice,
@@ -43,20 +43,8 @@ export class BatchingWorld implements WorldAdapter {
     return this.inner.compareAndSet(slice);
   }
 
-  async compareAndSetBatch(slices: readonly CasSlice[]): Promise<CasBatchResult> {
-    const results: CasResult[] = [];
-    for (const [k, slice] of slices.entries()) {
-      let r: CasResult;
-      try {
-        r = await this.inner.compareAndSet(slice);
-      } catch (error) {
-        if (!isSliceRefused(error)) throw error;
-        return { results, stopped: { slice: k, reason: "refused", code: error.code, message: error.message } };
-      }
-      results.push(r);
-      if (r.mismatches.length > 0) return { results, stopped: { slice: k, reason: "mismatch" } };
-    }
-    return { results };
+  compareAndSetBatch(slices: readonly CasSlice[]): Promise<CasBatchResult> {
+    return casInOrder(slices, (slice) => this.inner.compareAndSet(slice));
   }
 
   close(): Promise<void> {

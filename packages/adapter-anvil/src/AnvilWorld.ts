@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { blockEntityPredicate, blockEntityType, blockIdOf, blockShapes, type BlockRegistry, type Box3 } from "@mcb/blocks";
-import { WorldEventLog, WriteMarks } from "@mcb/adapter-kit";
+import { casInOrder, WorldEventLog, WriteMarks } from "@mcb/adapter-kit";
 import {
   ChunkNotLoaded,
   SliceRefused,
   compareAndSetGroups,
+  type CasBatchResult,
   type CasResult,
   type CasSlice,
   type EventPage,
@@ -216,6 +217,11 @@ export class AnvilWorld implements WorldAdapter {
   digestAt(x: number, y: number, z: number): string | null {
     const e = this.entityAt(x, y, z);
     return e === undefined ? null : this.digestOf(e);
+  }
+
+  /** A window of slices in one call (`casInOrder`): the engine journals their intents in one commit. */
+  compareAndSetBatch(slices: readonly CasSlice[]): Promise<CasBatchResult> {
+    return casInOrder(slices, (slice) => this.compareAndSet(slice));
   }
 
   async compareAndSet(slice: CasSlice): Promise<CasResult> {
