@@ -94,6 +94,12 @@ export class PositionSet {
     private readonly strings: ReadonlySet<string> | null,
   ) {}
 
+  /** A mask's positions (sorted by (y, z, x), each once, as `maskOf` gives them): their keys come sorted, no sort needed. */
+  static ofMask(mask: Int32Array): PositionSet {
+    const o = offsetsOf(mask);
+    return o === null ? new PositionSet(null, null, maskKeys(mask)) : new PositionSet(o.keys, o.key, null);
+  }
+
   static of(triples: Int32Array | readonly number[]): PositionSet {
     const o = offsetsOf(triples);
     return o === null ? new PositionSet(null, null, maskKeys(triples)) : new PositionSet(o.keys.sort(), o.key, null);

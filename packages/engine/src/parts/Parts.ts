@@ -164,7 +164,7 @@ export function definePart(
     );
   const mask = maskOf(written.triples);
   const bounds = boundsOf(mask)!;
-  const overlap = overlapOf(journal, projectId, PositionSet.of(mask), bounds, null, takeOver);
+  const overlap = overlapOf(journal, projectId, PositionSet.ofMask(mask), bounds, null, takeOver);
   if (!overlap.ok) return overlap;
   const ids = sources.map((s) => s.op.operationId);
   return ok({

@@ -50,19 +50,32 @@ export class WriteSetBuilder {
           this.after.map((a) => st[a]!),
         )
       : { order: null, pairStarts: [] };
-    const at = (i: number): number => (order === null ? i : order[i]!);
     const n = this.before.length;
     const pos = new Int32Array(n * 3);
-    for (let k = 0; k < n; k++) pos.set([this.pos[at(k) * 3]!, this.pos[at(k) * 3 + 1]!, this.pos[at(k) * 3 + 2]!], k * 3);
+    const before = new Uint32Array(n),
+      beforeDigest = new Int32Array(n),
+      after = new Uint32Array(n),
+      afterData = new Int32Array(n);
+    // Typed copies without an object per position (a 100,000-block tile is built in a few ms).
+    for (let k = 0; k < n; k++) {
+      const i = order === null ? k : order[k]!;
+      pos[k * 3] = this.pos[i * 3]!;
+      pos[k * 3 + 1] = this.pos[i * 3 + 1]!;
+      pos[k * 3 + 2] = this.pos[i * 3 + 2]!;
+      before[k] = this.before[i]!;
+      beforeDigest[k] = this.beforeDigest[i]!;
+      after[k] = this.after[i]!;
+      afterData[k] = this.afterData[i]!;
+    }
     return {
       ...meta,
       states: st,
       digests: this.digests.values,
       pos,
-      before: Uint32Array.from({ length: n }, (_, k) => this.before[at(k)]!),
-      beforeDigest: Int32Array.from({ length: n }, (_, k) => this.beforeDigest[at(k)]!),
-      after: Uint32Array.from({ length: n }, (_, k) => this.after[at(k)]!),
-      afterData: Int32Array.from({ length: n }, (_, k) => this.afterData[at(k)]!),
+      before,
+      beforeDigest,
+      after,
+      afterData,
       data: this.data,
       pairs: Uint32Array.from(pairStarts),
       depPos: this.depPos,
