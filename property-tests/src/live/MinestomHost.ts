@@ -48,6 +48,8 @@ export interface MinestomHostOptions {
    * a start 3.1 s → 2.1 s). The host's behaviour is the same either way.
    */
   readonly fullJit?: boolean;
+  /** Chunks kept loaded around 0,0 (default 4: x and z −64..79). */
+  readonly loadRadius?: number;
 }
 
 /** A running port-minestom process on loopback: a real Minecraft 26.2 (or 26.1.2) server with the world port. */
@@ -162,7 +164,7 @@ function hostArgs(options: MinestomHostOptions, jar: string, worldDir: string, g
     "--http-port",
     String(httpPort),
     "--load-radius",
-    "4",
+    String(options.loadRadius ?? 4),
     "--autosave-ms",
     String(options.autosaveMs ?? 2000),
     "--budget-ms",
