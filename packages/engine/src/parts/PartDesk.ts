@@ -63,11 +63,13 @@ export class PartDesk {
           limit: MAX_PART_OPERATIONS,
         }),
       );
-    const sources: { op: OperationRecord; plan: PreparedPlan }[] = [];
+    // Plans are loaded one at a time while the part is collected (a 100-tile paste's plans never all at once).
+    const sources: { op: OperationRecord; plan: () => PreparedPlan }[] = [];
     for (const id of ids) {
       const op = this.d.ownOperation(ctx, id);
       if (!op.ok) return op;
-      sources.push({ op: op.value, plan: this.d.plan(op.value.planId) });
+      const planId = op.value.planId;
+      sources.push({ op: op.value, plan: () => this.d.plan(planId) });
     }
     const part = definePart(this.d.journal, sources, input.name, this.d.newId("part"), this.d.clock());
     if (!part.ok) return part;

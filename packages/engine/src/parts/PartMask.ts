@@ -55,6 +55,11 @@ function offsetsOf(triples: Int32Array | readonly number[]): { readonly keys: Fl
  * becomes a part in tens of milliseconds).
  */
 export function maskOf(triples: Int32Array | readonly number[]): Int32Array {
+  return maskAndSet(triples).mask;
+}
+
+/** `maskOf`, and its positions as a `PositionSet` sharing the sorted keys (no second copy or sort). */
+export function maskAndSet(triples: Int32Array | readonly number[]): { readonly mask: Int32Array; readonly set: PositionSet } {
   const o = offsetsOf(triples);
   if (o === null) {
     const seen = new Set<string>();
@@ -63,19 +68,22 @@ export function maskOf(triples: Int32Array | readonly number[]): Int32Array {
       const k = posKey(triples[i]!, triples[i + 1]!, triples[i + 2]!);
       if (!seen.has(k)) (seen.add(k), points.push([triples[i]!, triples[i + 1]!, triples[i + 2]!]));
     }
-    return sortedMask(points);
+    const mask = sortedMask(points);
+    return { mask, set: PositionSet.of(mask) };
   }
-  if (o.keys.length === 0) return new Int32Array(0);
+  if (o.keys.length === 0) return { mask: new Int32Array(0), set: PositionSet.of([]) };
   const sorted = o.keys.sort();
   // Positions back from their keys: the bounds give x, y, z again.
   const b = boundsOf(triples)!;
   const sx = b.maxX - b.minX + 1,
     sz = b.maxZ - b.minZ + 1;
   const out = new Int32Array(sorted.length * 3);
-  let n = 0;
+  let n = 0,
+    u = 0;
   for (let i = 0; i < sorted.length; i++) {
     const k = sorted[i]!;
     if (i > 0 && k === sorted[i - 1]) continue;
+    sorted[u++] = k; // the unique keys, in place: the set's
     const x = k % sx,
       rest = (k - x) / sx;
     const z = rest % sz;
@@ -83,7 +91,7 @@ export function maskOf(triples: Int32Array | readonly number[]): Int32Array {
     out[n++] = b.minY + (rest - z) / sz;
     out[n++] = b.minZ + z;
   }
-  return n === out.length ? out : out.slice(0, n);
+  return { mask: n === out.length ? out : out.slice(0, n), set: PositionSet.fromSortedKeys(sorted.subarray(0, u), o.key) };
 }
 
 /** Membership of positions without a string per position (binary search over sorted numeric keys). */
@@ -93,6 +101,11 @@ export class PositionSet {
     private readonly key: ((x: number, y: number, z: number) => number) | null,
     private readonly strings: ReadonlySet<string> | null,
   ) {}
+
+  /** Keys already sorted and unique (`maskAndSet`'s), with the key function that made them. */
+  static fromSortedKeys(sorted: Float64Array, key: (x: number, y: number, z: number) => number): PositionSet {
+    return new PositionSet(sorted, key, null);
+  }
 
   /** A mask's positions (sorted by (y, z, x), each once, as `maskOf` gives them): their keys come sorted, no sort needed. */
   static ofMask(mask: Int32Array): PositionSet {
@@ -125,8 +138,13 @@ export class PositionSet {
 
 /** Flat x, y, z triples collected without an object per position. */
 export class TripleList {
-  private buf = new Int32Array(3 * 1024);
+  private buf: Int32Array;
   private n = 0;
+
+  /** `expected`: positions it will likely hold (it grows past them if needed). */
+  constructor(expected = 1024) {
+    this.buf = new Int32Array(3 * Math.max(1, expected));
+  }
 
   push(x: number, y: number, z: number): void {
     if (this.n + 3 > this.buf.length) {

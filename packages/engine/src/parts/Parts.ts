@@ -4,7 +4,7 @@ import type { OperationRecord, PartRecord, OperationJournal, PartJournal, TouchJ
 import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
-import { maskKeys, maskOf, maskPoints, PositionSet, sortedMask, TripleList, withMask } from "./PartMask.js";
+import { maskAndSet, maskKeys, maskPoints, sortedMask, TripleList, withMask } from "./PartMask.js";
 import { getBit } from "../core/BitMask.js";
 import { giveBack, heldByOthers, takeAgain } from "./PartTakeover.js";
 
@@ -119,7 +119,7 @@ export function overlapOf(
  */
 export function definePart(
   journal: OperationJournal & TouchJournal & PartJournal,
-  sources: readonly { readonly op: OperationRecord; readonly plan: PreparedPlan }[],
+  sources: readonly { readonly op: OperationRecord; readonly plan: PreparedPlan | (() => PreparedPlan) }[],
   name: unknown,
   partId: string,
   now: number,
@@ -128,8 +128,9 @@ export function definePart(
   const projectId = sources[0]!.op.projectId;
   const checked = checkName(journal, projectId, name, null);
   if (!checked.ok) return checked;
-  const written = new TripleList();
-  for (const { op, plan } of sources) {
+  // Sized from the operations' counters: no doubling of a ten-million-block list.
+  const written = new TripleList(sources.reduce((n, s) => n + s.op.counters.written, 0));
+  for (const { op, plan: planOf } of sources) {
     // A stopped operation's confirmed writes are real blocks too (a batch's tile cancelled, then resumed).
     if (!DEFINING.has(op.status))
       return fail(
@@ -147,6 +148,7 @@ export function definePart(
           undone_by: op.undoneBy,
         }),
       );
+    const plan = typeof planOf === "function" ? planOf() : planOf;
     for (const sl of journal.slices(op.operationId)) {
       if (sl.written === null) continue;
       for (let off = 0; off < sl.end - sl.start; off++) {
@@ -162,9 +164,9 @@ export function definePart(
         reason: "empty_mask",
       }),
     );
-  const mask = maskOf(written.triples);
+  const { mask, set } = maskAndSet(written.triples);
   const bounds = boundsOf(mask)!;
-  const overlap = overlapOf(journal, projectId, PositionSet.ofMask(mask), bounds, null, takeOver);
+  const overlap = overlapOf(journal, projectId, set, bounds, null, takeOver);
   if (!overlap.ok) return overlap;
   const ids = sources.map((s) => s.op.operationId);
   return ok({

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { posKey } from "@mcb/blocks";
-import { maskOf, PositionSet, sortedMask } from "../../src/parts/PartMask.js";
+import { maskAndSet, maskOf, PositionSet, sortedMask } from "../../src/parts/PartMask.js";
 
 /** The plain statement: each position once, sorted by (y, z, x), through strings and tuples. */
 function reference(triples: readonly number[]): Int32Array {
@@ -29,12 +29,14 @@ describe("part masks without an object per position", () => {
       fc.property(triples, fc.array(fc.tuple(coord, fc.integer({ min: -64, max: 319 }), coord), { maxLength: 50 }), (t, queries) => {
         const set = PositionSet.of(t);
         const fromMask = PositionSet.ofMask(maskOf(t));
+        const shared = maskAndSet(t).set;
         const strings = new Set<string>();
         for (let i = 0; i < t.length; i += 3) strings.add(posKey(t[i]!, t[i + 1]!, t[i + 2]!));
         const asked = [...queries, ...Array.from({ length: t.length / 3 }, (_, i) => [t[i * 3]!, t[i * 3 + 1]!, t[i * 3 + 2]!] as [number, number, number])];
         for (const [x, y, z] of asked) {
           expect(set.has(x, y, z)).toBe(strings.has(posKey(x, y, z)));
           expect(fromMask.has(x, y, z)).toBe(strings.has(posKey(x, y, z)));
+          expect(shared.has(x, y, z)).toBe(strings.has(posKey(x, y, z)));
         }
       }),
       { numRuns: 300 },
