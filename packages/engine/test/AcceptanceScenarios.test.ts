@@ -180,7 +180,13 @@ describe("acceptance scenarios (docs/DESIGN.md)", () => {
 
           const ctx = unwrap(await h.engine.projectContext(h.agent));
           expect(ctx.recovery_required).toEqual([op.operation_id]);
-          expect((await status(h, op.operation_id)).status).toBe("recovery_required");
+          const stopped = await status(h, op.operation_id);
+          expect(stopped.status).toBe("recovery_required");
+          // Every block of the slice in flight is counted as unconfirmed until the review says more
+          // (read: the crash came while the first slice's result was not yet journalled).
+          expect([stopped.counters.written, stopped.counters.unconfirmed]).toEqual(
+            { read: [0, 8], before_write: [8, 8], mid_slice: [8, 8], after_write: [8, 8] }[point],
+          );
           const blocked = await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 20, y: 64, z: 20 }, { x: 20, y: 64, z: 20 }, STONE) });
           const tryApply = await h.engine.buildApply(h.agent, {
             plan_id: unwrap(blocked).plan_id,

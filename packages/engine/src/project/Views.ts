@@ -30,7 +30,7 @@ export interface OperationStatusView {
     readonly conflicts: number;
     readonly slices_done: number;
     readonly slices_total: number;
-    /** Abandoned recovery: unfinished-slice positions found at the desired state (not confirmed). */
+    /** recovery_required: blocks in flight when it stopped (outcome unknown); abandoned: those found at the desired state. */
     readonly unconfirmed: number;
     /** Confirmed writes the world lost when its server stopped before saving them (docs/DESIGN.md "Saved writes"). */
     readonly lost: number;

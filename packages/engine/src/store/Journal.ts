@@ -26,8 +26,10 @@ export interface OperationCounters {
   /** Writes confirmed by the world. */
   readonly written: number;
   /**
-   * Abandoned recovery only: positions of the unfinished slice found at the plan's desired state
-   * when the administrator abandoned it — in the world, most likely ours, never confirmed.
+   * Writes whose outcome the journal does not know. `recovery_required`: every block of the slices
+   * in flight when the process or the server stopped (sent, never confirmed: each may or may not
+   * stand in the world). After an abandoned recovery: those of them found at the plan's desired
+   * state when the administrator abandoned it (in the world, most likely ours, never confirmed).
    */
   readonly unconfirmed?: number;
   /** Confirmed writes the world lost when its server stopped before saving them (after an abandoned review). */
