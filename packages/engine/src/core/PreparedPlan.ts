@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { packRuns, unpackRuns } from "./PackedRuns.js";
 
 /**
  * A prepared (checked) plan as stored in the journal: the write set with its base ("before",
@@ -110,9 +111,10 @@ export function preparedPlanHash(p: PlanContent): string {
   return hash.digest("hex");
 }
 
-function outerHeader(p: PreparedPlan): Buffer {
+function outerHeader(p: PreparedPlan, packed: boolean): Buffer {
   return Buffer.from(
     JSON.stringify({
+      ...(packed ? { packed: 1 } : {}),
       id: p.planId,
       hash: p.planHash,
       created: p.createdAt,
@@ -125,29 +127,60 @@ function outerHeader(p: PreparedPlan): Buffer {
   );
 }
 
-/** Length in bytes of `encodePreparedPlan(p)`, without encoding the arrays. */
-export function encodedPlanSize(p: PreparedPlan): number {
-  return arraysOf(p).reduce((n, a) => n + a.byteLength, 4 + outerHeader(p).length);
-}
+/** How each integer array of a plan is packed for storage (stride, delta), in `arraysOf` order. */
+const PACKING: readonly (readonly [number, boolean])[] = [
+  [3, true], // pos
+  [1, false], // before
+  [1, false], // beforeDigest
+  [1, false], // after
+  [1, false], // afterData
+  [1, true], // pairs
+  [3, true], // depPos
+  [1, false], // depState
+  [1, false], // depDigest
+];
 
-/** Serialises a plan for the journal: u32 header length, JSON header, then the typed arrays. */
+/**
+ * Serialises a plan for the journal: u32 header length, JSON header, then the arrays. Stored
+ * `packed` (the header says so): each integer array is a tag byte, then either its bytes (0) or a
+ * u32 word count and its runs (1, `packRuns`: a box's 100,000 positions are a few thousand words);
+ * block data follows as it is. The hash is of the content, not of this form.
+ */
 export function encodePreparedPlan(p: PreparedPlan): Buffer {
-  const header = outerHeader(p);
+  const header = outerHeader(p, true);
   const arrays = arraysOf(p);
-  const body = arrays.reduce((n, a) => n + a.byteLength, 0);
+  const parts: Uint8Array[] = [];
+  let body = 0;
+  arrays.forEach((a, i) => {
+    const spec = PACKING[i];
+    if (spec === undefined) {
+      parts.push(bytesOf(a)); // block data
+      body += a.byteLength;
+      return;
+    }
+    const runs = packRuns(a as Int32Array | Uint32Array, spec[0], spec[1]);
+    const head = Buffer.alloc(runs === null ? 1 : 5);
+    head[0] = runs === null ? 0 : 1;
+    if (runs !== null) head.writeUInt32LE(runs.length, 1);
+    const bytes = bytesOf(runs ?? a);
+    parts.push(head, bytes);
+    body += head.length + bytes.length;
+  });
   const out = Buffer.alloc(4 + header.length + body);
   out.writeUInt32LE(header.length, 0);
   header.copy(out, 4);
   let at = 4 + header.length;
-  for (const a of arrays) {
-    out.set(bytesOf(a), at);
-    at += a.byteLength;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
   }
   return out;
 }
 
 /** A stored plan's JSON header: identity, times, and the hashed content as one JSON string. */
 interface StoredHeader {
+  /** 1: integer arrays packed (see `encodePreparedPlan`); absent: raw, as stored before 12-06. */
+  packed?: number;
   id: string;
   hash: string;
   created: number;
@@ -185,12 +218,28 @@ class ArrayCursor {
     public at: number,
   ) {}
 
+  /** Set by the stored header: arrays come tagged, raw or as runs. */
+  packed = false;
+  private next = 0;
+
   i32(len: number): Int32Array {
-    return this.take(new Int32Array(len));
+    return this.array(new Int32Array(len));
   }
 
   u32(len: number): Uint32Array {
-    return this.take(new Uint32Array(len));
+    return this.array(new Uint32Array(len));
+  }
+
+  private array<T extends Int32Array | Uint32Array>(out: T): T {
+    if (!this.packed) return this.take(out);
+    const spec = PACKING[this.next++]!;
+    const tag = this.b[this.at++];
+    if (tag === 0) return this.take(out);
+    if (tag !== 1) throw new Error(`stored plan: unknown array tag ${String(tag)}`);
+    const words = this.b.readUInt32LE(this.at);
+    this.at += 4;
+    const runs = this.take(new Int32Array(words));
+    return unpackRuns(runs, spec[0], spec[1], out);
   }
 
   bytes(len: number): Uint8Array {
@@ -215,11 +264,12 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
   const v3 = c[0] === MAGIC;
   const [n, m, pairCount] = [c[10], c[11], c[12]];
   const r = new ArrayCursor(b, 4 + headerLength);
+  r.packed = outer.packed === 1;
   const pos = r.i32(n * 3);
   const before = r.u32(n);
   const beforeDigest = r.i32(n);
   const after = r.u32(n);
-  const afterData = v3 ? r.i32(n) : new Int32Array(n).fill(-1);
+  const afterData = v3 ? r.i32(n) : new Int32Array(n).fill(-1); // packed plans are all of format 3
   const pairs = r.u32(pairCount);
   const depPos = r.i32(m * 3);
   const depState = r.u32(m);

@@ -1,16 +1,37 @@
 import type { PartRecord } from "./Journal.js";
 import type { SqlDb, SqlRow } from "./SqlDb.js";
+import { packRuns, unpackRuns } from "../core/PackedRuns.js";
+
+/**
+ * A mask stored packed: this 5-byte mark, then its runs (`packRuns`, stride 3, deltas: a box's
+ * mask is two runs a row). A raw mask (before 12-06, or one whose runs are no smaller) is its
+ * triples' bytes, always a multiple of 12 long, which a packed one (5 + 4·words) never is.
+ */
+const PACKED = Buffer.from("MCBR1", "latin1");
 
 function toPart(row: SqlRow): PartRecord {
   const meta = JSON.parse(row["body"] as string) as Omit<PartRecord, "mask">;
-  const bytes = row["mask"] as Buffer;
-  const mask = new Int32Array(bytes.length / 4);
-  new Uint8Array(mask.buffer).set(bytes);
-  return { ...meta, mask };
+  return { ...meta, mask: decodeMask(row["mask"] as Buffer) };
+}
+
+function decodeMask(bytes: Buffer): Int32Array {
+  if (bytes.length % 12 === 0) {
+    const mask = new Int32Array(bytes.length / 4);
+    new Uint8Array(mask.buffer).set(bytes);
+    return mask;
+  }
+  if (!bytes.subarray(0, PACKED.length).equals(PACKED) || (bytes.length - PACKED.length) % 4 !== 0) throw new Error("stored part: malformed mask");
+  const runs = new Int32Array((bytes.length - PACKED.length) / 4);
+  new Uint8Array(runs.buffer).set(bytes.subarray(PACKED.length));
+  let positions = 0;
+  for (let r = 0; r < runs.length; r += 4) positions += runs[r]!;
+  return unpackRuns(runs, 3, true, new Int32Array(positions * 3));
 }
 
 function maskBytes(mask: Int32Array): Uint8Array {
-  return new Uint8Array(mask.buffer, mask.byteOffset, mask.byteLength);
+  const runs = packRuns(mask, 3, true);
+  if (runs === null) return new Uint8Array(mask.buffer, mask.byteOffset, mask.byteLength);
+  return Buffer.concat([PACKED, new Uint8Array(runs.buffer, runs.byteOffset, runs.byteLength)]);
 }
 
 /** Named parts: their record and their exact mask. */

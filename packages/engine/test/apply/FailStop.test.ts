@@ -60,7 +60,17 @@ describe("fail-stop", () => {
     const first = await h.build(boxRecipe({ x: 0, y: 64, z: 0 }, { x: 39, y: 64, z: 24 }, "minecraft:stone")); // 1,000 blocks ≈ 25 kB
     expect(first.status).toBe("applied");
     expect(h.journal.sizeBytes()).toBeLessThan(quota);
-    const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: boxRecipe({ x: 0, y: 65, z: 0 }, { x: 39, y: 66, z: 24 }, "minecraft:stone") })); // + ≈ 50 kB
+    // A plan whose blocks are a random mix (stored plans pack runs: a plain box would take a few kB only): + ≈ 100 kB
+    const mix = {
+      version: 1,
+      palettes: {
+        mix: {
+          choices: ["stone", "dirt", "cobblestone", "andesite", "granite", "diorite", "gravel", "sand"].map((b) => ({ block: `minecraft:${b}`, weight: 1 })),
+        },
+      },
+      operations: [{ type: "box", min: { x: 0, y: 65, z: 0 }, max: { x: 39, y: 72, z: 79 }, block: { palette: "mix" } }],
+    };
+    const plan = unwrap(await h.engine.buildPrepare(h.agent, { recipe: mix }));
     const r = await h.engine.buildApply(h.agent, { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: "q" });
     expect(r).toMatchObject({ ok: false, error: { code: "budget_exceeded", details: { reason: "journal_quota" } } });
     h.close();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { freshPostgresJournal } from "@mcb/property-tests";
 import { openJournal, type Journal, type OperationRecord } from "../../src/index.js";
-import { decodePreparedPlan, encodePreparedPlan, encodedPlanSize, preparedPlanHash, type PreparedPlan } from "../../src/core/PreparedPlan.js";
+import { decodePreparedPlan, encodePreparedPlan, preparedPlanHash, type PreparedPlan } from "../../src/core/PreparedPlan.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -287,7 +287,6 @@ describe("prepared plan codec", () => {
       fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 39 }), (n, flip) => {
         const p = plan("x", n);
         const bytes = encodePreparedPlan(p);
-        expect(encodedPlanSize(p)).toBe(bytes.length);
         const back = decodePreparedPlan(bytes);
         expect(back).toEqual(p);
         expect(Buffer.compare(encodePreparedPlan(back), bytes)).toBe(0);
@@ -301,6 +300,83 @@ describe("prepared plan codec", () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("stores arrays packed when runs are smaller and raw when not; plans stored raw (before 12-06) still read", () => {
+    const ints = (n: number, regular: boolean) =>
+      fc.array(regular ? fc.constantFrom(0, 1) : fc.integer({ min: -2e9, max: 2e9 }), { minLength: n, maxLength: n });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 300 }).chain((n) =>
+          fc.record({
+            n: fc.constant(n),
+            regular: fc.boolean(),
+            pos: fc
+              .boolean()
+              .chain((box) =>
+                box
+                  ? fc.constant(Array.from({ length: n * 3 }, (_, i) => [((i / 3) % 7) | 0, 64 + ((i / 21) | 0), ((i / 3 / 7) % 3) | 0][i % 3]!))
+                  : ints(n * 3, false),
+              ),
+            before: ints(n, true),
+            after: ints(n, false),
+          }),
+        ),
+        ({ n, regular, pos, before, after }) => {
+          const base = plan("x", n);
+          const content = {
+            ...base,
+            pos: Int32Array.from(pos),
+            before: Uint32Array.from(before),
+            after: Uint32Array.from(regular ? before : after),
+          };
+          const p = { ...content, planHash: preparedPlanHash(content) };
+          const bytes = encodePreparedPlan(p);
+          const back = decodePreparedPlan(bytes);
+          expect(back).toEqual(p);
+          expect(preparedPlanHash(back)).toBe(p.planHash);
+          expect(decodePreparedPlan(rawEncoding(p))).toEqual(p);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    // A box of 100,000 positions (1,000 rows): two runs a row, some 32 KB instead of 2.8 MB.
+    const n = 100_000;
+    const box = plan("box", n);
+    const boxPos = Int32Array.from({ length: n * 3 }, (_, i) => [((i / 3) % 100) | 0, 64 + ((i / 3 / 10_000) | 0), ((i / 3 / 100) | 0) % 100][i % 3]!);
+    const packed = encodePreparedPlan({ ...box, pos: boxPos });
+    expect(packed.length).toBeLessThan(40_000);
+    expect(rawEncoding({ ...box, pos: boxPos }).length).toBeGreaterThan(2_000_000);
+    expect(decodePreparedPlan(packed).pos).toEqual(boxPos);
+  });
+
+  it("stores part masks packed (a box: two runs a row) or raw, and reads masks stored raw before 12-06", () => {
+    const file = tempFile();
+    const j = openJournal(file);
+    const row = (n: number) => Int32Array.from({ length: n * 3 }, (_, i) => [i / 3 / 1, 64, 0][i % 3]! | 0);
+    const masks = [
+      new Int32Array(0),
+      Int32Array.from([0, 64, 0, 1, 64, 0]),
+      Int32Array.from([5, -64, 9, -3, 319, 29_999_984, 7, 7, 7, 0, 0, 0]),
+      Int32Array.from({ length: 100 * 100 * 3 * 10 }, (_, i) => [((i / 3) % 100) | 0, 64 + ((i / 3 / 10_000) | 0), ((i / 3 / 100) | 0) % 100][i % 3]!),
+      row(2_000),
+    ];
+    masks.forEach((mask, k) =>
+      j.putPart({
+        partId: `part${k}`,
+        projectId: "p",
+        name: `p${k}`,
+        operationId: "o1",
+        createdAt: k,
+        bounds: { minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0 },
+        mask,
+      }),
+    );
+    masks.forEach((mask, k) => expect(j.getPart(`part${k}`)!.mask).toEqual(mask));
+    expect(j.listParts("p").map((p) => p.mask.length)).toEqual(masks.map((m) => m.length));
+    j.close();
+    // 100,000 positions of a box: a few kilobytes of the journal file, not 1.2 MB
+    expect(statSync(file).size).toBeLessThan(400_000);
   });
 
   it("rejects trailing bytes and unknown formats", () => {
@@ -332,3 +408,16 @@ describe("PostgreSQL statements", () => {
     j.close();
   });
 });
+
+/** A plan as journals stored it before 12-06: the header without `packed`, then every array's bytes as they are. */
+function rawEncoding(p: PreparedPlan): Buffer {
+  const packed = encodePreparedPlan(p);
+  const len = packed.readUInt32LE(0);
+  const outer = JSON.parse(packed.subarray(4, 4 + len).toString("utf8")) as Record<string, unknown>;
+  delete outer.packed;
+  const header = Buffer.from(JSON.stringify(outer), "utf8");
+  const arrays = [p.pos, p.before, p.beforeDigest, p.after, p.afterData, p.pairs, p.depPos, p.depState, p.depDigest, ...p.data];
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(header.length);
+  return Buffer.concat([size, header, ...arrays.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength))]);
+}
