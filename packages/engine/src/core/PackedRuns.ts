@@ -6,7 +6,8 @@
  */
 export function packRuns(a: Int32Array | Uint32Array, stride: number, delta: boolean): Int32Array | null {
   const groups = a.length / stride;
-  const out = new Int32Array(Math.max(0, a.length - 1)); // a result this long or longer is no gain
+  const limit = Math.max(0, a.length - 1); // a result this long or longer is no gain
+  let out = new Int32Array(Math.min(limit, 4096)); // grown as needed: runs are usually few
   const prev = new Int32Array(stride);
   const cur = new Int32Array(stride);
   let n = 0,
@@ -24,7 +25,12 @@ export function packRuns(a: Int32Array | Uint32Array, stride: number, delta: boo
       out[runStart]!++;
       continue;
     }
-    if (n + 1 + stride > out.length) return null;
+    if (n + 1 + stride > out.length) {
+      if (n + 1 + stride > limit) return null;
+      const grown = new Int32Array(Math.min(limit, out.length * 2 + 1 + stride));
+      grown.set(out);
+      out = grown;
+    }
     runStart = n;
     out[n++] = 1;
     for (let k = 0; k < stride; k++) out[n++] = cur[k]!;

@@ -165,3 +165,60 @@ export class TripleList {
     return this.buf.subarray(0, this.n);
   }
 }
+
+/**
+ * `maskAndSet` of the positions `visit` gives (it is called twice, giving the same positions: once
+ * for their bounds, once for their keys), without a list of them: 8 bytes a position beside the
+ * mask instead of 20 (a ten-million-block part: 80 MB, not 200). `count`: how many positions
+ * `visit` gives at most.
+ */
+export function maskOfVisits(
+  visit: (emit: (x: number, y: number, z: number) => void) => void,
+  count: number,
+): { readonly mask: Int32Array; readonly set: PositionSet } {
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity,
+    n = 0;
+  visit((x, y, z) => {
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+    n++;
+  });
+  const sx = maxX - minX + 1,
+    sz = maxZ - minZ + 1;
+  if (n === 0 || n > count || sx * sz * (maxY - minY + 1) > Number.MAX_SAFE_INTEGER) {
+    const list = new TripleList(n);
+    visit((x, y, z) => list.push(x, y, z));
+    return maskAndSet(list.triples);
+  }
+  const keys = new Float64Array(n);
+  let k = 0;
+  visit((x, y, z) => {
+    keys[k++] = ((y - minY) * sz + (z - minZ)) * sx + (x - minX);
+  });
+  keys.sort();
+  let u = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || keys[i] !== keys[i - 1]) keys[u++] = keys[i]!;
+  const unique = keys.subarray(0, u);
+  const mask = new Int32Array(u * 3);
+  for (let i = 0; i < u; i++) {
+    const key = unique[i]!;
+    const x = key % sx,
+      rest = (key - x) / sx;
+    const z = rest % sz;
+    mask[i * 3] = minX + x;
+    mask[i * 3 + 1] = minY + (rest - z) / sz;
+    mask[i * 3 + 2] = minZ + z;
+  }
+  const key = (x: number, y: number, z: number): number =>
+    x < minX || x > maxX || y < minY || y > maxY || z < minZ || z > maxZ ? -1 : ((y - minY) * sz + (z - minZ)) * sx + (x - minX);
+  return { mask, set: PositionSet.fromSortedKeys(unique, key) };
+}

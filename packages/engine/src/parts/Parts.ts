@@ -4,7 +4,7 @@ import type { OperationRecord, PartRecord, OperationJournal, PartJournal, TouchJ
 import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
-import { maskAndSet, maskKeys, maskPoints, sortedMask, TripleList, withMask } from "./PartMask.js";
+import { maskKeys, maskOfVisits, maskPoints, sortedMask, withMask } from "./PartMask.js";
 import { getBit } from "../core/BitMask.js";
 import { giveBack, heldByOthers, takeAgain } from "./PartTakeover.js";
 
@@ -128,9 +128,7 @@ export function definePart(
   const projectId = sources[0]!.op.projectId;
   const checked = checkName(journal, projectId, name, null);
   if (!checked.ok) return checked;
-  // Sized from the operations' counters: no doubling of a ten-million-block list.
-  const written = new TripleList(sources.reduce((n, s) => n + s.op.counters.written, 0));
-  for (const { op, plan: planOf } of sources) {
+  for (const { op } of sources) {
     // A stopped operation's confirmed writes are real blocks too (a batch's tile cancelled, then resumed).
     if (!DEFINING.has(op.status))
       return fail(
@@ -148,23 +146,31 @@ export function definePart(
           undone_by: op.undoneBy,
         }),
       );
-    const plan = typeof planOf === "function" ? planOf() : planOf;
-    for (const sl of journal.slices(op.operationId)) {
-      if (sl.written === null) continue;
-      for (let off = 0; off < sl.end - sl.start; off++) {
-        if (!getBit(sl.written, off)) continue;
-        const i = (sl.start + off) * 3;
-        written.push(plan.pos[i]!, plan.pos[i + 1]!, plan.pos[i + 2]!);
+  }
+  // The confirmed writes of every operation, visited twice (bounds, then keys), each plan loaded as it is needed.
+  const visit = (emit: (x: number, y: number, z: number) => void): void => {
+    for (const { op, plan: planOf } of sources) {
+      const plan = typeof planOf === "function" ? planOf() : planOf;
+      for (const sl of journal.slices(op.operationId)) {
+        if (sl.written === null) continue;
+        for (let off = 0; off < sl.end - sl.start; off++) {
+          if (!getBit(sl.written, off)) continue;
+          const i = (sl.start + off) * 3;
+          emit(plan.pos[i]!, plan.pos[i + 1]!, plan.pos[i + 2]!);
+        }
       }
     }
-  }
-  if (written.length === 0)
+  };
+  const { mask, set } = maskOfVisits(
+    visit,
+    sources.reduce((n, s) => n + s.op.counters.written, 0),
+  );
+  if (mask.length === 0)
     return fail(
       mcbError("invalid_request", `${sources.length === 1 ? `operation ${sources[0]!.op.operationId}` : "the operations"} wrote no blocks`, {
         reason: "empty_mask",
       }),
     );
-  const { mask, set } = maskAndSet(written.triples);
   const bounds = boundsOf(mask)!;
   const overlap = overlapOf(journal, projectId, set, bounds, null, takeOver);
   if (!overlap.ok) return overlap;

@@ -1,7 +1,7 @@
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 
-/** Positions (writes and dependencies) the cache keeps by default: about 4 million, some 100 MB of arrays. */
-export const PLAN_CACHE_POSITIONS = 4_000_000;
+/** Positions (writes and dependencies) the cache keeps by default: a million, some 28 MB of arrays (stored plans are packed and read back fast). */
+export const PLAN_CACHE_POSITIONS = 1_000_000;
 
 /**
  * The plans this engine prepared or read lately, newest kept: a plan is immutable once stored

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { posKey } from "@mcb/blocks";
-import { maskAndSet, maskOf, PositionSet, sortedMask } from "../../src/parts/PartMask.js";
+import { maskAndSet, maskOf, maskOfVisits, PositionSet, sortedMask } from "../../src/parts/PartMask.js";
 
 /** The plain statement: each position once, sorted by (y, z, x), through strings and tuples. */
 function reference(triples: readonly number[]): Int32Array {
@@ -19,6 +19,14 @@ describe("part masks without an object per position", () => {
       fc.property(triples, fc.nat(), (t, dup) => {
         const withDup = t.length === 0 ? t : [...t, ...t.slice((dup % (t.length / 3)) * 3, (dup % (t.length / 3)) * 3 + 3)];
         expect([...maskOf(withDup)]).toEqual([...reference(withDup)]);
+        // the same positions visited (twice) instead of listed
+        const visit = (emit: (x: number, y: number, z: number) => void) => {
+          for (let i = 0; i < withDup.length; i += 3) emit(withDup[i]!, withDup[i + 1]!, withDup[i + 2]!);
+        };
+        const visited = maskOfVisits(visit, withDup.length / 3);
+        expect([...visited.mask]).toEqual([...reference(withDup)]);
+        for (let i = 0; i < withDup.length; i += 3) expect(visited.set.has(withDup[i]!, withDup[i + 1]!, withDup[i + 2]!)).toBe(true);
+        expect(visited.set.has(30_000_001, 0, 0)).toBe(false);
       }),
       { numRuns: 300 },
     );
