@@ -17,13 +17,20 @@ export class WriteSetBuilder {
   private depPos: Int32Array = new Int32Array(0);
   private depState: Uint32Array = new Uint32Array(0);
   private depDigest: Int32Array = new Int32Array(0);
+  private lastBefore: string | null = null;
+  private lastBeforeId = 0;
+  private lastAfter: string | null = null;
+  private lastAfterId = 0;
 
   /** `afterData`: block-entity data placed with the block (null: none given, the world's defaults). */
   add(x: number, y: number, z: number, before: string, beforeDigest: string | null, after: string, afterData: Uint8Array | null = null): void {
     this.pos.push(x, y, z);
-    this.before.push(this.states.id(before));
-    this.beforeDigest.push(this.digest(beforeDigest));
-    this.after.push(this.states.id(after));
+    // Neighbouring positions mostly share their states: the last two looked up are kept.
+    if (before !== this.lastBefore) ((this.lastBefore = before), (this.lastBeforeId = this.states.id(before)));
+    if (after !== this.lastAfter) ((this.lastAfter = after), (this.lastAfterId = this.states.id(after)));
+    this.before.push(this.lastBeforeId);
+    this.beforeDigest.push(beforeDigest === null ? -1 : this.digests.id(beforeDigest));
+    this.after.push(this.lastAfterId);
     this.afterData.push(afterData === null ? -1 : this.data.push(afterData) - 1);
   }
 
