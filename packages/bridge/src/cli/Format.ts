@@ -79,12 +79,24 @@ export function formatSummary(s: PlanSummary): string {
   return lines.join("\n");
 }
 
-/** A one-line progress bar for a terminal (carriage return) or a log (one line per tile). */
-export function progressBar(stream: CliOut): ProgressSink {
-  return (done, total, line) => {
+/**
+ * One progress bar for a terminal (carriage return) or a log (one line per report): tiles done,
+ * blocks written, blocks per second and the time left, measured over what this run did (tiles a
+ * rerun skips are not counted as its speed).
+ */
+export function progressBar(stream: CliOut, now: () => number = () => performance.now()): ProgressSink {
+  let start: { at: number; done: number; written: number } | null = null;
+  return (done, total, line, written) => {
+    const t = now();
+    start ??= { at: t, done, written };
+    const seconds = (t - start.at) / 1000;
+    const tiles = done - start.done;
+    const rate = seconds > 0 ? (written - start.written) / seconds : 0;
+    const eta = tiles > 0 && done < total ? `  ${Math.ceil((seconds / tiles) * (total - done))} s left` : "";
+    const speed = rate > 0 ? `  ${Math.round(rate).toLocaleString("en-US")} blocks/s` : "";
     const width = 24;
     const filled = Math.round((done / Math.max(1, total)) * width);
-    const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} tiles  ${line}`;
+    const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} tiles  ${written.toLocaleString("en-US")} blocks${speed}${eta}  ${line}`;
     stream.write(stream.isTTY ? `\r\x1b[2K${bar}${done === total ? "\n" : ""}` : `${bar}\n`);
   };
 }

@@ -243,12 +243,12 @@ describe("interrupts are not crashes (built CLI)", () => {
     writeFileSync(file, writeSchematic(cube));
     const r = await interrupted(
       ["schem", "import", file, "--at", "0,64,0", "--state", state, "--max-rate", "20000", "--part", "cube"],
-      /writes \d+ blocks in \d+ slices/,
+      /tile 0: op_\w+ writes \d+ blocks/,
       "SIGINT",
     );
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/mcb: interrupted: operation op_\w+ cancelled: \d+ of \d+ blocks written; undo with: mcb undo op_\w+ --state \S+$/m);
-    expect(r.stderr.match(/writes \d+ blocks in/g)).toHaveLength(1); // the second tile never started
+    expect(r.stderr.match(/op_\w+ writes \d+ blocks/g)).toHaveLength(1); // the second tile never started
     const status = await mcb("status", "--state", state);
     expect(status.stdout).toContain("no recovery pending");
     const again = await mcb("schem", "import", file, "--at", "0,64,0", "--state", state, "--part", "cube", "--json");

@@ -35,7 +35,7 @@ describe("mcb schem import of a large file", () => {
     const state = join(dir, "state");
     const first = await mcb("schem", "import", file, "--at", "0,64,0", "--max-tiles", "1", "--part", "big cube", "--state", state, "--json");
     expect(first.code).toBe(3); // unfinished
-    expect(first.stderr).toMatch(/1\/2 tiles {2}tile 0: applied, 20000 blocks written/);
+    expect(first.stderr).toMatch(/1\/2 tiles {2}20,000 blocks {2}[\d,]+ blocks\/s {2}\d+ s left {2}tile 0: applied, 20000 blocks written/);
     const r1 = JSON.parse(first.stdout);
     expect(r1).toMatchObject({
       mode: "batch",

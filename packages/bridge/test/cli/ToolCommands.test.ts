@@ -81,12 +81,12 @@ describe("mcb terrain", () => {
     const state = join(dir, "state");
     const first = await mcb("terrain", "batch", file, "--state", state, "--max-tiles", "1", "--json");
     expect(first.code).toBe(3); // unfinished
-    expect(first.stderr).toMatch(/\[#+-+\] 1\/2 tiles {2}tile 0: applied/);
+    expect(first.stderr).toMatch(/\[#+-+\] 1\/2 tiles {2}[\d,]+ blocks {2}[\d,]+ blocks\/s {2}\d+ s left {2}tile 0: applied/);
     expect(JSON.parse(first.stdout)).toMatchObject({ tiles: 2, applied: 1, unfinished: 1 });
     const second = await mcb("terrain", "batch", file, "--state", state, "--json");
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ applied: 2, unfinished: 0, skipped_done: 1 });
-    expect(second.stderr).toContain("2/2 tiles  tile 1: applied");
+    expect(second.stderr).toMatch(/2\/2 tiles {2}[\d,]+ blocks {2}[\d,]+ blocks\/s {2}tile 1: applied/);
     const third = JSON.parse((await mcb("terrain", "batch", file, "--state", state, "--json")).stdout);
     expect(third).toMatchObject({ applied: 2, skipped_done: 2 });
     const status = JSON.parse((await mcb("status", "--state", state, "--json")).stdout);

@@ -72,7 +72,8 @@ export interface BatchSummary {
   readonly interrupted: boolean;
 }
 
-export type ProgressSink = (done: number, total: number, line: string) => void;
+/** Told after each tile: finished tiles of `total`, the blocks written by every finished tile, and what happened. */
+export type ProgressSink = (done: number, total: number, line: string, written: number) => void;
 
 /** A batch's progress as its file records it (for a status read while it runs or after a restart). */
 export function batchProgress(file: string): {
@@ -118,6 +119,7 @@ export function batchProgress(file: string): {
 export async function runBatch(w: BatchHost, spec: BatchSpec, progress: ProgressSink, maxTiles = Infinity): Promise<Result<BatchSummary>> {
   mkdirSync(dirname(spec.file), { recursive: true });
   const run = new BatchRun(w, spec, progress);
+  w.log(`mcb: ${spec.total} tile(s); Ctrl-C stops after the current slice, and running the same command again resumes`);
   let ran = 0;
   for (let i = 0; i < spec.total && ran < maxTiles && !w.interrupt.requested; i++) {
     const r = await run.tile(i);
@@ -154,7 +156,8 @@ class BatchRun {
   }
 
   private report(line: string): void {
-    this.progress(this.finished(), this.spec.total, line);
+    const written = Object.values(this.batch.entries).reduce((n, e) => n + (e.written ?? 0), 0);
+    this.progress(this.finished(), this.spec.total, line, written);
   }
 
   /** Tile `i`: skipped when finished (or left in conflict), else prepared, applied and waited for. */
@@ -246,9 +249,7 @@ class BatchRun {
     const op = applied.value;
     this.batch.entries[i] = { ...this.batch.entries[i]!, operation_id: op.operation_id };
     this.save(); // a status read sees the tile's operation while it runs
-    w.log(
-      `mcb: tile ${i}: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`,
-    );
+    this.report(`tile ${i}: ${op.operation_id} writes ${op.counters.total} blocks`);
     return ok(op);
   }
 
