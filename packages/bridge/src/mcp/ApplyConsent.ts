@@ -35,6 +35,15 @@ export class ApplyConsent {
   }
 
   /**
+   * A job about to write up to `size` blocks (a whole paste): asked as a plan is, when the client
+   * can ask and the size reaches the threshold; `details` go with a refusal.
+   */
+  async confirm(message: string, size: number, details: Record<string, unknown>): Promise<Result<void>> {
+    if (!this.canAsk || size < this.confirmAbove) return ok(undefined);
+    return this.ask(message, `paste ${String(details.paste_id ?? "")}`, details);
+  }
+
+  /**
    * Asks when the plan calls for it; ok when applying may go on. `replaced`: blocks of people's
    * edits the plan writes over (default: what its prepare in this session said).
    */
@@ -46,11 +55,20 @@ export class ApplyConsent {
     if (count < this.confirmAbove && replaced === 0) return ok(undefined);
     const r = writes.value.region!;
     const over = replaced > 0 ? `, ${replaced} of them over blocks a person changed by hand` : "";
+    return this.ask(
+      `Apply plan ${planId}? It changes ${count} block${count === 1 ? "" : "s"} (x ${r.minX}..${r.maxX}, y ${r.minY}..${r.maxY}, z ${r.minZ}..${r.maxZ})${over}. To see it first: camera_capture {plan_id: "${planId}"}.`,
+      `plan ${planId}`,
+      { plan_id: planId },
+    );
+  }
+
+  /** Puts the question to the person; ok on a yes. */
+  private async ask(message: string, what: string, details: Record<string, unknown>): Promise<Result<void>> {
     let answer;
     try {
       answer = await this.server.server.elicitInput({
         mode: "form",
-        message: `Apply plan ${planId}? It changes ${count} block${count === 1 ? "" : "s"} (x ${r.minX}..${r.maxX}, y ${r.minY}..${r.maxY}, z ${r.minZ}..${r.maxZ})${over}. To see it first: camera_capture {plan_id: "${planId}"}.`,
+        message,
         requestedSchema: {
           type: "object",
           properties: { apply: { type: "boolean", title: "Apply it", description: "Write these blocks into the world", default: false } },
@@ -58,18 +76,19 @@ export class ApplyConsent {
         },
       });
     } catch (e) {
-      return fail(declined(planId, `the question could not be asked (${e instanceof Error ? e.message : String(e)})`));
+      return fail(declined(what, details, `the question could not be asked (${e instanceof Error ? e.message : String(e)})`));
     }
     if (answer.action === "accept" && answer.content?.apply === true) return ok(undefined);
     return fail(
       declined(
-        planId,
+        what,
+        details,
         answer.action === "accept" ? "the person answered no" : `the person ${answer.action === "decline" ? "declined" : "cancelled"} the question`,
       ),
     );
   }
 }
 
-function declined(planId: string, why: string) {
-  return mcbError("permission_denied", `plan ${planId} was not applied: ${why}; nothing was written`, { reason: "declined", plan_id: planId });
+function declined(what: string, details: Record<string, unknown>, why: string) {
+  return mcbError("permission_denied", `${what} was not applied: ${why}; nothing was written`, { reason: "declined", ...details });
 }

@@ -50,9 +50,10 @@ export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION,
   );
   const tools = new ToolTable(server, () => m.engine.projectScope(m.ctx), new Set<Toolset>(["build", ...(options.toolsets ?? [])]), options.textCopy ?? "full");
   registerWorldTools(tools, m);
-  registerBuildTools(tools, m, new ApplyConsent(server, m, options.confirmAbove));
+  const consent = new ApplyConsent(server, m, options.confirmAbove);
+  registerBuildTools(tools, m, consent);
   registerCameraTools(tools, m);
-  tools.in("schematic", () => registerSchematicTools(tools, m));
+  tools.in("schematic", () => registerSchematicTools(tools, m, consent));
   tools.in("terrain", () => registerTerrainTools(tools, m));
   if (!tools.allEnabled(TOOLSET_NAMES)) registerToolsetTool(tools);
   tools.install();

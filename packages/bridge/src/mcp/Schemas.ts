@@ -196,3 +196,18 @@ export const PoseOutput = z.strictObject({
   width: int.optional(),
   height: int.optional(),
 });
+
+/** A background batch's answer (terrain_apply, schematic_paste), its id under `idKey`. */
+export function jobOutput<K extends string>(idKey: K) {
+  const error = z.strictObject({ code: z.string(), message: z.string() });
+  return z.strictObject({
+    ...({ [idKey]: z.string() } as Record<K, z.ZodString>),
+    state: z.enum(["running", "done", "stopped", "failed"]),
+    tiles: z.strictObject({ total: int, applied: int, empty: int, conflicts: int, unfinished: int }),
+    written_blocks: int,
+    operation_ids: z.array(z.string()),
+    current_operation_id: z.string().nullable(),
+    part: z.strictObject({ name: z.string(), part_id: z.string().nullable(), error: error.nullable() }).nullable(),
+    error: error.nullable(),
+  });
+}

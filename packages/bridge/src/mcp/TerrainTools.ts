@@ -16,8 +16,10 @@ import {
 import { z } from "zod";
 import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
-import { ColumnRectOut, ManualEditInputs, PrepareFields } from "./Schemas.js";
+import { ColumnRectOut, ManualEditInputs, PrepareFields, jobOutput } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
+import { waitForJob } from "./JobWait.js";
+import { terrainBatch } from "../workspace/jobs/TerrainApply.js";
 
 const int = z.number().int();
 /** The plan summary, present when a plan was prepared. */
@@ -150,35 +152,23 @@ function registerTerrainApply(tools: ToolTable, m: McpContext): void {
         on_manual_edit: ManualEditInputs.on_manual_edit,
         wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
       },
-      outputSchema: z.strictObject({
-        terrain_id: z.string(),
-        state: z.enum(["running", "done", "stopped", "failed"]),
-        tiles: z.strictObject({ total: int, applied: int, empty: int, conflicts: int, unfinished: int }),
-        written_blocks: int,
-        operation_ids: z.array(z.string()),
-        current_operation_id: z.string().nullable(),
-        part: z
-          .strictObject({ name: z.string(), part_id: z.string().nullable(), error: z.strictObject({ code: z.string(), message: z.string() }).nullable() })
-          .nullable(),
-        error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
-      }),
+      outputSchema: jobOutput("terrain_id"),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ terrain_id, part_name, on_manual_edit, wait_ms }) => {
+    async ({ terrain_id, part_name, on_manual_edit, wait_ms }, progress) => {
       const t = m.terrain.get(terrain_id);
       if (t === undefined) return toolResult(unknownTerrain());
       const scope = m.engine.projectScope(m.ctx);
       if (!scope.ok) return toolResult(scope);
       const before = m.terrainJobs.status(terrain_id);
       if (before?.state !== "done" || (part_name !== undefined && before.part === null)) {
-        m.terrainJobs.start({ engine: m.engine, ctx: m.ctx, log: m.log, interrupt: m.stop, registry: m.registry }, t, {
+        m.terrainJobs.start({ engine: m.engine, ctx: m.ctx, log: m.log, interrupt: m.stop }, terrainBatch(m.registry, t), {
           ...(part_name === undefined ? {} : { partName: part_name }),
           ...(on_manual_edit === undefined ? {} : { onManualEdit: on_manual_edit }),
         });
       }
-      const deadline = Date.now() + (wait_ms ?? 2000);
-      while (m.terrainJobs.running(terrain_id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      return toolResult(ok(m.terrainJobs.status(terrain_id)!));
+      const { id, ...status } = await waitForJob(m.terrainJobs, terrain_id, wait_ms ?? 2000, progress);
+      return toolResult(ok({ terrain_id: id, ...status }));
     },
   );
 }

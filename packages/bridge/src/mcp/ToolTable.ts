@@ -27,9 +27,12 @@ interface Entry {
   readonly toolset: Toolset;
   readonly input: z.ZodObject;
   readonly output: z.ZodObject;
-  readonly handler: (args: never) => Promise<CallToolResult>;
+  readonly handler: (args: never, progress: ProgressSender) => Promise<CallToolResult>;
   readonly listing: () => Tool;
 }
+
+/** Sends the caller a progress notification (`done` only grows), or null when the call gave no progress token. */
+export type ProgressSender = ((done: number, message: string) => Promise<void>) | null;
 
 /**
  * The server's tools: published through the SDK (tools/list with JSON Schema from zod), called
@@ -80,7 +83,11 @@ export class ToolTable {
     return all.every((t) => this.enabled.has(t));
   }
 
-  register<S extends z.ZodRawShape>(name: string, config: ToolConfig<S>, handler: (args: z.infer<z.ZodObject<S>>) => Promise<CallToolResult>): void {
+  register<S extends z.ZodRawShape>(
+    name: string,
+    config: ToolConfig<S>,
+    handler: (args: z.infer<z.ZodObject<S>>, progress: ProgressSender) => Promise<CallToolResult>,
+  ): void {
     this.server.registerTool(name, config, (async () => {
       throw new Error("invariant: tools/call is served by ToolTable");
     }) as never);
@@ -114,7 +121,7 @@ export class ToolTable {
     this.server.server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: [...this.tools.values()].filter((t) => this.enabled.has(t.toolset)).map((t) => t.listing()),
     }));
-    this.server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    this.server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = this.tools.get(request.params.name);
       if (tool === undefined)
         return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
@@ -150,7 +157,13 @@ export class ToolTable {
       if (!allowed.ok) return errorResult(allowed.error);
       let result: CallToolResult;
       try {
-        result = await tool.handler(args.data as never);
+        // A client that sent a progress token gets notifications/progress while a long call waits.
+        const token = request.params._meta?.progressToken;
+        const progress: ProgressSender =
+          token === undefined
+            ? null
+            : (done, message) => extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, message } });
+        result = await tool.handler(args.data as never, progress);
       } catch (e) {
         return errorResult(thrownError(e, "the tool")); // a world refusal or a crash is a structured error, never -32603
       }

@@ -39,6 +39,7 @@ const MORE_TOOLS = [
   "asset_list",
   "schematic_export",
   "schematic_import_prepare",
+  "schematic_paste",
   "terrain_preview",
   "terrain_prepare",
   "terrain_apply",

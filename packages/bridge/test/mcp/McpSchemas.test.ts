@@ -62,17 +62,19 @@ describe("tool definition budgets", () => {
 
   // 24 KiB until issue 32 added roof footprints, take_over, image formats, several-part diffs and
   // change sources (+0.7 KiB with every toolset); the default listing stayed within its 16 KiB.
-  it("every toolset enabled stays compact too (≤ 25 KiB per turn, ≤ 72 KiB whole) and no schema holds a $ref", () => {
+  // 72 KiB whole until issue 45 added schematic_paste (a big paste in one call, +2.4 KiB in the
+  // schematic toolset only; the default listing is unchanged).
+  it("every toolset enabled stays compact too (≤ 25 KiB per turn, ≤ 75 KiB whole) and no schema holds a $ref", () => {
     const b = budget(tools);
     expect(b.perTurn).toBeLessThanOrEqual(25 * 1024);
-    expect(b.whole).toBeLessThanOrEqual(72 * 1024);
+    expect(b.whole).toBeLessThanOrEqual(75 * 1024);
     expect(JSON.stringify(tools)).not.toContain("$ref");
   });
 });
 
 describe("published MCP schemas", () => {
   it("every toolset's tools are listed; every input is a strict object and every input field has a description", () => {
-    expect(tools).toHaveLength(27);
+    expect(tools).toHaveLength(28);
     const missing: string[] = [];
     for (const t of tools) {
       const input = t.inputSchema as Json;

@@ -5,7 +5,7 @@ import { DEFAULT_SCHEMATIC_LIMITS, SchematicLibrary, type SchematicLimits } from
 import { CameraStore } from "../capture/CameraStore.js";
 import { CaptureCache } from "../capture/CaptureCache.js";
 import { TerrainCache } from "../jobs/TerrainCache.js";
-import { TerrainApplyJobs } from "../jobs/TerrainApply.js";
+import { BatchJobs } from "../jobs/BatchJobs.js";
 import type { BatchHost } from "../jobs/Batch.js";
 import type { Workspace } from "../world/Workspace.js";
 
@@ -27,7 +27,9 @@ export interface McpContext {
   readonly cameras: CameraStore;
   readonly captures: CaptureCache;
   /** terrain_apply's background jobs (progress files in `<dir>/terrain`). */
-  readonly terrainJobs: TerrainApplyJobs;
+  readonly terrainJobs: BatchJobs;
+  /** schematic_paste's background jobs (progress files in `<dir>/batches`, as `mcb schem import` keeps them). */
+  readonly pasteJobs: BatchJobs;
   /** Set once the process was asked to stop (Ctrl-C): batches start no more tiles. */
   readonly stop: BatchHost["interrupt"];
   readonly log: (line: string) => void;
@@ -75,7 +77,8 @@ export function mcpContextFor(
     terrain: shared.terrain ?? new TerrainCache(32, { dir: join(w.dir, "terrain", "recipes"), registry: w.registry }),
     cameras: shared.cameras ?? new CameraStore(w.dir),
     captures: shared.captures ?? new CaptureCache(),
-    terrainJobs: new TerrainApplyJobs(join(w.dir, "terrain")),
+    terrainJobs: new BatchJobs(join(w.dir, "terrain")),
+    pasteJobs: new BatchJobs(join(w.dir, "batches")),
     stop: shared.stop ?? { requested: false, add: () => {} },
     log: shared.log ?? (() => {}),
     saveOnEnd: w.embedded !== undefined && w.embedded !== null,

@@ -12,6 +12,7 @@ import {
   infoOf,
   readSchematic,
   schematicFromPlan,
+  type SchematicPaste,
   writeSchematic,
   type DropCategory,
   type LossReport,
@@ -22,6 +23,7 @@ import {
 import { assetView, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./SchematicActions.js";
 import { exportRegionAsset } from "./RegionExport.js";
 import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
+import type { BatchJobSpec } from "./BatchJobs.js";
 import type { Workspace } from "../world/Workspace.js";
 import { loadRecipeFile } from "./RecipeFiles.js";
 import { applyAndWait } from "./BuildJobs.js";
@@ -219,27 +221,15 @@ export async function importSchematic(w: Workspace, source: string, target: Vec3
     const op = await applyAndWait(w, plan.value, `cli-${plan.value.plan_id}`);
     return op.ok ? ok({ mode: "single", plan: plan.value, operation: op.value, source: read.source }) : op;
   }
-  // The same file, place and turn always resume the same batch.
-  const pasteId =
-    "p_" +
-    createHash("sha256")
-      .update(`${read.sha256}\0${target.x},${target.y},${target.z},${rotation}${options.skipAir === true ? ",skip-air" : ""}`)
-      .digest("hex")
-      .slice(0, 24);
+  const batch = pasteBatch(paste, read.sha256, target, rotation, options.skipAir === true);
+  const pasteId = batch.id;
   const partName = options.part ?? `paste ${pasteId}`;
   const r = await runBatch(
     w,
     {
-      id: pasteId,
+      ...batch,
       file: join(w.dir, "batches", `${pasteId}.json`),
-      total: paste.count,
-      keyPrefix: `paste-${pasteId}`,
-      plan: (i) => {
-        const t = paste.tile(i);
-        return t.ok ? ok(t.value.plan) : t;
-      },
       retryConflicts: options.retryConflicts === true,
-      origin: "import",
       ...(options.onManualEdit === undefined ? {} : { onManualEdit: options.onManualEdit }),
       onComplete: async (operationIds) => {
         if (operationIds.length === 0) return ok({ part_id: null });
@@ -252,4 +242,29 @@ export async function importSchematic(w: Workspace, source: string, target: Vec3
   );
   if (!r.ok) return r;
   return ok({ mode: "batch", paste_id: pasteId, batch: r.value, bounds: boxJson(paste.box()), source: read.source });
+}
+
+/**
+ * A paste as a batch of tiles (bottom up, each a checked, undoable operation), its id from the
+ * file's SHA-256, the place, the turn and skip-air: the same paste always resumes the same batch,
+ * from `mcb schem import` or from schematic_paste (progress in `<state>/batches/<paste_id>.json`).
+ */
+export function pasteBatch(paste: SchematicPaste, sha256: string, target: Vec3, rotation: number, skipAir: boolean): BatchJobSpec {
+  const id =
+    "p_" +
+    createHash("sha256")
+      .update(`${sha256}\0${target.x},${target.y},${target.z},${rotation}${skipAir ? ",skip-air" : ""}`)
+      .digest("hex")
+      .slice(0, 24);
+  return {
+    id,
+    total: paste.count,
+    keyPrefix: `paste-${id}`,
+    plan: (i) => {
+      const t = paste.tile(i);
+      return t.ok ? ok(t.value.plan) : t;
+    },
+    retryConflicts: false,
+    origin: "import",
+  };
 }

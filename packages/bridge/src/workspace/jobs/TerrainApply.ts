@@ -1,131 +1,23 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { ok, type Result } from "@mcb/blocks";
-import type { ManualEditPolicy } from "@mcb/engine";
+import { ok, type BlockRegistry } from "@mcb/blocks";
 import { terrainTilePlan, type CompiledTerrain } from "@mcb/terrain";
-import type { BlockRegistry } from "@mcb/blocks";
-import { batchProgress, runBatch, type BatchHost } from "./Batch.js";
-import { writeJsonAtomic } from "../world/JsonFile.js";
-
-export interface TerrainApplyOptions {
-  /** Name every block the tiles write as one part when the last tile is done. */
-  readonly partName?: string;
-  readonly onManualEdit?: ManualEditPolicy;
-}
-
-export interface TerrainApplyStatus {
-  readonly terrain_id: string;
-  /** running, done (every tile applied or empty), stopped (tiles left: in conflict, or a signal), failed (error). */
-  readonly state: "running" | "done" | "stopped" | "failed";
-  readonly tiles: { readonly total: number; readonly applied: number; readonly empty: number; readonly conflicts: number; readonly unfinished: number };
-  readonly written_blocks: number;
-  /** The tiles' operations so far, in tile order (operation_status shows each). */
-  readonly operation_ids: readonly string[];
-  readonly current_operation_id: string | null;
-  readonly part: { readonly name: string; readonly part_id: string | null; readonly error: { readonly code: string; readonly message: string } | null } | null;
-  readonly error: { readonly code: string; readonly message: string } | null;
-}
+import type { BatchJobSpec } from "./BatchJobs.js";
 
 /**
- * terrain_apply: every tile of a previewed terrain, prepared and applied in order in the
- * background as the CLI's `terrain batch` does it (the same progress file
- * `<dir>/terrain/<terrain_id>.json` and idempotency keys, so either resumes the other's work).
- * One job per terrain per process; calling again while it runs returns its progress, after a
- * restart (or a stop) it resumes. With a part name, the blocks of every tile become one part at the end.
+ * terrain_apply's batch: every tile of a previewed terrain, prepared and applied in order, as the
+ * CLI's `terrain batch` runs it (the same id and idempotency keys, so either resumes the other's
+ * work; its progress file is `<dir>/terrain/<terrain_id>.json`).
  */
-export class TerrainApplyJobs {
-  private readonly jobs = new Map<string, { running: boolean; error: { code: string; message: string } | null; partName: string | null }>();
-
-  constructor(private readonly dir: string) {}
-
-  start(host: BatchHost & { readonly registry: BlockRegistry }, terrain: CompiledTerrain, options: TerrainApplyOptions): void {
-    const id = terrain.terrainId;
-    const prior = this.jobs.get(id);
-    if (prior?.running === true) return;
-    const job = { running: true, error: null as { code: string; message: string } | null, partName: options.partName ?? prior?.partName ?? this.savedName(id) };
-    this.jobs.set(id, job);
-    if (options.partName !== undefined) this.saveName(id, options.partName); // a resumed batch names the part too
-    const name = job.partName;
-    void runBatch(
-      host,
-      {
-        id,
-        file: this.file(id),
-        total: terrain.tiles.count,
-        keyPrefix: `terrain-${id}`,
-        plan: (i) => {
-          const tile = terrainTilePlan(host.registry, terrain, i);
-          return tile.ok ? ok(tile.value.plan) : tile;
-        },
-        retryConflicts: true,
-        origin: "terrain",
-        ...(options.onManualEdit === undefined ? {} : { onManualEdit: options.onManualEdit }),
-        ...(name === null
-          ? {}
-          : {
-              onComplete: async (operationIds: string[]): Promise<Result<Record<string, unknown>>> => {
-                if (operationIds.length === 0)
-                  return ok({ part_name: name, part_error: { code: "not_named", message: "no tile wrote a block: no part named" } });
-                const part = await host.engine.partDefine(host.ctx, { name, operation_ids: operationIds });
-                return ok(
-                  part.ok
-                    ? { part_name: name, part_id: part.value.part_id }
-                    : { part_name: name, part_error: { code: part.error.code, message: part.error.message } },
-                );
-              },
-            }),
-      },
-      () => {},
-    ).then(
-      (r) => {
-        job.running = false;
-        if (!r.ok) job.error = { code: r.error.code, message: r.error.message };
-      },
-      (e: unknown) => {
-        job.running = false;
-        job.error = { code: "internal", message: e instanceof Error ? e.message : String(e) };
-      },
-    );
-  }
-
-  /** Progress from the job and its file; null when this terrain was never applied here. */
-  status(terrainId: string): TerrainApplyStatus | null {
-    const job = this.jobs.get(terrainId);
-    const p = batchProgress(this.file(terrainId));
-    if (p === null && job === undefined) return null;
-    const total = p?.tiles ?? 0;
-    const finished = (p?.applied ?? 0) + (p?.empty ?? 0);
-    const c = p?.completed as { part_name?: string; part_id?: string; part_error?: { code: string; message: string } } | undefined;
-    const name = c?.part_name ?? job?.partName ?? this.savedName(terrainId);
-    return {
-      terrain_id: terrainId,
-      state: job?.running === true ? "running" : job?.error != null ? "failed" : total > 0 && finished === total ? "done" : "stopped",
-      tiles: { total, applied: p?.applied ?? 0, empty: p?.empty ?? 0, conflicts: p?.conflicts ?? 0, unfinished: total - finished },
-      written_blocks: p?.written ?? 0,
-      operation_ids: p?.operationIds ?? [],
-      current_operation_id: job?.running === true ? (p?.current ?? null) : null,
-      part: name === null ? null : { name, part_id: c?.part_id ?? null, error: c?.part_error ?? null },
-      error: job?.error == null ? null : { code: job.error.code, message: job.error.message },
-    };
-  }
-
-  running(terrainId: string): boolean {
-    return this.jobs.get(terrainId)?.running === true;
-  }
-
-  private file(id: string): string {
-    return join(this.dir, `${id}.json`);
-  }
-
-  private savedName(id: string): string | null {
-    try {
-      return (JSON.parse(readFileSync(join(this.dir, `${id}.part.json`), "utf8")) as { part_name: string }).part_name;
-    } catch {
-      return null;
-    }
-  }
-
-  private saveName(id: string, name: string): void {
-    writeJsonAtomic(join(this.dir, `${id}.part.json`), { part_name: name }, { mode: 0o644, indent: 0 });
-  }
+export function terrainBatch(registry: BlockRegistry, terrain: CompiledTerrain): BatchJobSpec {
+  const id = terrain.terrainId;
+  return {
+    id,
+    total: terrain.tiles.count,
+    keyPrefix: `terrain-${id}`,
+    plan: (i) => {
+      const tile = terrainTilePlan(registry, terrain, i);
+      return tile.ok ? ok(tile.value.plan) : tile;
+    },
+    retryConflicts: true,
+    origin: "terrain",
+  };
 }
