@@ -7,9 +7,11 @@
 // blocks/s, and the bridge's peak memory (max RSS).
 // Targets (issue 45): ≥ 1,000,000 blocks/s offline and ≥ 500,000 live end to end; peak RSS ≤ 400 MB.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { PortClient } from "@mcb/adapter-port";
 import { startMinestomHost } from "@mcb/property-tests";
 import { writeSchematic } from "@mcb/schematic";
@@ -86,6 +88,13 @@ export function run() {
       console.log(`  before ${b10.ms.toFixed(0).padStart(5)} ms  ${rate10(b10.ms)}  peak ${b10.peakMiB.toFixed(0)} MiB`);
       const big10 = n10.peakMiB <= 400 && (10_077_696 / n10.ms) * 1000 >= 1e6;
       console.log(`  target ≥ 1,000,000 blocks/s and peak ≤ 400 MiB ${big10 ? "met" : "MISSED"}`);
+      // Through MCP, `mcb mcp` started for it: now one schematic_paste call (asked again until done),
+      // before the agent's way then: schematic_import_prepare and build_apply per tile, then part_define.
+      const mb = await mcpPaste(base, file, dir, false),
+        mn = await mcpPaste(root, file, dir, true);
+      console.log("the same through `mcb mcp` over stdio (the SDK's client), process start included");
+      console.log(`  now    ${mn.ms.toFixed(0).padStart(5)} ms  ${rate(mn.ms)}  ${mn.calls} call(s): schematic_paste`);
+      console.log(`  before ${mb.ms.toFixed(0).padStart(5)} ms  ${rate(mb.ms)}  ${mb.calls} calls: a prepare and an apply per tile, part_define`);
       const live = await livePastes(base, file, dir);
       return speed >= 1e6 && peakN <= 400 && big10 && live;
     } finally {
@@ -138,5 +147,49 @@ async function livePastes(base, file, dir) {
     client.close();
     await host.stop();
     host.dispose();
+  }
+}
+
+/** A paste of `file` through a tree's `mcb mcp` (a new state with the file as asset "cube"): time from the process start, and calls. */
+async function mcpPaste(tree, file, dir, oneCall) {
+  const state = mkdtempSync(join(dir, "mcp-"));
+  mkdirSync(join(state, "schematics"));
+  copyFileSync(file, join(state, "schematics", "cube.schem"));
+  const t = process.hrtime.bigint();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(tree, "packages/bridge/dist/bin.js"), "mcp", "--state", state, "--toolsets", "all"],
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "paste-bench", version: "1" });
+  await client.connect(transport);
+  let calls = 0;
+  const call = async (name, args) => {
+    calls++;
+    const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
+    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text?.slice(0, 400)}`);
+    return r.structuredContent;
+  };
+  const target = { x: 0, y: -60, z: 0 };
+  try {
+    if (oneCall) {
+      let s;
+      do s = await call("schematic_paste", { asset_id: "cube", target, wait_ms: 10_000 });
+      while (s.state === "running");
+      if (s.state !== "done" || s.written_blocks !== BLOCKS) throw new Error(`schematic_paste ended ${s.state} with ${s.written_blocks} blocks`);
+    } else {
+      const ids = [];
+      for (let i = 0; ; i++) {
+        const p = await call("schematic_import_prepare", { asset_id: "cube", target, tile_index: i });
+        const op = await call("build_apply", { plan_id: p.plan_id, plan_hash: p.plan_hash, idempotency_key: `tile-${i}`, wait_ms: 10_000 });
+        if (op.status !== "applied") throw new Error(`tile ${i} ended ${op.status}`);
+        ids.push(op.operation_id);
+        if (i + 1 >= p.tiles.count) break;
+      }
+      await call("part_define", { name: "cube", operation_ids: ids });
+    }
+    return { ms: Number(process.hrtime.bigint() - t) / 1e6, calls };
+  } finally {
+    await client.close();
   }
 }
