@@ -31,8 +31,8 @@ export interface PartDetailView extends PartView {
 }
 
 const NAME = /^[\x20-\x7e]{1,64}$/;
-/** Operations whose confirmed writes may define a part. */
-const DEFINING: ReadonlySet<string> = new Set(["applied", "conflict", "cancelled"]);
+/** Operations whose confirmed writes may define a part (failed: e.g. an abandoned recovery, whose confirmed writes stand). */
+const DEFINING: ReadonlySet<string> = new Set(["applied", "conflict", "cancelled", "failed"]);
 const SAMPLE = 8;
 
 export function partView(p: PartRecord): PartView {
@@ -112,8 +112,8 @@ export function overlapOf(
 }
 
 /**
- * part_define: registers exactly the blocks that finished operations (applied, or stopped by a
- * conflict or a cancel; not undone) confirmed: one operation, or the operations of a batch (their
+ * part_define: registers exactly the blocks that ended operations (applied, stopped by a conflict
+ * or a cancel, or failed, e.g. an abandoned recovery; not undone) confirmed: one operation, or the operations of a batch (their
  * union). Masks of a project's active parts never overlap: positions of the parts in `takeOver`
  * may be shared here, and `takeOverBlocks` then moves them into the new part.
  */
@@ -134,7 +134,7 @@ export function definePart(
       return fail(
         mcbError(
           "invalid_request",
-          `operation ${op.operationId} is ${op.status}; only a finished operation (applied, or stopped by a conflict or a cancel) defines a part`,
+          `operation ${op.operationId} is ${op.status}; only an ended operation (applied, stopped by a conflict or a cancel, or failed) defines a part`,
           { reason: "operation_status", operation_id: op.operationId },
         ),
       );

@@ -174,13 +174,21 @@ class BatchRun {
       return ok("skipped");
     }
     let op: OperationStatusView | null = null;
+    let current = entry;
     if (entry?.state === "applying" && entry.plan_id && entry.plan_hash && entry.key) {
       const again = await this.w.engine.buildApply(this.w.ctx, { plan_id: entry.plan_id, plan_hash: entry.plan_hash, idempotency_key: entry.key });
-      if (again.ok) op = again.value;
+      if (again.ok && (again.value.status === "failed" || again.value.status === "cancelled")) {
+        // It ended unfinished while nobody waited (an abandoned recovery, a cancel): the tile is
+        // prepared again from the world as it is; what it wrote counts for the part.
+        const v = again.value;
+        const ended: TileEntry = { ...entry, state: v.status as TileState, operation_id: v.operation_id, written: v.counters.written };
+        current = ended;
+        this.batch.entries[i] = ended;
+      } else if (again.ok) op = again.value;
       else if (again.error.code === "recovery_required") return again;
     }
     if (op === null) {
-      const started = await this.start(i, entry);
+      const started = await this.start(i, current);
       if (!started.ok) return started;
       if (started.value === null) return ok("ran");
       op = started.value;
