@@ -47,6 +47,19 @@ function paste(tree, file, state, live = null, at = "0,-60,0") {
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0) throw new Error(`paste in ${tree} failed: ${r.stderr.slice(-1500)}`);
   if (!/(1000000|10077696) blocks written/.test(r.stdout)) throw new Error(`paste in ${tree} did not write every block: ${r.stdout.slice(-500)}`);
+  return { ms, peakMiB: JSON.parse(r.stderr.trim().split("\n").pop()).peakMiB, stdout: r.stdout };
+}
+
+/** `mcb undo <paste_id>` in a process of its own. */
+function undo(tree, id, state) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [join(tree, "bench", "export-peak.mjs"), "undo", id, "--state", state], {
+    cwd: tree,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0 || !/1000000 blocks restored/.test(r.stdout)) throw new Error(`undo in ${tree} failed: ${r.stdout.slice(-400)} ${r.stderr.slice(-800)}`);
   return { ms, peakMiB: JSON.parse(r.stderr.trim().split("\n").pop()).peakMiB };
 }
 
@@ -73,9 +86,24 @@ export function run() {
       console.log(`mcb schem import of a 100³ Sponge file (1,000,000 blocks) into a new embedded save, process end to end; before: ${BASELINE}`);
       console.log(`  now    ${n.toFixed(0).padStart(5)} ms  ${rate(n)}  peak ${peakN.toFixed(0)} MiB`);
       console.log(`  before ${b.toFixed(0).padStart(5)} ms  ${rate(b)}  peak ${peakB.toFixed(0)} MiB`);
+      // The undo of a paste, as a person runs it: `mcb undo <paste_id>`, each against its own paste.
+      const undos = [];
+      for (let i = 0; i < RUNS; i++) {
+        const state = join(dir, `undo-${i}`);
+        const built = paste(root, file, state);
+        const id = /paste (p_[0-9a-f]+)/.exec(built.stdout)[1];
+        undos.push({ build: built.ms, ...undo(root, id, state) });
+      }
+      const ub = median(undos.map((u) => u.build)),
+        uu = median(undos.map((u) => u.ms));
+      const undoOk = uu <= 1.5 * ub;
+
       const speed = BLOCKS / (n / 1000);
       console.log(
         `  ratio ${(n / b).toFixed(2)}× the time; target ≥ 1,000,000 blocks/s ${speed >= 1e6 ? "met" : "MISSED"}; peak ≤ 400 MiB ${peakN <= 400 ? "met" : "MISSED"}`,
+      );
+      console.log(
+        `  undo (mcb undo <paste_id>): ${uu.toFixed(0)} ms against its paste's ${ub.toFixed(0)} ms, ${(uu / ub).toFixed(2)}×, peak ${median(undos.map((u) => u.peakMiB)).toFixed(0)} MiB; target ≤ 1.5× ${undoOk ? "met" : "MISSED"}`,
       );
       // Ten million: a 216³ cube (10,077,696 blocks), once per tree.
       const big = join(dir, "cube216.schem");
@@ -96,7 +124,7 @@ export function run() {
       console.log(`  now    ${mn.ms.toFixed(0).padStart(5)} ms  ${rate(mn.ms)}  ${mn.calls} call(s): schematic_paste`);
       console.log(`  before ${mb.ms.toFixed(0).padStart(5)} ms  ${rate(mb.ms)}  ${mb.calls} calls: a prepare and an apply per tile, part_define`);
       const live = await livePastes(base, file, dir);
-      return speed >= 1e6 && peakN <= 400 && big10 && live;
+      return speed >= 1e6 && peakN <= 400 && big10 && live && undoOk;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,11 +1,12 @@
 import type { Vec3 } from "@mcb/blocks";
 import type { BuildPrepareInput, ProjectContextView } from "@mcb/engine";
 import { buildRecipeFile, inspectRegion, undoOperation } from "../workspace/jobs/BuildJobs.js";
+import { batchFile, undoBatch } from "../workspace/jobs/BatchUndo.js";
 import { previewRecipeFile } from "../workspace/jobs/PreviewJobs.js";
 import { previewLine, previewOptions } from "./PreviewCli.js";
 import { intOption, vecOption, type Values } from "./Args.js";
 import type { Command } from "./Command.js";
-import { formatManualEdits, formatOperation, formatReview, operationExit, operationText, reviewView } from "./Format.js";
+import { formatManualEdits, formatOperation, formatReview, operationExit, operationText, progressBar, reviewView } from "./Format.js";
 import type { Invocation } from "./Invocation.js";
 import { serverStats, serverStatsLine } from "../workspace/world/ServerStats.js";
 
@@ -90,13 +91,23 @@ export const buildCommand: Command = {
 
 export const undoCommand: Command = {
   name: "undo",
-  usage: "  mcb undo <operation_id> [--max-rate N] [--no-wait-saved]   checked undo of one operation (never over a person's edit)",
+  usage: `  mcb undo <operation_id> [--max-rate N] [--no-wait-saved]   checked undo of one operation (never over a person's edit)
+  mcb undo <paste_id | terrain_id>   every operation of a batch, newest first, each checked, one progress bar`,
   async run(c) {
     if (c.args.length !== 1) return c.usage(c.args.length === 0 ? "missing the operation id" : `expected one operation id, got ${c.args.length} arguments`);
     const limits = rateLimits(c);
     if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
     return c.withWorkspace(
       async (w) => {
+        const file = batchFile(w.dir, c.args[0]!);
+        if (file !== null) {
+          const r = await undoBatch(w, c.args[0]!, file, progressBar(c.io.stderr));
+          return c.emit(
+            r,
+            (v) =>
+              `${v.batch_id}: ${v.undone} of ${v.operations} operations undone (${v.skipped} had nothing to undo); ${v.restored_blocks} blocks restored, ${v.left_as_they_are} left as they are (changed since)`,
+          );
+        }
         const r = await undoOperation(w, c.args[0]!, { waitSaved: c.values["no-wait-saved"] !== true });
         const code = c.emit(
           r,

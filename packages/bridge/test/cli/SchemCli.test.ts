@@ -58,6 +58,24 @@ describe("mcb schem import of a large file", () => {
     expect(text.stdout).toMatch(new RegExp(`paste ${r1.paste_id}: 2 of 2 tiles applied, .*; part part_\\w+ "big cube" \\(25000 blocks\\)`));
     const inspect = JSON.parse((await mcb("inspect", "--state", state, "--json", "--", "0", "113", "0", "9", "113", "9")).stdout);
     expect(inspect.palette.find((p: { state: string }) => p.state === "minecraft:stone").count).toBe(20);
+    // The whole paste undone in one command: every tile's operation, newest first, one progress bar; the part retires.
+    const undo = await mcb("undo", r1.paste_id, "--state", state, "--json");
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(JSON.parse(undo.stdout)).toMatchObject({
+      batch_id: r1.paste_id,
+      operations: 2,
+      undone: 2,
+      skipped: 0,
+      restored_blocks: 25_000,
+      left_as_they_are: 0,
+    });
+    expect(undo.stderr).toMatch(/2\/2 tiles {2}25,000 blocks/);
+    const after = JSON.parse((await mcb("inspect", "--state", state, "--json", "--", "0", "64", "0", "49", "64", "49")).stdout);
+    expect(after.palette.find((p: { state: string }) => p.state === "minecraft:stone")).toBeUndefined();
+    const parts = JSON.parse((await mcb("part", "list", "--state", state, "--json")).stdout);
+    expect(parts.find((p: { name: string }) => p.name === "big cube")).toMatchObject({ retired: true });
+    const twice = JSON.parse((await mcb("undo", r1.paste_id, "--state", state, "--json")).stdout);
+    expect(twice).toMatchObject({ undone: 0, skipped: 2, restored_blocks: 0 });
   }, 120_000);
 
   it("a tile left in conflict stays as it is on a rerun; --retry-conflicts prepares it again, which still keeps the person's block", async () => {

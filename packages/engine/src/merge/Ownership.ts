@@ -70,7 +70,9 @@ export function ownership(
   const writes = confirmedWrites(journal, plan, op.operationId);
   if (writes.length === 0) return { owned: [], revoked: [] };
   const minSeq = writes.reduce((m, w) => Math.min(m, w.seq), Infinity);
-  const box = boundsOf(Int32Array.from(writes.flatMap((w) => [w.x, w.y, w.z])))!;
+  const flat = new Int32Array(writes.length * 3);
+  writes.forEach((w, i) => ((flat[i * 3] = w.x), (flat[i * 3 + 1] = w.y), (flat[i * 3 + 2] = w.z)));
+  const box = boundsOf(flat)!;
   const lastTouch = new Map<string, number>();
   const note = (key: string, seq: number): void => {
     if ((lastTouch.get(key) ?? -1) < seq) lastTouch.set(key, seq);

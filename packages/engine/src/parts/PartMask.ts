@@ -25,9 +25,13 @@ export function maskKeys(mask: ArrayLike<number>): Set<string> {
 
 /** The part holding exactly `points` from now on: one more revision, retired when empty (active again when not). */
 export function withMask(p: PartRecord, points: [number, number, number][]): PartRecord {
-  const mask = sortedMask(points);
+  return withSortedMask(p, sortedMask(points));
+}
+
+/** `withMask` of a mask already sorted by (y, z, x), each position once. */
+export function withSortedMask(p: PartRecord, mask: Int32Array): PartRecord {
   const { retired: _retired, ...rest } = p;
-  return { ...rest, mask, bounds: boundsOf(mask) ?? p.bounds, revision: (p.revision ?? 1) + 1, ...(points.length === 0 ? { retired: true } : {}) };
+  return { ...rest, mask, bounds: boundsOf(mask) ?? p.bounds, revision: (p.revision ?? 1) + 1, ...(mask.length === 0 ? { retired: true } : {}) };
 }
 
 /**

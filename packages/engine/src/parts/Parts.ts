@@ -4,7 +4,7 @@ import type { OperationRecord, PartRecord, OperationJournal, PartJournal, TouchJ
 import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
-import { maskKeys, maskOfVisits, maskPoints, sortedMask, withMask } from "./PartMask.js";
+import { maskKeys, maskOfVisits, maskPoints, PositionSet, sortedMask, TripleList, withMask, withSortedMask } from "./PartMask.js";
 import { getBit } from "../core/BitMask.js";
 import { giveBack, heldByOthers, takeAgain } from "./PartTakeover.js";
 
@@ -231,6 +231,18 @@ export function renamePart(journal: OperationJournal & TouchJournal & PartJourna
   return ok(renamed);
 }
 
+/** Appends the positions an operation confirmed (its finished slices' written writes) to `into`. */
+function confirmedInto(journal: OperationJournal & TouchJournal & PartJournal, plan: PreparedPlan, operationId: string, into: TripleList): void {
+  for (const sl of journal.slices(operationId)) {
+    if (sl.written === null) continue;
+    for (let off = 0; off < sl.end - sl.start; off++) {
+      if (!getBit(sl.written, off)) continue;
+      const i = (sl.start + off) * 3;
+      into.push(plan.pos[i]!, plan.pos[i + 1]!, plan.pos[i + 2]!);
+    }
+  }
+}
+
 /**
  * After an undo operation ran (whatever its status): the positions it restored leave the parts
  * defined from the operation it undid (a part left empty is retired) and go back to the parts
@@ -239,71 +251,73 @@ export function renamePart(journal: OperationJournal & TouchJournal & PartJourna
  * back; elsewhere only where no other active part holds them). Returns the parts changed, stored
  * in one journal transaction.
  */
-/** The positions the given operations confirmed (those not undone). */
-function writtenBy(
-  journal: OperationJournal & TouchJournal & PartJournal,
-  plans: (planId: string) => PreparedPlan,
-  operationIds: readonly string[],
-): Set<string> {
-  const out = new Set<string>();
-  for (const id of operationIds) {
-    const op = journal.getOperation(id);
-    if (op === null || op.undoneBy !== null) continue;
-    for (const w of confirmedWrites(journal, plans(op.planId), id)) out.add(posKey(w.x, w.y, w.z));
-  }
-  return out;
-}
-
 export function partsAfterUndo(
   journal: OperationJournal & TouchJournal & PartJournal,
   plans: (planId: string) => PreparedPlan,
   undo: OperationRecord,
 ): PartRecord[] {
   if (undo.kind !== "undo" || undo.undoOf === null) return [];
-  const restored = confirmedWrites(journal, plans(undo.planId), undo.operationId);
-  if (restored.length === 0) return [];
-  const keys = new Set(restored.map((w) => posKey(w.x, w.y, w.z)));
+  // Numeric position sets throughout (a paste's part has millions of blocks; a string each was seconds).
+  const restoredList = new TripleList(undo.counters.written);
+  confirmedInto(journal, plans(undo.planId), undo.operationId, restoredList);
+  if (restoredList.length === 0) return [];
+  const restored = restoredList.triples;
+  const keys = PositionSet.of(restored);
+  let keyStrings: Set<string> | null = null;
+  const restoredKeys = (): Set<string> => (keyStrings ??= maskKeys(restored));
   // The undone operation's blocks its undo left as they were because they were no longer ours (a
   // person changed them, or a later write): they leave the part too, so a part of blocks that were
   // all ours retires once they are undone (the changed ones are the person's).
-  const leaving = new Set(keys);
   const reversed = journal.getOperation(undo.undoOf);
+  const extra = new TripleList();
   if (reversed !== null) {
-    const planned = maskKeys(plans(undo.planId).pos);
-    for (const w of confirmedWrites(journal, plans(reversed.planId), reversed.operationId)) {
-      const k = posKey(w.x, w.y, w.z);
-      if (!planned.has(k)) leaving.add(k);
-    }
+    const planned = PositionSet.of(plans(undo.planId).pos);
+    const wrote = new TripleList(reversed.counters.written);
+    confirmedInto(journal, plans(reversed.planId), reversed.operationId, wrote);
+    const w = wrote.triples;
+    for (let i = 0; i < w.length; i += 3) if (!planned.has(w[i]!, w[i + 1]!, w[i + 2]!)) extra.push(w[i]!, w[i + 1]!, w[i + 2]!);
   }
+  const extraSet = PositionSet.of(extra.triples);
+  const leaving = (x: number, y: number, z: number): boolean => keys.has(x, y, z) || extraSet.has(x, y, z);
   const current = new Map(journal.listParts(undo.projectId).map((p) => [p.partId, p]));
   const changed = new Set<string>();
   const set = (p: PartRecord): void => void (current.set(p.partId, p), changed.add(p.partId));
   for (const p of [...current.values()]) {
     if (!partIds(p).includes(undo.undoOf) || p.mask.length === 0) continue;
-    // A part that grew over several operations keeps the positions its other operations wrote: the undo restored their blocks.
-    const others = writtenBy(
-      journal,
-      plans,
-      partIds(p).filter((id) => id !== undo.undoOf),
-    );
-    const points = maskPoints(p.mask).filter((q) => !leaving.has(posKey(...q)) || others.has(posKey(...q)));
-    if (points.length * 3 === p.mask.length) continue;
-    set(withMask(p, points));
-    for (const v of giveBack(current, current.get(p.partId)!, keys)) set(v);
+    // A part that grew over several operations keeps the positions its other operations wrote (the
+    // undo restored their blocks): of those leaving, the ones another of its operations confirmed.
+    const keptList = new TripleList();
+    for (const id of partIds(p)) {
+      if (id === undo.undoOf) continue;
+      const op = journal.getOperation(id);
+      if (op === null || op.undoneBy !== null) continue;
+      const theirs = new TripleList(op.counters.written);
+      confirmedInto(journal, plans(op.planId), id, theirs);
+      const t = theirs.triples;
+      for (let i = 0; i < t.length; i += 3) if (leaving(t[i]!, t[i + 1]!, t[i + 2]!)) keptList.push(t[i]!, t[i + 1]!, t[i + 2]!);
+    }
+    const kept = PositionSet.of(keptList.triples);
+    const out = new TripleList(p.mask.length / 3);
+    const m = p.mask;
+    for (let i = 0; i < m.length; i += 3)
+      if (!leaving(m[i]!, m[i + 1]!, m[i + 2]!) || kept.has(m[i]!, m[i + 1]!, m[i + 2]!)) out.push(m[i]!, m[i + 1]!, m[i + 2]!);
+    if (out.length * 3 === p.mask.length) continue;
+    set(withSortedMask(p, out.triples.slice())); // filtering keeps the mask's order
+    if (p.takenFrom !== undefined) for (const v of giveBack(current, current.get(p.partId)!, restoredKeys())) set(v);
   }
   const undone = journal.getOperation(undo.undoOf);
   if (undone?.kind === "undo" && undone.undoOf !== null) {
     for (const first of [...current.values()]) {
       if (!partIds(first).includes(undone.undoOf)) continue;
       if (first.retired === true && [...current.values()].some((o) => o.retired !== true && o.partId !== first.partId && o.name === first.name)) continue; // its name went to another part
-      for (const v of takeAgain(current, first, keys)) set(v);
+      for (const v of takeAgain(current, first, restoredKeys())) set(v);
       const p = current.get(first.partId)!;
       const taken = heldByOthers(current.values(), p.partId);
       const own = maskKeys(p.mask);
       const points = maskPoints(p.mask);
-      for (const w of restored) {
-        const k = posKey(w.x, w.y, w.z);
-        if (!own.has(k) && !taken.has(k)) points.push([w.x, w.y, w.z]);
+      for (let i = 0; i < restored.length; i += 3) {
+        const k = posKey(restored[i]!, restored[i + 1]!, restored[i + 2]!);
+        if (!own.has(k) && !taken.has(k)) points.push([restored[i]!, restored[i + 1]!, restored[i + 2]!]);
       }
       if (points.length * 3 !== p.mask.length) set(withMask(p, points));
     }

@@ -56,7 +56,9 @@ export async function prepareUndoContent(
     if (sample.length < sampleSize) sample.push(c);
   };
   // One read of every confirmed write: the owned ones first, then the revoked ones.
-  const now = await readPositions(adapter, Int32Array.from([...owned, ...revoked].flatMap((w) => [w.x, w.y, w.z])));
+  const all = new Int32Array((owned.length + revoked.length) * 3);
+  [...owned, ...revoked].forEach((w, i) => ((all[i * 3] = w.x), (all[i * 3 + 1] = w.y), (all[i * 3 + 2] = w.z)));
+  const now = await readPositions(adapter, all);
   revoked.forEach((w, i) =>
     conflict({
       pos: { x: w.x, y: w.y, z: w.z },

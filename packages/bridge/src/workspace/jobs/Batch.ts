@@ -83,6 +83,8 @@ export function batchProgress(file: string): {
   conflicts: number;
   written: number;
   operationIds: string[];
+  /** Every operation that may have written blocks of the batch, tile by tile, earlier stopped attempts first. */
+  allOperationIds: string[];
   current: string | null;
   completed?: Record<string, unknown>;
 } | null {
@@ -102,6 +104,7 @@ export function batchProgress(file: string): {
     conflicts: entries.filter((e) => e.state === "conflict").length,
     written: entries.reduce((s, e) => s + (e.written ?? 0), 0),
     operationIds: entries.filter((e) => e.operation_id !== undefined).map((e) => e.operation_id!),
+    allOperationIds: entries.flatMap((e) => [...(e.earlier ?? []), ...(e.operation_id === undefined ? [] : [e.operation_id])]),
     current: entries.find((e) => e.state === "applying")?.operation_id ?? null,
     ...(b.completed === undefined ? {} : { completed: b.completed }),
   };

@@ -22,6 +22,8 @@ export interface WriteOptions {
   readonly partName?: string;
   /** Parts (names or ids) whose blocks that part may take over. */
   readonly takeOver?: readonly string[];
+  /** No line on stderr for the operation (a batch shows one progress bar instead). */
+  readonly quiet?: boolean;
 }
 
 /**
@@ -46,7 +48,10 @@ export async function applyAndWait(
   });
   if (!started.ok) return started;
   const op = started.value;
-  w.log(`mcb: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`);
+  if (options.quiet !== true)
+    w.log(
+      `mcb: operation ${op.operation_id} writes ${op.counters.total} blocks in ${op.counters.slices_total} slices (Ctrl-C stops it after the current slice)`,
+    );
   if (w.interrupt.requested) {
     await w.engine.operationCancel(w.ctx, { operation_id: op.operation_id });
     w.interrupt.add(op.operation_id);
