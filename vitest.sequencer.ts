@@ -10,6 +10,8 @@ const LONGEST_FIRST = [
   "property-tests/test/AnvilSuites.test.ts",
   "property-tests/test/ModelSuite.test.ts",
   "property-tests/test/LiveSavedWrites.test.ts",
+  "property-tests/test/LiveMcpKill.test.ts",
+  "property-tests/test/LiveGhosts.test.ts",
   "property-tests/test/RealRegions.test.ts",
   "packages/bridge/test/ReadmeWalkthrough.test.ts",
   "packages/bridge/test/chat/ChatSessions.test.ts",

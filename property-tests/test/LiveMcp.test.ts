@@ -62,7 +62,7 @@ describe("live: mcb mcp on a server world through the world port", () => {
     await host?.stop();
     host?.dispose();
     rmSync(state, { recursive: true, force: true });
-  });
+  }, 60_000); // the host saves on the way out: longer on CI's two busy cores
 
   it("runs every tool against the live server", async () => {
     const ctx = await ok("project_context");
