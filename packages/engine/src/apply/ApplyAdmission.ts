@@ -4,7 +4,7 @@ import { emptyCounters } from "./Applier.js";
 import { partNameOnUndo } from "../parts/NamedParts.js";
 import { activePartNamed, checkName, overlapOf } from "../parts/Parts.js";
 import { resolveTakeOver } from "../parts/PartTakeover.js";
-import { PositionSet } from "../parts/PartMask.js";
+import { PositionSet } from "../parts/PositionSet.js";
 import { boundsOf } from "@mcb/blocks";
 import type { OperationRecord, OperationJournal, PartJournal, TouchJournal } from "../store/Journal.js";
 import { writeCount, type PreparedPlan } from "../core/PreparedPlan.js";

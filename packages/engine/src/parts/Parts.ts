@@ -1,11 +1,12 @@
-import { boundsOf, boxesIntersect, boxJson, fail, mcbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
+import { boundsOf, boxesIntersect, boxUnion, boxJson, fail, mcbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
 import { coverBoxes } from "../merge/BoxCover.js";
 import type { OperationRecord, PartRecord, OperationJournal, PartJournal, TouchJournal } from "../store/Journal.js";
 import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
-import { maskKeys, maskOfVisits, maskPoints, PositionSet, sortedMask, TripleList, withMask, withSortedMask } from "./PartMask.js";
-import { getBit } from "../core/BitMask.js";
+import { maskKeys, maskOfVisits, maskPoints, sortedMask, TripleList, withMask, withSortedMask } from "./PartMask.js";
+import { PositionSet } from "./PositionSet.js";
+import { countBits, getBit } from "../core/BitMask.js";
 import { giveBack, heldByOthers, takeAgain } from "./PartTakeover.js";
 
 export interface PartView {
@@ -147,24 +148,24 @@ export function definePart(
         }),
       );
   }
-  // The confirmed writes of every operation, visited twice (bounds, then keys), each plan loaded as it is needed.
+  // The confirmed writes of every operation: their slices read once (bounds and count from the
+  // slices' records), then one visit, each plan loaded as it is needed and let go.
+  const finished = sources.map(({ op, plan }) => ({ plan, slices: journal.slices(op.operationId).filter((sl) => sl.written !== null) }));
+  const slices = finished.flatMap((f) => f.slices);
+  const count = slices.reduce((n, sl) => n + countBits(sl.written!, sl.end - sl.start), 0);
   const visit = (emit: (x: number, y: number, z: number) => void): void => {
-    for (const { op, plan: planOf } of sources) {
+    for (const { plan: planOf, slices } of finished) {
+      if (slices.length === 0) continue;
       const plan = typeof planOf === "function" ? planOf() : planOf;
-      for (const sl of journal.slices(op.operationId)) {
-        if (sl.written === null) continue;
+      for (const sl of slices)
         for (let off = 0; off < sl.end - sl.start; off++) {
-          if (!getBit(sl.written, off)) continue;
+          if (!getBit(sl.written!, off)) continue;
           const i = (sl.start + off) * 3;
           emit(plan.pos[i]!, plan.pos[i + 1]!, plan.pos[i + 2]!);
         }
-      }
     }
   };
-  const { mask, set } = maskOfVisits(
-    visit,
-    sources.reduce((n, s) => n + s.op.counters.written, 0),
-  );
+  const { mask, set } = maskOfVisits(visit, count === 0 ? undefined : { bounds: slices.map((sl) => sl.bounds).reduce(boxUnion), count });
   if (mask.length === 0)
     return fail(
       mcbError("invalid_request", `${sources.length === 1 ? `operation ${sources[0]!.op.operationId}` : "the operations"} wrote no blocks`, {

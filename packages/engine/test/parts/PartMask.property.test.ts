@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { posKey } from "@mcb/blocks";
-import { maskAndSet, maskOf, maskOfVisits, PositionSet, sortedMask } from "../../src/parts/PartMask.js";
+import { boundsOf, posKey } from "@mcb/blocks";
+import { maskAndSet, maskOf, maskOfVisits, sortedMask } from "../../src/parts/PartMask.js";
+import { denseMaskAndSet, gridOf, isDense, PositionSet, type Grid } from "../../src/parts/PositionSet.js";
 
 /** The plain statement: each position once, sorted by (y, z, x), through strings and tuples. */
 function reference(triples: readonly number[]): Int32Array {
@@ -11,20 +12,36 @@ function reference(triples: readonly number[]): Int32Array {
 }
 
 const coord = fc.oneof(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -29_999_984, max: 29_999_984 }));
-const triples = fc.array(fc.tuple(coord, fc.integer({ min: -64, max: 319 }), coord), { maxLength: 200 }).map((ps) => ps.flat());
+const spread = fc.array(fc.tuple(coord, fc.integer({ min: -64, max: 319 }), coord), { maxLength: 200 }).map((ps) => ps.flat());
+/** Positions filling a small box somewhere (the bit-map way: its bounds hold at most 16 places a position). */
+const packed = fc
+  .tuple(fc.integer({ min: -29_999_984, max: 29_999_984 }), fc.integer({ min: -64, max: 300 }), fc.integer({ min: -29_999_984, max: 29_999_984 }))
+  .chain(([ox, oy, oz]) =>
+    fc
+      .array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 4 })), { minLength: 1, maxLength: 200 })
+      .map((ps) => ps.flatMap(([x, y, z]) => [ox + x, oy + y, oz + z])),
+  );
+const triples = fc.oneof(spread, packed);
+const dense = (t: readonly number[]): boolean => t.length > 0 && isDense(gridOf(boundsOf(t)!), t.length / 3);
 
 describe("part masks without an object per position", () => {
   it("maskOf equals the plain statement, near and far apart (numeric keys or strings), duplicates included", () => {
     fc.assert(
-      fc.property(triples, fc.nat(), (t, dup) => {
+      fc.property(triples, fc.nat(), fc.nat({ max: 3 }), (t, dup, grow) => {
         const withDup = t.length === 0 ? t : [...t, ...t.slice((dup % (t.length / 3)) * 3, (dup % (t.length / 3)) * 3 + 3)];
         expect([...maskOf(withDup)]).toEqual([...reference(withDup)]);
         // the same positions visited (twice) instead of listed
         const visit = (emit: (x: number, y: number, z: number) => void) => {
           for (let i = 0; i < withDup.length; i += 3) emit(withDup[i]!, withDup[i + 1]!, withDup[i + 2]!);
         };
-        const visited = maskOfVisits(visit, withDup.length / 3);
+        const visited = maskOfVisits(visit);
         expect([...visited.mask]).toEqual([...reference(withDup)]);
+        // told bounds that hold them (larger by `grow`) and how many: one visit
+        if (withDup.length > 0) {
+          const b = boundsOf(withDup)!;
+          const known = { bounds: { ...b, maxX: b.maxX + grow, minY: b.minY - grow }, count: withDup.length / 3 };
+          expect([...maskOfVisits(visit, known).mask]).toEqual([...reference(withDup)]);
+        }
         for (let i = 0; i < withDup.length; i += 3) expect(visited.set.has(withDup[i]!, withDup[i + 1]!, withDup[i + 2]!)).toBe(true);
         expect(visited.set.has(30_000_001, 0, 0)).toBe(false);
       }),
@@ -36,7 +53,7 @@ describe("part masks without an object per position", () => {
     fc.assert(
       fc.property(triples, fc.array(fc.tuple(coord, fc.integer({ min: -64, max: 319 }), coord), { maxLength: 50 }), (t, queries) => {
         const set = PositionSet.of(t);
-        const fromMask = PositionSet.ofMask(maskOf(t));
+        const fromMask = PositionSet.of(maskOf(t));
         const shared = maskAndSet(t).set;
         const strings = new Set<string>();
         for (let i = 0; i < t.length; i += 3) strings.add(posKey(t[i]!, t[i + 1]!, t[i + 2]!));
@@ -49,6 +66,29 @@ describe("part masks without an object per position", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("both ways are taken: bit maps for positions that fill their bounds, sorted keys for the others", () => {
+    const samples = fc.sample(triples, { numRuns: 300, seed: 45 });
+    const d = samples.filter(dense).length;
+    expect(d).toBeGreaterThan(60);
+    expect(samples.length - d).toBeGreaterThan(60);
+  });
+
+  it("a planted bit map whose keys forget z's stride is caught", () => {
+    // Two positions share a bit when z is counted like x: the mask loses one and the set answers wrongly.
+    const forgetful = (g: Grid): Grid => ({ ...g, key: (x, y, z) => (g.key(x, y, z) < 0 ? -1 : (y - g.minY) * g.sz * g.sx + (z - g.minZ) + (x - g.minX)) });
+    const r = fc.check(
+      fc.property(triples, (t) => {
+        if (!dense(t)) return;
+        const visit = (emit: (x: number, y: number, z: number) => void) => {
+          for (let i = 0; i < t.length; i += 3) emit(t[i]!, t[i + 1]!, t[i + 2]!);
+        };
+        expect([...denseMaskAndSet(forgetful(gridOf(boundsOf(t)!)), visit).mask]).toEqual([...reference(t)]);
+      }),
+      { numRuns: 300 },
+    );
+    expect(r.failed).toBe(true);
   });
 
   it("a planted decoder that swaps y and z is caught", () => {
