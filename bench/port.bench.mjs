@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { baselineTree, removeTree, root } from "./baseline.mjs";
 
-/** The last commit before issue 31 (one 512-block JSON slice per call, saves on the game thread). */
-const BASELINE = "f755393";
+/** The last commit before issue 31 (one 512-block JSON slice per call, saves on the game thread); MCB_BENCH_BASE=<commit> measures against another. */
+const BASELINE = process.env.MCB_BENCH_BASE ?? "f755393";
 const RUNS = 5;
 const TARGET_RATE = 500_000;
 const TARGET_MAX_MS = 50;

@@ -12,6 +12,7 @@ import { ToolTable } from "./ToolTable.js";
 import { registerWorldTools } from "./WorldTools.js";
 import { TOOLSET_NAMES, type Toolset } from "../workspace/agent/Toolsets.js";
 import { registerToolsetTool } from "./ToolsetTool.js";
+import { registerBatchUndo } from "./BatchUndoTool.js";
 
 /** Where the building guidance is served as a resource (for clients that hide server instructions). */
 export const GUIDANCE_URI = "mcb://guidance/building";
@@ -52,6 +53,7 @@ export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION,
   registerWorldTools(tools, m);
   const consent = new ApplyConsent(server, m, options.confirmAbove);
   registerBuildTools(tools, m, consent);
+  registerBatchUndo(tools, m, consent);
   registerCameraTools(tools, m);
   tools.in("schematic", () => registerSchematicTools(tools, m, consent));
   tools.in("terrain", () => registerTerrainTools(tools, m));

@@ -71,7 +71,7 @@ describe("the MCP relay (mcb mcp --attach)", () => {
     await client.connect(transport);
     cleanup.push(() => client.close());
     const tools = await client.listTools();
-    expect(tools.tools.length).toBe(21); // the build toolset and toolsets_enable (mcb chat lists every toolset)
+    expect(tools.tools.length).toBe(22); // the build toolset and toolsets_enable (mcb chat lists every toolset)
     const ctx = await client.callTool({ name: "project_context", arguments: {} });
     expect(ctx.structuredContent).toMatchObject({ project_id: "bound", area: { min: { x: 100, y: -64, z: 100 } } });
     const forged = await client.callTool({

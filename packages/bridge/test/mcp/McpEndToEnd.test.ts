@@ -18,6 +18,7 @@ const BUILD_TOOLS = [
   "material_describe",
   "region_inspect",
   "build_prepare",
+  "batch_undo",
   "build_apply",
   "operation_status",
   "operation_cancel",

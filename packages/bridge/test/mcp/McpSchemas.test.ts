@@ -50,31 +50,34 @@ function budget(list: Tool[]): { perTurn: number; whole: number } {
 }
 
 describe("tool definition budgets", () => {
-  it("the default listing (build toolset): descriptions + input schemas ≤ 16 KiB, the whole tools/list ≤ 48 KiB", async () => {
+  // 48 KiB whole until issue 45 added batch_undo (a whole paste or terrain job undone in one call,
+  // +1.1 KiB, 0.3 of it per turn); the 16 KiB a model receives each turn still holds.
+  it("the default listing (build toolset): descriptions + input schemas ≤ 16 KiB, the whole tools/list ≤ 49 KiB", async () => {
     const d = await setup({ toolsets: ["build"] });
     const listed = (await d.client.listTools()).tools;
     await d.close();
     const b = budget(listed);
     expect(listed.map((t) => t.name)).toContain("toolsets_enable");
     expect(b.perTurn).toBeLessThanOrEqual(16 * 1024);
-    expect(b.whole).toBeLessThanOrEqual(48 * 1024);
+    expect(b.whole).toBeLessThanOrEqual(49 * 1024);
   });
 
   // 24 KiB until issue 32 added roof footprints, take_over, image formats, several-part diffs and
   // change sources (+0.7 KiB with every toolset); the default listing stayed within its 16 KiB.
   // 72 KiB whole until issue 45 added schematic_paste (a big paste in one call, +2.4 KiB in the
-  // schematic toolset only; the default listing is unchanged).
-  it("every toolset enabled stays compact too (≤ 25 KiB per turn, ≤ 75 KiB whole) and no schema holds a $ref", () => {
+  // schematic toolset only; the default listing is unchanged). 25 KiB per turn and 75 KiB whole
+  // until batch_undo.
+  it("every toolset enabled stays compact too (≤ 26 KiB per turn, ≤ 76 KiB whole) and no schema holds a $ref", () => {
     const b = budget(tools);
-    expect(b.perTurn).toBeLessThanOrEqual(25 * 1024);
-    expect(b.whole).toBeLessThanOrEqual(75 * 1024);
+    expect(b.perTurn).toBeLessThanOrEqual(26 * 1024);
+    expect(b.whole).toBeLessThanOrEqual(76 * 1024);
     expect(JSON.stringify(tools)).not.toContain("$ref");
   });
 });
 
 describe("published MCP schemas", () => {
   it("every toolset's tools are listed; every input is a strict object and every input field has a description", () => {
-    expect(tools).toHaveLength(28);
+    expect(tools).toHaveLength(29);
     const missing: string[] = [];
     for (const t of tools) {
       const input = t.inputSchema as Json;

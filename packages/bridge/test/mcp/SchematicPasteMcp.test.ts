@@ -63,6 +63,43 @@ describe("schematic_paste: a big paste in one MCP call", () => {
     expect(ops.operations).toHaveLength(2);
   });
 
+  it("batch_undo undoes the whole paste in one call: every tile, a person's later edit kept and counted, the part retired; asked again it only reports", async () => {
+    const s = await setup();
+    closers.push(s.close);
+    mkdirSync(join(s.dir, "schematics"));
+    writeFileSync(join(s.dir, "schematics", "tall.schem"), tall());
+    const before = s.world.stateAt(5, -60, 5);
+    const pasted = (await s.call("schematic_paste", { asset_id: "tall", target: v(0, -60, 0), wait_ms: 10_000 })).structuredContent as Answer;
+    expect(pasted.state).toBe("done");
+    s.world.externalEdit(7, 30, 7, "minecraft:gold_block"); // a person's edit inside the paste, after it
+    const told: { progress: number; message?: string }[] = [];
+    s.client.setNotificationHandler(ProgressNotificationSchema, (n) => void told.push(n.params));
+    const r = (await s.client.callTool({
+      name: "batch_undo",
+      arguments: { batch_id: pasted.paste_id, wait_ms: 10_000 },
+      _meta: { progressToken: "u1" },
+    })) as CallToolResult;
+    expect(r.isError).not.toBe(true);
+    const a = r.structuredContent as Answer;
+    expect(a).toMatchObject({ batch_id: pasted.paste_id, state: "done", operations: 2, undone: 2, restored_blocks: 122_879, left_as_they_are: 1, error: null });
+    expect(a.undo_operation_ids).toHaveLength(2);
+    expect(s.world.stateAt(5, -60, 5)).toBe(before);
+    expect(s.world.stateAt(31, 59, 31)).toBe(before);
+    expect(s.world.stateAt(7, 30, 7)).toBe("minecraft:gold_block");
+    expect(told.every((t, i) => i === 0 || t.progress > told[i - 1]!.progress)).toBe(true);
+    if (told.length > 0) expect(told.at(-1)!.message).toMatch(/of 2 operations undone, [\d,]+ blocks restored$/);
+    const part = (await s.call("part_get", { part_id: pasted.part.part_id })).structuredContent as Answer;
+    expect(part.count).toBe(0); // retired: the block left as it was is the person's now
+    // asked again: the report, no new operation
+    const again = (await s.call("batch_undo", { batch_id: pasted.paste_id })).structuredContent as Answer;
+    expect(again).toEqual(a);
+    const ops = (await s.call("operation_list", { limit: 10 })).structuredContent as Answer;
+    expect(ops.operations).toHaveLength(4);
+    // an id this state has not: not_found, nothing done
+    for (const id of ["p_0123456789abcdef0123", "../batches/x", "op_1"])
+      expect(s.error(await s.call("batch_undo", { batch_id: id }))).toMatchObject({ code: "not_found", details: { reason: "unknown_batch" } });
+  });
+
   it("refuses what the library refuses, with nothing started", async () => {
     const s = await setup();
     closers.push(s.close);

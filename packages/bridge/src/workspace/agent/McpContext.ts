@@ -6,6 +6,7 @@ import { CameraStore } from "../capture/CameraStore.js";
 import { CaptureCache } from "../capture/CaptureCache.js";
 import { TerrainCache } from "../jobs/TerrainCache.js";
 import { BatchJobs } from "../jobs/BatchJobs.js";
+import { BatchUndoJobs } from "../jobs/BatchUndoJobs.js";
 import type { BatchHost } from "../jobs/Batch.js";
 import type { Workspace } from "../world/Workspace.js";
 
@@ -30,6 +31,8 @@ export interface McpContext {
   readonly terrainJobs: BatchJobs;
   /** schematic_paste's background jobs (progress files in `<dir>/batches`, as `mcb schem import` keeps them). */
   readonly pasteJobs: BatchJobs;
+  /** batch_undo's background jobs: whole pastes and terrain jobs undone. */
+  readonly undoJobs: BatchUndoJobs;
   /** Set once the process was asked to stop (Ctrl-C): batches start no more tiles. */
   readonly stop: BatchHost["interrupt"];
   readonly log: (line: string) => void;
@@ -79,6 +82,7 @@ export function mcpContextFor(
     captures: shared.captures ?? new CaptureCache(),
     terrainJobs: new BatchJobs(join(w.dir, "terrain")),
     pasteJobs: new BatchJobs(join(w.dir, "batches")),
+    undoJobs: new BatchUndoJobs(w.dir),
     stop: shared.stop ?? { requested: false, add: () => {} },
     log: shared.log ?? (() => {}),
     saveOnEnd: w.embedded !== undefined && w.embedded !== null,

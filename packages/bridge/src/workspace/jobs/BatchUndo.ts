@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
-import { batchProgress, type ProgressSink } from "./Batch.js";
-import { applyAndWait } from "./BuildJobs.js";
-import type { Workspace } from "../world/Workspace.js";
+import { batchProgress, type BatchHost, type ProgressSink } from "./Batch.js";
+import { applyAndWait, type WriteOptions } from "./BuildJobs.js";
 
 /** What undoing a batch did. */
 export interface BatchUndoReport {
@@ -29,9 +28,16 @@ export function batchFile(dir: string, id: string): string | null {
 /**
  * `mcb undo <paste_id | terrain_id>`: every operation of a batch undone, newest first, each as a
  * checked undo plan (never over a person's edit: those blocks are left and counted), with one
- * progress bar. Idempotent: a rerun skips what is already undone and finishes the rest.
+ * progress bar (and `batch_undo` over MCP, in the background). Idempotent: a rerun skips what is
+ * already undone and finishes the rest.
  */
-export async function undoBatch(w: Workspace, id: string, file: string, progress: ProgressSink): Promise<Result<BatchUndoReport>> {
+export async function undoBatch(
+  w: BatchHost,
+  id: string,
+  file: string,
+  progress: ProgressSink,
+  options: Pick<WriteOptions, "waitSaved"> = {},
+): Promise<Result<BatchUndoReport>> {
   const p = batchProgress(file);
   const ops = [...(p?.allOperationIds ?? [])].reverse();
   w.log(`mcb: undoing ${ops.length} operation(s) of ${id}, newest first; Ctrl-C stops after the current slice, and running the same command again goes on`);
@@ -56,7 +62,7 @@ export async function undoBatch(w: Workspace, id: string, file: string, progress
       progress(k + 1, ops.length, `${operationId}: nothing of ours left to restore`, restored);
       continue;
     }
-    const op = await applyAndWait(w, plan.value, `undo-${id}-${operationId}`, { quiet: true });
+    const op = await applyAndWait(w, plan.value, `undo-${id}-${operationId}`, { ...options, quiet: true });
     if (!op.ok) return op;
     if (op.value === null) break; // interrupted (Ctrl-C): a rerun goes on
     const done = op.value;

@@ -3,6 +3,7 @@ import type { BuildPrepareInput, OperationStatusView, PrepareView, RegionInspect
 import type { Workspace } from "../world/Workspace.js";
 import { readRecipeFile } from "./RecipeFiles.js";
 import { waitSaved } from "./OperationWait.js";
+import type { BatchHost } from "./Batch.js";
 
 /** How long a command waits for a world's server that went away during its operation to come back. */
 export const HOST_WAIT_MS = 60_000;
@@ -33,7 +34,7 @@ export interface WriteOptions {
  * for the engine's check, then reports what became of the operation; else says which one to review.
  */
 export async function applyAndWait(
-  w: Workspace,
+  w: BatchHost,
   plan: PrepareView,
   key: string,
   options: WriteOptions = {},
@@ -64,7 +65,7 @@ export async function applyAndWait(
 }
 
 /** The operation's status; while the world's server is down, waits for the engine to reconnect. */
-async function statusAfterHost(w: Workspace, operationId: string): Promise<Result<OperationStatusView>> {
+async function statusAfterHost(w: BatchHost, operationId: string): Promise<Result<OperationStatusView>> {
   const deadline = Date.now() + HOST_WAIT_MS;
   let logged = false;
   for (;;) {

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { ok } from "@mcb/blocks";
+import type { McpContext } from "../workspace/agent/McpContext.js";
+import type { BatchUndoJobs, BatchUndoStatus } from "../workspace/jobs/BatchUndoJobs.js";
+import type { ApplyConsent } from "./ApplyConsent.js";
+import { toolResult } from "./ToolResult.js";
+import type { ProgressSender, ToolTable } from "./ToolTable.js";
+
+const int = z.number().int();
+const error = z.strictObject({ code: z.string(), message: z.string() }).nullable();
+
+/** How often a waiting call tells its client the undo's progress. */
+const PROGRESS_EVERY_MS = 500;
+
+/**
+ * batch_undo: a whole paste (`p_…`) or terrain job (`t_…`) undone in one call, in the background as
+ * `mcb undo <id>` runs it: each of its operations, newest first, a checked undo (blocks people
+ * changed since are left and counted). Asking again gives its progress (or, once done, its
+ * report), or goes on after a stop.
+ * A client that can ask its person does so first above the confirmation size.
+ */
+export function registerBatchUndo(tools: ToolTable, m: McpContext, consent: ApplyConsent): void {
+  tools.register(
+    "batch_undo",
+    {
+      title: "Undo a whole paste or terrain job",
+      description: "Undo a whole paste_id or terrain_id in the background; call again for progress.",
+      inputSchema: {
+        batch_id: z.string().max(80).describe("p_… or t_…"),
+        wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
+      },
+      outputSchema: z.strictObject({
+        batch_id: z.string(),
+        state: z.enum(["running", "done", "stopped", "failed"]),
+        operations: int,
+        undone: int,
+        restored_blocks: int,
+        left_as_they_are: int,
+        undo_operation_ids: z.array(z.string()),
+        error,
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ batch_id, wait_ms }, progress) => {
+      const jobs = m.undoJobs;
+      if (!jobs.running(batch_id) && jobs.status(batch_id)?.state !== "done") {
+        const size = jobs.written(batch_id);
+        if (size !== null) {
+          const asked = await consent.confirm(`Undo ${batch_id}? It restores up to ${size} blocks it wrote.`, size, { batch_id });
+          if (!asked.ok) return toolResult(asked);
+        }
+        const started = jobs.start({ engine: m.engine, ctx: m.ctx, log: m.log, interrupt: m.stop }, batch_id, { waitSaved: m.saveOnEnd });
+        if (!started.ok) return toolResult(started);
+      }
+      return toolResult(ok(await waitForUndo(jobs, batch_id, wait_ms ?? 2000, progress)));
+    },
+  );
+}
+
+/** Waits up to `ms` while the undo runs, telling a client that asked its progress (blocks restored). */
+async function waitForUndo(jobs: BatchUndoJobs, id: string, ms: number, progress: ProgressSender): Promise<BatchUndoStatus> {
+  const deadline = Date.now() + ms;
+  let told = -1,
+    at = 0;
+  while (jobs.running(id) && Date.now() < deadline) {
+    if (progress !== null && Date.now() - at >= PROGRESS_EVERY_MS) {
+      at = Date.now();
+      const s = jobs.status(id)!;
+      if (s.restored_blocks > told) {
+        told = s.restored_blocks;
+        await progress(told, `${s.undone} of ${s.operations} operations undone, ${told.toLocaleString("en-US")} blocks restored`).catch(() => undefined);
+      }
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return jobs.status(id)!;
+}
