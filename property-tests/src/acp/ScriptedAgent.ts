@@ -160,6 +160,7 @@ const SCRIPTS: readonly (readonly [RegExp, (t: Turn) => Promise<acp.PromptRespon
   [/tower with a roof|copper roof|two floors|stairs/i, windowsScript],
   [/tower/i, towerScript],
   [/wall/i, wallScript],
+  [/paste/i, pasteScript],
   [/crash/i, crashScript],
   [/stubborn/i, stubbornScript],
   [/slow/i, slowScript],
@@ -223,6 +224,19 @@ async function wallScript({ s, all, call, say, ended }: Turn): Promise<acp.Promp
   const op = await call("build_apply", { plan_id: plan.plan_id, plan_hash: plan.plan_hash, idempotency_key: `wall-${String(plan.plan_id)}`, wait_ms: 0 });
   await say(`Applying ${String(op.operation_id)}: ${String(plan.changed_blocks)} blocks.`);
   await waitOperation(s, say, String(op.operation_id), false);
+  return ended();
+}
+
+/** "/ai paste <asset>": one schematic_paste call, asked again until the paste is no longer running. */
+async function pasteScript({ s, all, request, call, say, ended }: Turn): Promise<acp.PromptResponse> {
+  const at = playerPos(all);
+  const asset = /paste (\w+)/.exec(request)?.[1] ?? "cube";
+  const target = { x: at.x + 2, y: at.y, z: at.z + 2 };
+  let r = await call("schematic_paste", { asset_id: asset, target, wait_ms: 0 });
+  await say(`Pasting ${String(r.paste_id)}.`);
+  while (r.state === "running" && !s.cancelled) r = await call("schematic_paste", { asset_id: asset, target, wait_ms: 2000 });
+  const part = r.part as { part_id: string | null } | null;
+  await say(`Paste ${String(r.state)}: ${String(r.written_blocks)} blocks, part ${String(part?.part_id)}.`);
   return ended();
 }
 

@@ -18,6 +18,8 @@ import { ChatProjects, type ChatProject } from "./ChatProjects.js";
 import { ChatSender } from "./ChatSender.js";
 import type { ChatMessage, ChatSource } from "./ChatSource.js";
 import { McpRelay } from "./McpRelay.js";
+import { ProgressLines } from "./ProgressLines.js";
+import type { JobProgress } from "../workspace/jobs/JobProgress.js";
 import { ProjectTurns, projectWorkDir } from "./ProjectTurns.js";
 import { SessionStore } from "./SessionStore.js";
 import { activeOperations, stopProject, undoForPlayer } from "./WorldActions.js";
@@ -41,6 +43,8 @@ export interface ChatBridgeOptions {
   readonly cancelGraceMs?: number;
   /** The server's ghost previews (players in game); absent on the console and on saves. */
   readonly ghosts?: PortGhosts;
+  /** How often the owner is told how an agent's long job goes (default `PROGRESS_EVERY_MS`). */
+  readonly progressEveryMs?: number;
 }
 
 /**
@@ -250,6 +254,7 @@ export class ChatBridge {
     const world = this.o.world;
     const ctx = this.ctxOf(project);
     const owner = project.ownerId;
+    const lines = new ProgressLines((text) => this.say(owner, text), this.o.progressEveryMs);
     const shared = {
       terrain: new TerrainCache(),
       captures: new CaptureCache(),
@@ -260,6 +265,8 @@ export class ChatBridge {
         if (shown.ok) this.say(owner, shown.value.note);
         return shown.ok ? shown.value.note : `not shown in game: ${shown.error.message}`;
       },
+      // A one-call paste, terrain job or batch undo: the owner sees it move while the agent waits.
+      jobProgress: (p: JobProgress) => lines.report(p),
     };
     const token = this.relay.grant(() => this.o.mcpServer(mcpContextFor(world, ctx, this.o.schematicLimits, shared)));
     const mcp: acp.McpServerStdio = {

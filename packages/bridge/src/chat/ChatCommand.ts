@@ -17,6 +17,8 @@ export interface ChatOptions extends Pick<ChatBridgeOptions, "mcpServer" | "sche
   readonly maxAreaSide?: number;
   /** Seconds `/ai stop` waits for the agent to end its turn before terminating it (default 5). */
   readonly cancelGraceSeconds?: number;
+  /** Seconds between the lines telling how an agent's long job goes (default 5). */
+  readonly progressEverySeconds?: number;
 }
 
 /** Largest |x| and |z| of a server world (the vanilla world border). */
@@ -69,6 +71,7 @@ export async function runChat(where: WorldLocation, options: ChatOptions): Promi
       // Players in game can be shown previews where the server's port has the ghosts capability.
       ...(ghosts === null ? {} : { ghosts }),
       ...(options.cancelGraceSeconds === undefined ? {} : { cancelGraceMs: options.cancelGraceSeconds * 1000 }),
+      ...(options.progressEverySeconds === undefined ? {} : { progressEveryMs: options.progressEverySeconds * 1000 }),
     });
   } catch (e) {
     await w.close();

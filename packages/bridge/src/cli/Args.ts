@@ -22,6 +22,7 @@ export const OPTIONS = {
   console: { type: "boolean" },
   "max-rate": { type: "string" },
   "cancel-grace": { type: "string" },
+  "progress-every": { type: "string" },
   "max-area": { type: "string" },
   "on-manual-edit": { type: "string" },
   replace: { type: "string", multiple: true },

@@ -33,6 +33,7 @@ export interface Rooms {
       readonly maxRate?: number;
       readonly maxAreaSide?: number;
       readonly cancelGraceSeconds?: number;
+      readonly progressEverySeconds?: number;
       readonly schematicLimits: SchematicLimits;
     },
   ): Promise<Result<void>>;
@@ -75,17 +76,23 @@ ${READ_LIMITS_USAGE}`,
     },
     {
       name: "chat",
-      usage: `  mcb chat --console [--max-rate N] [--max-area N] [--cancel-grace S]   in-game /ai bridge over ACP;
+      usage: `  mcb chat --console [--max-rate N] [--max-area N] [--cancel-grace S] [--progress-every S]
+                                     in-game /ai bridge over ACP;
                                      --console: stdin lines are the local player's /ai messages (with
                                      --world: players in game); --cancel-grace: seconds /ai stop waits
-                                     for the agent to end its turn before terminating it (default 5)`,
+                                     for the agent to end its turn before terminating it (default 5);
+                                     --progress-every: seconds between the lines telling how an
+                                     agent's long job goes (a paste, terrain, a batch undo; default 5)`,
       async run(c) {
         if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
         const maxRate = intOption(c.values["max-rate"]);
         const maxArea = intOption(c.values["max-area"]);
         const grace = intOption(c.values["cancel-grace"]);
-        if (maxRate === null || maxArea === null || grace === null) return c.usage("--max-rate, --max-area and --cancel-grace take positive integers");
+        const every = intOption(c.values["progress-every"]);
+        if (maxRate === null || maxArea === null || grace === null || every === null)
+          return c.usage("--max-rate, --max-area, --cancel-grace and --progress-every take positive integers");
         if (grace !== undefined && grace > 600) return c.usage("--cancel-grace is at most 600 seconds");
+        if (every !== undefined && every > 3600) return c.usage("--progress-every is at most 3600 seconds");
         const policy = limitsFromFlags(c.values);
         if (!policy.ok) return c.emit(policy, () => "");
         const r = await rooms.chat(c.location, {
@@ -94,6 +101,7 @@ ${READ_LIMITS_USAGE}`,
           ...(maxRate === undefined ? {} : { maxRate }),
           ...(maxArea === undefined ? {} : { maxAreaSide: maxArea }),
           ...(grace === undefined ? {} : { cancelGraceSeconds: grace }),
+          ...(every === undefined ? {} : { progressEverySeconds: every }),
         });
         return r.ok ? 0 : c.emit(r, () => "");
       },

@@ -7,6 +7,7 @@ import { CaptureCache } from "../capture/CaptureCache.js";
 import { TerrainCache } from "../jobs/TerrainCache.js";
 import { BatchJobs } from "../jobs/BatchJobs.js";
 import { BatchUndoJobs } from "../jobs/BatchUndoJobs.js";
+import type { JobProgressSink } from "../jobs/JobProgress.js";
 import type { BatchHost } from "../jobs/Batch.js";
 import type { Workspace } from "../world/Workspace.js";
 
@@ -57,6 +58,8 @@ export interface SharedStores {
   readonly stop?: BatchHost["interrupt"];
   readonly log?: (line: string) => void;
   readonly showPlan?: McpContext["showPlan"];
+  /** Told how background jobs go (the chat's progress lines). */
+  readonly jobProgress?: JobProgressSink;
 }
 
 /**
@@ -80,9 +83,9 @@ export function mcpContextFor(
     terrain: shared.terrain ?? new TerrainCache(32, { dir: join(w.dir, "terrain", "recipes"), registry: w.registry }),
     cameras: shared.cameras ?? new CameraStore(w.dir),
     captures: shared.captures ?? new CaptureCache(),
-    terrainJobs: new BatchJobs(join(w.dir, "terrain")),
-    pasteJobs: new BatchJobs(join(w.dir, "batches")),
-    undoJobs: new BatchUndoJobs(w.dir),
+    terrainJobs: new BatchJobs(join(w.dir, "terrain"), "terrain", shared.jobProgress),
+    pasteJobs: new BatchJobs(join(w.dir, "batches"), "paste", shared.jobProgress),
+    undoJobs: new BatchUndoJobs(w.dir, shared.jobProgress),
     stop: shared.stop ?? { requested: false, add: () => {} },
     log: shared.log ?? (() => {}),
     saveOnEnd: w.embedded !== undefined && w.embedded !== null,

@@ -4,6 +4,7 @@ import { ok, type Result } from "@mcb/blocks";
 import type { ManualEditPolicy } from "@mcb/engine";
 import { batchProgress, runBatch, type BatchHost, type BatchSpec } from "./Batch.js";
 import { writeJsonAtomic } from "../world/JsonFile.js";
+import type { JobProgressSink } from "./JobProgress.js";
 
 export interface BatchJobOptions {
   /** Name every block the tiles write as one part when the last tile is done. */
@@ -38,7 +39,12 @@ export type BatchJobSpec = Omit<BatchSpec, "file" | "onComplete" | "onManualEdit
 export class BatchJobs {
   private readonly jobs = new Map<string, { running: boolean; error: { code: string; message: string } | null; partName: string | null; total: number }>();
 
-  constructor(private readonly dir: string) {}
+  /** `kind` and `onProgress`: who watches these jobs (the chat's progress lines) is told after each tile and at the end. */
+  constructor(
+    private readonly dir: string,
+    private readonly kind: "paste" | "terrain" = "paste",
+    private readonly onProgress: JobProgressSink = () => {},
+  ) {}
 
   start(host: BatchHost, spec: BatchJobSpec, options: BatchJobOptions): void {
     const id = spec.id;
@@ -74,17 +80,22 @@ export class BatchJobs {
               },
             }),
       },
-      () => {},
-    ).then(
-      (r) => {
-        job.running = false;
-        if (!r.ok) job.error = { code: r.error.code, message: r.error.message };
-      },
-      (e: unknown) => {
-        job.running = false;
-        job.error = { code: "internal", message: e instanceof Error ? e.message : String(e) };
-      },
-    );
+      (done, total, _line, written) => this.onProgress({ kind: this.kind, id, done, total, blocks: written, state: "running" }),
+    )
+      .then(
+        (r) => {
+          job.running = false;
+          if (!r.ok) job.error = { code: r.error.code, message: r.error.message };
+        },
+        (e: unknown) => {
+          job.running = false;
+          job.error = { code: "internal", message: e instanceof Error ? e.message : String(e) };
+        },
+      )
+      .then(() => {
+        const s = this.status(id)!;
+        this.onProgress({ kind: this.kind, id, done: s.tiles.applied + s.tiles.empty, total: s.tiles.total, blocks: s.written_blocks, state: s.state });
+      });
   }
 
   /** Progress from the job and its file; null when this id never ran here. */

@@ -1,6 +1,7 @@
 import { fail, mcbError, type Result } from "@mcb/blocks";
 import { batchProgress, type BatchHost } from "./Batch.js";
 import { batchFile, undoBatch, type BatchUndoReport } from "./BatchUndo.js";
+import type { JobProgressSink } from "./JobProgress.js";
 
 /** A background batch undo as a tool reports it. */
 export interface BatchUndoStatus {
@@ -39,7 +40,10 @@ export class BatchUndoJobs {
   private readonly jobs = new Map<string, Job>();
 
   /** `dir`: the state directory, whose batches/ and terrain/ hold the batches' progress files. */
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly onProgress: JobProgressSink = () => {},
+  ) {}
 
   /** Starts the undo of batch `id` unless it is running; not_found when this state has no such batch. */
   start(host: BatchHost, id: string, options: { readonly waitSaved: boolean }): Result<void> {
@@ -65,19 +69,24 @@ export class BatchUndoJobs {
       job.operations = total;
       job.restored = restored;
     };
-    void undoBatch(host, id, file, progress, { waitSaved: options.waitSaved }).then(
-      (r) => {
-        job.running = false;
-        if (r.ok) {
-          job.report = r.value;
-          job.operations = r.value.operations;
-        } else job.error = { code: r.error.code, message: r.error.message };
-      },
-      (e: unknown) => {
-        job.running = false;
-        job.error = { code: "internal", message: e instanceof Error ? e.message : String(e) };
-      },
-    );
+    void undoBatch(host, id, file, progress, { waitSaved: options.waitSaved })
+      .then(
+        (r) => {
+          job.running = false;
+          if (r.ok) {
+            job.report = r.value;
+            job.operations = r.value.operations;
+          } else job.error = { code: r.error.code, message: r.error.message };
+        },
+        (e: unknown) => {
+          job.running = false;
+          job.error = { code: "internal", message: e instanceof Error ? e.message : String(e) };
+        },
+      )
+      .then(() => {
+        const s = this.status(id)!;
+        this.onProgress({ kind: "undo", id, done: job.checked, total: s.operations, blocks: s.restored_blocks, state: s.state });
+      });
     return { ok: true, value: undefined };
   }
 
