@@ -121,4 +121,18 @@ describe("model suite regressions", () => {
       new UndoCommand(0),
     ]);
   });
+
+  it("seed -1856351466: a redone operation's blocks stay in its part when the part's later growth is undone", async () => {
+    await replay([
+      new PrepareCommand(1, 0, "minecraft:dirt", null, "keep"),
+      new NamedApplyCommand(0, 0, false),
+      new PrepareCommand(4, 1, "minecraft:air"),
+      new NamedApplyCommand(0, 1, true),
+      new UndoCommand(0),
+      new UndoCommand(0), // the redo
+      new PrepareCommand(0, 1, "minecraft:glass", null, "keep"),
+      new NamedApplyCommand(0, 1, true), // part b grows over a's last block
+      new UndoCommand(0),
+    ]);
+  });
 });

@@ -44,13 +44,20 @@ export function nameModelPart(m: Model, op: ModelOp, name: string, takeOver: rea
   else note(m, "a part grew");
 }
 
-/** The positions the part's operations other than `except` wrote, those not undone. */
+/** Never undone, or its undo undone (a redo), and so on: an odd number of undos in the chain means undone. */
+function standing(m: Model, op: ModelOp): boolean {
+  let undos = 0;
+  for (let o: ModelOp | undefined = op; o?.undoneBy != null; undos++) o = m.ops.find((x) => x.id === o!.undoneBy);
+  return undos % 2 === 0;
+}
+
+/** The positions the part's operations other than `except` wrote, those not undone (a redone one counts). */
 function writtenByOthers(m: Model, p: ModelPart, except: string): Set<string> {
   const out = new Set<string>();
   for (const id of p.ops) {
     if (id === except) continue;
     const o = m.ops.find((x) => x.id === id);
-    if (o === undefined || o.undoneBy !== null) continue;
+    if (o === undefined || !standing(m, o)) continue;
     for (const k of o.written.keys()) out.add(k);
   }
   return out;

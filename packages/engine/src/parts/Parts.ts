@@ -291,7 +291,7 @@ export function partsAfterUndo(
     for (const id of partIds(p)) {
       if (id === undo.undoOf) continue;
       const op = journal.getOperation(id);
-      if (op === null || op.undoneBy !== null) continue;
+      if (op === null || !standing(journal, op)) continue;
       const theirs = new TripleList(op.counters.written);
       confirmedInto(journal, plans(op.planId), id, theirs);
       const t = theirs.triples;
@@ -326,4 +326,18 @@ export function partsAfterUndo(
   const out = [...changed].map((id) => current.get(id)!);
   if (out.length > 0) journal.commitParts([], out);
   return out;
+}
+
+/**
+ * Whether an operation's blocks stand as it left them as far as undos go: it was never undone, or
+ * its undo was undone in turn (a redo), and so on.
+ */
+function standing(journal: OperationJournal, op: OperationRecord): boolean {
+  for (let depth = 0; op.undoneBy !== null && depth < 64; depth++) {
+    const undo = journal.getOperation(op.undoneBy);
+    if (undo === null) return false;
+    if (undo.undoneBy === null) return depth % 2 === 1;
+    op = undo;
+  }
+  return true;
 }
