@@ -123,6 +123,7 @@ export function run() {
       console.log("the same through `mcb mcp` over stdio (the SDK's client), process start included");
       console.log(`  now    ${mn.ms.toFixed(0).padStart(5)} ms  ${rate(mn.ms)}  ${mn.calls} call(s): schematic_paste`);
       console.log(`  before ${mb.ms.toFixed(0).padStart(5)} ms  ${rate(mb.ms)}  ${mb.calls} calls: a prepare and an apply per tile, part_define`);
+      await recipeBuilds(dir);
       const live = await livePastes(base, file, dir);
       const player = await withPlayerOnline(file, dir);
       return speed >= 1e6 && peakN <= 400 && big10 && live && undoOk && player;
@@ -259,4 +260,66 @@ async function withPlayerOnline(file, dir) {
     await host.stop();
     host.dispose();
   }
+}
+
+/**
+ * The same million blocks as a recipe (25 boxes of four layers, the cube's), built in tiles: `mcb
+ * build` as a process of its own, and one build_prepare call with apply through `mcb mcp`
+ * (process start included); before issue 45 a recipe over 100,000 blocks was refused.
+ */
+async function recipeBuilds(dir) {
+  const palette = ["minecraft:stone_bricks", "minecraft:oak_planks", "minecraft:cobblestone", "minecraft:glass"];
+  const operations = Array.from({ length: N / 4 }, (_, k) => ({
+    type: "box",
+    min: { x: 0, y: -60 + 4 * k, z: 0 },
+    max: { x: N - 1, y: -57 + 4 * k, z: N - 1 },
+    block: palette[k % 4],
+  }));
+  const recipe = { version: 1, operations };
+  const file = join(dir, "cube-recipe.json");
+  writeFileSync(file, JSON.stringify(recipe));
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const state = join(dir, `recipe-${i}`);
+    const t = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [join(root, "bench", "export-peak.mjs"), "build", file, "--state", state, "--init"], {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
+    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    if (r.status !== 0 || !/1000000 blocks written/.test(r.stdout)) throw new Error(`mcb build failed: ${r.stdout.slice(-400)} ${r.stderr.slice(-800)}`);
+    runs.push({ ms, peakMiB: JSON.parse(r.stderr.trim().split("\n").pop()).peakMiB });
+  }
+  const ms = median(runs.map((r) => r.ms));
+  const state = mkdtempSync(join(dir, "mcp-recipe-"));
+  const t = process.hrtime.bigint();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(root, "packages/bridge/dist/bin.js"), "mcp", "--state", state],
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "recipe-bench", version: "1" });
+  await client.connect(transport);
+  let calls = 0,
+    answer;
+  try {
+    do {
+      calls++;
+      const r = await client.callTool({ name: "build_prepare", arguments: { recipe, apply: { idempotency_key: "cube", wait_ms: 10_000 } } }, undefined, {
+        timeout: 120_000,
+      });
+      if (r.isError) throw new Error(`build_prepare: ${r.content[0]?.text?.slice(0, 400)}`);
+      answer = r.structuredContent;
+    } while (answer.operation.status === "applying");
+  } finally {
+    await client.close();
+  }
+  const mcpMs = Number(process.hrtime.bigint() - t) / 1e6;
+  if (answer.operation.status !== "applied" || answer.operation.written !== BLOCKS)
+    throw new Error(`the recipe build did not finish: ${JSON.stringify(answer.operation)}`);
+  const rate = (x) => `${((BLOCKS / x) * 1000).toLocaleString("en-US", { maximumFractionDigits: 0 })} blocks/s`;
+  console.log("the same million blocks as a recipe (25 boxes), built in tiles; before issue 45 refused over 100,000 blocks");
+  console.log(`  mcb build          ${ms.toFixed(0).padStart(5)} ms  ${rate(ms)}  peak ${median(runs.map((r) => r.peakMiB)).toFixed(0)} MiB`);
+  console.log(`  build_prepare+apply ${mcpMs.toFixed(0).padStart(4)} ms  ${rate(mcpMs)}  ${calls} call(s) through mcb mcp, process start included`);
 }

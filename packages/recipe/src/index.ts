@@ -22,3 +22,4 @@ export { forEachPlanBlock, paletteCounts, type Plan, type PlanBlockData, type Pl
 export { planHash } from "./PlanHash.js";
 export { planFromBlocks, type PlanBlocks, type PlanFromBlocksInput } from "./PlanAssembly.js";
 export { summarizePlan, type PlanSummary } from "./PlanSummary.js";
+export { PLAN_TILE_BLOCKS, PlanTiles } from "./PlanTiles.js";

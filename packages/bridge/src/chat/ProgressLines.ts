@@ -4,10 +4,12 @@ import type { JobProgress } from "../workspace/jobs/JobProgress.js";
 export const PROGRESS_EVERY_MS = 5_000;
 
 const n = (x: number): string => x.toLocaleString("en-US");
+const VERB = { paste: "Pasting", terrain: "Terrain", build: "Building" } as const;
+const NOUN = { paste: "Paste", terrain: "Terrain", build: "Build" } as const;
 
 /**
  * The chat's progress lines for a project's background jobs (an agent's one-call paste, terrain
- * job or batch undo): a line when a job first reports, then at most one every `everyMs` while it
+ * job, big build or batch undo): a line when a job first reports, then at most one every `everyMs` while it
  * runs (a job of a few seconds gets one or two), and always one at its end. The agent keeps its
  * turn; the player sees the job move.
  */
@@ -40,13 +42,13 @@ export class ProgressLines {
     this.say(
       p.kind === "undo"
         ? `Undoing ${p.id}: ${p.done} of ${p.total} operations, ${n(p.blocks)} blocks restored${rate}.`
-        : `${p.kind === "paste" ? "Pasting" : "Terrain"} ${p.id}: ${p.done} of ${p.total} tiles, ${n(p.blocks)} blocks written${rate}.`,
+        : `${VERB[p.kind]} ${p.id}: ${p.done} of ${p.total} tiles, ${n(p.blocks)} blocks written${rate}.`,
     );
   }
 }
 
 function endLine(p: JobProgress, ms: number): string {
-  const what = p.kind === "paste" ? `Paste ${p.id}` : p.kind === "terrain" ? `Terrain ${p.id}` : `Undo of ${p.id}`;
+  const what = p.kind === "undo" ? `Undo of ${p.id}` : `${NOUN[p.kind]} ${p.id}`;
   const blocks = `${n(p.blocks)} blocks ${p.kind === "undo" ? "restored" : "written"}`;
   const took = `${(ms / 1000).toFixed(1)} s`;
   if (p.state === "done") return `${what} done: ${blocks} in ${took}.`;

@@ -37,7 +37,9 @@ export const buildCommand: Command = {
                                      where the design there is unchanged, else the build is refused
                                      naming them (keep them, or replace named ones); --part names
                                      the written blocks as a part; --take-over lets it take blocks
-                                     of those parts (undo gives them back)
+                                     of those parts (undo gives them back); a recipe over one plan's
+                                     100,000 blocks (up to 20,000,000) runs in tiles with one progress
+                                     bar, resumes when run again, and becomes one part
   mcb build <recipe.json> --preview -o <out.jpg> [--side S] [--overlay none]
                                      prepare and draw the plan as if built (see mcb preview);
                                      nothing is written to the world`,
@@ -74,15 +76,27 @@ export const buildCommand: Command = {
               }
             : {};
         const part = typeof c.values.part === "string" ? { partName: c.values.part, ...takeOver } : takeOver;
-        const r = await buildRecipeFile(w, c.args[0]!, resolution.value, { waitSaved: c.values["no-wait-saved"] !== true, ...part });
-        const code = c.emit(r, (v) =>
-          [
+        const r = await buildRecipeFile(w, c.args[0]!, resolution.value, {
+          waitSaved: c.values["no-wait-saved"] !== true,
+          progress: progressBar(c.io.stderr),
+          ...part,
+        });
+        const code = c.emit(r, (v) => {
+          if (v.mode === "tiles") {
+            const b = v.batch;
+            const named = b.completed?.part_id
+              ? `; part ${String(b.completed.part_id)} "${String(b.completed.part_name)}" (${String(b.completed.part_blocks)} blocks)`
+              : "";
+            return `build ${v.build_id} (${v.positions} positions): ${b.applied} of ${b.tiles} tiles applied, ${b.empty} unchanged, ${b.conflicts} left in conflict, ${b.unfinished} unfinished; ${b.written_blocks} blocks written${named} (progress in ${b.progress_file}; undo with mcb undo ${v.build_id})`;
+          }
+          return [
             `plan ${v.plan.plan_id} (${v.plan.changed_blocks} changes, ${v.plan.unchanged_blocks} already in place)`,
             ...formatManualEdits(v.plan),
             operationText(v.operation, v.saved_ms ?? null),
-          ].join("\n"),
-        );
-        return r.ok ? operationExit(r.value.operation) : code;
+          ].join("\n");
+        });
+        if (!r.ok) return code;
+        return r.value.mode === "tiles" ? (r.value.batch.unfinished > 0 ? 3 : 0) : operationExit(r.value.operation);
       },
       { create: true, writes: true, limits },
     );
@@ -92,7 +106,7 @@ export const buildCommand: Command = {
 export const undoCommand: Command = {
   name: "undo",
   usage: `  mcb undo <operation_id> [--max-rate N] [--no-wait-saved]   checked undo of one operation (never over a person's edit)
-  mcb undo <paste_id | terrain_id>   every operation of a batch, newest first, each checked, one progress bar`,
+  mcb undo <paste_id | terrain_id | build_id>   every operation of a batch, newest first, each checked, one progress bar`,
   async run(c) {
     if (c.args.length !== 1) return c.usage(c.args.length === 0 ? "missing the operation id" : `expected one operation id, got ${c.args.length} arguments`);
     const limits = rateLimits(c);

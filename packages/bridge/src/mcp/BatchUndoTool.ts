@@ -13,7 +13,7 @@ const error = z.strictObject({ code: z.string(), message: z.string() }).nullable
 const PROGRESS_EVERY_MS = 500;
 
 /**
- * batch_undo: a whole paste (`p_…`) or terrain job (`t_…`) undone in one call, in the background as
+ * batch_undo: a whole paste (`p_…`), terrain job (`t_…`) or big build (`b_…`) undone in one call, in the background as
  * `mcb undo <id>` runs it: each of its operations, newest first, a checked undo (blocks people
  * changed since are left and counted). Asking again gives its progress (or, once done, its
  * report), or goes on after a stop.
@@ -24,9 +24,9 @@ export function registerBatchUndo(tools: ToolTable, m: McpContext, consent: Appl
     "batch_undo",
     {
       title: "Undo a whole paste or terrain job",
-      description: "Undo a whole paste_id or terrain_id in the background; call again for progress.",
+      description: "Undo a whole paste, terrain job or big build in the background; call again for progress.",
       inputSchema: {
-        batch_id: z.string().max(80).describe("p_… or t_…"),
+        batch_id: z.string().max(80).describe("p_…, t_… or b_…"),
         wait_ms: z.number().int().min(0).max(10_000).optional().describe("default 2000"),
       },
       outputSchema: z.strictObject({

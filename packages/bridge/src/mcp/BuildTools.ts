@@ -24,6 +24,7 @@ import {
 import { toolResult } from "./ToolResult.js";
 import { PreviewInput, PreviewOutput, withPreview } from "./CameraTools.js";
 import type { ApplyConsent } from "./ApplyConsent.js";
+import { bigBuildAnswer } from "./BigBuild.js";
 import { fail, mcbError } from "@mcb/blocks";
 
 /** build_apply's take_over: parts whose blocks the new part may take (undo gives them back). */
@@ -86,7 +87,7 @@ function registerPrepareAndApply(tools: ToolTable, m: McpContext, consent: Apply
       outputSchema: PrepareOutput.extend({ operation: AppliedOutput.optional(), preview: PreviewOutput.optional() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async ({ apply, preview, ...args }) => {
+    async ({ apply, preview, ...args }, progress) => {
       if (apply !== undefined && preview !== undefined)
         return toolResult(
           fail(
@@ -96,6 +97,10 @@ function registerPrepareAndApply(tools: ToolTable, m: McpContext, consent: Apply
           ),
         );
       const prepared = await m.engine.buildPrepare(m.ctx, args);
+      if (!prepared.ok && apply !== undefined) {
+        const big = await bigBuildAnswer(m, consent, { ...args, apply }, prepared.error, progress);
+        if (big !== null) return big;
+      }
       if (prepared.ok) consent.remember(prepared.value.plan_id, prepared.value.manual_edits.replaced);
       if (preview !== undefined) return withPreview(m, prepared, preview);
       if (apply === undefined || !prepared.ok || prepared.value.changed_blocks === 0) return toolResult(prepared);

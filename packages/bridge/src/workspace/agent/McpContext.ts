@@ -32,7 +32,9 @@ export interface McpContext {
   readonly terrainJobs: BatchJobs;
   /** schematic_paste's background jobs (progress files in `<dir>/batches`, as `mcb schem import` keeps them). */
   readonly pasteJobs: BatchJobs;
-  /** batch_undo's background jobs: whole pastes and terrain jobs undone. */
+  /** build_prepare's background jobs: recipes over one plan's size applied in tiles (progress files in `<dir>/builds`, as `mcb build` keeps them). */
+  readonly buildJobs: BatchJobs;
+  /** batch_undo's background jobs: whole pastes, terrain jobs and big builds undone. */
   readonly undoJobs: BatchUndoJobs;
   /** Set once the process was asked to stop (Ctrl-C): batches start no more tiles. */
   readonly stop: BatchHost["interrupt"];
@@ -85,6 +87,7 @@ export function mcpContextFor(
     captures: shared.captures ?? new CaptureCache(),
     terrainJobs: new BatchJobs(join(w.dir, "terrain"), "terrain", shared.jobProgress),
     pasteJobs: new BatchJobs(join(w.dir, "batches"), "paste", shared.jobProgress),
+    buildJobs: new BatchJobs(join(w.dir, "builds"), "build", shared.jobProgress),
     undoJobs: new BatchUndoJobs(w.dir, shared.jobProgress),
     stop: shared.stop ?? { requested: false, add: () => {} },
     log: shared.log ?? (() => {}),

@@ -43,8 +43,8 @@ export interface BatchSpec {
   /** Idempotency keys are `${keyPrefix}-${tile}-${attempt}`. */
   readonly keyPrefix: string;
   readonly plan: (tile: number) => Result<Plan>;
-  /** The operations' kind (operation_list). */
-  readonly origin: Extract<PlanOrigin, "terrain" | "import">;
+  /** The operations' kind (operation_list); none: builds. */
+  readonly origin?: Extract<PlanOrigin, "terrain" | "import">;
   /**
    * Whether a tile that ended in conflict is prepared again from the live world on a rerun (the
    * three-way merge still keeps or refuses people's edits there). Terrain: yes. Pastes: only when asked.
@@ -233,7 +233,7 @@ class BatchRun {
     if (!plan.ok) return plan;
     const prepared = await w.engine.buildPrepare(w.ctx, {
       plan: plan.value,
-      origin: spec.origin,
+      ...(spec.origin === undefined ? {} : { origin: spec.origin }),
       ...(spec.onManualEdit === undefined ? {} : { on_manual_edit: spec.onManualEdit }),
     });
     if (!prepared.ok && prepared.error.code === "conflict" && prepared.error.details?.reason === "manual_edits") {

@@ -42,7 +42,7 @@ export class BatchJobs {
   /** `kind` and `onProgress`: who watches these jobs (the chat's progress lines) is told after each tile and at the end. */
   constructor(
     private readonly dir: string,
-    private readonly kind: "paste" | "terrain" = "paste",
+    private readonly kind: "paste" | "terrain" | "build" = "paste",
     private readonly onProgress: JobProgressSink = () => {},
   ) {}
 

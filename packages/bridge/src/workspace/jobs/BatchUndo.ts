@@ -18,15 +18,18 @@ export interface BatchUndoReport {
   readonly undo_operation_ids: readonly string[];
 }
 
-/** The progress file of a paste (`p_…`) or terrain (`t_…`) batch in this state, or null. */
+/** Where each kind of batch keeps its progress files in a state: pastes, terrain, big builds. */
+const BATCH_DIRS: Readonly<Record<string, string>> = { p: "batches", t: "terrain", b: "builds" };
+
+/** The progress file of a paste (`p_…`), terrain (`t_…`) or big build (`b_…`) batch in this state, or null. */
 export function batchFile(dir: string, id: string): string | null {
-  if (!/^[pt]_[0-9a-f]{16,64}$/.test(id)) return null;
-  const file = join(dir, id.startsWith("p_") ? "batches" : "terrain", `${id}.json`);
+  if (!/^[ptb]_[0-9a-f]{16,64}$/.test(id)) return null;
+  const file = join(dir, BATCH_DIRS[id[0]!]!, `${id}.json`);
   return existsSync(file) ? file : null;
 }
 
 /**
- * `mcb undo <paste_id | terrain_id>`: every operation of a batch undone, newest first, each as a
+ * `mcb undo <paste_id | terrain_id | build_id>`: every operation of a batch undone, newest first, each as a
  * checked undo plan (never over a person's edit: those blocks are left and counted), with one
  * progress bar (and `batch_undo` over MCP, in the background). Idempotent: a rerun skips what is
  * already undone and finishes the rest.

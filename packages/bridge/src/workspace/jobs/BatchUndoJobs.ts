@@ -50,7 +50,7 @@ export class BatchUndoJobs {
     const file = batchFile(this.dir, id);
     if (file === null)
       return fail(
-        mcbError("not_found", `no paste or terrain job ${JSON.stringify(id)} in this state (a paste_id is p_…, a terrain_id t_…)`, { reason: "unknown_batch" }),
+        mcbError("not_found", `no paste, terrain job or big build ${JSON.stringify(id)} in this state (a paste_id is p_…, a terrain_id t_…, a build_id b_…)`, { reason: "unknown_batch" }),
       );
     if (this.jobs.get(id)?.running === true) return { ok: true, value: undefined };
     const job: Job = {

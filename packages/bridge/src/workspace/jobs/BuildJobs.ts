@@ -3,7 +3,8 @@ import type { BuildPrepareInput, OperationStatusView, PrepareView, RegionInspect
 import type { Workspace } from "../world/Workspace.js";
 import { readRecipeFile } from "./RecipeFiles.js";
 import { waitSaved } from "./OperationWait.js";
-import type { BatchHost } from "./Batch.js";
+import type { BatchHost, ProgressSink } from "./Batch.js";
+import { bigBuild, runBigBuild, tiledRefusal, type BigBuildReport } from "./RecipeBatch.js";
 
 /** How long a command waits for a world's server that went away during its operation to come back. */
 export const HOST_WAIT_MS = 60_000;
@@ -88,15 +89,35 @@ async function statusAfterHost(w: BatchHost, operationId: string): Promise<Resul
 /** How a CLI prepare meets people's edits (see `on_manual_edit` and `replace` of build_prepare). */
 export type EditResolution = Pick<BuildPrepareInput, "on_manual_edit" | "replace">;
 
-/** `mcb build`: prepare the recipe against the embedded world, apply it, wait for the result. */
-export async function buildRecipeFile(w: Workspace, path: string, resolution: EditResolution = {}, options: WriteOptions = {}): Promise<Result<BuildReport>> {
+/**
+ * `mcb build`: prepare the recipe against the embedded world, apply it, wait for the result. A
+ * recipe over one plan's size (up to `MAX_BUILD_POSITIONS`) runs in tiles (`runBigBuild`).
+ */
+export async function buildRecipeFile(
+  w: Workspace,
+  path: string,
+  resolution: EditResolution = {},
+  options: WriteOptions & { readonly progress?: ProgressSink } = {},
+): Promise<Result<({ readonly mode: "plan" } & BuildReport) | ({ readonly mode: "tiles" } & BigBuildReport)>> {
   const recipe = await readRecipeFile(path);
   if (!recipe.ok) return recipe;
   const plan = await w.engine.buildPrepare(w.ctx, { recipe: recipe.value, ...resolution });
+  const big = plan.ok ? null : bigBuild(w.registry, recipe.value, plan.error);
+  if (big !== null) {
+    const tiles = Math.ceil(big.plan.count / big.tileBlocks);
+    if (resolution.replace !== undefined) return tiledRefusal(big.plan.count, tiles, "--replace");
+    if (options.takeOver !== undefined) return tiledRefusal(big.plan.count, tiles, "--take-over");
+    const r = await runBigBuild(w, big.plan, big.tileBlocks, {
+      ...(options.partName === undefined ? {} : { partName: options.partName }),
+      ...(resolution.on_manual_edit === undefined ? {} : { onManualEdit: resolution.on_manual_edit }),
+      ...(options.progress === undefined ? {} : { progress: options.progress }),
+    });
+    return r.ok ? ok({ mode: "tiles" as const, ...r.value }) : r;
+  }
   if (!plan.ok) return plan;
   // The key is bound to this exact prepared plan: rerunning the command prepares a new plan.
   const op = await applyAndWait(w, plan.value, `cli-${plan.value.plan_id}`, options);
-  return op.ok ? ok({ plan: plan.value, operation: op.value, saved_ms: op.savedMs ?? null }) : op;
+  return op.ok ? ok({ mode: "plan" as const, plan: plan.value, operation: op.value, saved_ms: op.savedMs ?? null }) : op;
 }
 
 /** `mcb undo`: a checked reverse plan of one operation, applied like any other. */

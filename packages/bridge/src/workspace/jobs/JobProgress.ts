@@ -1,7 +1,7 @@
-/** What a background job (a paste, a terrain job, a batch undo) tells whoever watches it, after each step and once at its end. */
+/** What a background job (a paste, a terrain job, a big build, a batch undo) tells whoever watches it, after each step and once at its end. */
 export interface JobProgress {
-  readonly kind: "paste" | "terrain" | "undo";
-  /** The paste_id, terrain_id, or (undo) the batch undone. */
+  readonly kind: "paste" | "terrain" | "build" | "undo";
+  /** The paste_id, terrain_id, build_id, or (undo) the batch undone. */
   readonly id: string;
   /** Steps finished (tiles, or operations undone or skipped) of `total`. */
   readonly done: number;
