@@ -40,6 +40,10 @@ export function registerBatchUndo(tools: ToolTable, m: McpContext, consent: Appl
         error,
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      job: {
+        running: (a) => a.state === "running",
+        cancel: async (a) => void m.undoJobs.cancel(String(a.batch_id)),
+      },
     },
     async ({ batch_id, wait_ms }, progress) => {
       const jobs = m.undoJobs;

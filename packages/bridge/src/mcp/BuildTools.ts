@@ -86,6 +86,15 @@ function registerPrepareAndApply(tools: ToolTable, m: McpContext, consent: Apply
       },
       outputSchema: PrepareOutput.extend({ operation: AppliedOutput.optional(), preview: PreviewOutput.optional() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      // With apply: the operation, or a big build's job, may still run; as a task it is waited for.
+      job: {
+        running: (a) => (a.operation as { status?: string } | undefined)?.status === "applying",
+        cancel: async (a) => {
+          const id = String((a.operation as { operation_id: string }).operation_id);
+          if (id.startsWith("b_")) await m.buildJobs.cancel(id);
+          else await m.engine.operationCancel(m.ctx, { operation_id: id });
+        },
+      },
     },
     async ({ apply, preview, ...args }, progress) => {
       if (apply !== undefined && preview !== undefined)

@@ -1,5 +1,6 @@
 import type { BatchJobs, BatchJobStatus } from "../workspace/jobs/BatchJobs.js";
 import type { ProgressSender } from "./ToolTable.js";
+import type { ToolJob } from "./ToolTasks.js";
 
 /** How often a waiting call tells its client the job's progress. */
 const PROGRESS_EVERY_MS = 500;
@@ -27,4 +28,12 @@ export async function waitForJob(jobs: BatchJobs, id: string, ms: number, progre
     await new Promise((r) => setTimeout(r, 20));
   }
   return jobs.status(id)!;
+}
+
+/** A background batch's tool as a task (`ToolJob`): running while its answer says so; a cancel stops the job. */
+export function batchJob(jobs: BatchJobs, idKey: string): ToolJob {
+  return {
+    running: (answer) => answer.state === "running",
+    cancel: async (answer) => void (await jobs.cancel(String(answer[idKey]))),
+  };
 }

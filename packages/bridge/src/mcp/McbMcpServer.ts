@@ -13,6 +13,7 @@ import { registerWorldTools } from "./WorldTools.js";
 import { TOOLSET_NAMES, type Toolset } from "../workspace/agent/Toolsets.js";
 import { registerToolsetTool } from "./ToolsetTool.js";
 import { registerBatchUndo } from "./BatchUndoTool.js";
+import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 
 /** Where the building guidance is served as a resource (for clients that hide server instructions). */
 export const GUIDANCE_URI = "mcb://guidance/building";
@@ -27,7 +28,15 @@ export interface McbMcpServerOptions extends AnswerOptions {
  * the building guidance as instructions, as a resource and as a prompt.
  */
 export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION, options: McbMcpServerOptions = {}): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, version }, { instructions: BUILDING_GUIDANCE, capabilities: { tools: { listChanged: true } } });
+  // Tasks (MCP 2025-11-25) for the tools of long jobs, where a client opts in; the others poll.
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version },
+    {
+      instructions: BUILDING_GUIDANCE,
+      capabilities: { tools: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      taskStore: new InMemoryTaskStore(),
+    },
+  );
   server.registerResource(
     "building_guidance",
     GUIDANCE_URI,

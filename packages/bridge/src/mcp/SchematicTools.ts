@@ -9,7 +9,7 @@ import { AssetOutput, LossOutput, ManualEditInputs, PrepareFields, RegionOut, Ve
 import { toolResult } from "./ToolResult.js";
 import { PreviewInput, PreviewOutput, withPreview } from "./CameraTools.js";
 import type { ApplyConsent } from "./ApplyConsent.js";
-import { waitForJob } from "./JobWait.js";
+import { batchJob, waitForJob } from "./JobWait.js";
 import { pasteBatch } from "../workspace/jobs/SchematicJobs.js";
 
 const int = z.number().int();
@@ -168,6 +168,7 @@ function registerSchematicPaste(tools: ToolTable, m: McpContext, consent: ApplyC
       },
       outputSchema: jobOutput("paste_id"),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      job: batchJob(m.pasteJobs, "paste_id"),
     },
     async ({ asset_id, target, rotation, include_air, drop, part_name, on_manual_edit, wait_ms }, progress) => {
       const asset = m.library.load(asset_id, { drop: drop ?? [] });

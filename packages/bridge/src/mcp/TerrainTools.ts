@@ -18,7 +18,7 @@ import type { McpContext } from "../workspace/agent/McpContext.js";
 import type { ToolTable } from "./ToolTable.js";
 import { ColumnRectOut, ManualEditInputs, PrepareFields, jobOutput } from "./Schemas.js";
 import { toolResult } from "./ToolResult.js";
-import { waitForJob } from "./JobWait.js";
+import { batchJob, waitForJob } from "./JobWait.js";
 import { terrainBatch } from "../workspace/jobs/TerrainApply.js";
 
 const int = z.number().int();
@@ -154,6 +154,7 @@ function registerTerrainApply(tools: ToolTable, m: McpContext): void {
       },
       outputSchema: jobOutput("terrain_id"),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      job: batchJob(m.terrainJobs, "terrain_id"),
     },
     async ({ terrain_id, part_name, on_manual_edit, wait_ms }, progress) => {
       const t = m.terrain.get(terrain_id);

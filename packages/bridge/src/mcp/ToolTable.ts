@@ -1,6 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
+  type CallToolRequest,
+  type ServerNotification,
+  type ServerRequest,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -12,6 +16,7 @@ import { jsonShapeError, mcbError, schemaError, type Result } from "@mcb/blocks"
 import { z } from "zod";
 import { publishedSchema } from "./PublishedSchema.js";
 import { errorResult } from "./ToolResult.js";
+import { runAsTask, type ToolJob } from "./ToolTasks.js";
 import { thrownError } from "../workspace/world/ThrownError.js";
 import type { Toolset } from "../workspace/agent/Toolsets.js";
 
@@ -21,6 +26,8 @@ export interface ToolConfig<S extends z.ZodRawShape> {
   readonly inputSchema: S;
   readonly outputSchema: z.ZodObject;
   readonly annotations: ToolAnnotations;
+  /** A long job's tool: listed with taskSupport "optional"; a task-augmented call runs as a task. */
+  readonly job?: ToolJob;
 }
 
 interface Entry {
@@ -29,6 +36,7 @@ interface Entry {
   readonly output: z.ZodObject;
   readonly handler: (args: never, progress: ProgressSender) => Promise<CallToolResult>;
   readonly listing: () => Tool;
+  readonly job?: ToolJob;
 }
 
 /** Sends the caller a progress notification (`done` only grows), or null when the call gave no progress token. */
@@ -93,18 +101,20 @@ export class ToolTable {
     }) as never);
     const input = z.strictObject(config.inputSchema);
     let listing: Tool | undefined;
-    const { title, description, annotations } = config;
+    const { title, description, annotations, job } = config;
     this.tools.set(name, {
       toolset: this.group,
       input,
       output: config.outputSchema,
       handler: handler as Entry["handler"],
+      ...(job === undefined ? {} : { job }),
       listing: () =>
         (listing ??= {
           name,
           title,
           description,
           annotations,
+          ...(job === undefined ? {} : { execution: { taskSupport: "optional" as const } }),
           inputSchema: publishedSchema(input, "input") as Tool["inputSchema"],
           outputSchema: publishedSchema(config.outputSchema, "output") as Tool["outputSchema"],
         }),
@@ -122,62 +132,72 @@ export class ToolTable {
       tools: [...this.tools.values()].filter((t) => this.enabled.has(t.toolset)).map((t) => t.listing()),
     }));
     this.server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const tool = this.tools.get(request.params.name);
-      if (tool === undefined)
-        return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
-      if (!this.enabled.has(tool.toolset)) {
-        return errorResult(
-          mcbError("not_found", `${request.params.name} belongs to the ${tool.toolset} toolset: call toolsets_enable with ["${tool.toolset}"] first`, {
-            reason: "toolset_not_enabled",
-            toolset: tool.toolset,
-          }),
-        );
-      }
-      const tooLarge = jsonShapeError(request.params.arguments ?? {}, "arguments");
-      if (tooLarge !== null) return errorResult(tooLarge);
-      const args = tool.input.safeParse(request.params.arguments ?? {});
-      if (!args.success) {
-        const unknown = args.error.issues.flatMap((i) => (i.code === "unrecognized_keys" && i.path.length === 0 ? i.keys : []));
-        const error = schemaError(
-          `arguments for ${request.params.name}`,
-          args.error.issues,
-          [],
-          unknown.length > 0 ? { arguments: Object.keys(tool.input.shape) } : {},
-        );
-        const homes = nestedHomes(tool.input, unknown);
-        if (homes.length === 0) return errorResult(error);
-        // A key given at the top that belongs to a nested argument (take_over under apply): say where it goes.
-        return errorResult({
-          ...error,
-          message: `${error.message}; ${homes.map((h) => `${h.key} belongs under ${h.under} (${h.under}.${h.key})`).join("; ")}`,
-          details: { ...error.details, belongs_under: Object.fromEntries(homes.map((h) => [h.key, h.under])) },
-        });
-      }
-      const allowed = this.gate();
-      if (!allowed.ok) return errorResult(allowed.error);
-      let result: CallToolResult;
-      try {
-        // A client that sent a progress token gets notifications/progress while a long call waits.
-        const token = request.params._meta?.progressToken;
-        const progress: ProgressSender =
-          token === undefined
-            ? null
-            : (done, message) => extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, message } });
-        result = await tool.handler(args.data as never, progress);
-      } catch (e) {
-        return errorResult(thrownError(e, "the tool")); // a world refusal or a crash is a structured error, never -32603
-      }
-      if (!result.isError) {
-        const out = tool.output.safeParse(result.structuredContent);
-        if (!out.success) throw new McpError(ErrorCode.InternalError, `${request.params.name} produced a result outside its output schema`);
-        if (this.textCopy === "summary")
-          return {
-            ...result,
-            content: result.content.map((c) => (c.type === "text" ? { type: "text" as const, text: answerSummary(result.structuredContent!) } : c)),
-          };
-      }
-      return result;
+      const task = request.params.task;
+      if (task === undefined) return this.call(request, extra);
+      const job = this.tools.get(request.params.name)?.job;
+      if (job === undefined || extra.taskStore === undefined)
+        throw new McpError(ErrorCode.MethodNotFound, `${request.params.name.slice(0, 64)} does not run as a task: call it without one`);
+      return runAsTask(extra.taskStore, task.ttl, () => this.call({ ...request, params: { ...request.params, _meta: {} } }, extra), job);
     });
+  }
+
+  /** One tools/call: checks, the handler, the output checked against its schema. */
+  private async call(request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> {
+    const tool = this.tools.get(request.params.name);
+    if (tool === undefined)
+      return errorResult(mcbError("not_found", `unknown tool ${JSON.stringify(request.params.name.slice(0, 64))}`, { tools: this.names }));
+    if (!this.enabled.has(tool.toolset)) {
+      return errorResult(
+        mcbError("not_found", `${request.params.name} belongs to the ${tool.toolset} toolset: call toolsets_enable with ["${tool.toolset}"] first`, {
+          reason: "toolset_not_enabled",
+          toolset: tool.toolset,
+        }),
+      );
+    }
+    const tooLarge = jsonShapeError(request.params.arguments ?? {}, "arguments");
+    if (tooLarge !== null) return errorResult(tooLarge);
+    const args = tool.input.safeParse(request.params.arguments ?? {});
+    if (!args.success) {
+      const unknown = args.error.issues.flatMap((i) => (i.code === "unrecognized_keys" && i.path.length === 0 ? i.keys : []));
+      const error = schemaError(
+        `arguments for ${request.params.name}`,
+        args.error.issues,
+        [],
+        unknown.length > 0 ? { arguments: Object.keys(tool.input.shape) } : {},
+      );
+      const homes = nestedHomes(tool.input, unknown);
+      if (homes.length === 0) return errorResult(error);
+      // A key given at the top that belongs to a nested argument (take_over under apply): say where it goes.
+      return errorResult({
+        ...error,
+        message: `${error.message}; ${homes.map((h) => `${h.key} belongs under ${h.under} (${h.under}.${h.key})`).join("; ")}`,
+        details: { ...error.details, belongs_under: Object.fromEntries(homes.map((h) => [h.key, h.under])) },
+      });
+    }
+    const allowed = this.gate();
+    if (!allowed.ok) return errorResult(allowed.error);
+    let result: CallToolResult;
+    try {
+      // A client that sent a progress token gets notifications/progress while a long call waits.
+      const token = request.params._meta?.progressToken;
+      const progress: ProgressSender =
+        token === undefined
+          ? null
+          : (done, message) => extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, message } });
+      result = await tool.handler(args.data as never, progress);
+    } catch (e) {
+      return errorResult(thrownError(e, "the tool")); // a world refusal or a crash is a structured error, never -32603
+    }
+    if (!result.isError) {
+      const out = tool.output.safeParse(result.structuredContent);
+      if (!out.success) throw new McpError(ErrorCode.InternalError, `${request.params.name} produced a result outside its output schema`);
+      if (this.textCopy === "summary")
+        return {
+          ...result,
+          content: result.content.map((c) => (c.type === "text" ? { type: "text" as const, text: answerSummary(result.structuredContent!) } : c)),
+        };
+    }
+    return result;
   }
 }
 

@@ -23,6 +23,8 @@ interface TileEntry {
   conflicts?: number;
   /** Earlier attempts at this tile that wrote blocks before they stopped (cancelled, conflict): part of the paste too. */
   earlier?: string[];
+  /** Blocks those earlier attempts wrote (the tile's `written` counts its last attempt only). */
+  earlier_written?: number;
 }
 
 interface BatchFile {
@@ -102,7 +104,7 @@ export function batchProgress(file: string): {
     applied: entries.filter((e) => e.state === "applied").length,
     empty: entries.filter((e) => e.state === "empty").length,
     conflicts: entries.filter((e) => e.state === "conflict").length,
-    written: entries.reduce((s, e) => s + (e.written ?? 0), 0),
+    written: entries.reduce((s, e) => s + writtenBy(e), 0),
     operationIds: entries.filter((e) => e.operation_id !== undefined).map((e) => e.operation_id!),
     allOperationIds: entries.flatMap((e) => [...(e.earlier ?? []), ...(e.operation_id === undefined ? [] : [e.operation_id])]),
     current: entries.find((e) => e.state === "applying")?.operation_id ?? null,
@@ -116,7 +118,8 @@ export function batchProgress(file: string): {
  * interrupted apply is re-sent with the same key (the engine returns the same operation), an
  * expired or cancelled tile is prepared again from the live world. A tile that would change blocks
  * people edited is left in conflict (unless `onManualEdit` keeps them) and the others go on. A
- * signal (Ctrl-C) cancels the current tile's operation after its slice and starts no more tiles.
+ * signal (Ctrl-C) cancels the current tile's operation after its slice and starts no more tiles;
+ * so does a cancel of that operation from elsewhere (operation_cancel, `/ai stop`, a task's cancel).
  * `maxTiles` stops after that many tiles.
  */
 export async function runBatch(w: BatchHost, spec: BatchSpec, progress: ProgressSink, maxTiles = Infinity): Promise<Result<BatchSummary>> {
@@ -127,6 +130,7 @@ export async function runBatch(w: BatchHost, spec: BatchSpec, progress: Progress
   for (let i = 0; i < spec.total && ran < maxTiles && !w.interrupt.requested; i++) {
     const r = await run.tile(i);
     if (!r.ok) return r;
+    if (r.value === "cancelled") break; // someone cancelled the tile's operation (operation_cancel, /ai stop): the batch stops too
     if (r.value === "ran") ran++;
   }
   return run.summary();
@@ -159,12 +163,12 @@ class BatchRun {
   }
 
   private report(line: string): void {
-    const written = Object.values(this.batch.entries).reduce((n, e) => n + (e.written ?? 0), 0);
+    const written = Object.values(this.batch.entries).reduce((n, e) => n + writtenBy(e), 0);
     this.progress(this.finished(), this.spec.total, line, written);
   }
 
   /** Tile `i`: skipped when finished (or left in conflict), else prepared, applied and waited for. */
-  async tile(i: number): Promise<Result<"skipped" | "ran">> {
+  async tile(i: number): Promise<Result<"skipped" | "ran" | "cancelled">> {
     const entry = this.batch.entries[i];
     if (entry !== undefined && (entry.state === "applied" || entry.state === "empty")) {
       this.skippedDone++;
@@ -217,7 +221,7 @@ class BatchRun {
     this.save();
     const c = op.counters;
     this.report(`tile ${i}: ${op.status}, ${c.written} blocks written${c.conflicts > 0 ? `, ${c.conflicts} conflicts` : ""}`);
-    return ok("ran");
+    return ok(op.status === "cancelled" ? "cancelled" : "ran");
   }
 
   /**
@@ -227,8 +231,9 @@ class BatchRun {
   private async start(i: number, entry: TileEntry | undefined): Promise<Result<OperationStatusView | null>> {
     const { w, spec } = this;
     const attempt = (entry?.attempt ?? 0) + 1;
-    const earlier = [...(entry?.earlier ?? []), ...(entry?.operation_id !== undefined && (entry.written ?? 0) > 0 ? [entry.operation_id] : [])];
-    const kept = earlier.length === 0 ? {} : { earlier };
+    const wrote = entry?.operation_id !== undefined && (entry.written ?? 0) > 0;
+    const earlier = [...(entry?.earlier ?? []), ...(wrote ? [entry.operation_id!] : [])];
+    const kept = earlier.length === 0 ? {} : { earlier, earlier_written: (entry?.earlier_written ?? 0) + (wrote ? entry.written! : 0) };
     const plan = spec.plan(i);
     if (!plan.ok) return plan;
     const prepared = await w.engine.buildPrepare(w.ctx, {
@@ -288,7 +293,7 @@ class BatchRun {
       empty: entries.filter((e) => e.state === "empty").length,
       conflicts: entries.filter((e) => e.state === "conflict").length,
       unfinished: total - this.finished(),
-      written_blocks: entries.reduce((s, e) => s + (e.written ?? 0), 0),
+      written_blocks: entries.reduce((s, e) => s + writtenBy(e), 0),
       skipped_done: this.skippedDone,
       operation_ids: operationIds,
       ...(batch.completed === undefined ? {} : { completed: batch.completed }),
@@ -296,4 +301,9 @@ class BatchRun {
       interrupted: this.w.interrupt.requested,
     });
   }
+}
+
+/** The blocks a tile's attempts wrote, its earlier stopped ones included. */
+function writtenBy(e: TileEntry): number {
+  return (e.written ?? 0) + (e.earlier_written ?? 0);
 }

@@ -37,7 +37,10 @@ export type BatchJobSpec = Omit<BatchSpec, "file" | "onComplete" | "onManualEdit
  * With a part name, the blocks of every tile become one part at the end.
  */
 export class BatchJobs {
-  private readonly jobs = new Map<string, { running: boolean; error: { code: string; message: string } | null; partName: string | null; total: number }>();
+  private readonly jobs = new Map<
+    string,
+    { running: boolean; cancelled: boolean; host: BatchHost; error: { code: string; message: string } | null; partName: string | null; total: number }
+  >();
 
   /** `kind` and `onProgress`: who watches these jobs (the chat's progress lines) is told after each tile and at the end. */
   constructor(
@@ -52,6 +55,8 @@ export class BatchJobs {
     if (prior?.running === true) return;
     const job = {
       running: true,
+      cancelled: false,
+      host,
       error: null as { code: string; message: string } | null,
       partName: options.partName ?? prior?.partName ?? this.savedName(id),
       total: spec.total,
@@ -59,8 +64,15 @@ export class BatchJobs {
     this.jobs.set(id, job);
     if (options.partName !== undefined) this.saveName(id, options.partName); // a resumed batch names the part too
     const name = job.partName;
+    // The process's stop (Ctrl-C) or this job's cancel: no new tile starts.
+    const interrupt = {
+      get requested(): boolean {
+        return host.interrupt.requested || job.cancelled;
+      },
+      add: (op: string) => host.interrupt.add(op),
+    };
     void runBatch(
-      host,
+      { ...host, interrupt },
       {
         ...spec,
         file: this.file(id),
@@ -117,6 +129,19 @@ export class BatchJobs {
       part: name === null ? null : { name, part_id: c?.part_id ?? null, error: c?.part_error ?? null },
       error: job?.error == null ? null : { code: job.error.code, message: job.error.message },
     };
+  }
+
+  /**
+   * Stops a running job: its current tile's operation is cancelled after its slice (written
+   * slices stay, undoable) and no new tile starts; starting it again resumes. False when it is not running.
+   */
+  async cancel(id: string): Promise<boolean> {
+    const job = this.jobs.get(id);
+    if (job?.running !== true) return false;
+    job.cancelled = true;
+    const current = batchProgress(this.file(id))?.current ?? null;
+    if (current !== null) await job.host.engine.operationCancel(job.host.ctx, { operation_id: current });
+    return true;
   }
 
   running(id: string): boolean {

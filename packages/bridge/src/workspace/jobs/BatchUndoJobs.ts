@@ -20,6 +20,7 @@ export interface BatchUndoStatus {
 
 interface Job {
   running: boolean;
+  cancelled: boolean;
   /** Operations looked at so far (undone, or nothing to undo). */
   checked: number;
   undone: number;
@@ -50,11 +51,14 @@ export class BatchUndoJobs {
     const file = batchFile(this.dir, id);
     if (file === null)
       return fail(
-        mcbError("not_found", `no paste, terrain job or big build ${JSON.stringify(id)} in this state (a paste_id is p_…, a terrain_id t_…, a build_id b_…)`, { reason: "unknown_batch" }),
+        mcbError("not_found", `no paste, terrain job or big build ${JSON.stringify(id)} in this state (a paste_id is p_…, a terrain_id t_…, a build_id b_…)`, {
+          reason: "unknown_batch",
+        }),
       );
     if (this.jobs.get(id)?.running === true) return { ok: true, value: undefined };
     const job: Job = {
       running: true,
+      cancelled: false,
       checked: 0,
       undone: 0,
       operations: batchProgress(file)?.allOperationIds.length ?? 0,
@@ -69,7 +73,14 @@ export class BatchUndoJobs {
       job.operations = total;
       job.restored = restored;
     };
-    void undoBatch(host, id, file, progress, { waitSaved: options.waitSaved })
+    // The process's stop (Ctrl-C) or this job's cancel: no further operation is undone.
+    const interrupt = {
+      get requested(): boolean {
+        return host.interrupt.requested || job.cancelled;
+      },
+      add: (op: string) => host.interrupt.add(op),
+    };
+    void undoBatch({ ...host, interrupt }, id, file, progress, { waitSaved: options.waitSaved })
       .then(
         (r) => {
           job.running = false;
@@ -94,6 +105,14 @@ export class BatchUndoJobs {
   written(id: string): number | null {
     const file = batchFile(this.dir, id);
     return file === null ? null : (batchProgress(file)?.written ?? 0);
+  }
+
+  /** Stops a running undo after the operation it is undoing now; asking again goes on. False when it is not running. */
+  cancel(id: string): boolean {
+    const job = this.jobs.get(id);
+    if (job?.running !== true) return false;
+    job.cancelled = true;
+    return true;
   }
 
   running(id: string): boolean {
