@@ -1,16 +1,13 @@
 import { z } from "zod";
 import { ok } from "@mcb/blocks";
 import type { McpContext } from "../workspace/agent/McpContext.js";
-import type { BatchUndoJobs, BatchUndoStatus } from "../workspace/jobs/BatchUndoJobs.js";
 import type { ApplyConsent } from "./ApplyConsent.js";
 import { toolResult } from "./ToolResult.js";
-import type { ProgressSender, ToolTable } from "./ToolTable.js";
+import type { ToolTable } from "./ToolTable.js";
+import { waitWhile } from "./JobWait.js";
 
 const int = z.number().int();
 const error = z.strictObject({ code: z.string(), message: z.string() }).nullable();
-
-/** How often a waiting call tells its client the undo's progress. */
-const PROGRESS_EVERY_MS = 500;
 
 /**
  * batch_undo: a whole paste (`p_…`), terrain job (`t_…`) or big build (`b_…`) undone in one call, in the background as
@@ -56,26 +53,19 @@ export function registerBatchUndo(tools: ToolTable, m: McpContext, consent: Appl
         const started = jobs.start({ engine: m.engine, ctx: m.ctx, log: m.log, interrupt: m.stop }, batch_id, { waitSaved: m.saveOnEnd });
         if (!started.ok) return toolResult(started);
       }
-      return toolResult(ok(await waitForUndo(jobs, batch_id, wait_ms ?? 2000, progress)));
+      await waitWhile(
+        () => jobs.running(batch_id),
+        wait_ms ?? 2000,
+        progress,
+        () => {
+          const s = jobs.status(batch_id)!;
+          return {
+            done: s.restored_blocks,
+            message: `${s.undone} of ${s.operations} operations undone, ${s.restored_blocks.toLocaleString("en-US")} blocks restored`,
+          };
+        },
+      );
+      return toolResult(ok(jobs.status(batch_id)!));
     },
   );
-}
-
-/** Waits up to `ms` while the undo runs, telling a client that asked its progress (blocks restored). */
-async function waitForUndo(jobs: BatchUndoJobs, id: string, ms: number, progress: ProgressSender): Promise<BatchUndoStatus> {
-  const deadline = Date.now() + ms;
-  let told = -1,
-    at = 0;
-  while (jobs.running(id) && Date.now() < deadline) {
-    if (progress !== null && Date.now() - at >= PROGRESS_EVERY_MS) {
-      at = Date.now();
-      const s = jobs.status(id)!;
-      if (s.restored_blocks > told) {
-        told = s.restored_blocks;
-        await progress(told, `${s.undone} of ${s.operations} operations undone, ${told.toLocaleString("en-US")} blocks restored`).catch(() => undefined);
-      }
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return jobs.status(id)!;
 }

@@ -4,13 +4,7 @@ import { boundsOf, posKey, type Box3 } from "@mcb/blocks";
  * Positions inside bounds, numbered in the (y, z, x) order masks are sorted in: a position's
  * number (its key) is its offset in the bounds, so sorted keys are a sorted mask.
  */
-export interface Grid {
-  readonly minX: number;
-  readonly minY: number;
-  readonly minZ: number;
-  readonly maxX: number;
-  readonly maxY: number;
-  readonly maxZ: number;
+export interface Grid extends Box3 {
   readonly sx: number;
   readonly sz: number;
   /** How many places the bounds hold. */

@@ -307,3 +307,12 @@ class BatchRun {
 function writtenBy(e: TileEntry): number {
   return (e.written ?? 0) + (e.earlier_written ?? 0);
 }
+
+/** A batch's `onComplete` that names every block its tiles wrote as one part `name` (none when no tile wrote a block). */
+export function partOnComplete(w: BatchHost, name: string): NonNullable<BatchSpec["onComplete"]> {
+  return async (operationIds) => {
+    if (operationIds.length === 0) return ok({ part_id: null });
+    const part = await w.engine.partDefine(w.ctx, { name, operation_ids: operationIds });
+    return part.ok ? ok({ part_id: part.value.part_id, part_name: part.value.name, part_blocks: part.value.count }) : part;
+  };
+}

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fail, mcbError, ok, type BlockRegistry, type McbError, type Result, type Vec3 } from "@mcb/blocks";
 import type { ManualEditPolicy } from "@mcb/engine";
 import { compileRecipe, PLAN_TILE_BLOCKS, PlanTiles, type Plan } from "@mcb/recipe";
-import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
+import { partOnComplete, runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
 import type { BatchJobSpec } from "./BatchJobs.js";
 import type { Workspace } from "../world/Workspace.js";
 
@@ -69,11 +69,7 @@ export async function runBigBuild(w: Workspace, plan: Plan, tileBlocks: number, 
       ...spec,
       file: join(w.dir, "builds", `${spec.id}.json`),
       ...(options.onManualEdit === undefined ? {} : { onManualEdit: options.onManualEdit }),
-      onComplete: async (operationIds) => {
-        if (operationIds.length === 0) return ok({ part_id: null });
-        const part = await w.engine.partDefine(w.ctx, { name: partName, operation_ids: operationIds });
-        return part.ok ? ok({ part_id: part.value.part_id, part_name: part.value.name, part_blocks: part.value.count }) : part;
-      },
+      onComplete: partOnComplete(w, partName),
     },
     options.progress ?? (() => undefined),
   );

@@ -22,7 +22,7 @@ import {
 } from "@mcb/schematic";
 import { assetView, pasteOf, preparePasteTile, type AssetView, type Rotation, type TileView } from "./SchematicActions.js";
 import { exportRegionAsset } from "./RegionExport.js";
-import { runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
+import { partOnComplete, runBatch, type BatchSummary, type ProgressSink } from "./Batch.js";
 import type { BatchJobSpec } from "./BatchJobs.js";
 import type { Workspace } from "../world/Workspace.js";
 import { loadRecipeFile } from "./RecipeFiles.js";
@@ -231,11 +231,7 @@ export async function importSchematic(w: Workspace, source: string, target: Vec3
       file: join(w.dir, "batches", `${pasteId}.json`),
       retryConflicts: options.retryConflicts === true,
       ...(options.onManualEdit === undefined ? {} : { onManualEdit: options.onManualEdit }),
-      onComplete: async (operationIds) => {
-        if (operationIds.length === 0) return ok({ part_id: null });
-        const part = await w.engine.partDefine(w.ctx, { name: partName, operation_ids: operationIds });
-        return part.ok ? ok({ part_id: part.value.part_id, part_name: part.value.name, part_blocks: part.value.count }) : part;
-      },
+      onComplete: partOnComplete(w, partName),
     },
     options.progress ?? (() => undefined),
     options.maxTiles ?? Infinity,
