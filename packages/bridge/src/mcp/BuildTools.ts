@@ -25,6 +25,7 @@ import { toolResult } from "./ToolResult.js";
 import { PreviewInput, PreviewOutput, withPreview } from "./CameraTools.js";
 import type { ApplyConsent } from "./ApplyConsent.js";
 import { bigBuildAnswer } from "./BigBuild.js";
+import { withTilesWayOut } from "../workspace/jobs/RecipeBatch.js";
 import { fail, mcbError } from "@mcb/blocks";
 
 /** build_apply's take_over: parts whose blocks the new part may take (undo gives them back). */
@@ -110,6 +111,7 @@ function registerPrepareAndApply(tools: ToolTable, m: McpContext, consent: Apply
         const big = await bigBuildAnswer(m, consent, { ...args, apply }, prepared.error, progress);
         if (big !== null) return big;
       }
+      if (!prepared.ok && apply === undefined && preview === undefined) return toolResult(fail(withTilesWayOut(prepared.error)));
       if (prepared.ok) consent.remember(prepared.value.plan_id, prepared.value.manual_edits.replaced);
       if (preview !== undefined) return withPreview(m, prepared, preview);
       if (apply === undefined || !prepared.ok || prepared.value.changed_blocks === 0) return toolResult(prepared);

@@ -25,8 +25,8 @@ describe("what an agent met in its third hour, answered", () => {
   it("a plan over the budget names the ways out", async () => {
     const huge = { version: 1, operations: [{ type: "box", min: v(0, 0, 0), max: v(31, 120, 31), block: "minecraft:stone" }] };
     const e = s.error(await s.call("build_prepare", { recipe: huge }));
-    expect(e).toMatchObject({ code: "budget_exceeded", details: { ways_out: ["split_into_parts"] } });
-    expect(e.message).toMatch(/split the design into parts, one prepare each/);
+    expect(e).toMatchObject({ code: "budget_exceeded", details: { ways_out: ["split_into_parts", "apply_in_tiles"] } });
+    expect(e.message).toMatch(/split the design into parts, one prepare each.*; or prepare it with apply: it is built in tiles/);
   });
 
   it("a part is found by its name wherever a part_id is asked for", async () => {

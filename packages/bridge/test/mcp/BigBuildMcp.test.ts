@@ -16,7 +16,9 @@ describe("build_prepare with apply of a recipe over one plan's size", () => {
     const s = await setup();
     closers.push(s.close);
     // without apply the size refusal stands, as before
-    expect(s.error(await s.call("build_prepare", { recipe: tower }))).toMatchObject({ code: "budget_exceeded" });
+    const refused = s.error(await s.call("build_prepare", { recipe: tower }));
+    expect(refused).toMatchObject({ code: "budget_exceeded", details: { ways_out: ["split_into_parts", "apply_in_tiles"] } });
+    expect(refused.message).toMatch(/or prepare it with apply: it is built in tiles of 100000 as one job$/);
     const told: { progress: number; message?: string }[] = [];
     s.client.setNotificationHandler(ProgressNotificationSchema, (n) => void told.push(n.params));
     const ask = { recipe: tower, apply: { idempotency_key: "tower-1", part_name: "tower", wait_ms: 10_000 } };

@@ -76,6 +76,21 @@ export async function runBigBuild(w: Workspace, plan: Plan, tileBlocks: number, 
   return r.ok ? ok({ build_id: spec.id, positions: plan.count, batch: r.value }) : r;
 }
 
+/**
+ * A size refusal of a prepare without `apply`, told that the same prepare with `apply` builds it in
+ * tiles as one job (when it is within `MAX_BUILD_POSITIONS`): `ways_out` gains "apply_in_tiles".
+ */
+export function withTilesWayOut(refusal: McbError): McbError {
+  const d = refusal.details ?? {};
+  const requested = Number(d.requested);
+  if (refusal.code !== "budget_exceeded" || !Array.isArray(d.ways_out) || !(requested <= MAX_BUILD_POSITIONS)) return refusal;
+  return {
+    ...refusal,
+    message: `${refusal.message}; or prepare it with apply: it is built in tiles of ${PLAN_TILE_BLOCKS} as one job`,
+    details: { ...d, ways_out: [...(d.ways_out as unknown[]), "apply_in_tiles"] },
+  };
+}
+
 /** Options of one plan that a build in tiles cannot take, refused by name. */
 export function tiledRefusal(positions: number, tiles: number, what: string): Result<never> {
   return fail(
