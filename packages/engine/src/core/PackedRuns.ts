@@ -5,37 +5,64 @@
  * are a few runs per row. Null when the runs would not be smaller than the array itself.
  */
 export function packRuns(a: Int32Array | Uint32Array, stride: number, delta: boolean): Int32Array | null {
-  const groups = a.length / stride;
-  const limit = Math.max(0, a.length - 1); // a result this long or longer is no gain
-  let out = new Int32Array(Math.min(limit, 4096)); // grown as needed: runs are usually few
-  const prev = new Int32Array(stride);
-  const cur = new Int32Array(stride);
-  let n = 0,
-    runStart = -1;
-  for (let g = 0; g < groups; g++) {
-    let same = runStart >= 0;
+  const packer = new RunPacker(stride, delta, Math.max(0, a.length - 1)); // a result this long or longer is no gain
+  const group = new Int32Array(stride);
+  for (let g = 0; g < a.length / stride; g++) {
+    for (let k = 0; k < stride; k++) group[k] = a[g * stride + k]! | 0;
+    if (!packer.push(group)) return null;
+  }
+  return packer.finish();
+}
+
+/** `packRuns` fed one group at a time (no array of the groups needed). */
+export class RunPacker {
+  private out: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly cur: Int32Array;
+  private n = 0;
+  private runStart = -1;
+
+  /** `limit`: the longest result worth having (`push` answers false past it). */
+  constructor(
+    private readonly stride: number,
+    private readonly delta: boolean,
+    private readonly limit: number = Infinity,
+  ) {
+    this.out = new Int32Array(Math.min(limit, 4096)); // grown as needed: runs are usually few
+    this.prev = new Int32Array(stride);
+    this.cur = new Int32Array(stride);
+  }
+
+  /** Adds one group of `stride` values; false when the runs grew past the limit. */
+  push(group: ArrayLike<number>): boolean {
+    const { stride, out, prev, cur } = this;
+    let same = this.runStart >= 0;
     for (let k = 0; k < stride; k++) {
-      const v = a[g * stride + k]! | 0;
-      const c = delta ? (v - prev[k]!) | 0 : v;
+      const v = group[k]! | 0;
+      const c = this.delta ? (v - prev[k]!) | 0 : v;
       cur[k] = c;
       prev[k] = v;
-      if (same && out[runStart + 1 + k] !== c) same = false;
+      if (same && out[this.runStart + 1 + k] !== c) same = false;
     }
     if (same) {
-      out[runStart]!++;
-      continue;
+      out[this.runStart]!++;
+      return true;
     }
-    if (n + 1 + stride > out.length) {
-      if (n + 1 + stride > limit) return null;
-      const grown = new Int32Array(Math.min(limit, out.length * 2 + 1 + stride));
+    if (this.n + 1 + stride > out.length) {
+      if (this.n + 1 + stride > this.limit) return false;
+      const grown = new Int32Array(Math.min(this.limit, out.length * 2 + 1 + stride));
       grown.set(out);
-      out = grown;
+      this.out = grown;
     }
-    runStart = n;
-    out[n++] = 1;
-    for (let k = 0; k < stride; k++) out[n++] = cur[k]!;
+    this.runStart = this.n;
+    this.out[this.n++] = 1;
+    for (let k = 0; k < stride; k++) this.out[this.n++] = cur[k]!;
+    return true;
   }
-  return out.slice(0, n);
+
+  finish(): Int32Array {
+    return this.out.slice(0, this.n);
+  }
 }
 
 /** The array `packRuns` packed, `length` values; throws when the runs do not give exactly that many. */

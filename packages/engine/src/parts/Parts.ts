@@ -5,7 +5,8 @@ import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
 import { maskKeys, maskOfVisits, maskPoints, sortedMask, TripleList, withMask, withSortedMask } from "./PartMask.js";
-import { PositionSet } from "./PositionSet.js";
+import { denseRunsAndSet, gridOf, isDense, PositionSet } from "./PositionSet.js";
+import { maskCount, withPackedMask } from "../core/PackedMask.js";
 import { countBits, getBit } from "../core/BitMask.js";
 import { giveBack, heldByOthers, takeAgain } from "./PartTakeover.js";
 
@@ -42,8 +43,8 @@ export function partView(p: PartRecord): PartView {
     name: p.name,
     operation_id: p.operationId,
     operation_ids: p.operationIds ?? [p.operationId],
-    bounds: p.mask.length === 0 ? null : boxJson(p.bounds),
-    count: p.mask.length / 3,
+    bounds: maskCount(p) === 0 ? null : boxJson(p.bounds),
+    count: maskCount(p),
     protection: { mode: "exact_mask", description: "build_prepare with this part_id may write only the blocks of this mask" },
     revision: p.revision ?? 1,
     retired: p.retired === true,
@@ -165,18 +166,22 @@ export function definePart(
         }
     }
   };
-  const { mask, set } = maskOfVisits(visit, count === 0 ? undefined : { bounds: slices.map((sl) => sl.bounds).reduce(boxUnion), count });
-  if (mask.length === 0)
+  // Blocks that fill their bounds (a paste, a box) become the mask as it is stored, never as triples.
+  const grid = count === 0 ? null : gridOf(slices.map((sl) => sl.bounds).reduce(boxUnion));
+  const dense = grid !== null && isDense(grid, count) ? denseRunsAndSet(grid, visit) : null;
+  const listed = dense === null ? maskOfVisits(visit, grid === null ? undefined : { bounds: grid, count }) : null;
+  const set = dense?.set ?? listed!.set;
+  if ((dense?.count ?? listed!.mask.length) === 0)
     return fail(
       mcbError("invalid_request", `${sources.length === 1 ? `operation ${sources[0]!.op.operationId}` : "the operations"} wrote no blocks`, {
         reason: "empty_mask",
       }),
     );
-  const bounds = boundsOf(mask)!;
+  const bounds = dense?.bounds ?? boundsOf(listed!.mask)!;
   const overlap = overlapOf(journal, projectId, set, bounds, null, takeOver);
   if (!overlap.ok) return overlap;
   const ids = sources.map((s) => s.op.operationId);
-  return ok({
+  const record = {
     partId,
     projectId,
     name: checked.value,
@@ -184,9 +189,9 @@ export function definePart(
     ...(ids.length > 1 ? { operationIds: ids } : {}),
     createdAt: now,
     bounds,
-    mask,
     revision: 1,
-  });
+  };
+  return ok(dense === null ? { ...record, mask: listed!.mask } : withPackedMask(record, dense.runs, dense.count));
 }
 
 /**

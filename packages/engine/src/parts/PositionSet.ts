@@ -1,4 +1,5 @@
 import { boundsOf, posKey, type Box3 } from "@mcb/blocks";
+import { RunPacker } from "../core/PackedRuns.js";
 
 /**
  * Positions inside bounds, numbered in the (y, z, x) order masks are sorted in: a position's
@@ -38,14 +39,8 @@ function popcount(w: number): number {
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-/**
- * A mask (sorted by (y, z, x), each position once) and its set from the positions `visit` gives
- * (in any order, repeats allowed), through a bit map of `grid` (`isDense`): no sort, no key list.
- */
-export function denseMaskAndSet(
-  grid: Grid,
-  visit: (emit: (x: number, y: number, z: number) => void) => void,
-): { readonly mask: Int32Array; readonly set: PositionSet } {
+/** The bit map of `grid` of the positions `visit` gives (in any order, repeats allowed). */
+function bitsOf(grid: Grid, visit: (emit: (x: number, y: number, z: number) => void) => void): Uint32Array {
   const bits = new Uint32Array(Math.ceil(grid.volume / 32));
   const key = grid.key;
   visit((x, y, z) => {
@@ -53,11 +48,12 @@ export function denseMaskAndSet(
     if (k < 0) throw new Error(`position ${x},${y},${z} is outside the grid it was counted in`);
     bits[k >>> 5]! |= 1 << (k & 31);
   });
-  let count = 0;
-  for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) count += popcount(bits[w]!);
-  const mask = new Int32Array(count * 3);
+  return bits;
+}
+
+/** Calls `each` with the positions of a bit map of `grid`, in key order: sorted by (y, z, x). */
+function eachBit(grid: Grid, bits: Uint32Array, each: (x: number, y: number, z: number) => void): void {
   const { sx, sz, minX, minY, minZ } = grid;
-  let n = 0;
   for (let w = 0; w < bits.length; w++) {
     let word = bits[w]! | 0;
     while (word !== 0) {
@@ -66,12 +62,63 @@ export function denseMaskAndSet(
       const x = k % sx,
         rest = (k - x) / sx;
       const z = rest % sz;
-      mask[n++] = minX + x;
-      mask[n++] = minY + (rest - z) / sz;
-      mask[n++] = minZ + z;
+      each(minX + x, minY + (rest - z) / sz, minZ + z);
     }
   }
-  return { mask, set: PositionSet.fromBits(bits, key) };
+}
+
+/**
+ * A mask (sorted by (y, z, x), each position once) and its set from the positions `visit` gives
+ * (in any order, repeats allowed), through a bit map of `grid` (`isDense`): no sort, no key list.
+ */
+export function denseMaskAndSet(
+  grid: Grid,
+  visit: (emit: (x: number, y: number, z: number) => void) => void,
+): { readonly mask: Int32Array; readonly set: PositionSet } {
+  const bits = bitsOf(grid, visit);
+  let count = 0;
+  for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) count += popcount(bits[w]!);
+  const mask = new Int32Array(count * 3);
+  let n = 0;
+  eachBit(grid, bits, (x, y, z) => {
+    mask[n++] = x;
+    mask[n++] = y;
+    mask[n++] = z;
+  });
+  return { mask, set: PositionSet.fromBits(bits, grid.key) };
+}
+
+/**
+ * `denseMaskAndSet` with the mask as it is stored (`packRuns` of its triples, stride 3, deltas)
+ * and never as triples: a box of ten million blocks is a few thousand runs, not 120 MB. With
+ * the count and tight bounds of the positions.
+ */
+export function denseRunsAndSet(
+  grid: Grid,
+  visit: (emit: (x: number, y: number, z: number) => void) => void,
+): { readonly runs: Int32Array; readonly count: number; readonly bounds: Box3 | null; readonly set: PositionSet } {
+  const bits = bitsOf(grid, visit);
+  const packer = new RunPacker(3, true);
+  const p = new Int32Array(3);
+  let count = 0,
+    minX = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxZ = -Infinity,
+    minY = 0,
+    maxY = 0;
+  eachBit(grid, bits, (x, y, z) => {
+    if (count++ === 0) minY = y;
+    maxY = y;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+    ((p[0] = x), (p[1] = y), (p[2] = z));
+    packer.push(p);
+  });
+  const bounds = count === 0 ? null : { minX, minY, minZ, maxX, maxY, maxZ };
+  return { runs: packer.finish(), count, bounds, set: PositionSet.fromBits(bits, grid.key) };
 }
 
 /**

@@ -3,6 +3,7 @@ import { boxJson, type CatalogSummary, type Vec3 } from "@mcb/blocks";
 import type { OperationJournal, PartJournal } from "../store/Journal.js";
 import type { EngineLimits, ProjectConfig } from "../core/Project.js";
 import type { WorldInfo } from "../world/WorldAdapter.js";
+import { maskCount } from "../core/PackedMask.js";
 
 export interface ProjectContextView {
   readonly schema_version: 1;
@@ -97,7 +98,7 @@ export function projectContext(
       part_diff: true,
     },
     material_catalog: catalog,
-    parts: parts.slice(0, PARTS).map((p) => ({ part_id: p.partId, name: p.name, count: p.mask.length / 3, retired: p.retired === true })),
+    parts: parts.slice(0, PARTS).map((p) => ({ part_id: p.partId, name: p.name, count: maskCount(p), retired: p.retired === true })),
     parts_truncated: parts.length > PARTS,
     recent_operations: journal.listOperations(project.projectId, {}, RECENT).map((o) => ({
       operation_id: o.operationId,

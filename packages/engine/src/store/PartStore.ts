@@ -1,6 +1,7 @@
 import type { PartRecord } from "./Journal.js";
 import type { SqlDb, SqlRow } from "./SqlDb.js";
-import { packRuns, unpackRuns } from "../core/PackedRuns.js";
+import { packRuns } from "../core/PackedRuns.js";
+import { packedRunsOf, withoutMask, withPackedMask } from "../core/PackedMask.js";
 
 /**
  * A mask stored packed: this 5-byte mark, then its runs (`packRuns`, stride 3, deltas: a box's
@@ -9,28 +10,29 @@ import { packRuns, unpackRuns } from "../core/PackedRuns.js";
  */
 const PACKED = Buffer.from("MCBR1", "latin1");
 
+/** A stored part: a packed mask stays packed until something reads it (`withPackedMask`). */
 function toPart(row: SqlRow): PartRecord {
   const meta = JSON.parse(row["body"] as string) as Omit<PartRecord, "mask">;
-  return { ...meta, mask: decodeMask(row["mask"] as Buffer) };
-}
-
-function decodeMask(bytes: Buffer): Int32Array {
+  const bytes = row["mask"] as Buffer;
   if (bytes.length % 12 === 0) {
     const mask = new Int32Array(bytes.length / 4);
     new Uint8Array(mask.buffer).set(bytes);
-    return mask;
+    return { ...meta, mask };
   }
   if (!bytes.subarray(0, PACKED.length).equals(PACKED) || (bytes.length - PACKED.length) % 4 !== 0) throw new Error("stored part: malformed mask");
   const runs = new Int32Array((bytes.length - PACKED.length) / 4);
   new Uint8Array(runs.buffer).set(bytes.subarray(PACKED.length));
   let positions = 0;
-  for (let r = 0; r < runs.length; r += 4) positions += runs[r]!;
-  return unpackRuns(runs, 3, true, new Int32Array(positions * 3));
+  for (let r = 0; r < runs.length; r += 4) {
+    if (runs[r]! < 1) throw new Error("stored part: malformed mask");
+    positions += runs[r]!;
+  }
+  return withPackedMask(meta, runs, positions);
 }
 
-function maskBytes(mask: Int32Array): Uint8Array {
-  const runs = packRuns(mask, 3, true);
-  if (runs === null) return new Uint8Array(mask.buffer, mask.byteOffset, mask.byteLength);
+function maskBytes(part: PartRecord): Uint8Array {
+  const runs = packedRunsOf(part) ?? packRuns(part.mask, 3, true);
+  if (runs === null) return new Uint8Array(part.mask.buffer, part.mask.byteOffset, part.mask.byteLength);
   return Buffer.concat([PACKED, new Uint8Array(runs.buffer, runs.byteOffset, runs.byteLength)]);
 }
 
@@ -39,14 +41,18 @@ export class PartStore {
   constructor(private readonly db: SqlDb) {}
 
   put(part: PartRecord): void {
-    const { mask, ...meta } = part;
-    this.db.write("INSERT INTO parts VALUES (?, ?, ?, ?, ?)", [part.partId, part.projectId, part.createdAt, JSON.stringify(meta), maskBytes(mask)]);
+    this.db.write("INSERT INTO parts VALUES (?, ?, ?, ?, ?)", [
+      part.partId,
+      part.projectId,
+      part.createdAt,
+      JSON.stringify(withoutMask(part)),
+      maskBytes(part),
+    ]);
   }
 
   /** Replaces a stored part (same id); throws when there is none. */
   update(part: PartRecord): void {
-    const { mask, ...meta } = part;
-    this.db.write("UPDATE parts SET body = ?, mask = ? WHERE part_id = ?", [JSON.stringify(meta), maskBytes(mask), part.partId], {
+    this.db.write("UPDATE parts SET body = ?, mask = ? WHERE part_id = ?", [JSON.stringify(withoutMask(part)), maskBytes(part), part.partId], {
       changes: 1,
       failure: `unknown part ${part.partId}`,
     });

@@ -7,6 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { freshPostgresJournal } from "@mcb/property-tests";
 import { openJournal, type Journal, type OperationRecord } from "../../src/index.js";
 import { decodePreparedPlan, encodePreparedPlan, preparedPlanHash, type PreparedPlan } from "../../src/core/PreparedPlan.js";
+import { maskCount, packedRunsOf, withoutMask, withPackedMask } from "../../src/core/PackedMask.js";
+import { packRuns } from "../../src/core/PackedRuns.js";
+import { boundsOf } from "@mcb/blocks";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -377,6 +380,30 @@ describe("prepared plan codec", () => {
     j.close();
     // 100,000 positions of a box: a few kilobytes of the journal file, not 1.2 MB
     expect(statSync(file).size).toBeLessThan(400_000);
+  });
+
+  it("a packed mask stays packed until read: its count without decoding, stored as it is, the same triples when read", () => {
+    const file = tempFile();
+    const j = openJournal(file);
+    const box = Int32Array.from({ length: 50 * 50 * 40 * 3 }, (_, i) => [((i / 3) % 50) | 0, 64 + ((i / 3 / 2500) | 0), ((i / 3 / 50) | 0) % 50][i % 3]!);
+    const runs = packRuns(box, 3, true)!;
+    const meta = { partId: "big", projectId: "p", name: "big", operationId: "o1", createdAt: 1, bounds: boundsOf(box)! };
+    const record = withPackedMask(meta, runs, box.length / 3);
+    expect(maskCount(record)).toBe(100_000);
+    expect(packedRunsOf(record)).toBe(runs);
+    expect(record.mask).toEqual(box); // decoded when read
+    // a packed record whose runs would not decode: counted and stored without reading them
+    const broken = withPackedMask({ ...meta, partId: "broken", name: "broken" }, Int32Array.from([2, 1, 1, 1]), 5);
+    expect(maskCount(broken)).toBe(5);
+    expect(() => broken.mask).toThrow(/runs/);
+    expect(Object.keys(withoutMask(broken)).sort()).toEqual(Object.keys(meta).sort());
+    j.putPart(withPackedMask(meta, runs, box.length / 3));
+    const read = j.getPart("big")!;
+    expect(maskCount(read)).toBe(100_000);
+    expect(packedRunsOf(read)).toEqual(runs);
+    expect(read.mask).toEqual(box);
+    expect(j.listParts("p").map(maskCount)).toEqual([100_000]);
+    j.close();
   });
 
   it("rejects trailing bytes and unknown formats", () => {
