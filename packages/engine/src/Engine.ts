@@ -175,6 +175,7 @@ export class Engine {
       index: this.index,
       newId: this.newId,
       plan: (id) => this.plan(id),
+      planPositions: (id) => this.planCache.get(id)?.pos ?? this.o.journal.getPlanPositions(id) ?? this.plan(id).pos,
       ownOperation: (ctx, id) => this.opsDesk.own(ctx, id),
     });
     return { reads, prep, hostDesk, parts };

@@ -255,6 +255,18 @@ class ArrayCursor {
   }
 }
 
+/** Only the write-set positions of a stored plan (`decodePreparedPlan(buf).pos`), the other arrays left as bytes. */
+export function decodePlanPositions(buf: Uint8Array): Int32Array {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const headerLength = b.readUInt32LE(0);
+  const outer = JSON.parse(b.subarray(4, 4 + headerLength).toString("utf8")) as StoredHeader;
+  const c = JSON.parse(outer.content) as StoredContent;
+  if (c[0] !== MAGIC && c[0] !== MAGIC_2) throw new Error(`journal plan has format ${String(c[0])}, expected ${MAGIC}`);
+  const r = new ArrayCursor(b, 4 + headerLength);
+  r.packed = outer.packed === 1;
+  return r.i32(c[10] * 3);
+}
+
 export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const headerLength = b.readUInt32LE(0);

@@ -34,6 +34,8 @@ export interface PartDeskDeps {
   readonly newId: (prefix: string) => string;
   scope(ctx: RequestContext): Result<ProjectAccess>;
   plan(planId: string): PreparedPlan;
+  /** A plan's write-set positions only (from the plan cache, or decoding nothing else). */
+  planPositions(planId: string): Int32Array;
   ownOperation(ctx: RequestContext, id: unknown): Result<OperationRecord>;
   syncEvents(): Promise<unknown>;
   /** Runs a request that talks to the world (see `guardWorld`), telling the engine when its host is gone. */
@@ -64,12 +66,12 @@ export class PartDesk {
         }),
       );
     // Plans are loaded one at a time while the part is collected (a 100-tile paste's plans never all at once).
-    const sources: { op: OperationRecord; plan: () => PreparedPlan }[] = [];
+    const sources: { op: OperationRecord; plan: () => { readonly pos: Int32Array } }[] = [];
     for (const id of ids) {
       const op = this.d.ownOperation(ctx, id);
       if (!op.ok) return op;
       const planId = op.value.planId;
-      sources.push({ op: op.value, plan: () => this.d.plan(planId) });
+      sources.push({ op: op.value, plan: () => ({ pos: this.d.planPositions(planId) }) });
     }
     const part = definePart(this.d.journal, sources, input.name, this.d.newId("part"), this.d.clock());
     if (!part.ok) return part;

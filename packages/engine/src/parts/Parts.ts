@@ -121,7 +121,7 @@ export function overlapOf(
  */
 export function definePart(
   journal: OperationJournal & TouchJournal & PartJournal,
-  sources: readonly { readonly op: OperationRecord; readonly plan: PreparedPlan | (() => PreparedPlan) }[],
+  sources: readonly { readonly op: OperationRecord; readonly plan: { readonly pos: Int32Array } | (() => { readonly pos: Int32Array }) }[],
   name: unknown,
   partId: string,
   now: number,

@@ -178,6 +178,8 @@ export interface Journal extends OperationJournal, TouchJournal, IndexJournal, P
 export interface OperationJournal {
   putPlan(plan: PreparedPlan): void;
   getPlan(planId: string): PreparedPlan | null;
+  /** Only a plan's write-set positions (x, y, z triples), the rest left undecoded: null when no such plan. */
+  getPlanPositions(planId: string): Int32Array | null;
   /**
    * Creates the operation in one atomic step: `duplicate_key` when (project, idempotency key)
    * already exists, `duplicate_plan` when any operation already uses the plan (a plan is applied

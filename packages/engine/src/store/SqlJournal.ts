@@ -90,6 +90,10 @@ export class SqlJournal implements Journal {
     return this.plans.get(planId);
   }
 
+  getPlanPositions(planId: string): Int32Array | null {
+    return this.plans.positions(planId);
+  }
+
   createOperation(op: OperationRecord): "ok" | "duplicate_key" | "duplicate_plan" {
     // Under the writer lock: the key and plan checks and the insert see the same journal.
     return this.db.transaction((): "ok" | "duplicate_key" | "duplicate_plan" => {

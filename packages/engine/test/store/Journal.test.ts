@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { freshPostgresJournal } from "@mcb/property-tests";
 import { openJournal, type Journal, type OperationRecord } from "../../src/index.js";
-import { decodePreparedPlan, encodePreparedPlan, preparedPlanHash, type PreparedPlan } from "../../src/core/PreparedPlan.js";
+import { decodePlanPositions, decodePreparedPlan, encodePreparedPlan, preparedPlanHash, type PreparedPlan } from "../../src/core/PreparedPlan.js";
 import { maskCount, packedRunsOf, withoutMask, withPackedMask } from "../../src/core/PackedMask.js";
 import { packRuns } from "../../src/core/PackedRuns.js";
 import { boundsOf } from "@mcb/blocks";
@@ -133,6 +133,8 @@ describe.each(kinds)("%s journal contract", (_name, make) => {
 
     const j2 = reopen();
     expect(j2.getPlan("pl1")).toEqual(plan("pl1", 4));
+    expect(j2.getPlanPositions("pl1")).toEqual(plan("pl1", 4).pos); // the positions alone, nothing else decoded
+    expect(j2.getPlanPositions("nope")).toBeNull();
     expect(j2.findOperationByKey("p", "k1")?.operationId).toBe("o1");
     expect(j2.findOperationByPlan("pl1")?.status).toBe("applying");
     expect(j2.unfinishedOperations().map((o) => o.operationId)).toEqual(["o1"]);
@@ -351,6 +353,7 @@ describe("prepared plan codec", () => {
     expect(packed.length).toBeLessThan(40_000);
     expect(rawEncoding({ ...box, pos: boxPos }).length).toBeGreaterThan(2_000_000);
     expect(decodePreparedPlan(packed).pos).toEqual(boxPos);
+    expect(decodePlanPositions(packed)).toEqual(boxPos);
   });
 
   it("stores part masks packed (a box: two runs a row) or raw, and reads masks stored raw before 12-06", () => {
