@@ -255,8 +255,8 @@ class ArrayCursor {
   }
 }
 
-/** Only the write-set positions of a stored plan (`decodePreparedPlan(buf).pos`), the other arrays left as bytes. */
-export function decodePlanPositions(buf: Uint8Array): Int32Array {
+/** A stored plan's headers, and a cursor at its first array. */
+function openStored(buf: Uint8Array): { readonly outer: StoredHeader; readonly c: StoredContent; readonly r: ArrayCursor } {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const headerLength = b.readUInt32LE(0);
   const outer = JSON.parse(b.subarray(4, 4 + headerLength).toString("utf8")) as StoredHeader;
@@ -264,19 +264,19 @@ export function decodePlanPositions(buf: Uint8Array): Int32Array {
   if (c[0] !== MAGIC && c[0] !== MAGIC_2) throw new Error(`journal plan has format ${String(c[0])}, expected ${MAGIC}`);
   const r = new ArrayCursor(b, 4 + headerLength);
   r.packed = outer.packed === 1;
+  return { outer, c, r };
+}
+
+/** Only the write-set positions of a stored plan (`decodePreparedPlan(buf).pos`), the other arrays left as bytes. */
+export function decodePlanPositions(buf: Uint8Array): Int32Array {
+  const { c, r } = openStored(buf);
   return r.i32(c[10] * 3);
 }
 
 export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
-  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  const headerLength = b.readUInt32LE(0);
-  const outer = JSON.parse(b.subarray(4, 4 + headerLength).toString("utf8")) as StoredHeader;
-  const c = JSON.parse(outer.content) as StoredContent;
-  if (c[0] !== MAGIC && c[0] !== MAGIC_2) throw new Error(`journal plan has format ${String(c[0])}, expected ${MAGIC}`);
+  const { outer, c, r } = openStored(buf);
   const v3 = c[0] === MAGIC;
   const [n, m, pairCount] = [c[10], c[11], c[12]];
-  const r = new ArrayCursor(b, 4 + headerLength);
-  r.packed = outer.packed === 1;
   const pos = r.i32(n * 3);
   const before = r.u32(n);
   const beforeDigest = r.i32(n);
@@ -316,7 +316,7 @@ export function decodePreparedPlan(buf: Uint8Array): PreparedPlan {
     unchanged: c[13],
     filtered: c[14],
   };
-  if (r.at !== b.length) throw new Error(`journal plan ${plan.planId}: ${b.length - r.at} trailing bytes`);
+  if (r.at !== buf.byteLength) throw new Error(`journal plan ${plan.planId}: ${buf.byteLength - r.at} trailing bytes`);
   return plan;
 }
 
