@@ -2,9 +2,10 @@
 // (a 100³ cube of four blocks in layers), as a process of its own: start, read the file, prepare
 // and apply its tiles, name the part, save. Offline: into a new embedded save. Live: through the
 // world port of a Minestom 26.2 host (full JIT, as `npm run server` runs it), the host's tick max
-// and p99 over the paste. Measured against the tree before issue 45 (BASELINE, a git worktree
-// built in the same run), the two interleaved; medians of RUNS. Printed: end-to-end time and
-// blocks/s, and the bridge's peak memory (max RSS).
+// and p99 over the paste; the undo of each (offline, through the port, one batch_undo call).
+// Measured against the tree before issue 45 (BASELINE, a git worktree built in the same run), the
+// two interleaved; medians of RUNS. Printed: end-to-end time and blocks/s, and the bridge's peak
+// memory (max RSS).
 // Targets (issue 45): ≥ 1,000,000 blocks/s offline and ≥ 500,000 live end to end; peak RSS ≤ 400 MB.
 import { fork, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -51,13 +52,18 @@ function paste(tree, file, state, live = null, at = "0,-60,0") {
 }
 
 /** `mcb undo <paste_id>` in a process of its own. */
-function undo(tree, id, state) {
+function undo(tree, id, state, live = null) {
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [join(tree, "bench", "export-peak.mjs"), "undo", id, "--state", state], {
-    cwd: tree,
-    encoding: "utf8",
-    maxBuffer: 64 << 20,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [join(tree, "bench", "export-peak.mjs"), "undo", id, "--state", state, ...(live === null ? [] : ["--world", live.url])],
+    {
+      cwd: tree,
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+      env: live === null ? process.env : { ...process.env, MCB_PORT_TOKEN: live.token },
+    },
+  );
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0 || !/1000000 blocks restored/.test(r.stdout)) throw new Error(`undo in ${tree} failed: ${r.stdout.slice(-400)} ${r.stderr.slice(-800)}`);
   return { ms, peakMiB: JSON.parse(r.stderr.trim().split("\n").pop()).peakMiB };
@@ -119,9 +125,11 @@ export function run() {
       // Through MCP, `mcb mcp` started for it: now one schematic_paste call (asked again until done),
       // before the agent's way then: schematic_import_prepare and build_apply per tile, then part_define.
       const mb = await mcpPaste(base, file, dir, false),
-        mn = await mcpPaste(root, file, dir, true);
+        mn = await mcpPaste(root, file, dir, true, null, undefined, true);
       console.log("the same through `mcb mcp` over stdio (the SDK's client), process start included");
-      console.log(`  now    ${mn.ms.toFixed(0).padStart(5)} ms  ${rate(mn.ms)}  ${mn.calls} call(s): schematic_paste`);
+      console.log(
+        `  now    ${mn.ms.toFixed(0).padStart(5)} ms  ${rate(mn.ms)}  ${mn.calls} call(s): schematic_paste; its undo in one batch_undo call ${mn.undoMs.toFixed(0)} ms (${(mn.undoMs / mn.ms).toFixed(2)}×)`,
+      );
       console.log(`  before ${mb.ms.toFixed(0).padStart(5)} ms  ${rate(mb.ms)}  ${mb.calls} calls: a prepare and an apply per tile, part_define`);
       await recipeBuilds(dir);
       const live = await livePastes(base, file, dir);
@@ -146,9 +154,10 @@ async function livePastes(base, file, dir) {
     let k = 0;
     const once = async (tree) => {
       await client.call("stats", { reset: true }, false);
-      const r = paste(tree, file, join(dir, `live-${k}`), host, spots[k++]);
+      const state = join(dir, `live-${k}`);
+      const r = paste(tree, file, state, host, spots[k++]);
       const s = await client.call("stats", {}, false);
-      return { ...r, tickMax: s.tick_ms_max, tickP99: s.tick_ms_p99, ticks: s.ticks };
+      return { ...r, state, tickMax: s.tick_ms_max, tickP99: s.tick_ms_p99, ticks: s.ticks };
     };
     (await once(base), await once(root)); // warm-up: the host's JIT
     const before = [],
@@ -172,7 +181,16 @@ async function livePastes(base, file, dir) {
     console.log(
       `  ratio ${(m(now, "ms") / m(before, "ms")).toFixed(2)}× the time; target ≥ 500,000 blocks/s, tick max ≤ 50 ms, p99 ≤ 10 ms ${ok ? "met" : "MISSED"}`,
     );
-    return ok;
+    // The undo of the last paste of this tree, through the port: mcb undo <paste_id> --world.
+    const last = now.at(-1);
+    await client.call("stats", { reset: true }, false);
+    const u = undo(root, /paste (p_[0-9a-f]+)/.exec(last.stdout)[1], last.state, host);
+    const us = await client.call("stats", {}, false);
+    const undoOk = u.ms <= 1.5 * last.ms;
+    console.log(
+      `  undo (mcb undo <paste_id> through the port): ${u.ms.toFixed(0)} ms against its paste's ${last.ms.toFixed(0)} ms, ${(u.ms / last.ms).toFixed(2)}×; tick max ${us.tick_ms_max.toFixed(1)} ms, p99 ${us.tick_ms_p99.toFixed(1)} ms; target ≤ 1.5× ${undoOk ? "met" : "MISSED"}`,
+    );
+    return ok && undoOk;
   } finally {
     client.close();
     await host.stop();
@@ -181,7 +199,7 @@ async function livePastes(base, file, dir) {
 }
 
 /** A paste of `file` through a tree's `mcb mcp` (a new state with the file as asset "cube"): time from the process start, and calls. */
-async function mcpPaste(tree, file, dir, oneCall, host = null, target = { x: 0, y: -60, z: 0 }) {
+async function mcpPaste(tree, file, dir, oneCall, host = null, target = { x: 0, y: -60, z: 0 }, undoToo = false) {
   const state = mkdtempSync(join(dir, "mcp-"));
   mkdirSync(join(state, "schematics"));
   copyFileSync(file, join(state, "schematics", "cube.schem"));
@@ -207,6 +225,15 @@ async function mcpPaste(tree, file, dir, oneCall, host = null, target = { x: 0, 
       do s = await call("schematic_paste", { asset_id: "cube", target, wait_ms: 10_000 });
       while (s.state === "running");
       if (s.state !== "done" || s.written_blocks !== BLOCKS) throw new Error(`schematic_paste ended ${s.state} with ${s.written_blocks} blocks`);
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      const pasteCalls = calls;
+      if (!undoToo) return { ms, calls };
+      const u0 = process.hrtime.bigint();
+      let u;
+      do u = await call("batch_undo", { batch_id: s.paste_id, wait_ms: 10_000 });
+      while (u.state === "running");
+      if (u.state !== "done" || u.restored_blocks !== BLOCKS) throw new Error(`batch_undo ended ${u.state} with ${u.restored_blocks} blocks`);
+      return { ms, calls: pasteCalls, undoMs: Number(process.hrtime.bigint() - u0) / 1e6 };
     } else {
       const ids = [];
       for (let i = 0; ; i++) {

@@ -135,4 +135,19 @@ describe("model suite regressions", () => {
       new UndoCommand(0),
     ]);
   });
+
+  it("seed -1856351466, shrunk again: the undo of a redo undoes the operation again, in the parts too", async () => {
+    await replay([
+      new PrepareCommand(1, 0, "minecraft:dirt", null, "keep"),
+      new NamedApplyCommand(0, 0, false),
+      new PrepareCommand(4, 1, "minecraft:air"),
+      new NamedApplyCommand(0, 1, true),
+      new UndoCommand(0),
+      new UndoCommand(0), // the redo
+      new UndoCommand(0), // its undo: b's blocks leave it again, a's come back
+      new PrepareCommand(0, 1, "minecraft:air", null, "keep"),
+      new NamedApplyCommand(0, 1, true),
+      new UndoCommand(0),
+    ]);
+  });
 });

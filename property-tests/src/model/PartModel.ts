@@ -68,10 +68,15 @@ function writtenByOthers(m: Model, p: ModelPart, except: string): Set<string> {
  * were no longer ours (`excluded`) leave its parts, except blocks the parts' other operations wrote.
  */
 export function partsAfterModelUndo(m: Model, op: ModelOp, restored: ReadonlySet<string>, excluded: ReadonlySet<string> = new Set()): void {
+  // Through undos of undos, the operation at the start: an odd number of undos undoes it, an even number redoes it.
+  let base = op,
+    undos = 1;
+  while (base.undoOf !== undefined) ((base = base.undoOf), undos++);
+  if (undos % 2 === 0) return redoModelParts(m, base, restored);
   for (const p of m.parts) {
-    if (!p.ops.includes(op.id) || p.keys.size === 0) continue;
+    if (!p.ops.includes(base.id) || p.keys.size === 0) continue;
     const before = p.keys.size;
-    const others = writtenByOthers(m, p, op.id);
+    const others = writtenByOthers(m, p, base.id);
     for (const k of [...restored, ...excluded]) if (!others.has(k)) p.keys.delete(k);
     if ([...excluded].some((k) => !others.has(k) && before > 0)) note(m, "undo left a person's block out of the part");
     if (p.keys.size === before) continue;
@@ -84,8 +89,11 @@ export function partsAfterModelUndo(m: Model, op: ModelOp, restored: ReadonlySet
       if (back.length > 0) note(m, "undo gave taken blocks back");
     }
   }
-  const original = op.undoOf;
-  if (original === undefined) return;
+  if (undos > 1) note(m, "undo of a redo");
+}
+
+/** After a redo of `original` restored `restored`: they come back to its parts, taken again where they had been given back. */
+function redoModelParts(m: Model, original: ModelOp, restored: ReadonlySet<string>): void {
   note(m, "redo");
   for (const p of m.parts) {
     if (!p.ops.includes(original.id) || nameGone(m, p)) continue;

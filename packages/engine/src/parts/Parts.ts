@@ -254,7 +254,8 @@ function confirmedInto(journal: OperationJournal & TouchJournal & PartJournal, p
  * defined from the operation it undid (a part left empty is retired) and go back to the parts
  * those had taken them over from; when it undid an undo (a redo), they come back to the parts
  * defined from the operation that undo had undone (taken over again where they had been given
- * back; elsewhere only where no other active part holds them). Returns the parts changed, stored
+ * back; elsewhere only where no other active part holds them). Longer chains count from their
+ * start: the undo of a redo undoes that operation again, and so on. Returns the parts changed, stored
  * in one journal transaction.
  */
 export function partsAfterUndo(
@@ -288,13 +289,17 @@ export function partsAfterUndo(
   const current = new Map(journal.listParts(undo.projectId).map((p) => [p.partId, p]));
   const changed = new Set<string>();
   const set = (p: PartRecord): void => void (current.set(p.partId, p), changed.add(p.partId));
-  for (const p of [...current.values()]) {
-    if (!partIds(p).includes(undo.undoOf) || p.mask.length === 0) continue;
+  // Through a chain of undos of undos, the operation at its start (the base) is what the parts
+  // were defined from: an odd number of undos from it undoes it, an even number redoes it.
+  const chain = baseOf(journal, undo);
+  const undoes = chain.undos % 2 === 1;
+  for (const p of undoes ? [...current.values()] : []) {
+    if (!partIds(p).includes(chain.base) || p.mask.length === 0) continue;
     // A part that grew over several operations keeps the positions its other operations wrote (the
     // undo restored their blocks): of those leaving, the ones another of its operations confirmed.
     const keptList = new TripleList();
     for (const id of partIds(p)) {
-      if (id === undo.undoOf) continue;
+      if (id === chain.base) continue;
       const op = journal.getOperation(id);
       if (op === null || !standing(journal, op)) continue;
       const theirs = new TripleList(op.counters.written);
@@ -311,10 +316,9 @@ export function partsAfterUndo(
     set(withSortedMask(p, out.triples.slice())); // filtering keeps the mask's order
     if (p.takenFrom !== undefined) for (const v of giveBack(current, current.get(p.partId)!, restoredKeys())) set(v);
   }
-  const undone = journal.getOperation(undo.undoOf);
-  if (undone?.kind === "undo" && undone.undoOf !== null) {
+  if (!undoes) {
     for (const first of [...current.values()]) {
-      if (!partIds(first).includes(undone.undoOf)) continue;
+      if (!partIds(first).includes(chain.base)) continue;
       if (first.retired === true && [...current.values()].some((o) => o.retired !== true && o.partId !== first.partId && o.name === first.name)) continue; // its name went to another part
       for (const v of takeAgain(current, first, restoredKeys())) set(v);
       const p = current.get(first.partId)!;
@@ -331,6 +335,17 @@ export function partsAfterUndo(
   const out = [...changed].map((id) => current.get(id)!);
   if (out.length > 0) journal.commitParts([], out);
   return out;
+}
+
+/** The operation at the start of an undo's chain of undos (`undoOf`), and how many undos lead from it to `undo` (1: a plain undo, 2: a redo). */
+function baseOf(journal: OperationJournal, undo: OperationRecord): { readonly base: string; readonly undos: number } {
+  let base = undo.undoOf!;
+  let undos = 1;
+  for (let op = journal.getOperation(base); op !== null && op.kind === "undo" && op.undoOf !== null && undos < 64; op = journal.getOperation(base)) {
+    base = op.undoOf;
+    undos++;
+  }
+  return { base, undos };
 }
 
 /**
