@@ -122,14 +122,19 @@ describe("model suite regressions", () => {
     ]);
   });
 
+  /** Seed -1856351466's start: part a of two blocks; part b takes one of them over, is undone and redone. */
+  const takenOverAndRedone = (): Step[] => [
+    new PrepareCommand(1, 0, "minecraft:dirt", null, "keep"),
+    new NamedApplyCommand(0, 0, false),
+    new PrepareCommand(4, 1, "minecraft:air"),
+    new NamedApplyCommand(0, 1, true),
+    new UndoCommand(0),
+    new UndoCommand(0), // the redo
+  ];
+
   it("seed -1856351466: a redone operation's blocks stay in its part when the part's later growth is undone", async () => {
     await replay([
-      new PrepareCommand(1, 0, "minecraft:dirt", null, "keep"),
-      new NamedApplyCommand(0, 0, false),
-      new PrepareCommand(4, 1, "minecraft:air"),
-      new NamedApplyCommand(0, 1, true),
-      new UndoCommand(0),
-      new UndoCommand(0), // the redo
+      ...takenOverAndRedone(),
       new PrepareCommand(0, 1, "minecraft:glass", null, "keep"),
       new NamedApplyCommand(0, 1, true), // part b grows over a's last block
       new UndoCommand(0),
@@ -138,13 +143,8 @@ describe("model suite regressions", () => {
 
   it("seed -1856351466, shrunk again: the undo of a redo undoes the operation again, in the parts too", async () => {
     await replay([
-      new PrepareCommand(1, 0, "minecraft:dirt", null, "keep"),
-      new NamedApplyCommand(0, 0, false),
-      new PrepareCommand(4, 1, "minecraft:air"),
-      new NamedApplyCommand(0, 1, true),
-      new UndoCommand(0),
-      new UndoCommand(0), // the redo
-      new UndoCommand(0), // its undo: b's blocks leave it again, a's come back
+      ...takenOverAndRedone(),
+      new UndoCommand(0), // the redo's undo: b's blocks leave it again, a's come back
       new PrepareCommand(0, 1, "minecraft:air", null, "keep"),
       new NamedApplyCommand(0, 1, true),
       new UndoCommand(0),
