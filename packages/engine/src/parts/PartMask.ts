@@ -35,21 +35,6 @@ export function withSortedMask(p: PartRecord, mask: Int32Array): PartRecord {
   return { ...rest, mask, bounds: boundsOf(mask) ?? p.bounds, revision: (p.revision ?? 1) + 1, ...(mask.length === 0 ? { retired: true } : {}) };
 }
 
-/**
- * A mask from positions that may repeat and come in any order: sorted by (y, z, x), each once.
- * No object or string per position (a 1,000,000-block paste becomes a part in tens of milliseconds).
- */
-export function maskOf(triples: Int32Array | readonly number[]): Int32Array {
-  return maskAndSet(triples).mask;
-}
-
-/** `maskOf`, and its positions as a `PositionSet` (sharing the work: no second sort). */
-export function maskAndSet(triples: Int32Array | readonly number[]): { readonly mask: Int32Array; readonly set: PositionSet } {
-  return maskOfVisits((emit) => {
-    for (let i = 0; i < triples.length; i += 3) emit(triples[i]!, triples[i + 1]!, triples[i + 2]!);
-  });
-}
-
 /** Flat x, y, z triples collected without an object per position. */
 export class TripleList {
   private buf: Int32Array;

@@ -1,6 +1,6 @@
 import { boundsOf, boxesIntersect, boxUnion, boxJson, fail, mcbError, ok, posKey, type Result, type Vec3 } from "@mcb/blocks";
 import { coverBoxes } from "../merge/BoxCover.js";
-import type { OperationRecord, PartRecord, OperationJournal, PartJournal, TouchJournal } from "../store/Journal.js";
+import type { OperationRecord, PartRecord, OperationJournal, PartJournal, SliceRecord, TouchJournal } from "../store/Journal.js";
 import { MAX_REPORT_BOXES } from "../merge/ManualEdits.js";
 import { confirmedWrites } from "../merge/Ownership.js";
 import type { PreparedPlan } from "../core/PreparedPlan.js";
@@ -157,13 +157,7 @@ export function definePart(
   const visit = (emit: (x: number, y: number, z: number) => void): void => {
     for (const { plan: planOf, slices } of finished) {
       if (slices.length === 0) continue;
-      const plan = typeof planOf === "function" ? planOf() : planOf;
-      for (const sl of slices)
-        for (let off = 0; off < sl.end - sl.start; off++) {
-          if (!getBit(sl.written!, off)) continue;
-          const i = (sl.start + off) * 3;
-          emit(plan.pos[i]!, plan.pos[i + 1]!, plan.pos[i + 2]!);
-        }
+      eachConfirmed(slices, (typeof planOf === "function" ? planOf() : planOf).pos, emit);
     }
   };
   // Blocks that fill their bounds (a paste, a box) become the mask as it is stored, never as triples.
@@ -237,16 +231,21 @@ export function renamePart(journal: OperationJournal & TouchJournal & PartJourna
   return ok(renamed);
 }
 
-/** Appends the positions an operation confirmed (its finished slices' written writes) to `into`. */
-function confirmedInto(journal: OperationJournal & TouchJournal & PartJournal, plan: PreparedPlan, operationId: string, into: TripleList): void {
-  for (const sl of journal.slices(operationId)) {
+/** Calls `emit` with each plan position (`pos`) the slices confirmed written. */
+function eachConfirmed(slices: readonly SliceRecord[], pos: Int32Array, emit: (x: number, y: number, z: number) => void): void {
+  for (const sl of slices) {
     if (sl.written === null) continue;
     for (let off = 0; off < sl.end - sl.start; off++) {
       if (!getBit(sl.written, off)) continue;
       const i = (sl.start + off) * 3;
-      into.push(plan.pos[i]!, plan.pos[i + 1]!, plan.pos[i + 2]!);
+      emit(pos[i]!, pos[i + 1]!, pos[i + 2]!);
     }
   }
+}
+
+/** Appends the positions an operation confirmed (its finished slices' written writes) to `into`. */
+function confirmedInto(journal: OperationJournal & TouchJournal & PartJournal, plan: PreparedPlan, operationId: string, into: TripleList): void {
+  eachConfirmed(journal.slices(operationId), plan.pos, (x, y, z) => into.push(x, y, z));
 }
 
 /**

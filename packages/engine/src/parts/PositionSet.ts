@@ -157,14 +157,7 @@ export class PositionSet {
     const visit = (emit: (x: number, y: number, z: number) => void): void => {
       for (let i = 0; i < triples.length; i += 3) emit(triples[i]!, triples[i + 1]!, triples[i + 2]!);
     };
-    if (isDense(grid, n)) {
-      const bits = new Uint32Array(Math.ceil(grid.volume / 32));
-      visit((x, y, z) => {
-        const k = grid.key(x, y, z);
-        bits[k >>> 5]! |= 1 << (k & 31);
-      });
-      return PositionSet.fromBits(bits, grid.key);
-    }
+    if (isDense(grid, n)) return PositionSet.fromBits(bitsOf(grid, visit), grid.key);
     if (grid.volume > Number.MAX_SAFE_INTEGER) {
       const strings = new Set<string>();
       visit((x, y, z) => strings.add(posKey(x, y, z)));

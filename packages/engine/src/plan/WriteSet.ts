@@ -29,7 +29,7 @@ export class WriteSetBuilder {
     if (before !== this.lastBefore) ((this.lastBefore = before), (this.lastBeforeId = this.states.id(before)));
     if (after !== this.lastAfter) ((this.lastAfter = after), (this.lastAfterId = this.states.id(after)));
     this.before.push(this.lastBeforeId);
-    this.beforeDigest.push(beforeDigest === null ? -1 : this.digests.id(beforeDigest));
+    this.beforeDigest.push(this.digest(beforeDigest));
     this.after.push(this.lastAfterId);
     this.afterData.push(afterData === null ? -1 : this.data.push(afterData) - 1);
   }

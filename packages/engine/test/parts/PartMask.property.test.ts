@@ -1,8 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { boundsOf, posKey } from "@mcb/blocks";
-import { maskAndSet, maskOf, maskOfVisits, sortedMask } from "../../src/parts/PartMask.js";
-import { denseMaskAndSet, gridOf, isDense, PositionSet, type Grid } from "../../src/parts/PositionSet.js";
+import { maskOfVisits, sortedMask } from "../../src/parts/PartMask.js";
+import { denseMaskAndSet, denseRunsAndSet, gridOf, isDense, PositionSet, type Grid } from "../../src/parts/PositionSet.js";
+import { unpackRuns } from "../../src/core/PackedRuns.js";
+
+/** The positions of flat triples, visited. */
+const visitOf = (t: readonly number[]) => (emit: (x: number, y: number, z: number) => void) => {
+  for (let i = 0; i < t.length; i += 3) emit(t[i]!, t[i + 1]!, t[i + 2]!);
+};
+const maskAndSet = (t: readonly number[]) => maskOfVisits(visitOf(t));
+const maskOf = (t: readonly number[]) => maskAndSet(t).mask;
 
 /** The plain statement: each position once, sorted by (y, z, x), through strings and tuples. */
 function reference(triples: readonly number[]): Int32Array {
@@ -31,9 +39,7 @@ describe("part masks without an object per position", () => {
         const withDup = t.length === 0 ? t : [...t, ...t.slice((dup % (t.length / 3)) * 3, (dup % (t.length / 3)) * 3 + 3)];
         expect([...maskOf(withDup)]).toEqual([...reference(withDup)]);
         // the same positions visited (twice) instead of listed
-        const visit = (emit: (x: number, y: number, z: number) => void) => {
-          for (let i = 0; i < withDup.length; i += 3) emit(withDup[i]!, withDup[i + 1]!, withDup[i + 2]!);
-        };
+        const visit = visitOf(withDup);
         const visited = maskOfVisits(visit);
         expect([...visited.mask]).toEqual([...reference(withDup)]);
         // told bounds that hold them (larger by `grow`) and how many: one visit
@@ -44,6 +50,14 @@ describe("part masks without an object per position", () => {
         }
         for (let i = 0; i < withDup.length; i += 3) expect(visited.set.has(withDup[i]!, withDup[i + 1]!, withDup[i + 2]!)).toBe(true);
         expect(visited.set.has(30_000_001, 0, 0)).toBe(false);
+        // dense: straight into the stored runs, never triples; the same positions, count and bounds
+        if (dense(withDup)) {
+          const ref = reference(withDup);
+          const d = denseRunsAndSet(gridOf(boundsOf(withDup)!), visit);
+          expect(d.count).toBe(ref.length / 3);
+          expect([...unpackRuns(d.runs, 3, true, new Int32Array(d.count * 3))]).toEqual([...ref]);
+          expect(d.bounds).toEqual(boundsOf(ref));
+        }
       }),
       { numRuns: 300 },
     );
