@@ -20,7 +20,7 @@ export function registerBatchUndo(tools: ToolTable, m: McpContext, consent: Appl
   tools.register(
     "batch_undo",
     {
-      title: "Undo a whole paste or terrain job",
+      title: "Undo a whole paste, terrain job or build",
       description: "Undo a whole paste, terrain job or big build in the background; call again for progress.",
       inputSchema: {
         batch_id: z.string().max(80).describe("p_…, t_… or b_…"),

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ProgressNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -56,6 +56,12 @@ describe("schematic_paste: a big paste in one MCP call", () => {
     // the part holds every block of both tiles
     const part = (await s.call("part_get", { part_id: a.part.part_id })).structuredContent as Answer;
     expect(part.count).toBe(122_880);
+    // the progress file records the part as mcb schem import records it (either reads the other's)
+    expect(JSON.parse(readFileSync(join(s.dir, "batches", `${a.paste_id}.json`), "utf8")).completed).toEqual({
+      part_id: a.part.part_id,
+      part_name: `paste ${a.paste_id}`,
+      part_blocks: 122_880,
+    });
     // asked again: the same job, done, nothing written twice
     const again = (await s.call("schematic_paste", { asset_id: "tall", target: v(0, -60, 0) })).structuredContent as Answer;
     expect(again).toMatchObject({ paste_id: a.paste_id, state: "done", written_blocks: 122_880, operation_ids: a.operation_ids });

@@ -308,6 +308,17 @@ function writtenBy(e: TileEntry): number {
   return (e.written ?? 0) + (e.earlier_written ?? 0);
 }
 
+/** `host` whose interrupt is also requested once `cancelled` says so (a background job's own cancel, beside the process's Ctrl-C). */
+export function cancellable(host: BatchHost, cancelled: () => boolean): BatchHost {
+  const interrupt = {
+    get requested(): boolean {
+      return host.interrupt.requested || cancelled();
+    },
+    add: (op: string) => host.interrupt.add(op),
+  };
+  return { ...host, interrupt };
+}
+
 /** A batch's `onComplete` that names every block its tiles wrote as one part `name` (none when no tile wrote a block). */
 export function partOnComplete(w: BatchHost, name: string): NonNullable<BatchSpec["onComplete"]> {
   return async (operationIds) => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ok, type Result } from "@mcb/blocks";
 import type { ManualEditPolicy } from "@mcb/engine";
-import { batchProgress, runBatch, type BatchHost, type BatchSpec } from "./Batch.js";
+import { batchProgress, cancellable, partOnComplete, runBatch, type BatchHost, type BatchSpec } from "./Batch.js";
 import { writeJsonAtomic } from "../world/JsonFile.js";
 import type { JobProgressSink } from "./JobProgress.js";
 
@@ -65,14 +65,8 @@ export class BatchJobs {
     if (options.partName !== undefined) this.saveName(id, options.partName); // a resumed batch names the part too
     const name = job.partName;
     // The process's stop (Ctrl-C) or this job's cancel: no new tile starts.
-    const interrupt = {
-      get requested(): boolean {
-        return host.interrupt.requested || job.cancelled;
-      },
-      add: (op: string) => host.interrupt.add(op),
-    };
     void runBatch(
-      { ...host, interrupt },
+      cancellable(host, () => job.cancelled),
       {
         ...spec,
         file: this.file(id),
@@ -80,15 +74,13 @@ export class BatchJobs {
         ...(name === null
           ? {}
           : {
+              // The part named as the CLI names it (the same record in the shared progress file); a
+              // refusal is kept in the record instead of failing the job.
               onComplete: async (operationIds: string[]): Promise<Result<Record<string, unknown>>> => {
                 if (operationIds.length === 0)
                   return ok({ part_name: name, part_error: { code: "not_named", message: "no tile wrote a block: no part named" } });
-                const part = await host.engine.partDefine(host.ctx, { name, operation_ids: operationIds });
-                return ok(
-                  part.ok
-                    ? { part_name: name, part_id: part.value.part_id }
-                    : { part_name: name, part_error: { code: part.error.code, message: part.error.message } },
-                );
+                const part = await partOnComplete(host, name)(operationIds);
+                return part.ok ? part : ok({ part_name: name, part_error: { code: part.error.code, message: part.error.message } });
               },
             }),
       },

@@ -1,5 +1,5 @@
 import { fail, mcbError, type Result } from "@mcb/blocks";
-import { batchProgress, type BatchHost } from "./Batch.js";
+import { batchProgress, cancellable, type BatchHost } from "./Batch.js";
 import { batchFile, undoBatch, type BatchUndoReport } from "./BatchUndo.js";
 import type { JobProgressSink } from "./JobProgress.js";
 
@@ -74,13 +74,13 @@ export class BatchUndoJobs {
       job.restored = restored;
     };
     // The process's stop (Ctrl-C) or this job's cancel: no further operation is undone.
-    const interrupt = {
-      get requested(): boolean {
-        return host.interrupt.requested || job.cancelled;
-      },
-      add: (op: string) => host.interrupt.add(op),
-    };
-    void undoBatch({ ...host, interrupt }, id, file, progress, { waitSaved: options.waitSaved })
+    void undoBatch(
+      cancellable(host, () => job.cancelled),
+      id,
+      file,
+      progress,
+      { waitSaved: options.waitSaved },
+    )
       .then(
         (r) => {
           job.running = false;
