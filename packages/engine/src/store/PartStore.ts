@@ -1,7 +1,7 @@
 import type { PartRecord } from "./Journal.js";
 import type { SqlDb, SqlRow } from "./SqlDb.js";
 import { packRuns } from "../core/PackedRuns.js";
-import { packedRunsOf, withoutMask, withPackedMask } from "../core/PackedMask.js";
+import { maskCount, packedRunsOf, withoutMask, withPackedMask } from "../core/PackedMask.js";
 
 /**
  * A mask stored packed: this 5-byte mark, then its runs (`packRuns`, stride 3, deltas: a box's
@@ -31,7 +31,9 @@ function toPart(row: SqlRow): PartRecord {
 }
 
 function maskBytes(part: PartRecord): Uint8Array {
-  const runs = packedRunsOf(part) ?? packRuns(part.mask, 3, true);
+  // A record still packed keeps its runs when they are smaller than its triples, as packRuns decides.
+  const held = packedRunsOf(part);
+  const runs = held !== null && held.length <= maskCount(part) * 3 - 1 ? held : packRuns(part.mask, 3, true);
   if (runs === null) return new Uint8Array(part.mask.buffer, part.mask.byteOffset, part.mask.byteLength);
   return Buffer.concat([PACKED, new Uint8Array(runs.buffer, runs.byteOffset, runs.byteLength)]);
 }

@@ -8,7 +8,7 @@ import { freshPostgresJournal } from "@mcb/property-tests";
 import { openJournal, type Journal, type OperationRecord } from "../../src/index.js";
 import { decodePlanPositions, decodePreparedPlan, encodePreparedPlan, preparedPlanHash, type PreparedPlan } from "../../src/core/PreparedPlan.js";
 import { maskCount, packedRunsOf, withoutMask, withPackedMask } from "../../src/core/PackedMask.js";
-import { packRuns } from "../../src/core/PackedRuns.js";
+import { packRuns, RunPacker } from "../../src/core/PackedRuns.js";
 import { boundsOf } from "@mcb/blocks";
 
 const dirs: string[] = [];
@@ -406,6 +406,16 @@ describe("prepared plan codec", () => {
     expect(packedRunsOf(read)).toEqual(runs);
     expect(read.mask).toEqual(box);
     expect(j.listParts("p").map(maskCount)).toEqual([100_000]);
+    // a packed record whose runs are no smaller than its triples (gaps of one and two blocks in turn) is stored raw
+    const sparse = Int32Array.from({ length: 50 * 3 }, (_, i) => [Math.floor((3 * ((i / 3) | 0)) / 2), 64, 0][i % 3]!);
+    const packer = new RunPacker(3, true);
+    for (let i = 0; i < sparse.length; i += 3) packer.push(sparse.subarray(i, i + 3));
+    const everyOther = packer.finish();
+    expect(everyOther.length).toBeGreaterThanOrEqual(sparse.length);
+    j.putPart(withPackedMask({ ...meta, partId: "sparse", name: "sparse", bounds: boundsOf(sparse)! }, everyOther, 50));
+    const sparseRead = j.getPart("sparse")!;
+    expect(packedRunsOf(sparseRead)).toBeNull();
+    expect(sparseRead.mask).toEqual(sparse);
     j.close();
   });
 
