@@ -324,10 +324,11 @@ export class Engine {
 
   /**
    * Host control (an interrupted command): asks every queued or running operation to stop before
-   * its next slice, as operation_cancel does. Returns the operations asked.
+   * its next slice, as operation_cancel does; with `client`, only the operations that front end
+   * applied (`Principal.client`). Returns the operations asked.
    */
-  cancelAll(): string[] {
-    return this.opsDesk.cancelAll();
+  cancelAll(client?: string): string[] {
+    return this.opsDesk.cancelAll(client);
   }
 
   // ---- reads (see ReadDesk) ------------------------------------------------------------------

@@ -1,7 +1,8 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import { PortGhosts, PortWorld } from "@mcb/adapter-port";
 import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
-import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type WorldLocation } from "../workspace/world/Workspace.js";
+import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type OpenOptions, type Workspace, type WorldLocation } from "../workspace/world/Workspace.js";
+import type { RoomHost } from "../workspace/holder/HeldWorld.js";
 import { agentConfigFrom } from "./AgentConfig.js";
 import { DEFAULT_AREA_POLICY } from "./ChatAreas.js";
 import { ChatBridge, type ChatBridgeOptions } from "./ChatBridge.js";
@@ -30,33 +31,54 @@ const WORLD_EDGE = 29_999_984;
  * server's `/ai` queue is polled and replies go to each player in game. Ends on SIGINT/SIGTERM, or
  * when the console's input closes and every request has been answered.
  */
-export async function runChat(where: WorldLocation, options: ChatOptions): Promise<Result<void>> {
+export async function runChat(
+  where: WorldLocation,
+  options: ChatOptions,
+  host: RoomHost = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },
+  service?: NonNullable<OpenOptions["serve"]>["service"],
+): Promise<Result<void>> {
   if (!options.console && where.target.portUrl === undefined)
     return fail(
       mcbError("invalid_request", "mcb chat needs --console (the local player on this terminal) or --world port://127.0.0.1:PORT (players in game)", {
         reason: "usage",
       }),
     );
-  const opened = await openWorkspace(where, {
-    create: true,
-    agent: true,
-    limits: options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate },
-  });
-  if (!opened.ok) return opened;
-  const w = opened.value;
-  const agent = agentConfigFrom(process.env, w.dir);
-  if (!agent.ok) process.stderr.write(`mcb chat: ${agent.error.message}; /ai requests will say so (commands still work)\n`);
+  const held = host.held;
+  let w: Workspace;
+  if (held !== undefined) w = { ...held.workspace, log: (line) => void host.stderr.write(`${line}\n`) };
+  else {
+    const opened = await openWorkspace(where, {
+      create: true,
+      agent: true,
+      limits: options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate },
+      ...(service === undefined ? {} : { serve: { command: "mcb chat", commandsOnly: false, service } }),
+    });
+    if (!opened.ok) return opened;
+    w = opened.value;
+  }
+  const closeWorld = async (): Promise<void> => {
+    if (held === undefined) await w.close();
+  };
+  const agent = agentConfigFrom({ ...process.env, ...host.env }, w.dir);
+  if (!agent.ok) host.stderr.write(`mcb chat: ${agent.error.message}; /ai requests will say so (commands still work)\n`);
   const info = await w.world.info();
   const zone =
     w.embedded !== null ? EMBEDDED_AREA : { minX: -WORLD_EDGE, minY: info.minY, minZ: -WORLD_EDGE, maxX: WORLD_EDGE, maxY: info.maxY, maxZ: WORLD_EDGE };
   const source: ChatSource = options.console
-    ? new ConsoleChat(process.stdin, process.stdout, { playerId: EMBEDDED_OWNER, playerName: "console" })
+    ? new ConsoleChat(host.stdin, host.stdout, { playerId: EMBEDDED_OWNER, playerName: "console" })
     : new PortChat((w.world as PortWorld).port);
   const ghosts = options.console || w.embedded !== null ? null : await PortGhosts.of((w.world as PortWorld).port);
   const abort = new AbortController();
   const stop = (): void => abort.abort();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  const unsubscribe =
+    held !== undefined
+      ? held.command.onSignal(stop)
+      : (process.once("SIGINT", stop),
+        process.once("SIGTERM", stop),
+        () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+        });
   let bridge: ChatBridge;
   try {
     bridge = await ChatBridge.open({
@@ -74,20 +96,20 @@ export async function runChat(where: WorldLocation, options: ChatOptions): Promi
       ...(options.progressEverySeconds === undefined ? {} : { progressEveryMs: options.progressEverySeconds * 1000 }),
     });
   } catch (e) {
-    await w.close();
+    unsubscribe();
+    await closeWorld();
     const err = (e as { mcb?: unknown }).mcb;
     return fail(err !== undefined ? (err as ReturnType<typeof mcbError>) : mcbError("invalid_request", (e as Error).message));
   }
-  process.stderr.write(
+  host.stderr.write(
     `mcb chat: ${options.console ? "console player" : `polling /ai on ${where.target.portUrl}`}; agent ${agent.ok ? agent.value.kind : "none"}; state ${w.dir}\n`,
   );
   try {
     await bridge.run(abort.signal);
   } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
+    unsubscribe();
     await source.close();
-    await w.close();
+    await closeWorld();
   }
   return ok(undefined);
 }

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
-import type { Readable, Writable } from "node:stream";
+import { Writable, type Readable } from "node:stream";
+import type { TextOut } from "../workspace/holder/Forwarding.js";
 import type { ChatMessage, ChatSource } from "./ChatSource.js";
 
 /**
@@ -14,7 +15,7 @@ export class ConsoleChat implements ChatSource {
 
   constructor(
     private readonly input: Readable,
-    private readonly output: Writable,
+    private readonly output: TextOut,
     private readonly player: { readonly playerId: string; readonly playerName: string },
   ) {
     const rl = (this.rl = createInterface({ input, crlfDelay: Infinity }));
@@ -48,7 +49,10 @@ export class ConsoleChat implements ChatSource {
   }
 
   async reply(_playerId: string, text: string): Promise<boolean> {
-    await new Promise<void>((resolve, reject) => this.output.write(`${text}\n`, (e) => (e ? reject(e) : resolve())));
+    const out = this.output;
+    // A Writable: wait until it took the line; a caller's stream relayed by the holder takes it at once.
+    if (out instanceof Writable) await new Promise<void>((resolve, reject) => out.write(`${text}\n`, (e) => (e ? reject(e) : resolve())));
+    else out.write(`${text}\n`);
     return true;
   }
 

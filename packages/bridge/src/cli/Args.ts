@@ -50,6 +50,7 @@ export const OPTIONS = {
   overlay: { type: "string" },
   text: { type: "string" },
   "confirm-above": { type: "string" },
+  http: { type: "string" },
 } as const;
 
 export type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;

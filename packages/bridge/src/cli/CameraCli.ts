@@ -9,6 +9,7 @@ import type { Invocation } from "./Invocation.js";
 
 export const cameraCommand: Command = {
   name: "camera",
+  forward: () => "command",
   usage: `  mcb camera save <name> x y z yaw pitch [fov]   a viewpoint for camera_list/capture
   mcb camera list
   mcb camera capture (<name> | x y z yaw pitch [fov]) -o <out.png> [--width W] [--height H] [--view-distance N]
@@ -45,7 +46,7 @@ export const cameraCommand: Command = {
 
 /** `mcb camera capture`: the view (a framed part or box, a saved camera, or a pose) rendered to a file. */
 async function capture(c: Invocation): Promise<number> {
-  const out = c.values.output;
+  const out = typeof c.values.output === "string" ? c.file(c.values.output) : undefined;
   if (typeof out !== "string") return c.usage("capture: missing -o <out.png>");
   const format = formatOfFile(out);
   if (format === null) return c.usage("-o names a .png, .jpg, .jpeg or .webp file");

@@ -1,9 +1,10 @@
 import { submitPersonEdit } from "../workspace/edits/SubmitPersonEdit.js";
-import { MAX_PERSON_EDIT } from "../workspace/edits/PersonEdit.js";
+import { applyPersonEdit, MAX_PERSON_EDIT } from "../workspace/edits/PersonEdit.js";
 import type { Command } from "./Command.js";
 
 export const editCommand: Command = {
   name: "edit",
+  forward: () => "command",
   usage: `  mcb edit <x> <y> <z> <block>       a person's edit of the embedded world, as by hand (not an
   mcb edit --fill x1 y1 z1 x2 y2 z2 <block>   operation of ours: never undone by mcb, kept by rebuilds;
                                      at most ${MAX_PERSON_EDIT} blocks; works while mcb mcp or chat runs);
@@ -17,11 +18,13 @@ export const editCommand: Command = {
     if (numbers.length !== (fill ? 6 : 3) || !numbers.every(Number.isSafeInteger))
       return c.usage(`expected ${fill ? "six" : "three"} integer coordinates before the block`);
     const [x1, y1, z1, x2 = x1, y2 = y1, z2 = z1] = numbers as [number, number, number, number?, number?, number?];
-    const r = await submitPersonEdit(
-      c.location,
-      { min: { x: x1, y: y1, z: z1 }, max: { x: x2, y: y2, z: z2 }, state: block, ...(c.values.exact === true ? { exact: true } : {}) },
-      { create: c.values.init === true },
-    );
+    const request = { min: { x: x1, y: y1, z: z1 }, max: { x: x2, y: y2, z: z2 }, state: block, ...(c.values.exact === true ? { exact: true } : {}) };
+    // Through the holder (another process holds the world and runs this command): applied there at once.
+    const held = c.io.held;
+    const r =
+      held !== undefined && held.workspace.embedded !== null
+        ? await applyPersonEdit(held.workspace, request)
+        : await submitPersonEdit(c.location, request, { create: c.values.init === true });
     return c.emit(r, (e) => {
       const where = e.blocks === 1 ? `at ${e.min.x} ${e.min.y} ${e.min.z}` : `in ${e.min.x} ${e.min.y} ${e.min.z} .. ${e.max.x} ${e.max.y} ${e.max.z}`;
       const joined =

@@ -1,7 +1,9 @@
+import { isAbsolute, relative, resolve } from "node:path";
 import type { Result } from "@mcb/blocks";
 import type { EngineLimits } from "@mcb/engine";
 import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
-import { stateDirectory, type Workspace, type WorldLocation } from "../workspace/world/Workspace.js";
+import { stateDirectory, type OpenOptions, type Workspace, type WorldLocation } from "../workspace/world/Workspace.js";
+import { actingThrough, heldView } from "../workspace/holder/HeldWorld.js";
 import type { Values } from "./Args.js";
 import { sameWorldCommand } from "./Again.js";
 import type { CliIo } from "./Io.js";
@@ -32,10 +34,24 @@ export interface Invocation {
   ): Promise<number>;
   /** The state directory for commands that use it without opening the world (cameras); same rule as `withWorkspace`. */
   stateDir(create?: boolean): Result<string>;
+  /** A file name the person gave, as this process reads it: from their working directory (the same one, run on its own). */
+  file(name: string): string;
 }
 
-export function invocation(name: string, args: readonly string[], values: Values, io: CliIo, location: WorldLocation, usageText: string): Invocation {
+/** How a command that opens the world serves the others meanwhile (`OpenOptions.serve`, less its name). */
+export type ServeOthers = Omit<NonNullable<OpenOptions["serve"]>, "command" | "commandsOnly">;
+
+export function invocation(
+  name: string,
+  args: readonly string[],
+  values: Values,
+  io: CliIo,
+  location: WorldLocation,
+  usageText: string,
+  serve?: ServeOthers,
+): Invocation {
   const json = values.json === true;
+  const held = io.held;
   const emit = <T>(r: Result<T>, text: (v: T) => string): number => {
     if (!r.ok) {
       io.stderr.write(`${JSON.stringify({ error: r.error })}\n`);
@@ -56,15 +72,33 @@ export function invocation(name: string, args: readonly string[], values: Values
       return 2;
     },
     emit,
-    stateDir: (create = false) => stateDirectory(location.dir, create || values.init === true, (line) => void io.stderr.write(`${line}\n`)),
+    stateDir: (create = false) =>
+      held !== undefined
+        ? { ok: true, value: held.workspace.dir }
+        : stateDirectory(location.dir, create || values.init === true, (line) => void io.stderr.write(`${line}\n`)),
+    file: (file) => {
+      if (io.cwd === undefined || isAbsolute(file)) return file;
+      const full = resolve(io.cwd, file);
+      // The same name as on its own when the holder runs from the caller's directory.
+      return io.cwd === process.cwd() ? relative(process.cwd(), full) || "." : full;
+    },
     withWorkspace: async (run, options = {}) => {
-      const opened = await openWorkspace(location, {
-        create: options.create === true || values.init === true,
-        log: (line) => void io.stderr.write(`${line}\n`),
-        ...(options.limits === undefined ? {} : { limits: options.limits }),
-      });
+      const log = (line: string): void => void io.stderr.write(`${line}\n`);
+      const opened =
+        held !== undefined
+          ? { ok: true as const, value: heldView(held, log) }
+          : await openWorkspace(location, {
+              create: options.create === true || values.init === true,
+              log,
+              ...(options.limits === undefined ? {} : { limits: options.limits }),
+              ...(serve === undefined ? {} : { serve: { ...serve, command: `mcb ${name}`, commandsOnly: true } }),
+            });
       if (!opened.ok) return emit(opened, () => "");
-      const w = opened.value;
+      // Its operations are attributed to the command (a caller's in the holder: with its pid).
+      const w =
+        held !== undefined
+          ? opened.value
+          : { ...opened.value, ctx: actingThrough(opened.value.ctx, `mcb ${name}`), admin: actingThrough(opened.value.admin, `mcb ${name}`) };
       if (options.writes === true) w.interrupt.install();
       try {
         const code = await run(w);

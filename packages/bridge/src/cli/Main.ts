@@ -5,7 +5,9 @@ import { cameraCommand } from "./CameraCli.js";
 import { previewCommand } from "./PreviewCli.js";
 import type { Command } from "./Command.js";
 import { editCommand } from "./EditCli.js";
-import { invocation } from "./Invocation.js";
+import { invocation, type ServeOthers } from "./Invocation.js";
+import { throughHolder } from "./ThroughHolder.js";
+import { sameWorld } from "../workspace/holder/HeldWorld.js";
 import type { CliIo } from "./Io.js";
 import { partCommand } from "./PartCli.js";
 import { recipeCommand } from "./RecipeCli.js";
@@ -41,7 +43,7 @@ export type Main = (argv: readonly string[], io: CliIo) => Promise<number>;
  * error names the mistake first (`unknown command "biuld" (did you mean "build"?)`), then only
  * that command's usage.
  */
-export function createMain(rooms: Rooms): Main {
+export function createMain(rooms: Rooms, serve?: ServeOthers): Main {
   const commands: Command[] = [
     recipeCommand,
     buildCommand,
@@ -107,8 +109,18 @@ export function createMain(rooms: Rooms): Main {
       return 2;
     }
     const location = { dir: state, target: { ...target, ...(journal === undefined ? {} : { journal }) } };
+    const forward = command.forward?.(args, parsed.values) ?? null;
+    if (io.held !== undefined) {
+      // A caller's command in the holder: only what a caller may forward, on the world held here.
+      if (forward === null) return (io.stderr.write(`mcb ${command.name}: runs in its own process, not through the holder\n`), 2);
+      const same = sameWorld(io.held.workspace, location.target, io.cwd ?? process.cwd());
+      if (!same.ok) return (io.stderr.write(`${JSON.stringify({ error: same.error })}\n`), 1);
+    } else if (forward !== null) {
+      const code = await throughHolder(argv, state, forward, io);
+      if (code !== null) return code;
+    }
     try {
-      return await command.run(invocation(name, args, parsed.values, io, location, command.usage));
+      return await command.run(invocation(name, args, parsed.values, io, location, command.usage, serve));
     } catch (e) {
       // A failure no command turned into a result (a save that cannot be written at close, a bug):
       // the structured error, never a stack trace.

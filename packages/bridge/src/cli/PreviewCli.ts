@@ -9,6 +9,7 @@ import type { Invocation } from "./Invocation.js";
 
 export const previewCommand: Command = {
   name: "preview",
+  forward: () => "command",
   usage: `  mcb preview <plan_id> -o <out.png> [--side north|south|east|west|top|iso] [--overlay none]
                                      a prepared plan (an agent's, a build's, an undo's) drawn as if
                                      applied, framed on what it writes; nothing is written. Placed
@@ -24,7 +25,7 @@ export const previewCommand: Command = {
 
 /** The preview's options of a command (-o, --side, --overlay, --quality, --width, --height), or the usage problem. */
 export function previewOptions(c: Invocation): (PreviewOptions & { readonly output: string }) | string {
-  const output = c.values.output;
+  const output = typeof c.values.output === "string" ? c.file(c.values.output) : undefined;
   if (typeof output !== "string") return "missing -o <out.png> for the preview";
   const format = formatOfFile(output);
   if (format === null) return "-o names a .png, .jpg, .jpeg or .webp file";

@@ -6,6 +6,9 @@ import { TEXT_COPIES, type AnswerOptions } from "../workspace/agent/AnswerOption
 import { parseToolsets, TOOLSET_NAMES, type Toolset } from "../workspace/agent/Toolsets.js";
 import { intOption } from "./Args.js";
 import type { Command } from "./Command.js";
+import type { CliIo } from "./Io.js";
+import type { Invocation } from "./Invocation.js";
+import type { RoomHost } from "../workspace/holder/HeldWorld.js";
 import { limitsFromFlags, READ_LIMITS_USAGE } from "./SchemCli.js";
 import { rateLimits } from "./WorldCli.js";
 
@@ -21,7 +24,20 @@ export interface Rooms {
     policy: SchematicLimits,
     limits: Partial<EngineLimits>,
     toolsets: readonly Toolset[],
-    answers?: AnswerOptions,
+    answers: AnswerOptions,
+    host: RoomHost,
+  ): Promise<Result<void>>;
+  /** `mcb serve`: holds the world and serves the other mcb processes on it (and MCP over HTTP with --http) until a signal. */
+  serve(
+    where: WorldLocation,
+    options: {
+      readonly http?: number;
+      readonly schematicLimits: SchematicLimits;
+      readonly limits: Partial<EngineLimits>;
+      readonly toolsets: readonly Toolset[];
+      readonly answers: AnswerOptions;
+    },
+    host: RoomHost,
   ): Promise<Result<void>>;
   /** `mcb mcp --attach`: an agent's MCP connection to the chat's relay (environment only). */
   attach(env: Readonly<Record<string, string | undefined>>): Promise<Result<void>>;
@@ -36,15 +52,65 @@ export interface Rooms {
       readonly progressEverySeconds?: number;
       readonly schematicLimits: SchematicLimits;
     },
+    host: RoomHost,
   ): Promise<Result<void>>;
   /** `mcb doctor`: what is configured and what is missing. */
   doctor(where: WorldLocation): Promise<{ readonly ok: boolean }>;
 }
 
+/** The front end's streams as the rooms take them (a caller's inside the holder, else the process's). */
+function roomHost(io: CliIo): RoomHost {
+  return { stdin: io.stdin ?? process.stdin, stdout: io.stdout, stderr: io.stderr, env: io.env, ...(io.held === undefined ? {} : { held: io.held }) };
+}
+
+/** The options mcb mcp and mcb serve share: a usage problem, a structured error, or the options. */
+function mcpOptions(
+  c: Invocation,
+): string | Result<{ readonly limits: Partial<EngineLimits>; readonly toolsets: readonly Toolset[]; readonly answers: AnswerOptions }> {
+  const limits = rateLimits(c);
+  if (limits === null) return "--max-rate takes a positive number of blocks per second";
+  const toolsets = parseToolsets(typeof c.values.toolsets === "string" ? c.values.toolsets : "build");
+  if (!toolsets.ok) return toolsets;
+  const text = c.values.text ?? "full";
+  if (typeof text !== "string" || !(TEXT_COPIES as readonly string[]).includes(text)) return `--text is one of ${TEXT_COPIES.join(", ")}`;
+  const confirmAbove = intOption(c.values["confirm-above"]);
+  if (confirmAbove === null) return "--confirm-above takes a positive number of blocks";
+  return {
+    ok: true,
+    value: { limits, toolsets: toolsets.value, answers: { textCopy: text as "full" | "summary", ...(confirmAbove === undefined ? {} : { confirmAbove }) } },
+  };
+}
+
 export function roomCommands(rooms: Rooms): Command[] {
   return [
     {
+      name: "serve",
+      usage: `  mcb serve [--http PORT] [--toolsets LIST] [read limits] [--max-rate N] [--text full|summary] [--confirm-above N]
+                                     holds the world and serves it until Ctrl-C: other mcb commands,
+                                     mcb mcp and mcb chat on the same --state run in it (the others
+                                     get busy only from a holder that does not answer; any mcb mcp
+                                     or chat holding a world serves the same way); --http PORT: MCP
+                                     over Streamable HTTP at http://127.0.0.1:PORT/mcp, bearer token
+                                     from MCB_HTTP_TOKEN or <state>/http-token (0600), several
+                                     clients at once; mcb mcp's options for its sessions`,
+      async run(c) {
+        if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
+        const failed = (r: Result<void>): number => (r.ok ? 0 : (c.io.stderr.write(`${JSON.stringify({ error: r.error })}\n`), 1));
+        const policy = limitsFromFlags(c.values);
+        if (!policy.ok) return failed(policy);
+        const o = mcpOptions(c);
+        if (typeof o === "string") return c.usage(o);
+        if (!o.ok) return failed(o);
+        const port = c.values.http === undefined ? undefined : Number(c.values.http);
+        if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) return c.usage("--http takes a port, 0..65535 (0: any free one)");
+        return failed(
+          await rooms.serve(c.location, { ...(port === undefined ? {} : { http: port }), schematicLimits: policy.value, ...o.value }, roomHost(c.io)),
+        );
+      },
+    },
+    {
       name: "mcp",
+      forward: (_args, values) => (values.attach === true ? null : "session"),
       usage: `  mcb mcp [--toolsets LIST] [read limits] [--max-rate N] [--text full|summary] [--confirm-above N]
                                      MCP server over stdio on the world;
                                      --toolsets all|${TOOLSET_NAMES.filter((t) => t !== "build").join(",")}: tools listed from the start
@@ -62,20 +128,15 @@ ${READ_LIMITS_USAGE}`,
         if (c.values.attach === true) return failed(await rooms.attach(c.io.env));
         const policy = limitsFromFlags(c.values);
         if (!policy.ok) return failed(policy);
-        const limits = rateLimits(c);
-        if (limits === null) return c.usage("--max-rate takes a positive number of blocks per second");
-        const toolsets = parseToolsets(typeof c.values.toolsets === "string" ? c.values.toolsets : "build");
-        if (!toolsets.ok) return failed(toolsets);
-        const text = c.values.text ?? "full";
-        if (typeof text !== "string" || !(TEXT_COPIES as readonly string[]).includes(text)) return c.usage(`--text is one of ${TEXT_COPIES.join(", ")}`);
-        const confirmAbove = intOption(c.values["confirm-above"]);
-        if (confirmAbove === null) return c.usage("--confirm-above takes a positive number of blocks");
-        const answers: AnswerOptions = { textCopy: text as "full" | "summary", ...(confirmAbove === undefined ? {} : { confirmAbove }) };
-        return failed(await rooms.mcp(c.location, policy.value, limits, toolsets.value, answers));
+        const o = mcpOptions(c);
+        if (typeof o === "string") return c.usage(o);
+        if (!o.ok) return failed(o);
+        return failed(await rooms.mcp(c.location, policy.value, o.value.limits, o.value.toolsets, o.value.answers, roomHost(c.io)));
       },
     },
     {
       name: "chat",
+      forward: () => "session",
       usage: `  mcb chat --console [--max-rate N] [--max-area N] [--cancel-grace S] [--progress-every S]
                                      in-game /ai bridge over ACP;
                                      --console: stdin lines are the local player's /ai messages (with
@@ -95,14 +156,18 @@ ${READ_LIMITS_USAGE}`,
         if (every !== undefined && every > 3600) return c.usage("--progress-every is at most 3600 seconds");
         const policy = limitsFromFlags(c.values);
         if (!policy.ok) return c.emit(policy, () => "");
-        const r = await rooms.chat(c.location, {
-          console: c.values.console === true,
-          schematicLimits: policy.value,
-          ...(maxRate === undefined ? {} : { maxRate }),
-          ...(maxArea === undefined ? {} : { maxAreaSide: maxArea }),
-          ...(grace === undefined ? {} : { cancelGraceSeconds: grace }),
-          ...(every === undefined ? {} : { progressEverySeconds: every }),
-        });
+        const r = await rooms.chat(
+          c.location,
+          {
+            console: c.values.console === true,
+            schematicLimits: policy.value,
+            ...(maxRate === undefined ? {} : { maxRate }),
+            ...(maxArea === undefined ? {} : { maxAreaSide: maxArea }),
+            ...(grace === undefined ? {} : { cancelGraceSeconds: grace }),
+            ...(every === undefined ? {} : { progressEverySeconds: every }),
+          },
+          roomHost(c.io),
+        );
         return r.ok ? 0 : c.emit(r, () => "");
       },
     },

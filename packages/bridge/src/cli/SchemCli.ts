@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { fail, type Result } from "@mcb/blocks";
 import type { OperationStatusView } from "@mcb/engine";
 import { DEFAULT_SCHEMATIC_LIMITS, DROP_CATEGORIES, schematicLimits, type DropCategory, type SchematicLimits } from "@mcb/schematic";
@@ -72,6 +73,7 @@ function sourceLines(s: SourceView): string[] {
 
 export const schemCommand: Command = {
   name: "schem",
+  forward: (args) => (args[0] === "info" || args[0] === "build" ? null : "command"),
   usage: `  mcb schem build <recipe.json> -o <out.schem> [--origin x,y,z] [--max-positions N] [--sponge-version 2|3]
   mcb schem info <file> [read limits] [--strict]   .schem (Sponge v1/v2/v3), .litematic, structure .nbt;
                                      where a paste lands: block 0 0 0 at --at + offset
@@ -94,7 +96,7 @@ ${READ_LIMITS_USAGE}
     if (!limits.ok) return c.emit(limits, () => "");
     const sv = v["sponge-version"] === undefined ? 3 : Number(v["sponge-version"]);
     if (sv !== 2 && sv !== 3) return c.usage("--sponge-version is 2 or 3");
-    const output = typeof v.output === "string" ? v.output : undefined;
+    const output = typeof v.output === "string" ? c.file(v.output) : undefined;
     const origin = vecOption(v.origin);
     if (origin === null) return c.usage("--origin takes a position x,y,z");
     switch (action) {
@@ -102,7 +104,7 @@ ${READ_LIMITS_USAGE}
         if (file === undefined || c.args.length !== 2) return c.usage("schem build takes one recipe file");
         if (output === undefined) return c.usage("build: missing -o <out.schem>");
         const max = intOption(v["max-positions"]);
-        const r = await buildSchematicFile(file, output, { ...(origin ? { origin } : {}), ...(max ? { maxPositions: max } : {}), version: sv });
+        const r = await buildSchematicFile(c.file(file), output, { ...(origin ? { origin } : {}), ...(max ? { maxPositions: max } : {}), version: sv });
         return c.emit(
           r,
           (a) => `wrote ${output} (Sponge v${sv}): ${a.width}×${a.height}×${a.length}, ${a.block_count} blocks, ${a.bytes} bytes, sha256 ${a.sha256}`,
@@ -125,7 +127,7 @@ ${READ_LIMITS_USAGE}
         return runImport(c, file, limits.value);
       case "info":
         if (file === undefined || c.args.length !== 2) return c.usage("schem info takes one file");
-        return c.emit(await schematicFileInfo(file, limits.value, v.strict === true), (a) =>
+        return c.emit(await schematicFileInfo(c.file(file), limits.value, v.strict === true), (a) =>
           [
             `${a.name}: ${a.format}, ${a.width}×${a.height}×${a.length} (${a.block_count} non-air, ${a.block_entities} block entities), DataVersion ${a.data_version}${a.source_data_version !== a.data_version ? ` (file: ${a.source_data_version})` : ""}, offset ${a.offset.x} ${a.offset.y} ${a.offset.z}`,
             `a paste --at X Y Z lands at X${signed(a.offset.x)} Y${signed(a.offset.y)} Z${signed(a.offset.z)} .. X${signed(a.offset.x + a.width - 1)} Y${signed(a.offset.y + a.height - 1)} Z${signed(a.offset.z + a.length - 1)} (rotation turns it about X Y Z)`,
@@ -159,7 +161,7 @@ async function runImport(c: Parameters<Command["run"]>[0], file: string | undefi
   if (policy !== undefined && policy !== "keep" && policy !== "refuse") return c.usage("--on-manual-edit is keep or refuse");
   return c.withWorkspace(
     async (w) => {
-      const r = await importSchematic(w, file, at, {
+      const r = await importSchematic(w, existsSync(c.file(file)) ? c.file(file) : file, at, {
         rotation: rotation as 0 | 90 | 180 | 270,
         drop,
         limits,

@@ -6,6 +6,7 @@ import { rateLimits } from "./WorldCli.js";
 
 export const terrainCommand: Command = {
   name: "terrain",
+  forward: (args) => (args[0] === "batch" ? "command" : null),
   usage: `  mcb terrain preview <terrain.json> -o <out.png> [--resolution N]   heights as a PNG (no world);
                                      N: at most that many pixels along the longer side (never more than columns)
   mcb terrain batch <terrain.json> [--max-tiles N] [--on-manual-edit keep] [--max-rate N]
@@ -34,7 +35,7 @@ export const terrainCommand: Command = {
       if (policy !== undefined && policy !== "keep" && policy !== "refuse") return c.usage("--on-manual-edit is keep or refuse");
       return c.withWorkspace(
         async (w) => {
-          const r = await runTerrainBatch(w, file, progressBar(c.io.stderr), maxTiles ?? Infinity, policy === "keep" ? "keep" : undefined);
+          const r = await runTerrainBatch(w, c.file(file), progressBar(c.io.stderr), maxTiles ?? Infinity, policy === "keep" ? "keep" : undefined);
           const code = c.emit(
             r,
             (v) =>

@@ -108,6 +108,7 @@ export const OperationOutput = z.strictObject({
   undone_by: z.string().nullable(),
   part: NamedPart,
   cancel_requested: z.boolean(),
+  client: z.string().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -123,6 +124,7 @@ export const OperationSummaryOutput = z.strictObject({
   conflicts: int,
   undoable: z.boolean(),
   undone_by: z.string().nullable(),
+  client: z.string().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -203,6 +203,7 @@ function registerRegionChanges(tools: ToolTable, m: McpContext): void {
             after: z.string(),
             source: z.enum(["operation", "external"]),
             operation_id: z.string().optional(),
+            client: z.string().optional(),
           }),
         ),
         next_cursor: z.string(),

@@ -191,7 +191,11 @@ export function newOperation(
     planId: plan.planId,
     planHash: plan.planHash,
     idempotencyKey: key,
-    initiator: { playerId: ctx.principal.playerId, role: ctx.principal.role },
+    initiator: {
+      playerId: ctx.principal.playerId,
+      role: ctx.principal.role,
+      ...(ctx.principal.client === undefined ? {} : { client: ctx.principal.client.slice(0, 120) }),
+    },
     kind: plan.kind,
     ...(plan.origin === undefined ? {} : { origin: plan.origin }),
     undoOf: plan.undoOf,

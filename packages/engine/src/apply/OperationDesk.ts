@@ -55,11 +55,11 @@ export class OperationDesk {
     return ok(this.view(op.value));
   }
 
-  /** Asks every queued or running operation to stop before its next slice. Returns the operations asked. */
-  cancelAll(): string[] {
+  /** Asks every queued or running operation (of `client` when given) to stop before its next slice. Returns the operations asked. */
+  cancelAll(client?: string): string[] {
     const ids = this.d.journal
       .unfinishedOperations()
-      .filter((o) => o.status === "queued" || o.status === "applying")
+      .filter((o) => (o.status === "queued" || o.status === "applying") && (client === undefined || o.initiator.client === client))
       .map((o) => o.operationId);
     for (const id of ids) this.d.queue().cancel(id);
     return ids;

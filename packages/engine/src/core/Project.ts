@@ -76,6 +76,11 @@ export interface ProjectConfig {
 export interface Principal {
   readonly playerId: string;
   readonly role: "agent" | "admin";
+  /**
+   * The front end it acted through ("claude-code" over MCP, "mcb build (pid 4242)" from the
+   * command line): recorded on its operations for attribution only; access is by `playerId`.
+   */
+  readonly client?: string;
 }
 
 export interface RequestContext {

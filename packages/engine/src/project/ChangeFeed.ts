@@ -14,6 +14,8 @@ export interface BlockChange {
   /** `operation`: confirmed by one of our operations; `external`: observed from the world (a person's edit). */
   readonly source: "operation" | "external";
   readonly operation_id?: string;
+  /** The front end whose operation it was, when recorded (`OperationRecord.initiator.client`). */
+  readonly client?: string;
 }
 
 /** region_changes' `source`: our writes, people's edits, or both. */
@@ -101,10 +103,13 @@ export class ChangeFeed {
       }
       return true;
     };
+    const clients = new Map<string, string | undefined>();
     outer: for (const s of slices) {
       if (!touchesBefore(s.seq)) break;
       if (s.written === null) continue;
       const plan = this.operationPlan(s.operationId);
+      if (!clients.has(s.operationId)) clients.set(s.operationId, this.journal.getOperation(s.operationId)?.initiator.client);
+      const client = clients.get(s.operationId);
       for (let off = 0; off < s.end - s.start; off++) {
         if (!getBit(s.written, off)) continue;
         const i = s.start + off;
@@ -120,6 +125,7 @@ export class ChangeFeed {
             after: plan.states[plan.after[i]!]!,
             source: "operation",
             operation_id: s.operationId,
+            ...(client === undefined ? {} : { client }),
           })
         )
           break outer;

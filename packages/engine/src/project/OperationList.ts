@@ -30,6 +30,8 @@ export interface OperationSummary {
   readonly conflicts: number;
   readonly undoable: boolean;
   readonly undone_by: string | null;
+  /** The front end that applied it (an MCP client's name, an mcb command), when it was recorded. */
+  readonly client?: string;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -55,6 +57,7 @@ function summary(o: OperationRecord): OperationSummary {
     conflicts: o.counters.conflicts,
     undoable: isUndoable(o),
     undone_by: o.undoneBy,
+    ...(o.initiator.client === undefined ? {} : { client: o.initiator.client }),
     created_at: new Date(o.createdAt).toISOString(),
     updated_at: new Date(o.updatedAt).toISOString(),
   };

@@ -48,6 +48,8 @@ export interface OperationStatusView {
   /** build_apply's part_name: null when none was asked; part_id and error both null while pending. */
   readonly part: { readonly name: string; readonly part_id: string | null; readonly error: { readonly code: string; readonly message: string } | null } | null;
   readonly cancel_requested: boolean;
+  /** The front end that applied it (an MCP client's name, an mcb command), when it was recorded. */
+  readonly client?: string;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -95,6 +97,7 @@ export function operationView(op: OperationRecord, cancelRequested: boolean, sav
     undone_by: op.undoneBy,
     part: partOf(op),
     cancel_requested: cancelRequested,
+    ...(op.initiator.client === undefined ? {} : { client: op.initiator.client }),
     created_at: new Date(op.createdAt).toISOString(),
     updated_at: new Date(op.updatedAt).toISOString(),
   };

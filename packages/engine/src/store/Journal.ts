@@ -48,7 +48,7 @@ export interface OperationRecord {
   readonly planHash: string;
   readonly idempotencyKey: string;
   /** Who applied it; access is rechecked for this principal before every slice. */
-  readonly initiator: { readonly playerId: string; readonly role: "agent" | "admin" };
+  readonly initiator: { readonly playerId: string; readonly role: "agent" | "admin"; readonly client?: string };
   readonly kind: "build" | "undo";
   /** A build's plan origin (terrain, import, brush); absent for recipes and undos. */
   readonly origin?: PlanOrigin;

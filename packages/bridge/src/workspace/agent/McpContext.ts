@@ -62,6 +62,23 @@ export interface SharedStores {
   readonly showPlan?: McpContext["showPlan"];
   /** Told how background jobs go (the chat's progress lines). */
   readonly jobProgress?: JobProgressSink;
+  /** The background jobs, when several MCP sessions of one process share them (the holder's): one job runs once. */
+  readonly jobs?: Pick<McpContext, "terrainJobs" | "pasteJobs" | "buildJobs" | "undoJobs">;
+}
+
+/** Stores every MCP session of one holder shares (`mcpContextFor`'s `shared`). */
+export function sharedStoresFor(dir: string, registry: Workspace["registry"]): Required<Pick<SharedStores, "cameras" | "terrain" | "captures" | "jobs">> {
+  return {
+    cameras: new CameraStore(dir),
+    terrain: new TerrainCache(32, { dir: join(dir, "terrain", "recipes"), registry }),
+    captures: new CaptureCache(),
+    jobs: {
+      terrainJobs: new BatchJobs(join(dir, "terrain"), "terrain"),
+      pasteJobs: new BatchJobs(join(dir, "batches"), "paste"),
+      buildJobs: new BatchJobs(join(dir, "builds"), "build"),
+      undoJobs: new BatchUndoJobs(dir),
+    },
+  };
 }
 
 /**
@@ -85,10 +102,12 @@ export function mcpContextFor(
     terrain: shared.terrain ?? new TerrainCache(32, { dir: join(w.dir, "terrain", "recipes"), registry: w.registry }),
     cameras: shared.cameras ?? new CameraStore(w.dir),
     captures: shared.captures ?? new CaptureCache(),
-    terrainJobs: new BatchJobs(join(w.dir, "terrain"), "terrain", shared.jobProgress),
-    pasteJobs: new BatchJobs(join(w.dir, "batches"), "paste", shared.jobProgress),
-    buildJobs: new BatchJobs(join(w.dir, "builds"), "build", shared.jobProgress),
-    undoJobs: new BatchUndoJobs(w.dir, shared.jobProgress),
+    ...(shared.jobs ?? {
+      terrainJobs: new BatchJobs(join(w.dir, "terrain"), "terrain", shared.jobProgress),
+      pasteJobs: new BatchJobs(join(w.dir, "batches"), "paste", shared.jobProgress),
+      buildJobs: new BatchJobs(join(w.dir, "builds"), "build", shared.jobProgress),
+      undoJobs: new BatchUndoJobs(w.dir, shared.jobProgress),
+    }),
     stop: shared.stop ?? { requested: false, add: () => {} },
     log: shared.log ?? (() => {}),
     saveOnEnd: w.embedded !== undefined && w.embedded !== null,

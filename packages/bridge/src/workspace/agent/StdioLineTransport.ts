@@ -1,4 +1,5 @@
-import type { Readable, Writable } from "node:stream";
+import type { Readable } from "node:stream";
+import type { TextOut } from "../holder/Forwarding.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { classifyLine, frameError, type FrameError } from "./JsonRpcFrames.js";
@@ -43,7 +44,7 @@ export class StdioLineTransport implements Transport {
 
   constructor(
     private readonly input: Readable,
-    private readonly output: Writable,
+    private readonly output: TextOut & { once?(event: "drain", listener: () => void): unknown },
     options: StdioLineTransportOptions = {},
   ) {
     this.max = options.maxLineBytes ?? MAX_LINE_BYTES;
@@ -141,7 +142,8 @@ export class StdioLineTransport implements Transport {
     if (this.closed) return Promise.resolve();
     const answers = !("method" in message) && "id" in message && message.id !== undefined && this.unanswered.delete(message.id);
     return new Promise<void>((resolve) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
+      // A stream that is not a Writable (a caller's, relayed by the holder) takes every write at once.
+      if (this.output.write(`${JSON.stringify(message)}\n`) !== false || this.output.once === undefined) resolve();
       else this.output.once("drain", resolve);
     }).then(() => {
       // The client closed its input: we close once every request it sent has its answer.

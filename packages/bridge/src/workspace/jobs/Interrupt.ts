@@ -1,5 +1,22 @@
 import type { Engine } from "@mcb/engine";
 
+/** Where the signals come from: this process's, or a caller's forwarded through the holder. */
+export interface SignalScope {
+  /** Subscribes to SIGINT/SIGTERM; returns the unsubscribe. Default: this process's signals. */
+  readonly signals?: (handler: (signal: NodeJS.Signals) => void) => () => void;
+  /** Only the operations this front end applied are stopped (`Principal.client`); default: all. */
+  readonly client?: string | (() => string);
+}
+
+function processSignals(handler: (signal: NodeJS.Signals) => void): () => void {
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+  return () => {
+    process.off("SIGINT", handler);
+    process.off("SIGTERM", handler);
+  };
+}
+
 /**
  * Ctrl-C (SIGINT) and SIGTERM while a command writes are not crashes: the first signal asks every
  * running operation to stop after its current slice (it ends `cancelled` with exact counts and
@@ -10,35 +27,33 @@ import type { Engine } from "@mcb/engine";
 export class Interrupt {
   private received: NodeJS.Signals | null = null;
   private readonly cancelled = new Set<string>();
-  private handler: ((signal: NodeJS.Signals) => void) | null = null;
+  private unsubscribe: (() => void) | null = null;
 
   constructor(
     private readonly engine: Engine,
     private readonly log: (line: string) => void,
+    private readonly scope: SignalScope = {},
   ) {}
 
   /** Takes over SIGINT and SIGTERM until `dispose`; `onSignal` runs once, after the operations were asked to stop. */
   install(onSignal?: () => void): void {
-    if (this.handler !== null) return;
-    this.handler = (signal) => {
+    if (this.unsubscribe !== null) return;
+    const handler = (signal: NodeJS.Signals): void => {
       if (this.received !== null) {
         this.log(`mcb: still stopping after the current slice (${signal} again)`);
         return;
       }
       this.received = signal;
-      for (const id of this.engine.cancelAll()) this.cancelled.add(id);
+      for (const id of this.engine.cancelAll(typeof this.scope.client === "function" ? this.scope.client() : this.scope.client)) this.cancelled.add(id);
       this.log(`mcb: ${signal}: stopping after the current slice`);
       onSignal?.();
     };
-    process.on("SIGINT", this.handler);
-    process.on("SIGTERM", this.handler);
+    this.unsubscribe = (this.scope.signals ?? processSignals)(handler);
   }
 
   dispose(): void {
-    if (this.handler === null) return;
-    process.off("SIGINT", this.handler);
-    process.off("SIGTERM", this.handler);
-    this.handler = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
   }
 
   /** True once a signal came: start nothing new. */

@@ -8,6 +8,7 @@ import { serveEditInbox } from "../edits/EditInbox.js";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { Interrupt } from "../jobs/Interrupt.js";
 import { acquireStateLock } from "./StateLock.js";
+import { startHolderEndpoint, type HolderEndpoint } from "../holder/HolderEndpoint.js";
 import { bindSave, embeddedRefusal } from "./SaveBinding.js";
 import {
   EMBEDDED_AREA,
@@ -160,7 +161,17 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
     undoCreate();
     return parts;
   }
-  return ok(workspaceOf(dir, parts.value, lock.value, log));
+  const w = workspaceOf(dir, target, parts.value, lock.value, log);
+  const serve = options.serve;
+  if (serve !== undefined) {
+    try {
+      w.endpoint = await startHolderEndpoint(dir, serve.command, serve.commandsOnly, (c) => serve.service(w.workspace, c), log);
+    } catch (e) {
+      await w.workspace.close();
+      throw e;
+    }
+  }
+  return ok(w.workspace);
 }
 
 /** What a workspace is made of, opened in order: the world, the journal, the engine over both. */
@@ -243,9 +254,20 @@ async function openParts(dir: string, target: WorldTarget, options: OpenOptions,
   }
 }
 
-/** The workspace over its parts: closing it settles the engine, closes the parts and gives the lock up. */
-function workspaceOf(dir: string, p: OpenedParts, lock: { release(): void }, log: (line: string) => void): Workspace {
+/**
+ * The workspace over its parts: closing it first stops serving other processes (their commands
+ * end), then settles the engine, closes the parts and gives the lock up.
+ */
+function workspaceOf(
+  dir: string,
+  target: WorldTarget,
+  p: OpenedParts,
+  lock: { release(): void },
+  log: (line: string) => void,
+): { workspace: Workspace; endpoint: HolderEndpoint | null } {
   const { engine, journal, world } = p;
+  const held: { workspace: Workspace; endpoint: HolderEndpoint | null } = { workspace: undefined as unknown as Workspace, endpoint: null };
+  const { portToken: _token, ...kept } = target;
   const opened: Workspace = {
     dir,
     registry: p.registry,
@@ -258,8 +280,10 @@ function workspaceOf(dir: string, p: OpenedParts, lock: { release(): void }, log
     admin: { principal: { playerId: EMBEDDED_OWNER, role: "admin" }, projectId: EMBEDDED_PROJECT },
     interrupt: new Interrupt(engine, log),
     log,
+    target: kept.savePath === undefined ? kept : { ...kept, savePath: resolve(kept.savePath) },
     close: async () => {
       try {
+        await held.endpoint?.stop();
         opened.interrupt.dispose();
         await inbox?.stop();
         await engine.settle();
@@ -273,5 +297,6 @@ function workspaceOf(dir: string, p: OpenedParts, lock: { release(): void }, log
   };
   // People's edits from other processes (mcb edit) land here while this process holds the world.
   const inbox = p.embedded === null ? null : serveEditInbox(opened);
-  return opened;
+  held.workspace = opened;
+  return held;
 }

@@ -1,3 +1,4 @@
+import type { ForwardedCommand } from "../holder/Forwarding.js";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { AnvilWorld } from "@mcb/adapter-anvil";
@@ -42,6 +43,8 @@ export interface Workspace {
   readonly interrupt: Interrupt;
   /** Where diagnostics and progress lines go (one line each, no newline). */
   readonly log: (line: string) => void;
+  /** The world it opened (a save's path made absolute); the port token left out. */
+  readonly target: WorldTarget;
   /** Waits for running operations, then closes the journal. */
   close(): Promise<void>;
 }
@@ -166,4 +169,14 @@ export interface OpenOptions {
    * points). `embedded` and `save` stay the world itself.
    */
   readonly decorateWorld?: (world: WorldAdapter) => WorldAdapter;
+  /**
+   * Serve the other mcb processes on this state directory while it is held (`<state>/holder.json`,
+   * see `startHolderEndpoint`): `command` names this holder, `commandsOnly` for a holder that runs
+   * one command and ends, `service` runs a caller's command on this workspace.
+   */
+  readonly serve?: {
+    readonly command: string;
+    readonly commandsOnly: boolean;
+    readonly service: (w: Workspace, command: ForwardedCommand) => Promise<number>;
+  };
 }

@@ -1,0 +1,101 @@
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import type { EngineLimits } from "@mcb/engine";
+import type { SchematicLimits } from "@mcb/schematic";
+import type { AnswerOptions } from "../workspace/agent/AnswerOptions.js";
+import type { Toolset } from "../workspace/agent/Toolsets.js";
+import type { RoomHost } from "../workspace/holder/HeldWorld.js";
+import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
+import type { WorldLocation } from "../workspace/world/Workspace.js";
+import type { HolderServiceOf } from "./McpCommand.js";
+import { MCP_HTTP_PATH, startMcpHttp, type McpHttpServer } from "./McpHttp.js";
+
+/** Where `mcb serve --http` keeps its bearer token when MCB_HTTP_TOKEN does not give one (mode 0600). */
+export const HTTP_TOKEN_FILE = "http-token";
+const GIVEN_TOKEN = /^[\x21-\x7e]{24,512}$/;
+
+export interface ServeOptions {
+  /** `--http PORT`: MCP over Streamable HTTP on 127.0.0.1:PORT (0: any free port). */
+  readonly http?: number;
+  readonly schematicLimits: SchematicLimits;
+  readonly limits: Partial<EngineLimits>;
+  readonly toolsets: readonly Toolset[];
+  readonly answers: AnswerOptions;
+}
+
+/** MCB_HTTP_TOKEN, else the state directory's token file (made once, 0600): never printed, never on the command line. */
+function httpToken(dir: string, env: RoomHost["env"]): Result<string> {
+  const given = env.MCB_HTTP_TOKEN;
+  if (given !== undefined && given.length > 0)
+    return GIVEN_TOKEN.test(given)
+      ? ok(given)
+      : fail(mcbError("invalid_request", "MCB_HTTP_TOKEN must be 24 to 512 printable characters", { reason: "http_token" }));
+  const path = join(dir, HTTP_TOKEN_FILE);
+  try {
+    const kept = readFileSync(path, "utf8").trim();
+    if (GIVEN_TOKEN.test(kept)) {
+      chmodSync(path, 0o600);
+      return ok(kept);
+    }
+  } catch {
+    /* none yet */
+  }
+  const made = randomBytes(32).toString("base64url");
+  writeFileSync(path, `${made}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return ok(made);
+}
+
+/**
+ * `mcb serve`: holds the world and serves every other mcb process on its state directory (their
+ * commands, `mcb mcp` and `mcb chat` sessions run here), and with `--http PORT` MCP clients over
+ * Streamable HTTP. Runs until SIGINT/SIGTERM: running operations stop after their current slice.
+ */
+export async function runServe(where: WorldLocation, o: ServeOptions, host: RoomHost, service: HolderServiceOf): Promise<Result<void>> {
+  const opened = await openWorkspace(where, {
+    limits: o.limits,
+    create: true,
+    agent: true,
+    log: (line) => void host.stderr.write(`${line}\n`),
+    serve: { command: "mcb serve", commandsOnly: false, service },
+  });
+  if (!opened.ok) return opened;
+  const w = opened.value;
+  let http: McpHttpServer | null = null;
+  const stopped = new Promise<void>((resolve) => w.interrupt.install(resolve));
+  try {
+    if (o.http !== undefined) {
+      const token = httpToken(w.dir, host.env);
+      if (!token.ok) return token;
+      try {
+        http = await startMcpHttp(w, { port: o.http, token: token.value, schematicLimits: o.schematicLimits, toolsets: o.toolsets, answers: o.answers });
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        return fail({
+          ...mcbError("busy", `cannot listen on 127.0.0.1:${o.http}: ${code ?? (e as Error).message}`, { reason: "http_port", port: o.http }),
+          retryable: code === "EADDRINUSE",
+        });
+      }
+    }
+    const where2 =
+      w.embedded !== null
+        ? `the embedded world in ${w.dir}`
+        : w.save !== null
+          ? `the save ${w.target.savePath ?? "?"} (journal in ${w.dir})`
+          : `the server world (journal in ${w.dir})`;
+    host.stderr.write(
+      `mcb serve: holding ${where2}; mcb commands, mcb mcp and mcb chat on --state ${w.dir} run here${
+        http === null
+          ? ""
+          : `; MCP over HTTP at http://127.0.0.1:${http.port}${MCP_HTTP_PATH} (bearer token ${host.env.MCB_HTTP_TOKEN ? "from MCB_HTTP_TOKEN" : `in ${join(w.dir, HTTP_TOKEN_FILE)}`})`
+      }\n`,
+    );
+    await stopped;
+    return ok(undefined);
+  } finally {
+    await http?.close();
+    await w.close();
+  }
+}
