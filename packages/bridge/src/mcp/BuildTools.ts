@@ -283,7 +283,8 @@ function registerPartTools(tools: ToolTable, m: McpContext): void {
       description: "Forget a part; its blocks and operations stay.",
       inputSchema: { part_id: PartId },
       outputSchema: PartOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      // Destructive: the part's name, mask and protection are gone for good (its blocks stay).
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     async (args) => toolResult(await m.engine.partDelete(m.ctx, args)),
   );

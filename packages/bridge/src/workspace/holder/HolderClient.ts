@@ -4,6 +4,7 @@ import { mcbError, type McbError } from "@mcb/blocks";
 import { FrameReader } from "./FrameReader.js";
 import { HOLD_GREETING, type ForwardRequest, type Signal, type TextOut } from "./Forwarding.js";
 import { readHolderFile } from "./HolderFile.js";
+import { processAlive } from "../world/StateLock.js";
 
 /** How long a holder has to take a caller (connect, token, request) before it counts as not answering. */
 const ANSWER_TIMEOUT_MS = 5_000;
@@ -14,15 +15,6 @@ const STDIN_PIECE = 256 * 1024;
 
 /** What calling the holder came to: no holder (run it yourself), a refusal, or the command's exit status. */
 export type HolderCall = { readonly kind: "none" } | { readonly kind: "refused"; readonly error: McbError } | { readonly kind: "done"; readonly code: number };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * The caller's side: when another live process holds the state directory `dir` and serves it
@@ -37,7 +29,7 @@ export async function callHolder(
   io: { readonly stdin?: Readable; readonly stdout: TextOut; readonly stderr: TextOut },
 ): Promise<HolderCall> {
   const record = readHolderFile(dir);
-  if (record === null || record.pid === process.pid || !alive(record.pid)) return { kind: "none" };
+  if (record === null || record.pid === process.pid || !processAlive(record.pid)) return { kind: "none" };
   const socket = connect({ port: record.port, host: "127.0.0.1", allowHalfOpen: true });
   const send = (frame: object): void => {
     if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(frame)}\n`);
@@ -100,12 +92,13 @@ export async function callHolder(
   });
   process.off("SIGINT", onInt);
   process.off("SIGTERM", onTerm);
-  if (stdin !== undefined) {
+  const { answer, exit } = ended;
+  // Only a stream we read is paused again (pausing one we never read would keep its next reader from flowing).
+  if (stdin !== undefined && answer === "OK") {
     stdin.off("data", onStdin);
     stdin.off("end", onStdinEnd);
     stdin.pause();
   }
-  const { answer, exit } = ended;
   if (answer === "OK")
     return exit !== null
       ? { kind: "done", code: exit }
@@ -128,7 +121,7 @@ export async function callHolder(
     }
   }
   // Its pid went away meanwhile: a holder that just died, whose lock the next opener takes over.
-  if (!alive(record.pid)) return { kind: "none" };
+  if (!processAlive(record.pid)) return { kind: "none" };
   return {
     kind: "refused",
     error: {

@@ -6,12 +6,21 @@ export interface StateLock {
   release(): void;
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether process `pid` still runs. A zombie (killed, not yet reaped by its parent: a holder just
+ * killed with -9) counts as gone: it holds nothing any more.
+ */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true; // no /proc here: the signal's answer stands
   }
 }
 
@@ -34,7 +43,7 @@ export function acquireStateLock(dir: string): Result<StateLock> {
       } catch {
         /* vanished or unreadable: treated as stale */
       }
-      if (Number.isSafeInteger(owner) && owner > 0 && alive(owner))
+      if (Number.isSafeInteger(owner) && owner > 0 && processAlive(owner))
         return fail(
           mcbError("busy", `the state directory ${dir} is in use by process ${owner} (mcb mcp or another mcb command); stop it or use another --state`, {
             reason: "state_locked",

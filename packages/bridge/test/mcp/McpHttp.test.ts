@@ -1,0 +1,128 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { request } from "node:http";
+import { connect } from "node:net";
+import { networkInterfaces, tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { root } from "../support.js";
+import { call, httpClient, serve, type Served } from "../workspace/holder/Holder.js";
+
+const run = promisify(execFile);
+let cleanup: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function served(env: Record<string, string> = {}): Promise<{ state: string; s: Served }> {
+  const state = mkdtempSync(join(tmpdir(), "mcb-http-"));
+  cleanup.push(() => rmSync(state, { recursive: true, force: true }));
+  const s = await serve(state, ["--http", "0"], env);
+  cleanup.push(() => s.stop());
+  return { state, s };
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+/** One POST of an initialize with these headers (node:http, so Host can be anything); status and body. */
+function post(port: number, headers: Record<string, string>, host = "127.0.0.1"): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host, port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (d: string) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on("error", reject);
+    req.end(INITIALIZE);
+  });
+}
+
+/** The inspector's CLI (a peer MCP client). It reads its own package.json relative to the working directory, so it runs from its build folder. */
+async function inspector(url: string, token: string, ...args: string[]): Promise<any> {
+  const dir = join(root, "node_modules/@modelcontextprotocol/inspector-cli/build");
+  const { stdout } = await run(process.execPath, [join(dir, "index.js"), url, "--header", `Authorization: Bearer ${token}`, ...args], {
+    cwd: dir,
+    timeout: 30_000,
+  });
+  return JSON.parse(stdout);
+}
+
+describe("mcb serve --http: MCP over Streamable HTTP on 127.0.0.1", () => {
+  it("a peer client (the inspector's CLI) lists the tools and calls project_context and build_prepare", async () => {
+    const { s } = await served();
+    const url = `http://127.0.0.1:${s.port}/mcp`;
+    const listed = await inspector(url, s.token, "--method", "tools/list");
+    expect(listed.tools.map((t: { name: string }) => t.name)).toEqual(
+      expect.arrayContaining(["project_context", "build_prepare", "build_apply", "operation_list"]),
+    );
+    const context = await inspector(url, s.token, "--method", "tools/call", "--tool-name", "project_context");
+    expect(context.structuredContent).toMatchObject({ project_id: "default", description: "embedded default world" });
+    const recipe = { version: 1, operations: [{ type: "box", min: { x: 0, y: 70, z: 0 }, max: { x: 2, y: 72, z: 2 }, block: "minecraft:stone" }] };
+    const plan = await inspector(url, s.token, "--method", "tools/call", "--tool-name", "build_prepare", "--tool-arg", `recipe=${JSON.stringify(recipe)}`);
+    expect(plan.isError).not.toBe(true);
+    expect(plan.structuredContent).toMatchObject({ changed_blocks: 27, plan_id: expect.stringMatching(/^plan_/) });
+  }, 60_000);
+
+  it("refuses a request without the token, with a wrong one, from a foreign Origin or for a foreign Host, and is not reachable off loopback; nothing runs", async () => {
+    const { state, s } = await served();
+    const ok = { authorization: `Bearer ${s.token}` };
+    const noToken = await post(s.port, {});
+    expect(noToken.status).toBe(401);
+    expect(noToken.headers["www-authenticate"]).toMatch(/^Bearer/);
+    expect(noToken.body).not.toContain(s.token);
+    expect((await post(s.port, { authorization: `Bearer ${s.token.slice(0, -1)}x` })).status).toBe(401);
+    expect((await post(s.port, { authorization: s.token })).status).toBe(401); // not a bearer
+    const foreign = await post(s.port, { ...ok, origin: "http://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.body).error.message).toMatch(/Origin/);
+    // DNS rebinding: a page's own name resolving to 127.0.0.1 still says so in Host.
+    expect((await post(s.port, { ...ok, host: `evil.example:${s.port}` })).status).toBe(403);
+    // The same origin and host as a local client: served.
+    expect((await post(s.port, { ...ok, origin: `http://localhost:${s.port}` })).status).toBe(200);
+    // Not reachable at any non-loopback address of this machine (bound to 127.0.0.1 only).
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i !== undefined && !i.internal && i.family === "IPv4")
+      .map((i) => i!.address);
+    for (const address of outside) {
+      const reached = await new Promise<string>((resolve) => {
+        const c = connect({ host: address, port: s.port });
+        c.once("connect", () => (c.destroy(), resolve("connected")));
+        c.once("error", (e) => resolve((e as NodeJS.ErrnoException).code ?? "error"));
+      });
+      expect(reached, address).toBe("ECONNREFUSED");
+    }
+    // The token files are the person's only (0600), and nothing was run by the refused requests.
+    expect(statSync(join(state, "http-token")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(state, "holder.json")).mode & 0o777).toBe(0o600);
+    const c = await httpClient("after", s.port, s.token);
+    try {
+      expect((await call(c, "operation_list", {})).operations).toEqual([]);
+    } finally {
+      await c.close();
+    }
+    expect(s.stderr()).not.toContain(s.token);
+    expect(readFileSync(join(state, "http-token"), "utf8").trim()).toBe(s.token);
+  }, 60_000);
+
+  it("takes the token from MCB_HTTP_TOKEN (then no token file), and refuses one too short to be a secret", async () => {
+    const token = "a-token-of-the-persons-own-choosing-0123";
+    const { state, s } = await served({ MCB_HTTP_TOKEN: token });
+    expect(s.stderr()).toContain("bearer token from MCB_HTTP_TOKEN");
+    expect(() => statSync(join(state, "http-token"))).toThrow();
+    const c = await httpClient("env", s.port, token);
+    await c.close();
+    await expect(serve(mkdtempSync(join(tmpdir(), "mcb-http-")), ["--http", "0"], { MCB_HTTP_TOKEN: "short" })).rejects.toThrow(
+      /MCB_HTTP_TOKEN must be 24 to 512/,
+    );
+  }, 60_000);
+});

@@ -1,0 +1,128 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cli, mcbProcess, root, tower } from "../../support.js";
+import { serve } from "./Holder.js";
+
+let cleanup: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+function stateDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "mcb-through-"));
+  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+const WALL = { version: 1, operations: [{ type: "box", min: { x: 0, y: 100, z: 0 }, max: { x: 59, y: 139, z: 9 }, block: "minecraft:stone" }] };
+
+describe("mcb commands through the process that holds the world", () => {
+  it("give the same output and exit status as on their own", async () => {
+    const state = stateDir();
+    expect((await mcbProcess("build", tower, "--state", state)).code).toBe(0);
+    const commands = [
+      ["status"],
+      ["status", "--json"],
+      ["inspect", "-2", "64", "-2", "2", "70", "2"],
+      ["inspect", "0", "0", "0"], // usage error: 2
+      ["undo", "op_nope"], // not found: 1
+      ["part", "list"],
+      ["camera", "list"],
+      ["biuld"],
+    ];
+    const alone = [];
+    for (const c of commands) alone.push(await mcbProcess(...c, "--state", state));
+    const served = await serve(state);
+    cleanup.push(() => served.stop());
+    for (const [i, c] of commands.entries()) {
+      const through = await mcbProcess(...c, "--state", state);
+      expect({ command: c, ...through }).toEqual({ command: c, ...alone[i] });
+    }
+    expect(alone.map((r) => r.code)).toEqual([0, 0, 0, 2, 1, 0, 0, 2]);
+    // It went through the holder: the holder's stderr says nothing, but the lock is its own all along.
+    expect(readFileSync(join(state, "lock"), "utf8").trim()).toBe(String(served.child.pid));
+  }, 60_000);
+
+  it("a caller's Ctrl-C stops its own operation after the slice (exit 130, undo line); the holder and its other callers go on", async () => {
+    const state = stateDir();
+    const served = await serve(state, ["--max-rate", "20000"]);
+    cleanup.push(() => served.stop());
+    const recipe = join(state, "wall.json");
+    writeFileSync(recipe, JSON.stringify(WALL));
+    const build = spawn(process.execPath, [cli, "build", recipe, "--state", state], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    build.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    const exited = new Promise<number | null>((r) => build.once("exit", (code) => r(code)));
+    for (let i = 0; i < 400 && !/writes 24000 blocks/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 300));
+    build.kill("SIGINT");
+    expect(await exited).toBe(130);
+    const m = /operation (op_\w+) cancelled: (\d+) of 24000 blocks written; undo with: mcb undo \1 --state /.exec(err);
+    expect(m, err).not.toBeNull();
+    expect(Number(m![2])).toBeGreaterThan(0);
+    expect(Number(m![2])).toBeLessThan(24_000);
+    const status = await mcbProcess("status", "--state", state);
+    expect(status.code).toBe(0);
+    expect(served.child.exitCode).toBeNull();
+    const undo = await mcbProcess("undo", m![1]!, "--state", state);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toMatch(/applied/);
+  }, 60_000);
+
+  it("a holder that does not answer is busy (holder_not_answering); a wrong token is refused without running anything", async () => {
+    const state = stateDir();
+    const served = await serve(state);
+    cleanup.push(() => served.stop());
+    const holder = JSON.parse(readFileSync(join(state, "holder.json"), "utf8")) as { port: number; token: string };
+    const answer = await new Promise<string>((resolve) => {
+      const c = connect({ host: "127.0.0.1", port: holder.port });
+      let got = "";
+      c.setEncoding("utf8").on("data", (d: string) => (got += d));
+      c.on("close", () => resolve(got));
+      c.write(`MCB-HOLD ${holder.token.slice(0, -2)}xx\n${JSON.stringify({ argv: ["status"], cwd: "/", pid: 1 })}\n`);
+    });
+    expect(answer).toMatch(/^ERR \{"code":"permission_denied"/);
+    expect(answer).not.toContain(holder.token.slice(0, 20));
+    process.kill(served.child.pid!, "SIGSTOP");
+    try {
+      const r = await mcbProcess("status", "--state", state);
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stderr).error).toMatchObject({ code: "busy", retryable: true, details: { reason: "holder_not_answering", pid: served.child.pid } });
+    } finally {
+      process.kill(served.child.pid!, "SIGCONT");
+    }
+    expect((await mcbProcess("status", "--state", state)).code).toBe(0);
+  }, 60_000);
+
+  it("a command holding the world serves other commands while it runs; a session (mcb mcp) waits for it, then holds the world itself", async () => {
+    const state = stateDir();
+    const recipe = join(state, "wall.json");
+    writeFileSync(recipe, JSON.stringify(WALL));
+    expect((await mcbProcess("status", "--state", state, "--init")).code).toBe(0);
+    // Paced on its own (it holds the world: --max-rate applies).
+    const build = spawn(process.execPath, [cli, "build", recipe, "--state", state, "--max-rate", "20000"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    build.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    const exited = new Promise<number | null>((r) => build.once("exit", (code) => r(code)));
+    cleanup.push(() => void build.kill("SIGKILL"));
+    for (let i = 0; i < 400 && !/writes 24000 blocks/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+    const status = await mcbProcess("status", "--state", state);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/op_\w+ build applying/);
+    const mcp = spawn(process.execPath, [cli, "mcp", "--state", state], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    let mcpErr = "";
+    mcp.stderr.setEncoding("utf8").on("data", (d: string) => (mcpErr += d));
+    cleanup.push(() => void mcp.kill("SIGKILL"));
+    expect(await exited).toBe(0);
+    for (let i = 0; i < 200 && !mcpErr.includes("serving the embedded world"); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(mcpErr).toMatch(/held by mcb build \(pid \d+\), which serves commands only until it ends; waiting for it to end/);
+    expect(mcpErr).toContain("mcb mcp: serving the embedded world");
+    const mcpExit = new Promise<number | null>((r) => mcp.once("exit", (code) => r(code)));
+    mcp.stdin.end();
+    expect(await mcpExit).toBe(0);
+  }, 60_000);
+});
