@@ -6,7 +6,10 @@ import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { root } from "../support.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { cli, root } from "../support.js";
 import { call, httpClient, serve, type Served } from "../workspace/holder/Holder.js";
 
 const run = promisify(execFile);
@@ -124,5 +127,27 @@ describe("mcb serve --http: MCP over Streamable HTTP on 127.0.0.1", () => {
     await expect(serve(mkdtempSync(join(tmpdir(), "mcb-http-")), ["--http", "0"], { MCB_HTTP_TOKEN: "short" })).rejects.toThrow(
       /MCB_HTTP_TOKEN must be 24 to 512/,
     );
+  }, 60_000);
+
+  it("the README's two client configurations connect as written (the port and the token put in)", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const configs = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => JSON.parse(m[1]!) as { mcpServers: Record<string, any> });
+    const [stdio, http] = configs.map((c) => c.mcpServers["minecraft-builder"]);
+    expect(stdio).toMatchObject({ command: "mcb", args: ["mcp", "--state", "/path/to/state"] });
+    expect(http).toMatchObject({ type: "http", url: "http://127.0.0.1:8765/mcp" });
+    const { state, s } = await served();
+    // stdio: the same configuration reaches the world mcb serve holds (a relay)
+    const a = new Client({ name: "readme-stdio", version: "1" });
+    const args = (stdio.args as string[]).map((w) => (w === "/path/to/state" ? state : w));
+    await a.connect(new StdioClientTransport({ command: process.execPath, args: [cli, ...args], stderr: "ignore" }));
+    const b = new Client({ name: "readme-http", version: "1" });
+    const headers = Object.fromEntries(Object.entries(http.headers as Record<string, string>).map(([k, v]) => [k, v.replace(/<token from [^>]*>/, s.token)]));
+    expect(headers.Authorization).toBe(`Bearer ${s.token}`);
+    await b.connect(new StreamableHTTPClientTransport(new URL(String(http.url).replace("8765", String(s.port))), { requestInit: { headers } }));
+    try {
+      for (const c of [a, b]) expect((await call(c, "project_context", {})).project_id).toBe("default");
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   }, 60_000);
 });

@@ -4,7 +4,6 @@ import { AnvilWorld, inspectSave, isSaveError } from "@mcb/adapter-anvil";
 import { PortWorld } from "@mcb/adapter-port";
 import { createBlockRegistry, fail, mcbError, ok, type BlockRegistry, type Result } from "@mcb/blocks";
 import { Engine, StoreFailure, openJournal, type Journal, type WorldAdapter, type WorldInfo } from "@mcb/engine";
-import { serveEditInbox } from "../edits/EditInbox.js";
 import { openEmbeddedWorld } from "./EmbeddedWorld.js";
 import { Interrupt } from "../jobs/Interrupt.js";
 import { acquireStateLock } from "./StateLock.js";
@@ -129,9 +128,9 @@ function projectArea(target: WorldTarget, personSave: AnvilWorld | null, world: 
  * running server through its world port; the durable journal is `<state>/journal.db`, or with a
  * port world a PostgreSQL journal (`--journal`) that several bridges share, each with its own
  * state directory (docs/DESIGN.md "Several bridges"). An operation left unfinished by a process
- * that died comes back as recovery_required. One process per state directory: a directory locked by a live process is `busy` (see `acquireStateLock`); an embedded
- * world serves the people's edits other processes post (`mcb edit`, see `serveEditInbox`) while
- * it is open. Errors: not_found (no state directory and `create: false`), busy, and the port's.
+ * that died comes back as recovery_required. One process per state directory: a directory locked by a live process is `busy` (see
+ * `acquireStateLock`); with `serve`, the holder runs the other processes' commands on it (see
+ * `startHolderEndpoint`). Errors: not_found (no state directory and `create: false`), busy, and the port's.
  */
 export async function openWorkspace(where: string | WorldLocation, options: OpenOptions = {}): Promise<Result<Workspace>> {
   const { dir: stateDir, target } = locationOf(where);
@@ -285,7 +284,6 @@ function workspaceOf(
       try {
         await held.endpoint?.stop();
         opened.interrupt.dispose();
-        await inbox?.stop();
         await engine.settle();
         engine.close();
         journal.close();
@@ -295,8 +293,6 @@ function workspaceOf(
       }
     },
   };
-  // People's edits from other processes (mcb edit) land here while this process holds the world.
-  const inbox = p.embedded === null ? null : serveEditInbox(opened);
   held.workspace = opened;
   return held;
 }
