@@ -141,8 +141,9 @@ export class ChatBridge {
     return p !== undefined && p.ownerId === m.playerId ? p : null;
   }
 
+  /** The owner's agent acting in the project; its operations say they came through the chat. */
   private ctxOf(p: ChatProject): RequestContext {
-    return { principal: { playerId: p.ownerId, role: "agent" }, projectId: p.projectId };
+    return { principal: { playerId: p.ownerId, role: "agent", client: "mcb chat" }, projectId: p.projectId };
   }
 
   private async handle(m: ChatMessage): Promise<void> {

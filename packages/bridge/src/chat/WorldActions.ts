@@ -8,7 +8,7 @@ const SETTLE_MS = 15_000;
 
 /** The bridge's own administrator context in a project: reads and cancels that work while the project's writing is paused. */
 export function chatAdmin(projectId: string): RequestContext {
-  return { principal: { playerId: "mcb-chat", role: "admin" }, projectId };
+  return { principal: { playerId: "mcb-chat", role: "admin", client: "mcb chat" }, projectId };
 }
 
 /** The project's queued and applying operations (newest first). */
