@@ -1,4 +1,5 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import type { Engine } from "@mcb/engine";
 import { PortGhosts, PortWorld } from "@mcb/adapter-port";
 import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
 import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type OpenOptions, type Workspace, type WorldLocation } from "../workspace/world/Workspace.js";
@@ -21,6 +22,9 @@ export interface ChatOptions extends Pick<ChatBridgeOptions, "mcpServer" | "sche
   /** Seconds between the lines telling how an agent's long job goes (default 5). */
   readonly progressEverySeconds?: number;
 }
+
+/** The worlds (by engine) whose server /ai queue a chat of this process answers. */
+const answering = new WeakSet<Engine>();
 
 /** Largest |x| and |z| of a server world (the vanilla world border). */
 const WORLD_EDGE = 29_999_984;
@@ -64,6 +68,14 @@ export async function runChat(
   const info = await w.world.info();
   const zone =
     w.embedded !== null ? EMBEDDED_AREA : { minX: -WORLD_EDGE, minY: info.minY, minZ: -WORLD_EDGE, maxX: WORLD_EDGE, maxY: info.maxY, maxZ: WORLD_EDGE };
+  // One chat answers a server's /ai queue: a second one in the same holder would answer every message twice.
+  if (!options.console) {
+    if (answering.has(w.engine)) {
+      await closeWorld();
+      return fail(mcbError("busy", "another mcb chat in the process holding this world already answers /ai on this server", { reason: "chat_running" }));
+    }
+    answering.add(w.engine);
+  }
   const source: ChatSource = options.console
     ? new ConsoleChat(host.stdin, host.stdout, { playerId: EMBEDDED_OWNER, playerName: "console" })
     : new PortChat((w.world as PortWorld).port);
@@ -97,6 +109,7 @@ export async function runChat(
     });
   } catch (e) {
     unsubscribe();
+    answering.delete(w.engine);
     await closeWorld();
     const err = (e as { mcb?: unknown }).mcb;
     return fail(err !== undefined ? (err as ReturnType<typeof mcbError>) : mcbError("invalid_request", (e as Error).message));
@@ -108,6 +121,7 @@ export async function runChat(
     await bridge.run(abort.signal);
   } finally {
     unsubscribe();
+    answering.delete(w.engine);
     await source.close();
     await closeWorld();
   }
