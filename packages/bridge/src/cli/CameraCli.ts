@@ -9,7 +9,6 @@ import type { Invocation } from "./Invocation.js";
 
 export const cameraCommand: Command = {
   name: "camera",
-  forward: () => "command",
   usage: `  mcb camera save <name> x y z yaw pitch [fov]   a viewpoint for camera_list/capture
   mcb camera list
   mcb camera capture (<name> | x y z yaw pitch [fov]) -o <out.png> [--width W] [--height H] [--view-distance N]

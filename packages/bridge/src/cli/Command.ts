@@ -10,10 +10,4 @@ export interface Command {
   readonly name: string;
   readonly usage: string;
   run(c: Invocation): Promise<number>;
-  /**
-   * Whether, when another process holds the world and serves it, this command runs there
-   * (`command`: it ends; `session`: it reads stdin and lasts, mcb mcp and chat) or always here
-   * (null or absent: it needs no world, or it is the holder itself).
-   */
-  forward?(args: readonly string[], values: Readonly<Record<string, unknown>>): "command" | "session" | null;
 }

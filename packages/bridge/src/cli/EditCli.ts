@@ -5,7 +5,6 @@ import type { Command } from "./Command.js";
 
 export const editCommand: Command = {
   name: "edit",
-  forward: () => "command",
   usage: `  mcb edit <x> <y> <z> <block>       a person's edit of the embedded world, as by hand (not an
   mcb edit --fill x1 y1 z1 x2 y2 z2 <block>   operation of ours: never undone by mcb, kept by rebuilds;
                                      at most ${MAX_PERSON_EDIT} blocks; works while mcb mcp, chat or serve runs);

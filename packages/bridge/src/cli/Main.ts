@@ -7,6 +7,7 @@ import type { Command } from "./Command.js";
 import { editCommand } from "./EditCli.js";
 import { invocation, type ServeOthers } from "./Invocation.js";
 import { throughHolder } from "./ThroughHolder.js";
+import { forwardOf } from "./Forwarded.js";
 import { sameWorld } from "../workspace/holder/HeldWorld.js";
 import type { CliIo } from "./Io.js";
 import { partCommand } from "./PartCli.js";
@@ -109,7 +110,7 @@ export function createMain(rooms: Rooms, serve?: ServeOthers): Main {
       return 2;
     }
     const location = { dir: state, target: { ...target, ...(journal === undefined ? {} : { journal }) } };
-    const forward = command.forward?.(args, parsed.values) ?? null;
+    const forward = forwardOf(command.name, args, parsed.values);
     if (io.held !== undefined) {
       // A caller's command in the holder: only what a caller may forward, on the world held here.
       if (forward === null) return (io.stderr.write(`mcb ${command.name}: runs in its own process, not through the holder\n`), 2);

@@ -17,7 +17,6 @@ function diffText(d: PartDiffView): string {
 
 export const partCommand: Command = {
   name: "part",
-  forward: () => "command",
   usage: `  mcb part list                      the project's parts (retired ones, emptied by undo, last)
   mcb part define <name> <operation_id>...   the blocks finished operations wrote, as a named part
   mcb part diff (<part_id> | <operation_id>)  where the world no longer holds what we built there

@@ -9,7 +9,6 @@ import type { Invocation } from "./Invocation.js";
 
 export const previewCommand: Command = {
   name: "preview",
-  forward: () => "command",
   usage: `  mcb preview <plan_id> -o <out.png> [--side north|south|east|west|top|iso] [--overlay none]
                                      a prepared plan (an agent's, a build's, an undo's) drawn as if
                                      applied, framed on what it writes; nothing is written. Placed

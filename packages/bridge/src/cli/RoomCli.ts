@@ -110,7 +110,6 @@ export function roomCommands(rooms: Rooms): Command[] {
     },
     {
       name: "mcp",
-      forward: (_args, values) => (values.attach === true ? null : "session"),
       usage: `  mcb mcp [--toolsets LIST] [read limits] [--max-rate N] [--text full|summary] [--confirm-above N]
                                      MCP server over stdio on the world;
                                      --toolsets all|${TOOLSET_NAMES.filter((t) => t !== "build").join(",")}: tools listed from the start
@@ -136,7 +135,6 @@ ${READ_LIMITS_USAGE}`,
     },
     {
       name: "chat",
-      forward: () => "session",
       usage: `  mcb chat --console [--max-rate N] [--max-area N] [--cancel-grace S] [--progress-every S]
                                      in-game /ai bridge over ACP;
                                      --console: stdin lines are the local player's /ai messages (with

@@ -73,7 +73,6 @@ function sourceLines(s: SourceView): string[] {
 
 export const schemCommand: Command = {
   name: "schem",
-  forward: (args) => (args[0] === "info" || args[0] === "build" ? null : "command"),
   usage: `  mcb schem build <recipe.json> -o <out.schem> [--origin x,y,z] [--max-positions N] [--sponge-version 2|3]
   mcb schem info <file> [read limits] [--strict]   .schem (Sponge v1/v2/v3), .litematic, structure .nbt;
                                      where a paste lands: block 0 0 0 at --at + offset

@@ -6,7 +6,6 @@ import { rateLimits } from "./WorldCli.js";
 
 export const terrainCommand: Command = {
   name: "terrain",
-  forward: (args) => (args[0] === "batch" ? "command" : null),
   usage: `  mcb terrain preview <terrain.json> -o <out.png> [--resolution N]   heights as a PNG (no world);
                                      N: at most that many pixels along the longer side (never more than columns)
   mcb terrain batch <terrain.json> [--max-tiles N] [--on-manual-edit keep] [--max-rate N]

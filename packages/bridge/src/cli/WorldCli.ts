@@ -31,7 +31,6 @@ export function rateLimits(c: Invocation): { maxBlocksPerSecond?: number } | nul
 
 export const buildCommand: Command = {
   name: "build",
-  forward: () => "command",
   usage: `  mcb build <recipe.json> [--part <name> [--take-over <part>,...]] [--on-manual-edit keep] [--replace x,y,z]... [--max-rate N] [--no-wait-saved]
                                      prepare, apply and wait (on a server, also until it saved the
                                      blocks to disk); blocks a person changed by hand are kept
@@ -106,7 +105,6 @@ export const buildCommand: Command = {
 
 export const undoCommand: Command = {
   name: "undo",
-  forward: () => "command",
   usage: `  mcb undo <operation_id> [--max-rate N] [--no-wait-saved]   checked undo of one operation (never over a person's edit)
   mcb undo <paste_id | terrain_id | build_id>   every operation of a batch, newest first, each checked, one progress bar`,
   async run(c) {
@@ -152,7 +150,6 @@ function worldVersionLine(world: ProjectContextView["world"]): string {
 
 export const statusCommand: Command = {
   name: "status",
-  forward: () => "command",
   usage: "  mcb status                         the world, the project area, recent operations, recovery",
   async run(c) {
     if (c.args.length !== 0) return c.usage(`unexpected ${JSON.stringify(c.args[0])}`);
@@ -179,7 +176,6 @@ export const statusCommand: Command = {
 
 export const inspectCommand: Command = {
   name: "inspect",
-  forward: () => "command",
   usage: "  mcb inspect x1 y1 z1 x2 y2 z2      palette summary of a box (≤ 4096 positions)",
   async run(c) {
     if (c.args.length !== 6 || !c.args.map(Number).every(Number.isSafeInteger)) return c.usage("expected six integers: x1 y1 z1 x2 y2 z2");
@@ -198,7 +194,6 @@ export const inspectCommand: Command = {
 
 export const recoveryCommand: Command = {
   name: "recovery",
-  forward: () => "command",
   usage: `  mcb recovery review <operation_id>             administrator, after a crash
   mcb recovery abandon <operation_id> <digest>   leave the world as it is (digest from the review)`,
   async run(c) {
