@@ -18,7 +18,7 @@ import { terrainCommand } from "./TerrainCli.js";
 import { buildCommand, inspectCommand, recoveryCommand, statusCommand, undoCommand } from "./WorldCli.js";
 
 const OPTIONS_USAGE = `options: --state <dir> (the world and journal directory, default ${DEFAULT_STATE_DIR}; only build,
-  schem import, terrain batch, mcp and chat create it, or any command with --init), --json,
+  schem import, terrain batch, mcp, chat and serve create it, or any command with --init), --json,
   --max-rate N (commands that write: at most N blocks per second, e.g. to spare a busy server),
   --world port://127.0.0.1:PORT (a running server's world port instead of the embedded world;
   its token from the MCB_PORT_TOKEN environment variable; give each server its own --state),

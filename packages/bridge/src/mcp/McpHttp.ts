@@ -24,6 +24,8 @@ export interface McpHttpOptions {
   readonly schematicLimits: SchematicLimits;
   readonly toolsets: readonly Toolset[];
   readonly answers: AnswerOptions;
+  /** The holder's SIGINT/SIGTERM, fanned out to every session (each stops its operations after their slice). */
+  readonly signals: (handler: (signal: NodeJS.Signals) => void) => () => void;
 }
 
 export interface McpHttpServer {
@@ -111,8 +113,8 @@ export async function startMcpHttp(w: Workspace, o: McpHttpOptions): Promise<Mcp
     if (req.method !== "POST" || !isInitializeRequest(body)) return refuse(res, 400, "start with an initialize request (no session id)");
     if (sessions.size >= MAX_SESSIONS) return refuse(res, 503, `${MAX_SESSIONS} sessions are open; close one first`);
     const sid = randomBytes(16).toString("hex");
-    // Its interrupt listens to this process's signals: stopping the holder stops its operations after their slice.
-    const { server, interrupt } = mcpSession(w, o.schematicLimits, o.toolsets, o.answers, ` (http ${sid.slice(0, 6)})`);
+    // Stopping the holder stops the session's operations after their slice.
+    const { server, interrupt } = mcpSession(w, o.schematicLimits, o.toolsets, o.answers, ` (http ${sid.slice(0, 6)})`, o.signals);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sid });
     const session: Session = {
       transport,

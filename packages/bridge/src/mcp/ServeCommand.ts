@@ -64,13 +64,31 @@ export async function runServe(where: WorldLocation, o: ServeOptions, host: Room
   if (!opened.ok) return opened;
   const w = opened.value;
   let http: McpHttpServer | null = null;
+  // One listener per signal for every HTTP session, however many (not one each: Node warns past ten).
+  const sessions = new Set<(signal: NodeJS.Signals) => void>();
+  const fanOut = (signal: NodeJS.Signals): void => {
+    for (const h of [...sessions]) h(signal);
+  };
+  process.on("SIGINT", fanOut);
+  process.on("SIGTERM", fanOut);
+  const signals = (h: (signal: NodeJS.Signals) => void): (() => void) => {
+    sessions.add(h);
+    return () => void sessions.delete(h);
+  };
   const stopped = new Promise<void>((resolve) => w.interrupt.install(resolve));
   try {
     if (o.http !== undefined) {
       const token = httpToken(w.dir, host.env);
       if (!token.ok) return token;
       try {
-        http = await startMcpHttp(w, { port: o.http, token: token.value, schematicLimits: o.schematicLimits, toolsets: o.toolsets, answers: o.answers });
+        http = await startMcpHttp(w, {
+          port: o.http,
+          token: token.value,
+          schematicLimits: o.schematicLimits,
+          toolsets: o.toolsets,
+          answers: o.answers,
+          signals,
+        });
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         return fail({
@@ -95,6 +113,8 @@ export async function runServe(where: WorldLocation, o: ServeOptions, host: Room
     await stopped;
     return ok(undefined);
   } finally {
+    process.off("SIGINT", fanOut);
+    process.off("SIGTERM", fanOut);
     await http?.close();
     await w.close();
   }
