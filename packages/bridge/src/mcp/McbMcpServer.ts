@@ -29,14 +29,18 @@ export interface McbMcpServerOptions extends AnswerOptions {
  */
 export function createMcbMcpServer(m: McpContext, version: string = MCB_VERSION, options: McbMcpServerOptions = {}): McpServer {
   // Tasks (MCP 2025-11-25) for the tools of long jobs, where a client opts in; the others poll.
+  const taskStore = new InMemoryTaskStore();
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version },
     {
       instructions: BUILDING_GUIDANCE,
       capabilities: { tools: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
-      taskStore: new InMemoryTaskStore(),
+      taskStore,
     },
   );
+  // A finished task is kept for its ttl by a timer; when the session ends nobody can ask for it, and
+  // the timer must not keep the process (mcb mcp, mcb serve) from exiting for as long as a client chose.
+  server.server.onclose = () => taskStore.cleanup();
   server.registerResource(
     "building_guidance",
     GUIDANCE_URI,

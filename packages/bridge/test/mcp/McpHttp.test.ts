@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CallToolResultSchema, ProgressNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { cli, root } from "../support.js";
 import { call, httpClient, serve, type Served } from "../workspace/holder/Holder.js";
 
@@ -150,4 +151,53 @@ describe("mcb serve --http: MCP over Streamable HTTP on 127.0.0.1", () => {
       await Promise.all([a.close(), b.close()]);
     }
   }, 60_000);
+
+  it("over HTTP, long jobs run as tasks for a client that opts in and send progress to one that asks, two clients at once", async () => {
+    const { s } = await served();
+    const [a, b] = await Promise.all([httpClient("tasks", s.port, s.token), httpClient("progress", s.port, s.token)]);
+    cleanup.push(() => Promise.all([a.close(), b.close()]));
+    // 32 × 100 × 32 = 102,400 positions each: two tiles, one background job.
+    const tower = (x: number) => ({
+      version: 1,
+      operations: [{ type: "box", min: { x, y: 100, z: 0 }, max: { x: x + 31, y: 199, z: 31 }, block: "minecraft:stone" }],
+    });
+    const told: { progress: number; message?: string }[] = [];
+    b.setNotificationHandler(ProgressNotificationSchema, (n) => void told.push(n.params));
+    const seen: string[] = [];
+    const tasked = (async () => {
+      let result: CallToolResult | undefined;
+      for await (const m of a.experimental.tasks.callToolStream(
+        { name: "build_prepare", arguments: { recipe: tower(0), apply: { idempotency_key: "t-1" } } },
+        CallToolResultSchema,
+        { task: { ttl: 60_000 } },
+      )) {
+        seen.push(m.type);
+        if (m.type === "result") result = m.result as CallToolResult;
+        if (m.type === "error") throw m.error;
+      }
+      return result!;
+    })();
+    const progressed = b.callTool(
+      { name: "build_prepare", arguments: { recipe: tower(40), apply: { idempotency_key: "p-1", wait_ms: 10_000 } }, _meta: { progressToken: "p1" } },
+      undefined,
+      { timeout: 60_000 },
+    ) as Promise<CallToolResult>;
+    const [t, p] = await Promise.all([tasked, progressed]);
+    expect(seen[0]).toBe("taskCreated");
+    expect(seen.at(-1)).toBe("result");
+    for (const r of [t, p]) {
+      expect(r.isError, JSON.stringify(r.content).slice(0, 300)).not.toBe(true);
+      expect((r.structuredContent as any).operation).toMatchObject({ status: "applied", written: 102_400, total: 102_400 });
+    }
+    expect(told.length).toBeGreaterThan(0);
+    expect(told.at(-1)!.message).toMatch(/of 2 tiles, [\d,]+ blocks written$/);
+    const ops = (await call(b, "operation_list", { limit: 10 })).operations as { client: string }[];
+    expect(ops).toHaveLength(4);
+    expect(new Set(ops.map((o) => o.client.replace(/ \(http [0-9a-f]{6}\)$/, "")))).toEqual(new Set(["tasks", "progress"]));
+    // The finished task is kept for its ttl (60 s) while its session lives, and not a moment after:
+    // once the clients are gone the holder stops at once, not when the ttl's timer fires.
+    await Promise.all([a.close(), b.close()]);
+    const stopped = await Promise.race([s.stop().then((code) => `exit ${code}`), new Promise((r) => setTimeout(() => r("still running after 10 s"), 10_000))]);
+    expect(stopped).toBe("exit 0");
+  }, 90_000);
 });
