@@ -165,7 +165,8 @@ export const statusCommand: Command = {
           `area x ${p.area.min.x}..${p.area.max.x}, z ${p.area.min.z}..${p.area.max.z}, y ${p.area.min.y}..${p.area.max.y} (${AREA_WORDS[w.area.source]})`,
           ...(server === null ? [] : [serverStatsLine(server)]),
           ...p.recent_operations.map(
-            (op) => `  ${op.operation_id} ${op.kind} ${op.status}${op.undone_by === null ? "" : `, undone by ${op.undone_by}`} ${op.written}/${op.total}`,
+            (op) =>
+              `  ${op.operation_id} ${op.kind} ${op.status}${op.undone_by === null ? "" : `, undone by ${op.undone_by}`} ${op.written}/${op.total}${op.client === undefined ? "" : ` (${op.client})`}`,
           ),
           p.recovery_required.length > 0 ? `recovery required: ${p.recovery_required.join(", ")} (mcb recovery review <id>)` : "no recovery pending",
         ].join("\n"),

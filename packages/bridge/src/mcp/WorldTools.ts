@@ -52,7 +52,15 @@ function registerProjectContext(tools: ToolTable, m: McpContext): void {
         parts: z.array(z.strictObject({ part_id: z.string(), name: z.string(), count: int, retired: z.boolean() })),
         parts_truncated: z.boolean(),
         recent_operations: z.array(
-          z.strictObject({ operation_id: z.string(), kind: z.string(), status: z.string(), written: int, total: int, undone_by: z.string().nullable() }),
+          z.strictObject({
+            operation_id: z.string(),
+            kind: z.string(),
+            status: z.string(),
+            written: int,
+            total: int,
+            undone_by: z.string().nullable(),
+            client: z.string().optional(),
+          }),
         ),
         recovery_required: z.array(z.string()),
         change_cursor: z.string(),

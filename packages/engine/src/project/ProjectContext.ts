@@ -36,6 +36,8 @@ export interface ProjectContextView {
     readonly written: number;
     readonly total: number;
     readonly undone_by: string | null;
+    /** The front end that made it, when recorded (`Principal.client`). */
+    readonly client?: string;
   }[];
   /** Operations awaiting administrator recovery: no new writes start until they are decided. */
   readonly recovery_required: readonly string[];
@@ -107,6 +109,7 @@ export function projectContext(
       written: o.counters.written,
       total: o.counters.total,
       undone_by: o.undoneBy,
+      ...(o.initiator.client === undefined ? {} : { client: o.initiator.client }),
     })),
     recovery_required: journal
       .unfinishedOperations()

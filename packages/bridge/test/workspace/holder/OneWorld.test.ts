@@ -102,6 +102,8 @@ describe("one embedded world, every front end at once, through the process that 
     expect(by(/^agent-s \(pid \d+\)$/)).toHaveLength(1);
     expect(by(/^mcb build \(pid \d+\)$/)).toHaveLength(1);
     expect(by(/^mcb chat$/)).toHaveLength(1); // the chat's agent's tower
+    const cliStatus = await mcbProcess("status", "--state", state);
+    expect(cliStatus.stdout).toMatch(/^ {2}op_\w+ build applied 113\/113 \(agent-a \(http [0-9a-f]{6}\)\)$/m); // the rebuild
     const status = await call(b, "operation_status", { operation_id: rb.operation.operation_id });
     expect(status.client).toMatch(/^agent-b \(http [0-9a-f]{6}\)$/);
     const changes = (await call(b, "region_changes", { min: { x: 30, y: 64, z: 0 }, max: { x: 34, y: 69, z: 4 }, since_cursor: cursor })).changes as Answer[];
