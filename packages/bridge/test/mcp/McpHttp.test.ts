@@ -1,29 +1,25 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
-import { networkInterfaces, tmpdir } from "node:os";
+import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ProgressNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { cli, root } from "../support.js";
-import { call, httpClient, serve, type Served } from "../workspace/holder/Holder.js";
+import { call, httpClient, serve, type Served, holderKit } from "../workspace/holder/Holder.js";
 
 const run = promisify(execFile);
-let cleanup: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
+const kit = holderKit();
 
 async function served(env: Record<string, string> = {}): Promise<{ state: string; s: Served }> {
-  const state = mkdtempSync(join(tmpdir(), "mcb-http-"));
-  cleanup.push(() => rmSync(state, { recursive: true, force: true }));
+  const state = kit.state();
   const s = await serve(state, ["--http", "0"], env);
-  cleanup.push(() => s.stop());
+  kit.defer(() => s.stop());
   return { state, s };
 }
 
@@ -125,9 +121,7 @@ describe("mcb serve --http: MCP over Streamable HTTP on 127.0.0.1", () => {
     expect(() => statSync(join(state, "http-token"))).toThrow();
     const c = await httpClient("env", s.port, token);
     await c.close();
-    await expect(serve(mkdtempSync(join(tmpdir(), "mcb-http-")), ["--http", "0"], { MCB_HTTP_TOKEN: "short" })).rejects.toThrow(
-      /MCB_HTTP_TOKEN must be 24 to 512/,
-    );
+    await expect(serve(kit.state(), ["--http", "0"], { MCB_HTTP_TOKEN: "short" })).rejects.toThrow(/MCB_HTTP_TOKEN must be 24 to 512/);
   }, 60_000);
 
   it("the README's two client configurations connect as written (the port and the token put in)", async () => {
@@ -155,7 +149,7 @@ describe("mcb serve --http: MCP over Streamable HTTP on 127.0.0.1", () => {
   it("over HTTP, long jobs run as tasks for a client that opts in and send progress to one that asks, two clients at once", async () => {
     const { s } = await served();
     const [a, b] = await Promise.all([httpClient("tasks", s.port, s.token), httpClient("progress", s.port, s.token)]);
-    cleanup.push(() => Promise.all([a.close(), b.close()]));
+    kit.defer(() => Promise.all([a.close(), b.close()]));
     // 32 × 100 × 32 = 102,400 positions each: two tiles, one background job.
     const tower = (x: number) => ({
       version: 1,

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -8,6 +10,25 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { cli, root } from "../../support.js";
 
 export type Answer = Record<string, any>;
+
+/**
+ * A test file's kit: `state()` makes a state directory, `defer(fn)` runs `fn` after the test; both
+ * undone after each test, the last first (clients closed, then holders stopped, then directories removed).
+ */
+export function holderKit(): { state(): string; defer(fn: () => unknown): void } {
+  const undo: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const f of undo.splice(0).reverse()) await f();
+  });
+  return {
+    state: () => {
+      const d = mkdtempSync(join(tmpdir(), "mcb-holder-"));
+      undo.push(() => rmSync(d, { recursive: true, force: true }));
+      return d;
+    },
+    defer: (f) => void undo.push(f),
+  };
+}
 
 /** A real `mcb serve` process (the built CLI) on `state`; `port` is its MCP-over-HTTP port when started with --http. */
 export interface Served {

@@ -1,15 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cli, mcb, mcbProcess, openWorld, root } from "../../support.js";
-import { serve } from "./Holder.js";
+import { serve, holderKit } from "./Holder.js";
 
-let cleanup: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
+const kit = holderKit();
 
 /** 64 × 40 × 64 = 163,840 positions of stone in the air: two tiles of `mcb build`. */
 const BIG = { version: 1, operations: [{ type: "box", min: { x: 0, y: 100, z: 0 }, max: { x: 63, y: 139, z: 63 }, block: "minecraft:stone" }] };
@@ -17,13 +13,12 @@ const POSITIONS = 64 * 40 * 64;
 
 describe("the holder killed with -9 in the middle of a caller's build", () => {
   it("is detected and replaced: the next process takes the world over, recovery goes as on its own, the build resumes, nothing is lost or applied twice", async () => {
-    const state = mkdtempSync(join(tmpdir(), "mcb-holderkill-"));
-    cleanup.push(() => rmSync(state, { recursive: true, force: true }));
+    const state = kit.state();
     const recipe = join(state, "big.json");
     writeFileSync(recipe, JSON.stringify(BIG));
     // Paced so that the kill lands while it writes.
     const first = await serve(state, ["--max-rate", "40000"]);
-    cleanup.push(() => void first.child.kill("SIGKILL"));
+    kit.defer(() => void first.child.kill("SIGKILL"));
     const build = spawn(process.execPath, [cli, "build", recipe, "--state", state], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let err = "";
     build.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
@@ -45,7 +40,7 @@ describe("the holder killed with -9 in the middle of a caller's build", () => {
 
     // A new holder replaces it; recovery and the resumed build go through it as they would on their own.
     const second = await serve(state);
-    cleanup.push(() => second.stop());
+    kit.defer(() => second.stop());
     const review = await mcbProcess("recovery", "review", crashed!.operation_id, "--state", state, "--json");
     expect(review.code, review.stderr).toBe(0);
     const digest = (JSON.parse(review.stdout) as { current_digest: string }).current_digest;

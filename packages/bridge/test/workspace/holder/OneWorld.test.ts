@@ -1,21 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatProcess } from "../../chat/ChatProcess.js";
 import { mcbProcess, openWorld } from "../../support.js";
-import { box, call, httpClient, serve, stdioClient, type Answer } from "./Holder.js";
+import { box, call, httpClient, serve, stdioClient, type Answer, holderKit } from "./Holder.js";
 
-let cleanup: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-function stateDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "mcb-oneworld-"));
-  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
-  return d;
-}
+const kit = holderKit();
 
 async function count(state: string, min: { x: number; y: number; z: number }, max: { x: number; y: number; z: number }, block: string): Promise<number> {
   const w = await openWorld(state);
@@ -33,21 +23,21 @@ const HOLLOW = 114; // a 5 × 6 × 5 hollow box
 
 describe("one embedded world, every front end at once, through the process that holds it", () => {
   it("two MCP clients over HTTP, one over stdio, mcb build, mcb camera capture and mcb chat --console: all land, one key is one operation, a person's edit is kept, each is attributed", async () => {
-    const state = stateDir();
+    const state = kit.state();
     const served = await serve(state, ["--http", "0"]);
-    cleanup.push(() => served.stop());
+    kit.defer(() => served.stop());
     const [a, b, s] = await Promise.all([
       httpClient("agent-a", served.port, served.token),
       httpClient("agent-b", served.port, served.token),
       stdioClient("agent-s", state),
     ]);
-    cleanup.push(() => Promise.all([a.close(), b.close(), s.close()]));
+    kit.defer(() => Promise.all([a.close(), b.close(), s.close()]));
     const chat = new ChatProcess(["--console", "--state", state]);
-    cleanup.push(() => chat.kill());
+    kit.defer(() => chat.kill());
     const cursor = (await call(s, "region_changes", { min: { x: 0, y: 0, z: 0 }, max: { x: 70, y: 100, z: 10 } })).next_cursor as string;
     const recipe = join(state, "..", `${state.split("/").pop()}-d.json`);
     writeFileSync(recipe, JSON.stringify(box(50, 0)));
-    cleanup.push(() => rmSync(recipe, { force: true }));
+    kit.defer(() => rmSync(recipe, { force: true }));
     const shot = join(state, "shot.png");
 
     // All at once: three agents, a person's command-line build and capture, and the chat's agent.

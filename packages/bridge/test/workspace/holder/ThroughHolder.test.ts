@@ -1,28 +1,18 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cli, mcbProcess, root, tower } from "../../support.js";
-import { serve } from "./Holder.js";
+import { serve, holderKit } from "./Holder.js";
 
-let cleanup: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-function stateDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "mcb-through-"));
-  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
-  return d;
-}
+const kit = holderKit();
 
 const WALL = { version: 1, operations: [{ type: "box", min: { x: 0, y: 100, z: 0 }, max: { x: 59, y: 139, z: 9 }, block: "minecraft:stone" }] };
 
 describe("mcb commands through the process that holds the world", () => {
   it("give the same output and exit status as on their own", async () => {
-    const state = stateDir();
+    const state = kit.state();
     expect((await mcbProcess("build", tower, "--state", state)).code).toBe(0);
     const commands = [
       ["status"],
@@ -37,7 +27,7 @@ describe("mcb commands through the process that holds the world", () => {
     const alone = [];
     for (const c of commands) alone.push(await mcbProcess(...c, "--state", state));
     const served = await serve(state);
-    cleanup.push(() => served.stop());
+    kit.defer(() => served.stop());
     for (const [i, c] of commands.entries()) {
       const through = await mcbProcess(...c, "--state", state);
       expect({ command: c, ...through }).toEqual({ command: c, ...alone[i] });
@@ -48,9 +38,9 @@ describe("mcb commands through the process that holds the world", () => {
   }, 60_000);
 
   it("a caller's Ctrl-C stops its own operation after the slice (exit 130, undo line); the holder and its other callers go on", async () => {
-    const state = stateDir();
+    const state = kit.state();
     const served = await serve(state, ["--max-rate", "20000"]);
-    cleanup.push(() => served.stop());
+    kit.defer(() => served.stop());
     const recipe = join(state, "wall.json");
     writeFileSync(recipe, JSON.stringify(WALL));
     const build = spawn(process.execPath, [cli, "build", recipe, "--state", state], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
@@ -74,9 +64,9 @@ describe("mcb commands through the process that holds the world", () => {
   }, 60_000);
 
   it("a holder that does not answer is busy (holder_not_answering); a wrong token is refused without running anything", async () => {
-    const state = stateDir();
+    const state = kit.state();
     const served = await serve(state);
-    cleanup.push(() => served.stop());
+    kit.defer(() => served.stop());
     const holder = JSON.parse(readFileSync(join(state, "holder.json"), "utf8")) as { port: number; token: string };
     const answer = await new Promise<string>((resolve) => {
       const c = connect({ host: "127.0.0.1", port: holder.port });
@@ -99,7 +89,7 @@ describe("mcb commands through the process that holds the world", () => {
   }, 60_000);
 
   it("a command holding the world serves other commands while it runs; a session (mcb mcp) waits for it, then holds the world itself", async () => {
-    const state = stateDir();
+    const state = kit.state();
     const recipe = join(state, "wall.json");
     writeFileSync(recipe, JSON.stringify(WALL));
     expect((await mcbProcess("status", "--state", state, "--init")).code).toBe(0);
@@ -108,7 +98,7 @@ describe("mcb commands through the process that holds the world", () => {
     let err = "";
     build.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
     const exited = new Promise<number | null>((r) => build.once("exit", (code) => r(code)));
-    cleanup.push(() => void build.kill("SIGKILL"));
+    kit.defer(() => void build.kill("SIGKILL"));
     for (let i = 0; i < 400 && !/writes 24000 blocks/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
     const status = await mcbProcess("status", "--state", state);
     expect(status.code, status.stderr).toBe(0);
@@ -116,7 +106,7 @@ describe("mcb commands through the process that holds the world", () => {
     const mcp = spawn(process.execPath, [cli, "mcp", "--state", state], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
     let mcpErr = "";
     mcp.stderr.setEncoding("utf8").on("data", (d: string) => (mcpErr += d));
-    cleanup.push(() => void mcp.kill("SIGKILL"));
+    kit.defer(() => void mcp.kill("SIGKILL"));
     expect(await exited).toBe(0);
     for (let i = 0; i < 200 && !mcpErr.includes("serving the embedded world"); i++) await new Promise((r) => setTimeout(r, 25));
     expect(mcpErr).toMatch(/held by mcb build \(pid \d+\), which serves commands only until it ends; waiting for it to end/);
