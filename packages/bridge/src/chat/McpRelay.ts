@@ -1,4 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { digestOf } from "../workspace/holder/Secret.js";
+import { readHead } from "../workspace/holder/SocketHead.js";
 import { createServer, type Server, type Socket } from "node:net";
 import { StdioLineTransport } from "../workspace/agent/StdioLineTransport.js";
 
@@ -16,10 +18,6 @@ export interface RelayedServer {
 interface Grant {
   readonly digest: Buffer;
   readonly serve: () => RelayedServer;
-}
-
-function digestOf(token: string): Buffer {
-  return createHash("sha256").update(token, "utf8").digest();
 }
 
 /**
@@ -72,31 +70,16 @@ export class McpRelay {
     this.sockets.add(socket);
     socket.on("close", () => this.sockets.delete(socket));
     socket.on("error", () => socket.destroy());
-    let head = Buffer.alloc(0);
-    const timer = setTimeout(() => socket.destroy(), AUTH_TIMEOUT_MS);
-    const onData = (chunk: Buffer): void => {
-      head = Buffer.concat([head, chunk]);
-      const nl = head.indexOf(0x0a);
-      if (nl < 0) {
-        if (head.length > MAX_AUTH_LINE) socket.destroy();
-        return;
-      }
-      socket.off("data", onData);
-      socket.pause();
-      clearTimeout(timer);
-      const line = head.subarray(0, nl).toString("utf8").trim();
-      const rest = head.subarray(nl + 1);
-      const token = line.startsWith(`${RELAY_GREETING} `) ? line.slice(RELAY_GREETING.length + 1) : "";
+    readHead(socket, 1, MAX_AUTH_LINE, AUTH_TIMEOUT_MS, ([line = ""]) => {
+      const token = line.trim().startsWith(`${RELAY_GREETING} `) ? line.trim().slice(RELAY_GREETING.length + 1) : "";
       const grant = token.length > 0 ? this.find(token) : null;
       if (grant === null) {
         socket.end("ERR unknown token\n");
         return;
       }
       socket.write("OK\n");
-      if (rest.length > 0) socket.unshift(rest);
       void this.serve(socket, grant);
-    };
-    socket.on("data", onData);
+    });
   }
 
   private async serve(socket: Socket, grant: Grant): Promise<void> {

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { digestOf, matches } from "../workspace/holder/Secret.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -40,8 +41,6 @@ interface Session {
   lastUsed: number;
 }
 
-const digest = (s: string): Buffer => createHash("sha256").update(s, "utf8").digest();
-
 function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message }, id: null }));
@@ -80,7 +79,7 @@ function readBody(req: IncomingMessage): Promise<{ ok: true; value: unknown } | 
  * error body, before anything runs.
  */
 export async function startMcpHttp(w: Workspace, o: McpHttpOptions): Promise<McpHttpServer> {
-  const token = digest(o.token);
+  const token = digestOf(o.token);
   const sessions = new Map<string, Session>();
   let port = o.port;
   const hosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -93,7 +92,7 @@ export async function startMcpHttp(w: Workspace, o: McpHttpOptions): Promise<Mcp
     if (origin !== undefined && !origins().has(origin.toLowerCase())) return refuse(res, 403, "cross-origin requests are refused (Origin)");
     const auth = req.headers.authorization ?? "";
     const m = /^Bearer ([\x21-\x7e]{1,512})$/.exec(auth);
-    if (m === null || !timingSafeEqual(digest(m[1]!), token))
+    if (m === null || !matches(m[1]!, token))
       return refuse(res, 401, "a bearer token is required (see mcb serve --help)", { "www-authenticate": 'Bearer realm="mcb"' });
     const path = (req.url ?? "").split("?")[0];
     if (path !== MCP_HTTP_PATH) return refuse(res, 404, `the MCP endpoint is ${MCP_HTTP_PATH}`);

@@ -1,10 +1,12 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import { mcbError, type McbError } from "@mcb/blocks";
 import { removeHolderFile, writeHolderFile } from "./HolderFile.js";
 import { HOLD_GREETING, parseForwardRequest, type ForwardedCommand, type HolderService, type Signal } from "./Forwarding.js";
 import { FrameReader } from "./FrameReader.js";
+import { digestOf, matches } from "./Secret.js";
+import { readHead } from "./SocketHead.js";
 import { thrownError } from "../world/ThrownError.js";
 
 const AUTH_TIMEOUT_MS = 5_000;
@@ -22,10 +24,6 @@ export interface HolderEndpoint {
   readonly callers: number;
   /** Stops taking callers, asks running ones to stop (unless `commandsOnly`: they finish), waits for them, removes holder.json. */
   stop(): Promise<void>;
-}
-
-function digestOf(token: string): Buffer {
-  return createHash("sha256").update(token, "utf8").digest();
 }
 
 /**
@@ -51,13 +49,12 @@ export async function startHolderEndpoint(
   const sockets = new Set<Socket>();
   let closing = false;
   const server: Server = createServer({ allowHalfOpen: true });
-  const refuse = (socket: Socket, error: McbError): void => void socket.end(`ERR ${JSON.stringify(error)}\n`);
+  // Read on (and drop) what a refused caller still sends, so its close is seen and the socket freed.
+  const refuse = (socket: Socket, error: McbError): void => void socket.resume().end(`ERR ${JSON.stringify(error)}\n`);
 
-  const serve = (socket: Socket, head: Buffer): void => {
-    const lines = head.toString("utf8").split("\n");
-    const [greeting = "", requestLine = ""] = lines;
+  const serve = (socket: Socket, greeting: string, requestLine: string): void => {
     const presented = greeting.startsWith(`${HOLD_GREETING} `) ? greeting.slice(HOLD_GREETING.length + 1).trim() : "";
-    if (presented.length === 0 || !timingSafeEqual(digestOf(presented), digest)) return refuse(socket, mcbError("permission_denied", "wrong holder token"));
+    if (presented.length === 0 || !matches(presented, digest)) return refuse(socket, mcbError("permission_denied", "wrong holder token"));
     const request = parseForwardRequest(requestLine);
     if (!request.ok) return refuse(socket, request.error);
     if (closing) return refuse(socket, { ...mcbError("busy", "the holder is closing; try again", { reason: "holder_closing" }), retryable: true });
@@ -92,6 +89,7 @@ export async function startHolderEndpoint(
     socket.on("data", (chunk: Buffer) => {
       if (!reader.push(chunk)) socket.destroy(); // a frame over the limit: the caller is not ours
     });
+    socket.resume();
     // A caller gone without ending its input (killed, its terminal closed) is a SIGTERM: its operations stop after their slice.
     socket.on("close", () => {
       if (!stdinEnded) signal("SIGTERM");
@@ -127,23 +125,7 @@ export async function startHolderEndpoint(
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
-    let head = Buffer.alloc(0);
-    const timer = setTimeout(() => socket.destroy(), AUTH_TIMEOUT_MS);
-    const onData = (chunk: Buffer): void => {
-      head = Buffer.concat([head, chunk]);
-      const first = head.indexOf(0x0a);
-      const second = first < 0 ? -1 : head.indexOf(0x0a, first + 1);
-      if (second < 0) {
-        if (head.length > MAX_HEAD_BYTES) socket.destroy();
-        return;
-      }
-      socket.off("data", onData);
-      clearTimeout(timer);
-      const rest = head.subarray(second + 1);
-      serve(socket, head.subarray(0, second));
-      if (rest.length > 0) socket.emit("data", rest);
-    };
-    socket.on("data", onData);
+    readHead(socket, 2, MAX_HEAD_BYTES, AUTH_TIMEOUT_MS, ([greeting = "", requestLine = ""]) => serve(socket, greeting, requestLine));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
