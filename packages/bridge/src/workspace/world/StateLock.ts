@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
+import { readHolderFile } from "../holder/HolderFile.js";
 
 export interface StateLock {
   release(): void;
@@ -43,13 +44,11 @@ export function acquireStateLock(dir: string): Result<StateLock> {
       } catch {
         /* vanished or unreadable: treated as stale */
       }
-      if (Number.isSafeInteger(owner) && owner > 0 && processAlive(owner))
-        return fail(
-          mcbError("busy", `the state directory ${dir} is in use by process ${owner} (mcb mcp or another mcb command); stop it or use another --state`, {
-            reason: "state_locked",
-            pid: owner,
-          }),
-        );
+      if (Number.isSafeInteger(owner) && owner > 0 && processAlive(owner)) {
+        const holder = readHolderFile(dir);
+        const by = holder?.pid === owner ? `${holder.command} (pid ${owner}), which serves it: other mcb commands on it run there` : `process ${owner}`;
+        return fail(mcbError("busy", `the state directory ${dir} is held by ${by}; stop it or use another --state`, { reason: "state_locked", pid: owner }));
+      }
       try {
         unlinkSync(path); // stale: its process is gone
       } catch {

@@ -77,6 +77,10 @@ describe("mcb commands through the process that holds the world", () => {
     });
     expect(answer).toMatch(/^ERR \{"code":"permission_denied"/);
     expect(answer).not.toContain(holder.token.slice(0, 20));
+    // A second holder is refused, naming the first: the commands it would serve already run there.
+    const second = await mcbProcess("serve", "--state", state);
+    expect(second.code).toBe(1);
+    expect(JSON.parse(second.stderr).error.message).toMatch(new RegExp(`held by mcb serve \\(pid ${served.child.pid}\\), which serves it`));
     process.kill(served.child.pid!, "SIGSTOP");
     try {
       const r = await mcbProcess("status", "--state", state);
