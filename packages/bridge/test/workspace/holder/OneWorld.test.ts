@@ -84,11 +84,16 @@ describe("one embedded world, every front end at once, through the process that 
     expect(inspect.code, inspect.stderr).toBe(0);
     expect(inspect.stdout).toContain("minecraft:glass");
 
+    // One front end undoes another's operation, checked as always: the person's build from the command line, by agent b.
+    const cliOp = /^operation (op_\w+) applied$/m.exec(cliBuild.stdout)![1]!;
+    const undone = await call(b, "operation_undo_prepare", { operation_id: cliOp, apply: { idempotency_key: "undo-cli" } });
+    expect(undone.operation).toMatchObject({ status: "applied", written: HOLLOW });
+
     // Each front end's operations carry its name.
     const ops = (await call(s, "operation_list", { limit: 50 })).operations as Answer[];
     const by = (re: RegExp): Answer[] => ops.filter((o) => re.test(String(o.client)));
     expect(by(/^agent-a \(http [0-9a-f]{6}\)$/)).toHaveLength(3); // a-1, the shared key, a-2
-    expect(by(/^agent-b \(http [0-9a-f]{6}\)$/)).toHaveLength(1);
+    expect(by(/^agent-b \(http [0-9a-f]{6}\)$/)).toHaveLength(2); // b-1 and the undo of the command line's build
     expect(by(/^agent-s \(pid \d+\)$/)).toHaveLength(1);
     expect(by(/^mcb build \(pid \d+\)$/)).toHaveLength(1);
     expect(by(/^mcb chat$/)).toHaveLength(1); // the chat's agent's tower
@@ -105,7 +110,7 @@ describe("one embedded world, every front end at once, through the process that 
     await Promise.all([a.close(), b.close(), s.close()]);
     expect(await served.stop()).toBe(0);
     expect(await count(state, { x: 30, y: 64, z: 0 }, { x: 34, y: 69, z: 4 }, "minecraft:stone_bricks")).toBe(HOLLOW);
-    expect(await count(state, { x: 50, y: 64, z: 0 }, { x: 54, y: 69, z: 4 }, "minecraft:stone_bricks")).toBe(HOLLOW);
+    expect(await count(state, { x: 50, y: 64, z: 0 }, { x: 54, y: 69, z: 4 }, "minecraft:stone_bricks")).toBe(0); // undone
     expect(await count(state, { x: 20, y: 64, z: 0 }, { x: 24, y: 69, z: 4 }, "minecraft:oak_planks")).toBe(HOLLOW - 1);
     expect(await count(state, { x: 2, y: 64, z: 2 }, { x: 6, y: 71, z: 6 }, "minecraft:stone_bricks")).toBe(146);
   }, 120_000);
