@@ -21,7 +21,7 @@ import { row } from "./timing.mjs";
 const BASELINE = "151640b";
 const OPS = Number(process.env.MCB_SOAK_OPS ?? 10_000);
 /** The holder's RSS over the soak's second half stays under this. */
-const RSS_CAP_MB = 400;
+const RSS_CAP_MB = 500;
 const bin = (tree) => join(tree, "packages/bridge/dist/bin.js");
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -27,19 +27,25 @@ export function flatChunk(x: number, z: number, dataVersion: number): Chunk {
   const biomes = nbt.compound([["palette", nbt.list(TAG.String, [nbt.string("minecraft:plains")])]]);
   for (let sy = MIN_SECTION; sy < MIN_SECTION + SECTION_COUNT; sy++) {
     const palette: string[] = [];
-    const indices = new Uint16Array(4096);
+    const layers: number[] = [];
     for (let ly = 0; ly < 16; ly++) {
       const s = flatStateAt(sy * 16 + ly);
       let p = palette.indexOf(s);
       if (p < 0) p = palette.push(s) - 1;
-      indices.fill(p, ly << 8, (ly + 1) << 8);
+      layers.push(p);
+    }
+    // A section of one state (most of them: air above, stone below) has no indices at all.
+    let indices: Uint16Array | null = null;
+    if (palette.length > 1) {
+      indices = new Uint16Array(4096);
+      for (let ly = 0; ly < 16; ly++) indices.fill(layers[ly]!, ly << 8, (ly + 1) << 8);
     }
     sections.set(
       sy,
       new ChunkSection(
         sy,
         palette,
-        palette.length === 1 ? null : indices,
+        indices,
         new Map<string, NbtValue>([
           ["Y", nbt.byte(sy)],
           ["biomes", biomes],
