@@ -90,9 +90,10 @@ export async function startHolderEndpoint(
       if (!reader.push(chunk)) socket.destroy(); // a frame over the limit: the caller is not ours
     });
     socket.resume();
-    // A caller gone without ending its input (killed, its terminal closed) is a SIGTERM: its operations stop after their slice.
+    // A caller gone before its command ended (killed, its terminal closed) is a SIGTERM: its operations stop after their slice.
+    let finished = false;
     socket.on("close", () => {
-      if (!stdinEnded) signal("SIGTERM");
+      if (!finished) signal("SIGTERM");
       endStdin();
     });
     const forwarded: ForwardedCommand = {
@@ -114,6 +115,7 @@ export async function startHolderEndpoint(
           return 1;
         })
         .then((code) => {
+          finished = true;
           if (!socket.destroyed) socket.end(`${JSON.stringify({ x: code })}\n`);
         }),
     };
