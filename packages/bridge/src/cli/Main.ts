@@ -116,6 +116,12 @@ export function createMain(rooms: Rooms, serve?: ServeOthers): Main {
       if (forward === null) return (io.stderr.write(`mcb ${command.name}: runs in its own process, not through the holder\n`), 2);
       const same = sameWorld(io.held.workspace, location.target, io.cwd ?? process.cwd());
       if (!same.ok) return (io.stderr.write(`${JSON.stringify({ error: same.error })}\n`), 1);
+      // Chosen when a world is opened: the holder's stand, and the person is told so.
+      const opening = ["max-rate", "area", "mc-version", "journal"].filter((o) => parsed.values[o] !== undefined).map((o) => `--${o}`);
+      if (opening.length > 0)
+        io.stderr.write(
+          `mcb ${command.name}: run in the process holding the world (pid ${process.pid}), whose ${opening.join(", ")} apply, not this command's\n`,
+        );
     } else if (forward !== null) {
       const code = await throughHolder(argv, state, forward, io);
       if (code !== null) return code;

@@ -55,8 +55,9 @@ describe("mcb commands through the process that holds the world", () => {
     expect(m, err).not.toBeNull();
     expect(Number(m![2])).toBeGreaterThan(0);
     expect(Number(m![2])).toBeLessThan(24_000);
-    const status = await mcbProcess("status", "--state", state);
+    const status = await mcbProcess("status", "--state", state, "--max-rate", "5");
     expect(status.code).toBe(0);
+    expect(status.stderr).toMatch(/^mcb status: run in the process holding the world \(pid \d+\), whose --max-rate apply, not this command's$/m);
     expect(served.child.exitCode).toBeNull();
     const undo = await mcbProcess("undo", m![1]!, "--state", state);
     expect(undo.code, undo.stderr).toBe(0);
