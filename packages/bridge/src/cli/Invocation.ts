@@ -36,6 +36,18 @@ export interface Invocation {
   stateDir(create?: boolean): Result<string>;
   /** A file name the person gave, as this process reads it: from their working directory (the same one, run on its own). */
   file(name: string): string;
+  /**
+   * When `r` is the refusal of a world another process took after this command looked for a
+   * holder (a holder starting up), throws `HolderAppeared`: the command line goes to it instead.
+   */
+  checkHolderAppeared(r: Result<unknown>): void;
+}
+
+/** Thrown by `withWorkspace` when a holder appeared after the command looked for one: the command line goes to it. */
+export class HolderAppeared extends Error {
+  constructor() {
+    super("a holder appeared");
+  }
 }
 
 /** How a command that opens the world serves the others meanwhile (`OpenOptions.serve`, less its name). */
@@ -49,6 +61,7 @@ export function invocation(
   location: WorldLocation,
   usageText: string,
   serve?: ServeOthers,
+  lastTry = false,
 ): Invocation {
   const json = values.json === true;
   const held = io.held;
@@ -60,6 +73,9 @@ export function invocation(
     io.stdout.write(json ? `${JSON.stringify(r.value)}\n` : `${text(r.value)}\n`);
     return 0;
   };
+  const checkHolderAppeared = (r: Result<unknown>): void => {
+    if (!r.ok && held === undefined && serve !== undefined && !lastTry && r.error.details?.reason === "state_locked") throw new HolderAppeared();
+  };
   return {
     name,
     args,
@@ -67,6 +83,7 @@ export function invocation(
     io,
     json,
     location,
+    checkHolderAppeared,
     usage: (problem) => {
       io.stderr.write(`mcb ${name}: ${problem}\nusage:\n${usageText}\n`);
       return 2;
@@ -93,6 +110,9 @@ export function invocation(
               ...(options.limits === undefined ? {} : { limits: options.limits }),
               ...(serve === undefined ? {} : { serve: { ...serve, command: `mcb ${name}`, commandsOnly: true } }),
             });
+      // Another process took the world between this command's look for a holder and its own opening
+      // (a holder starting up): the command line goes to it (see `HolderAppeared`), unless this is the last try.
+      checkHolderAppeared(opened);
       if (!opened.ok) return emit(opened, () => "");
       // Its operations are attributed to the command (a caller's in the holder: with its pid).
       const w =

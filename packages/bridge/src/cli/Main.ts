@@ -5,7 +5,7 @@ import { cameraCommand } from "./CameraCli.js";
 import { previewCommand } from "./PreviewCli.js";
 import type { Command } from "./Command.js";
 import { editCommand } from "./EditCli.js";
-import { invocation, type ServeOthers } from "./Invocation.js";
+import { HolderAppeared, invocation, type ServeOthers } from "./Invocation.js";
 import { throughHolder } from "./ThroughHolder.js";
 import { forwardOf } from "./Forwarded.js";
 import { sameWorld } from "../workspace/holder/HeldWorld.js";
@@ -127,7 +127,20 @@ export function createMain(rooms: Rooms, serve?: ServeOthers): Main {
       if (code !== null) return code;
     }
     try {
-      return await command.run(invocation(name, args, parsed.values, io, location, command.usage, serve));
+      // Another process may take the world between our look for a holder and our opening (a holder
+      // starting up, or a command that runs on its own): through it when it serves, else on our own
+      // again, for up to 10 s; then its busy.
+      const until = Date.now() + 10_000;
+      for (;;) {
+        try {
+          return await command.run(invocation(name, args, parsed.values, io, location, command.usage, serve, Date.now() > until));
+        } catch (e) {
+          if (!(e instanceof HolderAppeared) || forward === null) throw e;
+          const code = await throughHolder(argv, state, forward, io);
+          if (code !== null) return code;
+          await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+        }
+      }
     } catch (e) {
       // A failure no command turned into a result (a save that cannot be written at close, a bug):
       // the structured error, never a stack trace.

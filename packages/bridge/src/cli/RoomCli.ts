@@ -130,7 +130,9 @@ ${READ_LIMITS_USAGE}`,
         const o = mcpOptions(c);
         if (typeof o === "string") return c.usage(o);
         if (!o.ok) return failed(o);
-        return failed(await rooms.mcp(c.location, policy.value, o.value.limits, o.value.toolsets, o.value.answers, roomHost(c.io)));
+        const r = await rooms.mcp(c.location, policy.value, o.value.limits, o.value.toolsets, o.value.answers, roomHost(c.io));
+        c.checkHolderAppeared(r);
+        return failed(r);
       },
     },
     {
@@ -166,6 +168,7 @@ ${READ_LIMITS_USAGE}`,
           },
           roomHost(c.io),
         );
+        c.checkHolderAppeared(r);
         return r.ok ? 0 : c.emit(r, () => "");
       },
     },

@@ -2,9 +2,11 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { callHolder } from "../workspace/holder/HolderClient.js";
 import { mcbVariables } from "../workspace/holder/Forwarding.js";
+import { lockOwner } from "../workspace/world/StateLock.js";
 import type { CliIo } from "./Io.js";
 
 const WAIT_POLL_MS = 500;
+const CLOSING_WAIT_MS = 10_000;
 
 /**
  * Runs the command line in the process that holds the state directory, when one serves it: the
@@ -16,6 +18,8 @@ export async function throughHolder(argv: readonly string[], state: string, mode
   const dir = resolve(state);
   if (!existsSync(dir)) return null;
   let waiting = false;
+  // A holder between taking its port down and giving its lock up is waited for, this long at most.
+  const closingUntil = Date.now() + CLOSING_WAIT_MS;
   for (;;) {
     const call = await callHolder(
       dir,
@@ -29,9 +33,15 @@ export async function throughHolder(argv: readonly string[], state: string, mode
       },
       { stdin: io.stdin ?? process.stdin, stdout: io.stdout, stderr: io.stderr },
     );
-    if (call.kind === "none") return null;
     if (call.kind === "done") return call.code;
-    if (mode === "session" && call.error.details?.reason === "held_by_command") {
+    const reason = call.kind === "refused" ? call.error.details?.reason : undefined;
+    const closing = (call.kind === "none" && lockOwner(dir) !== null) || reason === "holder_closing";
+    if (closing && Date.now() < closingUntil) {
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    if (call.kind === "none") return null;
+    if (mode === "session" && reason === "held_by_command") {
       if (!waiting) io.stderr.write(`mcb: ${call.error.message}; waiting for it to end\n`);
       waiting = true;
       await new Promise((r) => setTimeout(r, WAIT_POLL_MS));

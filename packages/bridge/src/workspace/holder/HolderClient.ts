@@ -120,8 +120,9 @@ export async function callHolder(
       /* fall through */
     }
   }
-  // Its pid went away meanwhile: a holder that just died, whose lock the next opener takes over.
-  if (!processAlive(record.pid)) return { kind: "none" };
+  // Its pid went away meanwhile (a holder that just died, whose lock the next opener takes over), or
+  // it took its port down (a holder closing: the caller waits for the lock): nobody serves.
+  if (!processAlive(record.pid) || readHolderFile(dir)?.token !== record.token) return { kind: "none" };
   return {
     kind: "refused",
     error: {

@@ -25,6 +25,16 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** The live process other than this one holding `dir`'s lock, or null (none, or a dead one's lock left behind). */
+export function lockOwner(dir: string): number | null {
+  try {
+    const owner = Number.parseInt(readFileSync(join(dir, "lock"), "utf8"), 10);
+    return Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && processAlive(owner) ? owner : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * One process per state directory: the world files and the journal have a single writer. The lock
  * is `lock` holding the owner's pid, created exclusively; a lock left by a dead process is taken

@@ -112,7 +112,21 @@ describe("mcb commands through the process that holds the world", () => {
     let mcpErr = "";
     mcp.stderr.setEncoding("utf8").on("data", (d: string) => (mcpErr += d));
     kit.defer(() => void mcp.kill("SIGKILL"));
+    // Commands keep coming while the build ends, its port closes and its lock is given up: each is
+    // served, by the build or (once it is gone) on its own or by the mcb mcp that takes over; none is busy.
+    let ended = false;
+    const around = (async () => {
+      const refused: string[] = [];
+      for (let after = 0; after < 3;) {
+        if (ended) after++;
+        const r = await mcbProcess("inspect", "0", "100", "0", "3", "103", "3", "--state", state);
+        if (r.code !== 0) refused.push(r.stderr.slice(0, 300));
+      }
+      return refused;
+    })();
     expect(await exited).toBe(0);
+    ended = true;
+    expect(await around).toEqual([]);
     for (let i = 0; i < 200 && !mcpErr.includes("serving the embedded world"); i++) await new Promise((r) => setTimeout(r, 25));
     expect(mcpErr).toMatch(/held by mcb build \(pid \d+\), which serves commands only until it ends; waiting for it to end/);
     expect(mcpErr).toContain("mcb mcp: serving the embedded world");
