@@ -30,6 +30,29 @@ export function holderKit(): { state(): string; defer(fn: () => unknown): void }
   };
 }
 
+/** A built `mcb` process: its stderr so far, its exit status, and a wait for its stderr to match. */
+export interface Started {
+  readonly child: ChildProcess;
+  stderr(): string;
+  readonly exited: Promise<number | null>;
+  /** Resolves once stderr matches `re`, or after `timeoutMs` (what follows checks it). */
+  until(re: RegExp, timeoutMs?: number): Promise<void>;
+}
+
+export function startMcb(args: readonly string[], stdin: "ignore" | "pipe" = "ignore"): Started {
+  const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: [stdin, "pipe", "pipe"] });
+  let err = "";
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
+  return {
+    child,
+    stderr: () => err,
+    exited: new Promise((r) => child.once("exit", (code) => r(code))),
+    until: async (re, timeoutMs = 10_000) => {
+      for (let waited = 0; waited < timeoutMs && !re.test(err); waited += 25) await new Promise((r) => setTimeout(r, 25));
+    },
+  };
+}
+
 /** A real `mcb serve` process (the built CLI) on `state`; `port` is its MCP-over-HTTP port when started with --http. */
 export interface Served {
   readonly child: ChildProcess;

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, mcb, mcbProcess, openWorld, root } from "../../support.js";
-import { serve, holderKit } from "./Holder.js";
+import { mcb, mcbProcess, openWorld } from "../../support.js";
+import { serve, holderKit, startMcb } from "./Holder.js";
 
 const kit = holderKit();
 
@@ -19,17 +18,14 @@ describe("the holder killed with -9 in the middle of a caller's build", () => {
     // Paced so that the kill lands while it writes.
     const first = await serve(state, ["--max-rate", "40000"]);
     kit.defer(() => void first.child.kill("SIGKILL"));
-    const build = spawn(process.execPath, [cli, "build", recipe, "--state", state], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let err = "";
-    build.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
-    const built = new Promise<number | null>((r) => build.once("exit", (code) => r(code)));
-    for (let i = 0; i < 400 && !/writes 100000 blocks/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+    const build = startMcb(["build", recipe, "--state", state]);
+    await build.until(/writes 100000 blocks/);
     await new Promise((r) => setTimeout(r, 1000));
     first.child.kill("SIGKILL");
     await new Promise((r) => first.child.once("exit", r));
     // The caller is told its holder went away; nothing it was told is done is lost.
-    expect(await built).toBe(1);
-    expect(err).toMatch(/"reason":"holder_gone"/);
+    expect(await build.exited).toBe(1);
+    expect(build.stderr()).toMatch(/"reason":"holder_gone"/);
 
     // The next process (on its own: nobody serves) takes the dead holder's lock over and finds the operation it left.
     const status = await mcb("status", "--state", state, "--json");

@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, mcbProcess, root, tower } from "../../support.js";
-import { serve, holderKit } from "./Holder.js";
+import { mcbProcess, tower } from "../../support.js";
+import { serve, holderKit, startMcb } from "./Holder.js";
 
 const kit = holderKit();
 
@@ -43,16 +42,13 @@ describe("mcb commands through the process that holds the world", () => {
     kit.defer(() => served.stop());
     const recipe = join(state, "wall.json");
     writeFileSync(recipe, JSON.stringify(WALL));
-    const build = spawn(process.execPath, [cli, "build", recipe, "--state", state], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let err = "";
-    build.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
-    const exited = new Promise<number | null>((r) => build.once("exit", (code) => r(code)));
-    for (let i = 0; i < 400 && !/writes 24000 blocks/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+    const build = startMcb(["build", recipe, "--state", state]);
+    await build.until(/writes 24000 blocks/);
     await new Promise((r) => setTimeout(r, 300));
-    build.kill("SIGINT");
-    expect(await exited).toBe(130);
-    const m = /operation (op_\w+) cancelled: (\d+) of 24000 blocks written; undo with: mcb undo \1 --state /.exec(err);
-    expect(m, err).not.toBeNull();
+    build.child.kill("SIGINT");
+    expect(await build.exited).toBe(130);
+    const m = /operation (op_\w+) cancelled: (\d+) of 24000 blocks written; undo with: mcb undo \1 --state /.exec(build.stderr());
+    expect(m, build.stderr()).not.toBeNull();
     expect(Number(m![2])).toBeGreaterThan(0);
     expect(Number(m![2])).toBeLessThan(24_000);
     const status = await mcbProcess("status", "--state", state, "--max-rate", "5");
@@ -99,19 +95,14 @@ describe("mcb commands through the process that holds the world", () => {
     writeFileSync(recipe, JSON.stringify(WALL));
     expect((await mcbProcess("status", "--state", state, "--init")).code).toBe(0);
     // Paced on its own (it holds the world: --max-rate applies).
-    const build = spawn(process.execPath, [cli, "build", recipe, "--state", state, "--max-rate", "20000"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let err = "";
-    build.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
-    const exited = new Promise<number | null>((r) => build.once("exit", (code) => r(code)));
-    kit.defer(() => void build.kill("SIGKILL"));
-    for (let i = 0; i < 400 && !/writes 24000 blocks/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+    const build = startMcb(["build", recipe, "--state", state, "--max-rate", "20000"]);
+    kit.defer(() => void build.child.kill("SIGKILL"));
+    await build.until(/writes 24000 blocks/);
     const status = await mcbProcess("status", "--state", state);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/op_\w+ build applying/);
-    const mcp = spawn(process.execPath, [cli, "mcp", "--state", state], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
-    let mcpErr = "";
-    mcp.stderr.setEncoding("utf8").on("data", (d: string) => (mcpErr += d));
-    kit.defer(() => void mcp.kill("SIGKILL"));
+    const mcp = startMcb(["mcp", "--state", state], "pipe");
+    kit.defer(() => void mcp.child.kill("SIGKILL"));
     // Commands keep coming while the build ends, its port closes and its lock is given up: each is
     // served, by the build or (once it is gone) on its own or by the mcb mcp that takes over; none is busy.
     let ended = false;
@@ -124,14 +115,13 @@ describe("mcb commands through the process that holds the world", () => {
       }
       return refused;
     })();
-    expect(await exited).toBe(0);
+    expect(await build.exited).toBe(0);
     ended = true;
     expect(await around).toEqual([]);
-    for (let i = 0; i < 200 && !mcpErr.includes("serving the embedded world"); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(mcpErr).toMatch(/held by mcb build \(pid \d+\), which serves commands only until it ends; waiting for it to end/);
-    expect(mcpErr).toContain("mcb mcp: serving the embedded world");
-    const mcpExit = new Promise<number | null>((r) => mcp.once("exit", (code) => r(code)));
-    mcp.stdin.end();
-    expect(await mcpExit).toBe(0);
+    await mcp.until(/serving the embedded world/, 5_000);
+    expect(mcp.stderr()).toMatch(/held by mcb build \(pid \d+\), which serves commands only until it ends; waiting for it to end/);
+    expect(mcp.stderr()).toContain("mcb mcp: serving the embedded world");
+    mcp.child.stdin!.end();
+    expect(await mcp.exited).toBe(0);
   }, 60_000);
 });
