@@ -2,8 +2,7 @@ import { fileURLToPath } from "node:url";
 import { createMain, type Main } from "./cli/Main.js";
 import { MCB_VERSION } from "./workspace/agent/McpContext.js";
 import { TOOLSET_NAMES } from "./workspace/agent/Toolsets.js";
-import type { ForwardedCommand } from "./workspace/holder/Forwarding.js";
-import type { Workspace } from "./workspace/world/Workspace.js";
+import type { WorldService } from "./workspace/world/Workspace.js";
 
 // The composition root: the one place that sees every room. cli/, mcp/ and chat/ import
 // workspace/ and never each other; the command line reaches the MCP server and the chat through
@@ -20,17 +19,15 @@ export const ATTACH_COMMAND = { command: process.execPath, args: [fileURLToPath(
  * the caller's command line through the same `main`, on the held world, with the caller's streams,
  * working directory and MCB_ variables, its operations attributed to it.
  */
-const service = (w: Workspace, c: ForwardedCommand): Promise<number> => {
-  const name = c.request.argv.find((a) => !a.startsWith("-")) ?? "mcb";
-  return main(c.request.argv, {
+const service: WorldService = (w, c) =>
+  main(c.request.argv, {
     stdout: c.stdout,
     stderr: c.stderr,
     stdin: c.stdin,
     env: { ...process.env, ...c.request.env },
     cwd: c.request.cwd,
-    held: { workspace: w, command: c, client: `mcb ${name} (pid ${c.request.pid})` },
+    held: { workspace: w, command: c },
   });
-};
 
 /** `mcb` as a function: `main(argv, {stdout, stderr, env})` → exit status (see `createMain`). */
 export const main: Main = createMain(
@@ -54,5 +51,5 @@ export const main: Main = createMain(
     },
     doctor: async (where) => (await import("./chat/Doctor.js")).doctorReport(where),
   },
-  { service },
+  service,
 );

@@ -1,8 +1,8 @@
 import { fail, mcbError, ok, type Result } from "@mcb/blocks";
 import type { Engine } from "@mcb/engine";
 import { PortGhosts, PortWorld } from "@mcb/adapter-port";
-import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
-import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type OpenOptions, type Workspace, type WorldLocation } from "../workspace/world/Workspace.js";
+import { EMBEDDED_AREA, EMBEDDED_OWNER, EMBEDDED_PROJECT, type WorldLocation, type WorldService } from "../workspace/world/Workspace.js";
+import { roomWorld } from "../workspace/holder/RoomWorld.js";
 import type { RoomHost } from "../workspace/holder/HeldWorld.js";
 import { agentConfigFrom } from "./AgentConfig.js";
 import { DEFAULT_AREA_POLICY } from "./ChatAreas.js";
@@ -39,7 +39,7 @@ export async function runChat(
   where: WorldLocation,
   options: ChatOptions,
   host: RoomHost = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },
-  service?: NonNullable<OpenOptions["serve"]>["service"],
+  service?: WorldService,
 ): Promise<Result<void>> {
   if (!options.console && where.target.portUrl === undefined)
     return fail(
@@ -47,22 +47,16 @@ export async function runChat(
         reason: "usage",
       }),
     );
-  const held = host.held;
-  let w: Workspace;
-  if (held !== undefined) w = { ...held.workspace, log: (line) => void host.stderr.write(`${line}\n`) };
-  else {
-    const opened = await openWorkspace(where, {
-      create: true,
-      agent: true,
-      limits: options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate },
-      ...(service === undefined ? {} : { serve: { command: "mcb chat", commandsOnly: false, service } }),
-    });
-    if (!opened.ok) return opened;
-    w = opened.value;
-  }
-  const closeWorld = async (): Promise<void> => {
-    if (held === undefined) await w.close();
-  };
+  const room = await roomWorld(
+    where,
+    host,
+    { create: true, agent: true, limits: options.maxRate === undefined ? {} : { maxBlocksPerSecond: options.maxRate } },
+    "mcb chat",
+    service,
+  );
+  if (!room.ok) return room;
+  const w = room.value.world;
+  const closeWorld = (): Promise<void> => room.value.close();
   const agent = agentConfigFrom({ ...process.env, ...host.env }, w.dir);
   if (!agent.ok) host.stderr.write(`mcb chat: ${agent.error.message}; /ai requests will say so (commands still work)\n`);
   const info = await w.world.info();
@@ -82,15 +76,7 @@ export async function runChat(
   const ghosts = options.console || w.embedded !== null ? null : await PortGhosts.of((w.world as PortWorld).port);
   const abort = new AbortController();
   const stop = (): void => abort.abort();
-  const unsubscribe =
-    held !== undefined
-      ? held.command.onSignal(stop)
-      : (process.once("SIGINT", stop),
-        process.once("SIGTERM", stop),
-        () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-        });
+  const unsubscribe = room.value.signals(stop);
   let bridge: ChatBridge;
   try {
     bridge = await ChatBridge.open({

@@ -1,5 +1,5 @@
-import { fail, mcbError, type Result } from "@mcb/blocks";
-import { applyPersonEdit, MAX_PERSON_EDIT, type PersonEditReport } from "../workspace/edits/PersonEdit.js";
+import type { Result } from "@mcb/blocks";
+import { applyPersonEdit, MAX_PERSON_EDIT, notEmbedded, type PersonEditReport } from "../workspace/edits/PersonEdit.js";
 import type { Invocation } from "./Invocation.js";
 import type { Command } from "./Command.js";
 
@@ -20,19 +20,8 @@ export const editCommand: Command = {
     const [x1, y1, z1, x2 = x1, y2 = y1, z2 = z1] = numbers as [number, number, number, number?, number?, number?];
     const request = { min: { x: x1, y: y1, z: z1 }, max: { x: x2, y: y2, z: z2 }, state: block, ...(c.values.exact === true ? { exact: true } : {}) };
     const t = c.location.target;
-    if (t.portUrl !== undefined || t.savePath !== undefined)
-      return c.emit(
-        fail(
-          mcbError(
-            "invalid_request",
-            "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)",
-            {
-              reason: "not_embedded",
-            },
-          ),
-        ),
-        () => "",
-      );
+    // Refused before anything is opened (a server's port, a person's save).
+    if (t.portUrl !== undefined || t.savePath !== undefined) return c.emit(notEmbedded(), () => "");
     // On its own, or run in the process holding the world (mcb mcp, chat, serve): it lands between that process's slices.
     return c.withWorkspace(async (w) => report(c, await applyPersonEdit(w, request)));
   },

@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { Result } from "@mcb/blocks";
 import type { EngineLimits } from "@mcb/engine";
 import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
-import { stateDirectory, type OpenOptions, type Workspace, type WorldLocation } from "../workspace/world/Workspace.js";
+import { stateDirectory, type Workspace, type WorldLocation, type WorldService } from "../workspace/world/Workspace.js";
 import { actingThrough, heldView } from "../workspace/holder/HeldWorld.js";
 import type { Values } from "./Args.js";
 import { sameWorldCommand } from "./Again.js";
@@ -50,9 +50,6 @@ export class HolderAppeared extends Error {
   }
 }
 
-/** How a command that opens the world serves the others meanwhile (`OpenOptions.serve`, less its name). */
-export type ServeOthers = Omit<NonNullable<OpenOptions["serve"]>, "command" | "commandsOnly">;
-
 export function invocation(
   name: string,
   args: readonly string[],
@@ -60,7 +57,7 @@ export function invocation(
   io: CliIo,
   location: WorldLocation,
   usageText: string,
-  serve?: ServeOthers,
+  service?: WorldService,
   lastTry = false,
 ): Invocation {
   const json = values.json === true;
@@ -74,7 +71,7 @@ export function invocation(
     return 0;
   };
   const checkHolderAppeared = (r: Result<unknown>): void => {
-    if (!r.ok && held === undefined && serve !== undefined && !lastTry && r.error.details?.reason === "state_locked") throw new HolderAppeared();
+    if (!r.ok && held === undefined && service !== undefined && !lastTry && r.error.details?.reason === "state_locked") throw new HolderAppeared();
   };
   return {
     name,
@@ -101,24 +98,23 @@ export function invocation(
     },
     withWorkspace: async (run, options = {}) => {
       const log = (line: string): void => void io.stderr.write(`${line}\n`);
+      // Its operations are attributed to the command (a caller's in the holder: with the caller's pid).
+      const client = held === undefined ? `mcb ${name}` : `mcb ${name} (pid ${held.command.request.pid})`;
       const opened =
         held !== undefined
-          ? { ok: true as const, value: heldView(held, log) }
+          ? { ok: true as const, value: heldView(held, client, log) }
           : await openWorkspace(location, {
               create: options.create === true || values.init === true,
               log,
               ...(options.limits === undefined ? {} : { limits: options.limits }),
-              ...(serve === undefined ? {} : { serve: { ...serve, command: `mcb ${name}`, commandsOnly: true } }),
+              ...(service === undefined ? {} : { serve: { service, command: `mcb ${name}`, commandsOnly: true } }),
             });
       // Another process took the world between this command's look for a holder and its own opening
       // (a holder starting up): the command line goes to it (see `HolderAppeared`), unless this is the last try.
       checkHolderAppeared(opened);
       if (!opened.ok) return emit(opened, () => "");
-      // Its operations are attributed to the command (a caller's in the holder: with its pid).
       const w =
-        held !== undefined
-          ? opened.value
-          : { ...opened.value, ctx: actingThrough(opened.value.ctx, `mcb ${name}`), admin: actingThrough(opened.value.admin, `mcb ${name}`) };
+        held !== undefined ? opened.value : { ...opened.value, ctx: actingThrough(opened.value.ctx, client), admin: actingThrough(opened.value.admin, client) };
       if (options.writes === true) w.interrupt.install();
       try {
         const code = await run(w);

@@ -1,11 +1,11 @@
 import { thrownError } from "../workspace/world/ThrownError.js";
-import { DEFAULT_STATE_DIR, journalProblem, worldTargetOf } from "../workspace/world/Workspace.js";
+import { DEFAULT_STATE_DIR, journalProblem, worldTargetOf, type WorldService } from "../workspace/world/Workspace.js";
 import { areaOption, closest, parse } from "./Args.js";
 import { cameraCommand } from "./CameraCli.js";
 import { previewCommand } from "./PreviewCli.js";
 import type { Command } from "./Command.js";
 import { editCommand } from "./EditCli.js";
-import { HolderAppeared, invocation, type ServeOthers } from "./Invocation.js";
+import { HolderAppeared, invocation } from "./Invocation.js";
 import { throughHolder } from "./ThroughHolder.js";
 import { forwardOf } from "./Forwarded.js";
 import { sameWorld } from "../workspace/holder/HeldWorld.js";
@@ -44,7 +44,7 @@ export type Main = (argv: readonly string[], io: CliIo) => Promise<number>;
  * error names the mistake first (`unknown command "biuld" (did you mean "build"?)`), then only
  * that command's usage.
  */
-export function createMain(rooms: Rooms, serve?: ServeOthers): Main {
+export function createMain(rooms: Rooms, service?: WorldService): Main {
   const commands: Command[] = [
     recipeCommand,
     buildCommand,
@@ -133,7 +133,7 @@ export function createMain(rooms: Rooms, serve?: ServeOthers): Main {
       const until = Date.now() + 10_000;
       for (;;) {
         try {
-          return await command.run(invocation(name, args, parsed.values, io, location, command.usage, serve, Date.now() > until));
+          return await command.run(invocation(name, args, parsed.values, io, location, command.usage, service, Date.now() > until));
         } catch (e) {
           if (!(e instanceof HolderAppeared) || forward === null) throw e;
           const code = await throughHolder(argv, state, forward, io);

@@ -160,7 +160,8 @@ async function runImport(c: Parameters<Command["run"]>[0], file: string | undefi
   if (policy !== undefined && policy !== "keep" && policy !== "refuse") return c.usage("--on-manual-edit is keep or refuse");
   return c.withWorkspace(
     async (w) => {
-      const r = await importSchematic(w, existsSync(c.file(file)) ? c.file(file) : file, at, {
+      const named = c.file(file);
+      const r = await importSchematic(w, existsSync(named) ? named : file, at, {
         rotation: rotation as 0 | 90 | 180 | 270,
         drop,
         limits,

@@ -5,15 +5,12 @@ import { DEFAULT_SCHEMATIC_LIMITS, type SchematicLimits } from "@mcb/schematic";
 import { MCB_VERSION, mcpContextFor, sharedStoresFor } from "../workspace/agent/McpContext.js";
 import { StdioLineTransport } from "../workspace/agent/StdioLineTransport.js";
 import type { Toolset } from "../workspace/agent/Toolsets.js";
-import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
 import type { AnswerOptions } from "../workspace/agent/AnswerOptions.js";
-import { worldKindOf, type OpenOptions, type Workspace, type WorldLocation } from "../workspace/world/Workspace.js";
+import { worldKindOf, type Workspace, type WorldLocation, type WorldService } from "../workspace/world/Workspace.js";
+import { roomWorld } from "../workspace/holder/RoomWorld.js";
 import { actingThrough, type RoomHost } from "../workspace/holder/HeldWorld.js";
 import { Interrupt } from "../workspace/jobs/Interrupt.js";
 import { createMcbMcpServer } from "./McbMcpServer.js";
-
-/** What runs a caller's command in this process while it holds the world (the composition root's). */
-export type HolderServiceOf = NonNullable<OpenOptions["serve"]>["service"];
 
 const storesByEngine = new WeakMap<Engine, ReturnType<typeof sharedStoresFor>>();
 
@@ -63,23 +60,14 @@ export async function runMcpServer(
   toolsets: readonly Toolset[] = ["build"],
   answers: AnswerOptions = {},
   host: RoomHost = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },
-  service?: HolderServiceOf,
+  service?: WorldService,
 ): Promise<Result<void>> {
+  const room = await roomWorld(where, host, { limits, create: true, agent: true }, "mcb mcp", service);
+  if (!room.ok) return room;
+  const w = room.value.world;
   const held = host.held;
-  let w: Workspace;
-  if (held !== undefined) w = { ...held.workspace, log: (line) => void host.stderr.write(`${line}\n`) };
-  else {
-    const opened = await openWorkspace(where, {
-      limits,
-      create: true,
-      agent: true,
-      ...(service === undefined ? {} : { serve: { command: "mcb mcp", commandsOnly: false, service } }),
-    });
-    if (!opened.ok) return opened;
-    w = opened.value;
-  }
   const suffix = held === undefined ? "" : ` (pid ${held.command.request.pid})`;
-  const { server, interrupt } = mcpSession(w, schematicLimits, toolsets, answers, suffix, held === undefined ? undefined : (h) => held.command.onSignal(h));
+  const { server, interrupt } = mcpSession(w, schematicLimits, toolsets, answers, suffix, room.value.signals);
   const transport = new StdioLineTransport(host.stdin, host.stdout, { log: (l) => void host.stderr.write(`${l}\n`) });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -101,6 +89,6 @@ export async function runMcpServer(
   await closed;
   interrupt.dispose();
   await server.close().catch(() => undefined);
-  if (held === undefined) await w.close();
+  await room.value.close();
   return ok(undefined);
 }

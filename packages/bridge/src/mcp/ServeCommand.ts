@@ -7,9 +7,8 @@ import type { SchematicLimits } from "@mcb/schematic";
 import type { AnswerOptions } from "../workspace/agent/AnswerOptions.js";
 import type { Toolset } from "../workspace/agent/Toolsets.js";
 import type { RoomHost } from "../workspace/holder/HeldWorld.js";
-import { openWorkspace } from "../workspace/world/OpenWorkspace.js";
-import type { WorldLocation } from "../workspace/world/Workspace.js";
-import type { HolderServiceOf } from "./McpCommand.js";
+import { roomWorld } from "../workspace/holder/RoomWorld.js";
+import type { WorldLocation, WorldService } from "../workspace/world/Workspace.js";
 import { MCP_HTTP_PATH, startMcpHttp, type McpHttpServer } from "./McpHttp.js";
 
 /** Where `mcb serve --http` keeps its bearer token when MCB_HTTP_TOKEN does not give one (mode 0600). */
@@ -53,16 +52,10 @@ function httpToken(dir: string, env: RoomHost["env"]): Result<string> {
  * commands, `mcb mcp` and `mcb chat` sessions run here), and with `--http PORT` MCP clients over
  * Streamable HTTP. Runs until SIGINT/SIGTERM: running operations stop after their current slice.
  */
-export async function runServe(where: WorldLocation, o: ServeOptions, host: RoomHost, service: HolderServiceOf): Promise<Result<void>> {
-  const opened = await openWorkspace(where, {
-    limits: o.limits,
-    create: true,
-    agent: true,
-    log: (line) => void host.stderr.write(`${line}\n`),
-    serve: { command: "mcb serve", commandsOnly: false, service },
-  });
-  if (!opened.ok) return opened;
-  const w = opened.value;
+export async function runServe(where: WorldLocation, o: ServeOptions, host: RoomHost, service: WorldService): Promise<Result<void>> {
+  const room = await roomWorld(where, host, { limits: o.limits, create: true, agent: true }, "mcb serve", service);
+  if (!room.ok) return room;
+  const w = room.value.world;
   let http: McpHttpServer | null = null;
   // One listener per signal for every HTTP session, however many (not one each: Node warns past ten).
   const sessions = new Set<(signal: NodeJS.Signals) => void>();
@@ -116,6 +109,6 @@ export async function runServe(where: WorldLocation, o: ServeOptions, host: Room
     process.off("SIGINT", fanOut);
     process.off("SIGTERM", fanOut);
     await http?.close();
-    await w.close();
+    await room.value.close();
   }
 }

@@ -36,6 +36,15 @@ function isVec(v: unknown): v is Vec3 {
   return typeof v === "object" && v !== null && [(v as Vec3).x, (v as Vec3).y, (v as Vec3).z].every((n) => Number.isSafeInteger(n));
 }
 
+/** The refusal of a person's edit anywhere but the embedded world (a save or a server is edited in the game). */
+export function notEmbedded(): Result<never> {
+  return fail(
+    mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", {
+      reason: "not_embedded",
+    }),
+  );
+}
+
 /**
  * Changes blocks of the embedded world as a player would by hand: not an operation of ours (no
  * plan, no journal record, never undone by us), but an observed external edit — the world reports
@@ -48,12 +57,7 @@ function isVec(v: unknown): v is Vec3 {
  */
 export async function applyPersonEdit(w: Workspace, request: unknown): Promise<Result<PersonEditReport>> {
   const memory = w.embedded;
-  if (memory === null)
-    return fail(
-      mcbError("invalid_request", "mcb edit changes the embedded world as a person would; on a server, edit in the game (the host reports players' edits)", {
-        reason: "not_embedded",
-      }),
-    );
+  if (memory === null) return notEmbedded();
   const r = request as Partial<PersonEditRequest> | null;
   if (typeof r !== "object" || r === null || !isVec(r.min) || !isVec(r.max) || typeof r.state !== "string")
     return fail(mcbError("invalid_request", "an edit needs integer corners min and max {x, y, z} and a block state", { reason: "edit" }));

@@ -6,12 +6,10 @@ import { worldKindOf, type Workspace, type WorldTarget } from "../world/Workspac
 import type { Readable } from "node:stream";
 import type { ForwardedCommand, TextOut } from "./Forwarding.js";
 
-/** A caller's command running in the holder: the holder's open world, the caller's streams, its name. */
+/** A caller's command running in the holder: the holder's open world and the caller's request and streams. */
 export interface HeldWorld {
   readonly workspace: Workspace;
   readonly command: ForwardedCommand;
-  /** Its operations' attribution (`Principal.client`), e.g. "mcb build (pid 4242)". */
-  readonly client: string;
 }
 
 /** The same request context, acting through `client` (read when an operation starts: an MCP client names itself after connecting). */
@@ -40,17 +38,17 @@ export interface RoomHost {
 }
 
 /**
- * The held world as the caller's command sees it: its operations are attributed to it, its Ctrl-C
- * stops only them (after their slice), its diagnostics go to its stderr, and closing it leaves the
- * world open for the holder.
+ * The held world as the caller's command sees it: its operations are attributed to `client` (e.g.
+ * "mcb build (pid 4242)"), its Ctrl-C stops only them (after their slice), its diagnostics go to its
+ * stderr, and closing it leaves the world open for the holder.
  */
-export function heldView(held: HeldWorld, log: (line: string) => void): Workspace {
+export function heldView(held: HeldWorld, client: string, log: (line: string) => void): Workspace {
   const w = held.workspace;
-  const interrupt = new Interrupt(w.engine, log, { signals: (h) => held.command.onSignal(h), client: held.client });
+  const interrupt = new Interrupt(w.engine, log, { signals: (h) => held.command.onSignal(h), client });
   return {
     ...w,
-    ctx: actingThrough(w.ctx, held.client),
-    admin: actingThrough(w.admin, held.client),
+    ctx: actingThrough(w.ctx, client),
+    admin: actingThrough(w.admin, client),
     interrupt,
     log,
     close: async () => interrupt.dispose(),

@@ -45,7 +45,7 @@ export async function startHolderEndpoint(
 ): Promise<HolderEndpoint> {
   const token = randomBytes(32).toString("base64url");
   const digest = digestOf(token);
-  const running = new Set<{ readonly signal: (s: Signal) => void; readonly done: Promise<void>; readonly socket: Socket }>();
+  const running = new Set<{ readonly signal: (s: Signal) => void; readonly done: Promise<void> }>();
   const sockets = new Set<Socket>();
   let closing = false;
   const server: Server = createServer({ allowHalfOpen: true });
@@ -108,7 +108,6 @@ export async function startHolderEndpoint(
     };
     const entry = {
       signal,
-      socket,
       done: service(forwarded)
         .catch((e: unknown) => {
           frame("e", `${JSON.stringify({ error: thrownError(e, "mcb (holder)") })}\n`);

@@ -8,7 +8,8 @@ export interface SignalScope {
   readonly client?: string | (() => string);
 }
 
-function processSignals(handler: (signal: NodeJS.Signals) => void): () => void {
+/** This process's SIGINT and SIGTERM to `handler`; returns the unsubscribe. */
+export function processSignals(handler: (signal: NodeJS.Signals) => void): () => void {
   process.on("SIGINT", handler);
   process.on("SIGTERM", handler);
   return () => {

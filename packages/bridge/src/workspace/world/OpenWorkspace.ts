@@ -160,17 +160,18 @@ export async function openWorkspace(where: string | WorldLocation, options: Open
     undoCreate();
     return parts;
   }
-  const w = workspaceOf(dir, target, parts.value, lock.value, log);
+  let endpoint: HolderEndpoint | null = null;
+  const w = workspaceOf(dir, target, parts.value, lock.value, log, async () => endpoint?.stop());
   const serve = options.serve;
   if (serve !== undefined) {
     try {
-      w.endpoint = await startHolderEndpoint(dir, serve.command, serve.commandsOnly, (c) => serve.service(w.workspace, c), log);
+      endpoint = await startHolderEndpoint(dir, serve.command, serve.commandsOnly, (c) => serve.service(w, c), log);
     } catch (e) {
-      await w.workspace.close();
+      await w.close();
       throw e;
     }
   }
-  return ok(w.workspace);
+  return ok(w);
 }
 
 /** What a workspace is made of, opened in order: the world, the journal, the engine over both. */
@@ -254,8 +255,8 @@ async function openParts(dir: string, target: WorldTarget, options: OpenOptions,
 }
 
 /**
- * The workspace over its parts: closing it first stops serving other processes (their commands
- * end), then settles the engine, closes the parts and gives the lock up.
+ * The workspace over its parts: closing it first stops serving other processes (`stopServing`:
+ * their commands end), then settles the engine, closes the parts and gives the lock up.
  */
 function workspaceOf(
   dir: string,
@@ -263,9 +264,9 @@ function workspaceOf(
   p: OpenedParts,
   lock: { release(): void },
   log: (line: string) => void,
-): { workspace: Workspace; endpoint: HolderEndpoint | null } {
+  stopServing: () => Promise<void>,
+): Workspace {
   const { engine, journal, world } = p;
-  const held: { workspace: Workspace; endpoint: HolderEndpoint | null } = { workspace: undefined as unknown as Workspace, endpoint: null };
   const { portToken: _token, ...kept } = target;
   const opened: Workspace = {
     dir,
@@ -282,7 +283,7 @@ function workspaceOf(
     target: kept.savePath === undefined ? kept : { ...kept, savePath: resolve(kept.savePath) },
     close: async () => {
       try {
-        await held.endpoint?.stop();
+        await stopServing();
         opened.interrupt.dispose();
         await engine.settle();
         engine.close();
@@ -293,6 +294,5 @@ function workspaceOf(
       }
     },
   };
-  held.workspace = opened;
-  return held;
+  return opened;
 }

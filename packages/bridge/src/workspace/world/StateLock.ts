@@ -25,14 +25,21 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** The live process other than this one holding `dir`'s lock, or null (none, or a dead one's lock left behind). */
-export function lockOwner(dir: string): number | null {
+/** The live process holding the lock at `path`, or null (no lock, an unreadable one, or a dead process's left behind). */
+function liveOwner(path: string): number | null {
+  let owner = NaN;
   try {
-    const owner = Number.parseInt(readFileSync(join(dir, "lock"), "utf8"), 10);
-    return Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && processAlive(owner) ? owner : null;
+    owner = Number.parseInt(readFileSync(path, "utf8"), 10);
   } catch {
-    return null;
+    /* vanished or unreadable: treated as stale */
   }
+  return Number.isSafeInteger(owner) && owner > 0 && processAlive(owner) ? owner : null;
+}
+
+/** The live process other than this one holding `dir`'s lock, or null. */
+export function lockOwner(dir: string): number | null {
+  const owner = liveOwner(join(dir, "lock"));
+  return owner === process.pid ? null : owner;
 }
 
 /**
@@ -48,13 +55,8 @@ export function acquireStateLock(dir: string): Result<StateLock> {
       fd = openSync(path, "wx", 0o644);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      let owner = NaN;
-      try {
-        owner = Number.parseInt(readFileSync(path, "utf8"), 10);
-      } catch {
-        /* vanished or unreadable: treated as stale */
-      }
-      if (Number.isSafeInteger(owner) && owner > 0 && processAlive(owner)) {
+      const owner = liveOwner(path);
+      if (owner !== null) {
         const holder = readHolderFile(dir);
         const by = holder?.pid === owner ? `${holder.command} (pid ${owner}), which serves it: other mcb commands on it run there` : `process ${owner}`;
         return fail(mcbError("busy", `the state directory ${dir} is held by ${by}; stop it or use another --state`, { reason: "state_locked", pid: owner }));

@@ -177,6 +177,9 @@ export interface OpenOptions {
   readonly serve?: {
     readonly command: string;
     readonly commandsOnly: boolean;
-    readonly service: (w: Workspace, command: ForwardedCommand) => Promise<number>;
+    readonly service: WorldService;
   };
 }
+
+/** What runs a caller's command on the world this process holds (the composition root's `main`). */
+export type WorldService = (w: Workspace, command: ForwardedCommand) => Promise<number>;
